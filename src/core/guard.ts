@@ -1,0 +1,95 @@
+/**
+ * The write-guard decision: given the note as it is now and what a client asked for, say exactly what may happen.
+ * Pure: the caller runs it inside the gateway's atomic read-check-write, so "now" cannot move underneath it.
+ */
+import { revisionOf, sentRevisions, strongMatch, weakMatch, type EntityTagCondition } from "./revision";
+
+export type WriteOperation =
+	| { kind: "replace"; body: string }
+	| { kind: "append"; body: string }
+	| { kind: "delete" };
+
+export interface GuardRequest {
+	operation: WriteOperation;
+	ifMatch: EntityTagCondition;
+	ifNoneMatch: EntityTagCondition;
+	/** When false, tokenless updates are allowed but still pass the content-loss check. */
+	requireToken: boolean;
+	/** True when the sent token matches but the client read it longer ago than the validity window allows. */
+	readExpired?: boolean;
+}
+
+export type Refusal =
+	/** 428: an update needs `If-Match`. */
+	| { reason: "token-required" }
+	/** 412: `If-Match` names a revision that is not current. */
+	| { reason: "stale"; sentRevision: string | null }
+	/** 412: `If-None-Match: *` (or a matching tag) but the note exists. */
+	| { reason: "exists" }
+	/** 412: the token is current but older than the read validity window. */
+	| { reason: "read-expired"; sentRevision: string }
+	/** 409: a tokenless write would destroy most of a note. */
+	| { reason: "content-loss"; currentLength: number; newLength: number }
+	/** 404: nothing to delete. */
+	| { reason: "not-found" }
+	/** 400: unparseable conditional header. */
+	| { reason: "malformed-condition"; header: "If-Match" | "If-None-Match" };
+
+export type GuardDecision =
+	| { kind: "write"; content: string; created: boolean }
+	| { kind: "delete" }
+	/** The note already holds exactly what was sent: success without writing (safe retries). */
+	| { kind: "unchanged" }
+	| { kind: "refuse"; refusal: Refusal };
+
+/** Notes at least this long are covered by the content-loss check. */
+export const CONTENT_LOSS_MIN_LENGTH = 100;
+
+export function decideWrite(current: string | null, request: GuardRequest): GuardDecision {
+	const { operation, ifMatch, ifNoneMatch } = request;
+	if (ifMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-Match" });
+	if (ifNoneMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-None-Match" });
+
+	if (current === null) {
+		if (operation.kind === "delete") return refuse({ reason: "not-found" });
+		if (ifMatch.kind === "tags") return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+		if (ifMatch.kind === "any") return refuse({ reason: "token-required" });
+		return { kind: "write", content: operation.body, created: true };
+	}
+
+	if (ifNoneMatch.kind === "any" || (ifNoneMatch.kind === "tags" && weakMatch(ifNoneMatch, revisionOf(current)))) {
+		return refuse({ reason: "exists" });
+	}
+	if (operation.kind === "replace" && operation.body === current) return { kind: "unchanged" };
+
+	const needsToken = operation.kind !== "append";
+	if (ifMatch.kind === "tags") {
+		const revision = revisionOf(current);
+		if (!strongMatch(ifMatch, revision)) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+		if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
+	} else if (needsToken) {
+		// `If-Match: *` proves nothing about what the client read, so it is treated like no token at all.
+		if (request.requireToken || ifMatch.kind === "any") return refuse({ reason: "token-required" });
+		if (operation.kind === "replace" && wouldLoseContent(current, operation.body)) {
+			return refuse({ reason: "content-loss", currentLength: current.length, newLength: operation.body.length });
+		}
+	}
+
+	switch (operation.kind) {
+		case "replace":
+			return { kind: "write", content: operation.body, created: false };
+		case "append":
+			return { kind: "write", content: current + operation.body, created: false };
+		case "delete":
+			return { kind: "delete" };
+	}
+}
+
+/** A tokenless write that shrinks a substantial note to under half its length is almost always a stale copy. */
+export function wouldLoseContent(current: string, next: string): boolean {
+	return current.length >= CONTENT_LOSS_MIN_LENGTH && next.length < current.length / 2;
+}
+
+function refuse(refusal: Refusal): GuardDecision {
+	return { kind: "refuse", refusal };
+}

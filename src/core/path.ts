@@ -1,0 +1,94 @@
+/**
+ * The one path validator every route uses. A path that passes is relative, normalized, free of traversal and
+ * look-alike tricks, outside every hidden or plugin-owned folder, and (for writes) a note type.
+ */
+
+export interface PathPolicy {
+	/** The vault's config folder (`vault.configDir`), always denied even if it is not a dot-folder. */
+	configDir: string;
+	/** Extensions (without dot) that may be read and written as notes. */
+	noteExtensions: readonly string[];
+	/** Extra folders that are never served (for example the plugin's own state folder). */
+	deniedFolders?: readonly string[];
+}
+
+export type PathResult = { ok: true; path: string } | { ok: false; reason: string };
+
+const MAX_PATH_LENGTH = 1024;
+const MAX_SEGMENT_BYTES = 255;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/** Characters some platforms fold into `/`, `\` or `.`; never legitimate enough to risk. */
+const LOOKALIKES = /[\u2215\u2044\u29f8\uff0f\uff3c\u2216\ufe68\u2024\uff0e\u3002\ufe52]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Turns the raw (still percent-encoded) part of a URL after a route prefix into a vault path, decoding each
+ * segment exactly once. An encoded `/` inside a segment is refused rather than reinterpreted.
+ */
+export function decodeUrlPath(raw: string): PathResult {
+	const segments: string[] = [];
+	for (const encoded of raw.split("/")) {
+		let segment: string;
+		try {
+			segment = decodeURIComponent(encoded);
+		} catch {
+			return { ok: false, reason: "The path is not valid percent-encoding." };
+		}
+		if (segment.includes("/")) return { ok: false, reason: "An encoded slash (%2F) is not allowed inside a path segment." };
+		segments.push(segment);
+	}
+	return { ok: true, path: segments.join("/") };
+}
+
+/** Validates a decoded vault-relative path. `kind` says whether it names a note or a folder. */
+export function validateVaultPath(path: string, policy: PathPolicy, kind: "note" | "folder"): PathResult {
+	if (kind === "folder" && path === "") return { ok: true, path: "" };
+	if (path.length > MAX_PATH_LENGTH) return { ok: false, reason: "The path is too long." };
+	if (path.startsWith("/")) return { ok: false, reason: "The path must be relative to the vault (no leading /)." };
+	if (/^[a-zA-Z]:/.test(path)) return { ok: false, reason: "Drive letters are not allowed." };
+	const normalized = path.normalize("NFC").replace(/\u00a0/g, " ");
+	const trimmed = kind === "folder" && normalized.endsWith("/") ? normalized.slice(0, -1) : normalized;
+	const segments = trimmed.split("/");
+	for (const segment of segments) {
+		const problem = segmentProblem(segment);
+		if (problem) return { ok: false, reason: problem };
+	}
+	const first = segments[0]!;
+	const denied = [policy.configDir, ".trash", ...(policy.deniedFolders ?? [])].map((folder) => folder.replace(/\/+$/, ""));
+	for (const folder of denied) {
+		if (folder !== "" && (trimmed === folder || trimmed.startsWith(folder + "/"))) {
+			return { ok: false, reason: `The folder "${first}" is not served.` };
+		}
+	}
+	if (kind === "note") {
+		const name = segments[segments.length - 1]!;
+		const dot = name.lastIndexOf(".");
+		const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+		if (!policy.noteExtensions.includes(extension)) {
+			const allowed = policy.noteExtensions.map((ext) => "." + ext).join(", ");
+			return { ok: false, reason: `Only notes (${allowed}) can be read and written here.` };
+		}
+	}
+	return { ok: true, path: trimmed };
+}
+
+function segmentProblem(segment: string): string | null {
+	if (segment === "") return "The path has an empty segment (a doubled or trailing slash).";
+	if (segment === "." || segment === "..") return "`.` and `..` segments are not allowed.";
+	if (CONTROL.test(segment)) return "Control characters are not allowed in paths.";
+	if (segment.includes("\\")) return "Backslashes are not allowed in paths; use /.";
+	if (/[:*?"<>|]/.test(segment)) return 'The characters : * ? " < > | are not allowed in paths.';
+	if (LOOKALIKES.test(segment)) return "Look-alike slash or dot characters are not allowed in paths.";
+	if (segment.startsWith(".")) return "Hidden files and folders (starting with .) are not served.";
+	if (/[. ]$/.test(segment)) return "A path segment may not end in a dot or a space.";
+	if (WINDOWS_RESERVED.test(segment)) return `"${segment}" is a reserved name on Windows.`;
+	if (new TextEncoder().encode(segment).length > MAX_SEGMENT_BYTES) return "A path segment is too long.";
+	return null;
+}
+
+/** The folder part of a vault path ("" for the root). */
+export function parentFolder(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash === -1 ? "" : path.slice(0, slash);
+}

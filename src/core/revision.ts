@@ -1,0 +1,62 @@
+/**
+ * Revision tokens: SHA-256 of a note's exact UTF-8 bytes, base64url (256 bits). Identical content gives an identical
+ * token, so A→B→A is harmless and devices that sync a vault agree on tokens without talking to each other.
+ */
+import { createHash } from "crypto";
+
+export function revisionOf(content: string | Uint8Array): string {
+	return createHash("sha256").update(content).digest("base64url");
+}
+
+/** A strong HTTP entity tag for a revision. */
+export function etagOf(revision: string): string {
+	return `"${revision}"`;
+}
+
+export interface EntityTag {
+	weak: boolean;
+	opaque: string;
+}
+
+/** An `If-Match` / `If-None-Match` field value, parsed per RFC 9110 §13.1. */
+export type EntityTagCondition =
+	| { kind: "absent" }
+	| { kind: "any" }
+	| { kind: "tags"; tags: EntityTag[] }
+	| { kind: "malformed"; raw: string };
+
+const TAG = /^\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(,|$)/;
+
+export function parseEntityTagCondition(raw: string | undefined): EntityTagCondition {
+	if (raw === undefined) return { kind: "absent" };
+	if (raw.trim() === "*") return { kind: "any" };
+	const tags: EntityTag[] = [];
+	let rest = raw;
+	while (rest.trim() !== "") {
+		const match = TAG.exec(rest);
+		if (!match) return { kind: "malformed", raw };
+		tags.push({ weak: match[1] !== undefined, opaque: match[2]! });
+		rest = rest.slice(match[0].length);
+		if (match[3] === ",") {
+			// RFC 9110 list syntax tolerates empty elements: `"a", , "b"`.
+			rest = rest.replace(/^(\s*,)+/, "");
+		}
+	}
+	if (tags.length === 0) return { kind: "malformed", raw };
+	return { kind: "tags", tags };
+}
+
+/** Strong comparison (If-Match): weak tags never match. */
+export function strongMatch(condition: EntityTagCondition, revision: string): boolean {
+	return condition.kind === "tags" && condition.tags.some((tag) => !tag.weak && tag.opaque === revision);
+}
+
+/** Weak comparison (If-None-Match): W/"x" matches "x". */
+export function weakMatch(condition: EntityTagCondition, revision: string): boolean {
+	return condition.kind === "tags" && condition.tags.some((tag) => tag.opaque === revision);
+}
+
+/** The strong tags a client sent, for error messages. */
+export function sentRevisions(condition: EntityTagCondition): string[] {
+	return condition.kind === "tags" ? condition.tags.filter((tag) => !tag.weak).map((tag) => tag.opaque) : [];
+}
