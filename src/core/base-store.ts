@@ -1,0 +1,134 @@
+/**
+ * A bounded, content-addressed store of note contents keyed by revision: the merge bases. Least-recently-used
+ * entries are evicted once the total passes the cap. Where the bytes live is the caller's business (a BlobStorage
+ * in the plugin folder, or in the headless host's dot-folder); a small in-memory cache keeps hot bases close.
+ */
+
+export interface BlobStorage {
+	read(key: string): Promise<string | null>;
+	write(key: string, content: string): Promise<void>;
+	remove(key: string): Promise<void>;
+}
+
+export interface BaseIndexSnapshot {
+	/** [revision, byte size] pairs, least recently used first. */
+	entries: [string, number][];
+}
+
+const encoder = new TextEncoder();
+
+export class BaseStore {
+	/** revision → byte size, in least-recently-used-first order (Map keeps insertion order). */
+	private readonly index = new Map<string, number>();
+	private totalBytes = 0;
+	private readonly cache = new Map<string, string>();
+	private cacheBytes = 0;
+
+	constructor(
+		private readonly storage: BlobStorage,
+		private capBytes: number,
+		private readonly cacheCapBytes = 8 * 1024 * 1024,
+	) {}
+
+	/** Keeps `content` as the base for `revision` (which must be its token). */
+	async retain(revision: string, content: string): Promise<void> {
+		const size = encoder.encode(content).length;
+		if (this.index.has(revision)) {
+			this.touch(revision);
+			this.remember(revision, content, size);
+			return;
+		}
+		await this.storage.write(revision, content);
+		this.index.set(revision, size);
+		this.totalBytes += size;
+		this.remember(revision, content, size);
+		await this.evict(revision);
+	}
+
+	async get(revision: string): Promise<string | null> {
+		if (!this.index.has(revision)) return null;
+		this.touch(revision);
+		const cached = this.cache.get(revision);
+		if (cached !== undefined) return cached;
+		const content = await this.storage.read(revision);
+		if (content === null) {
+			// The blob went missing behind our back; forget it rather than promise a base we cannot give.
+			this.forget(revision);
+			return null;
+		}
+		this.remember(revision, content, this.index.get(revision) ?? content.length);
+		return content;
+	}
+
+	has(revision: string): boolean {
+		return this.index.has(revision);
+	}
+
+	async setCap(capBytes: number): Promise<void> {
+		this.capBytes = capBytes;
+		await this.evict(null);
+	}
+
+	stats(): { entries: number; bytes: number; capBytes: number; cachedBytes: number } {
+		return { entries: this.index.size, bytes: this.totalBytes, capBytes: this.capBytes, cachedBytes: this.cacheBytes };
+	}
+
+	toSnapshot(): BaseIndexSnapshot {
+		return { entries: [...this.index.entries()] };
+	}
+
+	load(snapshot: unknown): void {
+		if (typeof snapshot !== "object" || snapshot === null || !Array.isArray((snapshot as BaseIndexSnapshot).entries)) return;
+		for (const entry of (snapshot as BaseIndexSnapshot).entries) {
+			if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "number") continue;
+			if (this.index.has(entry[0])) continue;
+			this.index.set(entry[0], entry[1]);
+			this.totalBytes += entry[1];
+		}
+	}
+
+	private touch(revision: string): void {
+		const size = this.index.get(revision);
+		if (size === undefined) return;
+		this.index.delete(revision);
+		this.index.set(revision, size);
+	}
+
+	/** Evicts least-recently-used bases over the cap, never the one just retained. */
+	private async evict(keep: string | null): Promise<void> {
+		for (const [revision] of this.index) {
+			if (this.totalBytes <= this.capBytes) break;
+			if (revision === keep) continue;
+			this.forget(revision);
+			await this.storage.remove(revision);
+		}
+	}
+
+	private forget(revision: string): void {
+		const size = this.index.get(revision);
+		if (size === undefined) return;
+		this.index.delete(revision);
+		this.totalBytes -= size;
+		const cached = this.cache.get(revision);
+		if (cached !== undefined) {
+			this.cache.delete(revision);
+			this.cacheBytes -= cached.length;
+		}
+	}
+
+	private remember(revision: string, content: string, size: number): void {
+		if (size > this.cacheCapBytes) return;
+		const previous = this.cache.get(revision);
+		if (previous !== undefined) {
+			this.cache.delete(revision);
+			this.cacheBytes -= previous.length;
+		}
+		this.cache.set(revision, content);
+		this.cacheBytes += content.length;
+		for (const [key, value] of this.cache) {
+			if (this.cacheBytes <= this.cacheCapBytes) break;
+			this.cache.delete(key);
+			this.cacheBytes -= value.length;
+		}
+	}
+}

@@ -1,0 +1,147 @@
+/** Conflict records: one per refused write, persisted so a person (or the agent) can see and resolve it later. */
+
+export type ConflictStatus = "open" | "resolved" | "dismissed";
+
+export type ConflictReason = "stale" | "exists" | "read-expired" | "content-loss";
+
+export interface ConflictRecord {
+	id: string;
+	path: string;
+	reason: ConflictReason;
+	/** The revision the agent sent in If-Match (null when it sent none). */
+	sentRevision: string | null;
+	/** The note's revision when the write was refused (null when the note did not exist). */
+	currentRevision: string | null;
+	/** The revision of the refused body itself, which the .bak holds. */
+	proposedRevision: string;
+	/** Where the refused body was kept; null only if keeping it failed. */
+	backupPath: string | null;
+	agent: string;
+	/** ISO 8601 time of the refusal. */
+	time: string;
+	status: ConflictStatus;
+	resolvedAt?: string;
+	resolvedRevision?: string;
+}
+
+export interface ConflictSnapshot {
+	version: 1;
+	records: ConflictRecord[];
+}
+
+export type ConflictListener = (record: ConflictRecord) => void;
+
+export class ConflictLog {
+	private readonly records = new Map<string, ConflictRecord>();
+	private readonly listeners = new Set<ConflictListener>();
+
+	constructor(private readonly maxRecords = 1000) {}
+
+	add(record: ConflictRecord): void {
+		this.records.set(record.id, record);
+		this.trim();
+		this.emit(record);
+	}
+
+	get(id: string): ConflictRecord | undefined {
+		return this.records.get(id);
+	}
+
+	/** Newest first. */
+	list(filter?: { status?: ConflictStatus; path?: string }): ConflictRecord[] {
+		return [...this.records.values()]
+			.filter((record) => !filter?.status || record.status === filter.status)
+			.filter((record) => !filter?.path || record.path === filter.path)
+			.reverse();
+	}
+
+	openCount(): number {
+		let count = 0;
+		for (const record of this.records.values()) if (record.status === "open") count++;
+		return count;
+	}
+
+	setStatus(id: string, status: ConflictStatus, time: string, resolvedRevision?: string): ConflictRecord | undefined {
+		const record = this.records.get(id);
+		if (!record) return undefined;
+		record.status = status;
+		if (status === "open") {
+			delete record.resolvedAt;
+			delete record.resolvedRevision;
+		} else {
+			record.resolvedAt = time;
+			if (resolvedRevision !== undefined) record.resolvedRevision = resolvedRevision;
+		}
+		this.emit(record);
+		return record;
+	}
+
+	/** A moved note's conflicts follow it. */
+	rename(from: string, to: string): void {
+		for (const record of this.records.values()) if (record.path === from) record.path = to;
+	}
+
+	onChange(listener: ConflictListener): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	toSnapshot(): ConflictSnapshot {
+		return { version: 1, records: [...this.records.values()] };
+	}
+
+	static fromSnapshot(snapshot: unknown, maxRecords?: number): ConflictLog {
+		const log = new ConflictLog(maxRecords);
+		const records = (snapshot as Partial<ConflictSnapshot> | null)?.records;
+		if (!Array.isArray(records)) return log;
+		for (const record of records) {
+			if (typeof record?.id === "string" && typeof record.path === "string") log.records.set(record.id, record);
+		}
+		return log;
+	}
+
+	/** Drops the oldest settled records first; open ones are kept while any settled one remains. */
+	private trim(): void {
+		if (this.records.size <= this.maxRecords) return;
+		for (const [id, record] of this.records) {
+			if (this.records.size <= this.maxRecords) return;
+			if (record.status !== "open") this.records.delete(id);
+		}
+		for (const [id] of this.records) {
+			if (this.records.size <= this.maxRecords) return;
+			this.records.delete(id);
+		}
+	}
+
+	private emit(record: ConflictRecord): void {
+		for (const listener of this.listeners) listener(record);
+	}
+}
+
+/** A sortable, unique conflict id: UTC time plus randomness. */
+export function newConflictId(now: Date, random: string): string {
+	return `c-${compactUtc(now)}-${random}`;
+}
+
+/** `yyyyMMdd-HHmmss` in UTC, as used in .bak names. */
+export function compactUtc(date: Date): string {
+	const iso = date.toISOString();
+	return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
+}
+
+/**
+ * `notes/Plan.md` → `notes/Plan.20261121-101500.bak.md`, with `-2`, `-3`… for uniqueness. With a backup folder set,
+ * the note's folders are mirrored inside it (`Backups/notes/Plan.….bak.md`) so same-named notes stay apart.
+ */
+export function backupPathFor(notePath: string, date: Date, folder: string, attempt: number): string {
+	const slash = notePath.lastIndexOf("/");
+	const noteDir = slash === -1 ? "" : notePath.slice(0, slash);
+	const base = folder.replace(/^\/+|\/+$/g, "");
+	const dir = [base, noteDir].filter((part) => part !== "").join("/");
+	const file = slash === -1 ? notePath : notePath.slice(slash + 1);
+	const dot = file.lastIndexOf(".");
+	const stem = dot > 0 ? file.slice(0, dot) : file;
+	const unique = attempt > 1 ? `-${attempt}` : "";
+	const name = `${stem}.${compactUtc(date)}${unique}.bak.md`;
+	return dir === "" ? name : `${dir}/${name}`;
+}

@@ -1,0 +1,24 @@
+/** API keys: generation and constant-time lookup. */
+import { createHash, randomBytes, timingSafeEqual } from "crypto";
+
+/** A fresh 256-bit key, base64url. */
+export function generateKey(): string {
+	return randomBytes(32).toString("base64url");
+}
+
+function digest(value: string): Buffer {
+	return createHash("sha256").update(value, "utf8").digest();
+}
+
+/**
+ * Finds the named key that matches `presented`. Both sides are hashed first, so lengths never differ and
+ * timingSafeEqual never throws; every key is compared, so timing does not reveal which one matched.
+ */
+export function matchKey<K extends { key: string }>(keys: readonly K[], presented: string): K | undefined {
+	const presentedDigest = digest(presented);
+	let found: K | undefined;
+	for (const candidate of keys) {
+		if (timingSafeEqual(digest(candidate.key), presentedDigest) && !found) found = candidate;
+	}
+	return found;
+}

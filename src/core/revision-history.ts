@@ -1,0 +1,115 @@
+/**
+ * Per-note revision history: which revisions a note has had, when, and who made each. Plain data in, plain data
+ * out; the tracker feeds it and the state file persists it. The current token is never read from here for a
+ * guard decision (that is always hashed from the content itself); this is history and attribution only.
+ */
+
+export type RevisionSource =
+	| { kind: "agent"; agent: string }
+	| { kind: "user" }
+	| { kind: "external" };
+
+export interface RevisionEntry {
+	revision: string;
+	/** Epoch milliseconds when we first saw this revision. */
+	time: number;
+	size: number;
+	source: RevisionSource;
+	/** Epoch milliseconds when an agent was last served this revision (for the read validity window). */
+	servedAt?: number;
+}
+
+export interface NoteHistory {
+	path: string;
+	entries: RevisionEntry[];
+	deletedAt?: number;
+}
+
+export interface HistorySnapshot {
+	version: 1;
+	notes: NoteHistory[];
+}
+
+export class RevisionHistory {
+	private readonly notes = new Map<string, NoteHistory>();
+
+	constructor(private readonly maxEntriesPerNote = 20) {}
+
+	/** Records that `path` now holds `revision`. Returns false when that is already its latest revision (a no-op save). */
+	observe(path: string, revision: string, size: number, source: RevisionSource, time: number): boolean {
+		let note = this.notes.get(path);
+		if (!note) {
+			note = { path, entries: [] };
+			this.notes.set(path, note);
+		}
+		const latest = note.entries[note.entries.length - 1];
+		if (latest && latest.revision === revision && note.deletedAt === undefined) return false;
+		delete note.deletedAt;
+		note.entries.push({ revision, time, size, source });
+		if (note.entries.length > this.maxEntriesPerNote) note.entries.splice(0, note.entries.length - this.maxEntriesPerNote);
+		return true;
+	}
+
+	latest(path: string): RevisionEntry | undefined {
+		const note = this.notes.get(path);
+		if (!note || note.deletedAt !== undefined) return undefined;
+		return note.entries[note.entries.length - 1];
+	}
+
+	entries(path: string): readonly RevisionEntry[] {
+		return this.notes.get(path)?.entries ?? [];
+	}
+
+	/** The most recent entry of `path` with this revision, if it is still in the window. */
+	find(path: string, revision: string): RevisionEntry | undefined {
+		const entries = this.notes.get(path)?.entries ?? [];
+		for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision) return entries[i];
+		return undefined;
+	}
+
+	markServed(path: string, revision: string, time: number): void {
+		const entry = this.find(path, revision);
+		if (entry) entry.servedAt = time;
+	}
+
+	/** A moved note keeps its history under the new path. */
+	rename(from: string, to: string): void {
+		const note = this.notes.get(from);
+		if (!note) return;
+		this.notes.delete(from);
+		note.path = to;
+		this.notes.set(to, note);
+	}
+
+	markDeleted(path: string, time: number): void {
+		const note = this.notes.get(path);
+		if (note) note.deletedAt = time;
+	}
+
+	/** Paths with a live (not deleted) latest revision. */
+	trackedPaths(): string[] {
+		return [...this.notes.values()].filter((note) => note.deletedAt === undefined).map((note) => note.path);
+	}
+
+	get size(): number {
+		return this.notes.size;
+	}
+
+	toSnapshot(): HistorySnapshot {
+		return { version: 1, notes: [...this.notes.values()] };
+	}
+
+	static fromSnapshot(snapshot: unknown, maxEntriesPerNote?: number): RevisionHistory {
+		const history = new RevisionHistory(maxEntriesPerNote);
+		if (!isSnapshot(snapshot)) return history;
+		for (const note of snapshot.notes) history.notes.set(note.path, note);
+		return history;
+	}
+}
+
+function isSnapshot(value: unknown): value is HistorySnapshot {
+	if (typeof value !== "object" || value === null) return false;
+	const candidate = value as Partial<HistorySnapshot>;
+	return candidate.version === 1 && Array.isArray(candidate.notes) &&
+		candidate.notes.every((note) => typeof note?.path === "string" && Array.isArray(note.entries));
+}

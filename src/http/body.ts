@@ -1,0 +1,30 @@
+/** Reads a request body with a hard byte cap and strict UTF-8 decoding: a note is never written with replacement characters. */
+import type { IncomingMessage } from "http";
+
+export type BodyResult =
+	| { ok: true; text: string; bytes: number }
+	| { ok: false; problem: "payload-too-large" | "invalid-utf8" | "aborted" };
+
+export async function readTextBody(request: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+	const declared = Number(request.headers["content-length"]);
+	if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, problem: "payload-too-large" };
+	const chunks: Buffer[] = [];
+	let total = 0;
+	try {
+		for await (const chunk of request as AsyncIterable<Buffer>) {
+			total += chunk.length;
+			if (total > maxBytes) return { ok: false, problem: "payload-too-large" };
+			chunks.push(chunk);
+		}
+	} catch {
+		return { ok: false, problem: "aborted" };
+	}
+	const bytes = Buffer.concat(chunks, total);
+	try {
+		// ignoreBOM keeps a leading BOM in the text, so the .bak of a refused body stays byte-identical.
+		const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+		return { ok: true, text, bytes: total };
+	} catch {
+		return { ok: false, problem: "invalid-utf8" };
+	}
+}

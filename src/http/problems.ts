@@ -1,0 +1,55 @@
+/**
+ * Every error the API can return, as RFC 9457 problem details. Each type is a relative URI that this server also
+ * serves (GET /problems/{name}), so an agent that meets an unfamiliar problem can look up what to do.
+ */
+import type { ApiResponse, JsonValue } from "./response";
+
+interface ProblemType {
+	status: number;
+	title: string;
+	/** The general next step, served at /problems/{name}. */
+	howToFix: string;
+}
+
+export const PROBLEM_TYPES = {
+	"stale-revision": { status: 412, title: "The note changed since you read it", howToFix: "Read the note again (GET), re-apply your change to the current content, and PUT it with the new ETag in If-Match. Your refused content is kept in the .bak note named by backupPath." },
+	"note-exists": { status: 412, title: "The note already exists", howToFix: "Read the existing note (GET) and update it with its ETag in If-Match, or choose another path." },
+	"read-expired": { status: 412, title: "Your read is too old", howToFix: "Read the note again (GET) and send the fresh ETag; the read validity window refuses older tokens." },
+	"precondition-required": { status: 428, title: "A revision token is required", howToFix: "Read the note first (GET), then send its ETag in an If-Match header with your update." },
+	"content-loss": { status: 409, title: "The write would erase most of the note", howToFix: "Read the note (GET) and send its ETag in If-Match to confirm you mean to replace it." },
+	"malformed-precondition": { status: 400, title: "Malformed conditional header", howToFix: "Send If-Match (or If-None-Match) as a quoted entity tag exactly as received in ETag, for example If-Match: \"abc…\"." },
+	"invalid-path": { status: 400, title: "The path is not allowed", howToFix: "Use a vault-relative path to a note, with / between folders, percent-encoded once." },
+	"note-not-found": { status: 404, title: "No such note", howToFix: "Check the path; list a folder with GET /vault/{folder}/." },
+	"base-not-retained": { status: 404, title: "That revision is no longer retained", howToFix: "Read the note again (GET) to get its current content and ETag." },
+	"conflict-not-found": { status: 404, title: "No such conflict", howToFix: "List conflicts with GET /conflicts." },
+	"route-not-found": { status: 404, title: "No such route", howToFix: "See GET /openapi.json for the routes this server offers." },
+	"method-not-allowed": { status: 405, title: "Method not allowed", howToFix: "Use one of the methods in the Allow header." },
+	"unauthorized": { status: 401, title: "Missing or wrong API key", howToFix: "Send Authorization: Bearer <key>, with a key from the plugin's settings (or printed by the headless host)." },
+	"too-many-attempts": { status: 429, title: "Too many failed authentication attempts", howToFix: "Wait for the time in Retry-After, then retry with a valid key." },
+	"forbidden-origin": { status: 403, title: "Requests from web pages are not allowed", howToFix: "Call the API from a local program, not a browser page; an allowed origin must be added in settings." },
+	"misdirected-request": { status: 421, title: "Wrong Host header", howToFix: "Connect to 127.0.0.1 or localhost on the configured port and send that as the Host header." },
+	"payload-too-large": { status: 413, title: "The body is too large", howToFix: "Send a smaller body, or raise the body size limit in settings." },
+	"invalid-utf8": { status: 400, title: "The body is not valid UTF-8", howToFix: "Send the note as UTF-8 text; nothing was written." },
+	"bad-request": { status: 400, title: "Bad request", howToFix: "Check the request against GET /openapi.json." },
+	"internal-error": { status: 500, title: "Internal error", howToFix: "Nothing was written. Retry; if it keeps failing, report it with the time of the request." },
+} satisfies Record<string, ProblemType>;
+
+export type ProblemName = keyof typeof PROBLEM_TYPES;
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
+
+/** Builds a problem response. `detail` says what happened to this request and what to do next. */
+export function problem(
+	name: ProblemName,
+	detail: string,
+	extra: Record<string, JsonValue | undefined> = {},
+	headers: Record<string, string> = {},
+): ApiResponse {
+	const type = PROBLEM_TYPES[name];
+	return {
+		status: type.status,
+		headers,
+		contentType: PROBLEM_CONTENT_TYPE,
+		body: { type: `/problems/${name}`, title: type.title, status: type.status, detail, ...extra },
+	};
+}

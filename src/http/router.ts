@@ -1,0 +1,70 @@
+/**
+ * Route table. Matching works on the RAW path (still percent-encoded) so that an encoded `..%2F` can never change
+ * which route is chosen; handlers decode their path segment exactly once through the core path validator.
+ */
+import type { IncomingHttpHeaders } from "http";
+import type { AgentKey } from "../settings";
+import type { RevisionGuard } from "../service/revision-guard";
+import type { ApiResponse } from "./response";
+
+export type Method = "GET" | "HEAD" | "PUT" | "POST" | "DELETE" | "PATCH" | "OPTIONS";
+
+export interface RequestContext {
+	method: Method;
+	/** The raw remainder captured by the route (e.g. the encoded note path after /vault/). */
+	rest: string;
+	query: URLSearchParams;
+	headers: IncomingHttpHeaders;
+	/** The authenticated key, or null on public routes called without one. */
+	agent: AgentKey | null;
+	guard: RevisionGuard;
+	/** Reads the request body (capped, strict UTF-8); only routes that take a body call it. */
+	body(): Promise<{ ok: true; text: string } | { ok: false; response: ApiResponse }>;
+}
+
+export type Handler = (context: RequestContext) => Promise<ApiResponse>;
+
+export interface Route {
+	/** OpenAPI-style path template, used in docs and tests. */
+	template: string;
+	/** Returns the captured remainder when the raw path matches, else null. */
+	match(rawPath: string): string | null;
+	handlers: Partial<Record<Method, Handler>>;
+	/** Served without a key. */
+	public?: boolean;
+}
+
+export function exact(path: string): (raw: string) => string | null {
+	return (raw) => (raw === path ? "" : null);
+}
+
+export function prefix(start: string): (raw: string) => string | null {
+	return (raw) => (raw.startsWith(start) ? raw.slice(start.length) : null);
+}
+
+/** One segment after `start`, with no further slash. */
+export function segment(start: string): (raw: string) => string | null {
+	return (raw) => (raw.startsWith(start) && raw.length > start.length && !raw.slice(start.length).includes("/") ? raw.slice(start.length) : null);
+}
+
+export type RouteMatch =
+	| { kind: "found"; route: Route; handler: Handler; rest: string }
+	| { kind: "method-not-allowed"; allow: Method[] }
+	| { kind: "not-found" };
+
+export function findRoute(routes: readonly Route[], method: Method, rawPath: string): RouteMatch {
+	for (const route of routes) {
+		const rest = route.match(rawPath);
+		if (rest === null) continue;
+		const handler = route.handlers[method] ?? (method === "HEAD" ? route.handlers.GET : undefined);
+		if (handler) return { kind: "found", route, handler, rest };
+		return { kind: "method-not-allowed", allow: allowedMethods(route) };
+	}
+	return { kind: "not-found" };
+}
+
+export function allowedMethods(route: Route): Method[] {
+	const methods = Object.keys(route.handlers) as Method[];
+	if (methods.includes("GET") && !methods.includes("HEAD")) methods.push("HEAD");
+	return methods;
+}

@@ -1,0 +1,18 @@
+/** The route table: one place that says which handler serves which path and method. */
+import { exact, prefix, segment, type Route } from "../router";
+import { getConflict, listConflicts } from "./conflicts";
+import { noteChanges } from "./changes";
+import { openApiDocument } from "./openapi";
+import { describeProblem, serviceStatus } from "./service";
+import { readVault } from "./vault-read";
+import { appendNote, deleteNote, putNote } from "./vault-write";
+
+export const ROUTES: readonly Route[] = [
+	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true },
+	{ template: "/openapi.json", match: exact("/openapi.json"), handlers: { GET: openApiDocument } },
+	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
+	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote } },
+	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },
+	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
+	{ template: "/changes/{path}", match: prefix("/changes/"), handlers: { GET: noteChanges } },
+];

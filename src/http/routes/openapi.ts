@@ -1,0 +1,159 @@
+/** GET /openapi.json: the OpenAPI 3.1 description of every route. A test keeps it in step with the route table. */
+import { DEFAULT_PORT } from "../../settings";
+import { PROBLEM_TYPES } from "../problems";
+import { json, type ApiResponse, type JsonValue } from "../response";
+
+const problemRef = { $ref: "#/components/schemas/Problem" };
+const problemResponse = (description: string) => ({ description, content: { "application/problem+json": { schema: problemRef } } });
+const etagHeader = { ETag: { description: "The note's revision token (a strong entity tag).", schema: { type: "string" } } };
+const pathParam = { name: "path", in: "path", required: true, description: "Vault-relative note path, each segment percent-encoded once.", schema: { type: "string" } };
+const ifMatch = { name: "If-Match", in: "header", required: false, description: "The ETag from your last read. Required to update or delete an existing note.", schema: { type: "string" } };
+const ifNoneMatch = { name: "If-None-Match", in: "header", required: false, description: "`*` to create only; with a tag on GET, 304 when unchanged.", schema: { type: "string" } };
+const common = {
+	"400": problemResponse("Invalid path, malformed header or body."),
+	"401": problemResponse("Missing or wrong API key."),
+	"403": problemResponse("A request from a web page (Origin) that is not allowed."),
+	"421": problemResponse("Host header is not a loopback name on this port."),
+};
+const refusals = {
+	"409": problemResponse("Content-loss guard: a tokenless write would erase most of the note. The body is kept as .bak."),
+	"412": { description: "Stale revision (or the note exists under If-None-Match). Nothing was written; the body is kept as .bak.", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/StaleProblem" } } } },
+	"413": problemResponse("Body over the size limit."),
+	"428": problemResponse("If-Match is required to change an existing note."),
+};
+
+export const OPENAPI: JsonValue = {
+	openapi: "3.1.0",
+	info: {
+		title: "Revision Guard agent API",
+		version: "1",
+		description: "Guarded reads and writes of an Obsidian vault for AI agents. Every update of an existing note must send the ETag it read as If-Match; stale writes are refused with 412 and kept as .bak notes.",
+	},
+	servers: [{ url: `http://127.0.0.1:${DEFAULT_PORT}` }],
+	security: [{ bearer: [] }],
+	paths: {
+		"/": { get: { summary: "Service status (no key needed).", security: [], responses: { "200": { description: "Service, version, and whether the caller is authenticated." } } } },
+		"/openapi.json": { get: { summary: "This document.", responses: { "200": { description: "OpenAPI 3.1 document." }, ...common } } },
+		"/problems/{name}": { get: { summary: "What a problem type means and how to proceed.", parameters: [{ name: "name", in: "path", required: true, schema: { type: "string", enum: Object.keys(PROBLEM_TYPES) } }], responses: { "200": { description: "Title, status and next step." }, "404": problemResponse("Unknown problem type.") } } },
+		"/vault/{path}": {
+			get: {
+				summary: "Read a note (raw markdown, or JSON with Accept: application/json), or list a folder when the path ends in /.",
+				parameters: [pathParam, ifNoneMatch],
+				responses: {
+					"200": { description: "The note and its ETag, or a folder listing.", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Note" }, { $ref: "#/components/schemas/Listing" }] } } } },
+					"304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader },
+					"404": problemResponse("No such note or folder."),
+					...common,
+				},
+			},
+			head: { summary: "The headers a GET would send.", parameters: [pathParam], responses: { "200": { description: "Exists.", headers: etagHeader }, "404": { description: "No such note." } } },
+			put: {
+				summary: "Create a note, or replace it when If-Match names its current revision.",
+				parameters: [pathParam, ifMatch, ifNoneMatch],
+				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
+				responses: {
+					"201": { description: "Created.", headers: etagHeader },
+					"204": { description: "Replaced (or already identical).", headers: etagHeader },
+					...refusals,
+					...common,
+				},
+			},
+			post: {
+				summary: "Append to a note (creating it if missing). If-Match is honoured when sent.",
+				parameters: [pathParam, ifMatch],
+				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
+				responses: { "201": { description: "Created.", headers: etagHeader }, "204": { description: "Appended.", headers: etagHeader }, ...refusals, ...common },
+			},
+			delete: {
+				summary: "Move a note to the trash; needs If-Match.",
+				parameters: [pathParam, ifMatch],
+				responses: { "204": { description: "Trashed." }, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], ...common },
+			},
+		},
+		"/conflicts": {
+			get: {
+				summary: "List conflict records, newest first.",
+				parameters: [{ name: "status", in: "query", required: false, schema: { type: "string", enum: ["open", "resolved", "dismissed"] } }],
+				responses: { "200": { description: "Conflicts.", content: { "application/json": { schema: { type: "object", properties: { conflicts: { type: "array", items: { $ref: "#/components/schemas/Conflict" } } } } } } }, ...common },
+			},
+		},
+		"/conflicts/{id}": {
+			get: {
+				summary: "One conflict record.",
+				parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+				responses: { "200": { description: "The record.", content: { "application/json": { schema: { $ref: "#/components/schemas/Conflict" } } } }, "404": problemResponse("No such conflict."), ...common },
+			},
+		},
+		"/changes/{path}": {
+			get: {
+				summary: "Unified diff from a revision you saw to the note now.",
+				parameters: [pathParam, { name: "since", in: "query", required: true, schema: { type: "string" } }],
+				responses: { "200": { description: "The diff and the current revision.", headers: etagHeader }, "404": problemResponse("No such note, or that revision is not retained."), ...common },
+			},
+		},
+	},
+	components: {
+		securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+		schemas: {
+			Problem: {
+				type: "object",
+				required: ["type", "title", "status", "detail"],
+				properties: { type: { type: "string" }, title: { type: "string" }, status: { type: "integer" }, detail: { type: "string", description: "What happened and what to do next." } },
+			},
+			StaleProblem: {
+				allOf: [
+					{ $ref: "#/components/schemas/Problem" },
+					{
+						type: "object",
+						properties: {
+							path: { type: "string" },
+							sentRevision: { type: ["string", "null"] },
+							currentRevision: { type: ["string", "null"] },
+							backupPath: { type: ["string", "null"], description: "Where your refused body was kept, byte for byte." },
+							conflictId: { type: "string" },
+							changes: { type: ["string", "null"], description: "Unified diff from sentRevision to the note now, when that base is retained." },
+						},
+					},
+				],
+			},
+			Note: {
+				type: "object",
+				properties: {
+					path: { type: "string" },
+					content: { type: "string" },
+					revision: { type: "string" },
+					stat: { type: "object", properties: { ctime: { type: "number" }, mtime: { type: "number" }, size: { type: "number" } } },
+					frontmatter: { type: "object" },
+				},
+			},
+			Listing: {
+				type: "object",
+				properties: {
+					files: { type: "array", items: { type: "string" }, description: "Names as in the Local REST API; folders end in /." },
+					entries: { type: "array", items: { type: "object", properties: { name: { type: "string" }, path: { type: "string" }, type: { type: "string", enum: ["file", "folder"] }, revision: { type: "string" }, size: { type: "number" }, mtime: { type: "number" } } } },
+				},
+			},
+			Conflict: {
+				type: "object",
+				properties: {
+					id: { type: "string" },
+					path: { type: "string" },
+					reason: { type: "string", enum: ["stale", "exists", "read-expired", "content-loss"] },
+					sentRevision: { type: ["string", "null"] },
+					currentRevision: { type: ["string", "null"] },
+					proposedRevision: { type: "string" },
+					backupPath: { type: ["string", "null"] },
+					agent: { type: "string" },
+					time: { type: "string", format: "date-time" },
+					status: { type: "string", enum: ["open", "resolved", "dismissed"] },
+					resolvedAt: { type: "string", format: "date-time" },
+					resolvedRevision: { type: "string" },
+				},
+			},
+		},
+	},
+};
+
+export async function openApiDocument(): Promise<ApiResponse> {
+	return json(200, OPENAPI);
+}

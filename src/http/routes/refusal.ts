@@ -1,0 +1,50 @@
+/** Turns a refused write into the problem response that tells the agent exactly what happened and what to do next. */
+import { etagOf } from "../../core/revision";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { problem } from "../problems";
+import type { ApiResponse } from "../response";
+import type { RequestContext } from "../router";
+
+type Refused = Extract<WriteOutcome, { kind: "refused" }>;
+
+export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
+	const { refusal, conflict, currentRevision, changes, backupError } = outcome;
+	const headers: Record<string, string> = currentRevision ? { ETag: etagOf(currentRevision) } : {};
+	const kept = conflict?.backupPath
+		? ` Your content was kept, byte for byte, in "${conflict.backupPath}".`
+		: backupError
+			? ` Your content could NOT be kept as a .bak (${backupError}); it was not written anywhere, so keep your copy.`
+			: "";
+	const record = conflict
+		? { conflictId: conflict.id, backupPath: conflict.backupPath, ...(backupError ? { backupError } : {}) }
+		: {};
+	const isDelete = context.method === "DELETE";
+	switch (refusal.reason) {
+		case "token-required":
+			return problem("precondition-required", isDelete
+				? `Deleting "${path}" needs the revision you read. GET the note, then send DELETE with If-Match set to its ETag.`
+				: `"${path}" already exists, so an update must say which revision it replaces. GET the note, re-apply your change to what it holds now, then PUT with If-Match set to its ETag. Nothing was written.`,
+			{ path, currentRevision }, headers);
+		case "stale":
+			return problem("stale-revision", (currentRevision === null
+				? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was written.`
+				: `"${path}" changed since you read it, so nothing was written.`) + kept +
+				(currentRevision === null ? " To create it again, PUT without If-Match." :
+					changes ? " The `changes` field is a diff from the revision you sent to the note now: apply your edit on top of the current content and PUT again with If-Match set to currentRevision." :
+						" GET the note, re-apply your edit to its current content and PUT again with the new ETag."),
+			{ path, sentRevision: refusal.sentRevision, currentRevision, ...record, changes }, headers);
+		case "read-expired":
+			return problem("read-expired", `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again and retry with the fresh ETag.`,
+				{ path, sentRevision: refusal.sentRevision, currentRevision, ...record }, headers);
+		case "exists":
+			return problem("note-exists", `"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
+				{ path, currentRevision, ...record }, headers);
+		case "content-loss":
+			return problem("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
+				{ path, currentRevision, ...record }, headers);
+		case "not-found":
+			return problem("note-not-found", `There is no note at "${path}"; nothing was deleted.`, { path });
+		case "malformed-condition":
+			return problem("malformed-precondition", `The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`, { path });
+	}
+}

@@ -1,0 +1,89 @@
+/** GET/HEAD /vault/{path}: a note with its revision token, or a folder listing with each note's revision. */
+import { readFrontmatter } from "../../core/frontmatter";
+import { etagOf, parseEntityTagCondition, revisionOf, weakMatch } from "../../core/revision";
+import { problem } from "../problems";
+import { json, type ApiResponse } from "../response";
+import type { RequestContext } from "../router";
+import { resolvePath } from "./note-path";
+
+export const NOTE_JSON_TYPES = ["application/vnd.olrapi.note+json", "application/json"];
+
+export async function readVault(context: RequestContext): Promise<ApiResponse> {
+	if (context.rest === "" || context.rest.endsWith("/")) return listFolder(context);
+	return readNote(context);
+}
+
+async function readNote(context: RequestContext): Promise<ApiResponse> {
+	const resolved = resolvePath(context, "note");
+	if (!resolved.ok) return resolved.response;
+	const { tracker, gateway } = context.guard;
+	const snapshot = await gateway.read(resolved.path);
+	if (!snapshot) return problem("note-not-found", `There is no note at "${resolved.path}". To create it, PUT it without If-Match.`);
+	const head = context.method === "HEAD";
+	// A HEAD shows no content, so it does not count as having read the note.
+	const revision = head ? revisionOf(snapshot.content) : await tracker.served(snapshot);
+	const headers = {
+		ETag: etagOf(revision),
+		"Last-Modified": new Date(snapshot.stat.mtime).toUTCString(),
+		"Cache-Control": "no-store",
+	};
+	if (weakMatch(parseEntityTagCondition(headersValue(context, "if-none-match")), revision)) return { status: 304, headers };
+	const accept = headersValue(context, "accept") ?? "";
+	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
+	if (wantsJson) {
+		const body = {
+			path: snapshot.path,
+			content: snapshot.content,
+			revision,
+			stat: { ...snapshot.stat },
+			frontmatter: toJson(readFrontmatter(snapshot.content)),
+		};
+		const contentType = accept.includes(NOTE_JSON_TYPES[0]!) ? `${NOTE_JSON_TYPES[0]!}; charset=utf-8` : "application/json; charset=utf-8";
+		return { ...json(200, body, headers), contentType, omitBody: head };
+	}
+	return { status: 200, headers, body: snapshot.content, contentType: "text/markdown; charset=utf-8", omitBody: head };
+}
+
+async function listFolder(context: RequestContext): Promise<ApiResponse> {
+	const resolved = resolvePath(context, "folder");
+	if (!resolved.ok) return resolved.response;
+	const { gateway, pathPolicy } = context.guard;
+	const entries = await gateway.list(resolved.path);
+	if (!entries) return problem("note-not-found", `There is no folder at "${resolved.path}/".`);
+	const prefixLength = resolved.path === "" ? 0 : resolved.path.length + 1;
+	const extensions = pathPolicy().noteExtensions;
+	const listed = await Promise.all(
+		entries.map(async (entry) => {
+			const name = entry.path.slice(prefixLength);
+			if (entry.type === "folder") return { name, path: entry.path, type: "folder" as const };
+			const isNote = extensions.some((ext) => entry.path.toLowerCase().endsWith("." + ext));
+			const snapshot = isNote ? await gateway.read(entry.path) : null;
+			return {
+				name,
+				path: entry.path,
+				type: "file" as const,
+				revision: snapshot ? revisionOf(snapshot.content) : undefined,
+				size: entry.stat?.size,
+				mtime: entry.stat?.mtime,
+			};
+		}),
+	);
+	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds revisions.
+	return json(200, { files: listed.map((entry) => entry.name), entries: listed }, { "Cache-Control": "no-store" });
+}
+
+function headersValue(context: RequestContext, name: string): string | undefined {
+	const value = context.headers[name];
+	return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Frontmatter can hold dates and other non-JSON values; send what JSON can carry. */
+function toJson(value: Record<string, unknown>): { [key: string]: never } {
+	try {
+		return JSON.parse(JSON.stringify(value)) as { [key: string]: never };
+	} catch {
+		return {};
+	}
+}
+
+export { headersValue };

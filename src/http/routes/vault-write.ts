@@ -1,0 +1,61 @@
+/** PUT (replace or create), POST (append) and DELETE on /vault/{path}, all through the one guarded writer. */
+import type { WriteOperation } from "../../core/guard";
+import { etagOf, parseEntityTagCondition } from "../../core/revision";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { json, noContent, type ApiResponse } from "../response";
+import type { RequestContext } from "../router";
+import { resolvePath } from "./note-path";
+import { headersValue } from "./vault-read";
+import { refusalResponse } from "./refusal";
+
+export async function putNote(context: RequestContext): Promise<ApiResponse> {
+	return bodyWrite(context, (body) => ({ kind: "replace", body }));
+}
+
+export async function appendNote(context: RequestContext): Promise<ApiResponse> {
+	return bodyWrite(context, (body) => ({ kind: "append", body }));
+}
+
+export async function deleteNote(context: RequestContext): Promise<ApiResponse> {
+	const resolved = resolvePath(context, "note");
+	if (!resolved.ok) return resolved.response;
+	return respond(context, resolved.path, await write(context, resolved.path, { kind: "delete" }));
+}
+
+async function bodyWrite(context: RequestContext, operation: (body: string) => WriteOperation): Promise<ApiResponse> {
+	const resolved = resolvePath(context, "note");
+	if (!resolved.ok) return resolved.response;
+	const body = await context.body();
+	if (!body.ok) return body.response;
+	return respond(context, resolved.path, await write(context, resolved.path, operation(body.text)));
+}
+
+function write(context: RequestContext, path: string, operation: WriteOperation): Promise<WriteOutcome> {
+	return context.guard.writer.write({
+		path,
+		operation,
+		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
+		ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")),
+		agent: context.agent?.name ?? "unknown",
+	});
+}
+
+function respond(context: RequestContext, path: string, outcome: WriteOutcome): ApiResponse {
+	switch (outcome.kind) {
+		case "written":
+			if (outcome.created) {
+				return json(201, { path, revision: outcome.revision, created: true }, {
+					ETag: etagOf(outcome.revision),
+					Location: `/vault/${path.split("/").map(encodeURIComponent).join("/")}`,
+				});
+			}
+			return noContent({ ETag: etagOf(outcome.revision) });
+		case "unchanged":
+			return noContent({ ETag: etagOf(outcome.revision) });
+		case "deleted":
+			return noContent();
+		case "refused":
+			return refusalResponse(context, path, outcome);
+	}
+}
+

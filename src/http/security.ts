@@ -1,0 +1,61 @@
+/** The gates every request passes before a handler: Host (DNS rebinding), Origin (web pages), and the bearer key. */
+import { matchKey } from "../core/keys";
+import type { AgentKey } from "../settings";
+
+/** Only loopback names on our own port; anything else may be a DNS-rebinding page. */
+export function isAllowedHost(host: string | undefined, port: number): boolean {
+	if (!host) return false;
+	const value = host.toLowerCase();
+	return value === `127.0.0.1:${port}` || value === `localhost:${port}` || value === `[::1]:${port}`;
+}
+
+/** No Origin header means a non-browser client. A present Origin must be explicitly allowed. */
+export function isAllowedOrigin(origin: string | undefined, allowed: readonly string[]): boolean {
+	return origin === undefined || allowed.includes(origin);
+}
+
+/** The key from `Authorization: Bearer <key>`; the key is never taken from a query string or cookie. */
+export function bearerToken(authorization: string | undefined): string | null {
+	if (!authorization) return null;
+	const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
+	return match ? match[1]! : null;
+}
+
+export function authenticate(authorization: string | undefined, keys: readonly AgentKey[]): AgentKey | null {
+	const token = bearerToken(authorization);
+	if (token === null) return null;
+	return matchKey(keys, token) ?? null;
+}
+
+/**
+ * Slows repeated failed authentication from one client address. Valid keys are never slowed; after a handful of
+ * failures, further failures are answered 429 until the window passes, so a key cannot be guessed at speed.
+ */
+export class AuthThrottle {
+	private readonly failures = new Map<string, { count: number; since: number }>();
+
+	constructor(
+		private readonly now: () => number,
+		private readonly allowedFailures = 10,
+		private readonly windowMs = 60_000,
+	) {}
+
+	/** Milliseconds the client must wait, or 0 when it may try. */
+	retryAfter(client: string): number {
+		const entry = this.failures.get(client);
+		if (!entry) return 0;
+		const elapsed = this.now() - entry.since;
+		if (elapsed > this.windowMs) {
+			this.failures.delete(client);
+			return 0;
+		}
+		return entry.count >= this.allowedFailures ? this.windowMs - elapsed : 0;
+	}
+
+	fail(client: string): void {
+		const entry = this.failures.get(client);
+		if (!entry || this.now() - entry.since > this.windowMs) this.failures.set(client, { count: 1, since: this.now() });
+		else entry.count++;
+		if (this.failures.size > 10_000) this.failures.clear();
+	}
+}

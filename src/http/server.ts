@@ -1,0 +1,168 @@
+/**
+ * The agent API server: Node `http` on 127.0.0.1. Each request passes Host → Origin → route → key → handler; any
+ * failure is a problem+json answer, and an unexpected error is a bare 500 that reveals nothing and keeps serving.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
+import type { AddressInfo } from "net";
+import type { RevisionGuard } from "../service/revision-guard";
+import { readTextBody } from "./body";
+import { problem, PROBLEM_CONTENT_TYPE } from "./problems";
+import type { ApiResponse } from "./response";
+import { allowedMethods, findRoute, type Method, type RequestContext, type Route } from "./router";
+import { ROUTES } from "./routes";
+import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./security";
+
+const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
+const MB = 1024 * 1024;
+
+export interface ApiServerOptions {
+	guard: RevisionGuard;
+	/** Called with unexpected errors (never sent to clients). */
+	onError?: (error: unknown) => void;
+	routes?: readonly Route[];
+}
+
+export class ApiServer {
+	private readonly server: Server;
+	private readonly throttle: AuthThrottle;
+	private port = 0;
+
+	constructor(private readonly options: ApiServerOptions) {
+		this.throttle = new AuthThrottle(options.guard.now);
+		this.server = createServer((request, response) => void this.handle(request, response));
+		// A local API answers in milliseconds; short limits stop a slow client from pinning sockets.
+		this.server.headersTimeout = 10_000;
+		this.server.requestTimeout = 60_000;
+		this.server.keepAliveTimeout = 5_000;
+		this.server.maxConnections = 128;
+	}
+
+	/** Listens on 127.0.0.1 only. Port 0 picks a free port (tests). */
+	listen(port: number, host = "127.0.0.1"): Promise<number> {
+		return new Promise((resolve, reject) => {
+			const onError = (error: Error) => reject(error);
+			this.server.once("error", onError);
+			this.server.listen(port, host, () => {
+				this.server.off("error", onError);
+				this.port = (this.server.address() as AddressInfo).port;
+				resolve(this.port);
+			});
+		});
+	}
+
+	get boundPort(): number {
+		return this.port;
+	}
+
+	close(): Promise<void> {
+		return new Promise((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		let answer: ApiResponse;
+		try {
+			answer = await this.route(request);
+		} catch (error) {
+			this.options.onError?.(error);
+			answer = problem("internal-error", "The server hit an unexpected error while handling this request. Nothing was written by this request's failed step; retry, and report it if it repeats.");
+		}
+		send(response, request.method === "HEAD" ? { ...answer, omitBody: true } : answer, request);
+	}
+
+	private async route(request: IncomingMessage): Promise<ApiResponse> {
+		const { guard } = this.options;
+		const settings = guard.settings();
+		if (!isAllowedHost(request.headers.host, this.port)) {
+			return problem("misdirected-request", `This API only answers to Host 127.0.0.1:${this.port}, localhost:${this.port} or [::1]:${this.port}.`);
+		}
+		const origin = request.headers.origin;
+		if (!isAllowedOrigin(origin, settings.allowedOrigins)) {
+			return problem("forbidden-origin", "This request came from a web page whose origin is not allowed, so it was refused. Call the API from a local program instead.");
+		}
+		const cors = origin ? corsHeaders(origin) : {};
+		const rawUrl = request.url ?? "/";
+		const queryAt = rawUrl.indexOf("?");
+		const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+		const query = new URLSearchParams(queryAt === -1 ? "" : rawUrl.slice(queryAt + 1));
+		const method = (request.method ?? "GET").toUpperCase() as Method;
+		if (!METHODS.includes(method)) return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not supported.`), cors);
+
+		const found = findRoute(this.options.routes ?? ROUTES, method === "OPTIONS" ? "GET" : method, rawPath);
+		if (method === "OPTIONS") return preflight(found.kind === "found" ? allowedMethods(found.route) : null, cors);
+		if (found.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
+		if (found.kind === "method-not-allowed") {
+			return withHeaders(problem("method-not-allowed", `${method} is not allowed on ${rawPath}; use ${found.allow.join(", ")}.`, {}, { Allow: found.allow.join(", ") }), cors);
+		}
+
+		const client = request.socket.remoteAddress ?? "unknown";
+		const agent = authenticate(request.headers.authorization, settings.keys);
+		if (!agent && !found.route.public) {
+			const wait = this.throttle.retryAfter(client);
+			if (wait > 0) {
+				return withHeaders(problem("too-many-attempts", `Too many failed authentication attempts; retry in ${Math.ceil(wait / 1000)} s with a valid key.`, {}, { "Retry-After": String(Math.ceil(wait / 1000)) }), cors);
+			}
+			this.throttle.fail(client);
+			return withHeaders(problem("unauthorized", "Send Authorization: Bearer <key> with a key from the Revision Guard settings.", {}, { "WWW-Authenticate": 'Bearer realm="revision-guard"' }), cors);
+		}
+
+		const context: RequestContext = {
+			method,
+			rest: found.rest,
+			query,
+			headers: request.headers,
+			agent,
+			guard,
+			body: async () => {
+				const result = await readTextBody(request, settings.maxBodyMB * MB);
+				if (result.ok) return { ok: true, text: result.text };
+				if (result.problem === "payload-too-large") {
+					return { ok: false, response: problem("payload-too-large", `The body is over the ${settings.maxBodyMB} MB limit; nothing was written.`, {}, { Connection: "close" }) };
+				}
+				if (result.problem === "invalid-utf8") {
+					return { ok: false, response: problem("invalid-utf8", "The body is not valid UTF-8; nothing was written. Send the note as UTF-8 text.") };
+				}
+				return { ok: false, response: problem("bad-request", "The request body was cut off; nothing was written.") };
+			},
+		};
+		return withHeaders(await found.handler(context), cors);
+	}
+}
+
+function corsHeaders(origin: string): Record<string, string> {
+	return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": "ETag, Location", Vary: "Origin" };
+}
+
+/** CORS grants only ever go to allowed origins (others were refused before routing). */
+function preflight(allow: string[] | null, cors: Record<string, string>): ApiResponse {
+	if (allow === null || !cors["Access-Control-Allow-Origin"]) return { status: 204, headers: { Allow: (allow ?? []).join(", ") } };
+	return {
+		status: 204,
+		headers: {
+			...cors,
+			"Access-Control-Allow-Methods": allow.join(", "),
+			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept",
+			"Access-Control-Max-Age": "600",
+		},
+	};
+}
+
+function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
+	return Object.keys(headers).length === 0 ? response : { ...response, headers: { ...headers, ...response.headers } };
+}
+
+function send(response: ServerResponse, answer: ApiResponse, request: IncomingMessage): void {
+	const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff", ...answer.headers };
+	let payload: Buffer | null = null;
+	if (answer.body !== undefined && answer.status !== 204 && answer.status !== 304) {
+		const text = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
+		payload = Buffer.from(text, "utf8");
+		headers["Content-Type"] = answer.contentType ?? (typeof answer.body === "string" ? "text/plain; charset=utf-8" : PROBLEM_CONTENT_TYPE);
+		headers["Content-Length"] = String(payload.length);
+	}
+	if (headers.Connection === "close") request.resume();
+	response.writeHead(answer.status, headers);
+	response.end(answer.omitBody ? undefined : payload ?? undefined);
+}

@@ -1,0 +1,166 @@
+/**
+ * THE guarded write. Every path that changes a note (REST PUT/POST/DELETE, the merge modal, MCP tools) comes
+ * through `write`. The token check runs inside the gateway's atomic read-check-write; a refused body is kept as a
+ * .bak note and a conflict record before the caller learns of the refusal.
+ */
+import { randomBytes } from "crypto";
+import type { BaseStore } from "../core/base-store";
+import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
+import { unifiedDiff } from "../core/diff/unified";
+import { decideWrite, type GuardDecision, type Refusal, type WriteOperation } from "../core/guard";
+import { KeyedMutex } from "../core/keyed-mutex";
+import { revisionOf, strongMatch, type EntityTagCondition } from "../core/revision";
+import type { RevisionHistory } from "../core/revision-history";
+import type { RevisionGuardSettings } from "../settings";
+import type { RevisionTracker } from "./revision-tracker";
+import type { NoteStat, VaultGateway } from "../vault/gateway";
+
+export interface WriteRequest {
+	path: string;
+	operation: WriteOperation;
+	ifMatch: EntityTagCondition;
+	ifNoneMatch: EntityTagCondition;
+	/** The key name the write is attributed to. */
+	agent: string;
+}
+
+export type WriteOutcome =
+	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null }
+	| { kind: "unchanged"; revision: string }
+	| { kind: "deleted" }
+	| {
+			kind: "refused";
+			refusal: Refusal;
+			currentRevision: string | null;
+			/** Set when the refused body was kept (or keeping it was attempted). */
+			conflict: ConflictRecord | null;
+			/** Why the .bak could not be written, when it could not. */
+			backupError: string | null;
+			/** Unified diff from the sent revision to the note now, when that base is retained. */
+			changes: string | null;
+	  };
+
+/** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
+const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss"]);
+const BACKUP_ATTEMPTS = 50;
+
+export interface GuardedWriterDeps {
+	gateway: VaultGateway;
+	tracker: RevisionTracker;
+	history: RevisionHistory;
+	bases: BaseStore;
+	conflicts: ConflictLog;
+	settings: () => RevisionGuardSettings;
+	now: () => number;
+	/** Persist conflict records; awaited before a refusal is answered. */
+	saveConflicts: () => Promise<void>;
+}
+
+export class GuardedWriter {
+	private readonly locks = new KeyedMutex();
+
+	constructor(private readonly deps: GuardedWriterDeps) {}
+
+	write(request: WriteRequest): Promise<WriteOutcome> {
+		return this.locks.run(request.path, () => this.writeLocked(request));
+	}
+
+	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {
+		const { gateway, tracker, settings, now } = this.deps;
+		const { path, operation, agent } = request;
+		const config = settings();
+		let seen: string | null = null;
+		const outcome = await gateway.mutate<GuardDecision>(path, (current) => {
+			seen = current;
+			const decision = decideWrite(current, {
+				operation,
+				ifMatch: request.ifMatch,
+				ifNoneMatch: request.ifNoneMatch,
+				requireToken: config.requireToken,
+				readExpired: current !== null && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
+			});
+			if (decision.kind === "write") {
+				tracker.expect(path, revisionOf(decision.content), { kind: "agent", agent });
+				return { kind: "write", content: decision.content, result: decision };
+			}
+			if (decision.kind === "delete") return { kind: "trash", result: decision };
+			return { kind: "keep", result: decision };
+		});
+		const decision: GuardDecision = outcome.result;
+		const current: string | null = seen;
+
+		switch (decision.kind) {
+			case "write": {
+				const revision = revisionOf(decision.content);
+				tracker.record(path, decision.content, revision, { kind: "agent", agent });
+				// The writer knows this content, so it is a fair base for its next write.
+				this.deps.history.markServed(path, revision, now());
+				await this.deps.bases.retain(revision, decision.content);
+				return { kind: "written", revision, created: decision.created, stat: outcome.stat };
+			}
+			case "unchanged":
+				return { kind: "unchanged", revision: revisionOf(current ?? "") };
+			case "delete":
+				return { kind: "deleted" };
+			case "refuse":
+				return this.refused(request, decision.refusal, current);
+		}
+	}
+
+	private readExpired(path: string, current: string, ifMatch: EntityTagCondition, windowMinutes: number): boolean {
+		if (windowMinutes <= 0) return false;
+		const revision = revisionOf(current);
+		if (!strongMatch(ifMatch, revision)) return false;
+		const servedAt = this.deps.history.find(path, revision)?.servedAt;
+		return servedAt === undefined || this.deps.now() - servedAt > windowMinutes * 60_000;
+	}
+
+	private async refused(request: WriteRequest, refusal: Refusal, current: string | null): Promise<WriteOutcome> {
+		const currentRevision = current === null ? null : revisionOf(current);
+		const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
+		const changes = sentRevision && current !== null ? await this.changesSince(request.path, sentRevision, current) : null;
+		const body = request.operation.kind === "delete" ? null : request.operation.body;
+		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current;
+		if (!keep || body === null) return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes };
+
+		const when = new Date(this.deps.now());
+		let backupPath: string | null = null;
+		let backupError: string | null = null;
+		try {
+			backupPath = await this.writeBackup(request.path, body, when);
+		} catch (error) {
+			backupError = error instanceof Error ? error.message : String(error);
+		}
+		const conflict: ConflictRecord = {
+			id: newConflictId(when, randomBytes(4).toString("hex")),
+			path: request.path,
+			reason: refusal.reason as ConflictReason,
+			sentRevision,
+			currentRevision,
+			proposedRevision: revisionOf(body),
+			backupPath,
+			agent: request.agent,
+			time: when.toISOString(),
+			status: "open",
+		};
+		this.deps.conflicts.add(conflict);
+		await this.deps.saveConflicts().catch(() => undefined);
+		return { kind: "refused", refusal, currentRevision, conflict, backupError, changes };
+	}
+
+	/** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */
+	private async writeBackup(notePath: string, body: string, when: Date): Promise<string> {
+		const folder = this.deps.settings().backupFolder;
+		for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
+			const candidate = backupPathFor(notePath, when, folder, attempt);
+			if (await this.deps.gateway.createExclusive(candidate, body)) return candidate;
+		}
+		throw new Error(`no free .bak name after ${BACKUP_ATTEMPTS} attempts`);
+	}
+
+	private async changesSince(path: string, sentRevision: string, current: string): Promise<string | null> {
+		const base = await this.deps.bases.get(sentRevision);
+		if (base === null) return null;
+		return unifiedDiff(base, current, { fromLabel: `a/${path}@${sentRevision.slice(0, 12)}`, toLabel: `b/${path}` });
+	}
+}

@@ -1,0 +1,114 @@
+/**
+ * Assembles the services around one vault gateway: history, bases, conflicts, the tracker and the guarded writer.
+ * The Obsidian plugin, the headless host and the tests all build the same thing through `openRevisionGuard`.
+ */
+import { BaseStore } from "../core/base-store";
+import { ConflictLog } from "../core/conflicts";
+import { validateVaultPath, type PathPolicy } from "../core/path";
+import { RevisionHistory, type RevisionSource } from "../core/revision-history";
+import type { RevisionGuardSettings } from "../settings";
+import type { StateStorage, VaultGateway } from "../vault/gateway";
+import { GuardedWriter } from "./guarded-writer";
+import { StatePersistence } from "./persistence";
+import { RevisionTracker } from "./revision-tracker";
+
+export interface RevisionGuardOptions {
+	gateway: VaultGateway;
+	storage: StateStorage;
+	settings: () => RevisionGuardSettings;
+	/** The vault's config folder, never served. */
+	configDir: string;
+	/** Folders of our own inside the vault that are never served (the headless state folder). */
+	privateFolders?: string[];
+	now?: () => number;
+	/** Who we credit for changes we did not make ("user" inside Obsidian, "external" for a plain folder). */
+	changeSource?: RevisionSource;
+	coalesceMs?: number;
+	persistDebounceMs?: number;
+}
+
+export interface RevisionGuard {
+	readonly gateway: VaultGateway;
+	readonly history: RevisionHistory;
+	readonly bases: BaseStore;
+	readonly conflicts: ConflictLog;
+	readonly tracker: RevisionTracker;
+	readonly writer: GuardedWriter;
+	readonly persistence: StatePersistence;
+	readonly settings: () => RevisionGuardSettings;
+	readonly now: () => number;
+	pathPolicy(): PathPolicy;
+	/** Flushes pending tracking and state to storage, and stops listening. */
+	close(): Promise<void>;
+}
+
+const MB = 1024 * 1024;
+
+export async function openRevisionGuard(options: RevisionGuardOptions): Promise<RevisionGuard> {
+	const { gateway, storage, settings } = options;
+	const now = options.now ?? Date.now;
+	let history = new RevisionHistory();
+	let conflicts = new ConflictLog();
+	let bases: BaseStore | null = null;
+
+	const persistence: StatePersistence = new StatePersistence(
+		storage,
+		() => ({ history: history.toSnapshot(), bases: bases?.toSnapshot() }),
+		() => conflicts.toSnapshot(),
+		options.persistDebounceMs,
+	);
+	const loaded = await persistence.load();
+	history = RevisionHistory.fromSnapshot(loaded.history);
+	conflicts = ConflictLog.fromSnapshot(loaded.conflicts);
+	bases = new BaseStore(persistence.blobs(), settings().baseStoreCapMB * MB);
+	bases.load(loaded.bases);
+
+	const pathPolicy = (): PathPolicy => ({
+		configDir: options.configDir,
+		noteExtensions: settings().noteExtensions,
+		deniedFolders: options.privateFolders ?? [],
+	});
+	const isNote = (path: string) => validateVaultPath(path, pathPolicy(), "note").ok;
+
+	const tracker = new RevisionTracker({
+		gateway,
+		history,
+		bases,
+		conflicts,
+		now,
+		isNote,
+		noteExtensions: () => settings().noteExtensions,
+		onDirty: () => persistence.markDirty(),
+		coalesceMs: options.coalesceMs,
+		changeSource: options.changeSource,
+	});
+	const writer = new GuardedWriter({
+		gateway,
+		tracker,
+		history,
+		bases,
+		conflicts,
+		settings,
+		now,
+		saveConflicts: () => persistence.saveConflicts(),
+	});
+	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));
+
+	return {
+		gateway,
+		history,
+		bases,
+		conflicts,
+		tracker,
+		writer,
+		persistence,
+		settings,
+		now,
+		pathPolicy,
+		async close() {
+			await tracker.flush();
+			tracker.stop();
+			await persistence.flush();
+		},
+	};
+}

@@ -1,0 +1,183 @@
+/**
+ * Keeps revision history in step with the vault: listens to gateway changes (coalescing bursts), reconciles at
+ * start-up so edits made while we were not running become revisions, and attributes our own writes to the agent
+ * that made them instead of recording them twice.
+ */
+import type { BaseStore } from "../core/base-store";
+import { revisionOf } from "../core/revision";
+import type { RevisionHistory, RevisionSource } from "../core/revision-history";
+import type { ConflictLog } from "../core/conflicts";
+import type { NoteSnapshot, VaultChange, VaultGateway } from "../vault/gateway";
+
+export interface TrackerOptions {
+	gateway: VaultGateway;
+	history: RevisionHistory;
+	bases: BaseStore;
+	conflicts: ConflictLog;
+	now: () => number;
+	isNote: (path: string) => boolean;
+	noteExtensions: () => readonly string[];
+	/** Called whenever history changed and should be persisted. */
+	onDirty: () => void;
+	/** How long to wait for a burst of modify events to settle. */
+	coalesceMs?: number;
+	/** Source recorded for changes we did not make. */
+	changeSource?: RevisionSource;
+}
+
+export interface ReconcileReport {
+	checked: number;
+	changed: number;
+	removed: number;
+}
+
+export class RevisionTracker {
+	private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+	private readonly expected = new Map<string, { revision: string; source: RevisionSource }>();
+	private unsubscribe: (() => void) | null = null;
+	private inFlight = new Set<Promise<void>>();
+
+	constructor(private readonly options: TrackerOptions) {}
+
+	start(): void {
+		this.unsubscribe ??= this.options.gateway.onChange((change) => this.onChange(change));
+	}
+
+	stop(): void {
+		this.unsubscribe?.();
+		this.unsubscribe = null;
+		for (const timer of this.pending.values()) clearTimeout(timer);
+		this.pending.clear();
+	}
+
+	/** Our own write is about to land: when its change event arrives, credit `source`, not the user. */
+	expect(path: string, revision: string, source: RevisionSource): void {
+		this.expected.set(path, { revision, source });
+	}
+
+	/** Records a revision we know about first-hand (an agent's write, or a note we just read). */
+	record(path: string, content: string, revision: string, source: RevisionSource): void {
+		const expected = this.expected.get(path);
+		if (expected?.revision === revision) this.expected.delete(path);
+		const { history, now, onDirty } = this.options;
+		if (history.observe(path, revision, byteLength(content), source, now())) onDirty();
+	}
+
+	/** A note is being handed to an agent: remember when, and keep its content as a future merge base. */
+	async served(snapshot: NoteSnapshot): Promise<string> {
+		const revision = revisionOf(snapshot.content);
+		this.record(snapshot.path, snapshot.content, revision, this.options.changeSource ?? { kind: "external" });
+		this.options.history.markServed(snapshot.path, revision, this.options.now());
+		this.options.onDirty();
+		await this.options.bases.retain(revision, snapshot.content);
+		return revision;
+	}
+
+	/** Compares every note with the stored history; run once the vault is ready. */
+	async reconcile(onProgress?: (done: number, total: number) => void): Promise<ReconcileReport> {
+		const { gateway, history } = this.options;
+		const paths = await gateway.listNotes(this.options.noteExtensions());
+		const present = new Set(paths);
+		let changed = 0;
+		let done = 0;
+		let next = 0;
+		// A few reads in flight keep the disk busy without flooding memory on a large vault.
+		const worker = async () => {
+			while (next < paths.length) {
+				const path = paths[next++]!;
+				const snapshot = await gateway.read(path).catch(() => null);
+				if (snapshot && (await this.observe(snapshot, this.options.changeSource ?? { kind: "external" }))) changed++;
+				onProgress?.(++done, paths.length);
+			}
+		};
+		await Promise.all(Array.from({ length: RECONCILE_CONCURRENCY }, worker));
+		let removed = 0;
+		for (const path of history.trackedPaths()) {
+			if (!present.has(path)) {
+				history.markDeleted(path, this.options.now());
+				removed++;
+			}
+		}
+		if (changed + removed > 0) this.options.onDirty();
+		return { checked: paths.length, changed, removed };
+	}
+
+	/** Waits for coalesced changes to be processed (tests, shutdown). */
+	async flush(): Promise<void> {
+		for (const path of [...this.pending.keys()]) {
+			clearTimeout(this.pending.get(path));
+			this.pending.delete(path);
+			this.track(this.refresh(path));
+		}
+		while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+	}
+
+	private onChange(change: VaultChange): void {
+		const { history, conflicts, isNote, now, onDirty } = this.options;
+		if (change.type === "rename") {
+			if (isNote(change.oldPath)) {
+				history.rename(change.oldPath, change.path);
+				conflicts.rename(change.oldPath, change.path);
+				onDirty();
+			}
+			if (isNote(change.path)) this.schedule(change.path);
+			return;
+		}
+		if (!isNote(change.path)) return;
+		if (change.type === "delete") {
+			clearTimeout(this.pending.get(change.path));
+			this.pending.delete(change.path);
+			history.markDeleted(change.path, now());
+			onDirty();
+			return;
+		}
+		this.schedule(change.path);
+	}
+
+	private schedule(path: string): void {
+		clearTimeout(this.pending.get(path));
+		const timer = setTimeout(() => {
+			this.pending.delete(path);
+			this.track(this.refresh(path));
+		}, this.options.coalesceMs ?? 150);
+		this.pending.set(path, timer);
+	}
+
+	private track(work: Promise<void>): void {
+		this.inFlight.add(work);
+		void work.finally(() => this.inFlight.delete(work));
+	}
+
+	private async refresh(path: string): Promise<void> {
+		try {
+			const snapshot = await this.options.gateway.read(path);
+			if (snapshot) await this.observe(snapshot, this.options.changeSource ?? { kind: "external" });
+		} catch {
+			// A note that vanished or became unreadable mid-burst is picked up by its own delete event.
+		}
+	}
+
+	/** Returns true when the note had a revision we had not recorded. */
+	private async observe(snapshot: NoteSnapshot, fallback: RevisionSource): Promise<boolean> {
+		const revision = revisionOf(snapshot.content);
+		const expected = this.expected.get(snapshot.path);
+		const source = expected?.revision === revision ? expected.source : fallback;
+		if (expected?.revision === revision) this.expected.delete(snapshot.path);
+		const { history } = this.options;
+		const known = history.latest(snapshot.path) !== undefined;
+		const isNew = history.observe(snapshot.path, revision, snapshot.stat.size, source, this.options.now());
+		if (isNew) {
+			this.options.onDirty();
+			// Recent revisions are merge bases (the store's cap decides how many survive). A note seen for the first
+			// time is not a change, so a first start-up does not copy the whole vault into the store.
+			if (known) await this.options.bases.retain(revision, snapshot.content);
+		}
+		return isNew;
+	}
+}
+
+const RECONCILE_CONCURRENCY = 8;
+const encoder = new TextEncoder();
+function byteLength(text: string): number {
+	return encoder.encode(text).length;
+}

@@ -1,0 +1,67 @@
+/** The plugin's settings: plain data with defaults, shared by the Obsidian plugin and the headless host. */
+
+export interface AgentKey {
+	/** Shown in conflict records and revision history ("claude-code", "nightly-job"). */
+	name: string;
+	/** 256-bit random key, base64url. */
+	key: string;
+	created: string;
+}
+
+export interface RevisionGuardSettings {
+	port: number;
+	keys: AgentKey[];
+	/** Updates and deletes of existing notes must send If-Match. */
+	requireToken: boolean;
+	/** Folder for .bak notes; "" keeps each beside its note. */
+	backupFolder: string;
+	/** Cap for the retained merge bases, in megabytes. */
+	baseStoreCapMB: number;
+	/** Tokens the agent read longer ago than this are refused; 0 turns the window off. */
+	readValidityMinutes: number;
+	/** Largest request body accepted, in megabytes. */
+	maxBodyMB: number;
+	/** Note types served and written (extensions without a dot). */
+	noteExtensions: string[];
+	/** Browser origins allowed to call the API (empty: no web page may). */
+	allowedOrigins: string[];
+}
+
+export const DEFAULT_PORT = 27125;
+
+export const DEFAULT_SETTINGS: RevisionGuardSettings = {
+	port: DEFAULT_PORT,
+	keys: [],
+	requireToken: true,
+	backupFolder: "",
+	baseStoreCapMB: 64,
+	readValidityMinutes: 0,
+	maxBodyMB: 16,
+	noteExtensions: ["md"],
+	allowedOrigins: [],
+};
+
+/** Fills in defaults for anything missing or of the wrong type (old or hand-edited data files). */
+export function withDefaults(stored: unknown): RevisionGuardSettings {
+	const input = (typeof stored === "object" && stored !== null ? stored : {}) as Partial<Record<keyof RevisionGuardSettings, unknown>>;
+	const pick = <K extends keyof RevisionGuardSettings>(key: K, valid: (value: unknown) => boolean): RevisionGuardSettings[K] =>
+		(valid(input[key]) ? input[key] : structuredClone(DEFAULT_SETTINGS[key])) as RevisionGuardSettings[K];
+	const isPort = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535;
+	const isNonNegative = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value >= 0;
+	return {
+		port: pick("port", isPort),
+		keys: pick("keys", (value) => Array.isArray(value) && value.every(isAgentKey)),
+		requireToken: pick("requireToken", (value) => typeof value === "boolean"),
+		backupFolder: pick("backupFolder", (value) => typeof value === "string"),
+		baseStoreCapMB: pick("baseStoreCapMB", (value) => isNonNegative(value) && (value as number) > 0),
+		readValidityMinutes: pick("readValidityMinutes", isNonNegative),
+		maxBodyMB: pick("maxBodyMB", (value) => isNonNegative(value) && (value as number) > 0),
+		noteExtensions: pick("noteExtensions", (value) => Array.isArray(value) && value.length > 0 && value.every((ext) => typeof ext === "string")),
+		allowedOrigins: pick("allowedOrigins", (value) => Array.isArray(value) && value.every((origin) => typeof origin === "string" && origin !== "*")),
+	};
+}
+
+function isAgentKey(value: unknown): value is AgentKey {
+	const key = value as Partial<AgentKey> | null;
+	return typeof key?.name === "string" && typeof key.key === "string" && key.key.length >= 16;
+}

@@ -1,0 +1,73 @@
+/**
+ * The one narrow door to the vault. Everything above this line (services, HTTP, UI) talks to a VaultGateway and
+ * never knows whether it is Obsidian or a plain folder. Paths are vault-relative and already validated.
+ */
+
+export interface NoteStat {
+	ctime: number;
+	mtime: number;
+	size: number;
+}
+
+export interface NoteSnapshot {
+	path: string;
+	content: string;
+	stat: NoteStat;
+}
+
+export interface FolderEntry {
+	/** Vault-relative path; folders end in "/". */
+	path: string;
+	type: "file" | "folder";
+	stat?: NoteStat;
+}
+
+/** What a decide callback wants done with the note it was shown. */
+export type MutationPlan<T> =
+	| { kind: "keep"; result: T }
+	| { kind: "write"; content: string; result: T }
+	| { kind: "trash"; result: T };
+
+export interface MutationOutcome<T> {
+	result: T;
+	/** The stat after a write, null when nothing was written or the note was trashed. */
+	stat: NoteStat | null;
+}
+
+export type VaultChange =
+	| { type: "create" | "modify" | "delete"; path: string }
+	| { type: "rename"; path: string; oldPath: string };
+
+export interface VaultGateway {
+	/** Reads a note, first saving any editor that has it open so unsaved typing counts as current. */
+	read(path: string): Promise<NoteSnapshot | null>;
+
+	/**
+	 * Atomic read-check-write. `decide` is shown the note as it is (null if missing) and runs synchronously inside
+	 * the write step, so nothing can change the note between the check and the write. Creating parent folders is
+	 * part of a write.
+	 */
+	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>>;
+
+	/** Creates a new note and never overwrites: resolves false if something is already at `path`. */
+	createExclusive(path: string, content: string): Promise<boolean>;
+
+	/** Immediate children of a folder ("" is the vault root), hidden entries excluded. */
+	list(folder: string): Promise<FolderEntry[] | null>;
+
+	/** Every note path in the vault with one of the given extensions, hidden folders excluded. */
+	listNotes(extensions: readonly string[]): Promise<string[]>;
+
+	stat(path: string): Promise<NoteStat | null>;
+
+	/** Subscribes to changes made by anyone (including us). Returns an unsubscribe function. */
+	onChange(listener: (change: VaultChange) => void): () => void;
+}
+
+/** Small files the plugin keeps for itself (state, bases): the plugin folder in Obsidian, a dot-folder headless. */
+export interface StateStorage {
+	read(name: string): Promise<string | null>;
+	/** Replaces the file as a whole (never leaves a torn file behind). */
+	write(name: string, content: string): Promise<void>;
+	remove(name: string): Promise<void>;
+}

@@ -1,0 +1,231 @@
+/**
+ * The headless gateway: a plain folder on disk. Writes are atomic (temp + fsync + rename) under a per-path lock,
+ * symlinks that lead outside the folder are never followed, and a watcher reports edits made by other programs.
+ */
+import { watch, type FSWatcher } from "chokidar";
+import { promises as fs } from "fs";
+import { dirname, join, relative, sep } from "path";
+import { KeyedMutex } from "../core/keyed-mutex";
+import { createFileExclusive, writeFileAtomic } from "./atomic-file";
+import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
+
+export class OutsideVaultError extends Error {
+	constructor(path: string) {
+		super(`"${path}" resolves outside the vault`);
+	}
+}
+
+export class NodeFsGateway implements VaultGateway {
+	private readonly locks = new KeyedMutex();
+	private readonly listeners = new Set<(change: VaultChange) => void>();
+	private watcher: FSWatcher | null = null;
+	private ready: Promise<void> = Promise.resolve();
+
+	private constructor(
+		/** The vault folder, as its real path. */
+		readonly root: string,
+		private readonly trashFolder: string,
+	) {}
+
+	static async open(folder: string, trashFolder = ".trash"): Promise<NodeFsGateway> {
+		await fs.mkdir(folder, { recursive: true });
+		return new NodeFsGateway(await fs.realpath(folder), trashFolder);
+	}
+
+	async read(path: string): Promise<NoteSnapshot | null> {
+		const absolute = await this.resolveExisting(path);
+		if (absolute === null) return null;
+		return this.readAt(path, absolute);
+	}
+
+	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
+		return this.locks.run(path, async () => {
+			const absolute = await this.resolveForWrite(path);
+			const current = await readIfFile(absolute);
+			const plan = decide(current);
+			if (plan.kind === "keep") return { result: plan.result, stat: null };
+			if (plan.kind === "trash") {
+				await this.moveToTrash(path, absolute);
+				return { result: plan.result, stat: null };
+			}
+			await fs.mkdir(dirname(absolute), { recursive: true });
+			await writeFileAtomic(absolute, plan.content);
+			return { result: plan.result, stat: toStat(await fs.stat(absolute)) };
+		});
+	}
+
+	createExclusive(path: string, content: string): Promise<boolean> {
+		return this.locks.run(path, async () => {
+			const absolute = await this.resolveForWrite(path);
+			await fs.mkdir(dirname(absolute), { recursive: true });
+			return createFileExclusive(absolute, content);
+		});
+	}
+
+	async list(folder: string): Promise<FolderEntry[] | null> {
+		const absolute = await this.resolveExisting(folder);
+		if (absolute === null) return null;
+		let entries;
+		try {
+			entries = await fs.readdir(absolute, { withFileTypes: true });
+		} catch {
+			return null;
+		}
+		const result: FolderEntry[] = [];
+		for (const entry of entries) {
+			// Hidden entries are never served; symlinks are not followed at all in listings.
+			if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
+			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
+			if (entry.isDirectory()) result.push({ path: path + "/", type: "folder" });
+			else if (entry.isFile()) result.push({ path, type: "file", stat: toStat(await fs.stat(join(absolute, entry.name))) });
+		}
+		return result.sort((a, b) => a.path.localeCompare(b.path));
+	}
+
+	async listNotes(extensions: readonly string[]): Promise<string[]> {
+		const found: string[] = [];
+		const walk = async (folder: string, prefix: string): Promise<void> => {
+			const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+			for (const entry of entries) {
+				if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
+				const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+				if (entry.isDirectory()) await walk(join(folder, entry.name), path);
+				else if (entry.isFile() && hasExtension(entry.name, extensions)) found.push(path);
+			}
+		};
+		await walk(this.root, "");
+		return found;
+	}
+
+	async stat(path: string): Promise<NoteStat | null> {
+		const absolute = await this.resolveExisting(path);
+		if (absolute === null) return null;
+		return toStat(await fs.stat(absolute));
+	}
+
+	onChange(listener: (change: VaultChange) => void): () => void {
+		this.listeners.add(listener);
+		this.startWatching();
+		return () => {
+			this.listeners.delete(listener);
+			if (this.listeners.size === 0) void this.close();
+		};
+	}
+
+	async close(): Promise<void> {
+		const watcher = this.watcher;
+		this.watcher = null;
+		await watcher?.close();
+	}
+
+	/** Resolves once the watcher is ready (tests wait on it so early edits are not missed). */
+	async watching(): Promise<void> {
+		this.startWatching();
+		await this.ready;
+	}
+
+	private startWatching(): FSWatcher {
+		if (this.watcher) return this.watcher;
+		const watcher = watch(this.root, {
+			ignoreInitial: true,
+			followSymlinks: false,
+			// Hidden files and folders (our state, temp files, the trash) are not notes.
+			ignored: (path: string) => relative(this.root, path).split(sep).some((part) => part.startsWith(".")),
+		});
+		const emit = (type: "create" | "modify" | "delete") => (absolute: string) => {
+			const path = relative(this.root, absolute).split(sep).join("/");
+			for (const listener of this.listeners) listener({ type, path });
+		};
+		watcher.on("add", emit("create")).on("change", emit("modify")).on("unlink", emit("delete"));
+		watcher.on("error", () => undefined);
+		this.ready = new Promise((resolve) => watcher.once("ready", () => resolve()));
+		this.watcher = watcher;
+		return watcher;
+	}
+
+	private async readAt(path: string, absolute: string): Promise<NoteSnapshot | null> {
+		try {
+			const [content, stats] = await Promise.all([fs.readFile(absolute, "utf8"), fs.stat(absolute)]);
+			if (!stats.isFile()) return null;
+			return { path, content, stat: toStat(stats) };
+		} catch (error) {
+			if (isMissing(error)) return null;
+			throw error;
+		}
+	}
+
+	private async moveToTrash(path: string, absolute: string): Promise<void> {
+		const trash = join(this.root, this.trashFolder);
+		const target = join(trash, path);
+		await fs.mkdir(dirname(target), { recursive: true });
+		let candidate = target;
+		for (let n = 2; await exists(candidate); n++) candidate = `${target}.${n}`;
+		await fs.rename(absolute, candidate);
+	}
+
+	/** The real path of an existing entry, or null; refuses anything that resolves outside the root. */
+	private async resolveExisting(path: string): Promise<string | null> {
+		const joined = join(this.root, path);
+		let real: string;
+		try {
+			real = await fs.realpath(joined);
+		} catch (error) {
+			if (isMissing(error)) return null;
+			throw error;
+		}
+		this.assertInside(path, real);
+		return real;
+	}
+
+	/** Where a write to `path` lands: the nearest existing ancestor must resolve inside the root, and the target must not be a symlink. */
+	private async resolveForWrite(path: string): Promise<string> {
+		const joined = join(this.root, path);
+		const link = await fs.lstat(joined).catch(() => null);
+		if (link?.isSymbolicLink()) {
+			const real = await fs.realpath(joined).catch(() => null);
+			if (real === null) throw new OutsideVaultError(path);
+			this.assertInside(path, real);
+			return real;
+		}
+		let ancestor = dirname(joined);
+		for (;;) {
+			const real = await fs.realpath(ancestor).catch(() => null);
+			if (real !== null) {
+				this.assertInside(path, real);
+				return join(real, relative(ancestor, joined));
+			}
+			ancestor = dirname(ancestor);
+		}
+	}
+
+	private assertInside(path: string, real: string): void {
+		if (real !== this.root && !real.startsWith(this.root + sep)) throw new OutsideVaultError(path);
+	}
+}
+
+function toStat(stats: { ctimeMs: number; mtimeMs: number; size: number; birthtimeMs?: number }): NoteStat {
+	return { ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
+}
+
+async function readIfFile(absolute: string): Promise<string | null> {
+	try {
+		return await fs.readFile(absolute, "utf8");
+	} catch (error) {
+		if (isMissing(error)) return null;
+		throw error;
+	}
+}
+
+function hasExtension(name: string, extensions: readonly string[]): boolean {
+	const lower = name.toLowerCase();
+	return extensions.some((ext) => lower.endsWith("." + ext.toLowerCase()));
+}
+
+function isMissing(error: unknown): boolean {
+	const code = (error as NodeJS.ErrnoException).code;
+	return code === "ENOENT" || code === "ENOTDIR";
+}
+
+async function exists(path: string): Promise<boolean> {
+	return fs.lstat(path).then(() => true, () => false);
+}
