@@ -1,0 +1,1 @@
+console.log("bench: not written yet");

@@ -1,0 +1,40 @@
+// Builds the plugin (main.js), the headless host (dist/cli.js) and the benchmark (dist/bench.js).
+// `node esbuild.config.mjs production` builds once; `watch` rebuilds on change.
+import esbuild from "esbuild";
+import { builtinModules } from "node:module";
+import { readFileSync } from "node:fs";
+
+const mode = process.argv[2] ?? "production";
+const quiet = process.argv.includes("--quiet");
+const manifest = JSON.parse(readFileSync("manifest.json", "utf8"));
+const production = mode === "production";
+
+const shared = {
+	bundle: true,
+	format: "cjs",
+	target: "es2022",
+	platform: "node",
+	logLevel: quiet ? "warning" : "info",
+	sourcemap: production ? false : "inline",
+	treeShaking: true,
+	define: { __VERSION__: JSON.stringify(manifest.version) },
+};
+
+const builds = [
+	{
+		...shared,
+		entryPoints: ["src/main.ts"],
+		outfile: "main.js",
+		// Obsidian provides these at run time; Node built-ins come from Electron.
+		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
+		minify: false,
+	},
+	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: "dist/bench.js", external: ["playwright-core"] },
+];
+
+if (mode === "watch") {
+	for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+	await Promise.all(builds.map((options) => esbuild.build(options)));
+}

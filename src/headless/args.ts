@@ -1,0 +1,63 @@
+/** Command-line arguments of the headless host. */
+import { DEFAULT_PORT } from "../settings";
+
+export interface ServeArgs {
+	command: "serve";
+	vault: string;
+	port: number;
+	apiKey: string | null;
+	/** True when --vault was not given: serve (and if needed create) the demo vault. */
+	demo: boolean;
+}
+
+export interface HelpArgs {
+	command: "help";
+}
+
+export type CliArgs = ServeArgs | HelpArgs | { command: "error"; message: string };
+
+export const USAGE = `Usage:
+  npm start                                  serve ./demo-vault (created with a few notes if missing)
+  npm start -- --vault DIR [--port N] [--api-key KEY]
+                                             serve any folder; external edits are tracked live
+Options:
+  --vault DIR     folder to serve (default ./demo-vault)
+  --port N        port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
+  --api-key KEY   accept this key (default: a key generated once and kept in DIR/.revision-guard/settings.json)
+  --help          this text`;
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+	const result: ServeArgs = { command: "serve", vault: "demo-vault", port: DEFAULT_PORT, apiKey: null, demo: true };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i]!;
+		const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+		const value = () => inline ?? argv[++i];
+		switch (flag) {
+			case "--help":
+			case "-h":
+				return { command: "help" };
+			case "--vault": {
+				const vault = value();
+				if (!vault) return { command: "error", message: "--vault needs a folder." };
+				result.vault = vault;
+				result.demo = false;
+				break;
+			}
+			case "--port": {
+				const port = Number(value());
+				if (!Number.isInteger(port) || port < 0 || port > 65535) return { command: "error", message: "--port needs a number from 0 to 65535." };
+				result.port = port;
+				break;
+			}
+			case "--api-key": {
+				const key = value();
+				if (!key || key.length < 16) return { command: "error", message: "--api-key needs a key of at least 16 characters." };
+				result.apiKey = key;
+				break;
+			}
+			default:
+				return { command: "error", message: `Unknown argument "${arg}".` };
+		}
+	}
+	return result;
+}

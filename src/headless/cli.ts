@@ -1,0 +1,76 @@
+/** The headless host: serves a plain folder with the same guarded API as the plugin, no Obsidian needed. */
+import { join, resolve } from "path";
+import { ApiServer } from "../http/server";
+import { openRevisionGuard } from "../service/revision-guard";
+import { NodeFsGateway } from "../vault/node-fs-gateway";
+import { NodeStateStorage } from "../vault/node-state-storage";
+import { parseArgs, USAGE, type ServeArgs } from "./args";
+import { ensureDemoVault } from "./demo-vault";
+import { loadHostSettings } from "./host-settings";
+import { welcomeText } from "./welcome";
+
+export const STATE_FOLDER = ".revision-guard";
+
+async function serve(args: ServeArgs): Promise<void> {
+	const folder = resolve(args.vault);
+	if (args.demo && (await ensureDemoVault(folder))) console.log(`Created a demo vault in ${folder}`);
+	const gateway = await NodeFsGateway.open(folder);
+	const storage = new NodeStateStorage(join(gateway.root, STATE_FOLDER));
+	const settings = await loadHostSettings(storage, args.apiKey, args.port);
+	const guard = await openRevisionGuard({
+		gateway,
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		privateFolders: [STATE_FOLDER],
+	});
+	guard.tracker.start();
+	const report = await guard.tracker.reconcile();
+	guard.conflicts.onChange((record) => {
+		if (record.status !== "open") return;
+		const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
+		console.log(`[${record.time}] refused a ${record.reason} write to ${record.path} from ${record.agent}; its content is ${kept}`);
+	});
+	const server = new ApiServer({ guard, onError: (error) => console.error("request failed:", error) });
+	let port: number;
+	try {
+		port = await server.listen(settings.port);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		console.error(code === "EADDRINUSE" ? `Port ${settings.port} is in use; pick another with --port N.` : `Could not listen: ${String(error)}`);
+		await guard.close();
+		await gateway.close();
+		process.exitCode = 1;
+		return;
+	}
+	console.log(welcomeText({ folder, port, key: settings.keys[0]!.key, notes: report.checked, changed: report.changed }));
+
+	let stopping = false;
+	const stop = async (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`\n${signal}: stopping…`);
+		await server.close();
+		await guard.close();
+		await gateway.close();
+		process.exit(0);
+	};
+	process.on("SIGINT", () => void stop("SIGINT"));
+	process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+async function main(argv: string[]): Promise<void> {
+	const args = parseArgs(argv);
+	if (args.command === "help") return console.log(USAGE);
+	if (args.command === "error") {
+		console.error(`${args.message}\n\n${USAGE}`);
+		process.exitCode = 2;
+		return;
+	}
+	await serve(args);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+	console.error(error instanceof Error ? error.message : String(error));
+	process.exitCode = 1;
+});

@@ -1,0 +1,27 @@
+/** The headless host's settings file (`<vault>/.revision-guard/settings.json`): the same settings as the plugin. */
+import { generateKey } from "../core/keys";
+import { withDefaults, type RevisionGuardSettings } from "../settings";
+import type { StateStorage } from "../vault/gateway";
+
+const SETTINGS_FILE = "settings.json";
+
+/** Loads settings, generating and saving a key on first run. A key given on the command line is used as well. */
+export async function loadHostSettings(storage: StateStorage, cliKey: string | null, port: number): Promise<RevisionGuardSettings> {
+	const text = await storage.read(SETTINGS_FILE);
+	let stored: unknown = null;
+	try {
+		stored = text === null ? null : (JSON.parse(text) as unknown);
+	} catch {
+		stored = null;
+	}
+	const settings = withDefaults(stored);
+	if (settings.keys.length === 0) {
+		settings.keys.push({ name: "agent", key: generateKey(), created: new Date().toISOString() });
+		await storage.write(SETTINGS_FILE, JSON.stringify(settings, null, "\t"));
+	}
+	settings.port = port;
+	if (cliKey !== null && !settings.keys.some((key) => key.key === cliKey)) {
+		settings.keys.unshift({ name: "cli", key: cliKey, created: new Date().toISOString() });
+	}
+	return settings;
+}

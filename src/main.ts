@@ -1,0 +1,126 @@
+/** Revision Guard for Obsidian: wiring only. The behaviour lives in core/, service/, http/, vault/ and ui/. */
+import { Notice, normalizePath, Plugin } from "obsidian";
+import { generateKey } from "./core/keys";
+import { ApiServer } from "./http/server";
+import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
+import { withDefaults, type RevisionGuardSettings } from "./settings";
+import { ConflictListModal } from "./ui/conflict-list-modal";
+import { showConflictNotice } from "./ui/conflict-notice";
+import { RevisionGuardSettingTab } from "./ui/settings-tab";
+import { ConflictStatusBar } from "./ui/status-bar";
+import { ObsidianGateway } from "./vault/obsidian-gateway";
+import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
+
+/** Vaults bigger than this get a progress notice while start-up reconciles them. */
+const RECONCILE_NOTICE_THRESHOLD = 2000;
+
+export default class RevisionGuardPlugin extends Plugin {
+	settings!: RevisionGuardSettings;
+	guard: RevisionGuard | null = null;
+	private server: ApiServer | null = null;
+	private serverError: string | null = null;
+	private statusBar: ConflictStatusBar | null = null;
+
+	override async onload(): Promise<void> {
+		this.settings = withDefaults(await this.loadData());
+		if (this.settings.keys.length === 0) {
+			this.settings.keys.push({ name: "agent", key: generateKey(), created: new Date().toISOString() });
+			await this.saveSettings();
+		}
+		this.addSettingTab(new RevisionGuardSettingTab(this.app, this, this));
+		this.statusBar = new ConflictStatusBar(this.addStatusBarItem(), () => this.showConflicts());
+		this.statusBar.update(null);
+		this.addCommand({ id: "show-conflicts", name: "Show agent conflicts", callback: () => this.showConflicts() });
+		this.addCommand({
+			id: "copy-api-key",
+			name: "Copy the first agent key",
+			callback: async () => {
+				const key = this.settings.keys[0];
+				if (!key) return new Notice("There are no agent keys; add one in settings.");
+				await navigator.clipboard.writeText(key.key);
+				new Notice(`Copied the key for ${key.name}.`);
+			},
+		});
+		// Events fired while the vault loads are not edits; start tracking once the layout is ready.
+		this.app.workspace.onLayoutReady(() => void this.start());
+	}
+
+	override onunload(): void {
+		void this.stop();
+	}
+
+	async saveSettings(): Promise<void> {
+		await this.saveData(this.settings);
+	}
+
+	serverStatus(): string {
+		if (this.serverError) return this.serverError;
+		if (!this.server) return "Starting…";
+		return `Listening on http://127.0.0.1:${this.server.boundPort}`;
+	}
+
+	async restartServer(): Promise<void> {
+		await this.server?.close();
+		this.server = null;
+		if (this.guard) await this.listen(this.guard);
+	}
+
+	private async start(): Promise<void> {
+		const { app } = this;
+		const gateway = new ObsidianGateway(app, (ref) => this.registerEvent(ref));
+		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
+		const guard = await openRevisionGuard({
+			gateway,
+			storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder),
+			settings: () => this.settings,
+			configDir: app.vault.configDir,
+			changeSource: { kind: "user" },
+		});
+		this.guard = guard;
+		this.register(guard.conflicts.onChange((record) => {
+			this.statusBar?.update(guard.conflicts);
+			if (record.status === "open" && !record.resolvedAt) showConflictNotice(record);
+		}));
+		this.statusBar?.update(guard.conflicts);
+		guard.tracker.start();
+		await this.reconcile(guard);
+		await this.listen(guard);
+	}
+
+	private async reconcile(guard: RevisionGuard): Promise<void> {
+		let progress: Notice | null = null;
+		await guard.tracker.reconcile((done, total) => {
+			if (total < RECONCILE_NOTICE_THRESHOLD) return;
+			progress ??= new Notice("", 0);
+			if (done % 500 === 0 || done === total) progress.setMessage(`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`);
+		});
+		(progress as Notice | null)?.hide();
+	}
+
+	private async listen(guard: RevisionGuard): Promise<void> {
+		const server = new ApiServer({ guard, onError: (error) => console.error("Revision Guard: request failed", error) });
+		try {
+			await server.listen(this.settings.port);
+			this.server = server;
+			this.serverError = null;
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			this.serverError = code === "EADDRINUSE"
+				? `Port ${this.settings.port} is in use by another program. Choose another port in settings.`
+				: `The agent API could not start (${code ?? "unknown error"}).`;
+			new Notice(`Revision Guard: ${this.serverError}`);
+		}
+	}
+
+	private showConflicts(): void {
+		if (!this.guard) return void new Notice("Revision Guard is still starting.");
+		new ConflictListModal(this.app, this.guard.conflicts, (path) => void this.app.workspace.openLinkText(path, "", false)).open();
+	}
+
+	private async stop(): Promise<void> {
+		await this.server?.close();
+		this.server = null;
+		await this.guard?.close();
+		this.guard = null;
+	}
+}

@@ -1,0 +1,73 @@
+/** Lists open conflicts: which note, which agent, when, and where the refused version was kept. */
+import { Modal, type App } from "obsidian";
+import type { ConflictLog, ConflictRecord } from "../core/conflicts";
+
+export class ConflictListModal extends Modal {
+	constructor(
+		app: App,
+		private readonly conflicts: ConflictLog,
+		private readonly openPath: (path: string) => void,
+	) {
+		super(app);
+	}
+
+	override onOpen(): void {
+		this.setTitle("Agent conflicts");
+		this.render();
+	}
+
+	override onClose(): void {
+		this.contentEl.empty();
+	}
+
+	private render(): void {
+		const { contentEl } = this;
+		contentEl.empty();
+		contentEl.addClass("revision-guard-conflicts");
+		const open = this.conflicts.list({ status: "open" });
+		if (open.length === 0) {
+			contentEl.createEl("p", { text: "No open conflicts. Every agent write so far was based on the current note." });
+			return;
+		}
+		const list = contentEl.createEl("ul", { cls: "revision-guard-conflict-list" });
+		for (const record of open) this.renderRecord(list, record);
+	}
+
+	private renderRecord(list: HTMLElement, record: ConflictRecord): void {
+		const item = list.createEl("li", { cls: "revision-guard-conflict" });
+		item.createDiv({ cls: "revision-guard-conflict-title", text: record.path });
+		item.createDiv({
+			cls: "revision-guard-conflict-meta",
+			text: `${record.agent} · ${new Date(record.time).toLocaleString()} · ${describeReason(record)}`,
+		});
+		const actions = item.createDiv({ cls: "revision-guard-conflict-actions" });
+		actions.createEl("button", { text: "Open note" }).addEventListener("click", () => {
+			this.openPath(record.path);
+			this.close();
+		});
+		const backupPath = record.backupPath;
+		if (backupPath) {
+			actions.createEl("button", { text: "Open agent's version" }).addEventListener("click", () => {
+				this.openPath(backupPath);
+				this.close();
+			});
+		}
+		actions.createEl("button", { text: "Dismiss" }).addEventListener("click", () => {
+			this.conflicts.setStatus(record.id, "dismissed", new Date().toISOString());
+			this.render();
+		});
+	}
+}
+
+function describeReason(record: ConflictRecord): string {
+	switch (record.reason) {
+		case "stale":
+			return record.currentRevision === null ? "the note was gone when the agent wrote" : "the agent wrote over an older version";
+		case "exists":
+			return "the agent tried to create a note that exists";
+		case "read-expired":
+			return "the agent's read was too old";
+		case "content-loss":
+			return "the write would have erased most of the note";
+	}
+}

@@ -1,0 +1,124 @@
+/** The settings tab: where a person finds the port, the agent keys and every guard option. */
+import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
+import { generateKey } from "../core/keys";
+import type { RevisionGuardSettings } from "../settings";
+
+/** What the tab needs from the plugin, so the tab can be tested without the whole plugin. */
+export interface SettingsHost {
+	settings: RevisionGuardSettings;
+	saveSettings(): Promise<void>;
+	/** Applies a changed port (or key set) to the running server. */
+	restartServer(): Promise<void>;
+	/** One line for the person: where the API listens, or why it does not. */
+	serverStatus(): string;
+}
+
+export class RevisionGuardSettingTab extends PluginSettingTab {
+	constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
+		super(app, plugin);
+	}
+
+	display(): void {
+		const { containerEl } = this;
+		containerEl.empty();
+		const { settings } = this.host;
+
+		new Setting(containerEl).setName("Agent API").setHeading();
+		new Setting(containerEl).setName("Status").setDesc(this.host.serverStatus());
+		new Setting(containerEl)
+			.setName("Port")
+			.setDesc("The API listens on 127.0.0.1 only, on this port. Agents use http://127.0.0.1:<port>.")
+			.addText((text) =>
+				text.setValue(String(settings.port)).onChange(async (value) => {
+					const port = Number(value);
+					if (!Number.isInteger(port) || port < 1024 || port > 65535) return;
+					settings.port = port;
+					await this.host.saveSettings();
+				}),
+			)
+			.addButton((button) =>
+				button.setButtonText("Apply").onClick(async () => {
+					await this.host.restartServer();
+					this.display();
+				}),
+			);
+
+		this.displayKeys(containerEl);
+
+		new Setting(containerEl).setName("Protection").setHeading();
+		new Setting(containerEl)
+			.setName("Require a revision token on updates")
+			.setDesc("Agents must send the ETag they read (If-Match) to change or delete a note. When off, a tokenless write that would erase most of a note is still refused.")
+			.addToggle((toggle) => toggle.setValue(settings.requireToken).onChange(async (value) => {
+				settings.requireToken = value;
+				await this.host.saveSettings();
+			}));
+		new Setting(containerEl)
+			.setName("Backup folder")
+			.setDesc("Where refused writes are kept as .bak notes. Leave empty to keep each one beside its note.")
+			.addText((text) => text.setPlaceholder("Beside the note").setValue(settings.backupFolder).onChange(async (value) => {
+				settings.backupFolder = value.trim().replace(/^\/+|\/+$/g, "");
+				await this.host.saveSettings();
+			}));
+		this.numberSetting(containerEl, "Merge base storage (MB)", "Recent note versions are kept as merge bases up to this size; the least recently used go first.", "baseStoreCapMB", 1);
+		this.numberSetting(containerEl, "Read validity window (minutes)", "Refuse tokens an agent read longer ago than this. 0 turns the window off.", "readValidityMinutes", 0);
+		this.numberSetting(containerEl, "Largest request body (MB)", "Bigger requests are refused before anything is written.", "maxBodyMB", 1);
+	}
+
+	private displayKeys(containerEl: HTMLElement): void {
+		const { settings } = this.host;
+		new Setting(containerEl)
+			.setName("Agent keys")
+			.setDesc("Give each agent its own key; conflicts and history name the key that made each write.")
+			.setHeading();
+		for (const agentKey of settings.keys) {
+			new Setting(containerEl)
+				.setClass("revision-guard-key")
+				.setName(agentKey.name)
+				.setDesc(`Key ending in …${agentKey.key.slice(-6)}, created ${agentKey.created.slice(0, 10)}`)
+				.addText((text) => text.setPlaceholder("Name").setValue(agentKey.name).onChange(async (value) => {
+					if (value.trim() === "") return;
+					agentKey.name = value.trim();
+					await this.host.saveSettings();
+				}))
+				.addButton((button) => button.setButtonText("Copy").setTooltip("Copy the key").onClick(async () => {
+					await navigator.clipboard.writeText(agentKey.key);
+					new Notice(`Copied the key for ${agentKey.name}.`);
+				}))
+				.addButton((button) => button.setButtonText("Regenerate").setTooltip("Replace the key; the old one stops working").onClick(async () => {
+					agentKey.key = generateKey();
+					agentKey.created = new Date().toISOString();
+					await this.host.saveSettings();
+					this.display();
+				}))
+				.addButton((button) => button.setButtonText("Revoke").setWarning().onClick(async () => {
+					settings.keys = settings.keys.filter((candidate) => candidate !== agentKey);
+					await this.host.saveSettings();
+					this.display();
+				}));
+		}
+		new Setting(containerEl).addButton((button) => button.setButtonText("Add key").setCta().onClick(async () => {
+			settings.keys.push({ name: uniqueName(settings), key: generateKey(), created: new Date().toISOString() });
+			await this.host.saveSettings();
+			this.display();
+		}));
+	}
+
+	private numberSetting(containerEl: HTMLElement, name: string, desc: string, key: "baseStoreCapMB" | "readValidityMinutes" | "maxBodyMB", min: number): void {
+		new Setting(containerEl).setName(name).setDesc(desc).addText((text) =>
+			text.setValue(String(this.host.settings[key])).onChange(async (value) => {
+				const number = Number(value);
+				if (!Number.isFinite(number) || number < min) return;
+				this.host.settings[key] = number;
+				await this.host.saveSettings();
+			}),
+		);
+	}
+}
+
+function uniqueName(settings: RevisionGuardSettings): string {
+	for (let n = settings.keys.length + 1; ; n++) {
+		const name = `agent-${n}`;
+		if (!settings.keys.some((key) => key.name === name)) return name;
+	}
+}

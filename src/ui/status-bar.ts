@@ -1,0 +1,20 @@
+/** The status-bar item: how many conflicts are open; a click lists them. */
+import type { ConflictLog } from "../core/conflicts";
+
+export class ConflictStatusBar {
+	constructor(
+		private readonly element: HTMLElement,
+		private readonly onClick: () => void,
+	) {
+		element.addClass("revision-guard-status");
+		element.setAttr("role", "button");
+		element.addEventListener("click", () => this.onClick());
+	}
+
+	update(conflicts: ConflictLog | null): void {
+		const count = conflicts?.openCount() ?? 0;
+		this.element.setText(count === 1 ? "1 conflict" : `${count} conflicts`);
+		this.element.setAttr("aria-label", count === 0 ? "No open conflicts from agents" : "Show open conflicts from agents");
+		this.element.toggleClass("revision-guard-status-open", count > 0);
+	}
+}

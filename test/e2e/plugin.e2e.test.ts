@@ -1,0 +1,126 @@
+// @vitest-environment happy-dom
+/**
+ * Loads the BUILT main.js (run `npm run build` first; `npm test` does) against the obsidian stub, enables the
+ * plugin as Obsidian would, and walks the guarded-write scenario over real HTTP.
+ */
+import { readFileSync } from "fs";
+import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import { createRequire } from "module";
+import { tmpdir } from "os";
+import { join } from "path";
+import * as obsidian from "obsidian";
+import { App, Notice } from "obsidian";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { call } from "../helpers/http-client";
+
+const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
+const nodeRequire = createRequire(import.meta.url);
+
+interface LoadedPlugin {
+	onload(): Promise<void>;
+	onunload(): void;
+	serverStatus(): string;
+	data: unknown;
+	commands: { id: string; callback?: () => unknown }[];
+	statusBarItems: HTMLElement[];
+	guard: { tracker: { flush(): Promise<void> } } | null;
+}
+
+function loadBuiltPlugin(app: App): LoadedPlugin {
+	const code = readFileSync(join(__dirname, "../../main.js"), "utf8");
+	const module = { exports: {} as { default: new (app: App, manifest: unknown) => LoadedPlugin } };
+	const requireForPlugin = (id: string): unknown => (id === "obsidian" ? obsidian : nodeRequire(id));
+	new Function("require", "module", "exports", code)(requireForPlugin, module, module.exports);
+	const manifest = JSON.parse(readFileSync(join(__dirname, "../../manifest.json"), "utf8")) as Record<string, unknown>;
+	return new module.exports.default(app, { ...manifest, dir: ".obsidian/plugins/revision-guard" });
+}
+
+async function until<T>(probe: () => T | undefined | null | false, what: string): Promise<T> {
+	for (let i = 0; i < 200; i++) {
+		const value = probe();
+		if (value) return value;
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+	throw new Error(`timed out waiting for ${what}`);
+}
+
+let dir: string;
+let app: App;
+let plugin: LoadedPlugin;
+let port: number;
+const api = (path: string, options: Parameters<typeof call>[2] = {}) =>
+	call(port, path, { ...options, headers: { Authorization: `Bearer ${KEY}`, ...options.headers } });
+
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "rg-e2e-"));
+	await writeFile(join(dir, "Plan.md"), "# Plan\n\n- first\n");
+	app = new App(dir);
+	plugin = loadBuiltPlugin(app);
+	plugin.data = { port: 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] };
+	Notice.shown.length = 0;
+	await plugin.onload();
+	app.workspace.triggerLayoutReady();
+	const status = await until(() => /127\.0\.0\.1:(\d+)/.exec(plugin.serverStatus()), "the server to listen");
+	port = Number(status[1]);
+});
+
+afterEach(async () => {
+	plugin.onunload();
+	await new Promise((resolve) => setTimeout(resolve, 50));
+	await rm(dir, { recursive: true, force: true });
+});
+
+describe("the built plugin", () => {
+	it("refuses an agent's stale write, keeps it as .bak, and accepts the fresh one", async () => {
+		// 1. The agent reads.
+		const read = await api("/vault/Plan.md");
+		expect(read.status).toBe(200);
+		const staleTag = read.headers.etag as string;
+
+		// 2. The person edits the note in Obsidian.
+		const file = app.vault.getFileByPath("Plan.md")!;
+		await app.vault.modify(file, "# Plan\n\n- first\n- added by the person\n");
+
+		// 3. The agent writes its stale copy.
+		const agentText = "# Plan\n\n- first\n- the agent's idea 🤖\r\n";
+		const stale = await api("/vault/Plan.md", { method: "PUT", body: agentText, headers: { "If-Match": staleTag } });
+		expect(stale.status).toBe(412);
+		expect(stale.headers["content-type"]).toContain("application/problem+json");
+		const problem = stale.json<{ backupPath: string; currentRevision: string; conflictId: string }>();
+		expect(problem.backupPath).toMatch(/^Plan\.\d{8}-\d{6}\.bak\.md$/);
+
+		// 4. The .bak holds exactly what was sent, and the person's edit survived.
+		expect(await readFile(join(dir, problem.backupPath))).toEqual(Buffer.from(agentText, "utf8"));
+		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- first\n- added by the person\n");
+		expect(Notice.shown.some((notice) => notice.message.includes("Plan.md") && notice.message.includes("e2e-agent"))).toBe(true);
+		expect(plugin.statusBarItems[0]!.textContent).toBe("1 conflict");
+
+		// 5. A fresh write with the current ETag succeeds.
+		const fresh = await api("/vault/Plan.md", { method: "PUT", body: "# Plan\n\n- merged\n", headers: { "If-Match": `"${problem.currentRevision}"` } });
+		expect(fresh.status).toBe(204);
+		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- merged\n");
+	});
+
+	it("counts unsaved editor text as the current note", async () => {
+		const read = await api("/vault/Plan.md");
+		const editor = (app as App & { openEditor(path: string): { unsaved: string | null } }).openEditor("Plan.md");
+		editor.unsaved = "# Plan\n\n- typed but not saved yet\n";
+		const put = await api("/vault/Plan.md", { method: "PUT", body: "agent\n", headers: { "If-Match": read.headers.etag as string } });
+		expect(put.status).toBe(412);
+		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- typed but not saved yet\n");
+	});
+
+	it("generates a key on first run and answers GET / without one", async () => {
+		const fresh = new App(await mkdtemp(join(tmpdir(), "rg-e2e-key-")));
+		const other = loadBuiltPlugin(fresh);
+		other.data = { port: 0 };
+		await other.onload();
+		fresh.workspace.triggerLayoutReady();
+		const status = await until(() => /127\.0\.0\.1:(\d+)/.exec(other.serverStatus()), "second server");
+		const saved = other.data as { keys: { key: string }[] };
+		expect(saved.keys[0]!.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		const root = await call(Number(status[1]), "/");
+		expect(root.json()).toMatchObject({ service: "Revision Guard", authenticated: false });
+		other.onunload();
+	});
+});

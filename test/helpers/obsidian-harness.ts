@@ -1,0 +1,57 @@
+/** Builds the real stack over the `obsidian` stub (a vault on a temp folder) through the Obsidian gateway. */
+import { mkdtemp, rm } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import { App, type EventRef } from "obsidian";
+import { ApiServer } from "../../src/http/server";
+import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
+import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
+import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
+import { ObsidianStateStorage } from "../../src/vault/obsidian-state-storage";
+import { call, type CallOptions } from "./http-client";
+import { TEST_KEY } from "./headless-harness";
+
+export interface ObsidianHarness {
+	dir: string;
+	port: number;
+	app: App;
+	guard: RevisionGuard;
+	settings: RevisionGuardSettings;
+	api(path: string, options?: CallOptions): ReturnType<typeof call>;
+	close(): Promise<void>;
+}
+
+export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}): Promise<ObsidianHarness> {
+	const dir = await mkdtemp(join(tmpdir(), "rg-obsidian-"));
+	const app = new App(dir);
+	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
+	const refs: EventRef[] = [];
+	const gateway = new ObsidianGateway(app, (ref) => refs.push(ref));
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new ObsidianStateStorage(app.vault.adapter, `${app.vault.configDir}/plugins/revision-guard`),
+		settings: () => settings,
+		configDir: app.vault.configDir,
+		changeSource: { kind: "user" },
+		coalesceMs: 20,
+		persistDebounceMs: 20,
+	});
+	guard.tracker.start();
+	app.workspace.triggerLayoutReady();
+	const server = new ApiServer({ guard });
+	const port = await server.listen(0);
+	return {
+		dir,
+		port,
+		app,
+		guard,
+		settings,
+		api: (path, options = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${TEST_KEY}`, ...options.headers } }),
+		async close() {
+			await server.close();
+			await guard.close();
+			for (const ref of refs) app.vault.offref(ref);
+			await rm(dir, { recursive: true, force: true });
+		},
+	};
+}

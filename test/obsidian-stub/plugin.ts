@@ -1,0 +1,199 @@
+/** Plugin, Component, PluginSettingTab, Setting, Modal and Notice: enough to load and drive the built plugin. */
+import { makeElement } from "./dom";
+import type { App } from "./app";
+import type { EventRef } from "./events";
+
+export interface PluginManifest {
+	id: string;
+	name: string;
+	version: string;
+	dir?: string;
+	minAppVersion: string;
+}
+
+export class Component {
+	private readonly cleanups: (() => unknown)[] = [];
+	register(cleanup: () => unknown): void {
+		this.cleanups.push(cleanup);
+	}
+	registerEvent(ref: EventRef & { owner?: { offref(ref: EventRef): void } }): void {
+		this.cleanups.push(() => ref.owner?.offref(ref));
+	}
+	registerInterval(id: number): number {
+		this.cleanups.push(() => clearInterval(id));
+		return id;
+	}
+	unload(): void {
+		for (const cleanup of this.cleanups.splice(0)) cleanup();
+	}
+}
+
+export class Plugin extends Component {
+	data: unknown = null;
+	settingTabs: PluginSettingTab[] = [];
+	commands: { id: string; name: string; callback?: () => unknown }[] = [];
+	statusBarItems: HTMLElement[] = [];
+	constructor(public app: App, public manifest: PluginManifest) {
+		super();
+	}
+	async loadData(): Promise<unknown> {
+		return structuredClone(this.data);
+	}
+	async saveData(data: unknown): Promise<void> {
+		this.data = structuredClone(data);
+	}
+	addSettingTab(tab: PluginSettingTab): void {
+		this.settingTabs.push(tab);
+	}
+	addCommand(command: { id: string; name: string; callback?: () => unknown }): typeof command {
+		this.commands.push(command);
+		return command;
+	}
+	addStatusBarItem(): HTMLElement {
+		const element = makeElement();
+		this.statusBarItems.push(element);
+		return element;
+	}
+	onload(): void | Promise<void> {}
+	onunload(): void {}
+}
+
+export class PluginSettingTab {
+	containerEl: HTMLElement = makeElement();
+	constructor(public app: App, public plugin: Plugin) {}
+	display(): void {}
+	hide(): void {}
+}
+
+export class Notice {
+	static shown: Notice[] = [];
+	message: string;
+	hidden = false;
+	constructor(message: string | DocumentFragment, public duration?: number) {
+		this.message = typeof message === "string" ? message : (message.textContent ?? "");
+		Notice.shown.push(this);
+	}
+	setMessage(message: string): this {
+		this.message = message;
+		return this;
+	}
+	hide(): void {
+		this.hidden = true;
+	}
+}
+
+export class Modal {
+	static opened: Modal[] = [];
+	containerEl: HTMLElement = makeElement();
+	modalEl: HTMLElement = this.containerEl;
+	titleEl: HTMLElement = this.containerEl.createDiv();
+	contentEl: HTMLElement = this.containerEl.createDiv();
+	isOpen = false;
+	constructor(public app: App) {}
+	setTitle(title: string): this {
+		this.titleEl.setText(title);
+		return this;
+	}
+	open(): void {
+		this.isOpen = true;
+		Modal.opened.push(this);
+		this.onOpen();
+	}
+	close(): void {
+		this.isOpen = false;
+		this.onClose();
+	}
+	onOpen(): void {}
+	onClose(): void {}
+}
+
+/** Records settings so tests can find a control by name and drive it. */
+export class Setting {
+	nameText = "";
+	controls: { kind: string; component: unknown }[] = [];
+	settingEl: HTMLElement;
+	constructor(containerEl: HTMLElement) {
+		this.settingEl = containerEl.createDiv({ cls: "setting-item" });
+	}
+	setName(name: string): this {
+		this.nameText = name;
+		this.settingEl.createDiv({ cls: "setting-item-name", text: name });
+		return this;
+	}
+	setDesc(desc: string): this {
+		this.settingEl.createDiv({ cls: "setting-item-description", text: desc });
+		return this;
+	}
+	setHeading(): this {
+		this.settingEl.addClass("setting-item-heading");
+		return this;
+	}
+	setClass(cls: string): this {
+		this.settingEl.addClass(cls);
+		return this;
+	}
+	addText(cb: (component: ValueComponent<string>) => unknown): this {
+		return this.add("text", cb, new ValueComponent<string>(""));
+	}
+	addToggle(cb: (component: ValueComponent<boolean>) => unknown): this {
+		return this.add("toggle", cb, new ValueComponent<boolean>(false));
+	}
+	addButton(cb: (component: ButtonComponent) => unknown): this {
+		return this.add("button", cb, new ButtonComponent(this.settingEl));
+	}
+	private add<C>(kind: string, cb: (component: C) => unknown, component: C): this {
+		cb(component);
+		this.controls.push({ kind, component });
+		return this;
+	}
+}
+
+export class ValueComponent<T> {
+	changeHandler: ((value: T) => unknown) | null = null;
+	constructor(public value: T) {}
+	setValue(value: T): this {
+		this.value = value;
+		return this;
+	}
+	getValue(): T {
+		return this.value;
+	}
+	setPlaceholder(): this {
+		return this;
+	}
+	onChange(handler: (value: T) => unknown): this {
+		this.changeHandler = handler;
+		return this;
+	}
+	/** Test helper: as if the person changed the control. */
+	async change(value: T): Promise<void> {
+		this.value = value;
+		await this.changeHandler?.(value);
+	}
+}
+
+export class ButtonComponent {
+	buttonEl: HTMLButtonElement;
+	clickHandler: (() => unknown) | null = null;
+	constructor(containerEl: HTMLElement) {
+		this.buttonEl = containerEl.createEl("button");
+	}
+	setButtonText(text: string): this {
+		this.buttonEl.setText(text);
+		return this;
+	}
+	setTooltip(): this {
+		return this;
+	}
+	setCta(): this {
+		return this;
+	}
+	setWarning(): this {
+		return this;
+	}
+	onClick(handler: () => unknown): this {
+		this.clickHandler = handler;
+		this.buttonEl.addEventListener("click", () => void handler());
+		return this;
+	}
+}
