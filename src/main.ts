@@ -75,6 +75,7 @@ export default class RevisionGuardPlugin extends Plugin {
 			settings: () => this.settings,
 			configDir: app.vault.configDir,
 			changeSource: { kind: "user" },
+			timers: { schedule: (callback, ms) => window.setTimeout(callback, ms), cancel: (handle) => window.clearTimeout(handle as number) },
 		});
 		this.guard = guard;
 		this.register(guard.conflicts.onChange((record) => {
@@ -113,7 +114,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	private showConflicts(): void {
-		if (!this.guard) return void new Notice("Revision Guard is still starting.");
+		if (!this.guard) return void new Notice("The agent API is still starting.");
 		new ConflictListModal(this.app, this.guard.conflicts, (path) => void this.app.workspace.openLinkText(path, "", false)).open();
 	}
 

@@ -7,6 +7,7 @@ import { NodeStateStorage } from "../vault/node-state-storage";
 import { parseArgs, USAGE, type ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
 import { loadHostSettings } from "./host-settings";
+import { nodeTimers } from "./node-timers";
 import { welcomeText } from "./welcome";
 
 export const STATE_FOLDER = ".revision-guard";
@@ -23,6 +24,7 @@ async function serve(args: ServeArgs): Promise<void> {
 		settings: () => settings,
 		configDir: ".obsidian",
 		privateFolders: [STATE_FOLDER],
+		timers: nodeTimers,
 	});
 	guard.tracker.start();
 	const report = await guard.tracker.reconcile();

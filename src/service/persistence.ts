@@ -4,6 +4,7 @@
  * a person may need.
  */
 import type { BlobStorage } from "../core/base-store";
+import type { Timers } from "../core/timers";
 import type { StateStorage } from "../vault/gateway";
 
 const HISTORY_FILE = "history.json";
@@ -17,13 +18,14 @@ export interface PersistedState {
 }
 
 export class StatePersistence {
-	private timer: ReturnType<typeof setTimeout> | null = null;
+	private timer: unknown = null;
 	private saving: Promise<void> = Promise.resolve();
 
 	constructor(
 		private readonly storage: StateStorage,
 		private readonly snapshot: () => { history: unknown; bases: unknown },
 		private readonly conflictSnapshot: () => unknown,
+		private readonly timers: Timers,
 		private readonly debounceMs = 1000,
 	) {}
 
@@ -36,7 +38,7 @@ export class StatePersistence {
 	/** Schedules a history save. */
 	markDirty(): void {
 		if (this.timer) return;
-		this.timer = setTimeout(() => {
+		this.timer = this.timers.schedule(() => {
 			this.timer = null;
 			void this.saveHistory();
 		}, this.debounceMs);
@@ -48,10 +50,8 @@ export class StatePersistence {
 
 	/** Writes everything pending now (shutdown, tests). */
 	async flush(): Promise<void> {
-		if (this.timer) {
-			clearTimeout(this.timer);
-			this.timer = null;
-		}
+		if (this.timer !== null) this.timers.cancel(this.timer);
+		this.timer = null;
 		await this.saveHistory();
 		await this.saveConflicts();
 	}

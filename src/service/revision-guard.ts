@@ -6,6 +6,7 @@ import { BaseStore } from "../core/base-store";
 import { ConflictLog } from "../core/conflicts";
 import { validateVaultPath, type PathPolicy } from "../core/path";
 import { RevisionHistory, type RevisionSource } from "../core/revision-history";
+import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
 import { GuardedWriter } from "./guarded-writer";
@@ -21,6 +22,8 @@ export interface RevisionGuardOptions {
 	/** Folders of our own inside the vault that are never served (the headless state folder). */
 	privateFolders?: string[];
 	now?: () => number;
+	/** The window's timers inside Obsidian, Node's elsewhere. */
+	timers: Timers;
 	/** Who we credit for changes we did not make ("user" inside Obsidian, "external" for a plain folder). */
 	changeSource?: RevisionSource;
 	coalesceMs?: number;
@@ -55,6 +58,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		storage,
 		() => ({ history: history.toSnapshot(), bases: bases?.toSnapshot() }),
 		() => conflicts.toSnapshot(),
+		options.timers,
 		options.persistDebounceMs,
 	);
 	const loaded = await persistence.load();
@@ -76,6 +80,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		bases,
 		conflicts,
 		now,
+		timers: options.timers,
 		isNote,
 		noteExtensions: () => settings().noteExtensions,
 		onDirty: () => persistence.markDirty(),

@@ -4,6 +4,7 @@
  * that made them instead of recording them twice.
  */
 import type { BaseStore } from "../core/base-store";
+import type { Timers } from "../core/timers";
 import { revisionOf } from "../core/revision";
 import type { RevisionHistory, RevisionSource } from "../core/revision-history";
 import type { ConflictLog } from "../core/conflicts";
@@ -15,6 +16,7 @@ export interface TrackerOptions {
 	bases: BaseStore;
 	conflicts: ConflictLog;
 	now: () => number;
+	timers: Timers;
 	isNote: (path: string) => boolean;
 	noteExtensions: () => readonly string[];
 	/** Called whenever history changed and should be persisted. */
@@ -32,7 +34,7 @@ export interface ReconcileReport {
 }
 
 export class RevisionTracker {
-	private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+	private readonly pending = new Map<string, unknown>();
 	private readonly expected = new Map<string, { revision: string; source: RevisionSource }>();
 	private unsubscribe: (() => void) | null = null;
 	private inFlight = new Set<Promise<void>>();
@@ -46,7 +48,7 @@ export class RevisionTracker {
 	stop(): void {
 		this.unsubscribe?.();
 		this.unsubscribe = null;
-		for (const timer of this.pending.values()) clearTimeout(timer);
+		for (const timer of this.pending.values()) this.options.timers.cancel(timer);
 		this.pending.clear();
 	}
 
@@ -105,7 +107,7 @@ export class RevisionTracker {
 	/** Waits for coalesced changes to be processed (tests, shutdown). */
 	async flush(): Promise<void> {
 		for (const path of [...this.pending.keys()]) {
-			clearTimeout(this.pending.get(path));
+			this.options.timers.cancel(this.pending.get(path));
 			this.pending.delete(path);
 			this.track(this.refresh(path));
 		}
@@ -125,7 +127,7 @@ export class RevisionTracker {
 		}
 		if (!isNote(change.path)) return;
 		if (change.type === "delete") {
-			clearTimeout(this.pending.get(change.path));
+			this.options.timers.cancel(this.pending.get(change.path));
 			this.pending.delete(change.path);
 			history.markDeleted(change.path, now());
 			onDirty();
@@ -135,8 +137,8 @@ export class RevisionTracker {
 	}
 
 	private schedule(path: string): void {
-		clearTimeout(this.pending.get(path));
-		const timer = setTimeout(() => {
+		this.options.timers.cancel(this.pending.get(path));
+		const timer = this.options.timers.schedule(() => {
 			this.pending.delete(path);
 			this.track(this.refresh(path));
 		}, this.options.coalesceMs ?? 150);

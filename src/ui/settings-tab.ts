@@ -48,7 +48,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Protection").setHeading();
 		new Setting(containerEl)
 			.setName("Require a revision token on updates")
-			.setDesc("Agents must send the ETag they read (If-Match) to change or delete a note. When off, a tokenless write that would erase most of a note is still refused.")
+			.setDesc("Agents must send back the revision they read to change or delete a note. When off, a write without one that would erase most of a note is still refused.")
 			.addToggle((toggle) => toggle.setValue(settings.requireToken).onChange(async (value) => {
 				settings.requireToken = value;
 				await this.host.saveSettings();

@@ -8,8 +8,8 @@ import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
 import { createRequire } from "module";
 import { tmpdir } from "os";
 import { join } from "path";
-import * as obsidian from "obsidian";
-import { App, Notice } from "obsidian";
+import * as obsidian from "../obsidian-stub";
+import { App, Notice } from "../obsidian-stub";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call } from "../helpers/http-client";
 
@@ -30,7 +30,10 @@ function loadBuiltPlugin(app: App): LoadedPlugin {
 	const code = readFileSync(join(__dirname, "../../main.js"), "utf8");
 	const module = { exports: {} as { default: new (app: App, manifest: unknown) => LoadedPlugin } };
 	const requireForPlugin = (id: string): unknown => (id === "obsidian" ? obsidian : nodeRequire(id));
-	new Function("require", "module", "exports", code)(requireForPlugin, module, module.exports);
+	// Evaluate the bundle as CommonJS with our own require, as Obsidian does, so `obsidian` resolves to the stub.
+	// eslint-disable-next-line @typescript-eslint/no-implied-eval -- loading the built plugin is the point of this test
+	const factory = new Function("require", "module", "exports", code) as (r: typeof requireForPlugin, m: typeof module, e: unknown) => void;
+	factory(requireForPlugin, module, module.exports);
 	const manifest = JSON.parse(readFileSync(join(__dirname, "../../manifest.json"), "utf8")) as Record<string, unknown>;
 	return new module.exports.default(app, { ...manifest, dir: ".obsidian/plugins/revision-guard" });
 }
@@ -103,7 +106,7 @@ describe("the built plugin", () => {
 
 	it("counts unsaved editor text as the current note", async () => {
 		const read = await api("/vault/Plan.md");
-		const editor = (app as App & { openEditor(path: string): { unsaved: string | null } }).openEditor("Plan.md");
+		const editor = app.openEditor("Plan.md");
 		editor.unsaved = "# Plan\n\n- typed but not saved yet\n";
 		const put = await api("/vault/Plan.md", { method: "PUT", body: "agent\n", headers: { "If-Match": read.headers.etag as string } });
 		expect(put.status).toBe(412);

@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
+import { nodeTimers } from "../../src/headless/node-timers";
 import { ApiServer } from "../../src/http/server";
 import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
@@ -19,10 +20,19 @@ export interface Harness {
 	settings: RevisionGuardSettings;
 	/** Calls the API with the test key. */
 	api(path: string, options?: CallOptions): ReturnType<typeof call>;
+	/** Calls the API exactly as given: no key unless the caller sends one. */
+	raw(path: string, options?: CallOptions): ReturnType<typeof call>;
+	/** Unexpected errors the server reported (each became a 500). */
+	errors: unknown[];
 	close(): Promise<void>;
 }
 
-export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string): Promise<Harness> {
+export interface HarnessOptions {
+	/** The clock the guard (history, read window, .bak names, conflict times) and the auth throttle use. */
+	now?: () => number;
+}
+
+export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string, options: HarnessOptions = {}): Promise<Harness> {
 	const folder = dir ?? (await mkdtemp(join(tmpdir(), "rg-vault-")));
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
 	const gateway = await NodeFsGateway.open(folder);
@@ -32,12 +42,15 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 		settings: () => settings,
 		configDir: ".obsidian",
 		privateFolders: [".revision-guard"],
+		timers: nodeTimers,
 		coalesceMs: 20,
 		persistDebounceMs: 20,
+		...(options.now ? { now: options.now } : {}),
 	});
 	guard.tracker.start();
 	await gateway.watching();
-	const server = new ApiServer({ guard });
+	const errors: unknown[] = [];
+	const server = new ApiServer({ guard, onError: (error) => errors.push(error) });
 	const port = await server.listen(0);
 	return {
 		dir: gateway.root,
@@ -45,7 +58,9 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 		guard,
 		gateway,
 		settings,
-		api: (path, options = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${TEST_KEY}`, ...options.headers } }),
+		api: (path, callOptions = {}) => call(port, path, { ...callOptions, headers: { Authorization: `Bearer ${TEST_KEY}`, ...callOptions.headers } }),
+		raw: (path, callOptions = {}) => call(port, path, callOptions),
+		errors,
 		async close() {
 			await server.close();
 			await guard.close();

@@ -16,14 +16,25 @@ export interface CallResult {
 	json<T = Record<string, unknown>>(): T;
 }
 
+/** Sees every response `call` receives (method, request path, result); returns an unsubscribe function. */
+export type ResponseObserver = (method: string, path: string, result: CallResult) => void;
+const observers = new Set<ResponseObserver>();
+
+export function observeResponses(observer: ResponseObserver): () => void {
+	observers.add(observer);
+	return () => observers.delete(observer);
+}
+
 export function call(port: number, path: string, options: CallOptions = {}): Promise<CallResult> {
-	return new Promise((resolve, reject) => {
+	const method = options.method ?? "GET";
+	const requestPath = options.rawPath ?? path;
+	return new Promise<CallResult>((resolve, reject) => {
 		const req = request(
 			{
 				host: "127.0.0.1",
 				port,
-				method: options.method ?? "GET",
-				path: options.rawPath ?? path,
+				method,
+				path: requestPath,
 				headers: { Host: `127.0.0.1:${port}`, ...options.headers },
 			},
 			(res) => {
@@ -44,5 +55,8 @@ export function call(port: number, path: string, options: CallOptions = {}): Pro
 		req.on("error", reject);
 		if (options.body !== undefined) req.write(options.body);
 		req.end();
+	}).then((result) => {
+		for (const observer of observers) observer(method, requestPath, result);
+		return result;
 	});
 }

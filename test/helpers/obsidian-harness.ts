@@ -2,7 +2,9 @@
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { App, type EventRef } from "obsidian";
+import type { App as ObsidianApp, EventRef } from "obsidian";
+import { App } from "../obsidian-stub";
+import { nodeTimers } from "../../src/headless/node-timers";
 import { ApiServer } from "../../src/http/server";
 import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
@@ -26,13 +28,15 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 	const app = new App(dir);
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
 	const refs: EventRef[] = [];
-	const gateway = new ObsidianGateway(app, (ref) => refs.push(ref));
+	// The stub implements the slice of App the gateway uses.
+	const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref));
 	const guard = await openRevisionGuard({
 		gateway,
-		storage: new ObsidianStateStorage(app.vault.adapter, `${app.vault.configDir}/plugins/revision-guard`),
+		storage: new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`),
 		settings: () => settings,
 		configDir: app.vault.configDir,
 		changeSource: { kind: "user" },
+		timers: nodeTimers,
 		coalesceMs: 20,
 		persistDebounceMs: 20,
 	});
@@ -50,7 +54,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		async close() {
 			await server.close();
 			await guard.close();
-			for (const ref of refs) app.vault.offref(ref);
+			for (const ref of refs) app.vault.offref(ref as never);
 			await rm(dir, { recursive: true, force: true });
 		},
 	};

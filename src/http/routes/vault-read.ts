@@ -47,11 +47,11 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 async function listFolder(context: RequestContext): Promise<ApiResponse> {
 	const resolved = resolvePath(context, "folder");
 	if (!resolved.ok) return resolved.response;
-	const { gateway, pathPolicy } = context.guard;
+	const { gateway } = context.guard;
 	const entries = await gateway.list(resolved.path);
 	if (!entries) return problem("note-not-found", `There is no folder at "${resolved.path}/".`);
 	const prefixLength = resolved.path === "" ? 0 : resolved.path.length + 1;
-	const extensions = pathPolicy().noteExtensions;
+	const extensions = context.guard.pathPolicy().noteExtensions;
 	const listed = await Promise.all(
 		entries.map(async (entry) => {
 			const name = entry.path.slice(prefixLength);

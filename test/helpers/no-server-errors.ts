@@ -1,0 +1,19 @@
+/** Fails any test in which the server answered 5xx: an error path must always be a deliberate problem answer. */
+import { afterEach, beforeEach, expect } from "vitest";
+import { observeResponses } from "./http-client";
+
+export function forbidServerErrors(): void {
+	let seen: string[] = [];
+	let stop: (() => void) | null = null;
+	beforeEach(() => {
+		seen = [];
+		stop = observeResponses((method, path, result) => {
+			if (result.status >= 500) seen.push(`${method} ${path} → ${result.status} ${result.text}`);
+		});
+	});
+	afterEach(() => {
+		stop?.();
+		stop = null;
+		expect(seen, "responses with a 5xx status").toEqual([]);
+	});
+}
