@@ -1,1 +1,139 @@
-console.log("bench: not written yet");
+/**
+ * `npm run bench`: measures Revision Guard against baselines in ONE run and writes BENCHMARKS.md. The targets are
+ * ratios between measurements taken side by side on the same machine, never absolute times, so a busy machine
+ * slows both sides alike. Rounds alternate between the two sides, and medians are reported.
+ */
+import { fork, type ChildProcess } from "child_process";
+import { createHash } from "crypto";
+import { cp, mkdtemp, rm } from "fs/promises";
+import { cpus, tmpdir } from "os";
+import { join } from "path";
+import { revisionOf } from "../src/core/revision";
+import { runLoad, type LoadResult } from "./load";
+import { BENCH_KEY, startServer } from "./servers";
+import { makeVault, noteText } from "./vault-fixture";
+import { measureReconcile } from "./reconcile";
+import { writeReport, type Row } from "./report";
+
+const ROUNDS = 3;
+const SECONDS_PER_ROUND = Number(process.env.BENCH_SECONDS ?? 3);
+const CONNECTIONS = 16;
+const NOTES = 1000;
+
+async function serveChild(): Promise<void> {
+	const [kind, vault] = process.argv.slice(3);
+	const port = await startServer(kind!, vault!);
+	process.send?.({ port });
+}
+
+function spawnServer(kind: string, vault: string): Promise<{ port: number; child: ChildProcess }> {
+	const child = fork(__filename, ["--serve", kind, vault], { stdio: "inherit" });
+	return new Promise((resolve, reject) => {
+		child.once("message", (message) => resolve({ port: (message as { port: number }).port, child }));
+		child.once("error", reject);
+		child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+	});
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const auth = { Authorization: `Bearer ${BENCH_KEY}` };
+
+async function compare(
+	label: string,
+	sides: { name: string; kind: string; vault: string }[],
+	load: (port: number, kind: string) => Promise<LoadResult>,
+): Promise<Record<string, { rps: number; p99: number; errors: number }>> {
+	const servers = await Promise.all(sides.map((side) => spawnServer(side.kind, side.vault)));
+	const runs: Record<string, LoadResult[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
+	// One untimed round per side first: JIT warm-up, and the first read of each note (which keeps its base).
+	for (const [index, side] of sides.entries()) await load(servers[index]!.port, side.kind);
+	for (let round = 0; round < ROUNDS; round++) {
+		for (const [index, side] of sides.entries()) {
+			const result = await load(servers[index]!.port, side.kind);
+			runs[side.name]!.push(result);
+			console.log(`${label} round ${round + 1} ${side.name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}`);
+		}
+	}
+	for (const server of servers) server.child.kill();
+	return Object.fromEntries(
+		Object.entries(runs).map(([name, results]) => [name, { rps: median(results.map((r) => r.rps)), p99: median(results.map((r) => r.p99ms)), errors: results.reduce((n, r) => n + r.errors, 0) }]),
+	);
+}
+
+function measureHashing(): { ours: number; raw: number } {
+	const text = noteText(1, 1024 * 1024);
+	const megabytes = Buffer.byteLength(text) / (1024 * 1024);
+	const time = (fn: () => void) => {
+		const samples: number[] = [];
+		for (let round = 0; round < 7; round++) {
+			const t0 = performance.now();
+			for (let i = 0; i < 40; i++) fn();
+			samples.push((performance.now() - t0) / 1000);
+		}
+		return (40 * megabytes) / median(samples);
+	};
+	const results = { ours: 0, raw: 0 };
+	// Alternate to spread noise evenly; the raw side hashes the same string the same way Node would be asked to.
+	for (let i = 0; i < 2; i++) {
+		results.raw = Math.max(results.raw, time(() => createHash("sha256").update(text).digest()));
+		results.ours = Math.max(results.ours, time(() => revisionOf(text)));
+	}
+	return results;
+}
+
+async function main(): Promise<void> {
+	const work = await mkdtemp(join(tmpdir(), "rg-bench-"));
+	try {
+		const readVault = join(work, "read");
+		const paths = await makeVault(readVault, NOTES, 2048);
+		await cp(readVault, join(work, "put-guarded"), { recursive: true });
+		await cp(readVault, join(work, "put-unguarded"), { recursive: true });
+		const pathFor = (loop: number, counter: number) => `/vault/${paths[(loop * 37 + counter) % paths.length]!}`;
+		const ms = SECONDS_PER_ROUND * 1000;
+
+		let getCounter = 0;
+		const get = await compare("GET", [{ name: "bare", kind: "bare", vault: readVault }, { name: "ours", kind: "revision-guard", vault: readVault }], (port) =>
+			runLoad(port, CONNECTIONS, ms, (loop) => ({ method: "GET", path: pathFor(loop, getCounter++), headers: auth }), (status) => status === 200),
+		);
+
+		const put = await compare("PUT", [{ name: "unguarded", kind: "unguarded", vault: join(work, "put-unguarded") }, { name: "guarded", kind: "revision-guard", vault: join(work, "put-guarded") }], (port, kind) => {
+			let counter = 0;
+			return runLoad(port, CONNECTIONS, ms, (loop, last) => {
+				// Each loop owns one note, so the guarded side never conflicts with itself: every PUT carries a fresh ETag.
+				const path = `/vault/${paths[loop]!}`;
+				if (kind === "revision-guard" && !last?.etag) return { method: "GET", path, headers: auth };
+				return { method: "PUT", path, headers: { ...auth, ...(last?.etag ? { "If-Match": last.etag } : {}) }, body: noteText(loop, 2048, ++counter) };
+			}, (status) => status === 204 || status === 200);
+		});
+
+		const hashing = measureHashing();
+		const reconcile = await measureReconcile(join(work, "reconcile"));
+
+		const rows: Row[] = [
+			{ measure: "GET requests/s", ours: get.ours!.rps, baseline: get.bare!.rps, unit: "req/s", target: "≥ 0.70× bare Node http", pass: get.ours!.rps >= 0.7 * get.bare!.rps },
+			{ measure: "GET p99 latency", ours: get.ours!.p99, baseline: get.bare!.p99, unit: "ms", target: "≥ 0.70× (bare p99 / ours)", pass: get.bare!.p99 / get.ours!.p99 >= 0.7 },
+			{ measure: "guarded PUT requests/s", ours: put.guarded!.rps, baseline: put.unguarded!.rps, unit: "req/s", target: "≥ 0.90× guard bypassed", pass: put.guarded!.rps >= 0.9 * put.unguarded!.rps },
+			{ measure: "guarded PUT p99 latency", ours: put.guarded!.p99, baseline: put.unguarded!.p99, unit: "ms", target: "≥ 0.90× (bypassed p99 / ours)", pass: put.unguarded!.p99 / put.guarded!.p99 >= 0.9 },
+			{ measure: "token hashing", ours: hashing.ours, baseline: hashing.raw, unit: "MB/s", target: "≥ 0.8× raw crypto SHA-256", pass: hashing.ours >= 0.8 * hashing.raw },
+			{ measure: "start-up reconcile, 10,000 notes (100 MB), first run", ours: reconcile.firstSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.firstSeconds <= 3 },
+			{ measure: "start-up reconcile, 10,000 notes, with stored history", ours: reconcile.secondSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.secondSeconds <= 3 },
+			{ measure: "revision store memory after reconcile (heap)", ours: reconcile.storeHeapMB, baseline: null, unit: "MB", target: "report", pass: null },
+			{ measure: "peak process RSS during reconcile", ours: reconcile.peakRssMB, baseline: null, unit: "MB", target: "report", pass: null },
+		];
+		const errors = get.ours!.errors + get.bare!.errors + put.guarded!.errors + put.unguarded!.errors;
+		await writeReport("BENCHMARKS.md", rows, {
+			machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
+			method: `${NOTES} notes of ~2 KB over loopback, ${CONNECTIONS} keep-alive connections, ${ROUNDS} alternating rounds of ${SECONDS_PER_ROUND} s per side (medians) after one untimed warm-up round per side. Servers run in their own processes. Load errors: ${errors}.`,
+		});
+		console.log("\nWrote BENCHMARKS.md");
+	} finally {
+		await rm(work, { recursive: true, force: true });
+	}
+}
+
+if (process.argv[2] === "--serve") void serveChild();
+else
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	});

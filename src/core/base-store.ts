@@ -2,7 +2,10 @@
  * A bounded, content-addressed store of note contents keyed by revision: the merge bases. Least-recently-used
  * entries are evicted once the total passes the cap. Where the bytes live is the caller's business (a BlobStorage
  * in the plugin folder, or in the headless host's dot-folder); a small in-memory cache keeps hot bases close.
+ * Blobs are written in the background (a read is never held up by one) and checked against their revision when
+ * read back, so a blob torn by a crash is dropped, never served.
  */
+import { revisionOf } from "./revision";
 
 export interface BlobStorage {
 	read(key: string): Promise<string | null>;
@@ -23,6 +26,8 @@ export class BaseStore {
 	private totalBytes = 0;
 	private readonly cache = new Map<string, string>();
 	private cacheBytes = 0;
+	/** Blob writes still in flight, so a read or removal of the same key waits for its write. */
+	private readonly pending = new Map<string, Promise<void>>();
 
 	constructor(
 		private readonly storage: BlobStorage,
@@ -38,11 +43,24 @@ export class BaseStore {
 			this.remember(revision, content, size);
 			return;
 		}
-		await this.storage.write(revision, content);
+		// Indexed before any await, so a concurrent retain of the same revision counts it once.
 		this.index.set(revision, size);
 		this.totalBytes += size;
 		this.remember(revision, content, size);
+		const write = this.storage.write(revision, content).catch(() => {
+			// Unwritable storage: keep serving from memory while cached, then forget rather than promise a base.
+			if (!this.cache.has(revision)) this.forget(revision);
+		});
+		this.pending.set(revision, write);
+		void write.finally(() => {
+			if (this.pending.get(revision) === write) this.pending.delete(revision);
+		});
 		await this.evict(revision);
+	}
+
+	/** Waits for background blob writes (tests, shutdown). */
+	async settle(): Promise<void> {
+		while (this.pending.size > 0) await Promise.all([...this.pending.values()]);
 	}
 
 	async get(revision: string): Promise<string | null> {
@@ -50,10 +68,12 @@ export class BaseStore {
 		this.touch(revision);
 		const cached = this.cache.get(revision);
 		if (cached !== undefined) return cached;
-		const content = await this.storage.read(revision);
-		if (content === null) {
-			// The blob went missing behind our back; forget it rather than promise a base we cannot give.
+		await this.pending.get(revision);
+		const content = await this.storage.read(revision).catch(() => null);
+		if (content === null || revisionOf(content) !== revision) {
+			// Missing or damaged behind our back: forget it rather than promise a base we cannot give.
 			this.forget(revision);
+			await this.storage.remove(revision).catch(() => undefined);
 			return null;
 		}
 		this.remember(revision, content, this.index.get(revision) ?? content.length);
@@ -100,7 +120,8 @@ export class BaseStore {
 			if (this.totalBytes <= this.capBytes) break;
 			if (revision === keep) continue;
 			this.forget(revision);
-			await this.storage.remove(revision);
+			await this.pending.get(revision);
+			await this.storage.remove(revision).catch(() => undefined);
 		}
 	}
 

@@ -59,7 +59,8 @@ export class StatePersistence {
 	blobs(): BlobStorage {
 		return {
 			read: (key) => this.storage.read(BASES_PREFIX + key),
-			write: (key, content) => this.storage.write(BASES_PREFIX + key, content),
+			// Bases are content-addressed and verified on read, so they need no fsync.
+			write: (key, content) => this.storage.write(BASES_PREFIX + key, content, { durable: false }),
 			remove: (key) => this.storage.remove(BASES_PREFIX + key),
 		};
 	}

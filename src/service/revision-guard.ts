@@ -113,6 +113,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		async close() {
 			await tracker.flush();
 			tracker.stop();
+			await bases?.settle();
 			await persistence.flush();
 		},
 	};

@@ -10,11 +10,11 @@ export function tempPathFor(target: string): string {
 	return join(dirname(target), `.${basename(target)}${TEMP_MARKER}${randomBytes(6).toString("hex")}`);
 }
 
-async function writeDurably(path: string, content: string | Uint8Array): Promise<void> {
+async function writeNew(path: string, content: string | Uint8Array, durable = true): Promise<void> {
 	const handle = await fs.open(path, "wx", 0o644);
 	try {
 		await handle.writeFile(content);
-		await handle.sync();
+		if (durable) await handle.sync();
 	} finally {
 		await handle.close();
 	}
@@ -32,17 +32,20 @@ export async function fsyncFolder(folder: string): Promise<void> {
 	}
 }
 
-/** Replaces (or creates) `target` so that a crash leaves either the old or the new content, never a mix. */
-export async function writeFileAtomic(target: string, content: string | Uint8Array): Promise<void> {
+/**
+ * Replaces (or creates) `target` so that a crash leaves either the old or the new content, never a mix. With
+ * `durable` false the fsyncs are skipped (caches that verify their content on read).
+ */
+export async function writeFileAtomic(target: string, content: string | Uint8Array, durable = true): Promise<void> {
 	const temp = tempPathFor(target);
 	try {
-		await writeDurably(temp, content);
+		await writeNew(temp, content, durable);
 		await fs.rename(temp, target);
 	} catch (error) {
 		await fs.rm(temp, { force: true });
 		throw error;
 	}
-	await fsyncFolder(dirname(target));
+	if (durable) await fsyncFolder(dirname(target));
 }
 
 /**
@@ -51,7 +54,7 @@ export async function writeFileAtomic(target: string, content: string | Uint8Arr
  */
 export async function createFileExclusive(target: string, content: string | Uint8Array): Promise<boolean> {
 	const temp = tempPathFor(target);
-	await writeDurably(temp, content);
+	await writeNew(temp, content);
 	try {
 		await fs.link(temp, target);
 		return true;

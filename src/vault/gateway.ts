@@ -67,7 +67,10 @@ export interface VaultGateway {
 /** Small files the plugin keeps for itself (state, bases): the plugin folder in Obsidian, a dot-folder headless. */
 export interface StateStorage {
 	read(name: string): Promise<string | null>;
-	/** Replaces the file as a whole (never leaves a torn file behind). */
-	write(name: string, content: string): Promise<void>;
+	/**
+	 * Replaces the file as a whole. `durable: false` skips fsync, for caches whose readers verify what they read
+	 * (the content-addressed bases); everything else is made durable before the promise resolves.
+	 */
+	write(name: string, content: string, options?: { durable?: boolean }): Promise<void>;
 	remove(name: string): Promise<void>;
 }

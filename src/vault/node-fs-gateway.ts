@@ -145,9 +145,15 @@ export class NodeFsGateway implements VaultGateway {
 
 	private async readAt(path: string, absolute: string): Promise<NoteSnapshot | null> {
 		try {
-			const [content, stats] = await Promise.all([fs.readFile(absolute, "utf8"), fs.stat(absolute)]);
-			if (!stats.isFile()) return null;
-			return { path, content, stat: toStat(stats) };
+			// One open handle for stat and content, so they describe the same file and cost fewer syscalls.
+			const handle = await fs.open(absolute, "r");
+			try {
+				const stats = await handle.stat();
+				if (!stats.isFile()) return null;
+				return { path, content: await handle.readFile("utf8"), stat: toStat(stats) };
+			} finally {
+				await handle.close();
+			}
 		} catch (error) {
 			if (isMissing(error)) return null;
 			throw error;

@@ -5,6 +5,9 @@ import { writeFileAtomic } from "./atomic-file";
 import type { StateStorage } from "./gateway";
 
 export class NodeStateStorage implements StateStorage {
+	/** Folders already created, so hot paths skip a mkdir syscall. */
+	private readonly madeFolders = new Set<string>();
+
 	constructor(private readonly folder: string) {}
 
 	async read(name: string): Promise<string | null> {
@@ -16,10 +19,14 @@ export class NodeStateStorage implements StateStorage {
 		}
 	}
 
-	async write(name: string, content: string): Promise<void> {
+	async write(name: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
 		const target = join(this.folder, name);
-		await fs.mkdir(dirname(target), { recursive: true });
-		await writeFileAtomic(target, content);
+		const folder = dirname(target);
+		if (!this.madeFolders.has(folder)) {
+			await fs.mkdir(folder, { recursive: true });
+			this.madeFolders.add(folder);
+		}
+		await writeFileAtomic(target, content, options.durable ?? true);
 	}
 
 	async remove(name: string): Promise<void> {
