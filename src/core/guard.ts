@@ -52,8 +52,8 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 
 	if (current === null) {
 		if (operation.kind === "delete") return refuse({ reason: "not-found" });
-		if (ifMatch.kind === "tags") return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
-		if (ifMatch.kind === "any") return refuse({ reason: "token-required" });
+		// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1).
+		if (ifMatch.kind !== "absent") return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 		return { kind: "write", content: operation.body, created: true };
 	}
 

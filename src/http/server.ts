@@ -5,10 +5,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo } from "net";
 import type { RevisionGuard } from "../service/revision-guard";
+import { VaultPathError } from "../vault/gateway";
 import { readTextBody } from "./body";
 import { problem, PROBLEM_CONTENT_TYPE } from "./problems";
 import type { ApiResponse } from "./response";
-import { allowedMethods, findRoute, type Method, type RequestContext, type Route } from "./router";
+import { allowedMethods, findRoute, type Handler, type Method, type RequestContext, type Route } from "./router";
 import { ROUTES } from "./routes";
 import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./security";
 
@@ -88,24 +89,32 @@ export class ApiServer {
 		const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
 		const query = new URLSearchParams(queryAt === -1 ? "" : rawUrl.slice(queryAt + 1));
 		const method = (request.method ?? "GET").toUpperCase() as Method;
-		if (!METHODS.includes(method)) return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not supported.`), cors);
+		if (!METHODS.includes(method)) {
+			// A 405 must say what is allowed (RFC 9110 §15.5.6); looking the path up by GET yields its Allow list either way.
+			const known = findRoute(this.options.routes ?? ROUTES, "GET", rawPath);
+			if (known.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
+			const allow = known.kind === "found" ? allowedMethods(known.route) : known.allow;
+			return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not supported; use ${allow.join(", ")}.`, {}, { Allow: allow.join(", ") }), cors);
+		}
 
 		const found = findRoute(this.options.routes ?? ROUTES, method === "OPTIONS" ? "GET" : method, rawPath);
 		if (method === "OPTIONS") return preflight(found.kind === "found" ? allowedMethods(found.route) : null, cors);
-		if (found.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
-		if (found.kind === "method-not-allowed") {
-			return withHeaders(problem("method-not-allowed", `${method} is not allowed on ${rawPath}; use ${found.allow.join(", ")}.`, {}, { Allow: found.allow.join(", ") }), cors);
-		}
 
+		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
 		const client = request.socket.remoteAddress ?? "unknown";
 		const agent = authenticate(request.headers.authorization, settings.keys);
-		if (!agent && !found.route.public) {
+		if (!agent && !(found.kind === "found" && found.route.public)) {
 			const wait = this.throttle.retryAfter(client);
 			if (wait > 0) {
 				return withHeaders(problem("too-many-attempts", `Too many failed authentication attempts; retry in ${Math.ceil(wait / 1000)} s with a valid key.`, {}, { "Retry-After": String(Math.ceil(wait / 1000)) }), cors);
 			}
 			this.throttle.fail(client);
 			return withHeaders(problem("unauthorized", "Send Authorization: Bearer <key> with a key from the Revision Guard settings.", {}, { "WWW-Authenticate": 'Bearer realm="revision-guard"' }), cors);
+		}
+
+		if (found.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
+		if (found.kind === "method-not-allowed") {
+			return withHeaders(problem("method-not-allowed", `${method} is not allowed on ${rawPath}; use ${found.allow.join(", ")}.`, {}, { Allow: found.allow.join(", ") }), cors);
 		}
 
 		const context: RequestContext = {
@@ -127,7 +136,17 @@ export class ApiServer {
 				return { ok: false, response: problem("bad-request", "The request body was cut off; nothing was written.") };
 			},
 		};
-		return withHeaders(await found.handler(context), cors);
+		return withHeaders(await runHandler(found.handler, context), cors);
+	}
+}
+
+/** Runs a handler, turning a gateway's refusal of a path (a symlink leading out, a folder in the way) into a 400. */
+async function runHandler(handler: Handler, context: RequestContext): Promise<ApiResponse> {
+	try {
+		return await handler(context);
+	} catch (error) {
+		if (!(error instanceof VaultPathError)) throw error;
+		return problem("invalid-path", `${error.message} Nothing was read or written.`);
 	}
 }
 

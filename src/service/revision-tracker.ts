@@ -106,12 +106,15 @@ export class RevisionTracker {
 
 	/** Waits for coalesced changes to be processed (tests, shutdown). */
 	async flush(): Promise<void> {
-		for (const path of [...this.pending.keys()]) {
-			this.options.timers.cancel(this.pending.get(path));
-			this.pending.delete(path);
-			this.track(this.refresh(path));
+		// Follow-up checks can schedule more work; a few rounds settle any vault that is not being edited right now.
+		for (let round = 0; round < 10 && (this.pending.size > 0 || this.inFlight.size > 0); round++) {
+			for (const path of [...this.pending.keys()]) {
+				this.options.timers.cancel(this.pending.get(path));
+				this.pending.delete(path);
+				this.track(this.refresh(path));
+			}
+			while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
 		}
-		while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
 	}
 
 	private onChange(change: VaultChange): void {
@@ -136,12 +139,12 @@ export class RevisionTracker {
 		this.schedule(change.path);
 	}
 
-	private schedule(path: string): void {
+	private schedule(path: string, delayMs = this.options.coalesceMs ?? 150): void {
 		this.options.timers.cancel(this.pending.get(path));
 		const timer = this.options.timers.schedule(() => {
 			this.pending.delete(path);
 			this.track(this.refresh(path));
-		}, this.options.coalesceMs ?? 150);
+		}, delayMs);
 		this.pending.set(path, timer);
 	}
 
@@ -153,7 +156,10 @@ export class RevisionTracker {
 	private async refresh(path: string): Promise<void> {
 		try {
 			const snapshot = await this.options.gateway.read(path);
-			if (snapshot) await this.observe(snapshot, this.options.changeSource ?? { kind: "external" });
+			const changed = snapshot !== null && (await this.observe(snapshot, this.options.changeSource ?? { kind: "external" }));
+			// Watchers can drop the last event of a fast burst (same mtime), so a change is checked once more after
+			// things go quiet; the follow-up only repeats while it keeps finding changes.
+			if (changed && !this.pending.has(path) && this.unsubscribe) this.schedule(path, FOLLOW_UP_MS);
 		} catch {
 			// A note that vanished or became unreadable mid-burst is picked up by its own delete event.
 		}
@@ -179,6 +185,7 @@ export class RevisionTracker {
 }
 
 const RECONCILE_CONCURRENCY = 8;
+const FOLLOW_UP_MS = 300;
 const encoder = new TextEncoder();
 function byteLength(text: string): number {
 	return encoder.encode(text).length;

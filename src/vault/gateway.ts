@@ -74,3 +74,19 @@ export interface StateStorage {
 	write(name: string, content: string, options?: { durable?: boolean }): Promise<void>;
 	remove(name: string): Promise<void>;
 }
+
+/** A path the gateway will not use as a note: it leads outside the vault, or a folder or file is in the way. */
+export class VaultPathError extends Error {
+	constructor(
+		readonly path: string,
+		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way",
+	) {
+		super(
+			reason === "outside-vault"
+				? `"${path}" leads outside the vault (through a symbolic link), so it is not served.`
+				: reason === "folder-in-the-way"
+					? `"${path}" is a folder, not a note.`
+					: `A file is in the way of "${path}": one of its parent folders is a file.`,
+		);
+	}
+}

@@ -7,13 +7,7 @@ import { promises as fs } from "fs";
 import { dirname, join, relative, sep } from "path";
 import { KeyedMutex } from "../core/keyed-mutex";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
-import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
-
-export class OutsideVaultError extends Error {
-	constructor(path: string) {
-		super(`"${path}" resolves outside the vault`);
-	}
-}
+import { VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly locks = new KeyedMutex();
@@ -41,14 +35,14 @@ export class NodeFsGateway implements VaultGateway {
 	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
 		return this.locks.run(path, async () => {
 			const absolute = await this.resolveForWrite(path);
-			const current = await readIfFile(absolute);
+			const current = await readIfFile(path, absolute);
 			const plan = decide(current);
 			if (plan.kind === "keep") return { result: plan.result, stat: null };
 			if (plan.kind === "trash") {
 				await this.moveToTrash(path, absolute);
 				return { result: plan.result, stat: null };
 			}
-			await fs.mkdir(dirname(absolute), { recursive: true });
+			await mkdirFor(path, absolute);
 			await writeFileAtomic(absolute, plan.content);
 			return { result: plan.result, stat: toStat(await fs.stat(absolute)) };
 		});
@@ -57,7 +51,7 @@ export class NodeFsGateway implements VaultGateway {
 	createExclusive(path: string, content: string): Promise<boolean> {
 		return this.locks.run(path, async () => {
 			const absolute = await this.resolveForWrite(path);
-			await fs.mkdir(dirname(absolute), { recursive: true });
+			await mkdirFor(path, absolute);
 			return createFileExclusive(absolute, content);
 		});
 	}
@@ -189,7 +183,7 @@ export class NodeFsGateway implements VaultGateway {
 		const link = await fs.lstat(joined).catch(() => null);
 		if (link?.isSymbolicLink()) {
 			const real = await fs.realpath(joined).catch(() => null);
-			if (real === null) throw new OutsideVaultError(path);
+			if (real === null) throw new VaultPathError(path, "outside-vault");
 			this.assertInside(path, real);
 			return real;
 		}
@@ -205,7 +199,7 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	private assertInside(path: string, real: string): void {
-		if (real !== this.root && !real.startsWith(this.root + sep)) throw new OutsideVaultError(path);
+		if (real !== this.root && !real.startsWith(this.root + sep)) throw new VaultPathError(path, "outside-vault");
 	}
 }
 
@@ -213,11 +207,24 @@ function toStat(stats: { ctimeMs: number; mtimeMs: number; size: number; birthti
 	return { ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
 }
 
-async function readIfFile(absolute: string): Promise<string | null> {
+async function readIfFile(path: string, absolute: string): Promise<string | null> {
 	try {
 		return await fs.readFile(absolute, "utf8");
 	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "EISDIR") throw new VaultPathError(path, "folder-in-the-way");
+		if (code === "ENOTDIR") throw new VaultPathError(path, "file-in-the-way");
 		if (isMissing(error)) return null;
+		throw error;
+	}
+}
+
+async function mkdirFor(path: string, absolute: string): Promise<void> {
+	try {
+		await fs.mkdir(dirname(absolute), { recursive: true });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOTDIR" || code === "EEXIST") throw new VaultPathError(path, "file-in-the-way");
 		throw error;
 	}
 }
@@ -228,8 +235,7 @@ function hasExtension(name: string, extensions: readonly string[]): boolean {
 }
 
 function isMissing(error: unknown): boolean {
-	const code = (error as NodeJS.ErrnoException).code;
-	return code === "ENOENT" || code === "ENOTDIR";
+	return (error as NodeJS.ErrnoException).code === "ENOENT";
 }
 
 async function exists(path: string): Promise<boolean> {

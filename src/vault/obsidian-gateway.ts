@@ -3,7 +3,7 @@
  * change a note between our check and our write. Open editors are saved first so unsaved typing counts.
  */
 import { MarkdownView, normalizePath, TFile, TFolder, type App, type EventRef, type TAbstractFile } from "obsidian";
-import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
+import { VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
 
 export class ObsidianGateway implements VaultGateway {
 	constructor(
@@ -25,6 +25,7 @@ export class ObsidianGateway implements VaultGateway {
 		await this.saveOpenEditors(normalized);
 		const file = this.app.vault.getFileByPath(normalized);
 		if (!file) {
+			if (this.app.vault.getAbstractFileByPath(normalized)) throw new VaultPathError(normalized, "folder-in-the-way");
 			const plan = decide(null);
 			if (plan.kind !== "write") return { result: plan.result, stat: null };
 			await this.ensureParent(normalized);
@@ -114,7 +115,7 @@ export class ObsidianGateway implements VaultGateway {
 			const folder = parts.slice(0, i).join("/");
 			const existing = this.app.vault.getAbstractFileByPath(folder);
 			if (existing instanceof TFolder) continue;
-			if (existing) throw new Error(`"${folder}" is a file, not a folder`);
+			if (existing) throw new VaultPathError(path, "file-in-the-way");
 			await this.app.vault.createFolder(folder).catch((error: unknown) => {
 				if (!(this.app.vault.getAbstractFileByPath(folder) instanceof TFolder)) throw error;
 			});

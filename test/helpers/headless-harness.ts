@@ -19,9 +19,9 @@ export interface Harness {
 	gateway: NodeFsGateway;
 	settings: RevisionGuardSettings;
 	/** Calls the API with the test key. */
-	api(path: string, options?: CallOptions): ReturnType<typeof call>;
+	api: (path: string, options?: CallOptions) => ReturnType<typeof call>;
 	/** Calls the API exactly as given: no key unless the caller sends one. */
-	raw(path: string, options?: CallOptions): ReturnType<typeof call>;
+	raw: (path: string, options?: CallOptions) => ReturnType<typeof call>;
 	/** Unexpected errors the server reported (each became a 500). */
 	errors: unknown[];
 	close(): Promise<void>;

@@ -4,10 +4,23 @@
  */
 import { readFile, rename, writeFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { revisionOf } from "../../src/core/revision";
+import type { RevisionGuard } from "../../src/service/revision-guard";
 import { startHeadless } from "../helpers/headless-harness";
 import { startObsidian } from "../helpers/obsidian-harness";
 import type { call, CallOptions } from "../helpers/http-client";
+
+/** Resolves once every note's latest recorded revision is the hash of its content on disk. */
+async function caughtUp(guard: RevisionGuard, dir: string): Promise<void> {
+	await vi.waitFor(async () => {
+		await guard.tracker.flush();
+		for (const path of guard.history.trackedPaths()) {
+			const content = await readFile(join(dir, path), "utf8").catch(() => null);
+			if (content !== null) expect(guard.history.latest(path)?.revision).toBe(revisionOf(content));
+		}
+	}, { timeout: 5000, interval: 30 });
+}
 
 interface Subject {
 	dir: string;
@@ -30,10 +43,8 @@ const subjects: Record<string, (files: Record<string, string>) => Promise<Subjec
 			edit: (path, content) => writeFile(join(h.dir, path), content),
 			move: (from, to) => rename(join(h.dir, from), join(h.dir, to)),
 			history: (path) => h.guard.history.entries(path),
-			settle: async () => {
-				await new Promise((resolve) => setTimeout(resolve, 150));
-				await h.guard.tracker.flush();
-			},
+			// A folder watcher reports edits some time after they land; wait until history has caught up with the files.
+			settle: () => caughtUp(h.guard, h.dir),
 			close: h.close,
 		};
 	},
@@ -46,10 +57,7 @@ const subjects: Record<string, (files: Record<string, string>) => Promise<Subjec
 			edit: (path, content) => h.app.vault.modify(h.app.vault.getFileByPath(path)!, content),
 			move: (from, to) => h.app.vault.rename(h.app.vault.getFileByPath(from)!, to),
 			history: (path) => h.guard.history.entries(path),
-			settle: async () => {
-				await new Promise((resolve) => setTimeout(resolve, 60));
-				await h.guard.tracker.flush();
-			},
+			settle: () => caughtUp(h.guard, h.dir),
 			close: h.close,
 		};
 	},

@@ -27,7 +27,8 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 		"Last-Modified": new Date(snapshot.stat.mtime).toUTCString(),
 		"Cache-Control": "no-store",
 	};
-	if (weakMatch(parseEntityTagCondition(headersValue(context, "if-none-match")), revision)) return { status: 304, headers };
+	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
+	if (ifNoneMatch.kind === "any" || weakMatch(ifNoneMatch, revision)) return { status: 304, headers };
 	const accept = headersValue(context, "accept") ?? "";
 	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
 	if (wantsJson) {
