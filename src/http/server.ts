@@ -89,15 +89,9 @@ export class ApiServer {
 		const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
 		const query = new URLSearchParams(queryAt === -1 ? "" : rawUrl.slice(queryAt + 1));
 		const method = (request.method ?? "GET").toUpperCase() as Method;
-		if (!METHODS.includes(method)) {
-			// A 405 must say what is allowed (RFC 9110 §15.5.6); looking the path up by GET yields its Allow list either way.
-			const known = findRoute(this.options.routes ?? ROUTES, "GET", rawPath);
-			if (known.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
-			const allow = known.kind === "found" ? allowedMethods(known.route) : known.allow;
-			return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not supported; use ${allow.join(", ")}.`, {}, { Allow: allow.join(", ") }), cors);
-		}
-
-		const found = findRoute(this.options.routes ?? ROUTES, method === "OPTIONS" ? "GET" : method, rawPath);
+		// A method we do not serve at all is looked up as GET, so its 405 can still carry the route's Allow list.
+		const known = METHODS.includes(method);
+		const found = findRoute(this.options.routes ?? ROUTES, !known || method === "OPTIONS" ? "GET" : method, rawPath);
 		if (method === "OPTIONS") return preflight(found.kind === "found" ? allowedMethods(found.route) : null, cors);
 
 		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
@@ -113,8 +107,9 @@ export class ApiServer {
 		}
 
 		if (found.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
-		if (found.kind === "method-not-allowed") {
-			return withHeaders(problem("method-not-allowed", `${method} is not allowed on ${rawPath}; use ${found.allow.join(", ")}.`, {}, { Allow: found.allow.join(", ") }), cors);
+		if (!known || found.kind === "method-not-allowed") {
+			const allow = found.kind === "found" ? allowedMethods(found.route) : found.allow;
+			return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not allowed on ${rawPath}; use ${allow.join(", ")}.`, {}, { Allow: allow.join(", ") }), cors);
 		}
 
 		const context: RequestContext = {

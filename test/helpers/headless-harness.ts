@@ -24,7 +24,7 @@ export interface Harness {
 	raw: (path: string, options?: CallOptions) => ReturnType<typeof call>;
 	/** Unexpected errors the server reported (each became a 500). */
 	errors: unknown[];
-	close(): Promise<void>;
+	close: () => Promise<void>;
 }
 
 export interface HarnessOptions {

@@ -19,8 +19,8 @@ export interface ObsidianHarness {
 	app: App;
 	guard: RevisionGuard;
 	settings: RevisionGuardSettings;
-	api(path: string, options?: CallOptions): ReturnType<typeof call>;
-	close(): Promise<void>;
+	api: (path: string, options?: CallOptions) => ReturnType<typeof call>;
+	close: () => Promise<void>;
 }
 
 export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}): Promise<ObsidianHarness> {

@@ -135,3 +135,26 @@ describe("request bodies", () => {
 		expect(await fileText("empty.md")).toBe("");
 	});
 });
+
+describe("what a caller without a key can learn", () => {
+	it.each([
+		["GET", "/nope"],
+		["PATCH", "/vault/a.md"],
+		["PROPFIND", "/vault/a.md"],
+		["GET", "/openapi.json"],
+	])("answers %s %s with 401, revealing nothing about the route", async (method, path) => {
+		const res = await h.raw(path, { method });
+		expectProblem(res, 401, "unauthorized");
+		expect(res.headers.allow).toBeUndefined();
+	});
+});
+
+describe("paths the vault cannot use as notes", () => {
+	it("answers 400 when a folder or a file is in the way, and writes nothing", async () => {
+		await writeVaultFile(h.dir, "folder.md/inner.md", "x");
+		await writeVaultFile(h.dir, "file.md", "f");
+		expectProblem(await h.api("/vault/folder.md", { method: "PUT", body: "x" }), 400, "invalid-path");
+		expectProblem(await h.api("/vault/file.md/child.md", { method: "PUT", body: "x" }), 400, "invalid-path");
+		expect(await fileText("file.md")).toBe("f");
+	});
+});

@@ -102,6 +102,13 @@ describe("GET /vault/{path} (a note)", () => {
 		expect(again.headers.etag).toBe(first.headers.etag);
 	});
 
+	it("answers 304 to If-None-Match: * when the note exists (RFC 9110 §13.1.2)", async () => {
+		await writeVaultFile(h.dir, "a.md", "one\n");
+		const res = await h.api("/vault/a.md", { headers: { "If-None-Match": "*" } });
+		expect(res.status).toBe(304);
+		expect(res.text).toBe("");
+	});
+
 	it("answers 200 when If-None-Match names an older revision", async () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const first = await h.api("/vault/a.md");

@@ -1,0 +1,118 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { VaultPathError } from "../../src/vault/gateway";
+import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
+
+let root: string;
+let outside: string;
+let gateway: NodeFsGateway;
+
+beforeEach(async () => {
+	root = await mkdtemp(join(tmpdir(), "rg-gw-"));
+	outside = await mkdtemp(join(tmpdir(), "rg-outside-"));
+	gateway = await NodeFsGateway.open(root);
+});
+afterEach(async () => {
+	await gateway.close();
+	await rm(root, { recursive: true, force: true });
+	await rm(outside, { recursive: true, force: true });
+});
+
+const write = (content: string) => () => ({ kind: "write" as const, content, result: "w" });
+
+describe("NodeFsGateway", () => {
+	it("creates parent folders and writes atomically, leaving no temp files behind", async () => {
+		await gateway.mutate("a/b/c.md", write("hello\n"));
+		expect(await readFile(join(root, "a/b/c.md"), "utf8")).toBe("hello\n");
+		expect(await readdir(join(root, "a/b"))).toEqual(["c.md"]);
+	});
+
+	it("shows decide the current content and keeps the note when asked to", async () => {
+		await writeFile(join(root, "n.md"), "now");
+		let seen: string | null = "unset";
+		const outcome = await gateway.mutate("n.md", (current) => {
+			seen = current;
+			return { kind: "keep", result: 7 };
+		});
+		expect(seen).toBe("now");
+		expect(outcome).toEqual({ result: 7, stat: null });
+		expect(await gateway.mutate("missing.md", (current) => ({ kind: "keep", result: current }))).toEqual({ result: null, stat: null });
+	});
+
+	it("serializes mutations of one path so no check races another write", async () => {
+		await writeFile(join(root, "n.md"), "0");
+		await Promise.all(
+			Array.from({ length: 25 }, () => gateway.mutate("n.md", (current) => ({ kind: "write", content: String(Number(current) + 1), result: null }))),
+		);
+		expect(await readFile(join(root, "n.md"), "utf8")).toBe("25");
+	});
+
+	it("moves trashed notes into .trash without overwriting earlier ones", async () => {
+		for (let i = 0; i < 2; i++) {
+			await writeFile(join(root, "n.md"), `v${i}`);
+			await gateway.mutate("n.md", () => ({ kind: "trash", result: null }));
+		}
+		const trashed = await readdir(join(root, ".trash"));
+		expect(trashed.sort()).toEqual(["n.md", "n.md.2"]);
+	});
+
+	it("never overwrites with createExclusive", async () => {
+		expect(await gateway.createExclusive("x/b.md", "first")).toBe(true);
+		expect(await gateway.createExclusive("x/b.md", "second")).toBe(false);
+		expect(await readFile(join(root, "x/b.md"), "utf8")).toBe("first");
+		expect(await readdir(join(root, "x"))).toEqual(["b.md"]);
+	});
+
+	it("does not follow a symlink that leads outside the folder, for reading or writing", async () => {
+		await writeFile(join(outside, "secret.md"), "secret");
+		await symlink(join(outside, "secret.md"), join(root, "link.md"));
+		await symlink(outside, join(root, "dir"));
+		await expect(gateway.read("link.md")).rejects.toBeInstanceOf(VaultPathError);
+		await expect(gateway.mutate("link.md", write("pwned"))).rejects.toBeInstanceOf(VaultPathError);
+		await expect(gateway.mutate("dir/new.md", write("pwned"))).rejects.toBeInstanceOf(VaultPathError);
+		await expect(gateway.createExclusive("dir/x.md", "pwned")).rejects.toBeInstanceOf(VaultPathError);
+		expect(await readFile(join(outside, "secret.md"), "utf8")).toBe("secret");
+		expect(await readdir(outside)).toEqual(["secret.md"]);
+	});
+
+	it("follows a symlink that stays inside the folder", async () => {
+		await mkdir(join(root, "real"));
+		await writeFile(join(root, "real/n.md"), "inside");
+		await symlink(join(root, "real"), join(root, "alias"));
+		expect((await gateway.read("alias/n.md"))?.content).toBe("inside");
+	});
+
+	it("says a folder or a file is in the way instead of failing obscurely", async () => {
+		await mkdir(join(root, "folder.md"));
+		await writeFile(join(root, "file.md"), "x");
+		await expect(gateway.mutate("folder.md", write("x"))).rejects.toMatchObject({ reason: "folder-in-the-way" });
+		await expect(gateway.mutate("file.md/child.md", write("x"))).rejects.toMatchObject({ reason: "file-in-the-way" });
+	});
+
+	it("lists a folder without hidden entries or symlinks, and walks every note", async () => {
+		await mkdir(join(root, "sub/.hidden"), { recursive: true });
+		await writeFile(join(root, "a.md"), "a");
+		await writeFile(join(root, "b.txt"), "b");
+		await writeFile(join(root, ".secret.md"), "s");
+		await writeFile(join(root, "sub/c.md"), "c");
+		await writeFile(join(root, "sub/.hidden/d.md"), "d");
+		await symlink(join(root, "a.md"), join(root, "ln.md"));
+		expect((await gateway.list(""))!.map((entry) => entry.path)).toEqual(["a.md", "b.txt", "sub/"]);
+		expect((await gateway.listNotes(["md"])).sort()).toEqual(["a.md", "sub/c.md"]);
+		expect(await gateway.list("nope")).toBeNull();
+	});
+
+	it("reports edits made by other programs", async () => {
+		const changes: string[] = [];
+		gateway.onChange((change) => changes.push(`${change.type} ${change.path}`));
+		await gateway.watching();
+		await writeFile(join(root, "new.md"), "x");
+		await expect.poll(() => changes, { timeout: 3000 }).toContain("create new.md");
+		await writeFile(join(root, "new.md"), "y");
+		await expect.poll(() => changes, { timeout: 3000 }).toContain("modify new.md");
+		await rm(join(root, "new.md"));
+		await expect.poll(() => changes, { timeout: 3000 }).toContain("delete new.md");
+	});
+});

@@ -1,0 +1,81 @@
+// @vitest-environment node
+import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import type { App as ObsidianApp } from "obsidian";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
+import { App } from "../obsidian-stub";
+
+let dir: string;
+let app: App;
+let gateway: ObsidianGateway;
+
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "rg-ogw-"));
+	await writeFile(join(dir, "n.md"), "start\n");
+	app = new App(dir);
+	gateway = new ObsidianGateway(app as unknown as ObsidianApp, () => undefined);
+});
+afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+describe("ObsidianGateway", () => {
+	it("checks and writes inside Vault.process", async () => {
+		const before = app.vault.processCalls;
+		let seen: string | null = null;
+		await gateway.mutate("n.md", (current) => {
+			seen = current;
+			return { kind: "write", content: "next\n", result: null };
+		});
+		expect(seen).toBe("start\n");
+		expect(app.vault.processCalls).toBe(before + 1);
+		expect(await readFile(join(dir, "n.md"), "utf8")).toBe("next\n");
+	});
+
+	it("saves open editors first, so unsaved typing is what decide sees", async () => {
+		const view = app.openEditor("n.md");
+		view.unsaved = "typed\n";
+		let seen: string | null = null;
+		await gateway.mutate("n.md", (current) => {
+			seen = current;
+			return { kind: "keep", result: null };
+		});
+		expect(seen).toBe("typed\n");
+		expect((await gateway.read("n.md"))?.content).toBe("typed\n");
+	});
+
+	it("creates missing notes with their parent folders", async () => {
+		await gateway.mutate("a/b/new.md", () => ({ kind: "write", content: "x", result: null }));
+		expect(app.vault.getFileByPath("a/b/new.md")).not.toBeNull();
+		expect(await readFile(join(dir, "a/b/new.md"), "utf8")).toBe("x");
+	});
+
+	it("trashes through FileManager.trashFile", async () => {
+		await gateway.mutate("n.md", () => ({ kind: "trash", result: null }));
+		expect(app.vault.getFileByPath("n.md")).toBeNull();
+	});
+
+	it("never overwrites with createExclusive", async () => {
+		expect(await gateway.createExclusive("n.md", "other")).toBe(false);
+		expect(await gateway.createExclusive("b/new.md", "other")).toBe(true);
+		expect(await readFile(join(dir, "n.md"), "utf8")).toBe("start\n");
+	});
+
+	it("refuses a path where a folder or a file is in the way", async () => {
+		await app.vault.createFolder("folder.md");
+		await expect(gateway.mutate("folder.md", () => ({ kind: "write", content: "x", result: null }))).rejects.toMatchObject({ reason: "folder-in-the-way" });
+		await expect(gateway.mutate("n.md/child.md", () => ({ kind: "write", content: "x", result: null }))).rejects.toMatchObject({ reason: "file-in-the-way" });
+	});
+
+	it("turns vault events into changes, renames included", async () => {
+		const changes: string[] = [];
+		gateway.onChange((change) => changes.push(change.type === "rename" ? `rename ${change.oldPath}→${change.path}` : `${change.type} ${change.path}`));
+		const file = app.vault.getFileByPath("n.md")!;
+		await app.vault.modify(file, "changed");
+		await app.vault.rename(file, "m.md");
+		await app.vault.create("z.md", "z");
+		expect(changes).toEqual(["modify n.md", "rename n.md→m.md", "create z.md"]);
+	});
+});
