@@ -100,7 +100,7 @@ export class BaseStore {
 	load(snapshot: unknown): void {
 		if (typeof snapshot !== "object" || snapshot === null || !Array.isArray((snapshot as BaseIndexSnapshot).entries)) return;
 		for (const entry of (snapshot as BaseIndexSnapshot).entries) {
-			if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "number") continue;
+			if (!Array.isArray(entry) || typeof entry[0] !== "string" || !Number.isFinite(entry[1]) || entry[1] < 0) continue;
 			if (this.index.has(entry[0])) continue;
 			this.index.set(entry[0], entry[1]);
 			this.totalBytes += entry[1];

@@ -16,9 +16,10 @@ export type PathResult = { ok: true; path: string } | { ok: false; reason: strin
 
 const MAX_PATH_LENGTH = 1024;
 const MAX_SEGMENT_BYTES = 255;
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
-/** Characters some platforms fold into `/`, `\` or `.`; never legitimate enough to risk. */
-const LOOKALIKES = /[\u2215\u2044\u29f8\uff0f\uff3c\u2216\ufe68\u2024\uff0e\u3002\ufe52]/;
+// Windows ignores spaces between a device name and its extension (`nul .md` is NUL).
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)( *\..*)?$/i;
+/** Characters some platforms fold into `/`, `\`, `.` or `:`; never legitimate enough to risk. */
+const LOOKALIKES = /[\u2215\u2044\u29f8\uff0f\uff3c\u2216\ufe68\u2024\u2025\u2026\ufe19\ufe30\uff0e\u3002\ufe52\u2100\u2101\u2105\u2106\uff1a\ufe13\ufe55\u2236\ua789]/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
@@ -55,9 +56,11 @@ export function validateVaultPath(path: string, policy: PathPolicy, kind: "note"
 		if (problem) return { ok: false, reason: problem };
 	}
 	const first = segments[0]!;
-	const denied = [policy.configDir, ".trash", ...(policy.deniedFolders ?? [])].map((folder) => folder.replace(/\/+$/, ""));
+	// Compared case-insensitively: on macOS and Windows `Config/` is the same folder as `config/`.
+	const lowered = trimmed.toLowerCase();
+	const denied = [policy.configDir, ".trash", ...(policy.deniedFolders ?? [])].map((folder) => folder.replace(/\/+$/, "").normalize("NFC").toLowerCase());
 	for (const folder of denied) {
-		if (folder !== "" && (trimmed === folder || trimmed.startsWith(folder + "/"))) {
+		if (folder !== "" && (lowered === folder || lowered.startsWith(folder + "/"))) {
 			return { ok: false, reason: `The folder "${first}" is not served.` };
 		}
 	}

@@ -102,9 +102,15 @@ export class RevisionHistory {
 	static fromSnapshot(snapshot: unknown, maxEntriesPerNote?: number): RevisionHistory {
 		const history = new RevisionHistory(maxEntriesPerNote);
 		if (!isSnapshot(snapshot)) return history;
-		for (const note of snapshot.notes) history.notes.set(note.path, note);
+		// Entries are checked one by one: a hand-edited or half-written state file must not break later lookups.
+		for (const note of snapshot.notes) history.notes.set(note.path, { ...note, entries: note.entries.filter(isEntry) });
 		return history;
 	}
+}
+
+function isEntry(value: unknown): value is RevisionEntry {
+	const entry = value as Partial<RevisionEntry> | null;
+	return typeof entry === "object" && entry !== null && typeof entry.revision === "string" && typeof entry.time === "number";
 }
 
 function isSnapshot(value: unknown): value is HistorySnapshot {

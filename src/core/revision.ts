@@ -31,7 +31,8 @@ export function parseEntityTagCondition(raw: string | undefined): EntityTagCondi
 	if (raw === undefined) return { kind: "absent" };
 	if (raw.trim() === "*") return { kind: "any" };
 	const tags: EntityTag[] = [];
-	let rest = raw;
+	// RFC 9110 list syntax tolerates empty elements anywhere, including before the first: `, "a"`.
+	let rest = raw.replace(/^(\s*,)+/, "");
 	while (rest.trim() !== "") {
 		const match = TAG.exec(rest);
 		if (!match) return { kind: "malformed", raw };
