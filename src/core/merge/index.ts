@@ -1,0 +1,5 @@
+/** Public API of the pure three-way merge engine for markdown notes (no Obsidian, no I/O). */
+export { mergeThreeWay } from "./merge";
+export { mergedText, renderMerge, MARKERS, type RenderOptions } from "./render";
+export { wordDiff, type WordOp } from "./word-diff";
+export type { ConflictReason, ConflictRegion, MergeOptions, MergeRegion, MergeResult, StableOrigin } from "./types";

@@ -1,0 +1,78 @@
+/** Line-based three-way merge of base/mine/theirs line arrays into stable and conflicting regions. */
+import { diffLines } from "../diff/line-diff";
+import { groupHunks, type Group } from "./group";
+import { toHunks, type Hunk } from "./hunks";
+import { analyzeBase, plainStructure } from "./markdown";
+import type { DraftRegion } from "./types";
+
+export interface LineMergeOptions {
+	diffTimeoutSeconds?: number;
+	/** Apply the list and fence rules (off for frontmatter, which has its own rules). */
+	markdown?: boolean;
+}
+
+/**
+ * Per diff, and a merge runs two, so even a pathological note merges well under a second. Past its deadline
+ * diff-match-patch settles for a coarser diff, which only makes conflicts bigger, never wrong.
+ */
+export const DEFAULT_DIFF_TIMEOUT_SECONDS = 0.2;
+
+export function mergeLines(
+	base: readonly string[],
+	mine: readonly string[],
+	theirs: readonly string[],
+	options: LineMergeOptions = {},
+): DraftRegion[] {
+	const timeoutSeconds = options.diffTimeoutSeconds ?? DEFAULT_DIFF_TIMEOUT_SECONDS;
+	const mineHunks = toHunks(diffLines(base, mine, { timeoutSeconds }), base, mine, "mine");
+	const theirsHunks = toHunks(diffLines(base, theirs, { timeoutSeconds }), base, theirs, "theirs");
+	const structure = options.markdown === false ? plainStructure(base.length) : analyzeBase(base);
+	const groups = groupHunks(mineHunks, theirsHunks, { base, mine, theirs }, structure);
+
+	const regions: DraftRegion[] = [];
+	let baseAt = 0;
+	const mineMap = new SideMap();
+	const theirsMap = new SideMap();
+	for (const group of groups) {
+		const start = group.baseStart;
+		const end = Math.min(group.baseEnd, base.length);
+		pushStable(regions, join(base, baseAt, start), "base");
+		const mineText = join(mine, mineMap.at(start), mineMap.after(group.mine, end));
+		const theirsText = join(theirs, theirsMap.at(start), theirsMap.after(group.theirs, end));
+		regions.push(resolve(group, join(base, start, end), mineText, theirsText));
+		baseAt = end;
+	}
+	pushStable(regions, join(base, baseAt, base.length), "base");
+	return regions;
+}
+
+/** Maps base line numbers to a side's line numbers through the hunks seen so far (they arrive in base order). */
+class SideMap {
+	private delta = 0;
+
+	at(baseLine: number): number {
+		return baseLine + this.delta;
+	}
+
+	after(hunks: readonly Hunk[], baseEnd: number): number {
+		const last = hunks[hunks.length - 1];
+		if (last) this.delta = last.sideEnd - last.baseEnd;
+		return baseEnd + this.delta;
+	}
+}
+
+function resolve(group: Group, base: string, mine: string, theirs: string): DraftRegion {
+	if (group.theirs.length === 0) return { kind: "stable", text: mine, origin: "mine", base };
+	if (group.mine.length === 0) return { kind: "stable", text: theirs, origin: "theirs", base };
+	// Both sides arriving at the same text is agreement, not conflict (git's zealous merge says the same).
+	if (mine === theirs) return { kind: "stable", text: mine, origin: "both", base };
+	return { kind: "conflict", reason: group.fence ? "fence" : "overlap", base, mine, theirs };
+}
+
+function join(lines: readonly string[], from: number, to: number): string {
+	return from >= to ? "" : lines.slice(from, to).join("");
+}
+
+function pushStable(regions: DraftRegion[], text: string, origin: "base"): void {
+	if (text !== "") regions.push({ kind: "stable", text, origin });
+}

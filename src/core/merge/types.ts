@@ -1,0 +1,53 @@
+/** Plain-data types of the three-way merge result, shared by the engine, the renderer and the UI. */
+
+/**
+ * Where a stable region's text came from: unchanged base text, one side's change, or "both": a change both sides
+ * made identically, or a frontmatter block the YAML merge combined from both sides' changes.
+ */
+export type StableOrigin = "base" | "mine" | "theirs" | "both";
+
+/** Why a conflict was reported, so a UI can explain it. */
+export type ConflictReason =
+	/** Both sides changed overlapping or touching lines (git's rule). */
+	| "overlap"
+	/** Both sides changed something inside one fenced code block. */
+	| "fence"
+	/** Both sides changed the same frontmatter key differently. */
+	| "frontmatter";
+
+export type MergeRegion =
+	| {
+			kind: "stable";
+			text: string;
+			origin: StableOrigin;
+			/** The base text a change replaced; present unless origin is "base" (an empty text marks a deletion). */
+			base?: string;
+	  }
+	| {
+			kind: "conflict";
+			/** 0-based position among the result's conflicts, stable for a given result. */
+			id: number;
+			reason: ConflictReason;
+			base: string;
+			mine: string;
+			theirs: string;
+	  };
+
+export type ConflictRegion = Extract<MergeRegion, { kind: "conflict" }>;
+
+export interface MergeResult {
+	clean: boolean;
+	conflicts: number;
+	/** In document order; texts are exact substrings of the inputs, line terminators included. */
+	regions: MergeRegion[];
+}
+
+export interface MergeOptions {
+	/** Seconds each of the two line diffs may spend before settling for a coarser (more conflicting) diff. */
+	diffTimeoutSeconds?: number;
+}
+
+/** A conflict before it is numbered; the engine assigns ids once the whole document is assembled. */
+export type DraftRegion =
+	| Extract<MergeRegion, { kind: "stable" }>
+	| Omit<ConflictRegion, "id">;
