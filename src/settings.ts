@@ -25,6 +25,12 @@ export interface RevisionGuardSettings {
 	noteExtensions: string[];
 	/** Browser origins allowed to call the API (empty: no web page may). */
 	allowedOrigins: string[];
+	/** Agents may ask (`Prefer: merge=auto`) for a clean three-way merge instead of a 412. */
+	allowAutoMerge: boolean;
+	/** What happens when an agent's write is refused: open the merge modal, show a notice with a button, or only count it. */
+	conflictAction: "open" | "notice" | "queue";
+	/** After a conflict is resolved in the modal, keep its .bak note or move it to the trash. */
+	backupAfterResolve: "keep" | "trash";
 }
 
 export const DEFAULT_PORT = 27125;
@@ -39,6 +45,9 @@ export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	maxBodyMB: 16,
 	noteExtensions: ["md"],
 	allowedOrigins: [],
+	allowAutoMerge: true,
+	conflictAction: "notice",
+	backupAfterResolve: "keep",
 };
 
 /** Fills in defaults for anything missing or of the wrong type (old or hand-edited data files). */
@@ -57,6 +66,9 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		readValidityMinutes: pick("readValidityMinutes", isNonNegative),
 		maxBodyMB: pick("maxBodyMB", (value) => isNonNegative(value) && (value as number) > 0),
 		noteExtensions: pick("noteExtensions", (value) => Array.isArray(value) && value.length > 0 && value.every((ext) => typeof ext === "string")),
+		allowAutoMerge: pick("allowAutoMerge", (value) => typeof value === "boolean"),
+		conflictAction: pick("conflictAction", (value) => value === "open" || value === "notice" || value === "queue"),
+		backupAfterResolve: pick("backupAfterResolve", (value) => value === "keep" || value === "trash"),
 		allowedOrigins: pick("allowedOrigins", (value) => Array.isArray(value) && value.every((origin) => typeof origin === "string" && origin !== "*")),
 	};
 }

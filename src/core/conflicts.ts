@@ -21,7 +21,20 @@ export interface ConflictRecord {
 	time: string;
 	status: ConflictStatus;
 	resolvedAt?: string;
+	/** The note's revision once resolved. */
 	resolvedRevision?: string;
+	/** How much of the agent's proposal the resolution kept. */
+	agentTaken?: AgentTaken;
+	/** Who resolved it: "you" (the merge modal) or the key name that wrote the resolution. */
+	resolvedBy?: string;
+}
+
+export type AgentTaken = "whole" | "partial" | "none";
+
+export interface Resolution {
+	resolvedRevision?: string;
+	agentTaken?: AgentTaken;
+	resolvedBy?: string;
 }
 
 export interface ConflictSnapshot {
@@ -61,16 +74,19 @@ export class ConflictLog {
 		return count;
 	}
 
-	setStatus(id: string, status: ConflictStatus, time: string, resolvedRevision?: string): ConflictRecord | undefined {
+	setStatus(id: string, status: ConflictStatus, time: string, resolution: Resolution = {}): ConflictRecord | undefined {
 		const record = this.records.get(id);
 		if (!record) return undefined;
 		record.status = status;
-		if (status === "open") {
-			delete record.resolvedAt;
-			delete record.resolvedRevision;
-		} else {
+		delete record.resolvedAt;
+		delete record.resolvedRevision;
+		delete record.agentTaken;
+		delete record.resolvedBy;
+		if (status !== "open") {
 			record.resolvedAt = time;
-			if (resolvedRevision !== undefined) record.resolvedRevision = resolvedRevision;
+			if (resolution.resolvedRevision !== undefined) record.resolvedRevision = resolution.resolvedRevision;
+			if (resolution.agentTaken !== undefined) record.agentTaken = resolution.agentTaken;
+			if (resolution.resolvedBy !== undefined) record.resolvedBy = resolution.resolvedBy;
 		}
 		this.emit(record);
 		return record;

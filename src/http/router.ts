@@ -47,6 +47,15 @@ export function segment(start: string): (raw: string) => string | null {
 	return (raw) => (raw.startsWith(start) && raw.length > start.length && !raw.slice(start.length).includes("/") ? raw.slice(start.length) : null);
 }
 
+/** `start` + one segment + `end` (e.g. /conflicts/{id}/merge); captures "{id}" + end. */
+export function suffixed(start: string, end: string): (raw: string) => string | null {
+	return (raw) => {
+		if (!raw.startsWith(start) || !raw.endsWith(end)) return null;
+		const middle = raw.slice(start.length, raw.length - end.length);
+		return middle !== "" && !middle.includes("/") ? middle + end : null;
+	};
+}
+
 export type RouteMatch =
 	| { kind: "found"; route: Route; handler: Handler; rest: string }
 	| { kind: "method-not-allowed"; allow: Method[] }

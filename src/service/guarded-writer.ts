@@ -9,11 +9,12 @@ import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, ty
 import { unifiedDiff } from "../core/diff/unified";
 import { decideWrite, type GuardDecision, type Refusal, type WriteOperation } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
-import { revisionOf, strongMatch, type EntityTagCondition } from "../core/revision";
-import type { RevisionHistory } from "../core/revision-history";
+import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
+import type { RevisionHistory, RevisionSource } from "../core/revision-history";
 import type { RevisionGuardSettings } from "../settings";
 import type { RevisionTracker } from "./revision-tracker";
 import type { NoteStat, VaultGateway } from "../vault/gateway";
+import { autoMerge, type AutoMerge } from "./auto-merge";
 
 export interface WriteRequest {
 	path: string;
@@ -22,10 +23,14 @@ export interface WriteRequest {
 	ifNoneMatch: EntityTagCondition;
 	/** The key name the write is attributed to. */
 	agent: string;
+	/** Who history credits; defaults to the agent. The merge modal's saves are the person's. */
+	source?: RevisionSource;
+	/** `Prefer: merge=auto`: on a stale token, write the three-way merge if it is clean. */
+	merge?: "auto";
 }
 
 export type WriteOutcome =
-	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null }
+	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null; merged: boolean }
 	| { kind: "unchanged"; revision: string }
 	| { kind: "deleted" }
 	| {
@@ -38,6 +43,8 @@ export type WriteOutcome =
 			backupError: string | null;
 			/** Unified diff from the sent revision to the note now, when that base is retained. */
 			changes: string | null;
+			/** With `merge: "auto"`: the attempted merge, with conflict markers. */
+			mergePreview: string | null;
 	  };
 
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
@@ -54,6 +61,19 @@ export interface GuardedWriterDeps {
 	now: () => number;
 	/** Persist conflict records; awaited before a refusal is answered. */
 	saveConflicts: () => Promise<void>;
+	/** Called after every write that replaced an existing note (conflict records settle themselves here). */
+	onWritten?: (write: CompletedWrite) => Promise<void>;
+}
+
+export interface CompletedWrite {
+	path: string;
+	/** The revision the write replaced, and its content. */
+	replaced: string;
+	replacedContent: string;
+	revision: string;
+	content: string;
+	/** The key name (or "you" for the person) that wrote. */
+	by: string;
 }
 
 export class GuardedWriter {
@@ -67,20 +87,29 @@ export class GuardedWriter {
 
 	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {
 		const { gateway, tracker, settings, now } = this.deps;
-		const { path, operation, agent } = request;
+		const { path, operation } = request;
+		const source = request.source ?? { kind: "agent", agent: request.agent };
 		const config = settings();
+		// The merge base must be at hand before the atomic step, whose check runs synchronously.
+		const mergeBase = request.merge === "auto" && config.allowAutoMerge ? await this.sentBase(request.ifMatch) : null;
 		let seen: string | null = null;
+		// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks).
+		const attempt: { merge: AutoMerge | null } = { merge: null };
 		const outcome = await gateway.mutate<GuardDecision>(path, (current) => {
 			seen = current;
-			const decision = decideWrite(current, {
+			let decision = decideWrite(current, {
 				operation,
 				ifMatch: request.ifMatch,
 				ifNoneMatch: request.ifNoneMatch,
 				requireToken: config.requireToken,
 				readExpired: current !== null && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
 			});
+			if (decision.kind === "refuse" && decision.refusal.reason === "stale" && mergeBase !== null && current !== null && operation.kind === "replace") {
+				attempt.merge = autoMerge(mergeBase, current, operation.body);
+				if (attempt.merge.kind === "merged") decision = { kind: "write", content: attempt.merge.text, created: false };
+			}
 			if (decision.kind === "write") {
-				tracker.expect(path, revisionOf(decision.content), { kind: "agent", agent });
+				tracker.expect(path, revisionOf(decision.content), source);
 				return { kind: "write", content: decision.content, result: decision };
 			}
 			if (decision.kind === "delete") return { kind: "trash", result: decision };
@@ -88,23 +117,30 @@ export class GuardedWriter {
 		});
 		const decision: GuardDecision = outcome.result;
 		const current: string | null = seen;
+		const merge = attempt.merge;
 
 		switch (decision.kind) {
 			case "write": {
 				const revision = revisionOf(decision.content);
-				tracker.record(path, decision.content, revision, { kind: "agent", agent });
+				tracker.record(path, decision.content, revision, source);
 				// The writer knows this content, so it is a fair base for its next write.
 				this.deps.history.markServed(path, revision, now());
 				await this.deps.bases.retain(revision, decision.content);
-				return { kind: "written", revision, created: decision.created, stat: outcome.stat };
+				if (current !== null) await this.deps.onWritten?.({ path, replaced: revisionOf(current), replacedContent: current, revision, content: decision.content, by: request.agent });
+				return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged" };
 			}
 			case "unchanged":
 				return { kind: "unchanged", revision: revisionOf(current ?? "") };
 			case "delete":
 				return { kind: "deleted" };
 			case "refuse":
-				return this.refused(request, decision.refusal, current);
+				return this.refused(request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null);
 		}
+	}
+
+	private async sentBase(ifMatch: EntityTagCondition): Promise<string | null> {
+		const sent = sentRevisions(ifMatch)[0];
+		return sent === undefined ? null : this.deps.bases.get(sent);
 	}
 
 	private readExpired(path: string, current: string, ifMatch: EntityTagCondition, windowMinutes: number): boolean {
@@ -115,13 +151,15 @@ export class GuardedWriter {
 		return servedAt === undefined || this.deps.now() - servedAt > windowMinutes * 60_000;
 	}
 
-	private async refused(request: WriteRequest, refusal: Refusal, current: string | null): Promise<WriteOutcome> {
+	private async refused(request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null): Promise<WriteOutcome> {
 		const currentRevision = current === null ? null : revisionOf(current);
 		const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
 		const changes = sentRevision && current !== null ? await this.changesSince(request.path, sentRevision, current) : null;
 		const body = request.operation.kind === "delete" ? null : request.operation.body;
 		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current;
-		if (!keep || body === null) return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes };
+		if (!keep || body === null) return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes, mergePreview };
+		// The proposal is kept as a base too, so resolving the conflict never depends on the .bak staying untouched.
+		await this.deps.bases.retain(revisionOf(body), body);
 
 		const when = new Date(this.deps.now());
 		let backupPath: string | null = null;
@@ -145,7 +183,7 @@ export class GuardedWriter {
 		};
 		this.deps.conflicts.add(conflict);
 		await this.deps.saveConflicts().catch(() => undefined);
-		return { kind: "refused", refusal, currentRevision, conflict, backupError, changes };
+		return { kind: "refused", refusal, currentRevision, conflict, backupError, changes, mergePreview };
 	}
 
 	/** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */

@@ -9,6 +9,7 @@ import { RevisionHistory, type RevisionSource } from "../core/revision-history";
 import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
+import { ConflictResolver } from "./conflict-resolver";
 import { GuardedWriter } from "./guarded-writer";
 import { StatePersistence } from "./persistence";
 import { RevisionTracker } from "./revision-tracker";
@@ -37,6 +38,8 @@ export interface RevisionGuard {
 	readonly conflicts: ConflictLog;
 	readonly tracker: RevisionTracker;
 	readonly writer: GuardedWriter;
+	readonly resolver: ConflictResolver;
+	readonly timers: Timers;
 	readonly persistence: StatePersistence;
 	readonly settings: () => RevisionGuardSettings;
 	readonly now: () => number;
@@ -96,7 +99,9 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		settings,
 		now,
 		saveConflicts: () => persistence.saveConflicts(),
+		onWritten: (write) => resolver.settle(write),
 	});
+	const resolver: ConflictResolver = new ConflictResolver({ gateway, bases, conflicts, writer: () => writer, settings, now });
 	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));
 
 	return {
@@ -106,6 +111,8 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		conflicts,
 		tracker,
 		writer,
+		resolver,
+		timers: options.timers,
 		persistence,
 		settings,
 		now,

@@ -65,7 +65,7 @@ describe("ConflictLog", () => {
 		const log = new ConflictLog();
 		const r = record();
 		log.add(r);
-		expect(log.setStatus(r.id, "resolved", "2026-11-22T00:00:00.000Z", "rev-x")).toMatchObject({
+		expect(log.setStatus(r.id, "resolved", "2026-11-22T00:00:00.000Z", { resolvedRevision: "rev-x" })).toMatchObject({
 			status: "resolved",
 			resolvedAt: "2026-11-22T00:00:00.000Z",
 			resolvedRevision: "rev-x",

@@ -1,10 +1,12 @@
-/** GET /conflicts and GET /conflicts/{id}: the record of every refused write. */
+/** GET /conflicts, GET /conflicts/{id} (optionally long-polling), GET /conflicts/{id}/merge. */
 import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
+import { etagOf } from "../../core/revision";
 import { problem } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import type { RequestContext } from "../router";
 
 const STATUSES: ConflictStatus[] = ["open", "resolved", "dismissed"];
+const MAX_WAIT_SECONDS = 60;
 
 export async function listConflicts(context: RequestContext): Promise<ApiResponse> {
 	const status = context.query.get("status");
@@ -16,15 +18,71 @@ export async function listConflicts(context: RequestContext): Promise<ApiRespons
 }
 
 export async function getConflict(context: RequestContext): Promise<ApiResponse> {
-	let id: string;
-	try {
-		id = decodeURIComponent(context.rest);
-	} catch {
-		return problem("bad-request", "The conflict id is not valid percent-encoding.");
+	const found = findRecord(context);
+	if ("response" in found) return found.response;
+	const waitParam = context.query.get("wait");
+	if (waitParam === null) return json(200, toJson(found.record));
+	const wait = Number(waitParam);
+	if (!Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
+		return problem("bad-request", `wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}.`);
 	}
+	return json(200, toJson(await statusChange(context, found.record, wait * 1000)));
+}
+
+export async function conflictMerge(context: RequestContext): Promise<ApiResponse> {
+	const id = decodeId(context.rest.replace(/\/merge$/, ""));
+	if (id === null) return problem("bad-request", "The conflict id is not valid percent-encoding.");
+	const preview = await context.guard.resolver.preview(id, context.query.get("diff3") !== null);
+	if (!preview) return problem("conflict-not-found", `There is no conflict "${id}" with a proposal still kept. List conflicts with GET /conflicts.`);
+	const { sides, result, text } = preview;
+	const body = {
+		id,
+		path: sides.record.path,
+		status: sides.record.status,
+		clean: result.clean,
+		conflicts: result.conflicts,
+		baseRetained: sides.base !== null,
+		currentRevision: sides.mineRevision,
+		text,
+		detail: result.clean
+			? "The automatic merge is clean. To apply it, PUT `text` to the note with If-Match set to currentRevision."
+			: `The automatic merge has ${result.conflicts} conflict(s), shown with <<<<<<< mine / ======= / >>>>>>> agent markers. Resolve them, then PUT the result to the note with If-Match set to currentRevision; that resolves this conflict.`,
+	};
+	return json(200, body, sides.mineRevision ? { ETag: etagOf(sides.mineRevision) } : {});
+}
+
+/** Resolves with the record once its status differs from what the caller saw, or when `ms` runs out. */
+function statusChange(context: RequestContext, record: ConflictRecord, ms: number): Promise<ConflictRecord> {
+	const { conflicts, timers } = context.guard;
+	const seen = record.status;
+	if (ms === 0) return Promise.resolve(record);
+	return new Promise((resolve) => {
+		const finish = () => {
+			unsubscribe();
+			timers.cancel(timer);
+			resolve(conflicts.get(record.id) ?? record);
+		};
+		const unsubscribe = conflicts.onChange((changed) => {
+			if (changed.id === record.id && changed.status !== seen) finish();
+		});
+		const timer = timers.schedule(finish, ms);
+	});
+}
+
+function findRecord(context: RequestContext): { record: ConflictRecord } | { response: ApiResponse } {
+	const id = decodeId(context.rest);
+	if (id === null) return { response: problem("bad-request", "The conflict id is not valid percent-encoding.") };
 	const record = context.guard.conflicts.get(id);
-	if (!record) return problem("conflict-not-found", `There is no conflict "${id}". List them with GET /conflicts.`);
-	return json(200, toJson(record));
+	if (!record) return { response: problem("conflict-not-found", `There is no conflict "${id}". List them with GET /conflicts.`) };
+	return { record };
+}
+
+function decodeId(raw: string): string | null {
+	try {
+		return decodeURIComponent(raw);
+	} catch {
+		return null;
+	}
 }
 
 function toJson(record: ConflictRecord): JsonValue {

@@ -1,6 +1,6 @@
 /** The route table: one place that says which handler serves which path and method. */
-import { exact, prefix, segment, type Route } from "../router";
-import { getConflict, listConflicts } from "./conflicts";
+import { exact, prefix, segment, suffixed, type Route } from "../router";
+import { conflictMerge, getConflict, listConflicts } from "./conflicts";
 import { noteChanges } from "./changes";
 import { openApiDocument } from "./openapi";
 import { describeProblem, serviceStatus } from "./service";
@@ -14,5 +14,6 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote } },
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
+	{ template: "/conflicts/{id}/merge", match: suffixed("/conflicts/", "/merge"), handlers: { GET: conflictMerge } },
 	{ template: "/changes/{path}", match: prefix("/changes/"), handlers: { GET: noteChanges } },
 ];

@@ -48,10 +48,11 @@ export const OPENAPI: JsonValue = {
 			},
 			head: { summary: "The headers a GET would send.", parameters: [pathParam], responses: { "200": { description: "Exists.", headers: etagHeader }, "404": { description: "No such note." } } },
 			put: {
-				summary: "Create a note, or replace it when If-Match names its current revision.",
-				parameters: [pathParam, ifMatch, ifNoneMatch],
+				summary: "Create a note, or replace it when If-Match names its current revision. With Prefer: merge=auto, a stale write whose three-way merge is clean is merged instead of refused.",
+				parameters: [pathParam, ifMatch, ifNoneMatch, { name: "Prefer", in: "header", required: false, description: "`merge=auto`: merge with the newer note when If-Match is stale and the merge is clean.", schema: { type: "string" } }],
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
 				responses: {
+					"200": { description: "Merged (Prefer: merge=auto): the stale write was merged with the newer note. Preference-Applied: merge=auto.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, revision: { type: "string" }, merged: { type: "boolean" } } } } } },
 					"201": { description: "Created.", headers: etagHeader },
 					"204": { description: "Replaced (or already identical).", headers: etagHeader },
 					...refusals,
@@ -79,9 +80,26 @@ export const OPENAPI: JsonValue = {
 		},
 		"/conflicts/{id}": {
 			get: {
-				summary: "One conflict record.",
-				parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+				summary: "One conflict record; with ?wait=SECONDS (at most 60), waits until its status changes.",
+				parameters: [
+					{ name: "id", in: "path", required: true, schema: { type: "string" } },
+					{ name: "wait", in: "query", required: false, description: "Long-poll: answer as soon as the status changes, or after this many seconds.", schema: { type: "number", minimum: 0, maximum: 60 } },
+				],
 				responses: { "200": { description: "The record.", content: { "application/json": { schema: { $ref: "#/components/schemas/Conflict" } } } }, "404": problemResponse("No such conflict."), ...common },
+			},
+		},
+		"/conflicts/{id}/merge": {
+			get: {
+				summary: "The automatic three-way merge of the conflict now (what the agent read, the note now, its proposal), with conflict markers; PUT a resolution with If-Match set to currentRevision.",
+				parameters: [
+					{ name: "id", in: "path", required: true, schema: { type: "string" } },
+					{ name: "diff3", in: "query", required: false, description: "Also show the base in each conflict.", schema: { type: "string" } },
+				],
+				responses: {
+					"200": { description: "The merge.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" }, path: { type: "string" }, status: { type: "string" }, clean: { type: "boolean" }, conflicts: { type: "integer" }, baseRetained: { type: "boolean" }, currentRevision: { type: ["string", "null"] }, text: { type: "string" }, detail: { type: "string" } } } } } },
+					"404": problemResponse("No such conflict, or its proposal is no longer kept."),
+					...common,
+				},
 			},
 		},
 		"/changes/{path}": {
@@ -112,6 +130,7 @@ export const OPENAPI: JsonValue = {
 							backupPath: { type: ["string", "null"], description: "Where your refused body was kept, byte for byte." },
 							conflictId: { type: "string" },
 							changes: { type: ["string", "null"], description: "Unified diff from sentRevision to the note now, when that base is retained." },
+							mergePreview: { type: "string", description: "With Prefer: merge=auto, the attempted merge with conflict markers." },
 						},
 					},
 				],
@@ -148,6 +167,8 @@ export const OPENAPI: JsonValue = {
 					status: { type: "string", enum: ["open", "resolved", "dismissed"] },
 					resolvedAt: { type: "string", format: "date-time" },
 					resolvedRevision: { type: "string" },
+					agentTaken: { type: "string", enum: ["whole", "partial", "none"], description: "How much of the agent's proposal the resolution kept." },
+					resolvedBy: { type: "string", description: "\"you\" (the merge modal) or the key name whose write resolved it." },
 				},
 			},
 		},

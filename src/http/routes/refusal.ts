@@ -8,7 +8,7 @@ import type { RequestContext } from "../router";
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
 export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
-	const { refusal, conflict, currentRevision, changes, backupError } = outcome;
+	const { refusal, conflict, currentRevision, changes, backupError, mergePreview } = outcome;
 	const headers: Record<string, string> = currentRevision ? { ETag: etagOf(currentRevision) } : {};
 	const kept = conflict?.backupPath
 		? ` Your content was kept, byte for byte, in "${conflict.backupPath}".`
@@ -26,13 +26,13 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 				: `"${path}" already exists, so an update must say which revision it replaces. GET the note, re-apply your change to what it holds now, then PUT with If-Match set to its ETag. Nothing was written.`,
 			{ path, currentRevision }, headers);
 		case "stale":
-			return problem("stale-revision", (currentRevision === null
+			return problem("stale-revision", (mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "") + (currentRevision === null
 				? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was written.`
 				: `"${path}" changed since you read it, so nothing was written.`) + kept +
 				(currentRevision === null ? " To create it again, PUT without If-Match." :
 					changes ? " The `changes` field is a diff from the revision you sent to the note now: apply your edit on top of the current content and PUT again with If-Match set to currentRevision." :
 						" GET the note, re-apply your edit to its current content and PUT again with the new ETag."),
-			{ path, sentRevision: refusal.sentRevision, currentRevision, ...record, changes }, headers);
+			{ path, sentRevision: refusal.sentRevision, currentRevision, ...record, changes, ...(mergePreview !== null ? { mergePreview } : {}) }, headers);
 		case "read-expired":
 			return problem("read-expired", `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again and retry with the fresh ETag.`,
 				{ path, sentRevision: refusal.sentRevision, currentRevision, ...record }, headers);

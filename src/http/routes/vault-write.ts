@@ -37,12 +37,24 @@ function write(context: RequestContext, path: string, operation: WriteOperation)
 		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
 		ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")),
 		agent: context.agent?.name ?? "unknown",
+		merge: operation.kind === "replace" && prefersAutoMerge(headersValue(context, "prefer")) ? "auto" : undefined,
 	});
+}
+
+/** `Prefer: merge=auto` (RFC 7240 syntax; other preferences may stand beside it). */
+export function prefersAutoMerge(prefer: string | undefined): boolean {
+	return (prefer ?? "").split(",").some((preference) => /^\s*merge\s*=\s*"?auto"?\s*(;|$)/i.test(preference));
 }
 
 function respond(context: RequestContext, path: string, outcome: WriteOutcome): ApiResponse {
 	switch (outcome.kind) {
 		case "written":
+			if (outcome.merged) {
+				return json(200, { path, revision: outcome.revision, merged: true, detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written." }, {
+					ETag: etagOf(outcome.revision),
+					"Preference-Applied": "merge=auto",
+				});
+			}
 			if (outcome.created) {
 				return json(201, { path, revision: outcome.revision, created: true }, {
 					ETag: etagOf(outcome.revision),

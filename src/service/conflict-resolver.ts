@@ -1,0 +1,120 @@
+/**
+ * Resolving conflicts: gathers the three sides (what the agent read, the note now, what the agent proposed),
+ * previews the automatic merge, and saves a resolution through the guarded writer. Also settles open conflicts
+ * when any write lands on top of the exact revision a conflict was refused against.
+ */
+import { agentTakenOf } from "../core/agent-outcome";
+import type { AgentTaken, ConflictLog, ConflictRecord } from "../core/conflicts";
+import type { BaseStore } from "../core/base-store";
+import { mergeThreeWay, renderMerge, type MergeResult } from "../core/merge";
+import { parseEntityTagCondition, revisionOf } from "../core/revision";
+import type { RevisionGuardSettings } from "../settings";
+import type { VaultGateway } from "../vault/gateway";
+import type { CompletedWrite, GuardedWriter } from "./guarded-writer";
+
+export interface ConflictSides {
+	record: ConflictRecord;
+	/** What the agent read; null when no longer retained (or it sent no token). */
+	base: string | null;
+	/** The note now; null when it no longer exists. */
+	mine: string | null;
+	mineRevision: string | null;
+	/** What the agent proposed; null only if both the retained copy and the .bak are gone. */
+	theirs: string | null;
+}
+
+export type SaveOutcome =
+	| { kind: "saved"; revision: string }
+	/** The note changed since `mineRevision`: nothing was written; merge again against these sides. */
+	| { kind: "changed"; sides: ConflictSides }
+	| { kind: "failed"; message: string };
+
+export interface ResolverDeps {
+	gateway: VaultGateway;
+	bases: BaseStore;
+	conflicts: ConflictLog;
+	writer: () => GuardedWriter;
+	settings: () => RevisionGuardSettings;
+	now: () => number;
+}
+
+/** Who the merge modal's saves are credited to. */
+export const PERSON = "you";
+
+export class ConflictResolver {
+	constructor(private readonly deps: ResolverDeps) {}
+
+	async sides(id: string): Promise<ConflictSides | null> {
+		const record = this.deps.conflicts.get(id);
+		if (!record) return null;
+		const { bases, gateway } = this.deps;
+		const base = record.sentRevision ? await bases.get(record.sentRevision) : null;
+		const note = await gateway.read(record.path);
+		let theirs = await bases.get(record.proposedRevision);
+		if (theirs === null && record.backupPath) {
+			const backup = await gateway.read(record.backupPath);
+			if (backup && revisionOf(backup.content) === record.proposedRevision) theirs = backup.content;
+		}
+		return { record, base, mine: note?.content ?? null, mineRevision: note ? revisionOf(note.content) : null, theirs };
+	}
+
+	/** The automatic merge of the three sides now (a missing base merges as empty, so every difference conflicts). */
+	async preview(id: string, diff3 = false): Promise<{ sides: ConflictSides; result: MergeResult; text: string } | null> {
+		const sides = await this.sides(id);
+		if (!sides || sides.theirs === null) return null;
+		const result = mergeThreeWay(sides.base ?? "", sides.mine ?? "", sides.theirs);
+		return { sides, result, text: renderMerge(result, { diff3 }) };
+	}
+
+	/** Saves the person's resolution, replacing exactly `mineRevision`; never overwrites a newer note. */
+	async save(id: string, text: string, mineRevision: string | null, agentTaken: AgentTaken): Promise<SaveOutcome> {
+		const record = this.deps.conflicts.get(id);
+		if (!record) return { kind: "failed", message: "This conflict no longer exists." };
+		const outcome = await this.deps.writer().write({
+			path: record.path,
+			operation: { kind: "replace", body: text },
+			ifMatch: parseEntityTagCondition(mineRevision === null ? undefined : `"${mineRevision}"`),
+			ifNoneMatch: parseEntityTagCondition(mineRevision === null ? "*" : undefined),
+			agent: PERSON,
+			source: { kind: "user" },
+		});
+		if (outcome.kind === "refused") {
+			const sides = await this.sides(id);
+			return sides ? { kind: "changed", sides } : { kind: "failed", message: "This conflict no longer exists." };
+		}
+		const revision = outcome.kind === "written" || outcome.kind === "unchanged" ? outcome.revision : revisionOf(text);
+		this.deps.conflicts.setStatus(id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: revision, agentTaken, resolvedBy: PERSON });
+		await this.afterResolve(record);
+		return { kind: "saved", revision };
+	}
+
+	dismiss(id: string): void {
+		this.deps.conflicts.setStatus(id, "dismissed", new Date(this.deps.now()).toISOString());
+	}
+
+	/** The writer's hook: a write on top of the revision a conflict was refused against resolves that conflict. */
+	async settle(write: CompletedWrite): Promise<void> {
+		for (const record of this.deps.conflicts.list({ status: "open", path: write.path })) {
+			if (record.currentRevision !== write.replaced || write.by === PERSON) continue;
+			const base = record.sentRevision ? await this.deps.bases.get(record.sentRevision) : null;
+			const theirs = await this.deps.bases.get(record.proposedRevision);
+			const agentTaken = theirs === null ? undefined : agentTakenOf(base, write.replacedContent, theirs, write.content);
+			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: write.revision, agentTaken, resolvedBy: write.by });
+		}
+	}
+
+	/** With the "trash" setting, an untouched .bak goes to the trash (through the guard, with its own token). */
+	private async afterResolve(record: ConflictRecord): Promise<void> {
+		if (this.deps.settings().backupAfterResolve !== "trash" || !record.backupPath) return;
+		const backup = await this.deps.gateway.read(record.backupPath);
+		if (!backup || revisionOf(backup.content) !== record.proposedRevision) return;
+		await this.deps.writer().write({
+			path: record.backupPath,
+			operation: { kind: "delete" },
+			ifMatch: parseEntityTagCondition(`"${record.proposedRevision}"`),
+			ifNoneMatch: parseEntityTagCondition(undefined),
+			agent: PERSON,
+			source: { kind: "user" },
+		});
+	}
+}
