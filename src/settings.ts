@@ -59,7 +59,8 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 	const isNonNegative = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value >= 0;
 	return {
 		port: pick("port", isPort),
-		keys: pick("keys", (value) => Array.isArray(value) && value.every(isAgentKey)),
+		// A bad entry drops only itself: one hand-edited key must not cost the others.
+		keys: Array.isArray(input.keys) ? input.keys.filter(isAgentKey).map((key) => ({ ...key })) : [],
 		requireToken: pick("requireToken", (value) => typeof value === "boolean"),
 		backupFolder: pick("backupFolder", (value) => typeof value === "string"),
 		baseStoreCapMB: pick("baseStoreCapMB", (value) => isNonNegative(value) && (value as number) > 0),

@@ -44,7 +44,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 				break;
 			}
 			case "--port": {
-				const port = Number(value());
+				// Digits only: Number("") is 0 (a random port), and "0x50" or "1e3" are not what anyone types for a port.
+				const raw = value();
+				const port = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
 				if (!Number.isInteger(port) || port < 0 || port > 65535) return { command: "error", message: "--port needs a number from 0 to 65535." };
 				result.port = port;
 				break;

@@ -8,7 +8,7 @@ import { parseArgs, USAGE, type ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
 import { loadHostSettings } from "./host-settings";
 import { nodeTimers } from "./node-timers";
-import { welcomeText } from "./welcome";
+import { pickSampleNote, welcomeText } from "./welcome";
 
 export const STATE_FOLDER = ".revision-guard";
 
@@ -45,8 +45,7 @@ async function serve(args: ServeArgs): Promise<void> {
 		process.exitCode = 1;
 		return;
 	}
-	console.log(welcomeText({ folder, port, key: settings.keys[0]!.key, notes: report.checked, changed: report.changed }));
-
+	// Handlers first: the welcome text says Ctrl+C stops the host, so it must be true once that text is out.
 	let stopping = false;
 	const stop = async (signal: string) => {
 		if (stopping) return;
@@ -59,6 +58,9 @@ async function serve(args: ServeArgs): Promise<void> {
 	};
 	process.on("SIGINT", () => void stop("SIGINT"));
 	process.on("SIGTERM", () => void stop("SIGTERM"));
+
+	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions));
+	console.log(welcomeText({ folder, port, key: settings.keys[0]!.key, notes: report.checked, changed: report.changed, sampleNote }));
 }
 
 async function main(argv: string[]): Promise<void> {

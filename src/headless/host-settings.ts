@@ -12,6 +12,8 @@ export async function loadHostSettings(storage: StateStorage, cliKey: string | n
 	try {
 		stored = text === null ? null : (JSON.parse(text) as unknown);
 	} catch {
+		// A damaged file (a bad hand edit) is kept beside, never silently replaced: it may hold keys agents use.
+		await storage.write(`${SETTINGS_FILE}.damaged-${Date.now()}`, text ?? "");
 		stored = null;
 	}
 	const settings = withDefaults(stored);

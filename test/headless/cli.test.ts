@@ -1,0 +1,326 @@
+/**
+ * The BUILT headless host (dist/cli.js; `npm test` builds it first) as a person runs it: spawned with node, talked
+ * to over HTTP and with the printed curl lines, and stopped with a signal.
+ */
+import { execFile, spawn, type ChildProcess } from "child_process";
+import { existsSync } from "fs";
+import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import { createServer, type Server } from "net";
+import { tmpdir } from "os";
+import { join } from "path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { call } from "../helpers/http-client";
+import { forbidServerErrors } from "../helpers/no-server-errors";
+import { allFiles, writeVaultFile } from "../helpers/vault-files";
+
+const CLI = join(__dirname, "../../dist/cli.js");
+const READY_LINE = "Press Ctrl+C to stop.";
+const BASE64URL_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+interface Exit {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+}
+
+interface Host {
+	child: ChildProcess;
+	out: () => string;
+	err: () => string;
+	exited: Promise<Exit>;
+}
+
+interface Served extends Host {
+	port: number;
+	key: string;
+	welcome: string;
+	api: (path: string, options?: Parameters<typeof call>[2]) => ReturnType<typeof call>;
+}
+
+const running = new Set<ChildProcess>();
+let dir: string;
+
+function launch(args: string[], cwd: string): Host {
+	const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+	running.add(child);
+	let out = "";
+	let err = "";
+	child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+	child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+	const exited = new Promise<Exit>((resolve) =>
+		child.on("exit", (code, signal) => {
+			running.delete(child);
+			resolve({ code, signal });
+		}),
+	);
+	return { child, out: () => out, err: () => err, exited };
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function until(host: Host, probe: () => boolean, what: string, ms = 10_000): Promise<void> {
+	const deadline = Date.now() + ms;
+	let exited = false;
+	void host.exited.then(() => (exited = true));
+	while (!probe()) {
+		if (exited) throw new Error(`the host exited before ${what}.\nstdout:\n${host.out()}\nstderr:\n${host.err()}`);
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}.\nstdout:\n${host.out()}\nstderr:\n${host.err()}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
+/** Starts the host and waits for its welcome text; the port and key are read from what it printed. */
+async function serve(args: string[], cwd = dir): Promise<Served> {
+	const host = launch(args, cwd);
+	await until(host, () => host.out().includes(READY_LINE), "the welcome text");
+	const welcome = host.out();
+	const port = Number(/REST API: http:\/\/127\.0\.0\.1:(\d+)\//.exec(welcome)?.[1]);
+	const key = /API key: +(\S+)/.exec(welcome)?.[1] ?? "";
+	expect(port, welcome).toBeGreaterThan(0);
+	return {
+		...host,
+		port,
+		key,
+		welcome,
+		api: (path, options = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${key}`, ...options.headers } }),
+	};
+}
+
+/** Sends `signal` and waits (a few seconds at most) for the host to exit. */
+async function stop(host: Host, signal: NodeJS.Signals): Promise<Exit> {
+	host.child.kill(signal);
+	return within(host.exited, 5000, `the host to exit on ${signal}`);
+}
+
+/** The printed lines to paste: the export, then steps 1, 2 and 3. */
+function tryLines(welcome: string): { exportLine: string; steps: string[] } {
+	const lines = welcome.split("\n").map((line) => line.trim());
+	const exportLine = lines.find((line) => line.startsWith("export RG_KEY="));
+	const steps = [1, 2, 3].map((n) => lines[lines.findIndex((line) => line.startsWith(`# ${n}.`)) + 1] ?? "");
+	expect(exportLine, welcome).toBeDefined();
+	for (const step of steps) expect(step, welcome).toContain("curl ");
+	return { exportLine: exportLine!, steps };
+}
+
+function bash(script: string): Promise<string> {
+	return new Promise((resolve, reject) =>
+		execFile("bash", ["-c", script], { timeout: 10_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))),
+	);
+}
+
+const hasCurl = (): Promise<boolean> => bash("command -v curl").then(() => true, () => false);
+
+/**
+ * Runs the three printed lines in bash and returns each step's HTTP status. Without curl on this machine, the same
+ * three requests (read, update with the ETag, stale update with the same ETag) are sent with the test client instead.
+ */
+async function runTryLines(served: Served): Promise<number[]> {
+	const { exportLine, steps } = tryLines(served.welcome);
+	if (await hasCurl()) {
+		const output = await bash([exportLine, ...steps.flatMap((step) => [step, "echo '@@step-done@@'"])].join("\n"));
+		return output
+			.split("@@step-done@@")
+			.slice(0, 3)
+			.map((part) => Number(/^HTTP\/[\d.]+ (\d{3})/m.exec(part)?.[1]));
+	}
+	const url = new URL(steps[0]!.split(" ").at(-1)!);
+	const read = await served.api(url.pathname);
+	const etag = String(read.headers.etag);
+	const update = await served.api(url.pathname, { method: "PUT", headers: { "If-Match": etag }, body: "# Updated\n\nUpdated by an agent.\n" });
+	const stale = await served.api(url.pathname, { method: "PUT", headers: { "If-Match": etag }, body: "stale copy\n" });
+	return [read.status, update.status, stale.status];
+}
+
+async function backups(root: string): Promise<string[]> {
+	return (await allFiles(root)).filter((path) => path.endsWith(".bak.md"));
+}
+
+forbidServerErrors();
+
+beforeAll(() => {
+	if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does it for you).`);
+});
+
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "rg-cli-"));
+});
+
+afterEach(async () => {
+	for (const child of running) child.kill("SIGKILL");
+	running.clear();
+	await rm(dir, { recursive: true, force: true });
+});
+
+describe("the headless host serving a folder", () => {
+	it("prints the URL, a key and curl lines for a real note of that folder, and the key works", async () => {
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n\n- call Ada\n");
+		await writeVaultFile(dir, "Projects/Plan.md", "# Plan\n");
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		expect(host.welcome).toContain(`Revision Guard is serving ${dir}`);
+		expect(host.welcome).toContain("2 notes tracked");
+		expect(host.welcome).not.toContain("Created a demo vault");
+		expect(host.key).toMatch(BASE64URL_KEY);
+		expect(host.welcome).toContain(`export RG_KEY=${host.key}`);
+		const { steps } = tryLines(host.welcome);
+		for (const step of steps) {
+			expect(step).toContain(`http://127.0.0.1:${host.port}/vault/Inbox.md`);
+			expect(step).not.toContain("Welcome.md");
+		}
+		expect(host.welcome).not.toContain("Welcome.md");
+
+		const read = await host.api("/vault/Inbox.md");
+		expect(read.status).toBe(200);
+		expect(read.text).toBe("# Inbox\n\n- call Ada\n");
+		expect(read.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+		expect((await call(host.port, "/vault/Inbox.md")).status).toBe(401);
+		expect((await host.api("/vault/Inbox.md", { headers: { Authorization: "Bearer wrong-key-0123456789" } })).status).toBe(401);
+	});
+
+	it("refuses a PUT based on a revision older than an edit made on disk, with 412 and a .bak", async () => {
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		const read = await host.api("/vault/Inbox.md");
+		expect(read.status).toBe(200);
+		await writeFile(join(dir, "Inbox.md"), "# Inbox\n\nTyped by a person in another editor.\n");
+
+		const stale = await host.api("/vault/Inbox.md", { method: "PUT", headers: { "If-Match": String(read.headers.etag) }, body: "# Inbox\n\nThe agent's copy.\n" });
+		expect(stale.status, stale.text).toBe(412);
+		expect(await readFile(join(dir, "Inbox.md"), "utf8")).toBe("# Inbox\n\nTyped by a person in another editor.\n");
+		const kept = await backups(dir);
+		expect(kept).toHaveLength(1);
+		expect(kept[0]).toMatch(/^Inbox\.\d{8}-\d{6}\.bak\.md$/);
+		expect(await readFile(join(dir, kept[0]!), "utf8")).toBe("# Inbox\n\nThe agent's copy.\n");
+		await until(host, () => host.out().includes(`refused a stale write to Inbox.md from agent; its content is kept in ${kept[0]}`), "the refusal to be logged");
+	});
+
+	it("prints curl lines that work on a note whose path needs encoding", async () => {
+		await writeVaultFile(dir, "My Notes/It's (an) idea!.md", "# Idea\n");
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		expect(tryLines(host.welcome).steps[0]).toContain("/vault/My%20Notes/It%27s%20%28an%29%20idea%21.md");
+		expect(await runTryLines(host)).toEqual([200, 204, 412]);
+		expect(await readFile(join(dir, "My Notes/It's (an) idea!.md"), "utf8")).toBe("# Updated\n\nUpdated by an agent.\n");
+		const kept = await backups(dir);
+		expect(kept).toHaveLength(1);
+		expect(await readFile(join(dir, kept[0]!), "utf8")).toBe("stale copy\n");
+	});
+
+	it("shows a placeholder, not a note that does not exist, when the folder has no notes", async () => {
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		expect(host.welcome).toContain("0 notes tracked");
+		expect(host.welcome).not.toContain("Welcome.md");
+		expect(host.welcome).toContain("This folder has no notes yet");
+		for (const step of tryLines(host.welcome).steps) expect(step).toContain(`http://127.0.0.1:${host.port}/vault/YOUR-NOTE.md`);
+		// A folder given with --vault is never filled with demo notes.
+		expect(await allFiles(dir).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual([]);
+	});
+
+	it("accepts a key given with --api-key and prints it", async () => {
+		const key = "my-own-cli-key-0123456789";
+		const host = await serve(["--vault", dir, "--port", "0", "--api-key", key]);
+		expect(host.key).toBe(key);
+		await writeVaultFile(dir, "a.md", "a\n");
+		expect((await host.api("/vault/a.md")).status).toBe(200);
+	});
+
+	it("keeps its generated key for the next run", async () => {
+		const first = await serve(["--vault", dir, "--port", "0"]);
+		expect((await stop(first, "SIGTERM")).code).toBe(0);
+		const second = await serve(["--vault", dir, "--port", "0"]);
+		expect(second.key).toBe(first.key);
+	});
+
+	it.each(["SIGTERM", "SIGINT"] as const)("stops cleanly with exit code 0 on %s", async (signal) => {
+		await writeVaultFile(dir, "a.md", "a\n");
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		const exit = await stop(host, signal);
+		expect(exit).toEqual({ code: 0, signal: null });
+		expect(host.out()).toContain(`${signal}: stopping…`);
+		expect(host.err()).toBe("");
+		await expect(call(host.port, "/")).rejects.toThrow();
+	});
+
+	it("already stops cleanly on a signal sent the moment it says Ctrl+C stops it", async () => {
+		// Several at once, each signalled from the very data event that brings the ready line: if the handlers were
+		// installed after that line was printed, some of these would die by the signal instead of exiting 0.
+		await writeVaultFile(dir, "a.md", "a\n");
+		const hosts = Array.from({ length: 4 }, (_, i) => {
+			const host = launch(["--vault", dir, "--port", "0"], dir);
+			const signal = i % 2 === 0 ? "SIGTERM" : "SIGINT";
+			host.child.stdout!.on("data", () => {
+				if (host.out().includes(READY_LINE)) host.child.kill(signal);
+			});
+			return { host, signal };
+		});
+		for (const { host, signal } of hosts) {
+			expect(await within(host.exited, 10_000, `the host to exit on ${signal}`), host.out() + host.err()).toEqual({ code: 0, signal: null });
+			expect(host.out()).toContain(READY_LINE);
+			expect(host.out()).toContain(`${signal}: stopping…`);
+		}
+	});
+});
+
+describe("the headless host serving the demo vault", () => {
+	it("creates the demo vault, and its three printed curl lines answer 200, 204 and 412", async () => {
+		const host = await serve(["--port", "0"]);
+		const vault = join(dir, "demo-vault");
+		expect(host.welcome).toContain(`Created a demo vault in ${vault}`);
+		expect(host.welcome).toContain("3 notes tracked");
+		const { steps } = tryLines(host.welcome);
+		for (const step of steps) expect(step).toContain(`http://127.0.0.1:${host.port}/vault/Welcome.md`);
+
+		expect(await runTryLines(host)).toEqual([200, 204, 412]);
+		expect(await readFile(join(vault, "Welcome.md"), "utf8")).toBe("# Updated\n\nUpdated by an agent.\n");
+		const kept = await backups(vault);
+		expect(kept).toHaveLength(1);
+		expect(kept[0]).toMatch(/^Welcome\.\d{8}-\d{6}\.bak\.md$/);
+		expect(await readFile(join(vault, kept[0]!), "utf8")).toBe("stale copy\n");
+		expect(await stop(host, "SIGINT")).toEqual({ code: 0, signal: null });
+	});
+
+	it("serves an existing demo vault as it is", async () => {
+		await writeVaultFile(dir, "demo-vault/Mine.md", "# Mine\n");
+		const host = await serve(["--port", "0"]);
+		expect(host.welcome).not.toContain("Created a demo vault");
+		expect(host.welcome).toContain("1 notes tracked");
+		expect(tryLines(host.welcome).steps[0]).toContain("/vault/Mine.md");
+		expect(await allFiles(join(dir, "demo-vault")).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual(["Mine.md"]);
+	});
+});
+
+describe("the headless host's command line", () => {
+	let blocker: Server | null = null;
+	afterEach(async () => {
+		await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
+		blocker = null;
+	});
+
+	it("exits with code 1 and says so when the port is in use", async () => {
+		blocker = createServer();
+		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		const host = launch(["--vault", dir, "--port", String(port)], dir);
+		const exit = await within(host.exited, 10_000, "the host to give up");
+		expect(exit).toEqual({ code: 1, signal: null });
+		expect(host.err()).toContain(`Port ${port} is in use; pick another with --port N.`);
+		expect(host.out()).not.toContain(READY_LINE);
+	});
+
+	it.each([["--help"], ["-h"]])("prints the usage for %s and exits 0", async (flag) => {
+		const host = launch([flag], dir);
+		expect(await within(host.exited, 10_000, "the host to exit")).toEqual({ code: 0, signal: null });
+		expect(host.out()).toMatch(/^Usage:\n/);
+		expect(host.out()).toContain("--vault DIR");
+		expect(host.err()).toBe("");
+		expect(existsSync(join(dir, "demo-vault"))).toBe(false);
+	});
+
+	it("exits 2 with the problem and the usage on a bad argument", async () => {
+		const host = launch(["--port", "http"], dir);
+		expect(await within(host.exited, 10_000, "the host to exit")).toEqual({ code: 2, signal: null });
+		expect(host.err()).toMatch(/^--port needs a number from 0 to 65535\.\n\nUsage:/);
+		expect(host.out()).toBe("");
+		expect(existsSync(join(dir, "demo-vault"))).toBe(false);
+	});
+});
