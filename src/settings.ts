@@ -10,6 +10,8 @@ export interface AgentKey {
 
 export interface RevisionGuardSettings {
 	port: number;
+	/** Where the API listens. Anything but 127.0.0.1 exposes it beyond this computer; the settings tab warns. */
+	bindAddress: string;
 	keys: AgentKey[];
 	/** Updates and deletes of existing notes must send If-Match. */
 	requireToken: boolean;
@@ -37,6 +39,7 @@ export const DEFAULT_PORT = 27125;
 
 export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	port: DEFAULT_PORT,
+	bindAddress: "127.0.0.1",
 	keys: [],
 	requireToken: true,
 	backupFolder: "",
@@ -59,6 +62,7 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 	const isNonNegative = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value >= 0;
 	return {
 		port: pick("port", isPort),
+		bindAddress: pick("bindAddress", (value) => typeof value === "string" && /^[0-9a-fA-F.:]+$/.test(value)),
 		// A bad entry drops only itself: one hand-edited key must not cost the others.
 		keys: Array.isArray(input.keys) ? input.keys.filter(isAgentKey).map((key) => ({ ...key })) : [],
 		requireToken: pick("requireToken", (value) => typeof value === "boolean"),

@@ -14,7 +14,15 @@ export interface HelpArgs {
 	command: "help";
 }
 
-export type CliArgs = ServeArgs | HelpArgs | { command: "error"; message: string };
+export interface MergeArgs {
+	command: "merge";
+	mine: string;
+	base: string;
+	theirs: string;
+	diff3: boolean;
+}
+
+export type CliArgs = ServeArgs | MergeArgs | HelpArgs | { command: "error"; message: string };
 
 export const USAGE = `Usage:
   npm start                                  serve ./demo-vault (created with a few notes if missing)
@@ -24,9 +32,14 @@ Options:
   --vault DIR     folder to serve (default ./demo-vault)
   --port N        port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
   --api-key KEY   accept this key (default: a key generated once and kept in DIR/.revision-guard/settings.json)
-  --help          this text`;
+  --help          this text
+
+  npm start --silent -- merge MINE BASE THEIRS [--diff3]
+                  three-way merge of three files, printed to stdout; the exit code is the number of
+                  conflicts (0 = clean), like git merge-file -p`;
 
 export function parseArgs(argv: readonly string[]): CliArgs {
+	if (argv[0] === "merge") return parseMergeArgs(argv.slice(1));
 	const result: ServeArgs = { command: "serve", vault: "demo-vault", port: DEFAULT_PORT, apiKey: null, demo: true };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i]!;
@@ -62,4 +75,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		}
 	}
 	return result;
+}
+
+function parseMergeArgs(argv: readonly string[]): CliArgs {
+	const files = argv.filter((arg) => arg !== "--diff3");
+	const unknown = files.find((arg) => arg.startsWith("--"));
+	if (unknown) return { command: "error", message: `Unknown merge option "${unknown}".` };
+	if (files.length !== 3) return { command: "error", message: "merge needs three files: MINE BASE THEIRS." };
+	const [mine, base, theirs] = files as [string, string, string];
+	return { command: "merge", mine, base, theirs, diff3: argv.includes("--diff3") };
 }

@@ -1,11 +1,14 @@
 /** The headless host: serves a plain folder with the same guarded API as the plugin, no Obsidian needed. */
 import { join, resolve } from "path";
+import { isLoopback } from "../http/security";
 import { ApiServer } from "../http/server";
 import { openRevisionGuard } from "../service/revision-guard";
 import { NodeFsGateway } from "../vault/node-fs-gateway";
 import { NodeStateStorage } from "../vault/node-state-storage";
+import { recoverTempFiles } from "../vault/temp-recovery";
 import { parseArgs, USAGE, type ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
+import { runMerge } from "./merge-command";
 import { loadHostSettings } from "./host-settings";
 import { nodeTimers } from "./node-timers";
 import { pickSampleNote, welcomeText } from "./welcome";
@@ -16,6 +19,11 @@ async function serve(args: ServeArgs): Promise<void> {
 	const folder = resolve(args.vault);
 	if (args.demo && (await ensureDemoVault(folder))) console.log(`Created a demo vault in ${folder}`);
 	const gateway = await NodeFsGateway.open(folder);
+	const recovered = await recoverTempFiles(gateway.root, join(gateway.root, STATE_FOLDER, "recovered"));
+	if (recovered.length > 0) {
+		console.warn(`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves are whole. The partial files were moved, not deleted:`);
+		for (const path of recovered) console.warn(`  ${path}`);
+	}
 	const storage = new NodeStateStorage(join(gateway.root, STATE_FOLDER));
 	const settings = await loadHostSettings(storage, args.apiKey, args.port);
 	const guard = await openRevisionGuard({
@@ -36,7 +44,8 @@ async function serve(args: ServeArgs): Promise<void> {
 	const server = new ApiServer({ guard, onError: (error) => console.error("request failed:", error) });
 	let port: number;
 	try {
-		port = await server.listen(settings.port);
+		port = await server.listen(settings.port, settings.bindAddress);
+		if (!isLoopback(settings.bindAddress)) console.warn(`WARNING: listening on ${settings.bindAddress} (from settings.json), beyond this computer. Keys travel unencrypted; prefer 127.0.0.1.`);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		console.error(code === "EADDRINUSE" ? `Port ${settings.port} is in use; pick another with --port N.` : `Could not listen: ${String(error)}`);
@@ -69,6 +78,10 @@ async function main(argv: string[]): Promise<void> {
 	if (args.command === "error") {
 		console.error(`${args.message}\n\n${USAGE}`);
 		process.exitCode = 2;
+		return;
+	}
+	if (args.command === "merge") {
+		process.exitCode = await runMerge(args, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
 		return;
 	}
 	await serve(args);

@@ -2,11 +2,24 @@
 import { matchKey } from "../core/keys";
 import type { AgentKey } from "../settings";
 
-/** Only loopback names on our own port; anything else may be a DNS-rebinding page. */
-export function isAllowedHost(host: string | undefined, port: number): boolean {
+/**
+ * Only loopback names on our own port; anything else may be a DNS-rebinding page. When the person chose to listen
+ * on another address, that exact address (on our port) is accepted too.
+ */
+export function isAllowedHost(host: string | undefined, port: number, boundAddress = "127.0.0.1"): boolean {
 	if (!host) return false;
 	const value = host.toLowerCase();
-	return value === `127.0.0.1:${port}` || value === `localhost:${port}` || value === `[::1]:${port}`;
+	if (value === `127.0.0.1:${port}` || value === `localhost:${port}` || value === `[::1]:${port}`) return true;
+	const bound = boundAddress.includes(":") ? `[${boundAddress}]` : boundAddress;
+	return !isLoopback(boundAddress) && !isWildcard(boundAddress) && value === `${bound.toLowerCase()}:${port}`;
+}
+
+export function isLoopback(address: string): boolean {
+	return address === "127.0.0.1" || address === "::1" || address === "localhost";
+}
+
+function isWildcard(address: string): boolean {
+	return address === "0.0.0.0" || address === "::";
 }
 
 /** No Origin header means a non-browser client. A present Origin must be explicitly allowed. */

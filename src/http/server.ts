@@ -15,6 +15,7 @@ import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./se
 
 const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
 const MB = 1024 * 1024;
+export const LOOPBACK = "127.0.0.1";
 
 export interface ApiServerOptions {
 	guard: RevisionGuard;
@@ -27,19 +28,20 @@ export class ApiServer {
 	private readonly server: Server;
 	private readonly throttle: AuthThrottle;
 	private port = 0;
+	private host = LOOPBACK;
 
 	constructor(private readonly options: ApiServerOptions) {
 		this.throttle = new AuthThrottle(options.guard.now);
-		this.server = createServer((request, response) => void this.handle(request, response));
-		// A local API answers in milliseconds; short limits stop a slow client from pinning sockets.
-		this.server.headersTimeout = 10_000;
-		this.server.requestTimeout = 60_000;
+		// A local API answers in milliseconds; short limits, checked every second, stop a slow client (slow-loris)
+		// from pinning sockets for long. Long-polls are unaffected: these limits cover receiving a request only.
+		this.server = createServer({ headersTimeout: 10_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000 }, (request, response) => void this.handle(request, response));
 		this.server.keepAliveTimeout = 5_000;
-		this.server.maxConnections = 128;
+		this.server.maxConnections = 256;
 	}
 
-	/** Listens on 127.0.0.1 only. Port 0 picks a free port (tests). */
-	listen(port: number, host = "127.0.0.1"): Promise<number> {
+	/** Listens on 127.0.0.1 unless the person chose another address (with a warning). Port 0 picks a free port (tests). */
+	listen(port: number, host = LOOPBACK): Promise<number> {
+		this.host = host;
 		return new Promise((resolve, reject) => {
 			const onError = (error: Error) => reject(error);
 			this.server.once("error", onError);
@@ -76,7 +78,7 @@ export class ApiServer {
 	private async route(request: IncomingMessage): Promise<ApiResponse> {
 		const { guard } = this.options;
 		const settings = guard.settings();
-		if (!isAllowedHost(request.headers.host, this.port)) {
+		if (!isAllowedHost(request.headers.host, this.port, this.host)) {
 			return problem("misdirected-request", `This API only answers to Host 127.0.0.1:${this.port}, localhost:${this.port} or [::1]:${this.port}.`);
 		}
 		const origin = request.headers.origin;

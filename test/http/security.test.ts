@@ -403,3 +403,21 @@ describe("paths that try to leave the vault", () => {
 		});
 	});
 });
+
+describe("isAllowedHost with a chosen listen address", () => {
+	it("accepts that exact address on our port, besides the loopback names", async () => {
+		const { isAllowedHost } = await import("../../src/http/security");
+		expect(isAllowedHost("192.168.1.5:27125", 27125, "192.168.1.5")).toBe(true);
+		expect(isAllowedHost("localhost:27125", 27125, "192.168.1.5")).toBe(true);
+		expect(isAllowedHost("192.168.1.5:1", 27125, "192.168.1.5")).toBe(false);
+		expect(isAllowedHost("evil.example:27125", 27125, "192.168.1.5")).toBe(false);
+		expect(isAllowedHost("[fd00::1]:27125", 27125, "fd00::1")).toBe(true);
+	});
+
+	it("never turns a wildcard listen address into an accepted Host", async () => {
+		const { isAllowedHost } = await import("../../src/http/security");
+		expect(isAllowedHost("0.0.0.0:27125", 27125, "0.0.0.0")).toBe(false);
+		expect(isAllowedHost("[::]:27125", 27125, "::")).toBe(false);
+		expect(isAllowedHost("192.168.1.5:27125", 27125, "127.0.0.1")).toBe(false);
+	});
+});

@@ -1,0 +1,33 @@
+/**
+ * Start-up recovery for the headless host: a crash mid-write can leave a hidden temp file (the note itself is
+ * never torn). Such files are moved, not deleted, into a recovery folder and reported, so nothing is silently lost.
+ */
+import { promises as fs } from "fs";
+import { dirname, join, relative } from "path";
+import { compactUtc } from "../core/conflicts";
+import { TEMP_MARKER } from "./atomic-file";
+
+/** Moves every leftover temp file under `root` into `recoveryFolder/<UTC time>/`, keeping its relative path. */
+export async function recoverTempFiles(root: string, recoveryFolder: string, now = new Date()): Promise<string[]> {
+	const found: string[] = [];
+	const walk = async (folder: string): Promise<void> => {
+		if (folder === recoveryFolder || folder.startsWith(recoveryFolder + "/")) return;
+		const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+		for (const entry of entries) {
+			const path = join(folder, entry.name);
+			if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules") await walk(path);
+			else if (entry.isFile() && entry.name.includes(TEMP_MARKER)) found.push(path);
+		}
+	};
+	await walk(root);
+	const recovered: string[] = [];
+	const batch = join(recoveryFolder, compactUtc(now));
+	for (const path of found) {
+		const rel = relative(root, path);
+		const target = join(batch, rel);
+		await fs.mkdir(dirname(target), { recursive: true });
+		await fs.rename(path, target);
+		recovered.push(relative(root, target));
+	}
+	return recovered;
+}

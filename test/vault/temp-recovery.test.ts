@@ -1,0 +1,36 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recoverTempFiles } from "../../src/vault/temp-recovery";
+
+let root: string;
+beforeEach(async () => {
+	root = await mkdtemp(join(tmpdir(), "rg-recover-"));
+});
+afterEach(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+describe("recoverTempFiles", () => {
+	it("moves leftover temp files into the recovery folder, keeping paths and bytes, and reports them", async () => {
+		await mkdir(join(root, "notes"), { recursive: true });
+		await mkdir(join(root, ".revision-guard/bases"), { recursive: true });
+		await writeFile(join(root, "notes/.Plan.md.rg-tmp-abc123"), "half a note");
+		await writeFile(join(root, ".revision-guard/bases/.x.rg-tmp-def456"), "blob");
+		await writeFile(join(root, "notes/Plan.md"), "whole note");
+		const recovered = await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(Date.UTC(2026, 10, 21, 10, 0, 0)));
+		expect(recovered.sort()).toEqual([
+			".revision-guard/recovered/20261121-100000/.revision-guard/bases/.x.rg-tmp-def456",
+			".revision-guard/recovered/20261121-100000/notes/.Plan.md.rg-tmp-abc123",
+		]);
+		expect(await readFile(join(root, recovered.find((path) => path.includes("Plan"))!), "utf8")).toBe("half a note");
+		expect(await readdir(join(root, "notes"))).toEqual(["Plan.md"]);
+	});
+
+	it("leaves already recovered files alone on the next start", async () => {
+		await writeFile(join(root, ".a.md.rg-tmp-1"), "x");
+		await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(0));
+		expect(await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(1000))).toEqual([]);
+	});
+});
