@@ -1,11 +1,11 @@
 /** Revision Guard for Obsidian: wiring only. The behaviour lives in core/, service/, http/, vault/ and ui/. */
 import { Notice, normalizePath, Plugin } from "obsidian";
 import { generateKey } from "./core/keys";
+import { isLoopback } from "./http/security";
 import { ApiServer } from "./http/server";
 import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
 import { withDefaults, type RevisionGuardSettings } from "./settings";
-import { ConflictListModal } from "./ui/conflict-list-modal";
-import { showConflictNotice } from "./ui/conflict-notice";
+import { ConflictUi } from "./ui/conflict-ui";
 import { RevisionGuardSettingTab } from "./ui/settings-tab";
 import { ConflictStatusBar } from "./ui/status-bar";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
@@ -20,6 +20,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	private server: ApiServer | null = null;
 	private serverError: string | null = null;
 	private statusBar: ConflictStatusBar | null = null;
+	private conflictUi: ConflictUi | null = null;
 
 	override async onload(): Promise<void> {
 		this.settings = withDefaults(await this.loadData());
@@ -57,7 +58,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	serverStatus(): string {
 		if (this.serverError) return this.serverError;
 		if (!this.server) return "Starting…";
-		return `Listening on http://127.0.0.1:${this.server.boundPort}`;
+		return `Listening on http://${this.settings.bindAddress}:${this.server.boundPort}`;
 	}
 
 	async restartServer(): Promise<void> {
@@ -79,11 +80,10 @@ export default class RevisionGuardPlugin extends Plugin {
 			timers: { schedule: (callback, ms) => window.setTimeout(callback, ms), cancel: (handle) => window.clearTimeout(handle as number) },
 		});
 		this.guard = guard;
-		this.register(guard.conflicts.onChange((record) => {
-			this.statusBar?.update(guard.conflicts);
-			if (record.status === "open" && !record.resolvedAt) showConflictNotice(record);
-		}));
-		this.statusBar?.update(guard.conflicts);
+		if (this.statusBar) {
+			this.conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
+			this.register(this.conflictUi.start());
+		}
 		guard.tracker.start();
 		await this.reconcile(guard);
 		await this.listen(guard);
@@ -102,7 +102,8 @@ export default class RevisionGuardPlugin extends Plugin {
 	private async listen(guard: RevisionGuard): Promise<void> {
 		const server = new ApiServer({ guard, onError: (error) => console.error("Revision Guard: request failed", error) });
 		try {
-			await server.listen(this.settings.port);
+			await server.listen(this.settings.port, this.settings.bindAddress);
+			if (!isLoopback(this.settings.bindAddress)) new Notice(`Revision Guard: the agent API listens on ${this.settings.bindAddress}, beyond this computer. Keys travel unencrypted; prefer 127.0.0.1.`, 0);
 			this.server = server;
 			this.serverError = null;
 		} catch (error) {
@@ -115,8 +116,8 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	private showConflicts(): void {
-		if (!this.guard) return void new Notice("The agent API is still starting.");
-		new ConflictListModal(this.app, this.guard.conflicts, (path) => void this.app.workspace.openLinkText(path, "", false)).open();
+		if (!this.conflictUi) return void new Notice("The agent API is still starting.");
+		this.conflictUi.showList();
 	}
 
 	private async stop(): Promise<void> {
@@ -124,5 +125,6 @@ export default class RevisionGuardPlugin extends Plugin {
 		this.server = null;
 		await this.guard?.close();
 		this.guard = null;
+		this.conflictUi = null;
 	}
 }

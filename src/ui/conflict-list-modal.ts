@@ -2,11 +2,17 @@
 import { Modal, type App } from "obsidian";
 import type { ConflictLog, ConflictRecord } from "../core/conflicts";
 
+export interface ConflictListActions {
+	openPath(path: string): void;
+	resolve(id: string): void;
+	dismiss(id: string): void;
+}
+
 export class ConflictListModal extends Modal {
 	constructor(
 		app: App,
 		private readonly conflicts: ConflictLog,
-		private readonly openPath: (path: string) => void,
+		private readonly actions: ConflictListActions,
 	) {
 		super(app);
 	}
@@ -41,19 +47,23 @@ export class ConflictListModal extends Modal {
 			text: `${record.agent} · ${new Date(record.time).toLocaleString()} · ${describeReason(record)}`,
 		});
 		const actions = item.createDiv({ cls: "revision-guard-conflict-actions" });
+		actions.createEl("button", { text: "Resolve", cls: "mod-cta" }).addEventListener("click", () => {
+			this.close();
+			this.actions.resolve(record.id);
+		});
 		actions.createEl("button", { text: "Open note" }).addEventListener("click", () => {
-			this.openPath(record.path);
+			this.actions.openPath(record.path);
 			this.close();
 		});
 		const backupPath = record.backupPath;
 		if (backupPath) {
 			actions.createEl("button", { text: "Open agent's version" }).addEventListener("click", () => {
-				this.openPath(backupPath);
+				this.actions.openPath(backupPath);
 				this.close();
 			});
 		}
 		actions.createEl("button", { text: "Dismiss" }).addEventListener("click", () => {
-			this.conflicts.setStatus(record.id, "dismissed", new Date().toISOString());
+			this.actions.dismiss(record.id);
 			this.render();
 		});
 	}

@@ -1,8 +1,18 @@
-/** The notice a person sees when an agent's write is refused. */
+/** The notice a person sees when an agent's write is refused, with a button to resolve it right away. */
 import { Notice } from "obsidian";
 import type { ConflictRecord } from "../core/conflicts";
 
-export function showConflictNotice(record: ConflictRecord): void {
+export function showConflictNotice(record: ConflictRecord, onResolve: (() => void) | null): Notice {
 	const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}".` : " Its version could not be kept; the agent was told.";
-	new Notice(`Refused a stale write to "${record.path}" from ${record.agent}.${kept}`, 10_000);
+	const message = `Refused a stale write to "${record.path}" from ${record.agent}.${kept}`;
+	if (!onResolve) return new Notice(message, 10_000);
+	const fragment = createFragment((body) => {
+		body.createDiv({ text: message });
+		const button = body.createEl("button", { text: "Resolve", cls: "revision-guard-notice-button mod-cta" });
+		button.addEventListener("click", (event) => {
+			event.stopPropagation();
+			onResolve();
+		});
+	});
+	return new Notice(fragment, 15_000);
 }

@@ -2,6 +2,7 @@
 import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import { generateKey } from "../core/keys";
 import type { RevisionGuardSettings } from "../settings";
+import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings } from "./settings-sections";
 
 /** What the tab needs from the plugin, so the tab can be tested without the whole plugin. */
 export interface SettingsHost {
@@ -27,7 +28,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Status").setDesc(this.host.serverStatus());
 		new Setting(containerEl)
 			.setName("Port")
-			.setDesc("The API listens on 127.0.0.1 only, on this port. Agents use http://127.0.0.1:<port>.")
+			.setDesc("Agents connect to http://127.0.0.1:<port>. Apply restarts the server.")
 			.addText((text) =>
 				text.setValue(String(settings.port)).onChange(async (value) => {
 					const port = Number(value);
@@ -43,6 +44,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 				}),
 			);
 
+		displayNetworkSettings(containerEl, this.host, () => this.display());
 		this.displayKeys(containerEl);
 
 		new Setting(containerEl).setName("Protection").setHeading();
@@ -63,6 +65,8 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		this.numberSetting(containerEl, "Merge base storage (MB)", "Recent note versions are kept as merge bases up to this size; the least recently used go first.", "baseStoreCapMB", 1);
 		this.numberSetting(containerEl, "Read validity window (minutes)", "Refuse tokens an agent read longer ago than this. 0 turns the window off.", "readValidityMinutes", 0);
 		this.numberSetting(containerEl, "Largest request body (MB)", "Bigger requests are refused before anything is written.", "maxBodyMB", 1);
+		displayNoteTypeSettings(containerEl, this.host);
+		displayConflictSettings(containerEl, this.host);
 	}
 
 	private displayKeys(containerEl: HTMLElement): void {
@@ -107,7 +111,8 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 	private numberSetting(containerEl: HTMLElement, name: string, desc: string, key: "baseStoreCapMB" | "readValidityMinutes" | "maxBodyMB", min: number): void {
 		new Setting(containerEl).setName(name).setDesc(desc).addText((text) =>
 			text.setValue(String(this.host.settings[key])).onChange(async (value) => {
-				const number = Number(value);
+				// Number("") is 0: a field cleared to retype must not save 0 (which turns the read window off).
+				const number = value.trim() === "" ? Number.NaN : Number(value);
 				if (!Number.isFinite(number) || number < min) return;
 				this.host.settings[key] = number;
 				await this.host.saveSettings();

@@ -7,6 +7,9 @@ import { dirname, join, relative } from "path";
 import { compactUtc } from "../core/conflicts";
 import { TEMP_MARKER } from "./atomic-file";
 
+/** A temp file this fresh may belong to a write in progress (another host on the same folder): left alone. */
+const MIN_AGE_MS = 60_000;
+
 /** Moves every leftover temp file under `root` into `recoveryFolder/<UTC time>/`, keeping its relative path. */
 export async function recoverTempFiles(root: string, recoveryFolder: string, now = new Date()): Promise<string[]> {
 	const found: string[] = [];
@@ -16,7 +19,10 @@ export async function recoverTempFiles(root: string, recoveryFolder: string, now
 		for (const entry of entries) {
 			const path = join(folder, entry.name);
 			if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules") await walk(path);
-			else if (entry.isFile() && entry.name.includes(TEMP_MARKER)) found.push(path);
+			else if (entry.isFile() && entry.name.includes(TEMP_MARKER)) {
+				const stats = await fs.stat(path).catch(() => null);
+				if (stats && now.getTime() - stats.mtimeMs >= MIN_AGE_MS) found.push(path);
+			}
 		}
 	};
 	await walk(root);

@@ -9,7 +9,7 @@ import { createRequire } from "module";
 import { tmpdir } from "os";
 import { join } from "path";
 import * as obsidian from "../obsidian-stub";
-import { App, Notice } from "../obsidian-stub";
+import { App, Modal, Notice } from "../obsidian-stub";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call } from "../helpers/http-client";
 
@@ -24,6 +24,7 @@ interface LoadedPlugin {
 	commands: { id: string; callback?: () => unknown }[];
 	statusBarItems: HTMLElement[];
 	guard: { tracker: { flush(): Promise<void> } } | null;
+	settings: { conflictAction: string };
 }
 
 function loadBuiltPlugin(app: App): LoadedPlugin {
@@ -111,6 +112,34 @@ describe("the built plugin", () => {
 		const put = await api("/vault/Plan.md", { method: "PUT", body: "agent\n", headers: { "If-Match": read.headers.etag as string } });
 		expect(put.status).toBe(412);
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- typed but not saved yet\n");
+	});
+
+	it("opens the merge modal for a stale write; resolving it saves the note and tells the agent", async () => {
+		plugin.settings.conflictAction = "open";
+		await app.vault.create("Tasks.md", "# Tasks\n\n- [ ] write\n- [ ] review\n- [ ] ship\n");
+
+		// 1. A stale PUT opens the modal.
+		const read = await api("/vault/Tasks.md");
+		await app.vault.modify(app.vault.getFileByPath("Tasks.md")!, "# Tasks\n\n- [x] write\n- [ ] review\n- [ ] ship (you)\n");
+		Modal.opened.length = 0;
+		const stale = await api("/vault/Tasks.md", { method: "PUT", body: "# Tasks\n\n- [ ] write\n- [ ] review (agent)\n- [ ] ship (agent)\n- [ ] celebrate\n", headers: { "If-Match": read.headers.etag as string } });
+		expect(stale.status).toBe(412);
+		const { conflictId } = stale.json<{ conflictId: string }>();
+		const modal = await until(() => Modal.opened.find((candidate) => candidate.modalEl.classList.contains("revision-guard-merge-modal")), "the merge modal");
+
+		// 2. Resolve it: the toggle and the review line merge by themselves; the one conflict (ship) goes to the agent.
+		const button = (label: string) => [...modal.contentEl.querySelectorAll("button")].find((candidate) => candidate.textContent === label);
+		const takeAgents = await until(() => button("Take agent's"), "the conflict's buttons");
+		takeAgents.click();
+		button("Save")!.click();
+		await until(() => !modal.isOpen, "the modal to close after saving");
+
+		// 3. The note holds the resolved text: the person's checkbox, the agent's lines and its new item.
+		expect(await readFile(join(dir, "Tasks.md"), "utf8")).toBe("# Tasks\n\n- [x] write\n- [ ] review (agent)\n- [ ] ship (agent)\n- [ ] celebrate\n");
+
+		// 4. The agent learns the outcome.
+		const record = (await api(`/conflicts/${conflictId}`)).json();
+		expect(record).toMatchObject({ status: "resolved", agentTaken: "whole", resolvedBy: "you" });
 	});
 
 	it("generates a key on first run and answers GET / without one", async () => {

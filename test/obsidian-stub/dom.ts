@@ -27,7 +27,7 @@ export function installDomHelpers(): void {
 	if (typeof proto.createEl === "function") return;
 	const helpers: Helpers = {
 		createEl(tag, info) {
-			const element = this.ownerDocument.createElement(tag);
+			const element = (this.ownerDocument ?? document).createElement(tag);
 			const options = typeof info === "string" ? { text: info } : (info ?? {});
 			if (options.cls) element.className = Array.isArray(options.cls) ? options.cls.join(" ") : options.cls;
 			if (options.text !== undefined) element.textContent = options.text;
@@ -67,6 +67,13 @@ export function installDomHelpers(): void {
 		},
 	};
 	Object.assign(proto, helpers);
+	// Obsidian gives DocumentFragment the same helpers, and a global createFragment.
+	Object.assign(DocumentFragment.prototype, helpers);
+	(globalThis as unknown as Record<string, unknown>).createFragment = (build?: (fragment: DocumentFragment) => void) => {
+		const fragment = document.createDocumentFragment();
+		build?.(fragment);
+		return fragment;
+	};
 }
 
 /** An element to hand out (status bar, containers), whether or not a DOM is present. */

@@ -68,9 +68,12 @@ export class PluginSettingTab {
 export class Notice {
 	static shown: Notice[] = [];
 	message: string;
+	/** The fragment, when the notice was given one (so tests can click its buttons). */
+	fragment: DocumentFragment | null;
 	hidden = false;
 	constructor(message: string | DocumentFragment, public duration?: number) {
 		this.message = typeof message === "string" ? message : (message.textContent ?? "");
+		this.fragment = typeof message === "string" ? null : message;
 		Notice.shown.push(this);
 	}
 	setMessage(message: string): this {
@@ -138,6 +141,9 @@ export class Setting {
 	addToggle(cb: (component: ValueComponent<boolean>) => unknown): this {
 		return this.add("toggle", cb, new ValueComponent<boolean>(false));
 	}
+	addDropdown(cb: (component: DropdownComponent) => unknown): this {
+		return this.add("dropdown", cb, new DropdownComponent());
+	}
 	addButton(cb: (component: ButtonComponent) => unknown): this {
 		return this.add("button", cb, new ButtonComponent(this.settingEl));
 	}
@@ -169,6 +175,21 @@ export class ValueComponent<T> {
 	async change(value: T): Promise<void> {
 		this.value = value;
 		await this.changeHandler?.(value);
+	}
+}
+
+export class DropdownComponent extends ValueComponent<string> {
+	options: Record<string, string> = {};
+	constructor() {
+		super("");
+	}
+	addOptions(options: Record<string, string>): this {
+		Object.assign(this.options, options);
+		return this;
+	}
+	addOption(value: string, display: string): this {
+		this.options[value] = display;
+		return this;
 	}
 }
 

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compactUtc } from "../../src/core/conflicts";
 import { recoverTempFiles } from "../../src/vault/temp-recovery";
 
 let root: string;
@@ -19,10 +20,12 @@ describe("recoverTempFiles", () => {
 		await writeFile(join(root, "notes/.Plan.md.rg-tmp-abc123"), "half a note");
 		await writeFile(join(root, ".revision-guard/bases/.x.rg-tmp-def456"), "blob");
 		await writeFile(join(root, "notes/Plan.md"), "whole note");
-		const recovered = await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(Date.UTC(2026, 10, 21, 10, 0, 0)));
+		const later = new Date(Date.now() + 120_000);
+		const stamp = compactUtc(later);
+		const recovered = await recoverTempFiles(root, join(root, ".revision-guard/recovered"), later);
 		expect(recovered.sort()).toEqual([
-			".revision-guard/recovered/20261121-100000/.revision-guard/bases/.x.rg-tmp-def456",
-			".revision-guard/recovered/20261121-100000/notes/.Plan.md.rg-tmp-abc123",
+			`.revision-guard/recovered/${stamp}/.revision-guard/bases/.x.rg-tmp-def456`,
+			`.revision-guard/recovered/${stamp}/notes/.Plan.md.rg-tmp-abc123`,
 		]);
 		expect(await readFile(join(root, recovered.find((path) => path.includes("Plan"))!), "utf8")).toBe("half a note");
 		expect(await readdir(join(root, "notes"))).toEqual(["Plan.md"]);
@@ -30,7 +33,14 @@ describe("recoverTempFiles", () => {
 
 	it("leaves already recovered files alone on the next start", async () => {
 		await writeFile(join(root, ".a.md.rg-tmp-1"), "x");
-		await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(0));
-		expect(await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(1000))).toEqual([]);
+		const later = new Date(Date.now() + 120_000);
+		expect(await recoverTempFiles(root, join(root, ".revision-guard/recovered"), later)).toHaveLength(1);
+		expect(await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(later.getTime() + 1000))).toEqual([]);
+	});
+
+	it("leaves a fresh temp file alone: it may belong to a write still in progress", async () => {
+		await writeFile(join(root, ".b.md.rg-tmp-2"), "in flight");
+		expect(await recoverTempFiles(root, join(root, ".revision-guard/recovered"))).toEqual([]);
+		expect(await readFile(join(root, ".b.md.rg-tmp-2"), "utf8")).toBe("in flight");
 	});
 });

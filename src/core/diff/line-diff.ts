@@ -17,9 +17,9 @@ export type LineOp =
 /** Code units usable as line codes: the BMP minus NUL and the surrogate block. */
 const MAX_CODES = 0xffff - 0x800 - 1;
 
-function codeFor(index: number): string {
+function unitFor(index: number): number {
 	const unit = index + 1; // skip NUL
-	return String.fromCharCode(unit < 0xd800 ? unit : unit + 0x800);
+	return unit < 0xd800 ? unit : unit + 0x800;
 }
 
 export interface LineDiffOptions {
@@ -29,21 +29,53 @@ export interface LineDiffOptions {
 
 /** Diffs two line arrays. Concatenating the equal+delete lines gives `before`; equal+insert gives `after`. */
 export function diffLines(before: readonly string[], after: readonly string[], options: LineDiffOptions = {}): LineOp[] {
-	const inAfter = new Set(after);
-	const shared = new Map<string, string>();
-	for (const line of before) {
-		if (inAfter.has(line) && !shared.has(line)) shared.set(line, "");
-	}
-	if (shared.size + 2 > MAX_CODES) return replaceAll(before, after);
+	const interned = internLines([before, after]);
+	return diffInterned(interned, 0, 1, options);
+}
+
+/** Lines of several texts as small integer ids (equal lines, equal ids), so diffs need no further string hashing. */
+export interface InternedLines {
+	texts: readonly (readonly string[])[];
+	ids: Int32Array[];
+	count: number;
+}
+
+export function internLines(texts: readonly (readonly string[])[]): InternedLines {
+	const table = new Map<string, number>();
+	const ids = texts.map((lines) => {
+		const out = new Int32Array(lines.length);
+		for (let i = 0; i < lines.length; i++) {
+			const line = lines[i]!;
+			let id = table.get(line);
+			if (id === undefined) {
+				id = table.size;
+				table.set(line, id);
+			}
+			out[i] = id;
+		}
+		return out;
+	});
+	return { texts, ids, count: table.size };
+}
+
+/** Diffs text `from` against text `to` of an interned set (a three-way merge interns base, mine and theirs once). */
+export function diffInterned(interned: InternedLines, from: number, to: number, options: LineDiffOptions = {}): LineOp[] {
+	const before = interned.texts[from]!;
+	const after = interned.texts[to]!;
+	const a = interned.ids[from]!;
+	const b = interned.ids[to]!;
+	const inAfter = new Uint8Array(interned.count);
+	for (const id of b) inAfter[id] = 1;
+	const code = new Int32Array(interned.count).fill(-1);
 	let next = 0;
-	for (const line of shared.keys()) shared.set(line, codeFor(next++));
-	const onlyBefore = codeFor(next++);
-	const onlyAfter = codeFor(next++);
-	const encode = (lines: readonly string[], lone: string) => lines.map((line) => shared.get(line) ?? lone).join("");
+	for (const id of a) if (inAfter[id] === 1 && code[id] === -1) code[id] = next++;
+	if (next + 2 > MAX_CODES) return replaceAll(before, after);
+	const onlyBefore = next++;
+	const onlyAfter = next++;
 
 	const dmp = new DiffMatchPatch();
 	dmp.Diff_Timeout = options.timeoutSeconds ?? 1;
-	const diffs = dmp.diff_main(encode(before, onlyBefore), encode(after, onlyAfter), false);
+	const diffs = dmp.diff_main(encode(a, code, onlyBefore), encode(b, code, onlyAfter), false);
 
 	const ops: LineOp[] = [];
 	let i = 0;
@@ -63,6 +95,20 @@ export function diffLines(before: readonly string[], after: readonly string[], o
 		}
 	}
 	return ops;
+}
+
+/** One UTF-16 unit per line, built in chunks (String.fromCharCode takes a bounded number of arguments). */
+function encode(ids: Int32Array, code: Int32Array, lone: number): string {
+	const units = new Uint16Array(ids.length);
+	for (let i = 0; i < ids.length; i++) {
+		const c = code[ids[i]!]!;
+		units[i] = unitFor(c === -1 ? lone : c);
+	}
+	let text = "";
+	for (let start = 0; start < units.length; start += 8192) {
+		text += String.fromCharCode(...units.subarray(start, start + 8192));
+	}
+	return text;
 }
 
 /** Conservative fallback when the inputs share more distinct lines than we can encode: a valid, non-minimal diff. */
@@ -86,6 +132,7 @@ function replaceAll(before: readonly string[], after: readonly string[]): LineOp
 function push(ops: LineOp[], kind: LineOp["kind"], lines: string[]): void {
 	if (lines.length === 0) return;
 	const last = ops[ops.length - 1];
-	if (last && last.kind === kind) last.lines.push(...lines);
-	else ops.push({ kind, lines });
+	if (last && last.kind === kind) {
+		for (const line of lines) last.lines.push(line);
+	} else ops.push({ kind, lines });
 }

@@ -1,5 +1,5 @@
 /** Line-based three-way merge of base/mine/theirs line arrays into stable and conflicting regions. */
-import { diffLines } from "../diff/line-diff";
+import { diffInterned, internLines } from "../diff/line-diff";
 import { groupHunks, type Group } from "./group";
 import { toHunks, type Hunk } from "./hunks";
 import { analyzeBase, plainStructure } from "./markdown";
@@ -24,8 +24,10 @@ export function mergeLines(
 	options: LineMergeOptions = {},
 ): DraftRegion[] {
 	const timeoutSeconds = options.diffTimeoutSeconds ?? DEFAULT_DIFF_TIMEOUT_SECONDS;
-	const mineHunks = toHunks(diffLines(base, mine, { timeoutSeconds }), base, mine, "mine");
-	const theirsHunks = toHunks(diffLines(base, theirs, { timeoutSeconds }), base, theirs, "theirs");
+	// Interned once for both diffs: each line is hashed a single time.
+	const interned = internLines([base, mine, theirs]);
+	const mineHunks = toHunks(diffInterned(interned, 0, 1, { timeoutSeconds }), base, mine, "mine");
+	const theirsHunks = toHunks(diffInterned(interned, 0, 2, { timeoutSeconds }), base, theirs, "theirs");
 	const structure = options.markdown === false ? plainStructure(base.length) : analyzeBase(base);
 	const groups = groupHunks(mineHunks, theirsHunks, { base, mine, theirs }, structure);
 

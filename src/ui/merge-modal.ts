@@ -1,0 +1,96 @@
+/**
+ * The merge modal: hosts the plain-DOM MergeView inside an Obsidian Modal, saves through the conflict resolver
+ * (and so through the guarded writer), and re-merges whenever the note changes under it. Closing it (Cancel or
+ * Escape) leaves the note, the .bak and the conflict exactly as they were.
+ */
+import { Modal, Notice, type App } from "obsidian";
+import type { AgentTaken } from "../core/conflicts";
+import type { ConflictResolver } from "../service/conflict-resolver";
+import type { VaultChange } from "../vault/gateway";
+import { ConfirmModal } from "./confirm-modal";
+import { MergeView } from "./merge/merge-view";
+
+export interface MergeModalDeps {
+	resolver: ConflictResolver;
+	/** Vault change events, so the modal notices edits made while it is open. */
+	onVaultChange: (listener: (change: VaultChange) => void) => () => void;
+}
+
+export class MergeModal extends Modal {
+	private view: MergeView | null = null;
+	private mineRevision: string | null = null;
+	private stopWatching: (() => void) | null = null;
+	/** Our own save changes the note too; that change is not news to the person. */
+	private saving = false;
+
+	constructor(
+		app: App,
+		private readonly deps: MergeModalDeps,
+		private readonly conflictId: string,
+	) {
+		super(app);
+	}
+
+	override onOpen(): void {
+		this.modalEl.addClass("revision-guard-merge-modal");
+		void this.load();
+	}
+
+	override onClose(): void {
+		this.stopWatching?.();
+		this.view?.destroy();
+		this.view = null;
+		this.contentEl.empty();
+	}
+
+	private async load(): Promise<void> {
+		const sides = await this.deps.resolver.sides(this.conflictId);
+		if (!sides) return this.showMessage("This conflict no longer exists.");
+		this.setTitle(`Resolve agent conflict in ${sides.record.path}`);
+		if (sides.theirs === null) return this.showMessage("The agent's version is no longer available: its .bak note was changed or removed.");
+		this.mineRevision = sides.mineRevision;
+		this.view = new MergeView(
+			this.contentEl,
+			{ notePath: sides.record.path, agentName: sides.record.agent, base: sides.base, mine: sides.mine ?? "", theirs: sides.theirs },
+			{
+				onSave: (text, summary) => this.save(text, summary.agentTaken),
+				onCancel: () => this.close(),
+				confirm: (message) => new ConfirmModal(this.app, message, "Save anyway").ask(),
+			},
+		);
+		this.stopWatching = this.deps.onVaultChange((change) => {
+			if (change.path === sides.record.path && !this.saving) void this.refresh("The note changed while you were resolving. The merge was redone against the new version; your choices were kept where they still apply.");
+		});
+	}
+
+	private async save(text: string, agentTaken: AgentTaken): Promise<void> {
+		this.saving = true;
+		const outcome = await this.deps.resolver.save(this.conflictId, text, this.mineRevision, agentTaken).finally(() => {
+			this.saving = false;
+		});
+		if (outcome.kind === "failed") throw new Error(outcome.message);
+		if (outcome.kind === "changed") {
+			this.rebase(outcome.sides.mine ?? "", outcome.sides.mineRevision, "The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.");
+			return;
+		}
+		new Notice("Saved the resolved note.");
+		this.close();
+	}
+
+	/** Re-reads the note; when it really changed, re-merges and tells the person. */
+	private async refresh(message: string): Promise<void> {
+		const sides = await this.deps.resolver.sides(this.conflictId);
+		if (!sides || sides.mineRevision === this.mineRevision) return;
+		this.rebase(sides.mine ?? "", sides.mineRevision, message);
+	}
+
+	private rebase(mine: string, revision: string | null, message: string): void {
+		this.mineRevision = revision;
+		this.view?.rebase(mine, message);
+	}
+
+	private showMessage(text: string): void {
+		this.contentEl.empty();
+		this.contentEl.createEl("p", { text });
+	}
+}

@@ -1,0 +1,62 @@
+/** The merge view's footer: Cancel and Save, with the save flow (ask about unresolved conflicts, busy, errors). */
+import type { MergeState } from "./merge-state";
+import type { MergeViewCallbacks } from "./merge-view";
+import { CLS } from "./panes";
+import { unresolvedSaveQuestion } from "./text";
+import { button } from "./toolbar";
+
+export interface FooterContext {
+	state: MergeState;
+	callbacks: Pick<MergeViewCallbacks, "onSave" | "confirm">;
+	/** False once the view is destroyed: nothing is shown any more. */
+	alive: () => boolean;
+	cancel: () => void;
+}
+
+export interface Footer {
+	save(): Promise<void>;
+	focusSave(): void;
+}
+
+export function renderFooter(root: HTMLElement, context: FooterContext): Footer {
+	const { state, callbacks, alive } = context;
+	const footer = root.createDiv({ cls: `${CLS}-footer` });
+	const error = footer.createDiv({ cls: [`${CLS}-error`, `${CLS}-hidden`], attr: { role: "alert" } });
+	const buttons = footer.createDiv({ cls: `${CLS}-footer-buttons` });
+	button(buttons, "Cancel", null, context.cancel);
+	const saveButton = button(buttons, "Save", null, () => void save());
+	saveButton.addClass("mod-cta");
+	// Set from the first click, so a second click while the question is open asks nothing more.
+	let saving = false;
+
+	function setSaving(busy: boolean): void {
+		saveButton.disabled = busy;
+		saveButton.setText(busy ? "Saving…" : "Save");
+		root.setAttr("aria-busy", busy ? "true" : null);
+	}
+
+	function setError(text: string): void {
+		error.setText(text);
+		error.toggleClass(`${CLS}-hidden`, text === "");
+	}
+
+	async function save(): Promise<void> {
+		if (saving) return;
+		saving = true;
+		try {
+			const unresolved = state.unresolvedCount();
+			if (unresolved > 0 && !(await callbacks.confirm(unresolvedSaveQuestion(unresolved)))) return;
+			if (!alive()) return;
+			setSaving(true);
+			setError("");
+			await callbacks.onSave(state.resultText(), { agentTaken: state.agentTaken(), unresolved });
+		} catch (failure) {
+			if (alive()) setError(`Could not save: ${failure instanceof Error ? failure.message : String(failure)}`);
+		} finally {
+			saving = false;
+			if (alive()) setSaving(false);
+		}
+	}
+
+	return { save, focusSave: () => saveButton.focus() };
+}

@@ -1,0 +1,81 @@
+/** Settings sections beyond the basics: conflict handling, note types, and the listen address. */
+import { Setting } from "obsidian";
+import type { RevisionGuardSettings } from "../settings";
+import type { SettingsHost } from "./settings-tab";
+
+/** Optional note types an agent may read and write, besides markdown. */
+const EXTRA_NOTE_TYPES: { extension: string; name: string }[] = [
+	{ extension: "canvas", name: "Serve canvas files (.canvas)" },
+	{ extension: "txt", name: "Serve plain text files (.txt)" },
+];
+
+export function displayConflictSettings(containerEl: HTMLElement, host: SettingsHost): void {
+	const { settings } = host;
+	new Setting(containerEl).setName("Conflicts").setHeading();
+	new Setting(containerEl)
+		.setName("When an agent's write is refused")
+		.setDesc("Open the merge window at once, show a notice with a resolve button, or only count it in the status bar.")
+		.addDropdown((dropdown) =>
+			dropdown
+				.addOptions({ notice: "Show a notice", open: "Open the merge window", queue: "Only count it" })
+				.setValue(settings.conflictAction)
+				.onChange(async (value) => {
+					settings.conflictAction = value as RevisionGuardSettings["conflictAction"];
+					await host.saveSettings();
+				}),
+		);
+	new Setting(containerEl)
+		.setName("After resolving, the agent's .bak note")
+		.setDesc("Keep it, or move it to the trash once the conflict is resolved in the merge window. A .bak you edited is always kept.")
+		.addDropdown((dropdown) =>
+			dropdown
+				.addOptions({ keep: "Keep it", trash: "Move it to the trash" })
+				.setValue(settings.backupAfterResolve)
+				.onChange(async (value) => {
+					settings.backupAfterResolve = value as RevisionGuardSettings["backupAfterResolve"];
+					await host.saveSettings();
+				}),
+		);
+	new Setting(containerEl)
+		.setName("Let agents ask for an automatic merge")
+		.setDesc("An agent whose revision is stale may ask to merge instead of being refused. Only clean merges are written; anything that overlaps is still refused and kept.")
+		.addToggle((toggle) =>
+			toggle.setValue(settings.allowAutoMerge).onChange(async (value) => {
+				settings.allowAutoMerge = value;
+				await host.saveSettings();
+			}),
+		);
+}
+
+export function displayNoteTypeSettings(containerEl: HTMLElement, host: SettingsHost): void {
+	const { settings } = host;
+	for (const type of EXTRA_NOTE_TYPES) {
+		new Setting(containerEl)
+			.setName(type.name)
+			.setDesc("Markdown notes are always served. Other files never are.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.noteExtensions.includes(type.extension)).onChange(async (value) => {
+					const others = settings.noteExtensions.filter((extension) => extension !== type.extension);
+					settings.noteExtensions = value ? [...others, type.extension] : others;
+					await host.saveSettings();
+				}),
+			);
+	}
+}
+
+export function displayNetworkSettings(containerEl: HTMLElement, host: SettingsHost, redisplay: () => void): void {
+	const { settings } = host;
+	const setting = new Setting(containerEl)
+		.setName("Listen address")
+		.setDesc("127.0.0.1 keeps the API on this computer. Another address exposes it to your network, where keys travel unencrypted. Apply with the port's button.")
+		.addText((text) =>
+			text.setPlaceholder("127.0.0.1").setValue(settings.bindAddress).onChange(async (value) => {
+				const address = value.trim();
+				if (!/^[0-9a-fA-F.:]+$/.test(address)) return;
+				settings.bindAddress = address;
+				await host.saveSettings();
+				redisplay();
+			}),
+		);
+	if (settings.bindAddress !== "127.0.0.1") setting.setClass("revision-guard-warning");
+}

@@ -1,0 +1,75 @@
+// @vitest-environment happy-dom
+/** The notice shown when an agent's write is refused, with or without a Resolve button. */
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { Notice } from "../obsidian-stub";
+import type { ConflictRecord } from "../../src/core/conflicts";
+import { showConflictNotice } from "../../src/ui/conflict-notice";
+
+function record(overrides: Partial<ConflictRecord> = {}): ConflictRecord {
+	return {
+		id: "c-20261121-101500-abcd",
+		path: "Projects/Plan.md",
+		reason: "stale",
+		sentRevision: "sent",
+		currentRevision: "current",
+		proposedRevision: "proposed",
+		backupPath: "Projects/Plan.20261121-101500.bak.md",
+		agent: "claude-code",
+		time: "2026-11-21T10:15:00.000Z",
+		status: "open",
+		...overrides,
+	};
+}
+
+const KEPT_MESSAGE = 'Refused a stale write to "Projects/Plan.md" from claude-code. Its version is kept in "Projects/Plan.20261121-101500.bak.md".';
+
+/** The notice shown last, as the stub recorded it. */
+function lastNotice(): Notice {
+	expect(Notice.shown).toHaveLength(1);
+	return Notice.shown[0]!;
+}
+
+function buttons(notice: Notice): HTMLButtonElement[] {
+	return [...(notice.fragment?.querySelectorAll("button") ?? [])];
+}
+
+beforeEach(() => {
+	Notice.shown.length = 0;
+});
+
+describe("the conflict notice", () => {
+	it("names the note, the agent and where the refused version is kept", () => {
+		showConflictNotice(record(), null);
+		const notice = lastNotice();
+		expect(notice.message).toBe(KEPT_MESSAGE);
+		expect(notice.duration).toBe(10_000);
+		expect(notice.fragment).toBeNull();
+	});
+
+	it("says the agent's version could not be kept when there is no .bak", () => {
+		showConflictNotice(record({ backupPath: null, path: "Inbox.md", agent: "nightly-job" }), null);
+		const message = lastNotice().message;
+		expect(message).toBe('Refused a stale write to "Inbox.md" from nightly-job. Its version could not be kept; the agent was told.');
+		expect(message).not.toContain(".bak");
+	});
+
+	it("offers a Resolve button that calls back once per click", () => {
+		const onResolve = vi.fn();
+		const returned = showConflictNotice(record(), onResolve);
+		const notice = lastNotice();
+		expect(returned).toBe(notice);
+		expect(notice.duration).toBe(15_000);
+		expect(notice.fragment?.querySelector("div")?.textContent).toBe(KEPT_MESSAGE);
+		expect(buttons(notice).map((button) => button.textContent)).toEqual(["Resolve"]);
+		expect(onResolve).not.toHaveBeenCalled();
+		buttons(notice)[0]!.click();
+		expect(onResolve).toHaveBeenCalledTimes(1);
+	});
+
+	it("keeps the could-not-be-kept wording next to the Resolve button", () => {
+		showConflictNotice(record({ backupPath: null }), () => undefined);
+		const notice = lastNotice();
+		expect(notice.fragment?.querySelector("div")?.textContent).toContain("Its version could not be kept");
+		expect(buttons(notice)).toHaveLength(1);
+	});
+});

@@ -1,0 +1,84 @@
+// @vitest-environment happy-dom
+/** The status-bar item: the open-conflict count, its styling and its click. */
+import { describe, expect, it, vi } from "vitest";
+import "../obsidian-stub";
+import { ConflictLog, type ConflictRecord } from "../../src/core/conflicts";
+import { ConflictStatusBar } from "../../src/ui/status-bar";
+
+function record(id: string, overrides: Partial<ConflictRecord> = {}): ConflictRecord {
+	return {
+		id,
+		path: `notes/${id}.md`,
+		reason: "stale",
+		sentRevision: "sent",
+		currentRevision: "current",
+		proposedRevision: "proposed",
+		backupPath: `notes/${id}.20261121-101500.bak.md`,
+		agent: "claude-code",
+		time: "2026-11-21T10:15:00.000Z",
+		status: "open",
+		...overrides,
+	};
+}
+
+function logWith(...records: ConflictRecord[]): ConflictLog {
+	const log = new ConflictLog();
+	for (const item of records) log.add(item);
+	return log;
+}
+
+function makeBar(onClick: () => void = () => undefined): { element: HTMLElement; bar: ConflictStatusBar } {
+	const element = document.createElement("div");
+	return { element, bar: new ConflictStatusBar(element, onClick) };
+}
+
+describe("the conflict status bar", () => {
+	it("says 0 conflicts before the guard is ready, unstyled", () => {
+		const { element, bar } = makeBar();
+		bar.update(null);
+		expect(element.textContent).toBe("0 conflicts");
+		expect(element.classList.contains("revision-guard-status")).toBe(true);
+		expect(element.classList.contains("revision-guard-status-open")).toBe(false);
+		expect(element.getAttribute("aria-label")).toBe("No open conflicts from agents");
+		expect(element.getAttribute("role")).toBe("button");
+	});
+
+	it.each([
+		[0, "0 conflicts"],
+		[1, "1 conflict"],
+		[2, "2 conflicts"],
+		[12, "12 conflicts"],
+	])("counts %i open conflicts as %j", (count, text) => {
+		const { element, bar } = makeBar();
+		bar.update(logWith(...Array.from({ length: count }, (_, i) => record(`c${i}`))));
+		expect(element.textContent).toBe(text);
+		expect(element.classList.contains("revision-guard-status-open")).toBe(count > 0);
+		expect(element.getAttribute("aria-label")).toBe(count > 0 ? "Show open conflicts from agents" : "No open conflicts from agents");
+	});
+
+	it("counts only open conflicts, not resolved or dismissed ones", () => {
+		const { element, bar } = makeBar();
+		bar.update(logWith(record("a"), record("b", { status: "dismissed" }), record("c", { status: "resolved" }), record("d")));
+		expect(element.textContent).toBe("2 conflicts");
+	});
+
+	it("drops the open styling when the last conflict is dismissed", () => {
+		const { element, bar } = makeBar();
+		const log = logWith(record("a"));
+		bar.update(log);
+		expect(element.classList.contains("revision-guard-status-open")).toBe(true);
+		log.setStatus("a", "dismissed", "2026-11-21T11:00:00.000Z");
+		bar.update(log);
+		expect(element.textContent).toBe("0 conflicts");
+		expect(element.classList.contains("revision-guard-status-open")).toBe(false);
+	});
+
+	it("calls back on each click", () => {
+		const onClick = vi.fn();
+		const { element } = makeBar(onClick);
+		expect(onClick).not.toHaveBeenCalled();
+		element.click();
+		element.click();
+		expect(onClick).toHaveBeenCalledTimes(2);
+	});
+});
