@@ -30,7 +30,7 @@ const builds = [
 		minify: false,
 	},
 	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: "dist/bench.js", external: ["playwright-core"] },
+	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: "dist/bench.js", external: ["playwright-core", "esbuild"] },
 ];
 
 if (mode === "watch") {

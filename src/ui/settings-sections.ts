@@ -78,4 +78,14 @@ export function displayNetworkSettings(containerEl: HTMLElement, host: SettingsH
 			}),
 		);
 	if (settings.bindAddress !== "127.0.0.1") setting.setClass("revision-guard-warning");
+	new Setting(containerEl)
+		.setName("Allowed web origins")
+		.setDesc("Web pages may not call the API. List the origins of pages you trust with your notes, separated by commas.")
+		.addText((text) =>
+			text.setPlaceholder("None").setValue(settings.allowedOrigins.join(", ")).onChange(async (value) => {
+				// "*" is never accepted: a grant always names one origin.
+				settings.allowedOrigins = value.split(",").map((origin) => origin.trim().replace(/\/+$/, "")).filter((origin) => /^https?:\/\/[^\s/]+$/.test(origin));
+				await host.saveSettings();
+			}),
+		);
 }

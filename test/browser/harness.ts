@@ -1,12 +1,14 @@
 /** Browser test harness: bundles the test page, serves it from 127.0.0.1 and launches Debian's Chromium (no network). */
 import { build } from "esbuild";
-import { readFileSync } from "fs";
+import { existsSync, readFileSync } from "fs";
 import { createServer, type Server } from "http";
 import type { AddressInfo } from "net";
 import { join } from "path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
-const ROOT = join(__dirname, "../..");
+/** This folder, also when the harness is bundled elsewhere (the benchmark runs it from dist/). */
+const HERE = existsSync(join(__dirname, "page.ts")) ? __dirname : join(process.cwd(), "test/browser");
+const ROOT = join(HERE, "../..");
 export const CHROMIUM = "/usr/bin/chromium";
 
 const HTML = `<!doctype html>
@@ -37,7 +39,7 @@ export interface PageServer {
 /** Serves the page, its bundle, the plugin's styles.css and an Obsidian-like theme; nothing else. */
 export async function servePage(): Promise<PageServer> {
 	const bundle = await build({
-		entryPoints: [join(__dirname, "page.ts")],
+		entryPoints: [join(HERE, "page.ts")],
 		bundle: true,
 		write: false,
 		format: "iife",
@@ -50,7 +52,7 @@ export async function servePage(): Promise<PageServer> {
 		["/", { type: "text/html", body: HTML }],
 		["/page.js", { type: "text/javascript", body: script }],
 		["/styles.css", { type: "text/css", body: readFileSync(join(ROOT, "styles.css"), "utf8") }],
-		["/obsidian-theme.css", { type: "text/css", body: readFileSync(join(__dirname, "obsidian-theme.css"), "utf8") }],
+		["/obsidian-theme.css", { type: "text/css", body: readFileSync(join(HERE, "obsidian-theme.css"), "utf8") }],
 	]);
 	const server: Server = createServer((request, response) => {
 		const file = files.get((request.url ?? "/").split("?")[0] ?? "/");

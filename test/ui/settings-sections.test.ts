@@ -77,3 +77,11 @@ describe("listen address", () => {
 		expect(container.querySelector(".revision-guard-warning")).toBeNull();
 	});
 });
+
+describe("allowed web origins", () => {
+	it("keeps only well-formed origins, never a wildcard", async () => {
+		displayNetworkSettings(document.createElement("div"), host, () => undefined);
+		await control<ValueComponent<string>>("Allowed web origins", "text").change("http://localhost:3000/, *, javascript:alert(1), https://notes.example");
+		expect(settings.allowedOrigins).toEqual(["http://localhost:3000", "https://notes.example"]);
+	});
+});
