@@ -2,8 +2,9 @@
  * The agent API server: Node `http` on 127.0.0.1. Each request passes Host → Origin → route → key → handler; any
  * failure is a problem+json answer, and an unexpected error is a bare 500 that reveals nothing and keeps serving.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo } from "net";
+import type { Duplex } from "stream";
 import type { RevisionGuard } from "../service/revision-guard";
 import { VaultPathError } from "../vault/gateway";
 import { readTextBody } from "./body";
@@ -29,12 +30,30 @@ export class ApiServer {
 	private readonly throttle: AuthThrottle;
 	private port = 0;
 	private host = LOOPBACK;
+	/** The response each connection is answering right now, if any. */
+	private readonly responses = new WeakMap<Duplex, ServerResponse>();
 
 	constructor(private readonly options: ApiServerOptions) {
 		this.throttle = new AuthThrottle(options.guard.now);
 		// A local API answers in milliseconds; short limits, checked every second, stop a slow client (slow-loris)
 		// from pinning sockets for long. Long-polls are unaffected: these limits cover receiving a request only.
-		this.server = createServer({ headersTimeout: 10_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000 }, (request, response) => void this.handle(request, response));
+		// A missing Host is refused by our own Host check (421, problem+json), not by Node with a bare 400.
+		const limits = { headersTimeout: 10_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
+		const onRequest = (request: IncomingMessage, response: ServerResponse) => {
+			this.responses.set(request.socket, response);
+			response.once("close", () => {
+				if (this.responses.get(request.socket) === response) this.responses.delete(request.socket);
+			});
+			void this.handle(request, response);
+		};
+		this.server = createServer(limits, onRequest);
+		// An Expect other than 100-continue is ignored (RFC 9110 allows it) rather than answered with Node's bare 417.
+		this.server.on("checkExpectation", onRequest);
+		this.server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => this.refuseUnparsable(error, socket));
+		// A CONNECT (a proxy tunnel) would otherwise be dropped without an answer; it gets the 405 any other method would.
+		this.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
+			answerAndClose(socket, problem("method-not-allowed", `${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`, {}, { Allow: "GET, HEAD, PUT, POST, DELETE, OPTIONS" }));
+		});
 		this.server.keepAliveTimeout = 5_000;
 		this.server.maxConnections = 256;
 	}
@@ -62,6 +81,19 @@ export class ApiServer {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
 		});
+	}
+
+	/**
+	 * A request Node's HTTP parser refuses (a malformed request line, header or body framing) never reaches `handle`.
+	 * It is answered like every other error, as problem+json, and the connection is closed, as Node's own handler
+	 * does; when a response on that connection is already under way, the connection is only closed.
+	 */
+	private refuseUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+		if (this.responses.get(socket)?.headersSent) {
+			socket.destroy();
+			return;
+		}
+		answerAndClose(socket, problem("bad-request", `The request is not valid HTTP/1.1 (${error.code ?? "parse error"}), so nothing was read or written. Check the request line, the headers and the body's length or chunked framing.`));
 	}
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -167,6 +199,18 @@ function preflight(allow: string[] | null, cors: Record<string, string>): ApiRes
 
 function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
 	return Object.keys(headers).length === 0 ? response : { ...response, headers: { ...headers, ...response.headers } };
+}
+
+/** Writes a problem straight to a socket that has no ServerResponse (an unparsable request, a CONNECT), then closes it. */
+function answerAndClose(socket: Duplex, answer: ApiResponse): void {
+	if (socket.writable) {
+		const body = Buffer.from(JSON.stringify(answer.body), "utf8");
+		const headers = { "Content-Type": PROBLEM_CONTENT_TYPE, "Content-Length": String(body.length), "X-Content-Type-Options": "nosniff", ...answer.headers, Connection: "close" };
+		const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+		socket.write(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n${head}\r\n`);
+		socket.write(body);
+	}
+	socket.destroy();
 }
 
 function send(response: ServerResponse, answer: ApiResponse, request: IncomingMessage): void {

@@ -3,7 +3,7 @@
  * through `write`. The token check runs inside the gateway's atomic read-check-write; a refused body is kept as a
  * .bak note and a conflict record before the caller learns of the refusal.
  */
-import { randomBytes } from "crypto";
+import { randomBytes, randomInt } from "crypto";
 import type { BaseStore } from "../core/base-store";
 import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
 import { unifiedDiff } from "../core/diff/unified";
@@ -193,7 +193,12 @@ export class GuardedWriter {
 			const candidate = backupPathFor(notePath, when, folder, attempt);
 			if (await this.deps.gateway.createExclusive(candidate, body)) return candidate;
 		}
-		throw new Error(`no free .bak name after ${BACKUP_ATTEMPTS} attempts`);
+		// A burst of refusals within one second can take every numbered name; a random number then keeps the body.
+		for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
+			const candidate = backupPathFor(notePath, when, folder, BACKUP_ATTEMPTS + 1 + randomInt(1_000_000_000));
+			if (await this.deps.gateway.createExclusive(candidate, body)) return candidate;
+		}
+		throw new Error(`no free .bak name after ${2 * BACKUP_ATTEMPTS} attempts`);
 	}
 
 	private async changesSince(path: string, sentRevision: string, current: string): Promise<string | null> {

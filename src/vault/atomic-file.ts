@@ -1,6 +1,6 @@
 /** Crash-safe file writes for the headless host: temp file in the same folder, fsync, rename, fsync the folder. */
 import { randomBytes } from "crypto";
-import { promises as fs } from "fs";
+import { promises as fs, renameSync } from "fs";
 import { basename, dirname, join } from "path";
 
 /** Temp files are hidden (leading dot) and carry this marker, so start-up can find leftovers. */
@@ -35,17 +35,27 @@ export async function fsyncFolder(folder: string): Promise<void> {
 /**
  * Replaces (or creates) `target` so that a crash leaves either the old or the new content, never a mix. With
  * `durable` false the fsyncs are skipped (caches that verify their content on read).
+ *
+ * With `stillCurrent`, the target is checked again once the new content is on disk, just before the rename: when
+ * another program changed it meanwhile, nothing is replaced and the promise resolves false. The check and the
+ * rename run in one synchronous step, so nothing else in this process runs between them.
  */
-export async function writeFileAtomic(target: string, content: string | Uint8Array, durable = true): Promise<void> {
+export async function writeFileAtomic(target: string, content: string | Uint8Array, durable = true, stillCurrent?: () => boolean): Promise<boolean> {
 	const temp = tempPathFor(target);
 	try {
 		await writeNew(temp, content, durable);
-		await fs.rename(temp, target);
+		if (!stillCurrent) await fs.rename(temp, target);
+		else if (stillCurrent()) renameSync(temp, target);
+		else {
+			await fs.rm(temp, { force: true });
+			return false;
+		}
 	} catch (error) {
 		await fs.rm(temp, { force: true });
 		throw error;
 	}
 	if (durable) await fsyncFolder(dirname(target));
+	return true;
 }
 
 /**
@@ -53,6 +63,9 @@ export async function writeFileAtomic(target: string, content: string | Uint8Arr
  * durable under a temp name first and then hard-linked into place, which fails atomically when the name is taken.
  */
 export async function createFileExclusive(target: string, content: string | Uint8Array): Promise<boolean> {
+	// A taken name is answered without writing and syncing a temp file first (callers probe numbered names in turn);
+	// the link below still decides atomically when the name is free.
+	if (await fs.lstat(target).then(() => true, () => false)) return false;
 	const temp = tempPathFor(target);
 	await writeNew(temp, content);
 	try {

@@ -45,7 +45,8 @@ export interface VaultGateway {
 	/**
 	 * Atomic read-check-write. `decide` is shown the note as it is (null if missing) and runs synchronously inside
 	 * the write step, so nothing can change the note between the check and the write. Creating parent folders is
-	 * part of a write.
+	 * part of a write. If another program changes the note before the write lands, `decide` is shown the note again
+	 * and only its last plan is carried out.
 	 */
 	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>>;
 

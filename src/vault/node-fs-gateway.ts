@@ -3,7 +3,7 @@
  * symlinks that lead outside the folder are never followed, and a watcher reports edits made by other programs.
  */
 import { watch, type FSWatcher } from "chokidar";
-import { promises as fs } from "fs";
+import { promises as fs, readFileSync } from "fs";
 import { dirname, join, relative, sep } from "path";
 import { KeyedMutex } from "../core/keyed-mutex";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
@@ -35,16 +35,22 @@ export class NodeFsGateway implements VaultGateway {
 	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
 		return this.locks.run(path, async () => {
 			const absolute = await this.resolveForWrite(path);
-			const current = await readIfFile(path, absolute);
-			const plan = decide(current);
-			if (plan.kind === "keep") return { result: plan.result, stat: null };
-			if (plan.kind === "trash") {
-				await this.moveToTrash(path, absolute);
-				return { result: plan.result, stat: null };
+			for (let attempt = 1; ; attempt++) {
+				const current = await readIfFile(path, absolute);
+				const plan = decide(current);
+				if (plan.kind === "keep") return { result: plan.result, stat: null };
+				if (plan.kind === "trash") {
+					await this.moveToTrash(path, absolute);
+					return { result: plan.result, stat: null };
+				}
+				await mkdirFor(path, absolute);
+				// Another program may save the note while ours is being written: then nothing is replaced, and the
+				// check runs again on what the note holds now (the lock only keeps out writers in this process).
+				if (await writeFileAtomic(absolute, plan.content, true, () => readIfFileSync(path, absolute) === current)) {
+					return { result: plan.result, stat: toStat(await fs.stat(absolute)) };
+				}
+				if (attempt >= DECIDE_ATTEMPTS) throw new Error(`"${path}" kept changing while it was being written, so nothing was written.`);
 			}
-			await mkdirFor(path, absolute);
-			await writeFileAtomic(absolute, plan.content);
-			return { result: plan.result, stat: toStat(await fs.stat(absolute)) };
 		});
 	}
 
@@ -207,16 +213,31 @@ function toStat(stats: { ctimeMs: number; mtimeMs: number; size: number; birthti
 	return { ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
 }
 
+/** How often a write is decided again because another program kept changing the note under it. */
+const DECIDE_ATTEMPTS = 20;
+
 async function readIfFile(path: string, absolute: string): Promise<string | null> {
 	try {
 		return await fs.readFile(absolute, "utf8");
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "EISDIR") throw new VaultPathError(path, "folder-in-the-way");
-		if (code === "ENOTDIR") throw new VaultPathError(path, "file-in-the-way");
-		if (isMissing(error)) return null;
-		throw error;
+		return missingOrThrow(path, error);
 	}
+}
+
+function readIfFileSync(path: string, absolute: string): string | null {
+	try {
+		return readFileSync(absolute, "utf8");
+	} catch (error) {
+		return missingOrThrow(path, error);
+	}
+}
+
+function missingOrThrow(path: string, error: unknown): null {
+	const code = (error as NodeJS.ErrnoException).code;
+	if (code === "EISDIR") throw new VaultPathError(path, "folder-in-the-way");
+	if (code === "ENOTDIR") throw new VaultPathError(path, "file-in-the-way");
+	if (isMissing(error)) return null;
+	throw error;
 }
 
 async function mkdirFor(path: string, absolute: string): Promise<void> {
