@@ -33,6 +33,10 @@ export interface RevisionGuardSettings {
 	conflictAction: "open" | "notice" | "queue";
 	/** After a conflict is resolved in the modal, keep its .bak note or move it to the trash. */
 	backupAfterResolve: "keep" | "trash";
+	/** A client that sends no If-Match is held to the revision it last read (its implicit token). */
+	protectTokenlessClients: boolean;
+	/** How many (client, note) reads are remembered for that; the least recently used go first. */
+	readLedgerCap: number;
 }
 
 export const DEFAULT_PORT = 27125;
@@ -51,6 +55,8 @@ export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	allowAutoMerge: true,
 	conflictAction: "notice",
 	backupAfterResolve: "keep",
+	protectTokenlessClients: true,
+	readLedgerCap: 10_000,
 };
 
 /** Fills in defaults for anything missing or of the wrong type (old or hand-edited data files). */
@@ -74,6 +80,8 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		allowAutoMerge: pick("allowAutoMerge", (value) => typeof value === "boolean"),
 		conflictAction: pick("conflictAction", (value) => value === "open" || value === "notice" || value === "queue"),
 		backupAfterResolve: pick("backupAfterResolve", (value) => value === "keep" || value === "trash"),
+		protectTokenlessClients: pick("protectTokenlessClients", (value) => typeof value === "boolean"),
+		readLedgerCap: pick("readLedgerCap", (value) => Number.isInteger(value) && (value as number) >= 1),
 		allowedOrigins: pick("allowedOrigins", (value) => Array.isArray(value) && value.every((origin) => typeof origin === "string" && origin !== "*")),
 	};
 }

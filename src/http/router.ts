@@ -17,6 +17,8 @@ export interface RequestContext {
 	headers: IncomingHttpHeaders;
 	/** The authenticated key, or null on public routes called without one. */
 	agent: AgentKey | null;
+	/** Who the caller is, for implicit tokens (derived from its key); null without a key. */
+	client: string | null;
 	guard: RevisionGuard;
 	/** Reads the request body (capped, strict UTF-8); only routes that take a body call it. */
 	body(): Promise<{ ok: true; text: string } | { ok: false; response: ApiResponse }>;

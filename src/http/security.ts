@@ -1,4 +1,5 @@
 /** The gates every request passes before a handler: Host (DNS rebinding), Origin (web pages), and the bearer key. */
+import { createHash } from "crypto";
 import { matchKey } from "../core/keys";
 import type { AgentKey } from "../settings";
 
@@ -71,4 +72,9 @@ export class AuthThrottle {
 		else entry.count++;
 		if (this.failures.size > 10_000) this.failures.clear();
 	}
+}
+
+/** A stable name for the client behind a key (for remembering its reads) that never holds the key itself. */
+export function clientIdOf(key: string): string {
+	return "key:" + createHash("sha256").update(key, "utf8").digest("base64url").slice(0, 22);
 }

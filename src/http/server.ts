@@ -12,7 +12,7 @@ import { problem, PROBLEM_CONTENT_TYPE } from "./problems";
 import type { ApiResponse } from "./response";
 import { allowedMethods, findRoute, type Handler, type Method, type RequestContext, type Route } from "./router";
 import { ROUTES } from "./routes";
-import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./security";
+import { authenticate, AuthThrottle, clientIdOf, isAllowedHost, isAllowedOrigin } from "./security";
 
 const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
 const MB = 1024 * 1024;
@@ -152,6 +152,7 @@ export class ApiServer {
 			query,
 			headers: request.headers,
 			agent,
+			client: agent ? clientIdOf(agent.key) : null,
 			guard,
 			body: async () => {
 				const result = await readTextBody(request, settings.maxBodyMB * MB);

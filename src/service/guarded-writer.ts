@@ -9,6 +9,7 @@ import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, ty
 import { unifiedDiff } from "../core/diff/unified";
 import { decideWrite, type GuardDecision, type Refusal, type WriteOperation } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
+import type { ReadLedger } from "../core/read-ledger";
 import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
 import type { RevisionHistory, RevisionSource } from "../core/revision-history";
 import type { RevisionGuardSettings } from "../settings";
@@ -27,6 +28,11 @@ export interface WriteRequest {
 	source?: RevisionSource;
 	/** `Prefer: merge=auto`: on a stale token, write the three-way merge if it is clean. */
 	merge?: "auto";
+	/**
+	 * Who is writing, for implicit tokens: the API key (plus the MCP session). When set and no If-Match was sent,
+	 * the revision this client last read of the note is checked as if it had been sent.
+	 */
+	client?: string;
 }
 
 export type WriteOutcome =
@@ -45,6 +51,8 @@ export type WriteOutcome =
 			changes: string | null;
 			/** With `merge: "auto"`: the attempted merge, with conflict markers. */
 			mergePreview: string | null;
+			/** The token checked was the client's last read, not a sent If-Match. */
+			implicit: boolean;
 	  };
 
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
@@ -61,6 +69,8 @@ export interface GuardedWriterDeps {
 	now: () => number;
 	/** Persist conflict records; awaited before a refusal is answered. */
 	saveConflicts: () => Promise<void>;
+	/** What each client last read, for implicit tokens. */
+	reads: ReadLedger;
 	/** Called after every write that replaced an existing note (conflict records settle themselves here). */
 	onWritten?: (write: CompletedWrite) => Promise<void>;
 }
@@ -82,7 +92,28 @@ export class GuardedWriter {
 	constructor(private readonly deps: GuardedWriterDeps) {}
 
 	write(request: WriteRequest): Promise<WriteOutcome> {
-		return this.locks.run(request.path, () => this.writeLocked(request));
+		return this.locks.run(request.path, async () => {
+			const implicit = this.implicitToken(request);
+			const outcome = await this.writeLocked(implicit ?? request);
+			const { client } = request;
+			if (client !== undefined && (outcome.kind === "written" || outcome.kind === "unchanged")) {
+				// The writer knows what it just wrote, so its next tokenless write is checked against that.
+				this.deps.reads.record(client, request.path, outcome.revision, this.deps.now());
+			}
+			return outcome.kind === "refused" ? { ...outcome, implicit: implicit !== null } : outcome;
+		});
+	}
+
+	/** A tokenless request from a known client, rewritten to carry the revision that client last read. */
+	private implicitToken(request: WriteRequest): WriteRequest | null {
+		const config = this.deps.settings();
+		if (request.client === undefined || request.ifMatch.kind !== "absent" || request.ifNoneMatch.kind !== "absent") return null;
+		if (!config.protectTokenlessClients || request.operation.kind === "append") return null;
+		const read = this.deps.reads.lastRead(request.client, request.path);
+		if (!read) return null;
+		const windowMs = config.readValidityMinutes * 60_000;
+		if (windowMs > 0 && this.deps.now() - read.time > windowMs) return null;
+		return { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: read.revision }] } };
 	}
 
 	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {
@@ -157,7 +188,7 @@ export class GuardedWriter {
 		const changes = sentRevision && current !== null ? await this.changesSince(request.path, sentRevision, current) : null;
 		const body = request.operation.kind === "delete" ? null : request.operation.body;
 		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current;
-		if (!keep || body === null) return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes, mergePreview };
+		if (!keep || body === null) return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes, mergePreview, implicit: false };
 		// The proposal is kept as a base too, so resolving the conflict never depends on the .bak staying untouched.
 		await this.deps.bases.retain(revisionOf(body), body);
 
@@ -183,7 +214,7 @@ export class GuardedWriter {
 		};
 		this.deps.conflicts.add(conflict);
 		await this.deps.saveConflicts().catch(() => undefined);
-		return { kind: "refused", refusal, currentRevision, conflict, backupError, changes, mergePreview };
+		return { kind: "refused", refusal, currentRevision, conflict, backupError, changes, mergePreview, implicit: false };
 	}
 
 	/** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */

@@ -3,6 +3,7 @@
  * The Obsidian plugin, the headless host and the tests all build the same thing through `openRevisionGuard`.
  */
 import { BaseStore } from "../core/base-store";
+import { ReadLedger } from "../core/read-ledger";
 import { ConflictLog } from "../core/conflicts";
 import { validateVaultPath, type PathPolicy } from "../core/path";
 import { RevisionHistory, type RevisionSource } from "../core/revision-history";
@@ -39,6 +40,8 @@ export interface RevisionGuard {
 	readonly tracker: RevisionTracker;
 	readonly writer: GuardedWriter;
 	readonly resolver: ConflictResolver;
+	/** What each client last read of each note (implicit tokens). */
+	readonly reads: ReadLedger;
 	readonly timers: Timers;
 	readonly persistence: StatePersistence;
 	readonly settings: () => RevisionGuardSettings;
@@ -90,7 +93,9 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		coalesceMs: options.coalesceMs,
 		changeSource: options.changeSource,
 	});
+	const reads = new ReadLedger(settings().readLedgerCap);
 	const writer = new GuardedWriter({
+		reads,
 		gateway,
 		tracker,
 		history,
@@ -112,6 +117,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		tracker,
 		writer,
 		resolver,
+		reads,
 		timers: options.timers,
 		persistence,
 		settings,

@@ -8,7 +8,9 @@ import type { RequestContext } from "../router";
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
 export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
-	const { refusal, conflict, currentRevision, changes, backupError, mergePreview } = outcome;
+	const { refusal, conflict, currentRevision, changes, backupError, mergePreview, implicit } = outcome;
+	// A client that sent no If-Match was held to the revision it last read: say so, or the 412 makes no sense to it.
+	const heldTo = implicit ? "You sent no If-Match, so your last read of this note was used as your revision. " : "";
 	const headers: Record<string, string> = currentRevision ? { ETag: etagOf(currentRevision) } : {};
 	const kept = conflict?.backupPath
 		? ` Your content was kept, byte for byte, in "${conflict.backupPath}".`
@@ -23,18 +25,18 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		case "token-required":
 			return problem("precondition-required", isDelete
 				? `Deleting "${path}" needs the revision you read. GET the note, then send DELETE with If-Match set to its ETag.`
-				: `"${path}" already exists, so an update must say which revision it replaces. GET the note, re-apply your change to what it holds now, then PUT with If-Match set to its ETag. Nothing was written.`,
+				: `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, re-apply your change to what it holds now, then PUT again (ideally with If-Match set to its ETag).`,
 			{ path, currentRevision }, headers);
 		case "stale":
-			return problem("stale-revision", (mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "") + (currentRevision === null
+			return problem("stale-revision", heldTo + (mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "") + (currentRevision === null
 				? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was written.`
 				: `"${path}" changed since you read it, so nothing was written.`) + kept +
 				(currentRevision === null ? " To create it again, PUT without If-Match." :
 					changes ? " The `changes` field is a diff from the revision you sent to the note now: apply your edit on top of the current content and PUT again with If-Match set to currentRevision." :
 						" GET the note, re-apply your edit to its current content and PUT again with the new ETag."),
-			{ path, sentRevision: refusal.sentRevision, currentRevision, ...record, changes, ...(mergePreview !== null ? { mergePreview } : {}) }, headers);
+			{ path, sentRevision: refusal.sentRevision, currentRevision, ...record, changes, ...(mergePreview !== null ? { mergePreview } : {}), ...(implicit ? { implicitRevision: true } : {}) }, headers);
 		case "read-expired":
-			return problem("read-expired", `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again and retry with the fresh ETag.`,
+			return problem("read-expired", `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again and retry with the fresh ETag.`,
 				{ path, sentRevision: refusal.sentRevision, currentRevision, ...record }, headers);
 		case "exists":
 			return problem("note-exists", `"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,

@@ -22,6 +22,8 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const head = context.method === "HEAD";
 	// A HEAD shows no content, so it does not count as having read the note.
 	const revision = head ? revisionOf(snapshot.content) : await tracker.served(snapshot);
+	// What this client has seen is its implicit token if it later writes without If-Match.
+	if (!head && context.client) context.guard.reads.record(context.client, snapshot.path, revision, context.guard.now());
 	const headers = {
 		ETag: etagOf(revision),
 		"Last-Modified": new Date(snapshot.stat.mtime).toUTCString(),

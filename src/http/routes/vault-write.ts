@@ -37,6 +37,7 @@ function write(context: RequestContext, path: string, operation: WriteOperation)
 		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
 		ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")),
 		agent: context.agent?.name ?? "unknown",
+		client: context.client ?? undefined,
 		merge: operation.kind === "replace" && prefersAutoMerge(headersValue(context, "prefer")) ? "auto" : undefined,
 	});
 }
