@@ -27,7 +27,8 @@ const builds = [
 		outfile: "main.js",
 		// Obsidian provides these at run time; Node built-ins come from Electron.
 		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
-		minify: false,
+		// Obsidian loads main.js as it is; minifying keeps the bundled MCP SDK and yaml small. Sources are in src/.
+		minify: production,
 	},
 	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
 	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: "dist/bench.js", external: ["playwright-core", "esbuild"] },

@@ -53,6 +53,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	async saveSettings(): Promise<void> {
 		await this.saveData(this.settings);
 		await this.guard?.bases.setCap(this.settings.baseStoreCapMB * 1024 * 1024);
+		this.guard?.reads.setCapacity(this.settings.readLedgerCap);
 	}
 
 	serverStatus(): string {

@@ -35,6 +35,7 @@ export function welcomeText({ folder, port, key, notes, changed, sampleNote }: W
 	return `Revision Guard is serving ${folder}
   ${notes} notes tracked${changed > 0 ? `, ${changed} changed since last run` : ""}
   REST API: ${base}/
+  MCP:      ${base}/mcp
   API key:  ${key}
 
 Try it (bash):${placeholder}

@@ -31,6 +31,10 @@ export const PROBLEM_TYPES = {
 	"payload-too-large": { status: 413, title: "The body is too large", howToFix: "Send a smaller body, or raise the body size limit in settings." },
 	"invalid-utf8": { status: 400, title: "The body is not valid UTF-8", howToFix: "Send the note as UTF-8 text; nothing was written." },
 	"bad-request": { status: 400, title: "Bad request", howToFix: "Check the request against GET /openapi.json." },
+	"invalid-patch": { status: 400, title: "The PATCH cannot be applied", howToFix: "Send Operation (append, prepend or replace), Target-Type (heading or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::). The detail says what was wrong; nothing was written." },
+	"patch-target-not-supported": { status: 400, title: "That PATCH target type is not supported", howToFix: "Patch a heading (Target-Type: heading) or a frontmatter key (Target-Type: frontmatter); for anything else, GET the note and PUT the whole note with If-Match." },
+	"patch-target-not-found": { status: 400, title: "The PATCH target is not in the note", howToFix: "GET the note to see its headings and frontmatter keys, then name an existing target (nested headings outermost first), or send Create-Target-If-Missing: true." },
+	"no-active-note": { status: 404, title: "No note is active", howToFix: "Open a note in Obsidian (a headless host never has one), or use /vault/{path} with the note's path." },
 	"internal-error": { status: 500, title: "Internal error", howToFix: "Nothing was written. Retry; if it keeps failing, report it with the time of the request." },
 } satisfies Record<string, ProblemType>;
 

@@ -5,6 +5,8 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo } from "net";
 import type { Duplex } from "stream";
+import { McpEndpoint } from "../mcp/endpoint";
+import { MCP_ROUTE } from "../mcp/route";
 import type { RevisionGuard } from "../service/revision-guard";
 import { VaultPathError } from "../vault/gateway";
 import { readTextBody } from "./body";
@@ -32,9 +34,12 @@ export class ApiServer {
 	private host = LOOPBACK;
 	/** The response each connection is answering right now, if any. */
 	private readonly responses = new WeakMap<Duplex, ServerResponse>();
+	/** MCP (Streamable HTTP) on /mcp, behind the same Host, Origin and key checks as REST. */
+	readonly mcp: McpEndpoint;
 
 	constructor(private readonly options: ApiServerOptions) {
 		this.throttle = new AuthThrottle(options.guard.now);
+		this.mcp = new McpEndpoint(options.guard, { onError: options.onError });
 		// A local API answers in milliseconds; short limits, checked every second, stop a slow client (slow-loris)
 		// from pinning sockets for long. Long-polls are unaffected: these limits cover receiving a request only.
 		// A missing Host is refused by our own Host check (421, problem+json), not by Node with a bare 400.
@@ -52,7 +57,7 @@ export class ApiServer {
 		this.server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => this.refuseUnparsable(error, socket));
 		// A CONNECT (a proxy tunnel) would otherwise be dropped without an answer; it gets the 405 any other method would.
 		this.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
-			answerAndClose(socket, problem("method-not-allowed", `${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`, {}, { Allow: "GET, HEAD, PUT, POST, DELETE, OPTIONS" }));
+			answerAndClose(socket, problem("method-not-allowed", `${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`, {}, { Allow: "GET, HEAD, PUT, POST, PATCH, DELETE, OPTIONS" }));
 		});
 		this.server.keepAliveTimeout = 5_000;
 		this.server.maxConnections = 256;
@@ -76,7 +81,8 @@ export class ApiServer {
 		return this.port;
 	}
 
-	close(): Promise<void> {
+	async close(): Promise<void> {
+		await this.mcp.close();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -97,17 +103,23 @@ export class ApiServer {
 	}
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-		let answer: ApiResponse;
+		let answer: ApiResponse | null;
 		try {
-			answer = await this.route(request);
+			answer = await this.route(request, response);
 		} catch (error) {
 			this.options.onError?.(error);
+			// The MCP transport may have started its answer; then all that is left is to end the connection.
+			if (response.headersSent) {
+				response.destroy();
+				return;
+			}
 			answer = problem("internal-error", "The server hit an unexpected error while handling this request. Nothing was written by this request's failed step; retry, and report it if it repeats.");
 		}
-		send(response, request.method === "HEAD" ? { ...answer, omitBody: true } : answer, request);
+		if (answer) send(response, request.method === "HEAD" ? { ...answer, omitBody: true } : answer, request);
 	}
 
-	private async route(request: IncomingMessage): Promise<ApiResponse> {
+	/** The answer to send, or null when the MCP endpoint has answered on `response` itself. */
+	private async route(request: IncomingMessage, response: ServerResponse): Promise<ApiResponse | null> {
 		const { guard } = this.options;
 		const settings = guard.settings();
 		if (!isAllowedHost(request.headers.host, this.port, this.host)) {
@@ -146,6 +158,11 @@ export class ApiServer {
 			return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not allowed on ${rawPath}; use ${allow.join(", ")}.`, {}, { Allow: allow.join(", ") }), cors);
 		}
 
+		if (found.route === MCP_ROUTE && agent) {
+			const answer = await this.mcp.handle(request, response, agent, cors);
+			return answer && withHeaders(answer, cors);
+		}
+
 		const context: RequestContext = {
 			method,
 			rest: found.rest,
@@ -181,7 +198,7 @@ async function runHandler(handler: Handler, context: RequestContext): Promise<Ap
 }
 
 function corsHeaders(origin: string): Record<string, string> {
-	return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": "ETag, Location", Vary: "Origin" };
+	return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": "ETag, Location, Content-Location, Preference-Applied, Mcp-Session-Id", Vary: "Origin" };
 }
 
 /** CORS grants only ever go to allowed origins (others were refused before routing). */
@@ -192,7 +209,7 @@ function preflight(allow: string[] | null, cors: Record<string, string>): ApiRes
 		headers: {
 			...cors,
 			"Access-Control-Allow-Methods": allow.join(", "),
-			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept",
+			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
 			"Access-Control-Max-Age": "600",
 		},
 	};

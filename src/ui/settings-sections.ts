@@ -47,6 +47,30 @@ export function displayConflictSettings(containerEl: HTMLElement, host: Settings
 		);
 }
 
+export function displayTokenlessSettings(containerEl: HTMLElement, host: SettingsHost): void {
+	const { settings } = host;
+	new Setting(containerEl)
+		.setName("Protect clients that send no revision")
+		.setDesc("Many agent tools write without a revision. Hold each one to the version it last read: its write goes through only if nobody changed the note since. When off, such writes are refused until they send one.")
+		.addToggle((toggle) =>
+			toggle.setValue(settings.protectTokenlessClients).onChange(async (value) => {
+				settings.protectTokenlessClients = value;
+				await host.saveSettings();
+			}),
+		);
+	new Setting(containerEl)
+		.setName("Remembered reads")
+		.setDesc("How many note reads are remembered for that; the oldest are forgotten first, and a forgotten read only means the client must read again.")
+		.addText((text) =>
+			text.setValue(String(settings.readLedgerCap)).onChange(async (value) => {
+				const cap = Number(value);
+				if (value.trim() === "" || !Number.isInteger(cap) || cap < 1) return;
+				settings.readLedgerCap = cap;
+				await host.saveSettings();
+			}),
+		);
+}
+
 export function displayNoteTypeSettings(containerEl: HTMLElement, host: SettingsHost): void {
 	const { settings } = host;
 	for (const type of EXTRA_NOTE_TYPES) {

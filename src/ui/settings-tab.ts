@@ -2,7 +2,7 @@
 import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import { generateKey } from "../core/keys";
 import type { RevisionGuardSettings } from "../settings";
-import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings } from "./settings-sections";
+import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "./settings-sections";
 
 /** What the tab needs from the plugin, so the tab can be tested without the whole plugin. */
 export interface SettingsHost {
@@ -65,6 +65,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		this.numberSetting(containerEl, "Merge base storage (MB)", "Recent note versions are kept as merge bases up to this size; the least recently used go first.", "baseStoreCapMB", 1);
 		this.numberSetting(containerEl, "Read validity window (minutes)", "Refuse tokens an agent read longer ago than this. 0 turns the window off.", "readValidityMinutes", 0);
 		this.numberSetting(containerEl, "Largest request body (MB)", "Bigger requests are refused before anything is written.", "maxBodyMB", 1);
+		displayTokenlessSettings(containerEl, this.host);
 		displayNoteTypeSettings(containerEl, this.host);
 		displayConflictSettings(containerEl, this.host);
 	}

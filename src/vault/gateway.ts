@@ -63,6 +63,12 @@ export interface VaultGateway {
 
 	/** Subscribes to changes made by anyone (including us). Returns an unsubscribe function. */
 	onChange(listener: (change: VaultChange) => void): () => void;
+
+	/**
+	 * The path of the file open in the active editor, or null when there is none (a plain folder never has one).
+	 * Optional so that wrappers which only forward writes need not know about editors; absent means null.
+	 */
+	activeNote?(): Promise<string | null>;
 }
 
 /** Small files the plugin keeps for itself (state, bases): the plugin folder in Obsidian, a dot-folder headless. */

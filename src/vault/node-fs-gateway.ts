@@ -112,6 +112,11 @@ export class NodeFsGateway implements VaultGateway {
 		};
 	}
 
+	/** A plain folder has no editor, so no note is ever active. */
+	async activeNote(): Promise<string | null> {
+		return null;
+	}
+
 	async close(): Promise<void> {
 		const watcher = this.watcher;
 		this.watcher = null;

@@ -97,6 +97,11 @@ export class ObsidianGateway implements VaultGateway {
 		};
 	}
 
+	async activeNote(): Promise<string | null> {
+		// The route checks the file is a note type it serves (a PDF can be the active file too).
+		return this.app.workspace.getActiveFile()?.path ?? null;
+	}
+
 	/** Flushes editors showing `path`, so what the person typed is on disk before anything is compared. */
 	private async saveOpenEditors(path: string): Promise<void> {
 		const saves: Promise<void>[] = [];

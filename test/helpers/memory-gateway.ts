@@ -4,6 +4,8 @@ import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat
 export class MemoryGateway implements VaultGateway {
 	readonly notes = new Map<string, string>();
 	private readonly listeners = new Set<(change: VaultChange) => void>();
+	/** The note "open in the active editor", for /active/ tests; null like a headless host. */
+	active: string | null = null;
 	/** Set to make the next createExclusive calls fail (a full disk, a read-only folder). */
 	failCreates: Error | null = null;
 
@@ -58,6 +60,10 @@ export class MemoryGateway implements VaultGateway {
 	async stat(path: string): Promise<NoteStat | null> {
 		const content = this.notes.get(path);
 		return content === undefined ? null : stat(content);
+	}
+
+	async activeNote(): Promise<string | null> {
+		return this.active;
 	}
 
 	onChange(listener: (change: VaultChange) => void): () => void {

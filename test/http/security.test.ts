@@ -236,7 +236,7 @@ describe("Origin header", () => {
 		const res = await h.raw("/vault/a.md", { method: "OPTIONS", headers: { Origin: ALLOWED, "Access-Control-Request-Method": "PUT" } });
 		expect(res.status).toBe(204);
 		expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
-		expect(res.headers["access-control-allow-methods"]).toBe("GET, PUT, POST, DELETE, HEAD");
+		expect(res.headers["access-control-allow-methods"]).toBe("GET, PUT, POST, DELETE, PATCH, HEAD");
 		expect(res.headers["access-control-allow-headers"]).toContain("If-Match");
 		expect(res.headers["access-control-allow-headers"]).toContain("Authorization");
 	});

@@ -43,7 +43,7 @@ describe("routing", () => {
 		["PUT", "/conflicts", "GET, HEAD"],
 		["DELETE", "/openapi.json", "GET, HEAD"],
 		["POST", "/changes/a.md?since=x", "GET, HEAD"],
-		["PATCH", "/vault/a.md", "GET, PUT, POST, DELETE, HEAD"],
+		["PATCH", "/changes/a.md?since=x", "GET, HEAD"],
 	])("answers %s %s with 405 and Allow: %s", async (method, path, allow) => {
 		const res = await h.api(path, { method });
 		expectProblem(res, 405, "method-not-allowed");
@@ -54,7 +54,7 @@ describe("routing", () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const res = await h.api("/vault/a.md", { method: "PROPFIND" });
 		expectProblem(res, 405, "method-not-allowed");
-		expect(res.headers.allow).toBe("GET, PUT, POST, DELETE, HEAD");
+		expect(res.headers.allow).toBe("GET, PUT, POST, DELETE, PATCH, HEAD");
 		expect(await fileText("a.md")).toBe("one\n");
 	});
 

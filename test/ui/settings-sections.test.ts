@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { DropdownComponent, Setting, ValueComponent } from "../obsidian-stub";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
-import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings } from "../../src/ui/settings-sections";
+import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "../../src/ui/settings-sections";
 import type { SettingsHost } from "../../src/ui/settings-tab";
 
 let settings: RevisionGuardSettings;
@@ -83,5 +83,18 @@ describe("allowed web origins", () => {
 		displayNetworkSettings(document.createElement("div"), host, () => undefined);
 		await control<ValueComponent<string>>("Allowed web origins", "text").change("http://localhost:3000/, *, javascript:alert(1), https://notes.example");
 		expect(settings.allowedOrigins).toEqual(["http://localhost:3000", "https://notes.example"]);
+	});
+});
+
+describe("tokenless clients", () => {
+	it("turns the protection off and on, and keeps only whole positive caps", async () => {
+		displayTokenlessSettings(document.createElement("div"), host);
+		await control<ValueComponent<boolean>>("Protect clients that send no revision", "toggle").change(false);
+		expect(settings.protectTokenlessClients).toBe(false);
+		const cap = control<ValueComponent<string>>("Remembered reads", "text");
+		for (const bad of ["", "0", "-5", "2.5", "lots"]) await cap.change(bad);
+		expect(settings.readLedgerCap).toBe(DEFAULT_SETTINGS.readLedgerCap);
+		await cap.change("500");
+		expect(settings.readLedgerCap).toBe(500);
 	});
 });

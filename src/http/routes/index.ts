@@ -1,4 +1,5 @@
 /** The route table: one place that says which handler serves which path and method. */
+import { MCP_ROUTE } from "../../mcp/route";
 import { exact, prefix, segment, suffixed, type Route } from "../router";
 import { conflictMerge, getConflict, listConflicts } from "./conflicts";
 import { noteChanges } from "./changes";
@@ -6,14 +7,18 @@ import { openApiDocument } from "./openapi";
 import { describeProblem, serviceStatus } from "./service";
 import { readVault } from "./vault-read";
 import { appendNote, deleteNote, putNote } from "./vault-write";
+import { ACTIVE_HANDLERS, matchActive } from "./active-note";
+import { patchNote } from "./vault-patch";
 
 export const ROUTES: readonly Route[] = [
 	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true },
 	{ template: "/openapi.json", match: exact("/openapi.json"), handlers: { GET: openApiDocument } },
 	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
-	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote } },
+	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote } },
+	{ template: "/active/", match: matchActive, handlers: ACTIVE_HANDLERS },
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
 	{ template: "/conflicts/{id}/merge", match: suffixed("/conflicts/", "/merge"), handlers: { GET: conflictMerge } },
 	{ template: "/changes/{path}", match: prefix("/changes/"), handlers: { GET: noteChanges } },
+	MCP_ROUTE,
 ];

@@ -9,6 +9,13 @@ const etagHeader = { ETag: { description: "The note's revision token (a strong e
 const pathParam = { name: "path", in: "path", required: true, description: "Vault-relative note path, each segment percent-encoded once.", schema: { type: "string" } };
 const ifMatch = { name: "If-Match", in: "header", required: false, description: "The ETag from your last read. Required to update or delete an existing note.", schema: { type: "string" } };
 const ifNoneMatch = { name: "If-None-Match", in: "header", required: false, description: "`*` to create only; with a tag on GET, 304 when unchanged.", schema: { type: "string" } };
+const patchHeaders = [
+	{ name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace"] } },
+	{ name: "Target-Type", in: "header", required: true, description: "`block` is not supported.", schema: { type: "string", enum: ["heading", "frontmatter"] } },
+	{ name: "Target", in: "header", required: true, description: "Percent-encoded. A heading path, outermost first (`Heading 1::Subheading`), or a frontmatter key.", schema: { type: "string" } },
+	{ name: "Target-Delimiter", in: "header", required: false, description: "Separates nested headings in Target; default `::`.", schema: { type: "string" } },
+	{ name: "Create-Target-If-Missing", in: "header", required: false, description: "`true`: add a missing heading (at the end of its parent) or frontmatter key.", schema: { type: "string", enum: ["true", "false"] } },
+];
 const common = {
 	"400": problemResponse("Invalid path, malformed header or body."),
 	"401": problemResponse("Missing or wrong API key."),
@@ -20,6 +27,12 @@ const refusals = {
 	"412": { description: "Stale revision (or the note exists under If-None-Match). Nothing was written; the body is kept as .bak.", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/StaleProblem" } } } },
 	"413": problemResponse("Body over the size limit."),
 	"428": problemResponse("If-Match is required to change an existing note."),
+};
+
+const mcpResponses = {
+	"200": { description: "A JSON-RPC answer (or, on GET, an event stream), as the MCP specification describes." },
+	"404": { description: "Unknown session (ended, expired, or opened with another key): start a new one with initialize." },
+	...common,
 };
 
 export const OPENAPI: JsonValue = {
@@ -70,6 +83,27 @@ export const OPENAPI: JsonValue = {
 				parameters: [pathParam, ifMatch],
 				responses: { "204": { description: "Trashed." }, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], ...common },
 			},
+			patch: {
+				summary: "Change one part of a note (Local REST API headers): append, prepend or replace the section under a heading, or a frontmatter key. The patched note is written like a PUT: If-Match (or, without it, the revision this key last read) must be current; a stale one is 412 with the patched note kept as .bak.",
+				parameters: [pathParam, ifMatch, ...patchHeaders],
+				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: { description: "Frontmatter targets: the value as JSON." } } } },
+				responses: {
+					"204": { description: "Patched.", headers: etagHeader },
+					"404": problemResponse("No such note."),
+					"412": refusals["412"],
+					"413": refusals["413"],
+					"428": refusals["428"],
+					...common,
+					"400": problemResponse("Missing or unsupported PATCH headers, a target that is not in the note, or a value that cannot be applied; nothing was written."),
+				},
+			},
+		},
+		"/active/": {
+			get: { summary: "Read the note open in Obsidian's active editor, as GET /vault/{path} does (Content-Location names it). 404 when none is (always, headless).", parameters: [ifNoneMatch], responses: { "200": { description: "The note and its ETag.", headers: etagHeader }, "304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader }, "404": problemResponse("No active note."), ...common } },
+			put: { summary: "Replace the active note, guarded like PUT /vault/{path}.", parameters: [ifMatch], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Replaced.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
+			post: { summary: "Append to the active note, as POST /vault/{path}.", parameters: [ifMatch], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Appended.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
+			patch: { summary: "Patch the active note, guarded like PATCH /vault/{path}.", parameters: [ifMatch, ...patchHeaders], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Patched.", headers: etagHeader }, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
+			delete: { summary: "Trash the active note; needs If-Match (or a current last read).", parameters: [ifMatch], responses: { "204": { description: "Trashed." }, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
 		},
 		"/conflicts": {
 			get: {
@@ -109,6 +143,11 @@ export const OPENAPI: JsonValue = {
 				responses: { "200": { description: "The diff and the current revision.", headers: etagHeader }, "404": problemResponse("No such note, or that revision is not retained."), ...common },
 			},
 		},
+		"/mcp": {
+			post: { summary: "MCP Streamable HTTP endpoint (JSON-RPC messages; start with initialize, then send Mcp-Session-Id); see the MCP specification. Tools: read_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status.", responses: mcpResponses },
+			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream; see the MCP specification.", responses: mcpResponses },
+			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
+		},
 	},
 	components: {
 		securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
@@ -143,6 +182,7 @@ export const OPENAPI: JsonValue = {
 					revision: { type: "string" },
 					stat: { type: "object", properties: { ctime: { type: "number" }, mtime: { type: "number" }, size: { type: "number" } } },
 					frontmatter: { type: "object" },
+					tags: { type: "array", items: { type: "string" }, description: "Frontmatter tags, then inline #tags outside code; without '#', each once." },
 				},
 			},
 			Listing: {

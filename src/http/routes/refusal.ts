@@ -21,19 +21,23 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		? { conflictId: conflict.id, backupPath: conflict.backupPath, ...(backupError ? { backupError } : {}) }
 		: {};
 	const isDelete = context.method === "DELETE";
+	// A PATCH is computed here on the note now, so its retry is the same PATCH, not a rebased whole note.
+	const retry = context.method === "PATCH"
+		? { read: "check that your patch still fits what it holds now, then send the PATCH again", rebase: "check that your patch still fits, then send the PATCH again" }
+		: { read: "re-apply your change to what it holds now, then PUT again", rebase: "apply your edit on top of the current content and PUT again" };
 	switch (refusal.reason) {
 		case "token-required":
 			return problem("precondition-required", isDelete
 				? `Deleting "${path}" needs the revision you read. GET the note, then send DELETE with If-Match set to its ETag.`
-				: `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, re-apply your change to what it holds now, then PUT again (ideally with If-Match set to its ETag).`,
+				: `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, ${retry.read} (ideally with If-Match set to its ETag).`,
 			{ path, currentRevision }, headers);
 		case "stale":
 			return problem("stale-revision", heldTo + (mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "") + (currentRevision === null
 				? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was written.`
 				: `"${path}" changed since you read it, so nothing was written.`) + kept +
 				(currentRevision === null ? " To create it again, PUT without If-Match." :
-					changes ? " The `changes` field is a diff from the revision you sent to the note now: apply your edit on top of the current content and PUT again with If-Match set to currentRevision." :
-						" GET the note, re-apply your edit to its current content and PUT again with the new ETag."),
+					changes ? ` The \`changes\` field is a diff from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.` :
+						` GET the note, ${retry.read} with the new ETag.`),
 			{ path, sentRevision: refusal.sentRevision, currentRevision, ...record, changes, ...(mergePreview !== null ? { mergePreview } : {}), ...(implicit ? { implicitRevision: true } : {}) }, headers);
 		case "read-expired":
 			return problem("read-expired", `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again and retry with the fresh ETag.`,

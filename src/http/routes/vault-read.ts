@@ -1,6 +1,7 @@
 /** GET/HEAD /vault/{path}: a note with its revision token, or a folder listing with each note's revision. */
 import { readFrontmatter } from "../../core/frontmatter";
 import { etagOf, parseEntityTagCondition, revisionOf, weakMatch } from "../../core/revision";
+import { noteTags } from "../../core/tags";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
@@ -40,6 +41,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 			revision,
 			stat: { ...snapshot.stat },
 			frontmatter: toJson(readFrontmatter(snapshot.content)),
+			tags: noteTags(snapshot.content),
 		};
 		const contentType = accept.includes(NOTE_JSON_TYPES[0]!) ? `${NOTE_JSON_TYPES[0]!}; charset=utf-8` : "application/json; charset=utf-8";
 		return { ...json(200, body, headers), contentType, omitBody: head };

@@ -47,7 +47,8 @@ export function prefersAutoMerge(prefer: string | undefined): boolean {
 	return (prefer ?? "").split(",").some((preference) => /^\s*merge\s*=\s*"?auto"?\s*(;|$)/i.test(preference));
 }
 
-function respond(context: RequestContext, path: string, outcome: WriteOutcome): ApiResponse {
+/** The answer to a guarded write's outcome (PATCH answers through this too). */
+export function respond(context: RequestContext, path: string, outcome: WriteOutcome): ApiResponse {
 	switch (outcome.kind) {
 		case "written":
 			if (outcome.merged) {

@@ -1,0 +1,51 @@
+/**
+ * PATCH of one frontmatter key, edited in place in the parsed YAML document so other keys, their order, quoting and
+ * comments survive. YAML that does not parse is never rewritten: a guess there could drop what a person wrote.
+ */
+import { isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { findFrontmatter, parseMarkdown } from "./markdown-lines";
+import type { PatchOperation, PatchResult } from "./patch";
+
+export function patchFrontmatter(content: string, operation: PatchOperation, key: string, value: unknown, create: boolean): PatchResult {
+	if (key === "" || /[\r\n]/.test(key)) return failure("invalid-target", "The frontmatter key is empty or holds a line break; name one top-level key.");
+	const block = findFrontmatter(content);
+	const doc = parseDocument(block?.yaml ?? "");
+	if (doc.errors.length > 0) return failure("invalid-frontmatter", "The note's frontmatter is not valid YAML, so it was not edited; nothing was changed. Fix it (or replace the whole note with PUT).");
+	// Empty (or comment-only) frontmatter has no contents yet; `set` below creates the map.
+	if (doc.contents !== null && !isMap(doc.contents)) return failure("invalid-frontmatter", "The note's frontmatter is not a set of keys (it is a list or a single value), so no key can be patched; nothing was changed.");
+
+	const existing: unknown = doc.get(key, true);
+	if (operation === "replace" || existing === undefined || (isScalar(existing) && existing.value === null)) {
+		if (operation !== "replace" && existing === undefined && !create) {
+			return failure("target-not-found", `The frontmatter has no key "${key}", so there is nothing to ${operation} to; nothing was changed. Use Operation: replace to set it, or send Create-Target-If-Missing: true.`);
+		}
+		// A plain value updates an existing scalar in place, keeping its quoting and comment.
+		doc.set(key, typeof value === "object" && value !== null ? doc.createNode(value) : value);
+	} else if (isSeq(existing)) {
+		const items = (Array.isArray(value) ? value : [value]).map((item) => doc.createNode(item));
+		if (operation === "append") existing.items.push(...items);
+		else existing.items.unshift(...items);
+	} else if (isScalar(existing) && typeof existing.value === "string") {
+		if (typeof value !== "string") return failure("invalid-value", `"${key}" holds text, so only text can be ${operation}ed to it; send the value as text (or a JSON string), or use Operation: replace.`);
+		existing.value = operation === "append" ? existing.value + value : value + existing.value;
+	} else {
+		return failure("invalid-value", `"${key}" holds ${isMap(existing) ? "a map" : "a number, a boolean or a date"}; append and prepend work on a list or a text value. Use Operation: replace to set it.`);
+	}
+
+	let yaml: string;
+	try {
+		yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+	} catch {
+		return failure("invalid-value", "The new frontmatter could not be written as YAML; nothing was changed.");
+	}
+	const { eol } = parseMarkdown(content);
+	if (eol === "\r\n") yaml = yaml.replace(/\r?\n/g, "\r\n");
+	if (block) return { ok: true, content: content.slice(0, block.yamlStart) + yaml + content.slice(block.yamlEnd) };
+	// No frontmatter yet: it goes first, after a byte-order mark if the note starts with one.
+	const bom = content.startsWith("\ufeff") ? "\ufeff" : "";
+	return { ok: true, content: `${bom}---${eol}${yaml}---${eol}${content.slice(bom.length)}` };
+}
+
+function failure(reason: Extract<PatchResult, { ok: false }>["reason"], detail: string): PatchResult {
+	return { ok: false, reason, detail };
+}

@@ -1,0 +1,136 @@
+/**
+ * PATCH as the Local REST API defines it (Operation, Target-Type, Target), computed purely on a note's text: the
+ * caller writes the result through the guarded writer, so a patch is checked exactly like a whole-note PUT.
+ */
+import { isBlank, parseMarkdown, type MarkdownStructure } from "./markdown-lines";
+import { patchFrontmatter } from "./patch-frontmatter";
+
+export type PatchOperation = "append" | "prepend" | "replace";
+
+export interface PatchInstruction {
+	operation: PatchOperation;
+	targetType: "heading" | "frontmatter";
+	/** A heading path (`Heading 1::Subheading`) or a frontmatter key, already percent-decoded. */
+	target: string;
+	/** Separates nested headings in `target`; `::` when not given. */
+	delimiter?: string;
+	/** Frontmatter values: the body as JSON, or (by default) the body as one string. */
+	json?: boolean;
+	/** Create a missing heading (at the end of its parent) or frontmatter key instead of failing. */
+	createTargetIfMissing?: boolean;
+}
+
+export type PatchFailure = "target-not-found" | "ambiguous-target" | "invalid-target" | "invalid-value" | "invalid-frontmatter";
+
+export type PatchResult = { ok: true; content: string } | { ok: false; reason: PatchFailure; detail: string };
+
+export const DEFAULT_DELIMITER = "::";
+
+export function applyPatch(content: string, instruction: PatchInstruction, body: string): PatchResult {
+	if (instruction.targetType === "frontmatter") {
+		let value: unknown = body;
+		if (instruction.json) {
+			try {
+				value = JSON.parse(body);
+			} catch {
+				return fail("invalid-value", "The body is not valid JSON (Content-Type: application/json); send a JSON value, or send the value as text.");
+			}
+		}
+		return patchFrontmatter(content, instruction.operation, instruction.target.trim(), value, instruction.createTargetIfMissing === true);
+	}
+	return patchHeading(content, instruction, body);
+}
+
+interface Section {
+	/** Offset just after the heading line. */
+	contentStart: number;
+	/** Offset just after the section's last non-blank line (its blank lines before the next heading are not content). */
+	contentEnd: number;
+	level: number;
+}
+
+function patchHeading(content: string, instruction: PatchInstruction, body: string): PatchResult {
+	const delimiter = instruction.delimiter || DEFAULT_DELIMITER;
+	const path = instruction.target.split(delimiter).map((part) => part.trim());
+	if (path.some((part) => part === "" || /[\r\n]/.test(part))) {
+		return fail("invalid-target", `The heading path "${instruction.target}" has an empty part or a line break; name each heading, outermost first, separated by "${delimiter}".`);
+	}
+	const doc = parseMarkdown(content);
+	const matches = sectionsAt(doc, path);
+	if (matches.length > 1) {
+		return fail("ambiguous-target", `${matches.length} headings have the path "${path.join(delimiter)}", so the patch could not tell which one you meant; nothing was changed. Name the enclosing headings too, or rename one.`);
+	}
+	const section = matches[0];
+	if (!section) return instruction.createTargetIfMissing ? createHeading(content, doc, path, body, delimiter) : notFound(doc, path, delimiter);
+	const text = withEol(body, doc.eol);
+	switch (instruction.operation) {
+		case "append":
+			return splice(content, section.contentEnd, section.contentEnd, text, doc.eol);
+		case "prepend":
+			return splice(content, section.contentStart, section.contentStart, text, doc.eol);
+		case "replace":
+			return splice(content, section.contentStart, section.contentEnd, text, doc.eol);
+	}
+}
+
+/** Sections whose chain of enclosing headings (outermost first) is exactly `path`. */
+function sectionsAt(doc: MarkdownStructure, path: readonly string[]): Section[] {
+	const found: Section[] = [];
+	const chain: { level: number; text: string }[] = [];
+	doc.headings.forEach((heading, index) => {
+		while (chain.length > 0 && chain[chain.length - 1]!.level >= heading.level) chain.pop();
+		chain.push(heading);
+		if (chain.length !== path.length || chain.some((entry, depth) => entry.text !== path[depth])) return;
+		// The section runs to the next heading of the same or a higher level.
+		const next = doc.headings.slice(index + 1).find((later) => later.level <= heading.level);
+		const endLine = next ? next.line : doc.lines.length;
+		let last = endLine - 1;
+		while (last > heading.line && isBlank(doc.lines[last]!) && !doc.code.has(last)) last--;
+		const contentStart = doc.lines[heading.line]!.next;
+		found.push({ contentStart, contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart, level: heading.level });
+	});
+	return found;
+}
+
+/** Adds the missing end of `path` as new headings at the end of the deepest heading that exists (or of the note). */
+function createHeading(content: string, doc: MarkdownStructure, path: readonly string[], body: string, delimiter: string): PatchResult {
+	let parent: Section | null = null;
+	let depth = path.length - 1;
+	for (; depth > 0; depth--) {
+		const matches = sectionsAt(doc, path.slice(0, depth));
+		if (matches.length > 1) return fail("ambiguous-target", `Several headings have the path "${path.slice(0, depth).join(delimiter)}", so the new heading has no single place; nothing was changed.`);
+		if (matches[0]) {
+			parent = matches[0];
+			break;
+		}
+	}
+	const level = (parent?.level ?? 0) + 1;
+	if (level + path.length - depth - 1 > 6) return fail("invalid-target", "Markdown headings go no deeper than level 6, so the missing headings cannot be created.");
+	const headings = path.slice(depth).map((text, index) => "#".repeat(level + index) + " " + text + doc.eol).join("");
+	const at = parent ? parent.contentEnd : content.length;
+	// A blank line keeps the new heading apart from text above it, as markdown editors write it.
+	const before = content.slice(0, at);
+	const lastLine = before.replace(/\r?\n$/, "").split("\n").pop() ?? "";
+	const gap = parent && at === parent.contentStart ? "" : lastLine.trim() === "" ? "" : doc.eol;
+	return splice(content, at, at, gap + headings + withEol(body, doc.eol), doc.eol);
+}
+
+/** Replaces content[from, to) with `text`, first ending an unterminated last line so the text starts on its own line. */
+function splice(content: string, from: number, to: number, text: string, eol: string): PatchResult {
+	const needsBreak = from > 0 && content[from - 1] !== "\n" && text !== "";
+	return { ok: true, content: content.slice(0, from) + (needsBreak ? eol : "") + text + content.slice(to) };
+}
+
+function withEol(text: string, eol: string): string {
+	return text === "" || text.endsWith("\n") ? text : text + eol;
+}
+
+function notFound(doc: MarkdownStructure, path: readonly string[], delimiter: string): PatchResult {
+	const known = doc.headings.slice(0, 20).map((heading) => `${"#".repeat(heading.level)} ${heading.text}`);
+	return fail("target-not-found", `The note has no heading at the path "${path.join(delimiter)}" (nested headings are named outermost first, separated by "${delimiter}"), so nothing was changed.` +
+		(known.length > 0 ? ` Its headings: ${known.join(" | ")}.` : " It has no headings.") + " Send Create-Target-If-Missing: true to add it.");
+}
+
+function fail(reason: PatchFailure, detail: string): PatchResult {
+	return { ok: false, reason, detail };
+}

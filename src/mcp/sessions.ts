@@ -1,0 +1,132 @@
+/**
+ * MCP sessions: one McpServer and transport per session, owned by the key that opened it, ended by DELETE, by going
+ * idle, or by the server closing. Ending a session forgets what it read, so its implicit tokens cannot outlive it.
+ */
+import { randomBytes } from "crypto";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { RevisionGuard } from "../service/revision-guard";
+import { createMcpServer } from "./tools";
+
+export interface McpSession {
+	readonly id: string;
+	/** The client id of the key that opened the session (`clientIdOf(key)`); no other key may use it. */
+	readonly owner: string;
+	/** The implicit-token identity: owner + ":" + session id. */
+	readonly client: string;
+	/** The key's name, refreshed on every request so a renamed key is credited under its new name. */
+	agent: string;
+	readonly transport: StreamableHTTPServerTransport;
+	readonly server: McpServer;
+	/** Requests of this session still being answered (an open GET stream counts while it lasts). */
+	active: number;
+	lastUsed: number;
+	timer: unknown;
+}
+
+export interface SessionOptions {
+	/** A session with no request under way for this long is ended. */
+	idleMs?: number;
+	/** Past this many sessions, the least recently used is ended to make room. */
+	maxSessions?: number;
+	onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_IDLE_MS = 30 * 60_000;
+const DEFAULT_MAX_SESSIONS = 64;
+
+export class McpSessions {
+	private readonly sessions = new Map<string, McpSession>();
+	private readonly idleMs: number;
+	private readonly maxSessions: number;
+
+	constructor(
+		private readonly guard: RevisionGuard,
+		private readonly options: SessionOptions = {},
+	) {
+		this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+		this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+	}
+
+	/** A new session for `owner`; the transport announces its id in the answer to the initialize request. */
+	async open(owner: string, agent: string): Promise<McpSession> {
+		if (this.sessions.size >= this.maxSessions) this.evictOne();
+		// 256 random bits: the id is a bearer of nothing by itself (the key is checked too), but it must not be guessable.
+		const id = randomBytes(32).toString("base64url");
+		const transport = new StreamableHTTPServerTransport({
+			sessionIdGenerator: () => id,
+			// One JSON answer per call: tools neither stream nor notify, and plain JSON is the simplest thing to proxy or debug.
+			enableJsonResponse: true,
+			onsessionclosed: () => void this.end(id),
+		});
+		const session: McpSession = {
+			id,
+			owner,
+			client: `${owner}:${id}`,
+			agent,
+			transport,
+			server: createMcpServer({ guard: this.guard, agent: () => session.agent, client: `${owner}:${id}`, onError: this.options.onError }),
+			active: 0,
+			lastUsed: this.guard.now(),
+			timer: null,
+		};
+		// The server wraps the transport's callbacks when it connects, so ours is set first. The transport's onerror is
+		// left alone: it reports the client's mistakes (a wrong Accept, a bad message), which it already answers.
+		transport.onclose = () => void this.end(id);
+		await session.server.connect(transport);
+		this.sessions.set(id, session);
+		this.arm(session);
+		return session;
+	}
+
+	/** The session, only when `owner` opened it: another key's session looks exactly like a missing one. */
+	find(id: string, owner: string): McpSession | null {
+		const session = this.sessions.get(id);
+		return session && session.owner === owner ? session : null;
+	}
+
+	/** A request of this session starts: it is not idle until every request under way has finished. */
+	begin(session: McpSession): void {
+		session.active++;
+		session.lastUsed = this.guard.now();
+		this.guard.timers.cancel(session.timer);
+		session.timer = null;
+	}
+
+	finish(session: McpSession): void {
+		session.active = Math.max(0, session.active - 1);
+		session.lastUsed = this.guard.now();
+		if (session.active === 0 && this.sessions.get(session.id) === session) this.arm(session);
+	}
+
+	/** Ends a session (idempotent): forgets its reads, stops its timer, closes its transport. */
+	end(id: string): Promise<void> {
+		const session = this.sessions.get(id);
+		if (!session) return Promise.resolve();
+		this.sessions.delete(id);
+		this.guard.timers.cancel(session.timer);
+		session.timer = null;
+		this.guard.reads.forgetClient(session.client);
+		return session.server.close().catch((error: unknown) => this.options.onError?.(error));
+	}
+
+	async closeAll(): Promise<void> {
+		await Promise.all([...this.sessions.keys()].map((id) => this.end(id)));
+	}
+
+	get size(): number {
+		return this.sessions.size;
+	}
+
+	private arm(session: McpSession): void {
+		this.guard.timers.cancel(session.timer);
+		session.timer = this.guard.timers.schedule(() => void this.end(session.id), this.idleMs);
+	}
+
+	/** Makes room: the least recently used idle session goes first, else the least recently used of all. */
+	private evictOne(): void {
+		const byAge = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed);
+		const victim = byAge.find((session) => session.active === 0) ?? byAge[0];
+		if (victim) void this.end(victim.id);
+	}
+}

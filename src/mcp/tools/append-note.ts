@@ -1,0 +1,48 @@
+/** append_note: add text at the end of a note (creating it if missing); appending overwrites nothing, so no revision. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { ToolContext } from "./context";
+import { checkPath, guarded, ok } from "./context";
+import { refusalResult } from "./refusal";
+
+export const APPEND_NOTE_DESCRIPTION =
+	"Append text to the end of a note, creating the note if it is missing. Appending overwrites nothing, so no revision is needed " +
+	"(add your own leading newline if the note may not end in one). Returns the note's new revision, which counts as your last read " +
+	"for a following write_note.";
+
+export function registerAppendNote(server: McpServer, context: ToolContext): void {
+	server.registerTool(
+		"append_note",
+		{
+			title: "Append to a note",
+			description: APPEND_NOTE_DESCRIPTION,
+			inputSchema: {
+				path: z.string().describe('Vault-relative note path, e.g. "Inbox/Log.md".'),
+				content: z.string().describe("The text to add at the end."),
+			},
+			outputSchema: { path: z.string(), revision: z.string().describe("The note's revision after the append.") },
+			annotations: { destructiveHint: false },
+		},
+		({ path, content }) => guarded(context, async () => {
+			const checked = checkPath(context, path, "note");
+			if (!checked.ok) return checked.result;
+			const outcome = await context.guard.writer.write({
+				path: checked.path,
+				operation: { kind: "append", body: content },
+				ifMatch: { kind: "absent" },
+				ifNoneMatch: { kind: "absent" },
+				agent: context.agent(),
+				client: context.client,
+			});
+			switch (outcome.kind) {
+				case "written":
+				case "unchanged":
+					return ok({ path: checked.path, revision: outcome.revision });
+				case "refused":
+					return refusalResult(checked.path, outcome, "append_note");
+				case "deleted":
+					throw new Error("an append cannot delete");
+			}
+		}),
+	);
+}

@@ -1,0 +1,60 @@
+/** What every MCP tool is given (the guard, who is calling) and the small helpers they share: paths, results, errors. */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { validateVaultPath } from "../../core/path";
+import type { EntityTagCondition } from "../../core/revision";
+import type { RevisionGuard } from "../../service/revision-guard";
+import { VaultPathError } from "../../vault/gateway";
+
+export interface ToolContext {
+	guard: RevisionGuard;
+	/** The key name writes are attributed to; read per call, so a renamed key shows at once. */
+	agent(): string;
+	/** Who is calling, for implicit tokens: the key's client id plus the session id. */
+	client: string;
+	/** Unexpected errors (never sent to the agent). */
+	onError?: (error: unknown) => void;
+}
+
+/** A tool's answer when it worked: the JSON as text (for clients that ignore structured content) and as structure. */
+export function ok(structured: Record<string, unknown>): CallToolResult {
+	return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/**
+ * A tool error: prose that says what happened and what to call next, then (optionally) the facts as JSON. No
+ * structuredContent, because clients check it against the tool's success schema.
+ */
+export function fail(text: string, details?: Record<string, unknown>): CallToolResult {
+	const content: CallToolResult["content"] = [{ type: "text", text }];
+	if (details) content.push({ type: "text", text: JSON.stringify(details) });
+	return { isError: true, content };
+}
+
+export type Checked = { ok: true; path: string } | { ok: false; result: CallToolResult };
+
+/** The same validator REST uses; MCP paths are plain strings, so there is no percent-decoding step. */
+export function checkPath(context: ToolContext, path: string, kind: "note" | "folder"): Checked {
+	const checked = validateVaultPath(path, context.guard.pathPolicy(), kind);
+	if (checked.ok) return checked;
+	return { ok: false, result: fail(`Invalid path "${path}": ${checked.reason} Nothing was read or written.`) };
+}
+
+/** A revision the agent passed, as the If-Match the writer checks; quotes (an ETag copied from REST) are allowed. */
+export function ifMatchOf(revision: string | undefined): EntityTagCondition {
+	if (revision === undefined) return { kind: "absent" };
+	return { kind: "tags", tags: [{ weak: false, opaque: revision.replace(/^"(.*)"$/, "$1") }] };
+}
+
+/**
+ * Runs a tool body. A gateway's refusal of a path becomes a tool error with its reason; anything unexpected is
+ * reported to the host and answered without internals, as REST's 500 is.
+ */
+export async function guarded(context: ToolContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+	try {
+		return await run();
+	} catch (error) {
+		if (error instanceof VaultPathError) return fail(`${error.message} Nothing was read or written.`);
+		context.onError?.(error);
+		return fail("The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.");
+	}
+}

@@ -1,0 +1,41 @@
+/** delete_note: move a note to the trash, only when the revision the agent read is still the note's. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { ToolContext } from "./context";
+import { checkPath, guarded, ifMatchOf, ok } from "./context";
+import { refusalResult } from "./refusal";
+
+export const DELETE_NOTE_DESCRIPTION =
+	"Move a note to the trash. Needs the revision from your last read_note of it, as `revision`: if the note changed since, nothing is deleted " +
+	"and the error gives the current revision and what changed.";
+
+export function registerDeleteNote(server: McpServer, context: ToolContext): void {
+	server.registerTool(
+		"delete_note",
+		{
+			title: "Delete a note",
+			description: DELETE_NOTE_DESCRIPTION,
+			inputSchema: {
+				path: z.string().describe('Vault-relative note path, e.g. "Inbox/Draft.md".'),
+				revision: z.string().min(1).describe("The revision from your last read_note of this note."),
+			},
+			outputSchema: { path: z.string(), deleted: z.boolean() },
+			annotations: { destructiveHint: true },
+		},
+		({ path, revision }) => guarded(context, async () => {
+			const checked = checkPath(context, path, "note");
+			if (!checked.ok) return checked.result;
+			const outcome = await context.guard.writer.write({
+				path: checked.path,
+				operation: { kind: "delete" },
+				ifMatch: ifMatchOf(revision),
+				ifNoneMatch: { kind: "absent" },
+				agent: context.agent(),
+				client: context.client,
+			});
+			if (outcome.kind === "refused") return refusalResult(checked.path, outcome, "delete_note");
+			if (outcome.kind !== "deleted") throw new Error(`a delete ended as "${outcome.kind}"`);
+			return ok({ path: checked.path, deleted: true });
+		}),
+	);
+}

@@ -1,0 +1,38 @@
+/** read_note: a note with its revision; marks it served and records the read for this session, as REST GET does. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { ToolContext } from "./context";
+import { checkPath, fail, guarded, ok } from "./context";
+
+export const READ_NOTE_DESCRIPTION =
+	"Read a note: returns its content and its revision token. Every write to an existing note needs the revision from your last read: " +
+	"pass it as `revision` to write_note or delete_note (write_note also falls back to this session's last read when you omit it). " +
+	"If the note changes after your read, a write based on it is refused and nothing is overwritten.";
+
+export function registerReadNote(server: McpServer, context: ToolContext): void {
+	server.registerTool(
+		"read_note",
+		{
+			title: "Read a note",
+			description: READ_NOTE_DESCRIPTION,
+			inputSchema: { path: z.string().describe('Vault-relative note path, e.g. "Projects/Plan.md".') },
+			outputSchema: {
+				path: z.string(),
+				content: z.string(),
+				revision: z.string().describe("Pass this as `revision` to write_note or delete_note."),
+			},
+			annotations: { readOnlyHint: true },
+		},
+		({ path }) => guarded(context, async () => {
+			const checked = checkPath(context, path, "note");
+			if (!checked.ok) return checked.result;
+			const { guard } = context;
+			const snapshot = await guard.gateway.read(checked.path);
+			if (!snapshot) return fail(`There is no note at ${JSON.stringify(checked.path)}. To create it, call write_note without a revision.`);
+			// Served notes are kept as merge bases, so a later refusal can show exactly what changed since this read.
+			const revision = await guard.tracker.served(snapshot);
+			guard.reads.record(context.client, snapshot.path, revision, guard.now());
+			return ok({ path: snapshot.path, content: snapshot.content, revision });
+		}),
+	);
+}

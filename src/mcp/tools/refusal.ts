@@ -1,0 +1,55 @@
+/** Turns a refused write into a tool error that tells the agent what happened, where its content is, and what to call next. */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { fail } from "./context";
+
+type Refused = Extract<WriteOutcome, { kind: "refused" }>;
+
+export function refusalResult(path: string, outcome: Refused, tool: "write_note" | "append_note" | "delete_note"): CallToolResult {
+	const { refusal, conflict, currentRevision, changes, backupError, mergePreview, implicit } = outcome;
+	const quoted = JSON.stringify(path);
+	// An agent that sent no revision was held to its last read in this session: say so, or the refusal makes no sense.
+	const heldTo = implicit ? "You passed no revision, so your last read of this note in this session was used as your revision. " : "";
+	const kept = conflict?.backupPath
+		? ` Your content was kept, byte for byte, in ${JSON.stringify(conflict.backupPath)} (conflict ${conflict.id}; follow it with conflict_status).`
+		: backupError
+			? ` Your content could NOT be kept as a .bak (${backupError}); it was not written anywhere, so keep your copy.`
+			: "";
+	const reread = `call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} again with revision=${JSON.stringify(currentRevision ?? "")}`;
+	const facts = {
+		error: refusal.reason,
+		path,
+		...("sentRevision" in refusal ? { sentRevision: refusal.sentRevision } : {}),
+		currentRevision,
+		...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}),
+		...(backupError ? { backupError } : {}),
+		...(refusal.reason === "stale" ? { changes } : {}),
+		...(mergePreview !== null ? { mergePreview } : {}),
+		...(implicit ? { implicitRevision: true } : {}),
+	};
+	switch (refusal.reason) {
+		case "token-required":
+			return fail(tool === "delete_note"
+				? `Refused: deleting ${quoted} needs the revision you read. Call read_note {"path":${quoted}} first, then delete_note with its revision. Nothing was deleted.`
+				: `Refused: ${quoted} already exists and this session has not read it (or the read was forgotten), so nothing was written. Read first: call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call write_note with the revision it returned.`, facts);
+		case "stale": {
+			if (currentRevision === null) {
+				return fail(`${heldTo}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so nothing was written.${kept} To create it again, call write_note without a revision.`, facts);
+			}
+			const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview below shows the attempt with conflict markers). " : "";
+			const diff = changes ? `\n\nWhat changed since your revision (unified diff from the revision you had to the note now):\n${changes}` : "";
+			const next = tool === "delete_note" ? `call read_note {"path":${quoted}}, check it is still what you mean to delete, then call delete_note with revision=${JSON.stringify(currentRevision)}` : reread;
+			return fail(`${heldTo}${merge}Refused: ${quoted} changed since you read it (it is now revision ${currentRevision}), so nothing was ${tool === "delete_note" ? "deleted" : "written"}.${kept} Next: ${next}.${tool === "write_note" && mergePreview === null ? ' (Or pass merge: "auto" with the revision you read, to merge when the changes do not overlap.)' : ""}${diff}`, facts);
+		}
+		case "read-expired":
+			return fail(`${heldTo}Refused: you read ${quoted} longer ago than the read validity window allows, so nothing was written.${kept} Next: ${reread}.`, facts);
+		case "exists":
+			return fail(`Refused: ${quoted} already exists, so nothing was written.${kept} Next: ${reread}.`, facts);
+		case "content-loss":
+			return fail(`Refused: this write would shrink ${quoted} from ${refusal.currentLength} to ${refusal.newLength} characters without a revision, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, ${reread}.`, facts);
+		case "not-found":
+			return fail(`There is no note at ${quoted}; nothing was deleted.`, facts);
+		case "malformed-condition":
+			return fail(`Refused: the revision is not valid; nothing was written. Pass the revision exactly as read_note returned it.`, facts);
+	}
+}

@@ -1,0 +1,60 @@
+/** write_note: create or replace a note through the guarded writer, with this session's implicit token and merge: "auto". */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { ToolContext } from "./context";
+import { checkPath, guarded, ifMatchOf, ok } from "./context";
+import { refusalResult } from "./refusal";
+
+export const WRITE_NOTE_DESCRIPTION =
+	"Create or replace a note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last read: " +
+	"pass the `revision` read_note returned (if you omit it, the revision this session last read or wrote of that note is used; if this session " +
+	"never read it, the call is refused: call read_note first). If the note changed since that revision, nothing is written: your content is kept " +
+	"as a .bak note and the error gives the current revision and what changed; call read_note, re-apply your change, and call write_note again with " +
+	'the new revision. With merge: "auto" (like REST\'s Prefer: merge=auto), a stale write whose changes do not overlap the newer ones is merged and ' +
+	"written instead of refused (the result says merged: true).";
+
+export function registerWriteNote(server: McpServer, context: ToolContext): void {
+	server.registerTool(
+		"write_note",
+		{
+			title: "Create or replace a note",
+			description: WRITE_NOTE_DESCRIPTION,
+			inputSchema: {
+				path: z.string().describe('Vault-relative note path, e.g. "Projects/Plan.md".'),
+				content: z.string().describe("The whole new content of the note."),
+				revision: z.string().min(1).optional().describe("The revision from your last read_note of this note. Required to replace an existing note (this session's last read is used when omitted)."),
+				merge: z.enum(["auto"]).optional().describe('"auto": if the note changed since `revision`, merge your change with the newer one when they do not overlap.'),
+			},
+			outputSchema: {
+				path: z.string(),
+				revision: z.string().describe("The note's new revision: pass it to your next write of this note."),
+				created: z.boolean(),
+				merged: z.boolean().optional().describe("True when your revision was stale and a clean automatic merge was written."),
+			},
+			annotations: { destructiveHint: false, idempotentHint: true },
+		},
+		({ path, content, revision, merge }) => guarded(context, async () => {
+			const checked = checkPath(context, path, "note");
+			if (!checked.ok) return checked.result;
+			const outcome = await context.guard.writer.write({
+				path: checked.path,
+				operation: { kind: "replace", body: content },
+				ifMatch: ifMatchOf(revision),
+				ifNoneMatch: { kind: "absent" },
+				agent: context.agent(),
+				client: context.client,
+				merge,
+			});
+			switch (outcome.kind) {
+				case "written":
+					return ok({ path: checked.path, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true } : {}) });
+				case "unchanged":
+					return ok({ path: checked.path, revision: outcome.revision, created: false });
+				case "refused":
+					return refusalResult(checked.path, outcome, "write_note");
+				case "deleted":
+					throw new Error("a replace cannot delete");
+			}
+		}),
+	);
+}

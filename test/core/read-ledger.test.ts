@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { ReadLedger } from "../../src/core/read-ledger";
+
+describe("ReadLedger", () => {
+	it("remembers the last revision each client read of each note, with its time", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key:a", "Note.md", "r1", 1000);
+		ledger.record("key:a", "Other.md", "r2", 2000);
+		ledger.record("key:b", "Note.md", "r3", 3000);
+		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r1", time: 1000 });
+		expect(ledger.lastRead("key:a", "Other.md")).toEqual({ revision: "r2", time: 2000 });
+		expect(ledger.lastRead("key:b", "Note.md")).toEqual({ revision: "r3", time: 3000 });
+		expect(ledger.size).toBe(3);
+	});
+
+	it("knows nothing of a note a client never read, even when another client read it", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key:b", "Note.md", "r1", 1000);
+		expect(ledger.lastRead("key:a", "Note.md")).toBeUndefined();
+		expect(ledger.lastRead("key:b", "Other.md")).toBeUndefined();
+	});
+
+	it("keeps only the latest read of a note by a client", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key:a", "Note.md", "r1", 1000);
+		ledger.record("key:a", "Note.md", "r2", 2000);
+		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r2", time: 2000 });
+		expect(ledger.size).toBe(1);
+	});
+
+	it("does not confuse a client id that is a prefix of another, or paths that join alike", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key:a", "b/Note.md", "r1", 1000);
+		ledger.record("key:ab", "Note.md", "r2", 2000);
+		expect(ledger.lastRead("key:a", "b/Note.md")?.revision).toBe("r1");
+		expect(ledger.lastRead("key:ab", "Note.md")?.revision).toBe("r2");
+		expect(ledger.lastRead("key:a", "bNote.md")).toBeUndefined();
+	});
+
+	it("forgets the least recently used read first when over capacity", () => {
+		const ledger = new ReadLedger(2);
+		ledger.record("key:a", "1.md", "r1", 1);
+		ledger.record("key:a", "2.md", "r2", 2);
+		ledger.record("key:a", "3.md", "r3", 3);
+		expect(ledger.size).toBe(2);
+		expect(ledger.lastRead("key:a", "1.md")).toBeUndefined();
+		expect(ledger.lastRead("key:a", "2.md")?.revision).toBe("r2");
+		expect(ledger.lastRead("key:a", "3.md")?.revision).toBe("r3");
+	});
+
+	it("counts a lookup as a use, so a note in active use is not the one forgotten", () => {
+		const ledger = new ReadLedger(2);
+		ledger.record("key:a", "1.md", "r1", 1);
+		ledger.record("key:a", "2.md", "r2", 2);
+		expect(ledger.lastRead("key:a", "1.md")?.revision).toBe("r1");
+		ledger.record("key:a", "3.md", "r3", 3);
+		expect(ledger.lastRead("key:a", "1.md")?.revision).toBe("r1");
+		expect(ledger.lastRead("key:a", "2.md")).toBeUndefined();
+	});
+
+	it("counts a new read of a known note as a use", () => {
+		const ledger = new ReadLedger(2);
+		ledger.record("key:a", "1.md", "r1", 1);
+		ledger.record("key:a", "2.md", "r2", 2);
+		ledger.record("key:a", "1.md", "r1b", 3);
+		ledger.record("key:a", "3.md", "r3", 4);
+		expect(ledger.lastRead("key:a", "1.md")?.revision).toBe("r1b");
+		expect(ledger.lastRead("key:a", "2.md")).toBeUndefined();
+	});
+
+	it("shrinks to a lowered capacity at once, oldest first", () => {
+		const ledger = new ReadLedger(5);
+		for (let i = 1; i <= 5; i++) ledger.record("key:a", `${i}.md`, `r${i}`, i);
+		ledger.setCapacity(2);
+		expect(ledger.size).toBe(2);
+		expect([1, 2, 3, 4, 5].map((i) => ledger.lastRead("key:a", `${i}.md`)?.revision)).toEqual([undefined, undefined, undefined, "r4", "r5"]);
+	});
+
+	it("forgets everything one client read and nothing another did", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key:a", "1.md", "r1", 1);
+		ledger.record("key:a", "2.md", "r2", 2);
+		ledger.record("key:ab", "1.md", "r3", 3);
+		ledger.forgetClient("key:a");
+		expect(ledger.lastRead("key:a", "1.md")).toBeUndefined();
+		expect(ledger.lastRead("key:a", "2.md")).toBeUndefined();
+		expect(ledger.lastRead("key:ab", "1.md")?.revision).toBe("r3");
+		expect(ledger.size).toBe(1);
+	});
+});

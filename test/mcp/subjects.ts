@@ -1,0 +1,65 @@
+/**
+ * The real server over BOTH gateways (a plain folder and the Obsidian gateway on the stub), with the edits a person
+ * or another program makes arriving the way each gateway sees them.
+ */
+import { mkdir, writeFile } from "fs/promises";
+import { dirname, join } from "path";
+import type { RevisionGuard } from "../../src/service/revision-guard";
+import type { RevisionGuardSettings } from "../../src/settings";
+import { startHeadless } from "../helpers/headless-harness";
+import { startObsidian } from "../helpers/obsidian-harness";
+
+export interface Subject {
+	dir: string;
+	port: number;
+	guard: RevisionGuard;
+	settings: RevisionGuardSettings;
+	/** Creates a note (parents included) as the person would. */
+	create(path: string, content: string): Promise<void>;
+	/** The person's (or another program's) edit of an existing note. */
+	edit(path: string, content: string): Promise<void>;
+	/** Creates a folder (parents included) as the person would. */
+	folder(path: string): Promise<void>;
+	/** Unexpected errors the server reported (headless only; the Obsidian harness does not collect them). */
+	errors: unknown[];
+	close(): Promise<void>;
+}
+
+export const SUBJECTS: Record<string, (overrides?: Partial<RevisionGuardSettings>) => Promise<Subject>> = {
+	"node filesystem": async (overrides) => {
+		const h = await startHeadless(overrides);
+		const put = async (path: string, content: string) => {
+			await mkdir(dirname(join(h.dir, path)), { recursive: true });
+			await writeFile(join(h.dir, path), content);
+		};
+		const folder = async (path: string) => void (await mkdir(join(h.dir, path), { recursive: true }));
+		return { dir: h.dir, port: h.port, guard: h.guard, settings: h.settings, create: put, edit: put, folder, errors: h.errors, close: h.close };
+	},
+	obsidian: async (overrides) => {
+		const h = await startObsidian(overrides);
+		const { vault } = h.app;
+		const folder = async (path: string) => {
+			const parts = path.split("/");
+			for (let depth = 1; depth <= parts.length; depth++) {
+				const prefix = parts.slice(0, depth).join("/");
+				if (!vault.getFolderByPath(prefix)) await vault.createFolder(prefix);
+			}
+		};
+		return {
+			dir: h.dir,
+			port: h.port,
+			guard: h.guard,
+			settings: h.settings,
+			async create(path, content) {
+				if (path.includes("/")) await folder(path.slice(0, path.lastIndexOf("/")));
+				await vault.create(path, content);
+			},
+			folder,
+			errors: [],
+			edit: (path, content) => vault.modify(vault.getFileByPath(path)!, content),
+			close: h.close,
+		};
+	},
+};
+
+export const SUBJECT_NAMES = Object.keys(SUBJECTS);
