@@ -13,6 +13,7 @@ import { runLoad, type LoadResult } from "./load";
 import { BENCH_KEY, startServer } from "./servers";
 import { makeVault, noteText } from "./vault-fixture";
 import { measureMerge } from "./merge";
+import { measureMcp } from "./mcp";
 import { measureModalOpen } from "./modal";
 import { measureReconcile } from "./reconcile";
 import { writeReport, type Row } from "./report";
@@ -108,6 +109,10 @@ async function main(): Promise<void> {
 			}, (status) => status === 204 || status === 200);
 		});
 
+		const mcpServer = await spawnServer("revision-guard", join(work, "put-unguarded"));
+		const mcp = await measureMcp(mcpServer.port, paths[500]!);
+		mcpServer.child.kill();
+
 		const hashing = measureHashing();
 		const reconcile = await measureReconcile(join(work, "reconcile"));
 		const merge = await measureMerge();
@@ -124,6 +129,8 @@ async function main(): Promise<void> {
 			{ measure: `three-way merge, 1 MB note (${merge.lines} lines), 100 edits per side (median; clean: ours ${merge.clean}, git ${merge.gitClean})`, ours: merge.oursMs, baseline: merge.gitMs, unit: "ms", target: "≤ 2× git merge-file (ratio ≥ 0.50)", pass: merge.oursMs <= 2 * merge.gitMs && merge.clean === merge.gitClean },
 			{ measure: `pathological merge: 20k lines from 7 distinct lines, both sides edited (${merge.pathologicalConflicts} conflicts)`, ours: merge.pathologicalMs, baseline: null, unit: "ms", target: "< 1000 ms", pass: merge.pathologicalMs < 1000 },
 			{ measure: "merge modal open-to-interactive, 1 MB note, 12 conflicts (Chromium; merge + DOM)", ours: modal.openMs, baseline: null, unit: "ms", target: "report", pass: null },
+			{ measure: "MCP read_note round trip (SDK client; median of 200)", ours: mcp.readMs, baseline: mcp.restGetMs, unit: "ms", target: "report (baseline: REST GET)", pass: null },
+			{ measure: "MCP write_note round trip (SDK client; median of 200)", ours: mcp.writeMs, baseline: mcp.restPutMs, unit: "ms", target: "report (baseline: REST PUT)", pass: null },
 			{ measure: "revision store memory after reconcile (heap)", ours: reconcile.storeHeapMB, baseline: null, unit: "MB", target: "report", pass: null },
 			{ measure: "peak process RSS during reconcile", ours: reconcile.peakRssMB, baseline: null, unit: "MB", target: "report", pass: null },
 		];

@@ -14,11 +14,27 @@ function digest(value: string): Buffer {
  * Finds the named key that matches `presented`. Both sides are hashed first, so lengths never differ and
  * timingSafeEqual never throws; every key is compared, so timing does not reveal which one matched.
  */
-export function matchKey<K extends { key: string }>(keys: readonly K[], presented: string): K | undefined {
+export function matchKey<K extends { key: string }>(keys: readonly K[], presented: string, digests = new KeyDigests()): K | undefined {
 	const presentedDigest = digest(presented);
 	let found: K | undefined;
 	for (const candidate of keys) {
-		if (timingSafeEqual(digest(candidate.key), presentedDigest) && !found) found = candidate;
+		if (timingSafeEqual(digests.of(candidate.key), presentedDigest) && !found) found = candidate;
 	}
 	return found;
+}
+
+/** Digests of configured keys, each computed once: a long-lived server compares every request against all of them. */
+export class KeyDigests {
+	private readonly known = new Map<string, Buffer>();
+
+	of(key: string): Buffer {
+		let known = this.known.get(key);
+		if (!known) {
+			// Revoked and regenerated keys would otherwise pile up; no real key list comes near this.
+			if (this.known.size > 1000) this.known.clear();
+			known = digest(key);
+			this.known.set(key, known);
+		}
+		return known;
+	}
 }

@@ -7,6 +7,7 @@ import type { AddressInfo } from "net";
 import type { Duplex } from "stream";
 import { McpEndpoint } from "../mcp/endpoint";
 import { MCP_ROUTE } from "../mcp/route";
+import { KeyDigests } from "../core/keys";
 import type { RevisionGuard } from "../service/revision-guard";
 import { VaultPathError } from "../vault/gateway";
 import { readTextBody } from "./body";
@@ -30,6 +31,7 @@ export interface ApiServerOptions {
 export class ApiServer {
 	private readonly server: Server;
 	private readonly throttle: AuthThrottle;
+	private readonly keyDigests = new KeyDigests();
 	private port = 0;
 	private host = LOOPBACK;
 	/** The response each connection is answering right now, if any. */
@@ -142,7 +144,7 @@ export class ApiServer {
 
 		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
 		const client = request.socket.remoteAddress ?? "unknown";
-		const agent = authenticate(request.headers.authorization, settings.keys);
+		const agent = authenticate(request.headers.authorization, settings.keys, this.keyDigests);
 		if (!agent && !(found.kind === "found" && found.route.public)) {
 			const wait = this.throttle.retryAfter(client);
 			if (wait > 0) {

@@ -7,6 +7,7 @@ import { promises as fs, readFileSync } from "fs";
 import { dirname, join, relative, sep } from "path";
 import { KeyedMutex } from "../core/keyed-mutex";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
+import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
 
 export class NodeFsGateway implements VaultGateway {
@@ -27,7 +28,8 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	async read(path: string): Promise<NoteSnapshot | null> {
-		const absolute = await this.resolveExisting(path);
+		// On Linux the opened file itself is checked (see readAt); elsewhere the name is resolved first.
+		const absolute = CAN_CHECK_OPENED_FILE ? join(this.root, path) : await this.resolveExisting(path);
 		if (absolute === null) return null;
 		return this.readAt(path, absolute);
 	}
@@ -150,17 +152,14 @@ export class NodeFsGateway implements VaultGateway {
 
 	private async readAt(path: string, absolute: string): Promise<NoteSnapshot | null> {
 		try {
-			// One open handle for stat and content, so they describe the same file and cost fewer syscalls.
-			const handle = await fs.open(absolute, "r");
-			try {
-				const stats = await handle.stat();
-				if (!stats.isFile()) return null;
-				return { path, content: await handle.readFile("utf8"), stat: toStat(stats) };
-			} finally {
-				await handle.close();
-			}
+			// One descriptor for stat and content, so they describe the same file.
+			const read = await readFileWithStat(absolute, (real) => {
+				if (real !== null) this.assertInside(path, real);
+			});
+			return read && { path, content: read.content, stat: toStat(read.stats) };
 		} catch (error) {
-			if (isMissing(error)) return null;
+			// A parent that is a file (ENOTDIR) means there is no such note, as for a missing one.
+			if (isMissing(error) || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
 			throw error;
 		}
 	}

@@ -1,3 +1,4 @@
+import { execFileSync } from "child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -102,6 +103,16 @@ describe("NodeFsGateway", () => {
 		expect((await gateway.list(""))!.map((entry) => entry.path)).toEqual(["a.md", "b.txt", "sub/"]);
 		expect((await gateway.listNotes(["md"])).sort()).toEqual(["a.md", "sub/c.md"]);
 		expect(await gateway.list("nope")).toBeNull();
+	});
+
+	it("answers a FIFO named like a note as no note, without hanging", async () => {
+		execFileSync("mkfifo", [join(root, "pipe.md")]);
+		expect(await gateway.read("pipe.md")).toBeNull();
+	});
+
+	it("finds no note under a parent that is a file", async () => {
+		await writeFile(join(root, "file.md"), "x");
+		expect(await gateway.read("file.md/child.md")).toBeNull();
 	});
 
 	it("reports edits made by other programs", async () => {
