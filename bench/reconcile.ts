@@ -1,10 +1,8 @@
 /** Start-up reconcile over a 10,000-note, 100 MB folder: first run (no history) and a second run with history. */
 import { mkdtemp } from "fs/promises";
 import { join } from "path";
-import { nodeTimers } from "../src/headless/node-timers";
-import { openRevisionGuard } from "../src/service/revision-guard";
+import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
-import { NodeFsGateway } from "../src/vault/node-fs-gateway";
 import { NodeStateStorage } from "../src/vault/node-state-storage";
 import { makeVault } from "./vault-fixture";
 
@@ -25,9 +23,10 @@ export async function measureReconcile(dir: string): Promise<ReconcileFigures> {
 	const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
 
 	const open = async () => {
-		const gateway = await NodeFsGateway.open(dir);
-		const guard = await openRevisionGuard({ gateway, storage: new NodeStateStorage(state), settings: () => settings, configDir: ".obsidian", privateFolders: [], timers: nodeTimers });
-		return { gateway, guard };
+		const folder = await openFolder(dir);
+		// State kept apart from the notes' folder tree walk, in a folder of its own.
+		const guard = await openFolderGuard({ ...folder, storage: new NodeStateStorage(state) }, () => settings);
+		return { gateway: folder.gateway, guard };
 	};
 
 	gc();

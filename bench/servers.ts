@@ -10,15 +10,12 @@ import { createServer } from "http";
 import { readFile } from "fs/promises";
 import { join } from "path";
 import { decodeUrlPath } from "../src/core/path";
-import { nodeTimers } from "../src/headless/node-timers";
+import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { json } from "../src/http/response";
 import type { Route } from "../src/http/router";
 import { ROUTES } from "../src/http/routes";
 import { ApiServer } from "../src/http/server";
-import { openRevisionGuard } from "../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
-import { NodeFsGateway } from "../src/vault/node-fs-gateway";
-import { NodeStateStorage } from "../src/vault/node-state-storage";
 
 export const BENCH_KEY = "bench-key-0123456789abcdef0123456789abcdef";
 
@@ -41,15 +38,7 @@ export async function startServer(kind: string, vault: string): Promise<number> 
 		return (server.address() as { port: number }).port;
 	}
 	const settings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "bench", key: BENCH_KEY, created: "2026-01-01" }] };
-	const gateway = await NodeFsGateway.open(vault);
-	const guard = await openRevisionGuard({
-		gateway,
-		storage: new NodeStateStorage(join(gateway.root, ".revision-guard")),
-		settings: () => settings,
-		configDir: ".obsidian",
-		privateFolders: [".revision-guard"],
-		timers: nodeTimers,
-	});
+	const guard = await openFolderGuard(await openFolder(vault), () => settings);
 	guard.tracker.start();
 	await guard.tracker.reconcile();
 	const routes = kind === "unguarded" ? withUnguardedPut() : ROUTES;

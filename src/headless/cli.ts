@@ -2,38 +2,26 @@
 import { join, resolve } from "path";
 import { isLoopback } from "../http/security";
 import { ApiServer } from "../http/server";
-import { openRevisionGuard } from "../service/revision-guard";
-import { NodeFsGateway } from "../vault/node-fs-gateway";
-import { NodeStateStorage } from "../vault/node-state-storage";
 import { recoverTempFiles } from "../vault/temp-recovery";
 import { parseArgs, USAGE, type ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
+import { openFolder, openFolderGuard, STATE_FOLDER } from "./folder-guard";
 import { runMerge } from "./merge-command";
 import { loadHostSettings } from "./host-settings";
-import { nodeTimers } from "./node-timers";
 import { pickSampleNote, welcomeText } from "./welcome";
-
-export const STATE_FOLDER = ".revision-guard";
 
 async function serve(args: ServeArgs): Promise<void> {
 	const folder = resolve(args.vault);
 	if (args.demo && (await ensureDemoVault(folder))) console.log(`Created a demo vault in ${folder}`);
-	const gateway = await NodeFsGateway.open(folder);
+	const opened = await openFolder(folder);
+	const { gateway, storage } = opened;
 	const recovered = await recoverTempFiles(gateway.root, join(gateway.root, STATE_FOLDER, "recovered"));
 	if (recovered.length > 0) {
 		console.warn(`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves are whole. The partial files were moved, not deleted:`);
 		for (const path of recovered) console.warn(`  ${path}`);
 	}
-	const storage = new NodeStateStorage(join(gateway.root, STATE_FOLDER));
 	const settings = await loadHostSettings(storage, args.apiKey, args.port);
-	const guard = await openRevisionGuard({
-		gateway,
-		storage,
-		settings: () => settings,
-		configDir: ".obsidian",
-		privateFolders: [STATE_FOLDER],
-		timers: nodeTimers,
-	});
+	const guard = await openFolderGuard(opened, () => settings);
 	guard.tracker.start();
 	const report = await guard.tracker.reconcile();
 	guard.conflicts.onChange((record) => {

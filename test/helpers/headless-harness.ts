@@ -2,12 +2,11 @@
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { nodeTimers } from "../../src/headless/node-timers";
+import { openFolder, openFolderGuard } from "../../src/headless/folder-guard";
 import { ApiServer } from "../../src/http/server";
-import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
+import type { RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
-import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
-import { NodeStateStorage } from "../../src/vault/node-state-storage";
+import type { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { call, type CallOptions } from "./http-client";
 
 export const TEST_KEY = "test-key-0123456789abcdef0123456789abcdef";
@@ -35,18 +34,9 @@ export interface HarnessOptions {
 export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string, options: HarnessOptions = {}): Promise<Harness> {
 	const folder = dir ?? (await mkdtemp(join(tmpdir(), "rg-vault-")));
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
-	const gateway = await NodeFsGateway.open(folder);
-	const guard = await openRevisionGuard({
-		gateway,
-		storage: new NodeStateStorage(join(gateway.root, ".revision-guard")),
-		settings: () => settings,
-		configDir: ".obsidian",
-		privateFolders: [".revision-guard"],
-		timers: nodeTimers,
-		coalesceMs: 20,
-		persistDebounceMs: 20,
-		...(options.now ? { now: options.now } : {}),
-	});
+	const opened = await openFolder(folder);
+	const { gateway } = opened;
+	const guard = await openFolderGuard(opened, () => settings, { coalesceMs: 20, persistDebounceMs: 20, ...(options.now ? { now: options.now } : {}) });
 	guard.tracker.start();
 	await gateway.watching();
 	const errors: unknown[] = [];

@@ -23,8 +23,9 @@ export interface ObsidianHarness {
 	close: () => Promise<void>;
 }
 
-export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}): Promise<ObsidianHarness> {
-	const dir = await mkdtemp(join(tmpdir(), "rg-obsidian-"));
+/** `dir` given: the vault lives there and outlives close() (restarts); otherwise a temporary folder, removed on close. */
+export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number } = {}): Promise<ObsidianHarness> {
+	const dir = ownDir ?? (await mkdtemp(join(tmpdir(), "rg-obsidian-")));
 	const app = new App(dir);
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
 	const refs: EventRef[] = [];
@@ -39,6 +40,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		timers: nodeTimers,
 		coalesceMs: 20,
 		persistDebounceMs: 20,
+		...(options.now ? { now: options.now } : {}),
 	});
 	guard.tracker.start();
 	app.workspace.triggerLayoutReady();
@@ -55,7 +57,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 			await server.close();
 			await guard.close();
 			for (const ref of refs) app.vault.offref(ref as never);
-			await rm(dir, { recursive: true, force: true });
+			if (!ownDir) await rm(dir, { recursive: true, force: true });
 		},
 	};
 }

@@ -4,15 +4,11 @@
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import type { App as ObsidianApp, EventRef } from "obsidian";
-import { nodeTimers } from "../../src/headless/node-timers";
-import { ApiServer } from "../../src/http/server";
-import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
-import { DEFAULT_SETTINGS, type AgentKey, type RevisionGuardSettings } from "../../src/settings";
-import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
-import { ObsidianStateStorage } from "../../src/vault/obsidian-state-storage";
+import type { RevisionGuard } from "../../src/service/revision-guard";
+import type { AgentKey, RevisionGuardSettings } from "../../src/settings";
 import { startHeadless, TEST_KEY } from "../helpers/headless-harness";
-import { call, type CallOptions } from "../helpers/http-client";
+import type { call, CallOptions } from "../helpers/http-client";
+import { startObsidian } from "../helpers/obsidian-harness";
 import { writeVaultFile } from "../helpers/vault-files";
 import { App } from "../obsidian-stub";
 
@@ -53,30 +49,12 @@ export const STACKS: Record<"node filesystem" | "obsidian", StartStack> = {
 		return { dir, guard: h.guard, api: h.api, edit: (path, content) => writeVaultFile(dir, path, content), file: fileAt(dir), app: null, close: h.close };
 	},
 	obsidian: async (dir, options = {}) => {
-		const app = new App(dir);
-		const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: TWO_KEYS, ...options.settings };
-		const refs: EventRef[] = [];
-		// The stub implements the slice of App the gateway uses.
-		const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref));
-		const guard = await openRevisionGuard({
-			gateway,
-			storage: new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`),
-			settings: () => settings,
-			configDir: app.vault.configDir,
-			changeSource: { kind: "user" },
-			timers: nodeTimers,
-			coalesceMs: 20,
-			persistDebounceMs: 20,
-			...(options.now ? { now: options.now } : {}),
-		});
-		guard.tracker.start();
-		app.workspace.triggerLayoutReady();
-		const server = new ApiServer({ guard });
-		const port = await server.listen(0);
+		const h = await startObsidian({ keys: TWO_KEYS, ...options.settings }, dir, options.now ? { now: options.now } : {});
+		const { app } = h;
 		return {
 			dir,
-			guard,
-			api: (path, callOptions = {}) => call(port, path, { ...callOptions, headers: { Authorization: `Bearer ${TEST_KEY}`, ...callOptions.headers } }),
+			guard: h.guard,
+			api: h.api,
 			async edit(path, content) {
 				const file = app.vault.getFileByPath(path);
 				if (file) await app.vault.modify(file, content);
@@ -84,11 +62,7 @@ export const STACKS: Record<"node filesystem" | "obsidian", StartStack> = {
 			},
 			file: fileAt(dir),
 			app,
-			async close() {
-				await server.close();
-				await guard.close();
-				for (const ref of refs) app.vault.offref(ref as never);
-			},
+			close: h.close,
 		};
 	},
 };

@@ -1,0 +1,38 @@
+/**
+ * The guard over a plain folder, built one way for the headless host, the benchmark and the tests: the Node
+ * gateway, state in `<folder>/.revision-guard/` (never served), Node's timers.
+ */
+import { join } from "path";
+import { openRevisionGuard, type RevisionGuard, type RevisionGuardOptions } from "../service/revision-guard";
+import type { RevisionGuardSettings } from "../settings";
+import { NodeFsGateway } from "../vault/node-fs-gateway";
+import { NodeStateStorage } from "../vault/node-state-storage";
+import { nodeTimers } from "./node-timers";
+
+export const STATE_FOLDER = ".revision-guard";
+
+export interface Folder {
+	gateway: NodeFsGateway;
+	/** The folder's own state (history, bases, conflicts, the host's settings). */
+	storage: NodeStateStorage;
+}
+
+export async function openFolder(folder: string): Promise<Folder> {
+	const gateway = await NodeFsGateway.open(folder);
+	return { gateway, storage: new NodeStateStorage(join(gateway.root, STATE_FOLDER)) };
+}
+
+/** Tuning for tests and benchmarks: a clock, and shorter coalescing and save delays. */
+export type FolderGuardTuning = Partial<Pick<RevisionGuardOptions, "now" | "coalesceMs" | "persistDebounceMs">>;
+
+export function openFolderGuard({ gateway, storage }: Folder, settings: () => RevisionGuardSettings, tuning: FolderGuardTuning = {}): Promise<RevisionGuard> {
+	return openRevisionGuard({
+		gateway,
+		storage,
+		settings,
+		configDir: ".obsidian",
+		privateFolders: [STATE_FOLDER],
+		timers: nodeTimers,
+		...tuning,
+	});
+}
