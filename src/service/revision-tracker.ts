@@ -29,7 +29,10 @@ export interface TrackerOptions {
 
 export interface ReconcileReport {
 	checked: number;
+	/** Notes whose content differs from their last recorded revision (edited while we were not running). */
 	changed: number;
+	/** Notes seen for the first time. */
+	added: number;
 	removed: number;
 }
 
@@ -81,6 +84,7 @@ export class RevisionTracker {
 		const paths = await gateway.listNotes(this.options.noteExtensions());
 		const present = new Set(paths);
 		let changed = 0;
+		let added = 0;
 		let done = 0;
 		let next = 0;
 		// A few reads in flight keep the disk busy without flooding memory on a large vault.
@@ -88,7 +92,11 @@ export class RevisionTracker {
 			while (next < paths.length) {
 				const path = paths[next++]!;
 				const snapshot = await gateway.read(path).catch(() => null);
-				if (snapshot && (await this.observe(snapshot, this.options.changeSource ?? { kind: "external" }))) changed++;
+				const known = history.latest(path) !== undefined;
+				if (snapshot && (await this.observe(snapshot, this.options.changeSource ?? { kind: "external" }))) {
+					if (known) changed++;
+					else added++;
+				}
 				onProgress?.(++done, paths.length);
 			}
 		};
@@ -100,8 +108,8 @@ export class RevisionTracker {
 				removed++;
 			}
 		}
-		if (changed + removed > 0) this.options.onDirty();
-		return { checked: paths.length, changed, removed };
+		if (changed + added + removed > 0) this.options.onDirty();
+		return { checked: paths.length, changed, added, removed };
 	}
 
 	/** Waits for coalesced changes to be processed (tests, shutdown). */

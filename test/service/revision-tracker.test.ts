@@ -17,7 +17,7 @@ describe("RevisionTracker", () => {
 		const gateway = new MemoryGateway({ "a.md": "one\n", "b.md": "bee\n", "gone.md": "bye\n" });
 		const storage = new MemoryStorage();
 		const first = await open(gateway, storage);
-		expect(await first.tracker.reconcile()).toEqual({ checked: 3, changed: 3, removed: 0 });
+		expect(await first.tracker.reconcile()).toEqual({ checked: 3, changed: 0, added: 3, removed: 0 });
 		await first.close();
 
 		// "Obsidian is closed": a.md is edited, gone.md deleted, new.md created.
@@ -27,7 +27,7 @@ describe("RevisionTracker", () => {
 
 		const second = await open(gateway, storage);
 		const report = await second.tracker.reconcile();
-		expect(report).toEqual({ checked: 3, changed: 2, removed: 1 });
+		expect(report).toEqual({ checked: 3, changed: 1, added: 1, removed: 1 });
 		expect(second.history.latest("a.md")?.revision).toBe(revisionOf("one\ntwo\n"));
 		expect(second.history.entries("a.md")).toHaveLength(2);
 		expect(second.history.latest("gone.md")).toBeUndefined();
