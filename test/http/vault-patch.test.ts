@@ -153,6 +153,21 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await s.file(problem.backupPath!)).toBe(WITH_TASK);
 	});
 
+	it("never lands a patch on a newer note that another tag in a list of If-Match tags names", async () => {
+		const read = await etag();
+		const edited = `"${sha256Token(EDITED)}"`;
+		const readNote = s.guard.gateway.read.bind(s.guard.gateway);
+		vi.spyOn(s.guard.gateway, "read").mockImplementationOnce(async (path) => {
+			const snapshot = await readNote(path);
+			// The person saves while the patch is computed on the version read; the client's list also names that save.
+			await s.edit("Note.md", EDITED);
+			return snapshot;
+		});
+		const problem = expectProblem(await patch({ ...appendTask, "If-Match": `${read}, ${edited}` }), 412, "stale-revision");
+		expect(await s.file("Note.md")).toBe(EDITED);
+		expect(await s.file(problem.backupPath!)).toBe(WITH_TASK);
+	});
+
 	it("never writes a patch computed on one revision over another, even when the note returns to the sent one", async () => {
 		const old = await etag();
 		await s.edit("Note.md", EDITED);

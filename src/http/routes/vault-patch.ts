@@ -50,10 +50,11 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const outcome = await context.guard.writer.write({
 		path,
 		operation: { kind: "replace", body: patched.content },
-		ifMatch: condition,
-		// The patch was computed on the note as read. When the token does not name that revision, the same tags in
-		// If-None-Match make the write fail even if the note returns to the token's revision before the check, so a
-		// patch computed on one revision is never written over another.
+		// The patch was computed on the note as read, so the write must land on exactly that revision: a fresh token
+		// list is narrowed to the one revision read (another listed tag must not let it land on a newer note). When
+		// the token does not name that revision, the same tags in If-None-Match make the write fail even if the note
+		// returns to the token's revision before the check.
+		ifMatch: fresh ? { kind: "tags", tags: [{ weak: false, opaque: current }] } : condition,
 		ifNoneMatch: fresh ? { kind: "absent" } : condition,
 		agent: context.agent?.name ?? "unknown",
 		client: context.client ?? undefined,
