@@ -24,7 +24,11 @@ export interface WriteRequest {
 	ifNoneMatch: EntityTagCondition;
 	/** The key name the write is attributed to. */
 	agent: string;
-	/** Who history credits; defaults to the agent. The merge modal's saves are the person's. */
+	/**
+	 * Who history credits; defaults to the agent. The merge modal's saves are the person's: a person's refused save
+	 * is not an agent conflict (no .bak, no record; the modal shows the newer note instead), and the read validity
+	 * window, which is about agents' reads, does not apply to it.
+	 */
 	source?: RevisionSource;
 	/** `Prefer: merge=auto`: on a stale token, write the three-way merge if it is clean. */
 	merge?: "auto";
@@ -133,7 +137,7 @@ export class GuardedWriter {
 				ifMatch: request.ifMatch,
 				ifNoneMatch: request.ifNoneMatch,
 				requireToken: config.requireToken,
-				readExpired: current !== null && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
+				readExpired: current !== null && source.kind !== "user" && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
 			});
 			if (decision.kind === "refuse" && decision.refusal.reason === "stale" && mergeBase !== null && current !== null && operation.kind === "replace") {
 				attempt.merge = autoMerge(mergeBase, current, operation.body);
@@ -187,7 +191,10 @@ export class GuardedWriter {
 		const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
 		const changes = sentRevision && current !== null ? await this.changesSince(request.path, sentRevision, current) : null;
 		const body = request.operation.kind === "delete" ? null : request.operation.body;
-		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current;
+		// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
+		// documented retry with currentRevision is not refused by the read validity window.
+		if (current !== null) await this.deps.tracker.served({ path: request.path, content: current });
+		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.source?.kind !== "user";
 		if (!keep || body === null) return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes, mergePreview, implicit: false };
 		// The proposal is kept as a base too, so resolving the conflict never depends on the .bak staying untouched.
 		await this.deps.bases.retain(revisionOf(body), body);

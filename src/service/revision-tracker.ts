@@ -69,7 +69,7 @@ export class RevisionTracker {
 	}
 
 	/** A note is being handed to an agent: remember when, and keep its content as a future merge base. */
-	async served(snapshot: NoteSnapshot): Promise<string> {
+	async served(snapshot: Pick<NoteSnapshot, "path" | "content">): Promise<string> {
 		const revision = revisionOf(snapshot.content);
 		this.record(snapshot.path, snapshot.content, revision, this.options.changeSource ?? { kind: "external" });
 		this.options.history.markServed(snapshot.path, revision, this.options.now());

@@ -123,3 +123,20 @@ describe("GET /conflicts/{id}?wait=", () => {
 		expect((await h.api(`/conflicts/${refused.conflictId}?wait=${wait}`)).status).toBe(400);
 	});
 });
+
+describe("the documented recovery, with a read validity window on", () => {
+	it("accepts the retry with the 412's currentRevision, and a PUT of the /merge text with its currentRevision", async () => {
+		h.settings.readValidityMinutes = 30;
+		const etag = await readThenPersonEdits();
+		const refused = (await h.api("/vault/Plan.md", { method: "PUT", body: "agent\n", headers: { "If-Match": etag } })).json<{ currentRevision: string; conflictId: string }>();
+		const retry = await h.api("/vault/Plan.md", { method: "PUT", body: "agent, rebased\n", headers: { "If-Match": `"${refused.currentRevision}"` } });
+		expect(retry.status, retry.text).toBe(204);
+
+		const stale = await h.api("/vault/Plan.md", { method: "PUT", body: "older agent\n", headers: { "If-Match": etag } });
+		const conflictId = stale.json<{ conflictId: string }>().conflictId;
+		await writeVaultFile(h.dir, "Plan.md", "the person again\n");
+		const merge = (await h.api(`/conflicts/${conflictId}/merge`)).json<{ currentRevision: string }>();
+		const put = await h.api("/vault/Plan.md", { method: "PUT", body: "resolved\n", headers: { "If-Match": `"${merge.currentRevision}"` } });
+		expect(put.status, put.text).toBe(204);
+	});
+});

@@ -81,3 +81,23 @@ describe("ConflictResolver", () => {
 		expect(preview.text).toBe("one\n<<<<<<< mine\ntwo (you)\n=======\ntwo (agent)\n>>>>>>> agent\nthree\n");
 	});
 });
+
+describe("ConflictResolver with the person's saves", () => {
+	it("never turns a refused save of the person into a conflict or a .bak", async () => {
+		const { gateway, guard, id } = await conflictScenario();
+		gateway.notes.set("n.md", "one\ntwo (you, later)\nthree\n");
+		const before = [...gateway.notes.keys()].sort();
+		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"), "partial");
+		expect(outcome.kind).toBe("changed");
+		expect([...gateway.notes.keys()].sort()).toEqual(before);
+		expect(guard.conflicts.list()).toHaveLength(1);
+	});
+
+	it("saves even with a read validity window on: the window is about agents' reads", async () => {
+		const { gateway, guard, settings, id } = await conflictScenario();
+		settings.readValidityMinutes = 30;
+		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"), "partial");
+		expect(outcome.kind).toBe("saved");
+		expect(gateway.notes.get("n.md")).toBe("resolved\n");
+	});
+});

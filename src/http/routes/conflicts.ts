@@ -35,6 +35,8 @@ export async function conflictMerge(context: RequestContext): Promise<ApiRespons
 	const preview = await context.guard.resolver.preview(id, context.query.get("diff3") !== null);
 	if (!preview) return problem("conflict-not-found", `There is no conflict "${id}" with a proposal still kept. List conflicts with GET /conflicts.`);
 	const { sides, result, text } = preview;
+	// The answer shows the note now (merged in `text`) with its revision: that is a read, for the validity window.
+	if (sides.mine !== null) await context.guard.tracker.served({ path: sides.record.path, content: sides.mine });
 	const body = {
 		id,
 		path: sides.record.path,
