@@ -21,6 +21,8 @@ export default class RevisionGuardPlugin extends Plugin {
 	private serverError: string | null = null;
 	private statusBar: ConflictStatusBar | null = null;
 	private conflictUi: ConflictUi | null = null;
+	/** Set once the plugin is disabled, so a start-up still under way stops instead of opening a port. */
+	private unloaded = false;
 
 	override async onload(): Promise<void> {
 		this.settings = withDefaults(await this.loadData());
@@ -47,6 +49,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	override onunload(): void {
+		this.unloaded = true;
 		void this.stop();
 	}
 
@@ -80,6 +83,7 @@ export default class RevisionGuardPlugin extends Plugin {
 			changeSource: { kind: "user" },
 			timers: { schedule: (callback, ms) => window.setTimeout(callback, ms), cancel: (handle) => window.clearTimeout(handle as number) },
 		});
+		if (this.unloaded) return void (await guard.close());
 		this.guard = guard;
 		if (this.statusBar) {
 			this.conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
@@ -87,6 +91,8 @@ export default class RevisionGuardPlugin extends Plugin {
 		}
 		guard.tracker.start();
 		await this.reconcile(guard);
+		// Disabled while start-up was still reconciling: never open a port for a guard that is already closed.
+		if (this.guard !== guard) return;
 		await this.listen(guard);
 	}
 

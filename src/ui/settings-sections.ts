@@ -87,7 +87,7 @@ export function displayNoteTypeSettings(containerEl: HTMLElement, host: Settings
 	}
 }
 
-export function displayNetworkSettings(containerEl: HTMLElement, host: SettingsHost, redisplay: () => void): void {
+export function displayNetworkSettings(containerEl: HTMLElement, host: SettingsHost): void {
 	const { settings } = host;
 	const setting = new Setting(containerEl)
 		.setName("Listen address")
@@ -98,7 +98,8 @@ export function displayNetworkSettings(containerEl: HTMLElement, host: SettingsH
 				if (!/^[0-9a-fA-F.:]+$/.test(address)) return;
 				settings.bindAddress = address;
 				await host.saveSettings();
-				redisplay();
+				// Only the warning is updated while typing; redrawing the tab would take the focus away.
+				setting.settingEl.toggleClass("revision-guard-warning", address !== "127.0.0.1");
 			}),
 		);
 	if (settings.bindAddress !== "127.0.0.1") setting.setClass("revision-guard-warning");

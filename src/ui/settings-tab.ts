@@ -1,5 +1,5 @@
 /** The settings tab: where a person finds the port, the agent keys and every guard option. */
-import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
+import { normalizePath, Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import { generateKey } from "../core/keys";
 import type { RevisionGuardSettings } from "../settings";
 import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "./settings-sections";
@@ -44,7 +44,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 				}),
 			);
 
-		displayNetworkSettings(containerEl, this.host, () => this.display());
+		displayNetworkSettings(containerEl, this.host);
 		this.displayKeys(containerEl);
 
 		new Setting(containerEl).setName("Protection").setHeading();
@@ -59,7 +59,8 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 			.setName("Backup folder")
 			.setDesc("Where refused writes are kept as .bak notes. Leave empty to keep each one beside its note.")
 			.addText((text) => text.setPlaceholder("Beside the note").setValue(settings.backupFolder).onChange(async (value) => {
-				settings.backupFolder = value.trim().replace(/^\/+|\/+$/g, "");
+				const folder = value.trim().replace(/^\/+|\/+$/g, "");
+				settings.backupFolder = folder === "" ? "" : normalizePath(folder);
 				await this.host.saveSettings();
 			}));
 		this.numberSetting(containerEl, "Merge base storage (MB)", "Recent note versions are kept as merge bases up to this size; the least recently used go first.", "baseStoreCapMB", 1);

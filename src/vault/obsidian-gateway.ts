@@ -29,8 +29,14 @@ export class ObsidianGateway implements VaultGateway {
 			const plan = decide(null);
 			if (plan.kind !== "write") return { result: plan.result, stat: null };
 			await this.ensureParent(normalized);
-			const created = await this.app.vault.create(normalized, plan.content);
-			return { result: plan.result, stat: toStat(created) };
+			try {
+				const created = await this.app.vault.create(normalized, plan.content);
+				return { result: plan.result, stat: toStat(created) };
+			} catch (error) {
+				// Someone created the note meanwhile: decide again, on what it holds now (never overwrite it blind).
+				if (this.app.vault.getFileByPath(normalized)) return this.mutate(path, decide);
+				throw error;
+			}
 		}
 		let plan: MutationPlan<T> | null = null;
 		await this.app.vault.process(file, (data) => {

@@ -61,26 +61,24 @@ describe("note types", () => {
 });
 
 describe("listen address", () => {
-	it("accepts an address, ignores anything else, and marks a non-loopback choice with a warning", async () => {
+	it("accepts an address, ignores anything else, and marks a non-loopback choice with a warning as you type", async () => {
 		const container = document.createElement("div");
-		let redisplays = 0;
-		displayNetworkSettings(container, host, () => void redisplays++);
+		displayNetworkSettings(container, host);
 		const text = control<ValueComponent<string>>("Listen address", "text");
 		await text.change("localhost; rm -rf /");
 		expect(settings.bindAddress).toBe("127.0.0.1");
+		expect(container.querySelector(".revision-guard-warning")).toBeNull();
 		await text.change("192.168.1.5");
 		expect(settings.bindAddress).toBe("192.168.1.5");
-		expect(redisplays).toBe(1);
-		const again = document.createElement("div");
-		displayNetworkSettings(again, host, () => undefined);
-		expect(again.querySelector(".revision-guard-warning")).not.toBeNull();
+		expect(container.querySelector(".revision-guard-warning")).not.toBeNull();
+		await text.change("127.0.0.1");
 		expect(container.querySelector(".revision-guard-warning")).toBeNull();
 	});
 });
 
 describe("allowed web origins", () => {
 	it("keeps only well-formed origins, never a wildcard", async () => {
-		displayNetworkSettings(document.createElement("div"), host, () => undefined);
+		displayNetworkSettings(document.createElement("div"), host);
 		await control<ValueComponent<string>>("Allowed web origins", "text").change("http://localhost:3000/, *, javascript:alert(1), https://notes.example");
 		expect(settings.allowedOrigins).toEqual(["http://localhost:3000", "https://notes.example"]);
 	});

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import type { App as ObsidianApp } from "obsidian";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
 import { App } from "../obsidian-stub";
 
@@ -50,6 +50,22 @@ describe("ObsidianGateway", () => {
 		await gateway.mutate("a/b/new.md", () => ({ kind: "write", content: "x", result: null }));
 		expect(app.vault.getFileByPath("a/b/new.md")).not.toBeNull();
 		expect(await readFile(join(dir, "a/b/new.md"), "utf8")).toBe("x");
+	});
+
+	it("decides again when someone creates the note between the check and the create, never overwriting it", async () => {
+		const create = app.vault.create.bind(app.vault);
+		vi.spyOn(app.vault, "create").mockImplementationOnce(async (path: string) => {
+			await create(path, "the person's new note\n");
+			throw new Error("File already exists.");
+		});
+		const seen: (string | null)[] = [];
+		const outcome = await gateway.mutate("race.md", (current) => {
+			seen.push(current);
+			return current === null ? { kind: "write", content: "agent\n", result: "created" } : { kind: "keep", result: "kept" };
+		});
+		expect(seen).toEqual([null, "the person's new note\n"]);
+		expect(outcome.result).toBe("kept");
+		expect(await readFile(join(dir, "race.md"), "utf8")).toBe("the person's new note\n");
 	});
 
 	it("trashes through FileManager.trashFile", async () => {
