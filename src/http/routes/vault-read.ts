@@ -2,6 +2,7 @@
 import { readFrontmatter } from "../../core/frontmatter";
 import { etagOf, parseEntityTagCondition, revisionOf, weakMatch } from "../../core/revision";
 import { noteTags } from "../../core/tags";
+import { listFolder } from "../../service/folder-listing";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
@@ -10,7 +11,7 @@ import { resolvePath } from "./note-path";
 export const NOTE_JSON_TYPES = ["application/vnd.olrapi.note+json", "application/json"];
 
 export async function readVault(context: RequestContext): Promise<ApiResponse> {
-	if (context.rest === "" || context.rest.endsWith("/")) return listFolder(context);
+	if (context.rest === "" || context.rest.endsWith("/")) return listFolderRoute(context);
 	return readNote(context);
 }
 
@@ -49,32 +50,14 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	return { status: 200, headers, body: snapshot.content, contentType: "text/markdown; charset=utf-8", omitBody: head };
 }
 
-async function listFolder(context: RequestContext): Promise<ApiResponse> {
+async function listFolderRoute(context: RequestContext): Promise<ApiResponse> {
 	const resolved = resolvePath(context, "folder");
 	if (!resolved.ok) return resolved.response;
-	const { gateway } = context.guard;
-	const entries = await gateway.list(resolved.path);
-	if (!entries) return problem("note-not-found", `There is no folder at "${resolved.path}/".`);
-	const prefixLength = resolved.path === "" ? 0 : resolved.path.length + 1;
-	const extensions = context.guard.pathPolicy().noteExtensions;
-	const listed = await Promise.all(
-		entries.map(async (entry) => {
-			const name = entry.path.slice(prefixLength);
-			if (entry.type === "folder") return { name, path: entry.path, type: "folder" as const };
-			const isNote = extensions.some((ext) => entry.path.toLowerCase().endsWith("." + ext));
-			const snapshot = isNote ? await gateway.read(entry.path) : null;
-			return {
-				name,
-				path: entry.path,
-				type: "file" as const,
-				revision: snapshot ? revisionOf(snapshot.content) : undefined,
-				size: entry.stat?.size,
-				mtime: entry.stat?.mtime,
-			};
-		}),
-	);
+	const listed = await listFolder(context.guard, resolved.path);
+	if (!listed) return problem("note-not-found", `There is no folder at "${resolved.path}/".`);
+	const entries = listed.map(({ name, path, type, revision, stat }) => ({ name, path, type, revision, size: stat?.size, mtime: stat?.mtime }));
 	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds revisions.
-	return json(200, { files: listed.map((entry) => entry.name), entries: listed }, { "Cache-Control": "no-store" });
+	return json(200, { files: entries.map((entry) => entry.name), entries }, { "Cache-Control": "no-store" });
 }
 
 function headersValue(context: RequestContext, name: string): string | undefined {

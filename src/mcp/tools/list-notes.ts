@@ -1,8 +1,7 @@
 /** list_notes: the notes directly inside one folder, each with its revision, plus its sub-folders. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { validateVaultPath } from "../../core/path";
-import { revisionOf } from "../../core/revision";
+import { listFolder } from "../../service/folder-listing";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
@@ -28,19 +27,11 @@ export function registerListNotes(server: McpServer, context: ToolContext): void
 		({ folder }) => guarded(context, async () => {
 			const checked = checkPath(context, folder ?? "", "folder");
 			if (!checked.ok) return checked.result;
-			const { gateway } = context.guard;
-			const entries = await gateway.list(checked.path);
-			if (!entries) return fail(`There is no folder ${JSON.stringify(checked.path)}. Call list_notes without a folder to see the vault root.`);
-			const policy = context.guard.pathPolicy();
-			// Only what the tools would serve: notes of a served type, outside hidden and private folders.
-			const served = (path: string, kind: "note" | "folder") => validateVaultPath(path, policy, kind).ok;
-			const folders = entries.filter((entry) => entry.type === "folder").map((entry) => entry.path.replace(/\/$/, "")).filter((path) => served(path, "folder"));
-			const files = entries.filter((entry) => entry.type === "file" && served(entry.path, "note"));
-			const notes = [];
-			for (const entry of files) {
-				const snapshot = await gateway.read(entry.path);
-				if (snapshot) notes.push({ path: snapshot.path, revision: revisionOf(snapshot.content), size: snapshot.stat.size, mtime: snapshot.stat.mtime });
-			}
+			const listed = await listFolder(context.guard, checked.path);
+			if (!listed) return fail(`There is no folder ${JSON.stringify(checked.path)}. Call list_notes without a folder to see the vault root.`);
+			// Only what the tools would serve: notes of a served type (with revisions), and sub-folders.
+			const folders = listed.filter((entry) => entry.type === "folder").map((entry) => entry.path.replace(/\/$/, ""));
+			const notes = listed.flatMap((entry) => (entry.revision !== undefined && entry.stat ? [{ path: entry.path, revision: entry.revision, size: entry.stat.size, mtime: entry.stat.mtime }] : []));
 			return ok({ folder: checked.path, notes, folders });
 		}),
 	);
