@@ -30,8 +30,12 @@ export interface HistorySnapshot {
 	notes: NoteHistory[];
 }
 
+/** How many deleted notes keep their history. */
+export const MAX_DELETED_NOTES = 1000;
+
 export class RevisionHistory {
 	private readonly notes = new Map<string, NoteHistory>();
+	private deletedCount = 0;
 
 	constructor(private readonly maxEntriesPerNote = 20) {}
 
@@ -44,6 +48,7 @@ export class RevisionHistory {
 		}
 		const latest = note.entries[note.entries.length - 1];
 		if (latest && latest.revision === revision && note.deletedAt === undefined) return false;
+		if (note.deletedAt !== undefined) this.deletedCount--;
 		delete note.deletedAt;
 		note.entries.push({ revision, time, size, source });
 		if (note.entries.length > this.maxEntriesPerNote) note.entries.splice(0, note.entries.length - this.maxEntriesPerNote);
@@ -83,7 +88,21 @@ export class RevisionHistory {
 
 	markDeleted(path: string, time: number): void {
 		const note = this.notes.get(path);
-		if (note) note.deletedAt = time;
+		if (!note) return;
+		if (note.deletedAt === undefined) this.deletedCount++;
+		note.deletedAt = time;
+		if (this.deletedCount > MAX_DELETED_NOTES) this.forgetOldestDeleted();
+	}
+
+	/**
+	 * Deleted notes' histories are kept for a while (a note may come back), but never without bound. Trims to 90% of
+	 * the cap at once, so a mass deletion sorts a handful of times, not once per note.
+	 */
+	private forgetOldestDeleted(): void {
+		const deleted = [...this.notes.values()].filter((note) => note.deletedAt !== undefined).sort((a, b) => (a.deletedAt ?? 0) - (b.deletedAt ?? 0));
+		const keep = Math.floor(MAX_DELETED_NOTES * 0.9);
+		for (const note of deleted.slice(0, deleted.length - keep)) this.notes.delete(note.path);
+		this.deletedCount = Math.min(deleted.length, keep);
 	}
 
 	/** Paths with a live (not deleted) latest revision. */
@@ -103,7 +122,10 @@ export class RevisionHistory {
 		const history = new RevisionHistory(maxEntriesPerNote);
 		if (!isSnapshot(snapshot)) return history;
 		// Entries are checked one by one: a hand-edited or half-written state file must not break later lookups.
-		for (const note of snapshot.notes) history.notes.set(note.path, { ...note, entries: note.entries.filter(isEntry) });
+		for (const note of snapshot.notes) {
+			history.notes.set(note.path, { ...note, entries: note.entries.filter(isEntry) });
+			if (note.deletedAt !== undefined) history.deletedCount++;
+		}
 		return history;
 	}
 }

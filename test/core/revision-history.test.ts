@@ -264,3 +264,20 @@ describe("RevisionHistory snapshots", () => {
 		);
 	});
 });
+
+describe("deleted notes", () => {
+	it("keeps the histories of at most MAX_DELETED_NOTES deleted notes, forgetting the longest deleted first", async () => {
+		const { MAX_DELETED_NOTES } = await import("../../src/core/revision-history");
+		const history = new RevisionHistory();
+		history.observe("live.md", "r", 1, { kind: "external" }, 0);
+		for (let i = 0; i <= MAX_DELETED_NOTES; i++) {
+			history.observe(`gone-${i}.md`, "r", 1, { kind: "external" }, i);
+			history.markDeleted(`gone-${i}.md`, 1000 + i);
+		}
+		expect(history.size).toBeLessThanOrEqual(MAX_DELETED_NOTES + 1);
+		expect(history.size).toBeGreaterThan(MAX_DELETED_NOTES * 0.8);
+		expect(history.entries("gone-0.md")).toHaveLength(0);
+		expect(history.entries(`gone-${MAX_DELETED_NOTES}.md`)).toHaveLength(1);
+		expect(history.latest("live.md")?.revision).toBe("r");
+	});
+});
