@@ -1,5 +1,6 @@
 /** Builds the real stack (guard + HTTP server) over a temporary folder through the Node filesystem gateway. */
 import { mkdtemp, rm } from "fs/promises";
+import { afterEach, beforeEach } from "vitest";
 import { tmpdir } from "os";
 import { join } from "path";
 import { openFolder, openFolderGuard } from "../../src/headless/folder-guard";
@@ -58,4 +59,20 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 			if (!dir) await rm(folder, { recursive: true, force: true });
 		},
 	};
+}
+
+/**
+ * Starts a fresh headless stack before each test, hands it to `use` (tests keep a `let h: Harness`), and closes
+ * it after each test: the setup almost every HTTP test file needs.
+ */
+export function eachHeadless(use: (harness: Harness) => void, overrides: Partial<RevisionGuardSettings> = {}): void {
+	let current: Harness | null = null;
+	beforeEach(async () => {
+		current = await startHeadless(overrides);
+		use(current);
+	});
+	afterEach(async () => {
+		await current?.close();
+		current = null;
+	});
 }

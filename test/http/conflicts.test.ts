@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHeadless, type Harness } from "../helpers/headless-harness";
+import { describe, expect, it } from "vitest";
+import { eachHeadless, startHeadless, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 import type { ConflictRecord } from "../../src/core/conflicts";
@@ -10,12 +10,7 @@ import type { ConflictRecord } from "../../src/core/conflicts";
 forbidServerErrors();
 
 let h: Harness;
-beforeEach(async () => {
-	h = await startHeadless();
-});
-afterEach(async () => {
-	await h.close();
-});
+eachHeadless((harness) => (h = harness));
 
 /** Produces one stale refusal on `path` and returns its conflict id. */
 async function refuse(harness: Harness, path: string, body: string): Promise<string> {

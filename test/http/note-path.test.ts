@@ -1,19 +1,14 @@
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHeadless, type Harness } from "../helpers/headless-harness";
+import { describe, expect, it } from "vitest";
+import { eachHeadless, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { allFiles, visibleFiles, writeVaultFile } from "../helpers/vault-files";
 
 forbidServerErrors();
 
 let h: Harness;
-beforeEach(async () => {
-	h = await startHeadless();
-});
-afterEach(async () => {
-	await h.close();
-});
+eachHeadless((harness) => (h = harness));
 
 /** Raw request paths (after /vault/) that name no note a client may touch. */
 const INVALID: [string, string][] = [

@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../src/http/routes";
-import { startHeadless, type Harness } from "../helpers/headless-harness";
+import { eachHeadless, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 
 forbidServerErrors();
 
 let h: Harness;
-beforeEach(async () => {
-	h = await startHeadless();
-});
-afterEach(async () => {
-	await h.close();
-});
+eachHeadless((harness) => (h = harness));
 
 interface OpenApiDocument {
 	openapi: string;

@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PROBLEM_TYPES } from "../../src/http/problems";
-import { startHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
+import { eachHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 
 forbidServerErrors();
 
 let h: Harness;
-beforeEach(async () => {
-	h = await startHeadless();
-});
-afterEach(async () => {
-	await h.close();
-});
+eachHeadless((harness) => (h = harness));
 
 describe("GET /", () => {
 	it("answers without a key and says authenticated: false", async () => {

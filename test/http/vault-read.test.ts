@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHeadless, type Harness } from "../helpers/headless-harness";
+import { beforeEach, describe, expect, it } from "vitest";
+import { eachHeadless, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 
 forbidServerErrors();
 
 let h: Harness;
-beforeEach(async () => {
-	h = await startHeadless();
-});
-afterEach(async () => {
-	await h.close();
-});
+eachHeadless((harness) => (h = harness));
 
 interface NoteJson {
 	path: string;
