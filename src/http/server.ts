@@ -42,10 +42,11 @@ export class ApiServer {
 	constructor(private readonly options: ApiServerOptions) {
 		this.throttle = new AuthThrottle(options.guard.now);
 		this.mcp = new McpEndpoint(options.guard, { onError: options.onError });
-		// A local API answers in milliseconds; short limits, checked every second, stop a slow client (slow-loris)
-		// from pinning sockets for long. Long-polls are unaffected: these limits cover receiving a request only.
+		// A local API receives even a 16 MB body in well under a second; short limits, checked every second, stop a
+		// slow client (slow-loris, or a Content-Length it never fills) from pinning sockets: 10 s for the headers,
+		// 15 s for the whole request. Long-polls are unaffected: these limits cover receiving a request only.
 		// A missing Host is refused by our own Host check (421, problem+json), not by Node with a bare 400.
-		const limits = { headersTimeout: 10_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
+		const limits = { headersTimeout: 10_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
 		const onRequest = (request: IncomingMessage, response: ServerResponse) => {
 			this.responses.set(request.socket, response);
 			response.once("close", () => {
