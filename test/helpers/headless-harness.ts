@@ -1,6 +1,6 @@
 /** Builds the real stack (guard + HTTP server) over a temporary folder through the Node filesystem gateway. */
 import { mkdtemp, rm } from "fs/promises";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { tmpdir } from "os";
 import { join } from "path";
 import { openFolder, openFolderGuard } from "../../src/headless/folder-guard";
@@ -65,14 +65,17 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
  * Starts a fresh headless stack before each test, hands it to `use` (tests keep a `let h: Harness`), and closes
  * it after each test: the setup almost every HTTP test file needs.
  */
-export function eachHeadless(use: (harness: Harness) => void, overrides: Partial<RevisionGuardSettings> = {}): void {
+export function eachHeadless(use: (harness: Harness) => void, overrides: Partial<RevisionGuardSettings> = {}, checks: { noServerErrors?: boolean } = {}): void {
 	let current: Harness | null = null;
 	beforeEach(async () => {
 		current = await startHeadless(overrides);
 		use(current);
 	});
 	afterEach(async () => {
+		const errors = current?.errors ?? [];
 		await current?.close();
 		current = null;
+		// Checked after closing, so a failing test still releases its port and folder.
+		if (checks.noServerErrors) expect(errors).toEqual([]);
 	});
 }

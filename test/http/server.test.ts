@@ -1,8 +1,8 @@
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { PROBLEM_TYPES } from "../../src/http/problems";
-import { startHeadless, type Harness } from "../helpers/headless-harness";
+import { eachHeadless, type Harness } from "../helpers/headless-harness";
 import type { CallResult } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { allFiles, writeVaultFile } from "../helpers/vault-files";
@@ -10,13 +10,7 @@ import { allFiles, writeVaultFile } from "../helpers/vault-files";
 forbidServerErrors();
 
 let h: Harness;
-beforeEach(async () => {
-	h = await startHeadless();
-});
-afterEach(async () => {
-	expect(h.errors).toEqual([]);
-	await h.close();
-});
+eachHeadless((harness) => (h = harness), {}, { noServerErrors: true });
 
 function expectProblem(res: CallResult, status: number, name: string): void {
 	expect(res.status, res.text).toBe(status);

@@ -7,25 +7,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
 import { App, type Modal } from "../obsidian-stub";
 import { ConflictLog, type ConflictRecord } from "../../src/core/conflicts";
+import { conflictRecord, RECORD_TIME } from "../helpers/conflict-records";
 import { ConflictListModal, type ConflictListActions } from "../../src/ui/conflict-list-modal";
 
-const TIME = "2026-11-21T10:15:00.000Z";
+const TIME = RECORD_TIME;
 
-function record(id: string, overrides: Partial<ConflictRecord> = {}): ConflictRecord {
-	return {
-		id,
-		path: `notes/${id}.md`,
-		reason: "stale",
-		sentRevision: "sent",
-		currentRevision: "current",
-		proposedRevision: "proposed",
-		backupPath: `notes/${id}.20261121-101500.bak.md`,
-		agent: "claude-code",
-		time: TIME,
-		status: "open",
-		...overrides,
-	};
-}
+const record = conflictRecord;
 
 let dir: string;
 let app: App;

@@ -3,23 +3,10 @@
 import { describe, expect, it, vi } from "vitest";
 import "../obsidian-stub";
 import { ConflictLog, type ConflictRecord } from "../../src/core/conflicts";
+import { conflictRecord } from "../helpers/conflict-records";
 import { ConflictStatusBar } from "../../src/ui/status-bar";
 
-function record(id: string, overrides: Partial<ConflictRecord> = {}): ConflictRecord {
-	return {
-		id,
-		path: `notes/${id}.md`,
-		reason: "stale",
-		sentRevision: "sent",
-		currentRevision: "current",
-		proposedRevision: "proposed",
-		backupPath: `notes/${id}.20261121-101500.bak.md`,
-		agent: "claude-code",
-		time: "2026-11-21T10:15:00.000Z",
-		status: "open",
-		...overrides,
-	};
-}
+const record = conflictRecord;
 
 function logWith(...records: ConflictRecord[]): ConflictLog {
 	const log = new ConflictLog();
