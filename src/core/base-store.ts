@@ -37,12 +37,14 @@ export class BaseStore {
 
 	/** Keeps `content` as the base for `revision` (which must be its token). */
 	async retain(revision: string, content: string): Promise<void> {
-		const size = encoder.encode(content).length;
-		if (this.index.has(revision)) {
+		const known = this.index.get(revision);
+		if (known !== undefined) {
+			// Every read retains its note: an already-kept base only moves up, with no re-encoding on the hot path.
 			this.touch(revision);
-			this.remember(revision, content, size);
+			this.remember(revision, content, known);
 			return;
 		}
+		const size = encoder.encode(content).length;
 		// Indexed before any await, so a concurrent retain of the same revision counts it once.
 		this.index.set(revision, size);
 		this.totalBytes += size;

@@ -72,6 +72,7 @@ export class RevisionTracker {
 	async served(snapshot: Pick<NoteSnapshot, "path" | "content">): Promise<string> {
 		const revision = revisionOf(snapshot.content);
 		this.record(snapshot.path, snapshot.content, revision, this.options.changeSource ?? { kind: "external" });
+		// servedAt changed even when the revision was already recorded, so history needs saving either way.
 		this.options.history.markServed(snapshot.path, revision, this.options.now());
 		this.options.onDirty();
 		await this.options.bases.retain(revision, snapshot.content);
