@@ -1,5 +1,6 @@
 /** Unified diffs (the `diff -u` / `git diff` text format) between two versions of a note. */
-import { diffLines, type LineOp } from "./line-diff";
+import { finishNow, type Steps } from "../steps";
+import { diffLinesSteps, type LineOp } from "./line-diff";
 import { splitLines } from "./lines";
 
 export interface UnifiedDiffOptions {
@@ -8,26 +9,66 @@ export interface UnifiedDiffOptions {
 	context?: number;
 }
 
-interface Hunk {
-	oldStart: number;
-	newStart: number;
-	lines: string[];
-	oldCount: number;
-	newCount: number;
-}
-
 /** Returns "" when the texts are equal. */
 export function unifiedDiff(before: string, after: string, options: UnifiedDiffOptions = {}): string {
-	if (before === after) return "";
-	const context = options.context ?? 3;
-	const ops = diffLines(splitLines(before), splitLines(after));
-	const hunks = buildHunks(ops, context);
+	return finishNow(unifiedDiffLines(before, after, options)).join("");
+}
+
+/** The diff's lines (each with its own "\n"), header first; none when the texts are equal. */
+export function* unifiedDiffLines(before: string, after: string, options: UnifiedDiffOptions = {}): Steps<string[]> {
+	if (before === after) return [];
+	const ops = yield* diffLinesSteps(splitLines(before), splitLines(after));
+	yield;
 	const out = [`--- ${options.fromLabel ?? "a"}\n`, `+++ ${options.toLabel ?? "b"}\n`];
-	for (const hunk of hunks) {
-		out.push(`@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@\n`);
-		out.push(...hunk.lines);
+	writeHunks(ops, options.context ?? 3, out);
+	return out;
+}
+
+const EQUAL = 0;
+const DELETE = 1;
+const INSERT = 2;
+const PREFIX = [" ", "-", "+"] as const;
+
+/** Groups the changes with `context` equal lines around them into hunks, and writes them to `out`. */
+function writeHunks(ops: readonly LineOp[], context: number, out: string[]): void {
+	// Flattened once: line i has a tag and its 1-based line numbers in the old and new text.
+	const lines: string[] = [];
+	const tags: number[] = [];
+	for (const op of ops) {
+		const tag = op.kind === "equal" ? EQUAL : op.kind === "delete" ? DELETE : INSERT;
+		for (const line of op.lines) {
+			lines.push(line);
+			tags.push(tag);
+		}
 	}
-	return out.join("");
+	const oldNo = new Int32Array(lines.length + 1);
+	const newNo = new Int32Array(lines.length + 1);
+	oldNo[0] = 1;
+	newNo[0] = 1;
+	for (let i = 0; i < lines.length; i++) {
+		oldNo[i + 1] = oldNo[i]! + (tags[i] === INSERT ? 0 : 1);
+		newNo[i + 1] = newNo[i]! + (tags[i] === DELETE ? 0 : 1);
+	}
+	let hunkStart = -1;
+	let lastChange = -1;
+	const close = () => {
+		const end = Math.min(lastChange + context, lines.length - 1);
+		const oldCount = oldNo[end + 1]! - oldNo[hunkStart]!;
+		const newCount = newNo[end + 1]! - newNo[hunkStart]!;
+		out.push(`@@ -${range(oldNo[hunkStart]!, oldCount)} +${range(newNo[hunkStart]!, newCount)} @@\n`);
+		for (let k = hunkStart; k <= end; k++) render(out, PREFIX[tags[k]!]!, lines[k]!);
+	};
+	for (let index = 0; index < lines.length; index++) {
+		if (tags[index] === EQUAL) continue;
+		const from = Math.max(index - context, 0);
+		if (hunkStart === -1) hunkStart = from;
+		else if (from > lastChange + context + 1) {
+			close();
+			hunkStart = from;
+		}
+		lastChange = index;
+	}
+	if (hunkStart !== -1) close();
 }
 
 function range(start: number, count: number): string {
@@ -36,53 +77,10 @@ function range(start: number, count: number): string {
 	return count === 1 ? `${shown}` : `${shown},${count}`;
 }
 
-function render(prefix: string, line: string): string {
-	return line.endsWith("\n") ? prefix + line : `${prefix}${line}\n\\ No newline at end of file\n`;
-}
-
-/** Flattens ops to tagged lines, then groups changes with `context` equal lines around them. */
-function buildHunks(ops: LineOp[], context: number): Hunk[] {
-	type Tagged = { tag: " " | "-" | "+"; line: string; oldNo: number; newNo: number };
-	const tagged: Tagged[] = [];
-	let oldNo = 1;
-	let newNo = 1;
-	for (const op of ops) {
-		for (const line of op.lines) {
-			const tag = op.kind === "equal" ? " " : op.kind === "delete" ? "-" : "+";
-			tagged.push({ tag, line, oldNo, newNo });
-			if (tag !== "+") oldNo++;
-			if (tag !== "-") newNo++;
-		}
-	}
-	const hunks: Hunk[] = [];
-	let current: Hunk | null = null;
-	let lastChange = -Infinity;
-	for (let index = 0; index < tagged.length; index++) {
-		const entry = tagged[index]!;
-		if (entry.tag === " ") continue;
-		const from = Math.max(index - context, 0);
-		if (!current || from > lastChange + context + 1) {
-			if (current) closeHunk(current, tagged, lastChange, context);
-			current = { oldStart: tagged[from]!.oldNo, newStart: tagged[from]!.newNo, lines: [], oldCount: 0, newCount: 0 };
-			appendRange(current, tagged, from, index);
-		} else {
-			appendRange(current, tagged, lastChange + 1, index);
-		}
-		lastChange = index;
-	}
-	if (current) closeHunk(current, tagged, lastChange, context);
-	return hunks;
-
-	function appendRange(hunk: Hunk, all: Tagged[], from: number, to: number): void {
-		for (let k = from; k <= to; k++) {
-			const t = all[k]!;
-			hunk.lines.push(render(t.tag, t.line));
-			if (t.tag !== "+") hunk.oldCount++;
-			if (t.tag !== "-") hunk.newCount++;
-		}
-	}
-	function closeHunk(hunk: Hunk, all: Tagged[], last: number, ctx: number): void {
-		appendRange(hunk, all, last + 1, Math.min(last + ctx, all.length - 1));
-		hunks.push(hunk);
+function render(out: string[], prefix: string, line: string): void {
+	if (line.endsWith("\n")) out.push(prefix + line);
+	else {
+		out.push(`${prefix}${line}\n`);
+		out.push("\\ No newline at end of file\n");
 	}
 }

@@ -21,18 +21,13 @@ export function splitFrontmatter(lines: readonly string[]): { block: string[]; b
  * Merges three frontmatter blocks. YAML decides whether the merge is clean; when the plain line merge reaches the
  * same YAML, its regions are returned instead because they keep every byte and say which side each change came from.
  */
-export function mergeFrontmatter(
-	base: readonly string[],
-	mine: readonly string[],
-	theirs: readonly string[],
-	diffTimeoutSeconds?: number,
-): DraftRegion[] {
+export function mergeFrontmatter(base: readonly string[], mine: readonly string[], theirs: readonly string[]): DraftRegion[] {
 	const [b, m, t] = [base.join(""), mine.join(""), theirs.join("")];
 	if (m === t) return [m === b ? { kind: "stable", text: m, origin: "base" } : { kind: "stable", text: m, origin: "both", base: b }];
 	if (m === b) return [{ kind: "stable", text: t, origin: "theirs", base: b }];
 	if (t === b) return [{ kind: "stable", text: m, origin: "mine", base: b }];
 
-	const lineRegions = mergeLines(base, mine, theirs, { markdown: false, diffTimeoutSeconds });
+	const lineRegions = mergeLines(base, mine, theirs, { markdown: false });
 	const yaml = mergeYaml(inner(base), inner(mine), inner(theirs));
 	if (yaml.kind === "unparseable") return lineRegions;
 	const lineText = cleanText(lineRegions);

@@ -1,33 +1,33 @@
 /** Line-based three-way merge of base/mine/theirs line arrays into stable and conflicting regions. */
-import { diffInterned, internLines } from "../diff/line-diff";
+import { diffInternedSteps, internLines } from "../diff/line-diff";
+import { finishNow, type Steps } from "../steps";
 import { groupHunks, type Group } from "./group";
 import { toHunks, type Hunk } from "./hunks";
 import { analyzeBase, plainStructure } from "./markdown";
 import type { DraftRegion } from "./types";
 
 export interface LineMergeOptions {
-	diffTimeoutSeconds?: number;
 	/** Apply the list and fence rules (off for frontmatter, which has its own rules). */
 	markdown?: boolean;
 }
 
-/**
- * Per diff, and a merge runs two, so even a pathological note merges well under a second. Past its deadline
- * diff-match-patch settles for a coarser diff, which only makes conflicts bigger, never wrong.
- */
-export const DEFAULT_DIFF_TIMEOUT_SECONDS = 0.2;
+export function mergeLines(base: readonly string[], mine: readonly string[], theirs: readonly string[], options: LineMergeOptions = {}): DraftRegion[] {
+	return finishNow(mergeLinesSteps(base, mine, theirs, options));
+}
 
-export function mergeLines(
+export function* mergeLinesSteps(
 	base: readonly string[],
 	mine: readonly string[],
 	theirs: readonly string[],
 	options: LineMergeOptions = {},
-): DraftRegion[] {
-	const timeoutSeconds = options.diffTimeoutSeconds ?? DEFAULT_DIFF_TIMEOUT_SECONDS;
+): Steps<DraftRegion[]> {
 	// Interned once for both diffs: each line is hashed a single time.
 	const interned = internLines([base, mine, theirs]);
-	const mineHunks = toHunks(diffInterned(interned, 0, 1, { timeoutSeconds }), base, mine, "mine");
-	const theirsHunks = toHunks(diffInterned(interned, 0, 2, { timeoutSeconds }), base, theirs, "theirs");
+	yield;
+	const mineHunks = toHunks(yield* diffInternedSteps(interned, 0, 1), base, mine, "mine");
+	yield;
+	const theirsHunks = toHunks(yield* diffInternedSteps(interned, 0, 2), base, theirs, "theirs");
+	yield;
 	const structure = options.markdown === false ? plainStructure(base.length) : analyzeBase(base);
 	const groups = groupHunks(mineHunks, theirsHunks, { base, mine, theirs }, structure);
 

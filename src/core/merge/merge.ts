@@ -1,27 +1,44 @@
 /** The merge entry point: BOM and frontmatter handling around the line merge, then region tidying and numbering. */
 import { splitLines } from "../diff/lines";
 import { mergeFrontmatter, splitFrontmatter } from "./frontmatter";
-import { mergeLines } from "./line-merge";
-import type { DraftRegion, MergeOptions, MergeRegion, MergeResult } from "./types";
+import { finishInSlices, finishNow, type Steps, type YieldToHost } from "../steps";
+import { mergeLinesSteps } from "./line-merge";
+import type { DraftRegion, MergeRegion, MergeResult } from "./types";
 
 const BOM = "\ufeff";
 
 /** Three-way merge of a note: `mine` is the note now, `theirs` the agent's proposal, both made from `base`. */
-export function mergeThreeWay(base: string, mine: string, theirs: string, options: MergeOptions = {}): MergeResult {
-	const timeout = options.diffTimeoutSeconds;
+export function mergeThreeWay(base: string, mine: string, theirs: string): MergeResult {
+	return finishNow(mergeThreeWaySteps(base, mine, theirs));
+}
+
+/** The same merge, in slices that give the host a turn between them (for notes of any size on a shared thread). */
+export function mergeThreeWayInSlices(base: string, mine: string, theirs: string, yieldToHost: YieldToHost): Promise<MergeResult> {
+	return finishInSlices(mergeThreeWaySteps(base, mine, theirs), yieldToHost);
+}
+
+export function* mergeThreeWaySteps(base: string, mine: string, theirs: string): Steps<MergeResult> {
 	const [b, m, t] = [withoutBom(base), withoutBom(mine), withoutBom(theirs)];
 	// The BOM is an encoding marker, not a line of text: merged on its own so adding or dropping it never
 	// collides with an edit of the first line.
 	const drafts: DraftRegion[] = [pickSide(b.bom, m.bom, t.bom)];
 	const [bl, ml, tl] = [splitLines(b.text), splitLines(m.text), splitLines(t.text)];
+	yield;
 	const [bf, mf, tf] = [splitFrontmatter(bl), splitFrontmatter(ml), splitFrontmatter(tl)];
 	if (bf && mf && tf) {
-		drafts.push(...mergeFrontmatter(bf.block, mf.block, tf.block, timeout));
-		drafts.push(...mergeLines(bf.body, mf.body, tf.body, { diffTimeoutSeconds: timeout }));
+		append(drafts, mergeFrontmatter(bf.block, mf.block, tf.block));
+		yield;
+		append(drafts, yield* mergeLinesSteps(bf.body, mf.body, tf.body));
 	} else {
-		drafts.push(...mergeLines(bl, ml, tl, { diffTimeoutSeconds: timeout }));
+		append(drafts, yield* mergeLinesSteps(bl, ml, tl));
 	}
+	yield;
 	return finish(drafts);
+}
+
+/** push(...items) passes every item as an argument, which overflows the stack for a huge list. */
+function append<T>(target: T[], items: readonly T[]): void {
+	for (const item of items) target.push(item);
 }
 
 function withoutBom(text: string): { bom: string; text: string } {

@@ -42,11 +42,6 @@ export interface MergeResult {
 	regions: MergeRegion[];
 }
 
-export interface MergeOptions {
-	/** Seconds each of the two line diffs may spend before settling for a coarser (more conflicting) diff. */
-	diffTimeoutSeconds?: number;
-}
-
 /** A conflict before it is numbered; the engine assigns ids once the whole document is assembled. */
 export type DraftRegion =
 	| Extract<MergeRegion, { kind: "stable" }>

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { diffLines, type LineOp } from "../../../src/core/diff/line-diff";
+import { diffLines, diffLinesSteps, type LineOp } from "../../../src/core/diff/line-diff";
 
 function sides(ops: LineOp[]): { before: string[]; after: string[] } {
 	const before: string[] = [];
@@ -123,79 +123,28 @@ describe("diffLines", () => {
 		);
 	});
 
-	it("finds a minimal diff (a longest common subsequence) when given no time limit (property)", () => {
+	it("finds a minimal diff (a longest common subsequence) on small inputs (property)", () => {
 		const line = fc.constantFrom("a\n", "b\n", "c\n", "\n", "d");
 		fc.assert(
 			fc.property(fc.array(line, { maxLength: 30 }), fc.array(line, { maxLength: 30 }), (before, after) => {
-				const ops = diffLines(before, after, { timeoutSeconds: 0 });
+				const ops = diffLines(before, after);
 				expectWellFormed(ops, before, after);
 				expect(equalCount(ops)).toBe(lcsLength(before, after));
 			}),
-			{ numRuns: 300 },
+			{ numRuns: 500 },
 		);
 	});
 
-	it("handles more than 70,000 distinct lines per side (mostly shared) and reconstructs exactly", () => {
-		// 63,000 shared lines (their codes run past the surrogate block) plus 7,500 lines unique to each side.
-		const shared = numbered(0, 63_000);
-		const onlyBefore = numbered(0, 7_500, "only before");
-		const onlyAfter = numbered(0, 7_500, "only after");
-		const before = [...onlyBefore.slice(0, 5_000), ...shared.slice(0, 40_000), ...onlyBefore.slice(5_000), ...shared.slice(40_000)];
-		const after = [...shared.slice(0, 20_000), ...onlyAfter.slice(0, 7_000), ...shared.slice(20_000, 62_000), ...onlyAfter.slice(7_000), ...shared.slice(62_000)];
-		// A few edits among lines whose codes lie above the surrogate block (the 55,296th shared line onwards).
-		after.splice(after.length - 300, 3);
-		after.splice(after.length - 50, 0, "inserted near the end\n");
-		expect(new Set(before).size).toBeGreaterThan(70_000);
-		expect(new Set(after).size).toBeGreaterThan(70_000);
-		const ops = diffLines(before, after, { timeoutSeconds: 10 });
-		expectWellFormed(ops, before, after);
-		// Not the fallback: the shared lines are matched rather than replaced wholesale.
-		expect(equalCount(ops)).toBe(63_000 - 3);
-	});
-
-	it("settles for a valid, reconstructing diff when the time limit runs out", () => {
-		const shared = numbered(0, 20_000);
-		const before: string[] = [];
-		const after: string[] = [];
-		shared.forEach((line, i) => {
-			before.push(line);
-			after.push(line);
-			if (i % 3 === 1) before.push(`only before ${i}\n`);
-			if (i % 3 === 2) after.push(`only after ${i}\n`);
-		});
-		const ops = diffLines(before, after, { timeoutSeconds: 0.01 });
-		expectWellFormed(ops, before, after);
-	});
-
-	// 0xffff - 0x800 - 1 usable codes, two of which are the "only on one side" codes.
-	const SHARED_LIMIT = 0xffff - 0x800 - 1 - 2;
-	/** `count` distinct lines, all shared, with a new line inserted early and late on the after side. */
-	function sharedWithTwoInsertions(count: number): { before: string[]; after: string[] } {
-		const before = numbered(0, count);
-		const after = [...before.slice(0, 10), "inserted early\n", ...before.slice(10, count - 10), "inserted late\n", ...before.slice(count - 10)];
-		return { before, after };
-	}
-
-	it("still matches precisely with exactly as many shared lines as there are codes", () => {
-		const { before, after } = sharedWithTwoInsertions(SHARED_LIMIT);
+	it("stays minimal for a few hundred scattered edits in a long note (below the cost bound)", () => {
+		const before = numbered(0, 5_000);
+		const after = [...before];
+		for (let i = 10; i < after.length; i += 40) after[i] = `edited ${i}\n`;
 		const ops = diffLines(before, after);
 		expectWellFormed(ops, before, after);
-		expect(ops.map((op) => op.kind)).toEqual(["equal", "insert", "equal", "insert", "equal"]);
-		expect(equalCount(ops)).toBe(SHARED_LIMIT);
+		expect(equalCount(ops)).toBe(5_000 - 125);
 	});
 
-	it("falls back as soon as the shared lines outnumber the codes by one", () => {
-		const { before, after } = sharedWithTwoInsertions(SHARED_LIMIT + 1);
-		const ops = diffLines(before, after);
-		expectWellFormed(ops, before, after);
-		expect(ops.map((op) => op.kind)).toEqual(["equal", "delete", "insert", "equal"]);
-		expect(ops[0]!.lines).toHaveLength(10);
-		expect(ops[1]!.lines).toHaveLength(SHARED_LIMIT + 1 - 20);
-		expect(ops[2]!.lines).toHaveLength(SHARED_LIMIT + 1 - 20 + 2);
-		expect(ops[3]!.lines).toHaveLength(10);
-	});
-
-	it("falls back to one replaced middle block, with exact common prefix and suffix, past 65k shared lines", () => {
+	it("matches every shared line past 65,536 distinct lines (no distinct-line limit, no replace-everything fallback)", () => {
 		const count = 70_000;
 		const before = numbered(0, count);
 		const after = [...before];
@@ -203,45 +152,57 @@ describe("diffLines", () => {
 		after[count - 100] = "changed late\n";
 		const ops = diffLines(before, after);
 		expectWellFormed(ops, before, after);
-		expect(ops.map((op) => op.kind)).toEqual(["equal", "delete", "insert", "equal"]);
-		expect(ops[0]!.lines).toHaveLength(100);
-		expect(ops[3]!.lines).toHaveLength(99);
-		expect(ops[1]!.lines).toEqual(before.slice(100, count - 99));
-		expect(ops[2]!.lines).toEqual(after.slice(100, count - 99));
+		expect(ops.map((op) => op.kind)).toEqual(["equal", "delete", "insert", "equal", "delete", "insert", "equal"]);
+		expect(equalCount(ops)).toBe(count - 2);
 	});
 
-	it("falls back correctly when one side is a prefix of the other past 65k shared lines", () => {
-		const before = numbered(0, 66_000);
-		const after = [...before, "tail\n"];
-		expect(diffLines(before, after)).toEqual([
-			{ kind: "equal", lines: before },
-			{ kind: "insert", lines: ["tail\n"] },
-		]);
-		const shorter = before.slice(1);
-		expect(diffLines(before, shorter)).toEqual([
-			{ kind: "delete", lines: [before[0]] },
-			{ kind: "equal", lines: shorter },
-		]);
-	});
-
-	it("falls back correctly when a duplicated last line could be counted in both the prefix and the suffix", () => {
-		const body = numbered(0, 66_000);
-		const before = [...body, body[body.length - 1]!];
-		expect(diffLines(before, body)).toEqual([
-			{ kind: "equal", lines: body },
-			{ kind: "delete", lines: [body[body.length - 1]] },
-		]);
-		expect(diffLines(body, before)).toEqual([
-			{ kind: "equal", lines: body },
-			{ kind: "insert", lines: [body[body.length - 1]] },
-		]);
-	});
-
-	it("falls back correctly when the sides share a repeated line in both prefix and suffix", () => {
-		const body = numbered(0, 66_000);
-		const before = ["x\n", ...body, "x\n"];
-		const after = ["x\n", ...body.slice(0, 30_000), "new\n", ...body.slice(30_000), "x\n"];
+	it("matches 70,000 distinct lines shared in a different order on each side, and reconstructs exactly", () => {
+		// 63,000 shared lines plus 7,500 lines unique to each side, the shared lines moved about in blocks.
+		const shared = numbered(0, 63_000);
+		const onlyBefore = numbered(0, 7_500, "only before");
+		const onlyAfter = numbered(0, 7_500, "only after");
+		const before = [...onlyBefore.slice(0, 5_000), ...shared.slice(0, 40_000), ...onlyBefore.slice(5_000), ...shared.slice(40_000)];
+		const after = [...shared.slice(0, 20_000), ...onlyAfter.slice(0, 7_000), ...shared.slice(20_000, 62_000), ...onlyAfter.slice(7_000), ...shared.slice(62_000)];
+		after.splice(after.length - 300, 3);
+		after.splice(after.length - 50, 0, "inserted near the end\n");
+		expect(new Set(before).size).toBeGreaterThan(70_000);
 		const ops = diffLines(before, after);
 		expectWellFormed(ops, before, after);
+		expect(equalCount(ops)).toBe(63_000 - 3);
+	});
+
+	it("gives the same diff every time, for inputs far past the cost bound", () => {
+		// Every shared line moved: the search reaches its cost bound, and its answer must not depend on anything but
+		// the inputs (no clock, no machine load).
+		const before = numbered(0, 20_000);
+		const after = Array.from({ length: 20_000 }, (_, i) => before[(i * 7919) % 20_000]!);
+		const first = diffLines(before, after);
+		expectWellFormed(first, before, after);
+		expect(diffLines(before, after)).toEqual(first);
+	});
+
+	it("is bounded on adversarial inputs: a reversed 40,000-line note takes a bounded number of steps", () => {
+		// The plain O(ND) search would need about N·D = 1.6e9 comparisons here; the cost bound keeps it near N·√N.
+		const before = numbered(0, 40_000);
+		const after = [...before].reverse();
+		const steps = diffLinesSteps(before, after);
+		let yields = 0;
+		let result = steps.next();
+		while (!result.done) {
+			yields++;
+			result = steps.next();
+		}
+		expectWellFormed(result.value, before, after);
+		// Each yield marks about 100,000 comparisons.
+		expect(yields).toBeLessThan(2_000);
+	});
+
+	it("yields between bounded pieces of work, so a huge diff can run in slices", () => {
+		const before = numbered(0, 30_000);
+		const after = Array.from({ length: 30_000 }, (_, i) => before[(i * 101) % 30_000]!);
+		let yields = 0;
+		const steps = diffLinesSteps(before, after);
+		while (!steps.next().done) yields++;
+		expect(yields).toBeGreaterThan(10);
 	});
 });

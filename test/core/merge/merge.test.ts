@@ -28,10 +28,6 @@ describe("mergeThreeWay", () => {
 		expect(mergeThreeWay("", "", "").regions).toEqual([]);
 	});
 
-	it("passes options to the line diffs", () => {
-		const result = mergeThreeWay("a\n", "b\n", "a\n", { diffTimeoutSeconds: 0.01 });
-		expect(mergedText(result)).toBe("b\n");
-	});
 });
 
 describe("faithfulness", () => {
