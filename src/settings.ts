@@ -23,6 +23,8 @@ export interface RevisionGuardSettings {
 	readValidityMinutes: number;
 	/** Largest request body accepted, in megabytes. */
 	maxBodyMB: number;
+	/** Largest diff or merge preview put in one answer, in kilobytes; longer ones are sent in pages. */
+	maxDiffKB: number;
 	/** Note types served and written (extensions without a dot). */
 	noteExtensions: string[];
 	/** Browser origins allowed to call the API (empty: no web page may). */
@@ -50,6 +52,7 @@ export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	baseStoreCapMB: 64,
 	readValidityMinutes: 0,
 	maxBodyMB: 16,
+	maxDiffKB: 256,
 	noteExtensions: ["md"],
 	allowedOrigins: [],
 	allowAutoMerge: true,
@@ -76,6 +79,7 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		baseStoreCapMB: pick("baseStoreCapMB", (value) => isNonNegative(value) && (value as number) > 0),
 		readValidityMinutes: pick("readValidityMinutes", isNonNegative),
 		maxBodyMB: pick("maxBodyMB", (value) => isNonNegative(value) && (value as number) > 0),
+		maxDiffKB: pick("maxDiffKB", (value) => isNonNegative(value) && (value as number) >= 1),
 		noteExtensions: pick("noteExtensions", (value) => Array.isArray(value) && value.length > 0 && value.every((ext) => typeof ext === "string")),
 		allowAutoMerge: pick("allowAutoMerge", (value) => typeof value === "boolean"),
 		conflictAction: pick("conflictAction", (value) => value === "open" || value === "notice" || value === "queue"),

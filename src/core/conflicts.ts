@@ -1,4 +1,6 @@
 /** Conflict records: one per refused write, persisted so a person (or the agent) can see and resolve it later. */
+import { createHash } from "crypto";
+import { MAX_NAME_BYTES, truncateUtf8, utf8Length } from "./utf8";
 
 export type ConflictStatus = "open" | "resolved" | "dismissed";
 
@@ -145,6 +147,19 @@ export function compactUtc(date: Date): string {
 	return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
 }
 
+/** What every .bak note's name ends with. */
+export const BACKUP_SUFFIX = ".bak.md";
+
+/**
+ * Whether a note is one of our backups: named like one, or anywhere inside the backup folder. Agents may read
+ * these but never change or delete them; the person can.
+ */
+export function isBackupPath(path: string, backupFolder: string): boolean {
+	if (path.toLowerCase().endsWith(BACKUP_SUFFIX)) return true;
+	const folder = backupFolder.replace(/^\/+|\/+$/g, "").toLowerCase();
+	return folder !== "" && path.toLowerCase().startsWith(folder + "/");
+}
+
 /**
  * `notes/Plan.md` → `notes/Plan.20261121-101500.bak.md`, with `-2`, `-3`… for uniqueness. With a backup folder set,
  * the note's folders are mirrored inside it (`Backups/notes/Plan.….bak.md`) so same-named notes stay apart.
@@ -158,6 +173,16 @@ export function backupPathFor(notePath: string, date: Date, folder: string, atte
 	const dot = file.lastIndexOf(".");
 	const stem = dot > 0 ? file.slice(0, dot) : file;
 	const unique = attempt > 1 ? `-${attempt}` : "";
-	const name = `${stem}.${compactUtc(date)}${unique}.bak.md`;
+	const name = fitName(stem, `.${compactUtc(date)}${unique}${BACKUP_SUFFIX}`);
 	return dir === "" ? name : `${dir}/${name}`;
+}
+
+/**
+ * `stem + tail`, with the stem shortened when the whole would pass the file system's name limit. A shortened stem
+ * ends in `~` and a hash of the full stem, so two long names that share a start still get different backups.
+ */
+export function fitName(stem: string, tail: string): string {
+	if (utf8Length(stem) + utf8Length(tail) <= MAX_NAME_BYTES) return stem + tail;
+	const mark = "~" + createHash("sha256").update(stem).digest("hex").slice(0, 8);
+	return truncateUtf8(stem, MAX_NAME_BYTES - utf8Length(tail) - mark.length) + mark + tail;
 }

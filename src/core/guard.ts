@@ -17,11 +17,13 @@ export interface GuardRequest {
 	requireToken: boolean;
 	/** True when the sent token matches but the client read it longer ago than the validity window allows. */
 	readExpired?: boolean;
+	/** The client said it means to empty a non-empty note (an empty body is otherwise refused). */
+	allowEmpty?: boolean;
 }
 
 export type Refusal =
-	/** 428: an update needs `If-Match`. */
-	| { reason: "token-required" }
+	/** 428: an update needs `If-Match` (`wildcard`: it was `If-Match: *`, which proves nothing about what was read). */
+	| { reason: "token-required"; wildcard?: boolean }
 	/** 412: `If-Match` names a revision that is not current. */
 	| { reason: "stale"; sentRevision: string | null }
 	/** 412: `If-None-Match: *` (or a matching tag) but the note exists. */
@@ -30,6 +32,10 @@ export type Refusal =
 	| { reason: "read-expired"; sentRevision: string }
 	/** 409: a tokenless write would destroy most of a note. */
 	| { reason: "content-loss"; currentLength: number; newLength: number }
+	/** 409: an empty body would replace a non-empty note, and the client did not say it means that. */
+	| { reason: "empty-body"; currentLength: number }
+	/** 403: agents may read .bak notes but never change or delete them. */
+	| { reason: "backup-read-only" }
 	/** 404: nothing to delete. */
 	| { reason: "not-found" }
 	/** 400: unparseable conditional header. */
@@ -60,6 +66,10 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 	if (ifNoneMatch.kind === "any" || (ifNoneMatch.kind === "tags" && weakMatch(ifNoneMatch, revisionOf(current)))) {
 		return refuse({ reason: "exists" });
 	}
+	// `curl --data-binary @missing-file` sends nothing: with a valid token it would wipe the note.
+	if (operation.kind === "replace" && operation.body === "" && current !== "" && !request.allowEmpty) {
+		return refuse({ reason: "empty-body", currentLength: current.length });
+	}
 	if (operation.kind === "replace" && operation.body === current) return { kind: "unchanged" };
 
 	const needsToken = operation.kind !== "append";
@@ -69,7 +79,8 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 		if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
 	} else if (needsToken) {
 		// `If-Match: *` proves nothing about what the client read, so it is treated like no token at all.
-		if (request.requireToken || ifMatch.kind === "any") return refuse({ reason: "token-required" });
+		if (ifMatch.kind === "any") return refuse({ reason: "token-required", wildcard: true });
+		if (request.requireToken) return refuse({ reason: "token-required" });
 		if (operation.kind === "replace" && wouldLoseContent(current, operation.body)) {
 			return refuse({ reason: "content-loss", currentLength: current.length, newLength: operation.body.length });
 		}

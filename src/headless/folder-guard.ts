@@ -22,8 +22,8 @@ export async function openFolder(folder: string): Promise<Folder> {
 	return { gateway, storage: new NodeStateStorage(join(gateway.root, STATE_FOLDER)) };
 }
 
-/** Tuning for tests and benchmarks: a clock, and shorter coalescing and save delays. */
-export type FolderGuardTuning = Partial<Pick<RevisionGuardOptions, "now" | "coalesceMs" | "persistDebounceMs">>;
+/** Tuning for tests and benchmarks: a clock, shorter coalescing and save delays, and how long work yields. */
+export type FolderGuardTuning = Partial<Pick<RevisionGuardOptions, "now" | "coalesceMs" | "persistDebounceMs" | "yieldToHost" | "onError">>;
 
 export function openFolderGuard({ gateway, storage }: Folder, settings: () => RevisionGuardSettings, tuning: FolderGuardTuning = {}): Promise<RevisionGuard> {
 	return openRevisionGuard({

@@ -1,21 +1,24 @@
 /**
- * THE guarded write. Every path that changes a note (REST PUT/POST/DELETE, the merge modal, MCP tools) comes
+ * THE guarded write. Every path that changes a note (REST PUT/POST/DELETE/PATCH, the merge modal, MCP tools) comes
  * through `write`. The token check runs inside the gateway's atomic read-check-write; a refused body is kept as a
- * .bak note and a conflict record before the caller learns of the refusal.
+ * .bak note and a conflict record before the caller learns of the refusal, and before any work whose cost grows
+ * with the note.
  */
-import { randomBytes, randomInt } from "crypto";
 import type { BaseStore } from "../core/base-store";
-import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
-import { unifiedDiff } from "../core/diff/unified";
+import { isBackupPath, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
+import { headOfText, type Page } from "../core/diff/page";
 import { decideWrite, type GuardDecision, type Refusal, type WriteOperation } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
 import type { ReadLedger } from "../core/read-ledger";
 import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
 import type { RevisionHistory, RevisionSource } from "../core/revision-history";
+import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
-import type { RevisionTracker } from "./revision-tracker";
 import type { NoteStat, VaultGateway } from "../vault/gateway";
-import { autoMerge, type AutoMerge } from "./auto-merge";
+import { autoMergeInSlices, type AutoMerge } from "./auto-merge";
+import { boundedChanges, diffCapBytes } from "./bounded-changes";
+import { keepRefusedBody } from "./refused-body";
+import type { RevisionTracker } from "./revision-tracker";
 
 export interface WriteRequest {
 	path: string;
@@ -37,6 +40,14 @@ export interface WriteRequest {
 	 * the revision this client last read of the note is checked as if it had been sent.
 	 */
 	client?: string;
+	/**
+	 * That revision, captured when the request arrived (`heldRevision`), so that a write waiting for the body or the
+	 * lock is not held to a revision the client's own parallel write produced meanwhile. Captured at the call when
+	 * absent.
+	 */
+	heldRevision?: string | null;
+	/** The client said it means to replace a non-empty note with nothing (an empty body is refused otherwise). */
+	allowEmpty?: boolean;
 }
 
 export type WriteOutcome =
@@ -51,17 +62,18 @@ export type WriteOutcome =
 			conflict: ConflictRecord | null;
 			/** Why the .bak could not be written, when it could not. */
 			backupError: string | null;
-			/** Unified diff from the sent revision to the note now, when that base is retained. */
-			changes: string | null;
-			/** With `merge: "auto"`: the attempted merge, with conflict markers. */
-			mergePreview: string | null;
+			/** Unified diff from the sent revision to the note now (its first page), when that base is retained. */
+			changes: Page | null;
+			/** With `merge: "auto"`: the attempted merge, with conflict markers (its first page). */
+			mergePreview: Page | null;
 			/** The token checked was the client's last read, not a sent If-Match. */
 			implicit: boolean;
 	  };
 
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
 const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss"]);
-const BACKUP_ATTEMPTS = 50;
+/** How often a merge is recomputed because the note kept changing while it was being merged. */
+const MERGE_ATTEMPTS = 3;
 
 export interface GuardedWriterDeps {
 	gateway: VaultGateway;
@@ -75,8 +87,12 @@ export interface GuardedWriterDeps {
 	saveConflicts: () => Promise<void>;
 	/** What each client last read, for implicit tokens. */
 	reads: ReadLedger;
+	/** Gives the host a turn during long diffs and merges. */
+	yieldToHost: YieldToHost;
 	/** Called after every write that replaced an existing note (conflict records settle themselves here). */
 	onWritten?: (write: CompletedWrite) => Promise<void>;
+	/** Errors in bookkeeping after a write landed: reported, never turned into a failed answer. */
+	onError?: (error: unknown) => void;
 }
 
 export interface CompletedWrite {
@@ -90,86 +106,117 @@ export interface CompletedWrite {
 	by: string;
 }
 
+/** What the decide step asks for: the guard's decision, or a merge computed outside the atomic step first. */
+type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | null } | { kind: "needs-merge" };
+
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
 
 	constructor(private readonly deps: GuardedWriterDeps) {}
 
+	/** The revision a tokenless write from `client` would be held to now (its last read), or null. */
+	heldRevision(client: string | undefined, path: string): string | null {
+		const config = this.deps.settings();
+		if (client === undefined || !config.protectTokenlessClients) return null;
+		const read = this.deps.reads.lastRead(client, path);
+		if (!read) return null;
+		const windowMs = config.readValidityMinutes * 60_000;
+		return windowMs > 0 && this.deps.now() - read.time > windowMs ? null : read.revision;
+	}
+
 	write(request: WriteRequest): Promise<WriteOutcome> {
+		// Captured before waiting for the lock: a parallel write by the same client must not become this one's basis.
+		const held = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(request.client, request.path);
+		const implicit = this.usesHeldRevision(request) && held !== null;
+		const checked: WriteRequest = implicit ? { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: held }] } } : request;
+		if (request.source?.kind !== "user" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
+			return Promise.resolve(refusedWithout({ reason: "backup-read-only" }, null));
+		}
 		return this.locks.run(request.path, async () => {
-			const implicit = this.implicitToken(request);
-			const outcome = await this.writeLocked(implicit ?? request);
+			const outcome = await this.writeLocked(checked);
 			const { client } = request;
 			if (client !== undefined && (outcome.kind === "written" || outcome.kind === "unchanged")) {
 				// The writer knows what it just wrote, so its next tokenless write is checked against that.
 				this.deps.reads.record(client, request.path, outcome.revision, this.deps.now());
 			}
-			return outcome.kind === "refused" ? { ...outcome, implicit: implicit !== null } : outcome;
+			return outcome.kind === "refused" ? { ...outcome, implicit } : outcome;
 		});
 	}
 
-	/** A tokenless request from a known client, rewritten to carry the revision that client last read. */
-	private implicitToken(request: WriteRequest): WriteRequest | null {
-		const config = this.deps.settings();
-		if (request.client === undefined || request.ifMatch.kind !== "absent" || request.ifNoneMatch.kind !== "absent") return null;
-		if (!config.protectTokenlessClients || request.operation.kind === "append") return null;
-		const read = this.deps.reads.lastRead(request.client, request.path);
-		if (!read) return null;
-		const windowMs = config.readValidityMinutes * 60_000;
-		if (windowMs > 0 && this.deps.now() - read.time > windowMs) return null;
-		return { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: read.revision }] } };
+	/** Implicit tokens stand in for a missing If-Match on replaces and deletes (appends overwrite nothing). */
+	private usesHeldRevision(request: WriteRequest): boolean {
+		return request.client !== undefined && request.ifMatch.kind === "absent" && request.ifNoneMatch.kind === "absent" && request.operation.kind !== "append";
 	}
 
 	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {
-		const { gateway, tracker, settings, now } = this.deps;
+		const { gateway, tracker } = this.deps;
 		const { path, operation } = request;
 		const source = request.source ?? { kind: "agent", agent: request.agent };
-		const config = settings();
-		// The merge base must be at hand before the atomic step, whose check runs synchronously.
-		const mergeBase = request.merge === "auto" && config.allowAutoMerge ? await this.sentBase(request.ifMatch) : null;
-		let seen: string | null = null;
-		// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks).
-		const attempt: { merge: AutoMerge | null } = { merge: null };
-		const outcome = await gateway.mutate<GuardDecision>(path, (current) => {
-			seen = current;
-			let decision = decideWrite(current, {
-				operation,
-				ifMatch: request.ifMatch,
-				ifNoneMatch: request.ifNoneMatch,
-				requireToken: config.requireToken,
-				readExpired: current !== null && source.kind !== "user" && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
+		const config = this.deps.settings();
+		const mergeBase = request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace" ? await this.sentBase(request.ifMatch) : null;
+		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
+		// last saw it, and used only if the step still sees exactly that note.
+		let merged: { against: string; result: AutoMerge } | null = null;
+		for (let attempt = 1; ; attempt++) {
+			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks).
+			const seen: { current: string | null } = { current: null };
+			const outcome = await gateway.mutate<Decided>(path, (current) => {
+				seen.current = current;
+				let decision = decideWrite(current, {
+					operation,
+					ifMatch: request.ifMatch,
+					ifNoneMatch: request.ifNoneMatch,
+					requireToken: config.requireToken,
+					readExpired: current !== null && source.kind !== "user" && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
+					allowEmpty: request.allowEmpty === true || source.kind === "user",
+				});
+				let merge: AutoMerge | null = null;
+				if (decision.kind === "refuse" && decision.refusal.reason === "stale" && mergeBase !== null && current !== null && attempt <= MERGE_ATTEMPTS) {
+					if (merged?.against !== current) return { kind: "keep", result: { kind: "needs-merge" } };
+					merge = merged.result;
+					if (merge.kind === "merged") decision = { kind: "write", content: merge.text, created: false };
+				}
+				const result: Decided = { kind: "decided", decision, merge };
+				if (decision.kind === "write") {
+					tracker.expect(path, revisionOf(decision.content), source);
+					return { kind: "write", content: decision.content, result };
+				}
+				if (decision.kind === "delete") return { kind: "trash", result };
+				return { kind: "keep", result };
 			});
-			if (decision.kind === "refuse" && decision.refusal.reason === "stale" && mergeBase !== null && current !== null && operation.kind === "replace") {
-				attempt.merge = autoMerge(mergeBase, current, operation.body);
-				if (attempt.merge.kind === "merged") decision = { kind: "write", content: attempt.merge.text, created: false };
+			const decided = outcome.result;
+			const current = seen.current;
+			if (decided.kind === "needs-merge") {
+				merged = { against: current!, result: await autoMergeInSlices(mergeBase!, current!, (operation as { body: string }).body, this.deps.yieldToHost) };
+				continue;
 			}
-			if (decision.kind === "write") {
-				tracker.expect(path, revisionOf(decision.content), source);
-				return { kind: "write", content: decision.content, result: decision };
+			const { decision, merge } = decided;
+			switch (decision.kind) {
+				case "write": {
+					const revision = revisionOf(decision.content);
+					await this.afterWrite(path, current, decision.content, revision, source, request.agent);
+					return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged" };
+				}
+				case "unchanged":
+					return { kind: "unchanged", revision: revisionOf(current ?? "") };
+				case "delete":
+					return { kind: "deleted" };
+				case "refuse":
+					return this.refused(request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null);
 			}
-			if (decision.kind === "delete") return { kind: "trash", result: decision };
-			return { kind: "keep", result: decision };
-		});
-		const decision: GuardDecision = outcome.result;
-		const current: string | null = seen;
-		const merge = attempt.merge;
+		}
+	}
 
-		switch (decision.kind) {
-			case "write": {
-				const revision = revisionOf(decision.content);
-				tracker.record(path, decision.content, revision, source);
-				// The writer knows this content, so it is a fair base for its next write.
-				this.deps.history.markServed(path, revision, now());
-				await this.deps.bases.retain(revision, decision.content);
-				if (current !== null) await this.deps.onWritten?.({ path, replaced: revisionOf(current), replacedContent: current, revision, content: decision.content, by: request.agent });
-				return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged" };
-			}
-			case "unchanged":
-				return { kind: "unchanged", revision: revisionOf(current ?? "") };
-			case "delete":
-				return { kind: "deleted" };
-			case "refuse":
-				return this.refused(request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null);
+	/** History, bases and conflict settling after a write landed. A failure here is reported, never answered as one. */
+	private async afterWrite(path: string, replaced: string | null, content: string, revision: string, source: RevisionSource, by: string): Promise<void> {
+		try {
+			this.deps.tracker.record(path, content, revision, source);
+			// The writer knows this content, so it is a fair base for its next write.
+			this.deps.history.markServed(path, revision, this.deps.now());
+			await this.deps.bases.retain(revision, content);
+			if (replaced !== null) await this.deps.onWritten?.({ path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by });
+		} catch (error) {
+			this.deps.onError?.(error);
 		}
 	}
 
@@ -189,59 +236,34 @@ export class GuardedWriter {
 	private async refused(request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null): Promise<WriteOutcome> {
 		const currentRevision = current === null ? null : revisionOf(current);
 		const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
-		const changes = sentRevision && current !== null ? await this.changesSince(request.path, sentRevision, current) : null;
 		const body = request.operation.kind === "delete" ? null : request.operation.body;
-		// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
-		// documented retry with currentRevision is not refused by the read validity window.
-		if (current !== null) await this.deps.tracker.served({ path: request.path, content: current });
 		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.source?.kind !== "user";
-		if (!keep || body === null) return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes, mergePreview, implicit: false };
-		// The proposal is kept as a base too, so resolving the conflict never depends on the .bak staying untouched.
-		await this.deps.bases.retain(revisionOf(body), body);
-
-		const when = new Date(this.deps.now());
-		let backupPath: string | null = null;
-		let backupError: string | null = null;
+		const kept = keep && body !== null
+			? await keepRefusedBody({ ...this.deps, backupFolder: () => this.deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: request.agent })
+			: null;
+		// The body is safe now. What follows grows with the note and may fail: it only adds to the answer.
+		let changes: Page | null = null;
 		try {
-			backupPath = await this.writeBackup(request.path, body, when);
+			if (current !== null) {
+				// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
+				// documented retry with currentRevision is not refused by the read validity window.
+				await this.deps.tracker.served({ path: request.path, content: current });
+				if (sentRevision !== null) changes = await this.changesSince(request.path, sentRevision, current);
+			}
 		} catch (error) {
-			backupError = error instanceof Error ? error.message : String(error);
+			this.deps.onError?.(error);
 		}
-		const conflict: ConflictRecord = {
-			id: newConflictId(when, randomBytes(4).toString("hex")),
-			path: request.path,
-			reason: refusal.reason as ConflictReason,
-			sentRevision,
-			currentRevision,
-			proposedRevision: revisionOf(body),
-			backupPath,
-			agent: request.agent,
-			time: when.toISOString(),
-			status: "open",
-		};
-		this.deps.conflicts.add(conflict);
-		await this.deps.saveConflicts().catch(() => undefined);
-		return { kind: "refused", refusal, currentRevision, conflict, backupError, changes, mergePreview, implicit: false };
+		const preview = mergePreview === null ? null : headOfText(mergePreview, diffCapBytes(this.deps.settings()));
+		return { kind: "refused", refusal, currentRevision, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
 	}
 
-	/** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */
-	private async writeBackup(notePath: string, body: string, when: Date): Promise<string> {
-		const folder = this.deps.settings().backupFolder;
-		for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
-			const candidate = backupPathFor(notePath, when, folder, attempt);
-			if (await this.deps.gateway.createExclusive(candidate, body)) return candidate;
-		}
-		// A burst of refusals within one second can take every numbered name; a random number then keeps the body.
-		for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
-			const candidate = backupPathFor(notePath, when, folder, BACKUP_ATTEMPTS + 1 + randomInt(1_000_000_000));
-			if (await this.deps.gateway.createExclusive(candidate, body)) return candidate;
-		}
-		throw new Error(`no free .bak name after ${2 * BACKUP_ATTEMPTS} attempts`);
-	}
-
-	private async changesSince(path: string, sentRevision: string, current: string): Promise<string | null> {
+	private async changesSince(path: string, sentRevision: string, current: string): Promise<Page | null> {
 		const base = await this.deps.bases.get(sentRevision);
 		if (base === null) return null;
-		return unifiedDiff(base, current, { fromLabel: `a/${path}@${sentRevision.slice(0, 12)}`, toLabel: `b/${path}` });
+		return boundedChanges({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes: diffCapBytes(this.deps.settings()) }, this.deps.yieldToHost);
 	}
+}
+
+function refusedWithout(refusal: Refusal, currentRevision: string | null): WriteOutcome {
+	return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes: null, mergePreview: null, implicit: false };
 }

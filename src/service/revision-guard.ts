@@ -7,6 +7,7 @@ import { ReadLedger } from "../core/read-ledger";
 import { ConflictLog } from "../core/conflicts";
 import { validateVaultPath, type PathPolicy } from "../core/path";
 import { RevisionHistory, type RevisionSource } from "../core/revision-history";
+import { yieldVia, type YieldToHost } from "../core/steps";
 import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
@@ -30,6 +31,10 @@ export interface RevisionGuardOptions {
 	changeSource?: RevisionSource;
 	coalesceMs?: number;
 	persistDebounceMs?: number;
+	/** Unexpected errors in bookkeeping that must not fail the request they happened in. */
+	onError?: (error: unknown) => void;
+	/** How long diffs and merges give the host a turn; by default a zero-delay timer. */
+	yieldToHost?: YieldToHost;
 }
 
 export interface RevisionGuard {
@@ -104,7 +109,9 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		settings,
 		now,
 		saveConflicts: () => persistence.saveConflicts(),
+		yieldToHost: options.yieldToHost ?? yieldVia(options.timers),
 		onWritten: (write) => resolver.settle(write),
+		onError: options.onError,
 	});
 	const resolver: ConflictResolver = new ConflictResolver({ gateway, bases, conflicts, writer: () => writer, settings, now });
 	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));

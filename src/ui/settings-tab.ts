@@ -66,6 +66,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		this.numberSetting(containerEl, "Merge base storage (MB)", "Recent note versions are kept as merge bases up to this size; the least recently used go first.", "baseStoreCapMB", 1);
 		this.numberSetting(containerEl, "Read validity window (minutes)", "Refuse tokens an agent read longer ago than this. 0 turns the window off.", "readValidityMinutes", 0);
 		this.numberSetting(containerEl, "Largest request body (MB)", "Bigger requests are refused before anything is written.", "maxBodyMB", 1);
+		this.numberSetting(containerEl, "Largest diff in an answer (KB)", "Diffs and merge previews sent to agents are cut at a line boundary past this size; the agent is told how to fetch the rest.", "maxDiffKB", 1);
 		displayTokenlessSettings(containerEl, this.host);
 		displayNoteTypeSettings(containerEl, this.host);
 		displayConflictSettings(containerEl, this.host);
@@ -110,7 +111,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		}));
 	}
 
-	private numberSetting(containerEl: HTMLElement, name: string, desc: string, key: "baseStoreCapMB" | "readValidityMinutes" | "maxBodyMB", min: number): void {
+	private numberSetting(containerEl: HTMLElement, name: string, desc: string, key: "baseStoreCapMB" | "readValidityMinutes" | "maxBodyMB" | "maxDiffKB", min: number): void {
 		new Setting(containerEl).setName(name).setDesc(desc).addText((text) =>
 			text.setValue(String(this.host.settings[key])).onChange(async (value) => {
 				// Number("") is 0: a field cleared to retype must not save 0 (which turns the read window off).

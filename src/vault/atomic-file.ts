@@ -2,12 +2,15 @@
 import { randomBytes } from "crypto";
 import { promises as fs, renameSync } from "fs";
 import { basename, dirname, join } from "path";
+import { MAX_NAME_BYTES, truncateUtf8 } from "../core/utf8";
 
 /** Temp files are hidden (leading dot) and carry this marker, so start-up can find leftovers. */
 export const TEMP_MARKER = ".rg-tmp-";
 
+/** A hidden name beside `target`, which fits the file system's name limit however long the target's name is. */
 export function tempPathFor(target: string): string {
-	return join(dirname(target), `.${basename(target)}${TEMP_MARKER}${randomBytes(6).toString("hex")}`);
+	const tail = `${TEMP_MARKER}${randomBytes(6).toString("hex")}`;
+	return join(dirname(target), "." + truncateUtf8(basename(target), MAX_NAME_BYTES - 1 - tail.length) + tail);
 }
 
 async function writeNew(path: string, content: string | Uint8Array, durable = true): Promise<void> {

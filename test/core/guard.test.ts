@@ -162,10 +162,10 @@ describe("decideWrite: replace", () => {
 	});
 
 	it("treats If-Match: * like no token at all, even when tokens are optional", () => {
-		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required" } });
+		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required", wildcard: true } });
 		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch: any, requireToken: false }))).toEqual({
 			kind: "refuse",
-			refusal: { reason: "token-required" },
+			refusal: { reason: "token-required", wildcard: true },
 		});
 	});
 
@@ -199,7 +199,7 @@ describe("decideWrite: replace", () => {
 			kind: "refuse",
 			refusal: { reason: "content-loss", currentLength: LONG.length, newLength: shrunk.length },
 		});
-		expect(decideWrite(LONG, request(replace(""), { requireToken: false }))).toEqual({
+		expect(decideWrite(LONG, request(replace(""), { requireToken: false, allowEmpty: true }))).toEqual({
 			kind: "refuse",
 			refusal: { reason: "content-loss", currentLength: LONG.length, newLength: 0 },
 		});
@@ -207,12 +207,24 @@ describe("decideWrite: replace", () => {
 
 	it("with tokens optional, lets a tokenless replace shrink a short note freely", () => {
 		const short = "z".repeat(CONTENT_LOSS_MIN_LENGTH - 1);
-		expect(decideWrite(short, request(replace(""), { requireToken: false }))).toEqual({ kind: "write", content: "", created: false });
+		expect(decideWrite(short, request(replace("z"), { requireToken: false }))).toEqual({ kind: "write", content: "z", created: false });
+		expect(decideWrite(short, request(replace(""), { requireToken: false, allowEmpty: true }))).toEqual({ kind: "write", content: "", created: false });
 	});
 
 	it("does not apply the content-loss check when a valid token was sent", () => {
-		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG), requireToken: false }))).toEqual({ kind: "write", content: "", created: false });
-		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG) }))).toEqual({ kind: "write", content: "", created: false });
+		const short = "y".repeat(10);
+		expect(decideWrite(LONG, request(replace(short), { ifMatch: tag(LONG), requireToken: false }))).toEqual({ kind: "write", content: short, created: false });
+		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG), allowEmpty: true }))).toEqual({ kind: "write", content: "", created: false });
+	});
+
+	it("refuses an empty body over a non-empty note, even with a current token, unless the client says it means it", () => {
+		for (const overrides of [{ ifMatch: tag(LONG) }, { requireToken: false }, {}]) {
+			expect(decideWrite(LONG, request(replace(""), overrides))).toEqual({ kind: "refuse", refusal: { reason: "empty-body", currentLength: LONG.length } });
+		}
+		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG), allowEmpty: true }))).toEqual({ kind: "write", content: "", created: false });
+		// Creating an empty note, or "emptying" an empty one, loses nothing.
+		expect(decideWrite(null, request(replace("")))).toEqual({ kind: "write", content: "", created: true });
+		expect(decideWrite("", request(replace(""), { ifMatch: tag("") }))).toEqual({ kind: "unchanged" });
 	});
 
 	it("still refuses a stale token when tokens are optional", () => {
@@ -252,7 +264,7 @@ describe("decideWrite: append", () => {
 describe("decideWrite: delete", () => {
 	it("needs a token to delete", () => {
 		expect(decideWrite(CURRENT, request(del))).toEqual({ kind: "refuse", refusal: { reason: "token-required" } });
-		expect(decideWrite(CURRENT, request(del, { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required" } });
+		expect(decideWrite(CURRENT, request(del, { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required", wildcard: true } });
 	});
 
 	it("deletes with the current token", () => {

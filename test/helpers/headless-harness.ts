@@ -5,6 +5,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { openFolder, openFolderGuard } from "../../src/headless/folder-guard";
 import { ApiServer } from "../../src/http/server";
+import type { YieldToHost } from "../../src/core/steps";
 import type { RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import type { NodeFsGateway } from "../../src/vault/node-fs-gateway";
@@ -22,7 +23,7 @@ export interface Harness {
 	api: (path: string, options?: CallOptions) => ReturnType<typeof call>;
 	/** Calls the API exactly as given: no key unless the caller sends one. */
 	raw: (path: string, options?: CallOptions) => ReturnType<typeof call>;
-	/** Unexpected errors the server reported (each became a 500). */
+	/** Unexpected errors the server reported (each became a 500), and bookkeeping errors the guard reported. */
 	errors: unknown[];
 	close: () => Promise<void>;
 }
@@ -30,6 +31,8 @@ export interface Harness {
 export interface HarnessOptions {
 	/** The clock the guard (history, read window, .bak names, conflict times) and the auth throttle use. */
 	now?: () => number;
+	/** How long diffs and merges give the host a turn (a test can hold one there). */
+	yieldToHost?: YieldToHost;
 }
 
 export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -37,10 +40,16 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
 	const opened = await openFolder(folder);
 	const { gateway } = opened;
-	const guard = await openFolderGuard(opened, () => settings, { coalesceMs: 20, persistDebounceMs: 20, ...(options.now ? { now: options.now } : {}) });
+	const errors: unknown[] = [];
+	const guard = await openFolderGuard(opened, () => settings, {
+		coalesceMs: 20,
+		persistDebounceMs: 20,
+		onError: (error) => errors.push(error),
+		...(options.now ? { now: options.now } : {}),
+		...(options.yieldToHost ? { yieldToHost: options.yieldToHost } : {}),
+	});
 	guard.tracker.start();
 	await gateway.watching();
-	const errors: unknown[] = [];
 	const server = new ApiServer({ guard, onError: (error) => errors.push(error) });
 	const port = await server.listen(0);
 	return {

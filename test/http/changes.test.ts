@@ -28,8 +28,10 @@ describe("GET /changes/{path}?since=<revision>", () => {
 		expect(res.json<ChangesBody>()).toEqual({
 			path: "notes/a.md",
 			since,
+			to: now,
 			revision: now,
 			changed: true,
+			offset: 0,
 			diff: `--- a/notes/a.md@${since.slice(0, 12)}\n+++ b/notes/a.md\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n three\n+four\n`,
 		});
 	});

@@ -55,7 +55,9 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(stale.prose).toContain(`call read_note {"path":"Plan.md"}`);
 		expect(stale.prose).toContain(`then call write_note again with revision="${sha256Token(EDITED)}"`);
 		expect(stale.prose).toContain("+line two from the person");
-		expect(details.changes).toContain("+line two from the person");
+		// The diff is sent once, in the prose: a big refusal must not fill the agent's context twice.
+		expect(details.changes).toBeUndefined();
+		expect(stale.text.split("+line two from the person")).toHaveLength(2);
 		expect(stale.prose).not.toContain("You passed no revision");
 		const conflict = s.guard.conflicts.get(details.conflictId as string);
 		expect(conflict).toMatchObject({ path: "Plan.md", reason: "stale", backupPath, agent: "test-agent", status: "open" });

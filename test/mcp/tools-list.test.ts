@@ -36,7 +36,7 @@ describe("tools/list", () => {
 		const outputs = (name: string) => Object.keys(byName[name]!.outputSchema?.properties ?? {}).sort();
 		expect(inputs("read_note")).toEqual({ properties: ["path"], required: ["path"] });
 		expect(outputs("read_note")).toEqual(["content", "path", "revision"]);
-		expect(inputs("write_note")).toEqual({ properties: ["content", "merge", "path", "revision"], required: ["content", "path"] });
+		expect(inputs("write_note")).toEqual({ properties: ["allow_empty", "content", "merge", "path", "revision"], required: ["content", "path"] });
 		expect(outputs("write_note")).toEqual(["created", "merged", "path", "revision"]);
 		expect(inputs("append_note")).toEqual({ properties: ["content", "path"], required: ["content", "path"] });
 		expect(outputs("append_note")).toEqual(["path", "revision"]);
@@ -44,8 +44,8 @@ describe("tools/list", () => {
 		expect(outputs("delete_note")).toEqual(["deleted", "path"]);
 		expect(inputs("list_notes")).toEqual({ properties: ["folder"], required: [] });
 		expect(outputs("list_notes")).toEqual(["folder", "folders", "notes"]);
-		expect(inputs("note_changes")).toEqual({ properties: ["path", "since"], required: ["path", "since"] });
-		expect(outputs("note_changes")).toEqual(expect.arrayContaining(["diff", "path", "revision"]));
+		expect(inputs("note_changes")).toEqual({ properties: ["offset", "path", "since", "to"], required: ["path", "since"] });
+		expect(outputs("note_changes")).toEqual(expect.arrayContaining(["diff", "path", "revision", "to", "truncated", "nextOffset"]));
 		expect(inputs("conflict_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
 		expect(outputs("conflict_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]));
 	});

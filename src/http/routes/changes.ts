@@ -1,6 +1,11 @@
-/** GET /changes/{path}?since=<revision>: what changed in a note since a revision the agent saw. */
-import { unifiedDiff } from "../../core/diff/unified";
+/**
+ * GET /changes/{path}?since=<revision>[&to=<revision>][&offset=<line>]: what changed in a note since a revision the
+ * agent saw, as a unified diff to the note now (or to `to`). Long diffs come in pages of at most the answer cap;
+ * `next` names the request for the following page.
+ */
 import { etagOf, revisionOf } from "../../core/revision";
+import { yieldVia } from "../../core/steps";
+import { boundedChanges, diffCapBytes } from "../../service/bounded-changes";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
@@ -9,15 +14,39 @@ import { resolvePath } from "./note-path";
 export async function noteChanges(context: RequestContext): Promise<ApiResponse> {
 	const resolved = resolvePath(context, "note");
 	if (!resolved.ok) return resolved.response;
-	const since = context.query.get("since")?.replace(/^(W\/)?"|"$/g, "");
+	const { path } = resolved;
+	const since = unquoted(context.query.get("since"));
 	if (!since) return problem("bad-request", "Add ?since=<revision> (the ETag you last saw, quotes optional).");
-	const snapshot = await context.guard.gateway.read(resolved.path);
-	if (!snapshot) return problem("note-not-found", `There is no note at "${resolved.path}".`);
-	const base = await context.guard.bases.get(since);
-	if (base === null) {
-		return problem("base-not-retained", `Revision ${since} of "${resolved.path}" is not retained (or never existed), so no diff can be made. GET the note to start from its current content.`, { path: resolved.path });
+	const wantedTo = unquoted(context.query.get("to"));
+	const offset = Number(context.query.get("offset") ?? "0");
+	if (!Number.isSafeInteger(offset) || offset < 0) return problem("bad-request", "offset must be a whole number of diff lines from 0 (take it from `nextOffset`).");
+	const { guard } = context;
+	const snapshot = await guard.gateway.read(path);
+	if (!snapshot) return problem("note-not-found", `There is no note at "${path}".`);
+	const base = await guard.bases.get(since);
+	if (base === null) return notRetained(path, since);
+	const revision = await guard.tracker.served(snapshot);
+	let to = { revision, content: snapshot.content };
+	if (wantedTo && wantedTo !== revision) {
+		const content = await guard.bases.get(wantedTo);
+		if (content === null) return notRetained(path, wantedTo);
+		to = { revision: wantedTo, content };
 	}
-	const revision = await context.guard.tracker.served(snapshot);
-	const diff = unifiedDiff(base, snapshot.content, { fromLabel: `a/${resolved.path}@${since.slice(0, 12)}`, toLabel: `b/${resolved.path}` });
-	return json(200, { path: resolved.path, since, revision, changed: since !== revisionOf(snapshot.content), diff }, { ETag: etagOf(revision) });
+	const page = await boundedChanges({ path, from: { revision: since, content: base }, to: to.content, offset, maxBytes: diffCapBytes(guard.settings()) }, yieldVia(guard.timers));
+	const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: changesLink(path, since, to.revision, page.nextOffset) };
+	return json(200, { path, since, to: to.revision, revision, changed: since !== revisionOf(to.content), offset, diff: page.text, ...more }, { ETag: etagOf(revision) });
+}
+
+/** The request for one page of the diff from `since` to `to` (both retained revisions of the note). */
+export function changesLink(path: string, since: string, to: string, offset: number): string {
+	const encoded = path.split("/").map(encodeURIComponent).join("/");
+	return `/changes/${encoded}?since=${encodeURIComponent(since)}&to=${encodeURIComponent(to)}&offset=${offset}`;
+}
+
+function notRetained(path: string, revision: string): ApiResponse {
+	return problem("base-not-retained", `Revision ${revision} of "${path}" is not retained (or never existed), so no diff can be made. GET the note to start from its current content.`, { path });
+}
+
+function unquoted(value: string | null): string | undefined {
+	return value?.replace(/^(W\/)?"|"$/g, "") || undefined;
 }

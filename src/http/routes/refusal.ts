@@ -2,13 +2,14 @@
 import { etagOf } from "../../core/revision";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { problem } from "../problems";
-import type { ApiResponse } from "../response";
+import type { ApiResponse, JsonValue } from "../response";
 import type { RequestContext } from "../router";
+import { changesLink } from "./changes";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
 export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
-	const { refusal, conflict, currentRevision, changes, backupError, mergePreview, implicit } = outcome;
+	const { refusal, conflict, currentRevision, backupError, implicit } = outcome;
 	// A client that sent no If-Match was held to the revision it last read: say so, or the 412 makes no sense to it.
 	const heldTo = implicit ? "You sent no If-Match, so your last read of this note was used as your revision. " : "";
 	const headers: Record<string, string> = currentRevision ? { ETag: etagOf(currentRevision) } : {};
@@ -20,25 +21,17 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 	const record = conflict
 		? { conflictId: conflict.id, backupPath: conflict.backupPath, ...(backupError ? { backupError } : {}) }
 		: {};
-	const isDelete = context.method === "DELETE";
-	// A PATCH is computed here on the note now, so its retry is the same PATCH, not a rebased whole note.
-	const retry = context.method === "PATCH"
-		? { read: "check that your patch still fits what it holds now, then send the PATCH again", rebase: "check that your patch still fits, then send the PATCH again" }
-		: { read: "re-apply your change to what it holds now, then PUT again", rebase: "apply your edit on top of the current content and PUT again" };
+	const retry = retryWording(context.method);
 	switch (refusal.reason) {
 		case "token-required":
-			return problem("precondition-required", isDelete
-				? `Deleting "${path}" needs the revision you read. GET the note, then send DELETE with If-Match set to its ETag.`
-				: `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, ${retry.read} (ideally with If-Match set to its ETag).`,
+			return problem("precondition-required", context.method === "DELETE"
+				? `Deleting "${path}" needs the revision you read${refusal.wildcard ? " (If-Match: * proves nothing about what you read)" : ""}. GET the note, then send DELETE with If-Match set to its ETag.`
+				: refusal.wildcard
+					? `If-Match: * proves nothing about which version of "${path}" you read, so nothing was written. GET the note, ${retry.read} with If-Match set to its ETag.`
+					: `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, ${retry.read} (ideally with If-Match set to its ETag).`,
 			{ path, currentRevision }, headers);
 		case "stale":
-			return problem("stale-revision", heldTo + (mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "") + (currentRevision === null
-				? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was written.`
-				: `"${path}" changed since you read it, so nothing was written.`) + kept +
-				(currentRevision === null ? " To create it again, PUT without If-Match." :
-					changes ? ` The \`changes\` field is a diff from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.` :
-						` GET the note, ${retry.read} with the new ETag.`),
-			{ path, sentRevision: refusal.sentRevision, currentRevision, ...record, changes, ...(mergePreview !== null ? { mergePreview } : {}), ...(implicit ? { implicitRevision: true } : {}) }, headers);
+			return staleResponse(context, path, outcome, heldTo, kept, record, headers);
 		case "read-expired":
 			return problem("read-expired", `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again and retry with the fresh ETag.`,
 				{ path, sentRevision: refusal.sentRevision, currentRevision, ...record }, headers);
@@ -48,9 +41,51 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		case "content-loss":
 			return problem("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
 				{ path, currentRevision, ...record }, headers);
+		case "empty-body":
+			return problem("empty-body", `The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
+				{ path, currentRevision }, headers);
+		case "backup-read-only":
+			return problem("backup-read-only", `"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person can tidy backups in Obsidian).`, { path });
 		case "not-found":
 			return problem("note-not-found", `There is no note at "${path}"; nothing was deleted.`, { path });
 		case "malformed-condition":
 			return problem("malformed-precondition", `The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`, { path });
 	}
+}
+
+function staleResponse(context: RequestContext, path: string, outcome: Refused, heldTo: string, kept: string, record: Record<string, JsonValue | undefined>, headers: Record<string, string>): ApiResponse {
+	const { refusal, currentRevision, changes, mergePreview, implicit, conflict } = outcome;
+	const sentRevision = refusal.reason === "stale" ? refusal.sentRevision : null;
+	const retry = retryWording(context.method);
+	const done = context.method === "DELETE" ? "deleted" : "written";
+	const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "";
+	const what = currentRevision === null
+		? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.`
+		: `"${path}" changed since you read it, so nothing was ${done}.`;
+	const next = currentRevision === null
+		? context.method === "DELETE" ? "" : " To create it again, PUT without If-Match."
+		: changes
+			? ` The \`changes\` field is a diff from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.${changes.truncated ? " It was cut at the answer size limit; GET changesNext for the rest." : ""}`
+			: ` GET the note, ${retry.read} with the new ETag.`;
+	const previewCut = mergePreview?.truncated && conflict ? ` The merge preview was cut at the answer size limit; GET /conflicts/${encodeURIComponent(conflict.id)}/merge for all of it.` : "";
+	const pages = changes?.truncated && sentRevision !== null && currentRevision !== null
+		? { changesTruncated: true, changesNext: changesLink(path, sentRevision, currentRevision, changes.nextOffset ?? 0) }
+		: {};
+	return problem("stale-revision", heldTo + merge + what + kept + next + previewCut, {
+		path,
+		sentRevision,
+		currentRevision,
+		...record,
+		changes: changes?.text ?? null,
+		...pages,
+		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}) } : {}),
+		...(implicit ? { implicitRevision: true } : {}),
+	}, headers);
+}
+
+/** PATCH is computed here on the note now, so its retry is the same PATCH; DELETE's retry is a DELETE, not a PUT. */
+function retryWording(method: string): { read: string; rebase: string } {
+	if (method === "PATCH") return { read: "check that your patch still fits what it holds now, then send the PATCH again", rebase: "check that your patch still fits, then send the PATCH again" };
+	if (method === "DELETE") return { read: "check it is still what you mean to delete, then send DELETE again", rebase: "check it is still what you mean to delete, then send DELETE again" };
+	return { read: "re-apply your change to what it holds now, then PUT again", rebase: "apply your edit on top of the current content and PUT again" };
 }

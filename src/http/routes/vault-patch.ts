@@ -12,7 +12,7 @@ import type { RequestContext } from "../router";
 import { resolvePath } from "./note-path";
 import { refusalResponse } from "./refusal";
 import { headersValue } from "./vault-read";
-import { respond } from "./vault-write";
+import { heldRevision, respond } from "./vault-write";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
@@ -24,6 +24,8 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const { path } = resolved;
 	const instruction = patchInstruction(context);
 	if ("response" in instruction) return instruction.response;
+	// Captured when the request arrived (see heldRevision), before the body is read.
+	const held = heldRevision(context, path);
 	const body = await context.body();
 	if (!body.ok) return body.response;
 
@@ -34,7 +36,7 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const current = revisionOf(snapshot.content);
 
 	// The token checked: the one sent, else the revision this client last read (as the writer does for PUT).
-	const implicit = sent.kind === "absent" ? implicitRevision(context, path) : null;
+	const implicit = sent.kind === "absent" ? held : null;
 	const condition: EntityTagCondition = implicit !== null ? { kind: "tags", tags: [{ weak: false, opaque: implicit }] } : sent;
 	if (condition.kind !== "tags") return refusalResponse(context, path, refused({ reason: "token-required" }, current));
 	const fresh = strongMatch(condition, current);
@@ -58,22 +60,13 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 		ifNoneMatch: fresh ? { kind: "absent" } : condition,
 		agent: context.agent?.name ?? "unknown",
 		client: context.client ?? undefined,
+		// The body is a part of the note, not the note: an emptied note is what the patch computed.
+		allowEmpty: true,
 	});
 	if (outcome.kind !== "refused") return respond(context, path, outcome);
 	// That If-None-Match is ours, not the client's: to the client, its token was stale.
 	const refusal = outcome.refusal.reason === "exists" ? { reason: "stale" as const, sentRevision: sentRevisions(condition)[0] ?? null } : outcome.refusal;
 	return refusalResponse(context, path, { ...outcome, refusal, implicit: implicit !== null || outcome.implicit });
-}
-
-/** The revision this client last read, when it may stand in for a missing If-Match: the writer's rule for PUT. */
-function implicitRevision(context: RequestContext, path: string): string | null {
-	const { guard, client } = context;
-	const settings = guard.settings();
-	if (client === null || !settings.protectTokenlessClients) return null;
-	const read = guard.reads.lastRead(client, path);
-	if (!read) return null;
-	const windowMs = settings.readValidityMinutes * 60_000;
-	return windowMs > 0 && guard.now() - read.time > windowMs ? null : read.revision;
 }
 
 function patchInstruction(context: RequestContext): PatchInstruction | { response: ApiResponse } {

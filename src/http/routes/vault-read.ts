@@ -22,17 +22,18 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const snapshot = await gateway.read(resolved.path);
 	if (!snapshot) return problem("note-not-found", `There is no note at "${resolved.path}". To create it, PUT it without If-Match.`);
 	const head = context.method === "HEAD";
-	// A HEAD shows no content, so it does not count as having read the note.
-	const revision = head ? revisionOf(snapshot.content) : await tracker.served(snapshot);
-	// What this client has seen is its implicit token if it later writes without If-Match.
-	if (!head && context.client) context.guard.reads.record(context.client, snapshot.path, revision, context.guard.now());
+	const current = revisionOf(snapshot.content);
 	const headers = {
-		ETag: etagOf(revision),
+		ETag: etagOf(current),
 		"Last-Modified": new Date(snapshot.stat.mtime).toUTCString(),
 		"Cache-Control": "no-store",
 	};
+	// Only a read that showed the content counts as having read it: not a HEAD, and not a 304.
 	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
-	if (ifNoneMatch.kind === "any" || weakMatch(ifNoneMatch, revision)) return { status: 304, headers };
+	if (ifNoneMatch.kind === "any" || weakMatch(ifNoneMatch, current)) return { status: 304, headers };
+	const revision = head ? current : await tracker.served(snapshot);
+	// What this client has seen is its implicit token if it later writes without If-Match.
+	if (!head && context.client) context.guard.reads.record(context.client, snapshot.path, revision, context.guard.now());
 	const accept = headersValue(context, "accept") ?? "";
 	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
 	if (wantsJson) {

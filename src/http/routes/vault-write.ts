@@ -19,18 +19,27 @@ export async function appendNote(context: RequestContext): Promise<ApiResponse> 
 export async function deleteNote(context: RequestContext): Promise<ApiResponse> {
 	const resolved = resolvePath(context, "note");
 	if (!resolved.ok) return resolved.response;
-	return respond(context, resolved.path, await write(context, resolved.path, { kind: "delete" }));
+	const held = heldRevision(context, resolved.path);
+	return respond(context, resolved.path, await write(context, resolved.path, { kind: "delete" }, held));
 }
 
 async function bodyWrite(context: RequestContext, operation: (body: string) => WriteOperation): Promise<ApiResponse> {
 	const resolved = resolvePath(context, "note");
 	if (!resolved.ok) return resolved.response;
+	// What a tokenless client is held to is what it knew when it SENT this request: captured before the body arrives,
+	// so its own parallel write cannot become this write's basis.
+	const held = heldRevision(context, resolved.path);
 	const body = await context.body();
 	if (!body.ok) return body.response;
-	return respond(context, resolved.path, await write(context, resolved.path, operation(body.text)));
+	return respond(context, resolved.path, await write(context, resolved.path, operation(body.text), held));
 }
 
-function write(context: RequestContext, path: string, operation: WriteOperation): Promise<WriteOutcome> {
+/** The revision this client's tokenless write is held to, as of now (the request's arrival). */
+export function heldRevision(context: RequestContext, path: string): string | null {
+	return context.guard.writer.heldRevision(context.client ?? undefined, path);
+}
+
+function write(context: RequestContext, path: string, operation: WriteOperation, held: string | null): Promise<WriteOutcome> {
 	return context.guard.writer.write({
 		path,
 		operation,
@@ -38,6 +47,8 @@ function write(context: RequestContext, path: string, operation: WriteOperation)
 		ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")),
 		agent: context.agent?.name ?? "unknown",
 		client: context.client ?? undefined,
+		heldRevision: held,
+		allowEmpty: /^\s*true\s*$/i.test(headersValue(context, "allow-empty") ?? ""),
 		merge: operation.kind === "replace" && prefersAutoMerge(headersValue(context, "prefer")) ? "auto" : undefined,
 	});
 }

@@ -1,14 +1,16 @@
 /** note_changes: a unified diff from a revision the agent saw to the note now, as REST's GET /changes/{path}. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { unifiedDiff } from "../../core/diff/unified";
 import { revisionOf } from "../../core/revision";
+import { yieldVia } from "../../core/steps";
+import { boundedChanges, diffCapBytes } from "../../service/bounded-changes";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
 export const NOTE_CHANGES_DESCRIPTION =
 	"Show what changed in a note since a revision you saw: a unified diff from that revision to the note now, and the note's current revision. " +
-	"Useful after a refused write. It does not give you the whole note: to rewrite it, call read_note and pass its revision to write_note.";
+	"Useful after a refused write. It does not give you the whole note: to rewrite it, call read_note and pass its revision to write_note. " +
+	"A long diff comes in pages: when `truncated` is true, call again with `offset` set to `nextOffset` (and `to` set to the `to` it returned).";
 
 export function registerNoteChanges(server: McpServer, context: ToolContext): void {
 	server.registerTool(
@@ -19,30 +21,42 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 			inputSchema: {
 				path: z.string().describe("Vault-relative note path."),
 				since: z.string().min(1).describe("A revision of this note you saw (from read_note or a write)."),
+				to: z.string().min(1).optional().describe("Diff to this retained revision instead of the note now (for the next page of a long diff)."),
+				offset: z.number().int().min(0).optional().describe("The first line of the diff to return: `nextOffset` from the previous page."),
 			},
 			outputSchema: {
 				path: z.string(),
 				since: z.string(),
 				revision: z.string().describe("The note's current revision."),
 				changed: z.boolean(),
-				diff: z.string().describe("Unified diff from `since` to the note now (empty when unchanged)."),
+				to: z.string().describe("The revision the diff ends at."),
+				diff: z.string().describe("Unified diff from `since` to `to` (empty when unchanged); one page of it when `truncated`."),
+				truncated: z.boolean().optional().describe("True when the diff goes on past this page."),
+				nextOffset: z.number().optional().describe("Pass as `offset` (with the same `to`) for the next page."),
 			},
 			annotations: { readOnlyHint: true },
 		},
-		({ path, since }) => guarded(context, async () => {
+		({ path, since, to, offset }) => guarded(context, async () => {
 			const checked = checkPath(context, path, "note");
 			if (!checked.ok) return checked.result;
 			const { guard } = context;
-			const from = since.replace(/^"(.*)"$/, "$1");
+			const unquote = (revision: string) => revision.replace(/^"(.*)"$/, "$1");
+			const from = unquote(since);
 			const snapshot = await guard.gateway.read(checked.path);
 			if (!snapshot) return fail(`There is no note at ${JSON.stringify(checked.path)}.`);
+			const notRetained = (revision: string) => fail(`Revision ${revision} of ${JSON.stringify(checked.path)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
 			const base = await guard.bases.get(from);
-			if (base === null) {
-				return fail(`Revision ${from} of ${JSON.stringify(checked.path)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
-			}
+			if (base === null) return notRetained(from);
 			const revision = await guard.tracker.served(snapshot);
-			const diff = unifiedDiff(base, snapshot.content, { fromLabel: `a/${checked.path}@${from.slice(0, 12)}`, toLabel: `b/${checked.path}` });
-			return ok({ path: checked.path, since: from, revision, changed: from !== revisionOf(snapshot.content), diff });
+			let target = { revision, content: snapshot.content };
+			if (to !== undefined && unquote(to) !== revision) {
+				const content = await guard.bases.get(unquote(to));
+				if (content === null) return notRetained(unquote(to));
+				target = { revision: unquote(to), content };
+			}
+			const page = await boundedChanges({ path: checked.path, from: { revision: from, content: base }, to: target.content, offset: offset ?? 0, maxBytes: diffCapBytes(guard.settings()) }, yieldVia(guard.timers));
+			const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset };
+			return ok({ path: checked.path, since: from, to: target.revision, revision, changed: from !== revisionOf(target.content), diff: page.text, ...more });
 		}),
 	);
 }

@@ -23,8 +23,9 @@ export function refusalResult(path: string, outcome: Refused, tool: "write_note"
 		currentRevision,
 		...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}),
 		...(backupError ? { backupError } : {}),
-		...(refusal.reason === "stale" ? { changes } : {}),
-		...(mergePreview !== null ? { mergePreview } : {}),
+		// The diff itself is in the prose only: sent once, so a big refusal does not fill the agent's context twice.
+		...(changes?.truncated ? { changesTruncated: true, changesNextOffset: changes.nextOffset } : {}),
+		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}) } : {}),
 		...(implicit ? { implicitRevision: true } : {}),
 	};
 	switch (refusal.reason) {
@@ -37,7 +38,8 @@ export function refusalResult(path: string, outcome: Refused, tool: "write_note"
 				return fail(`${heldTo}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so nothing was written.${kept} To create it again, call write_note without a revision.`, facts);
 			}
 			const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview below shows the attempt with conflict markers). " : "";
-			const diff = changes ? `\n\nWhat changed since your revision (unified diff from the revision you had to the note now):\n${changes}` : "";
+			const more = changes?.truncated ? ` (cut at the answer size limit: call note_changes {"path":${quoted},"since":${JSON.stringify(refusal.sentRevision)},"to":${JSON.stringify(currentRevision)},"offset":${changes.nextOffset}} for the rest)` : "";
+			const diff = changes ? `\n\nWhat changed since your revision (unified diff from the revision you had to the note now${more}):\n${changes.text}` : "";
 			const next = tool === "delete_note" ? `call read_note {"path":${quoted}}, check it is still what you mean to delete, then call delete_note with revision=${JSON.stringify(currentRevision)}` : reread;
 			return fail(`${heldTo}${merge}Refused: ${quoted} changed since you read it (it is now revision ${currentRevision}), so nothing was ${tool === "delete_note" ? "deleted" : "written"}.${kept} Next: ${next}.${tool === "write_note" && mergePreview === null ? ' (Or pass merge: "auto" with the revision you read, to merge when the changes do not overlap.)' : ""}${diff}`, facts);
 		}
@@ -45,6 +47,10 @@ export function refusalResult(path: string, outcome: Refused, tool: "write_note"
 			return fail(`${heldTo}Refused: you read ${quoted} longer ago than the read validity window allows, so nothing was written.${kept} Next: ${reread}.`, facts);
 		case "exists":
 			return fail(`Refused: ${quoted} already exists, so nothing was written.${kept} Next: ${reread}.`, facts);
+		case "empty-body":
+			return fail(`Refused: the content is empty and would replace all ${refusal.currentLength} characters of ${quoted}; nothing was written. If you mean to empty the note, call ${tool} again with allow_empty: true.`, facts);
+		case "backup-read-only":
+			return fail(`Refused: ${quoted} is a backup of a refused write; agents may read it but not change or delete it. Nothing was written. Write to the note it belongs to instead.`, facts);
 		case "content-loss":
 			return fail(`Refused: this write would shrink ${quoted} from ${refusal.currentLength} to ${refusal.newLength} characters without a revision, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, ${reread}.`, facts);
 		case "not-found":

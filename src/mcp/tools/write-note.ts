@@ -24,6 +24,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				content: z.string().describe("The whole new content of the note."),
 				revision: z.string().min(1).optional().describe("The revision from your last read_note of this note. Required to replace an existing note (this session's last read is used when omitted)."),
 				merge: z.enum(["auto"]).optional().describe('"auto": if the note changed since `revision`, merge your change with the newer one when they do not overlap.'),
+				allow_empty: z.boolean().optional().describe("true: you mean to replace a non-empty note with empty content (refused otherwise, since empty content is usually a mistake)."),
 			},
 			outputSchema: {
 				path: z.string(),
@@ -33,7 +34,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 			},
 			annotations: { destructiveHint: false, idempotentHint: true },
 		},
-		({ path, content, revision, merge }) => guarded(context, async () => {
+		({ path, content, revision, merge, allow_empty: allowEmpty }) => guarded(context, async () => {
 			const checked = checkPath(context, path, "note");
 			if (!checked.ok) return checked.result;
 			const outcome = await context.guard.writer.write({
@@ -44,6 +45,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				agent: context.agent(),
 				client: context.client,
 				merge,
+				allowEmpty,
 			});
 			switch (outcome.kind) {
 				case "written":

@@ -1,0 +1,81 @@
+/**
+ * Keeping what a refused write carried: the body as a .bak note (byte for byte, never over anything) and a conflict
+ * record pointing at it. Both are saved before the refusal is answered, and before anything whose cost grows with
+ * the note (a diff, a merge preview), so no size and no later failure can cost the agent its text.
+ */
+import { randomBytes, randomInt } from "crypto";
+import type { BaseStore } from "../core/base-store";
+import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
+import { revisionOf } from "../core/revision";
+import type { VaultGateway } from "../vault/gateway";
+
+export interface RefusedBodyDeps {
+	gateway: VaultGateway;
+	bases: BaseStore;
+	conflicts: ConflictLog;
+	backupFolder: () => string;
+	now: () => number;
+	/** Persists conflict records; awaited, so the record is on disk before the refusal is answered. */
+	saveConflicts: () => Promise<void>;
+}
+
+export interface RefusedBody {
+	path: string;
+	body: string;
+	reason: ConflictReason;
+	sentRevision: string | null;
+	currentRevision: string | null;
+	agent: string;
+}
+
+export interface KeptBody {
+	conflict: ConflictRecord;
+	/** Why the .bak could not be written, when it could not (the record then has no backupPath). */
+	backupError: string | null;
+}
+
+const BACKUP_ATTEMPTS = 50;
+
+export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBody): Promise<KeptBody> {
+	const when = new Date(deps.now());
+	const proposedRevision = revisionOf(refused.body);
+	let backupPath: string | null = null;
+	let backupError: string | null = null;
+	try {
+		backupPath = await writeBackup(deps, refused.path, refused.body, when);
+	} catch (error) {
+		backupError = error instanceof Error ? error.message : String(error);
+	}
+	// The proposal is kept as a base too, so resolving the conflict never depends on the .bak staying untouched.
+	await deps.bases.retain(proposedRevision, refused.body).catch(() => undefined);
+	const conflict: ConflictRecord = {
+		id: newConflictId(when, randomBytes(4).toString("hex")),
+		path: refused.path,
+		reason: refused.reason,
+		sentRevision: refused.sentRevision,
+		currentRevision: refused.currentRevision,
+		proposedRevision,
+		backupPath,
+		agent: refused.agent,
+		time: when.toISOString(),
+		status: "open",
+	};
+	deps.conflicts.add(conflict);
+	await deps.saveConflicts().catch(() => undefined);
+	return { conflict, backupError };
+}
+
+/** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */
+async function writeBackup(deps: RefusedBodyDeps, notePath: string, body: string, when: Date): Promise<string> {
+	const folder = deps.backupFolder();
+	for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
+		const candidate = backupPathFor(notePath, when, folder, attempt);
+		if (await deps.gateway.createExclusive(candidate, body)) return candidate;
+	}
+	// A burst of refusals within one second can take every numbered name; a random number then keeps the body.
+	for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
+		const candidate = backupPathFor(notePath, when, folder, BACKUP_ATTEMPTS + 1 + randomInt(1_000_000_000));
+		if (await deps.gateway.createExclusive(candidate, body)) return candidate;
+	}
+	throw new Error(`no free .bak name after ${2 * BACKUP_ATTEMPTS} attempts`);
+}
