@@ -126,6 +126,14 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("tokenless clients
 			expect((await s.api("/vault/Note.md", { method: "HEAD" })).status).toBe(200);
 			expectProblem(await put("x\n"), 428, "precondition-required");
 		});
+
+		it("does not count a 304 as a read: it showed no content", async () => {
+			await start();
+			const etag = (await s.api("/vault/Note.md", { method: "HEAD" })).headers.etag as string;
+			expect((await s.api("/vault/Note.md", { headers: { "If-None-Match": etag } })).status).toBe(304);
+			expectProblem(await put("x\n"), 428, "precondition-required");
+			expect(await s.file("Note.md")).toBe(ORIGINAL);
+		});
 	});
 
 	it("(d) counts the client's own write as its read: read → write → write needs no re-read", async () => {

@@ -107,6 +107,33 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
 	});
 
+	it("refuses empty content over a non-empty note unless allow_empty is set", async () => {
+		const read = await mcp.tool("read_note", { path: "Plan.md" });
+		const refused = await mcp.tool("write_note", { path: "Plan.md", content: "", revision: read.structured!.revision });
+		expect(refused.isError).toBe(true);
+		expect(refused.details).toMatchObject({ error: "empty-body", path: "Plan.md" });
+		expect(refused.prose).toContain("allow_empty: true");
+		expect((await onDisk("Plan.md")).toString("utf8")).toBe(ORIGINAL);
+		const emptied = await mcp.tool("write_note", { path: "Plan.md", content: "", revision: read.structured!.revision, allow_empty: true });
+		expect(emptied.isError).toBe(false);
+		expect((await onDisk("Plan.md")).toString("utf8")).toBe("");
+	});
+
+	it("lets an agent read a .bak note but never change or delete it", async () => {
+		await s.edit("Plan.md", EDITED);
+		const stale = await mcp.tool("write_note", { path: "Plan.md", content: AGENT, revision: sha256Token(ORIGINAL) });
+		const backupPath = stale.details!.backupPath as string;
+		const backup = await mcp.tool("read_note", { path: backupPath });
+		expect(backup.structured).toMatchObject({ content: AGENT });
+		const revision = backup.structured!.revision as string;
+		for (const [tool, args] of [["write_note", { content: "x\n", revision }], ["append_note", { content: "x\n" }], ["delete_note", { revision }]] as const) {
+			const refused = await mcp.tool(tool, { path: backupPath, ...args });
+			expect(refused.isError, tool).toBe(true);
+			expect(refused.details).toMatchObject({ error: "backup-read-only" });
+		}
+		expect(await onDisk(backupPath)).toEqual(Buffer.from(AGENT, "utf8"));
+	});
+
 	it("keeps implicit tokens per session: another session of the same key has not read the note", async () => {
 		await mcp.tool("read_note", { path: "Plan.md" });
 		const other = await connect(s.port, TEST_KEY);
