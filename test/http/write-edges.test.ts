@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CallOptions } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { writeVaultFile } from "../helpers/vault-files";
 import { STACKS, type Stack } from "./stacks";
@@ -64,7 +65,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 			expect(read.status).toBe(200);
 			expect(read.text).toBe("the agent's copy\n");
 			const tag = read.headers.etag as string;
-			const attempts = [
+			const attempts: CallOptions[] = [
 				{ method: "PUT", body: "overwritten\n", headers: { "If-Match": tag } },
 				{ method: "POST", body: "appended\n", headers: {} },
 				{ method: "PATCH", body: "x", headers: { "If-Match": tag, Operation: "append", "Target-Type": "heading", Target: "Nothing", "Create-Target-If-Missing": "true" } },
@@ -72,7 +73,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 			];
 			for (const attempt of attempts) {
 				const res = await s.api(`/vault/${backup}`, attempt);
-				expect(res.status, `${attempt.method}: ${res.text}`).toBe(403);
+				expect(res.status, `${attempt.method ?? "GET"}: ${res.text}`).toBe(403);
 				expect(res.json()).toMatchObject({ type: "/problems/backup-read-only" });
 			}
 			expect(await s.file(backup)).toBe("the agent's copy\n");
