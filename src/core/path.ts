@@ -48,17 +48,18 @@ export function validateVaultPath(path: string, policy: PathPolicy, kind: "note"
 	if (path.length > MAX_PATH_LENGTH) return { ok: false, reason: "The path is too long." };
 	if (path.startsWith("/")) return { ok: false, reason: "The path must be relative to the vault (no leading /)." };
 	if (/^[a-zA-Z]:/.test(path)) return { ok: false, reason: "Drive letters are not allowed." };
-	const normalized = path.normalize("NFC").replace(/\u00a0/g, " ");
-	const trimmed = kind === "folder" && normalized.endsWith("/") ? normalized.slice(0, -1) : normalized;
+	// The path is served exactly as named (a note listed as `Cafe\u0301.md` is read and written by that name); only
+	// the checks below compare a folded form, so a look-alike spelling of a denied folder is still denied.
+	const trimmed = kind === "folder" && path.endsWith("/") ? path.slice(0, -1) : path;
 	const segments = trimmed.split("/");
 	for (const segment of segments) {
-		const problem = segmentProblem(segment);
+		const problem = segmentProblem(segment) ?? segmentProblem(segment.normalize("NFC").replace(/\u00a0/g, " "));
 		if (problem) return { ok: false, reason: problem };
 	}
 	const first = segments[0]!;
-	// Compared case-insensitively: on macOS and Windows `Config/` is the same folder as `config/`.
-	const lowered = trimmed.toLowerCase();
-	const denied = [policy.configDir, ".trash", ...(policy.deniedFolders ?? [])].map((folder) => folder.replace(/\/+$/, "").normalize("NFC").toLowerCase());
+	// Compared case-insensitively too: on macOS and Windows `Config/` is the same folder as `config/`.
+	const lowered = folded(trimmed);
+	const denied = [policy.configDir, ".trash", ...(policy.deniedFolders ?? [])].map((folder) => folded(folder.replace(/\/+$/, "")));
 	for (const folder of denied) {
 		if (folder !== "" && (lowered === folder || lowered.startsWith(folder + "/"))) {
 			return { ok: false, reason: `The folder "${first}" is not served.` };
@@ -74,6 +75,11 @@ export function validateVaultPath(path: string, policy: PathPolicy, kind: "note"
 		}
 	}
 	return { ok: true, path: trimmed };
+}
+
+/** The form two names are compared in: NFC, a no-break space as a space, lower case. */
+function folded(path: string): string {
+	return path.normalize("NFC").replace(/\u00a0/g, " ").toLowerCase();
 }
 
 function segmentProblem(segment: string): string | null {

@@ -8,6 +8,8 @@ const SETTINGS_FILE = "settings.json";
 /** Loads settings, generating and saving a key on first run. A key given on the command line is used as well. */
 export async function loadHostSettings(storage: StateStorage, cliKey: string | null, port: number): Promise<RevisionGuardSettings> {
 	const text = await storage.read(SETTINGS_FILE);
+	// The file holds the keys: private to this user, even if an older version wrote it world-readable.
+	if (text !== null) await storage.restrict?.(SETTINGS_FILE);
 	let stored: unknown = null;
 	try {
 		stored = text === null ? null : (JSON.parse(text) as unknown);

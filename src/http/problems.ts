@@ -19,6 +19,8 @@ export const PROBLEM_TYPES = {
 	"content-loss": { status: 409, title: "The write would erase most of the note", howToFix: "Read the note (GET) and send its ETag in If-Match to confirm you mean to replace it." },
 	"empty-body": { status: 409, title: "An empty body would empty the note", howToFix: "Check that your body was read (an empty body is often a missing file). To empty the note on purpose, send the header Allow-Empty: true (MCP: allow_empty)." },
 	"backup-read-only": { status: 403, title: "Backups are read-only to agents", howToFix: "Read the .bak note if you need its content, and write to the note it belongs to; only the person changes or deletes backups." },
+	"note-not-utf8": { status: 409, title: "The note is not UTF-8 text", howToFix: "The note's bytes are not valid UTF-8, so it is not served or changed as text (that would alter its bytes). Fix its encoding in an editor; nothing was read or written." },
+	"name-clash": { status: 409, title: "A note with a look-alike name exists", howToFix: "Another note's name differs from this one only in how its characters are encoded (Unicode normalization). Use that note's exact name, as the folder listing shows it." },
 	"malformed-precondition": { status: 400, title: "Malformed conditional header", howToFix: "Send If-Match (or If-None-Match) as a quoted entity tag exactly as received in ETag, for example If-Match: \"abc…\"." },
 	"invalid-path": { status: 400, title: "The path is not allowed", howToFix: "Use a vault-relative path to a note, with / between folders, percent-encoded once." },
 	"note-not-found": { status: 404, title: "No such note", howToFix: "Check the path; list a folder with GET /vault/{folder}/." },

@@ -9,7 +9,7 @@ import { McpEndpoint } from "../mcp/endpoint";
 import { MCP_ROUTE } from "../mcp/route";
 import { KeyDigests } from "../core/keys";
 import type { RevisionGuard } from "../service/revision-guard";
-import { VaultPathError } from "../vault/gateway";
+import { NoteEncodingError, VaultPathError } from "../vault/gateway";
 import { readTextBody } from "./body";
 import { problem, PROBLEM_CONTENT_TYPE } from "./problems";
 import type { ApiResponse } from "./response";
@@ -190,14 +190,26 @@ export class ApiServer {
 	}
 }
 
-/** Runs a handler, turning a gateway's refusal of a path (a symlink leading out, a folder in the way) into a 400. */
+/** Runs a handler, turning a gateway's refusal of a path or of a note's bytes into the problem that explains it. */
 async function runHandler(handler: Handler, context: RequestContext): Promise<ApiResponse> {
 	try {
 		return await handler(context);
 	} catch (error) {
-		if (!(error instanceof VaultPathError)) throw error;
-		return problem("invalid-path", `${error.message} Nothing was read or written.`);
+		const refused = gatewayRefusal(error);
+		if (refused) return refused;
+		throw error;
 	}
+}
+
+export function gatewayRefusal(error: unknown): ApiResponse | null {
+	if (error instanceof NoteEncodingError) {
+		return problem("note-not-utf8", `${error.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`, { path: error.path });
+	}
+	if (!(error instanceof VaultPathError)) return null;
+	if (error.reason === "name-variant") {
+		return problem("name-clash", `${error.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: error.path, existing: error.existing ?? null });
+	}
+	return problem("invalid-path", `${error.message} Nothing was read or written.`);
 }
 
 function corsHeaders(origin: string): Record<string, string> {

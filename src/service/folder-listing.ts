@@ -5,7 +5,7 @@
  */
 import { validateVaultPath } from "../core/path";
 import { revisionOf } from "../core/revision";
-import type { NoteStat } from "../vault/gateway";
+import { NoteEncodingError, VaultPathError, type NoteStat } from "../vault/gateway";
 import type { RevisionGuard } from "./revision-guard";
 
 export interface ListedEntry {
@@ -16,6 +16,8 @@ export interface ListedEntry {
 	type: "file" | "folder";
 	/** For notes of a served type: the revision of what the note holds now. */
 	revision?: string;
+	/** Why a note of a served type cannot be read (it is not UTF-8, say); it then has no revision. */
+	unreadable?: string;
 	stat?: NoteStat;
 }
 
@@ -36,7 +38,15 @@ export async function listFolder(guard: RevisionGuard, folder: string): Promise<
 			listed.push({ name, path: entry.path, type: "file", ...(entry.stat ? { stat: entry.stat } : {}) });
 			continue;
 		}
-		const snapshot = await guard.gateway.read(entry.path);
+		let snapshot;
+		try {
+			snapshot = await guard.gateway.read(entry.path);
+		} catch (error) {
+			// A note that cannot be served (not UTF-8, a symlink loop…) is listed by name, without a revision.
+			if (!(error instanceof NoteEncodingError || error instanceof VaultPathError)) throw error;
+			listed.push({ name, path: entry.path, type: "file", unreadable: error.message, ...(entry.stat ? { stat: entry.stat } : {}) });
+			continue;
+		}
 		if (snapshot) listed.push({ name, path: entry.path, type: "file", revision: revisionOf(snapshot.content), stat: snapshot.stat });
 	}
 	return listed;

@@ -157,11 +157,19 @@ export class GuardedWriter {
 		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
 		// last saw it, and used only if the step still sees exactly that note.
 		let merged: { against: string; result: AutoMerge } | null = null;
+		// A note that the step saw and that is gone when the step runs again was moved or deleted meanwhile: writing
+		// now would re-create it under its old name, so that is refused as stale, never taken as a create.
+		let sawNote = false;
 		for (let attempt = 1; ; attempt++) {
 			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks).
 			const seen: { current: string | null } = { current: null };
 			const outcome = await gateway.mutate<Decided>(path, (current) => {
 				seen.current = current;
+				if (current === null && sawNote) {
+					const vanished: GuardDecision = { kind: "refuse", refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null } };
+					return { kind: "keep", result: { kind: "decided", decision: vanished, merge: null } };
+				}
+				sawNote ||= current !== null;
 				let decision = decideWrite(current, {
 					operation,
 					ifMatch: request.ifMatch,

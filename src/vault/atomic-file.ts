@@ -1,6 +1,6 @@
 /** Crash-safe file writes for the headless host: temp file in the same folder, fsync, rename, fsync the folder. */
 import { randomBytes } from "crypto";
-import { promises as fs, renameSync } from "fs";
+import { promises as fs, renameSync, type Stats } from "fs";
 import { basename, dirname, join } from "path";
 import { MAX_NAME_BYTES, truncateUtf8 } from "../core/utf8";
 
@@ -13,11 +13,25 @@ export function tempPathFor(target: string): string {
 	return join(dirname(target), "." + truncateUtf8(basename(target), MAX_NAME_BYTES - 1 - tail.length) + tail);
 }
 
-async function writeNew(path: string, content: string | Uint8Array, durable = true): Promise<void> {
-	const handle = await fs.open(path, "wx", 0o644);
+export interface WriteOptions {
+	/** false skips the fsyncs, for caches that verify their content on read. */
+	durable?: boolean;
+	/** Permissions of a new file (0o600 for files that hold keys). */
+	mode?: number;
+	/**
+	 * Checked once the new content is on disk, just before the rename, in the same synchronous step: false means
+	 * another program changed the target meanwhile, so nothing is replaced.
+	 */
+	stillCurrent?: () => boolean;
+}
+
+/** Writes a new file and returns its stat, taken from the written file itself before it is moved anywhere. */
+async function writeNew(path: string, content: string | Uint8Array, durable: boolean, mode: number): Promise<Stats> {
+	const handle = await fs.open(path, "wx", mode);
 	try {
 		await handle.writeFile(content);
 		if (durable) await handle.sync();
+		return await handle.stat();
 	} finally {
 		await handle.close();
 	}
@@ -36,29 +50,29 @@ export async function fsyncFolder(folder: string): Promise<void> {
 }
 
 /**
- * Replaces (or creates) `target` so that a crash leaves either the old or the new content, never a mix. With
- * `durable` false the fsyncs are skipped (caches that verify their content on read).
- *
- * With `stillCurrent`, the target is checked again once the new content is on disk, just before the rename: when
- * another program changed it meanwhile, nothing is replaced and the promise resolves false. The check and the
- * rename run in one synchronous step, so nothing else in this process runs between them.
+ * Replaces (or creates) `target` so that a crash leaves either the old or the new content, never a mix. Resolves
+ * with the written file's stat, or null when `stillCurrent` said no and nothing was replaced. The stat comes from
+ * the temp file before the rename: a note renamed away right after our rename must not turn a landed write into an
+ * error.
  */
-export async function writeFileAtomic(target: string, content: string | Uint8Array, durable = true, stillCurrent?: () => boolean): Promise<boolean> {
+export async function writeFileAtomic(target: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<Stats | null> {
+	const durable = options.durable ?? true;
 	const temp = tempPathFor(target);
+	let stats: Stats;
 	try {
-		await writeNew(temp, content, durable);
-		if (!stillCurrent) await fs.rename(temp, target);
-		else if (stillCurrent()) renameSync(temp, target);
+		stats = await writeNew(temp, content, durable, options.mode ?? 0o644);
+		if (!options.stillCurrent) await fs.rename(temp, target);
+		else if (options.stillCurrent()) renameSync(temp, target);
 		else {
 			await fs.rm(temp, { force: true });
-			return false;
+			return null;
 		}
 	} catch (error) {
 		await fs.rm(temp, { force: true });
 		throw error;
 	}
 	if (durable) await fsyncFolder(dirname(target));
-	return true;
+	return stats;
 }
 
 /**
@@ -70,7 +84,7 @@ export async function createFileExclusive(target: string, content: string | Uint
 	// the link below still decides atomically when the name is free.
 	if (await fs.lstat(target).then(() => true, () => false)) return false;
 	const temp = tempPathFor(target);
-	await writeNew(temp, content);
+	await writeNew(temp, content, true, 0o644);
 	try {
 		await fs.link(temp, target);
 		return true;

@@ -80,20 +80,49 @@ export interface StateStorage {
 	 */
 	write(name: string, content: string, options?: { durable?: boolean }): Promise<void>;
 	remove(name: string): Promise<void>;
+	/** Makes an existing file readable by this user only, where the platform has such a thing. */
+	restrict?(name: string): Promise<void>;
 }
 
-/** A path the gateway will not use as a note: it leads outside the vault, or a folder or file is in the way. */
+/**
+ * A path the gateway will not use as a note: it leads outside the vault, something else is in the way, it is a
+ * symbolic link that loops, it is not a regular file, or another note's name differs from it only in Unicode
+ * normalization (creating it would make two notes that look alike).
+ */
 export class VaultPathError extends Error {
 	constructor(
 		readonly path: string,
-		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way",
+		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant",
+		/** For "name-variant": the existing note's path. */
+		readonly existing?: string,
 	) {
-		super(
-			reason === "outside-vault"
-				? `"${path}" leads outside the vault (through a symbolic link), so it is not served.`
-				: reason === "folder-in-the-way"
-					? `"${path}" is a folder, not a note.`
-					: `A file is in the way of "${path}": one of its parent folders is a file.`,
-		);
+		super(describePathError(path, reason, existing));
+	}
+}
+
+function describePathError(path: string, reason: VaultPathError["reason"], existing: string | undefined): string {
+	switch (reason) {
+		case "outside-vault":
+			return `"${path}" leads outside the vault (through a symbolic link), so it is not served.`;
+		case "folder-in-the-way":
+			return `"${path}" is a folder, not a note.`;
+		case "file-in-the-way":
+			return `A file is in the way of "${path}": one of its parent folders is a file.`;
+		case "symlink-loop":
+			return `"${path}" is a symbolic link that leads back to itself (or through too many links), so it is not served.`;
+		case "not-a-file":
+			return `"${path}" is not a regular file (a pipe or a device, say), so it is not served.`;
+		case "name-variant":
+			return `"${existing ?? path}" already exists, and its name differs from "${path}" only in how its characters are encoded (Unicode normalization), so a second note was not created beside it.`;
+	}
+}
+
+/**
+ * A note whose bytes are not valid UTF-8. It is never served or written as text: decoding it would substitute
+ * replacement characters, so two different contents would share one revision and an edit could be lost.
+ */
+export class NoteEncodingError extends Error {
+	constructor(readonly path: string) {
+		super(`"${path}" is not valid UTF-8 text, so it is neither served nor changed here (decoding it would alter its bytes).`);
 	}
 }

@@ -1,14 +1,17 @@
 /**
  * The headless gateway: a plain folder on disk. Writes are atomic (temp + fsync + rename) under a per-path lock,
- * symlinks that lead outside the folder are never followed, and a watcher reports edits made by other programs.
+ * checked against the note's identity just before the rename; symlinks that lead outside the folder are never
+ * followed; notes are exactly their bytes (strict UTF-8); a watcher reports edits made by other programs.
  */
 import { watch, type FSWatcher } from "chokidar";
-import { promises as fs, readFileSync } from "fs";
-import { dirname, join, relative, sep } from "path";
+import { promises as fs } from "fs";
+import { basename, dirname, join, relative, sep } from "path";
 import { KeyedMutex } from "../core/keyed-mutex";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
-import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
+import { decodeNote, readForDecision, stillAsSeen, throwUnlessMissing } from "./note-file";
+import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
+import { moveToTrash } from "./trash";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly locks = new KeyedMutex();
@@ -38,18 +41,19 @@ export class NodeFsGateway implements VaultGateway {
 		return this.locks.run(path, async () => {
 			const absolute = await this.resolveForWrite(path);
 			for (let attempt = 1; ; attempt++) {
-				const current = await readIfFile(path, absolute);
-				const plan = decide(current);
+				const seen = await readForDecision(path, absolute);
+				if (seen.content === null) await this.refuseNameVariant(path, absolute);
+				const plan = decide(seen.content);
+				// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
+				// the check runs again on what the note holds now (the lock only keeps out writers in this process).
+				const unchanged = () => stillAsSeen(absolute, seen);
 				if (plan.kind === "keep") return { result: plan.result, stat: null };
 				if (plan.kind === "trash") {
-					await this.moveToTrash(path, absolute);
-					return { result: plan.result, stat: null };
-				}
-				await mkdirFor(path, absolute);
-				// Another program may save the note while ours is being written: then nothing is replaced, and the
-				// check runs again on what the note holds now (the lock only keeps out writers in this process).
-				if (await writeFileAtomic(absolute, plan.content, true, () => readIfFileSync(path, absolute) === current)) {
-					return { result: plan.result, stat: toStat(await fs.stat(absolute)) };
+					if (await moveToTrash(join(this.root, this.trashFolder), path, absolute, new Date(), unchanged)) return { result: plan.result, stat: null };
+				} else {
+					await mkdirFor(path, absolute);
+					const written = await writeFileAtomic(absolute, plan.content, { stillCurrent: unchanged });
+					if (written) return { result: plan.result, stat: toStat(written) };
 				}
 				if (attempt >= DECIDE_ATTEMPTS) throw new Error(`"${path}" kept changing while it was being written, so nothing was written.`);
 			}
@@ -79,7 +83,10 @@ export class NodeFsGateway implements VaultGateway {
 			if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
 			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
 			if (entry.isDirectory()) result.push({ path: path + "/", type: "folder" });
-			else if (entry.isFile()) result.push({ path, type: "file", stat: toStat(await fs.stat(join(absolute, entry.name))) });
+			else if (entry.isFile()) {
+				const stats = await fs.stat(join(absolute, entry.name)).catch(() => null);
+				if (stats) result.push({ path, type: "file", stat: toStat(stats) });
+			}
 		}
 		return result.sort((a, b) => a.path.localeCompare(b.path));
 	}
@@ -151,26 +158,28 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	private async readAt(path: string, absolute: string): Promise<NoteSnapshot | null> {
+		let read;
 		try {
 			// One descriptor for stat and content, so they describe the same file.
-			const read = await readFileWithStat(absolute, (real) => {
+			read = await readFileWithStat(absolute, (real) => {
 				if (real !== null) this.assertInside(path, real);
 			});
-			return read && { path, content: read.content, stat: toStat(read.stats) };
 		} catch (error) {
 			// A parent that is a file (ENOTDIR) means there is no such note, as for a missing one.
-			if (isMissing(error) || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
-			throw error;
+			if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+			throwUnlessMissing(path, error);
+			return null;
 		}
+		return read && { path, content: decodeNote(path, read.bytes), stat: toStat(read.stats) };
 	}
 
-	private async moveToTrash(path: string, absolute: string): Promise<void> {
-		const trash = join(this.root, this.trashFolder);
-		const target = join(trash, path);
-		await fs.mkdir(dirname(target), { recursive: true });
-		let candidate = target;
-		for (let n = 2; await exists(candidate); n++) candidate = `${target}.${n}`;
-		await fs.rename(absolute, candidate);
+	/** A new note may not stand beside one whose name differs only in Unicode normalization (NFC against NFD). */
+	private async refuseNameVariant(path: string, absolute: string): Promise<void> {
+		const name = basename(absolute);
+		const normalized = name.normalize("NFC");
+		const siblings = await fs.readdir(dirname(absolute)).catch(() => [] as string[]);
+		const variant = siblings.find((sibling) => sibling !== name && sibling.normalize("NFC") === normalized);
+		if (variant !== undefined) throw new VaultPathError(path, "name-variant", path.slice(0, path.length - name.length) + variant);
 	}
 
 	/** The real path of an existing entry, or null; refuses anything that resolves outside the root. */
@@ -180,8 +189,8 @@ export class NodeFsGateway implements VaultGateway {
 		try {
 			real = await fs.realpath(joined);
 		} catch (error) {
-			if (isMissing(error)) return null;
-			throw error;
+			throwUnlessMissing(path, error);
+			return null;
 		}
 		this.assertInside(path, real);
 		return real;
@@ -192,8 +201,13 @@ export class NodeFsGateway implements VaultGateway {
 		const joined = join(this.root, path);
 		const link = await fs.lstat(joined).catch(() => null);
 		if (link?.isSymbolicLink()) {
-			const real = await fs.realpath(joined).catch(() => null);
-			if (real === null) throw new VaultPathError(path, "outside-vault");
+			let real: string;
+			try {
+				real = await fs.realpath(joined);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new VaultPathError(path, "symlink-loop");
+				throw new VaultPathError(path, "outside-vault");
+			}
 			this.assertInside(path, real);
 			return real;
 		}
@@ -220,30 +234,6 @@ function toStat(stats: { ctimeMs: number; mtimeMs: number; size: number; birthti
 /** How often a write is decided again because another program kept changing the note under it. */
 const DECIDE_ATTEMPTS = 20;
 
-async function readIfFile(path: string, absolute: string): Promise<string | null> {
-	try {
-		return await fs.readFile(absolute, "utf8");
-	} catch (error) {
-		return missingOrThrow(path, error);
-	}
-}
-
-function readIfFileSync(path: string, absolute: string): string | null {
-	try {
-		return readFileSync(absolute, "utf8");
-	} catch (error) {
-		return missingOrThrow(path, error);
-	}
-}
-
-function missingOrThrow(path: string, error: unknown): null {
-	const code = (error as NodeJS.ErrnoException).code;
-	if (code === "EISDIR") throw new VaultPathError(path, "folder-in-the-way");
-	if (code === "ENOTDIR") throw new VaultPathError(path, "file-in-the-way");
-	if (isMissing(error)) return null;
-	throw error;
-}
-
 async function mkdirFor(path: string, absolute: string): Promise<void> {
 	try {
 		await fs.mkdir(dirname(absolute), { recursive: true });
@@ -257,12 +247,4 @@ async function mkdirFor(path: string, absolute: string): Promise<void> {
 function hasExtension(name: string, extensions: readonly string[]): boolean {
 	const lower = name.toLowerCase();
 	return extensions.some((ext) => lower.endsWith("." + ext.toLowerCase()));
-}
-
-function isMissing(error: unknown): boolean {
-	return (error as NodeJS.ErrnoException).code === "ENOENT";
-}
-
-async function exists(path: string): Promise<boolean> {
-	return fs.lstat(path).then(() => true, () => false);
 }

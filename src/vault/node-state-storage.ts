@@ -1,4 +1,7 @@
-/** StateStorage in a folder on disk (the headless host's `.revision-guard/`), with atomic replaces. */
+/**
+ * StateStorage in a folder on disk (the headless host's `.revision-guard/`), with atomic replaces. Everything in it
+ * is private to this user (the settings hold the API keys; history and conflicts name every note).
+ */
 import { promises as fs } from "fs";
 import { dirname, join } from "path";
 import { writeFileAtomic } from "./atomic-file";
@@ -23,10 +26,15 @@ export class NodeStateStorage implements StateStorage {
 		const target = join(this.folder, name);
 		const folder = dirname(target);
 		if (!this.madeFolders.has(folder)) {
-			await fs.mkdir(folder, { recursive: true });
+			await fs.mkdir(folder, { recursive: true, mode: 0o700 });
 			this.madeFolders.add(folder);
 		}
-		await writeFileAtomic(target, content, options.durable ?? true);
+		await writeFileAtomic(target, content, { durable: options.durable ?? true, mode: 0o600 });
+	}
+
+	/** Makes an existing file private to this user (one written by an older version may be world-readable). */
+	async restrict(name: string): Promise<void> {
+		await fs.chmod(join(this.folder, name), 0o600).catch(() => undefined);
 	}
 
 	async remove(name: string): Promise<void> {

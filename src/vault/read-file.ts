@@ -3,15 +3,18 @@
  * end, and a close that the caller does not wait for. Reads are the API's hot path, and the promise API's file
  * handles cost a second fstat and several extra turns of the event loop per read.
  */
-import { close, constants, fstat, open, read, readlink, type Stats } from "fs";
+import { close, constants, fstat, open, read, readlink, type BigIntStats, type Stats } from "fs";
 
-export interface FileRead {
-	content: string;
-	stats: Stats;
+export interface FileRead<S = Stats> {
+	bytes: Buffer;
+	stats: S;
 }
 
 /** Where Linux shows the real path of an open descriptor. */
 const PROC_FD = "/proc/self/fd/";
+
+/** Whether this platform can name an open descriptor's real path (so no check before opening is needed). */
+export const CAN_CHECK_OPENED_FILE = process.platform === "linux";
 
 /**
  * Resolves null when the path is not a regular file; rejects with the filesystem's error otherwise. `check` is
@@ -19,24 +22,33 @@ const PROC_FD = "/proc/self/fd/";
  * checking the opened file, not the name beforehand, leaves no gap for a symlink swapped in between.
  */
 export function readFileWithStat(absolute: string, check: (realPath: string | null) => void = () => undefined): Promise<FileRead | null> {
+	return readThrough(absolute, false, check) as Promise<FileRead | null>;
+}
+
+/** The same read with nanosecond stats (the file's identity for a later "is it still what I read?" check). */
+export function readFileWithIdentity(absolute: string): Promise<FileRead<BigIntStats> | null> {
+	return readThrough(absolute, true, () => undefined) as Promise<FileRead<BigIntStats> | null>;
+}
+
+function readThrough(absolute: string, bigint: boolean, check: (realPath: string | null) => void): Promise<FileRead<Stats | BigIntStats> | null> {
 	return new Promise((resolve, reject) => {
 		// Non-blocking, so a FIFO or device named like a note cannot hang the server (regular files ignore the flag).
 		open(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0), (openError, fd) => {
 			if (openError) return reject(openError);
-			const finish = (error: Error | null, result: FileRead | null) => {
+			const finish = (error: Error | null, result: FileRead<Stats | BigIntStats> | null) => {
 				close(fd, () => undefined);
 				if (error) reject(error);
 				else resolve(result);
 			};
-			const proceed = () => fstat(fd, (statError, stats) => {
+			const proceed = () => fstat(fd, { bigint }, (statError, stats: Stats | BigIntStats) => {
 				if (statError) return finish(statError, null);
 				if (!stats.isFile()) return finish(null, null);
-				readAll(fd, stats.size, (readError, bytes) => {
+				readAll(fd, Number(stats.size), (readError, bytes) => {
 					if (readError || !bytes) return finish(readError ?? new Error("read failed"), null);
-					finish(null, { content: bytes.toString("utf8"), stats });
+					finish(null, { bytes, stats });
 				});
 			});
-			if (process.platform !== "linux") {
+			if (!CAN_CHECK_OPENED_FILE) {
 				try {
 					check(null);
 				} catch (error) {
@@ -55,9 +67,6 @@ export function readFileWithStat(absolute: string, check: (realPath: string | nu
 		});
 	});
 }
-
-/** Whether this platform can name an open descriptor's real path (so no check before opening is needed). */
-export const CAN_CHECK_OPENED_FILE = process.platform === "linux";
 
 /** Reads from the start until end of file; the file may have grown or shrunk since its fstat. */
 function readAll(fd: number, sizeHint: number, done: (error: Error | null, bytes?: Buffer) => void): void {

@@ -94,9 +94,16 @@ describe("validateVaultPath: accepted paths", () => {
 		expect(note("notes/Plan.MD").ok).toBe(true);
 	});
 
-	it("normalizes to NFC and turns no-break spaces into spaces", () => {
-		expect(note("caf\u0065\u0301.md")).toEqual({ ok: true, path: "caf\u00e9.md" });
-		expect(note("my\u00a0note.md")).toEqual({ ok: true, path: "my note.md" });
+	it("keeps the name exactly as given (NFD stays NFD, a no-break space stays one), so every listed name can be used", () => {
+		expect(note("caf\u0065\u0301.md")).toEqual({ ok: true, path: "caf\u0065\u0301.md" });
+		expect(note("caf\u00e9.md")).toEqual({ ok: true, path: "caf\u00e9.md" });
+		expect(note("my\u00a0note.md")).toEqual({ ok: true, path: "my\u00a0note.md" });
+	});
+
+	it("still checks the folded form: a no-break space at the end of a segment, or a look-alike of a denied folder", () => {
+		expect(note("notes\u00a0/a.md").ok).toBe(false);
+		expect(folder(".obsidian").ok).toBe(false);
+		expect(note("Conf\u0069\u0301g/a.md", { ...policy, configDir: "Conf\u00edg" }).ok).toBe(false);
 	});
 
 	it("accepts the root and a trailing slash for folders", () => {

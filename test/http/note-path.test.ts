@@ -3,7 +3,7 @@ import { join } from "path";
 import { describe, expect, it } from "vitest";
 import { eachHeadless, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
-import { allFiles, visibleFiles, writeVaultFile } from "../helpers/vault-files";
+import { allFiles, readVaultFile, visibleFiles, writeVaultFile } from "../helpers/vault-files";
 
 forbidServerErrors();
 
@@ -55,17 +55,25 @@ describe("note paths", () => {
 		expect(res.headers.location).toBe("/vault/100%2525.md");
 	});
 
-	it("normalizes a decomposed (NFD) name to NFC, so both spellings name one note", async () => {
+	it("serves a decomposed (NFD) name by that exact name, as listed, and never creates its NFC twin beside it", async () => {
 		const nfd = "Cafe\u0301.md";
 		const nfc = "Caf\u00e9.md";
-		const res = await h.api(`/vault/${encodeURIComponent(nfd)}`, { method: "PUT", body: "one\n" });
-		expect(res.status).toBe(201);
-		expect(await visibleFiles(h.dir)).toEqual([nfc]);
-		const read = await h.api(`/vault/${encodeURIComponent(nfc)}`);
+		// Written by macOS or a sync tool: the name on disk is NFD.
+		await writeVaultFile(h.dir, nfd, "one\n");
+		const listing = await h.api("/vault/");
+		expect(listing.json<{ files: string[] }>().files).toEqual([nfd]);
+		const read = await h.api(`/vault/${encodeURIComponent(nfd)}`);
+		expect(read.status).toBe(200);
 		expect(read.text).toBe("one\n");
 		const update = await h.api(`/vault/${encodeURIComponent(nfd)}`, { method: "PUT", body: "two\n", headers: { "If-Match": read.headers.etag as string } });
 		expect(update.status).toBe(204);
-		expect(await visibleFiles(h.dir)).toEqual([nfc]);
+		expect(await visibleFiles(h.dir)).toEqual([nfd]);
+		// The other spelling would be a second, look-alike note: refused, naming the one that exists.
+		const twin = await h.api(`/vault/${encodeURIComponent(nfc)}`, { method: "PUT", body: "twin\n" });
+		expect(twin.status, twin.text).toBe(409);
+		expect(twin.json()).toMatchObject({ type: "/problems/name-clash", existing: nfd });
+		expect(await visibleFiles(h.dir)).toEqual([nfd]);
+		expect((await readVaultFile(h.dir, nfd)).toString()).toBe("two\n");
 	});
 
 	it("matches the note extension case-insensitively", async () => {

@@ -5,6 +5,7 @@ import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { VaultPathError } from "../../src/vault/gateway";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
+import { allFiles } from "../helpers/vault-files";
 
 let root: string;
 let outside: string;
@@ -50,13 +51,29 @@ describe("NodeFsGateway", () => {
 		expect(await readFile(join(root, "n.md"), "utf8")).toBe("25");
 	});
 
-	it("moves trashed notes into .trash without overwriting earlier ones", async () => {
-		for (let i = 0; i < 2; i++) {
+	it("moves trashed notes into .trash without overwriting earlier ones (a taken name goes into a dated folder)", async () => {
+		for (let i = 0; i < 3; i++) {
 			await writeFile(join(root, "n.md"), `v${i}`);
 			await gateway.mutate("n.md", () => ({ kind: "trash", result: null }));
 		}
-		const trashed = await readdir(join(root, ".trash"));
-		expect(trashed.sort()).toEqual(["n.md", "n.md.2"]);
+		const trashed = await allFiles(join(root, ".trash"));
+		expect(trashed).toHaveLength(3);
+		expect(trashed).toContain("n.md");
+		expect(trashed.filter((path) => /^\d{8}-\d{6}(-\d+)?\/n\.md$/.test(path))).toHaveLength(2);
+		const contents = await Promise.all(trashed.map((path) => readFile(join(root, ".trash", path), "utf8")));
+		expect(contents.sort()).toEqual(["v0", "v1", "v2"]);
+	});
+
+	it("trashes a note whose path clashes with a file already in the trash (a note once named like its folder)", async () => {
+		await writeFile(join(root, "a.md"), "was a note");
+		await gateway.mutate("a.md", () => ({ kind: "trash", result: null }));
+		await mkdir(join(root, "a.md"));
+		await writeFile(join(root, "a.md/child.md"), "child");
+		await gateway.mutate("a.md/child.md", () => ({ kind: "trash", result: null }));
+		const trashed = await allFiles(join(root, ".trash"));
+		expect(trashed).toHaveLength(2);
+		expect(trashed).toContain("a.md");
+		expect(trashed.some((path) => path.endsWith("/a.md/child.md"))).toBe(true);
 	});
 
 	it("never overwrites with createExclusive", async () => {

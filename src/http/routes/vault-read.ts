@@ -56,7 +56,7 @@ async function listFolderRoute(context: RequestContext): Promise<ApiResponse> {
 	if (!resolved.ok) return resolved.response;
 	const listed = await listFolder(context.guard, resolved.path);
 	if (!listed) return problem("note-not-found", `There is no folder at "${resolved.path}/".`);
-	const entries = listed.map(({ name, path, type, revision, stat }) => ({ name, path, type, revision, size: stat?.size, mtime: stat?.mtime }));
+	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({ name, path, type, revision, unreadable, size: stat?.size, mtime: stat?.mtime }));
 	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds revisions.
 	return json(200, { files: entries.map((entry) => entry.name), entries }, { "Cache-Control": "no-store" });
 }

@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
 import type { EntityTagCondition } from "../../core/revision";
 import type { RevisionGuard } from "../../service/revision-guard";
-import { VaultPathError } from "../../vault/gateway";
+import { NoteEncodingError, VaultPathError } from "../../vault/gateway";
 
 export interface ToolContext {
 	guard: RevisionGuard;
@@ -53,7 +53,8 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 	try {
 		return await run();
 	} catch (error) {
-		if (error instanceof VaultPathError) return fail(`${error.message} Nothing was read or written.`);
+		if (error instanceof VaultPathError) return fail(`${error.message} Nothing was read or written.`, { error: error.reason, path: error.path, ...(error.existing ? { existing: error.existing } : {}) });
+		if (error instanceof NoteEncodingError) return fail(`${error.message} Nothing was read or written.`, { error: "note-not-utf8", path: error.path });
 		context.onError?.(error);
 		return fail("The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.");
 	}

@@ -1,0 +1,84 @@
+/**
+ * A note file as the headless gateway sees it for a write decision: its text, decoded strictly, and its identity
+ * (device, inode, size, and change times in nanoseconds), so the last "is it still what I checked?" just before
+ * the rename is one stat, whatever the note's size.
+ */
+// The fs object itself (not its named exports), so a test can act exactly at the final check.
+import fs, { type BigIntStats } from "fs";
+import { NoteEncodingError, VaultPathError } from "./gateway";
+import { readFileWithIdentity } from "./read-file";
+
+export interface SeenFile {
+	/** The note's text, or null when there is no file. */
+	content: string | null;
+	bytes: Buffer | null;
+	stats: BigIntStats | null;
+	/** When it was read, in nanoseconds of wall-clock time (compared with the file's change time). */
+	readAtNs: bigint;
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A note's text, decoded strictly; a byte-order mark is kept, so the text re-encodes to exactly these bytes. */
+export function decodeNote(path: string, bytes: Uint8Array): string {
+	try {
+		return STRICT_UTF8.decode(bytes);
+	} catch {
+		throw new NoteEncodingError(path);
+	}
+}
+
+/** Reads the note at `absolute` (a real path), refusing anything that is not a regular file of UTF-8 text. */
+export async function readForDecision(path: string, absolute: string): Promise<SeenFile> {
+	const readAtNs = BigInt(Date.now()) * 1_000_000n;
+	let read;
+	try {
+		read = await readFileWithIdentity(absolute);
+	} catch (error) {
+		throwUnlessMissing(path, error);
+		return { content: null, bytes: null, stats: null, readAtNs };
+	}
+	if (read === null) {
+		if (fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) throw new VaultPathError(path, "folder-in-the-way");
+		throw new VaultPathError(path, "not-a-file");
+	}
+	return { content: decodeNote(path, read.bytes), bytes: read.bytes, stats: read.stats, readAtNs };
+}
+
+/**
+ * A file changed within this long before it was read may have changed again within the same tick of the file
+ * system's clock without its stat showing it (git's "racily clean" files): those are compared byte for byte too.
+ */
+const RACY_NS = 50_000_000n;
+
+/**
+ * Whether the file at `absolute` is still exactly what `seen` read: synchronous, for the moment just before the
+ * rename. A file that appeared, vanished, was replaced or was edited in place answers false.
+ */
+export function stillAsSeen(absolute: string, seen: SeenFile): boolean {
+	let now: BigIntStats | undefined;
+	try {
+		now = fs.statSync(absolute, { bigint: true, throwIfNoEntry: false });
+	} catch {
+		return false;
+	}
+	if (seen.stats === null || now === undefined) return seen.stats === null && now === undefined;
+	const before = seen.stats;
+	if (now.dev !== before.dev || now.ino !== before.ino || now.size !== before.size || now.mtimeNs !== before.mtimeNs || now.ctimeNs !== before.ctimeNs) return false;
+	if (seen.readAtNs - before.ctimeNs >= RACY_NS) return true;
+	try {
+		return fs.readFileSync(absolute).equals(seen.bytes!);
+	} catch {
+		return false;
+	}
+}
+
+/** A missing file is simply no note; a path that cannot hold one is refused with its reason. */
+export function throwUnlessMissing(path: string, error: unknown): void {
+	const code = (error as NodeJS.ErrnoException).code;
+	if (code === "ENOENT") return;
+	if (code === "EISDIR") throw new VaultPathError(path, "folder-in-the-way");
+	if (code === "ENOTDIR") throw new VaultPathError(path, "file-in-the-way");
+	if (code === "ELOOP") throw new VaultPathError(path, "symlink-loop");
+	throw error;
+}

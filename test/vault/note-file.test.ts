@@ -1,0 +1,66 @@
+import { mkdtemp, rm, writeFile } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NoteEncodingError, VaultPathError } from "../../src/vault/gateway";
+import { readForDecision, stillAsSeen } from "../../src/vault/note-file";
+
+let dir: string;
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "rg-note-file-"));
+});
+afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+describe("readForDecision", () => {
+	it("reads the text and the identity of one file, and null for a missing one", async () => {
+		await writeFile(join(dir, "a.md"), "text\n");
+		const seen = await readForDecision("a.md", join(dir, "a.md"));
+		expect(seen.content).toBe("text\n");
+		expect(seen.stats?.size).toBe(5n);
+		expect((await readForDecision("b.md", join(dir, "b.md"))).content).toBeNull();
+	});
+
+	it("refuses bytes that are not UTF-8, and paths that are not files", async () => {
+		await writeFile(join(dir, "latin1.md"), Buffer.from([0xe9, 0x0a]));
+		await expect(readForDecision("latin1.md", join(dir, "latin1.md"))).rejects.toBeInstanceOf(NoteEncodingError);
+		await expect(readForDecision("sub", dir)).rejects.toMatchObject({ reason: "folder-in-the-way" });
+		await writeFile(join(dir, "file"), "x");
+		await expect(readForDecision("file/a.md", join(dir, "file/a.md"))).rejects.toBeInstanceOf(VaultPathError);
+	});
+});
+
+describe("stillAsSeen", () => {
+	it("trusts an unchanged stat for a settled file, without reading it", async () => {
+		const file = join(dir, "a.md");
+		await writeFile(file, "one\n");
+		const seen = await readForDecision("a.md", file);
+		// Read long after its last change, so its stat cannot hide an edit; different bytes under the same stat are
+		// then not looked for (this is the constant-time path).
+		const settled = { ...seen, readAtNs: seen.stats!.ctimeNs + 10_000_000_000n, bytes: Buffer.from("two\n") };
+		expect(stillAsSeen(file, settled)).toBe(true);
+	});
+
+	it("compares bytes for a file read within moments of its last change (a same-tick edit keeps its stat)", async () => {
+		const file = join(dir, "a.md");
+		await writeFile(file, "one\n");
+		const seen = await readForDecision("a.md", file);
+		expect(stillAsSeen(file, seen)).toBe(true);
+		expect(stillAsSeen(file, { ...seen, bytes: Buffer.from("two\n") })).toBe(false);
+	});
+
+	it("sees an in-place edit, a replacement, a deletion and a file that appeared", async () => {
+		const file = join(dir, "a.md");
+		await writeFile(file, "one\n");
+		const seen = await readForDecision("a.md", file);
+		await writeFile(file, "two\n");
+		expect(stillAsSeen(file, seen)).toBe(false);
+		await rm(file);
+		expect(stillAsSeen(file, seen)).toBe(false);
+		const missing = await readForDecision("a.md", file);
+		expect(stillAsSeen(file, missing)).toBe(true);
+		await writeFile(file, "new\n");
+		expect(stillAsSeen(file, missing)).toBe(false);
+	});
+});
