@@ -4,11 +4,14 @@
  */
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { findFrontmatter, parseMarkdown } from "./markdown-lines";
+import { yamlRefusal } from "./nesting";
 import type { PatchOperation, PatchResult } from "./patch";
 
 export function patchFrontmatter(content: string, operation: PatchOperation, key: string, value: unknown, create: boolean): PatchResult {
 	if (key === "" || /[\r\n]/.test(key)) return failure("invalid-target", "The frontmatter key is empty or holds a line break; name one top-level key.");
 	const block = findFrontmatter(content);
+	const unsafe = yamlRefusal(block?.yaml ?? "");
+	if (unsafe !== null) return failure("invalid-frontmatter", `The note's frontmatter was not edited because ${unsafe}, which is not parsed safely; nothing was changed. Replace the whole note with PUT instead.`);
 	const doc = parseDocument(block?.yaml ?? "");
 	if (doc.errors.length > 0) return failure("invalid-frontmatter", "The note's frontmatter is not valid YAML, so it was not edited; nothing was changed. Fix it (or replace the whole note with PUT).");
 	// Empty (or comment-only) frontmatter has no contents yet; `set` below creates the map.
@@ -23,8 +26,9 @@ export function patchFrontmatter(content: string, operation: PatchOperation, key
 		doc.set(key, typeof value === "object" && value !== null ? doc.createNode(value) : value);
 	} else if (isSeq(existing)) {
 		const items = (Array.isArray(value) ? value : [value]).map((item) => doc.createNode(item));
-		if (operation === "append") existing.items.push(...items);
-		else existing.items.unshift(...items);
+		// One item at a time: spreading a huge list into push() would overflow the stack.
+		if (operation === "append") for (const item of items) existing.items.push(item);
+		else existing.items = [...items, ...existing.items] as typeof existing.items;
 	} else if (isScalar(existing) && typeof existing.value === "string") {
 		if (typeof value !== "string") return failure("invalid-value", `"${key}" holds text, so only text can be ${operation}ed to it; send the value as text (or a JSON string), or use Operation: replace.`);
 		existing.value = operation === "append" ? existing.value + value : value + existing.value;

@@ -3,6 +3,7 @@
  * caller writes the result through the guarded writer, so a patch is checked exactly like a whole-note PUT.
  */
 import { isBlank, parseMarkdown, type MarkdownStructure } from "./markdown-lines";
+import { jsonRefusal, MAX_FRONTMATTER_BYTES } from "./nesting";
 import { patchFrontmatter } from "./patch-frontmatter";
 
 export type PatchOperation = "append" | "prepend" | "replace";
@@ -29,7 +30,10 @@ export const DEFAULT_DELIMITER = "::";
 export function applyPatch(content: string, instruction: PatchInstruction, body: string): PatchResult {
 	if (instruction.targetType === "frontmatter") {
 		let value: unknown = body;
+		if (body.length > MAX_FRONTMATTER_BYTES) return fail("invalid-value", `The value is over ${MAX_FRONTMATTER_BYTES / 1024} KB, too large for a frontmatter key; nothing was changed. Put long text in the note's body instead.`);
 		if (instruction.json) {
+			const unsafe = jsonRefusal(body);
+			if (unsafe !== null) return fail("invalid-value", `The JSON value was not read because ${unsafe}; nothing was changed.`);
 			try {
 				value = JSON.parse(body);
 			} catch {

@@ -14,7 +14,7 @@ export function noteTags(content: string): string[] {
 }
 
 function frontmatterTags(content: string): string[] {
-	const value = readFrontmatter(content).tags;
+	const value = readFrontmatter(content).data?.tags;
 	const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,\s]+/) : [];
 	return items
 		.filter((item): item is string | number => typeof item === "string" || typeof item === "number")

@@ -125,6 +125,10 @@ export class ApiServer {
 	private async route(request: IncomingMessage, response: ServerResponse): Promise<ApiResponse | null> {
 		const { guard } = this.options;
 		const settings = guard.settings();
+		// RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and drops the rest silently).
+		if (hostLines(request.rawHeaders) > 1) {
+			return problem("bad-request", "The request has more than one Host header, so it was refused (RFC 9112 §3.2). Send exactly one: Host: 127.0.0.1:PORT.", {}, { Connection: "close" });
+		}
 		if (!isAllowedHost(request.headers.host, this.port, this.host)) {
 			return problem("misdirected-request", `This API only answers to Host 127.0.0.1:${this.port}, localhost:${this.port} or [::1]:${this.port}.`);
 		}
@@ -210,6 +214,12 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 		return problem("name-clash", `${error.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: error.path, existing: error.existing ?? null });
 	}
 	return problem("invalid-path", `${error.message} Nothing was read or written.`);
+}
+
+function hostLines(rawHeaders: readonly string[]): number {
+	let count = 0;
+	for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === "host") count++;
+	return count;
 }
 
 function corsHeaders(origin: string): Record<string, string> {

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "http";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { jsonRefusal } from "../core/nesting";
 import { readTextBody } from "../http/body";
 import { problem } from "../http/problems";
 import { json, type ApiResponse } from "../http/response";
@@ -14,6 +15,8 @@ import type { AgentKey } from "../settings";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
 
 const MB = 1024 * 1024;
+/** Deeper than any tool call's arguments need, far shallower than what a recursive step chokes on. */
+const MAX_MESSAGE_NESTING = 128;
 const ALLOW = "GET, POST, DELETE";
 
 export class McpEndpoint {
@@ -75,6 +78,9 @@ export class McpEndpoint {
 			if (result.problem === "invalid-utf8") return { response: problem("invalid-utf8", "The body is not valid UTF-8; nothing was read or written.") };
 			return { response: problem("bad-request", "The request body was cut off; nothing was read or written.") };
 		}
+		// Real JSON-RPC messages nest a few levels; a deeply nested one could overflow what recurses over it later.
+		const unsafe = jsonRefusal(result.text, MAX_MESSAGE_NESTING);
+		if (unsafe !== null) return { response: jsonRpcError(400, -32700, `Parse error: the message was not read because ${unsafe}.`) };
 		try {
 			return { body: JSON.parse(result.text) as unknown };
 		} catch {

@@ -7,6 +7,7 @@ import type { ConflictRecord } from "../../src/core/conflicts";
 import { startHeadless, TEST_KEY, type Harness, type HarnessOptions } from "../helpers/headless-harness";
 import type { CallOptions, CallResult } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
+import { sendRaw } from "../helpers/raw-http";
 import { sha256Token, visibleFiles, writeVaultFile } from "../helpers/vault-files";
 
 forbidServerErrors();
@@ -173,6 +174,18 @@ describe("Host header", () => {
 			expectProblem(res, 421, "misdirected-request");
 		}
 		expectProblem(await h.raw("/", { headers: { Host: host(h.port) } }), 421, "misdirected-request");
+		expect(await visibleFiles(h.dir)).toEqual([]);
+	});
+
+	it.each([
+		["a second, different Host", (port: number) => `evil.example:${port}`],
+		["the same Host twice", (port: number) => `127.0.0.1:${port}`],
+	])("answers a request with %s (two Host lines) with 400, as RFC 9112 requires, and writes nothing", async (_label, second) => {
+		const request = `PUT /vault/a.md HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nHost: ${second(h.port)}\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nx\n`;
+		const { received } = await sendRaw(h.port, Buffer.from(request));
+		const answer = received.toString("utf8");
+		expect(answer.startsWith("HTTP/1.1 400 ")).toBe(true);
+		expect(answer).toContain("more than one Host header");
 		expect(await visibleFiles(h.dir)).toEqual([]);
 	});
 

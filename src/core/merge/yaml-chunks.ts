@@ -1,5 +1,6 @@
 /** Cuts a frontmatter YAML text into exact per-key chunks, so untouched keys can be copied verbatim when merging. */
 import { isMap, isScalar, parseDocument, type Document, type Pair } from "yaml";
+import { yamlRefusal } from "../nesting";
 
 /** One top-level key: its source text from the end of the previous key (comments and blank lines above it included). */
 export interface Chunk {
@@ -21,6 +22,8 @@ export interface Chunked {
 
 /** Returns null for anything but a clean block mapping with scalar keys, each on its own lines. */
 export function chunkYaml(source: string): Chunked | null {
+	// Too deep or too big to parse safely: the caller falls back to the line merge, which needs no parser.
+	if (yamlRefusal(source) !== null) return null;
 	const doc = parseDocument(source, { prettyErrors: false });
 	if (doc.errors.length > 0) return null;
 	const contents = doc.contents;
@@ -68,6 +71,7 @@ function nextLineStart(text: string, at: number): number {
 /** Same data, comments and styles once both are printed by the same printer: formatting-only differences vanish. */
 export function sameYaml(a: string, b: string): boolean {
 	if (a === b) return true;
+	if (yamlRefusal(a) !== null || yamlRefusal(b) !== null) return false;
 	const left = parseDocument(a);
 	const right = parseDocument(b);
 	if (left.errors.length > 0 || right.errors.length > 0) return false;

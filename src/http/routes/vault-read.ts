@@ -37,13 +37,15 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const accept = headersValue(context, "accept") ?? "";
 	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
 	if (wantsJson) {
+		const frontmatter = readFrontmatter(snapshot.content);
 		const body = {
 			path: snapshot.path,
 			content: snapshot.content,
 			revision,
 			stat: { ...snapshot.stat },
-			frontmatter: toJson(readFrontmatter(snapshot.content)),
+			frontmatter: frontmatter.data === null ? null : toJson(frontmatter.data),
 			tags: noteTags(snapshot.content),
+			...(frontmatter.warning ? { warnings: [`${frontmatter.warning} It is served as null; the note's content is unaffected.`] } : {}),
 		};
 		const contentType = accept.includes(NOTE_JSON_TYPES[0]!) ? `${NOTE_JSON_TYPES[0]!}; charset=utf-8` : "application/json; charset=utf-8";
 		return { ...json(200, body, headers), contentType, omitBody: head };
