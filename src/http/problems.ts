@@ -29,6 +29,8 @@ export const PROBLEM_TYPES = {
 	"route-not-found": { status: 404, title: "No such route", howToFix: "See GET /openapi.json for the routes this server offers." },
 	"method-not-allowed": { status: 405, title: "Method not allowed", howToFix: "Use one of the methods in the Allow header." },
 	"unauthorized": { status: 401, title: "Missing or wrong API key", howToFix: "Send Authorization: Bearer <key>, with a key from the plugin's settings (or printed by the headless host)." },
+	"too-many-waits": { status: 429, title: "Too many long-polls from this key", howToFix: "Wait for the time in Retry-After, or read the conflict without ?wait; each key may hold only a few long-polls at once." },
+	"server-busy": { status: 503, title: "The server is at its limit", howToFix: "Retry after the time in Retry-After; the server holds a bounded number of connections and long-polls so that it stays responsive." },
 	"too-many-attempts": { status: 429, title: "Too many failed authentication attempts", howToFix: "Wait for the time in Retry-After, then retry with a valid key." },
 	"forbidden-origin": { status: 403, title: "Requests from web pages are not allowed", howToFix: "Call the API from a local program, not a browser page; an allowed origin must be added in settings." },
 	"misdirected-request": { status: 421, title: "Wrong Host header", howToFix: "Connect to 127.0.0.1 or localhost on the configured port and send that as the Host header." },

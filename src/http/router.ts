@@ -20,6 +20,8 @@ export interface RequestContext {
 	/** Who the caller is, for implicit tokens (derived from its key); null without a key. */
 	client: string | null;
 	guard: RevisionGuard;
+	/** Aborts when the client goes away before the answer (long-polls stop waiting then). */
+	signal: AbortSignal;
 	/** Reads the request body (capped, strict UTF-8); only routes that take a body call it. */
 	body(): Promise<{ ok: true; text: string } | { ok: false; response: ApiResponse }>;
 }

@@ -2,8 +2,8 @@
  * The agent API server: Node `http` on 127.0.0.1. Each request passes Host → Origin → route → key → handler; any
  * failure is a problem+json answer, and an unexpected error is a bare 500 that reveals nothing and keeps serving.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "http";
-import type { AddressInfo } from "net";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
+import type { AddressInfo, Socket } from "net";
 import type { Duplex } from "stream";
 import { McpEndpoint } from "../mcp/endpoint";
 import { MCP_ROUTE } from "../mcp/route";
@@ -11,11 +11,13 @@ import { KeyDigests } from "../core/keys";
 import type { RevisionGuard } from "../service/revision-guard";
 import { NoteEncodingError, VaultPathError } from "../vault/gateway";
 import { readTextBody } from "./body";
-import { problem, PROBLEM_CONTENT_TYPE } from "./problems";
+import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";
+import { problem } from "./problems";
 import type { ApiResponse } from "./response";
 import { allowedMethods, findRoute, type Handler, type Method, type RequestContext, type Route } from "./router";
 import { ROUTES } from "./routes";
 import { authenticate, AuthThrottle, clientIdOf, isAllowedHost, isAllowedOrigin } from "./security";
+import { answerAndClose, corsHeaders, hostLines, preflight, send, withHeaders } from "./wire";
 
 const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
 const MB = 1024 * 1024;
@@ -26,6 +28,8 @@ export interface ApiServerOptions {
 	/** Called with unexpected errors (never sent to clients). */
 	onError?: (error: unknown) => void;
 	routes?: readonly Route[];
+	/** Connection limits (tests lower them). */
+	connections?: ConnectionLimits;
 }
 
 export class ApiServer {
@@ -38,6 +42,7 @@ export class ApiServer {
 	private readonly responses = new WeakMap<Duplex, ServerResponse>();
 	/** MCP (Streamable HTTP) on /mcp, behind the same Host, Origin and key checks as REST. */
 	readonly mcp: McpEndpoint;
+	readonly connections: ConnectionGuard;
 
 	constructor(private readonly options: ApiServerOptions) {
 		this.throttle = new AuthThrottle(options.guard.now);
@@ -48,13 +53,25 @@ export class ApiServer {
 		// A missing Host is refused by our own Host check (421, problem+json), not by Node with a bare 400.
 		const limits = { headersTimeout: 10_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
 		const onRequest = (request: IncomingMessage, response: ServerResponse) => {
+			// Already answered 503 when it connected; that answer stands.
+			if (this.connections.wasRefused(request.socket)) {
+				request.resume();
+				return;
+			}
 			this.responses.set(request.socket, response);
+			this.connections.requestStarted(request.socket);
 			response.once("close", () => {
+				this.connections.requestFinished(request.socket);
 				if (this.responses.get(request.socket) === response) this.responses.delete(request.socket);
 			});
 			void this.handle(request, response);
 		};
+		const limitsOfConnections = options.connections ?? DEFAULT_LIMITS;
+		this.connections = new ConnectionGuard(options.guard.timers, options.guard.now, (socket) => {
+			answerAndClose(socket, problem("server-busy", "Every connection the server keeps is busy answering a request, so this one was not taken. Retry in a second.", {}, { "Retry-After": "1" }));
+		}, limitsOfConnections);
 		this.server = createServer(limits, onRequest);
+		this.server.on("connection", (socket: Socket) => this.connections.admit(socket));
 		// An Expect other than 100-continue is ignored (RFC 9110 allows it) rather than answered with Node's bare 417.
 		this.server.on("checkExpectation", onRequest);
 		this.server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => this.refuseUnparsable(error, socket));
@@ -63,7 +80,8 @@ export class ApiServer {
 			answerAndClose(socket, problem("method-not-allowed", `${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`, {}, { Allow: "GET, HEAD, PUT, POST, PATCH, DELETE, OPTIONS" }));
 		});
 		this.server.keepAliveTimeout = 5_000;
-		this.server.maxConnections = 256;
+		// The connection guard keeps the real limit (making room, or answering 503); this only bounds descriptors.
+		this.server.maxConnections = limitsOfConnections.max * 2;
 	}
 
 	/** Listens on 127.0.0.1 unless the person chose another address (with a warning). Port 0 picks a free port (tests). */
@@ -85,6 +103,7 @@ export class ApiServer {
 	}
 
 	async close(): Promise<void> {
+		this.connections.close();
 		await this.mcp.close();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
@@ -107,8 +126,11 @@ export class ApiServer {
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		let answer: ApiResponse | null;
+		// Aborted when the client goes away before its answer: a long-poll stops waiting then.
+		const gone = new AbortController();
+		response.once("close", () => gone.abort());
 		try {
-			answer = await this.route(request, response);
+			answer = await this.route(request, response, gone.signal);
 		} catch (error) {
 			this.options.onError?.(error);
 			// The MCP transport may have started its answer; then all that is left is to end the connection.
@@ -122,7 +144,7 @@ export class ApiServer {
 	}
 
 	/** The answer to send, or null when the MCP endpoint has answered on `response` itself. */
-	private async route(request: IncomingMessage, response: ServerResponse): Promise<ApiResponse | null> {
+	private async route(request: IncomingMessage, response: ServerResponse, signal: AbortSignal): Promise<ApiResponse | null> {
 		const { guard } = this.options;
 		const settings = guard.settings();
 		// RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and drops the rest silently).
@@ -150,6 +172,7 @@ export class ApiServer {
 		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
 		const client = request.socket.remoteAddress ?? "unknown";
 		const agent = authenticate(request.headers.authorization, settings.keys, this.keyDigests);
+		if (agent) this.connections.authenticated(request.socket);
 		if (!agent && !(found.kind === "found" && found.route.public)) {
 			const wait = this.throttle.retryAfter(client);
 			if (wait > 0) {
@@ -178,6 +201,7 @@ export class ApiServer {
 			agent,
 			client: agent ? clientIdOf(agent.key) : null,
 			guard,
+			signal,
 			body: async () => {
 				const result = await readTextBody(request, settings.maxBodyMB * MB);
 				if (result.ok) return { ok: true, text: result.text };
@@ -214,58 +238,4 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 		return problem("name-clash", `${error.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: error.path, existing: error.existing ?? null });
 	}
 	return problem("invalid-path", `${error.message} Nothing was read or written.`);
-}
-
-function hostLines(rawHeaders: readonly string[]): number {
-	let count = 0;
-	for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === "host") count++;
-	return count;
-}
-
-function corsHeaders(origin: string): Record<string, string> {
-	return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": "ETag, Location, Content-Location, Preference-Applied, Mcp-Session-Id", Vary: "Origin" };
-}
-
-/** CORS grants only ever go to allowed origins (others were refused before routing). */
-function preflight(allow: string[] | null, cors: Record<string, string>): ApiResponse {
-	if (allow === null || !cors["Access-Control-Allow-Origin"]) return { status: 204, headers: { Allow: (allow ?? []).join(", ") } };
-	return {
-		status: 204,
-		headers: {
-			...cors,
-			"Access-Control-Allow-Methods": allow.join(", "),
-			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
-			"Access-Control-Max-Age": "600",
-		},
-	};
-}
-
-function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
-	return Object.keys(headers).length === 0 ? response : { ...response, headers: { ...headers, ...response.headers } };
-}
-
-/** Writes a problem straight to a socket that has no ServerResponse (an unparsable request, a CONNECT), then closes it. */
-function answerAndClose(socket: Duplex, answer: ApiResponse): void {
-	if (socket.writable) {
-		const body = Buffer.from(JSON.stringify(answer.body), "utf8");
-		const headers = { "Content-Type": PROBLEM_CONTENT_TYPE, "Content-Length": String(body.length), "X-Content-Type-Options": "nosniff", ...answer.headers, Connection: "close" };
-		const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-		socket.write(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n${head}\r\n`);
-		socket.write(body);
-	}
-	socket.destroy();
-}
-
-function send(response: ServerResponse, answer: ApiResponse, request: IncomingMessage): void {
-	const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff", ...answer.headers };
-	let payload: Buffer | null = null;
-	if (answer.body !== undefined && answer.status !== 204 && answer.status !== 304) {
-		const text = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
-		payload = Buffer.from(text, "utf8");
-		headers["Content-Type"] = answer.contentType ?? (typeof answer.body === "string" ? "text/plain; charset=utf-8" : PROBLEM_CONTENT_TYPE);
-		headers["Content-Length"] = String(payload.length);
-	}
-	if (headers.Connection === "close") request.resume();
-	response.writeHead(answer.status, headers);
-	response.end(answer.omitBody ? undefined : payload ?? undefined);
 }

@@ -27,30 +27,32 @@ export interface McpSession {
 export interface SessionOptions {
 	/** A session with no request under way for this long is ended. */
 	idleMs?: number;
-	/** Past this many sessions, the least recently used is ended to make room. */
-	maxSessions?: number;
+	/** Past this many sessions of one key, that key's least recently used session is ended to make room. */
+	maxSessionsPerKey?: number;
 	onError?: (error: unknown) => void;
 }
 
 export const DEFAULT_IDLE_MS = 30 * 60_000;
-const DEFAULT_MAX_SESSIONS = 64;
+/** Sessions one key may hold: a client that opens too many ends its own oldest, never another key's. */
+export const DEFAULT_MAX_SESSIONS_PER_KEY = 32;
 
 export class McpSessions {
 	private readonly sessions = new Map<string, McpSession>();
 	private readonly idleMs: number;
-	private readonly maxSessions: number;
+	private readonly maxPerKey: number;
 
 	constructor(
 		private readonly guard: RevisionGuard,
 		private readonly options: SessionOptions = {},
 	) {
 		this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-		this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+		this.maxPerKey = options.maxSessionsPerKey ?? DEFAULT_MAX_SESSIONS_PER_KEY;
 	}
 
 	/** A new session for `owner`; the transport announces its id in the answer to the initialize request. */
 	async open(owner: string, agent: string): Promise<McpSession> {
-		if (this.sessions.size >= this.maxSessions) this.evictOne();
+		const own = [...this.sessions.values()].filter((session) => session.owner === owner);
+		if (own.length >= this.maxPerKey) this.evictOldest(own);
 		// 256 random bits: the id is a bearer of nothing by itself (the key is checked too), but it must not be guessable.
 		const id = randomBytes(32).toString("base64url");
 		const transport = new StreamableHTTPServerTransport({
@@ -123,9 +125,9 @@ export class McpSessions {
 		session.timer = this.guard.timers.schedule(() => void this.end(session.id), this.idleMs);
 	}
 
-	/** Makes room: the least recently used idle session goes first, else the least recently used of all. */
-	private evictOne(): void {
-		const byAge = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed);
+	/** Makes room among one key's sessions: its least recently used idle session goes first, else its least recently used. */
+	private evictOldest(sessions: McpSession[]): void {
+		const byAge = sessions.sort((a, b) => a.lastUsed - b.lastUsed);
 		const victim = byAge.find((session) => session.active === 0) ?? byAge[0];
 		if (victim) void this.end(victim.id);
 	}

@@ -12,6 +12,7 @@ import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
 import { ConflictResolver } from "./conflict-resolver";
+import { ConflictWaits } from "./conflict-waits";
 import { GuardedWriter } from "./guarded-writer";
 import { StatePersistence } from "./persistence";
 import { RevisionTracker } from "./revision-tracker";
@@ -48,6 +49,8 @@ export interface RevisionGuard {
 	/** What each client last read of each note (implicit tokens). */
 	readonly reads: ReadLedger;
 	readonly timers: Timers;
+	/** Long-polls on conflicts, bounded per caller and in all. */
+	readonly waits: ConflictWaits;
 	readonly persistence: StatePersistence;
 	readonly settings: () => RevisionGuardSettings;
 	readonly now: () => number;
@@ -126,6 +129,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		resolver,
 		reads,
 		timers: options.timers,
+		waits: new ConflictWaits(conflicts, options.timers),
 		persistence,
 		settings,
 		now,

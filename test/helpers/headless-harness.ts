@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect } from "vitest";
 import { tmpdir } from "os";
 import { join } from "path";
 import { openFolder, openFolderGuard } from "../../src/headless/folder-guard";
+import type { ConnectionLimits } from "../../src/http/connections";
 import { ApiServer } from "../../src/http/server";
 import type { YieldToHost } from "../../src/core/steps";
 import type { RevisionGuard } from "../../src/service/revision-guard";
@@ -17,6 +18,7 @@ export interface Harness {
 	dir: string;
 	port: number;
 	guard: RevisionGuard;
+	server: ApiServer;
 	gateway: NodeFsGateway;
 	settings: RevisionGuardSettings;
 	/** Calls the API with the test key. */
@@ -33,6 +35,8 @@ export interface HarnessOptions {
 	now?: () => number;
 	/** How long diffs and merges give the host a turn (a test can hold one there). */
 	yieldToHost?: YieldToHost;
+	/** The server's connection limits (flood tests lower them). */
+	connections?: ConnectionLimits;
 }
 
 export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -50,12 +54,13 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 	});
 	guard.tracker.start();
 	await gateway.watching();
-	const server = new ApiServer({ guard, onError: (error) => errors.push(error) });
+	const server = new ApiServer({ guard, onError: (error) => errors.push(error), ...(options.connections ? { connections: options.connections } : {}) });
 	const port = await server.listen(0);
 	return {
 		dir: gateway.root,
 		port,
 		guard,
+		server,
 		gateway,
 		settings,
 		api: (path, callOptions = {}) => call(port, path, { ...callOptions, headers: { Authorization: `Bearer ${TEST_KEY}`, ...callOptions.headers } }),

@@ -47,19 +47,28 @@ describe("McpSessions", () => {
 		expect(sessions.find(session.id, "key:owner")).toBeNull();
 	});
 
-	it("makes room past the cap by ending the least recently used idle session", async () => {
-		const sessions = new McpSessions(h.guard, { maxSessions: 2 });
+	it("makes room past a key's cap by ending that key's least recently used idle session", async () => {
+		const sessions = new McpSessions(h.guard, { maxSessionsPerKey: 2 });
 		const busy = await sessions.open("key:a", "a");
 		sessions.begin(busy);
-		const idle = await sessions.open("key:b", "b");
+		const idle = await sessions.open("key:a", "a");
 		h.guard.reads.record(idle.client, "a.md", "rev", h.guard.now());
-		const third = await sessions.open("key:c", "c");
+		const third = await sessions.open("key:a", "a");
 		expect(sessions.size).toBe(2);
 		expect(sessions.find(busy.id, "key:a")).toBe(busy);
-		expect(sessions.find(idle.id, "key:b")).toBeNull();
+		expect(sessions.find(idle.id, "key:a")).toBeNull();
 		expect(h.guard.reads.lastRead(idle.client, "a.md")).toBeUndefined();
-		expect(sessions.find(third.id, "key:c")).toBe(third);
+		expect(sessions.find(third.id, "key:a")).toBe(third);
 		await sessions.closeAll();
 		expect(sessions.size).toBe(0);
+	});
+
+	it("never ends another key's session, however many sessions one key opens", async () => {
+		const sessions = new McpSessions(h.guard, { maxSessionsPerKey: 4 });
+		const other = await sessions.open("key:other", "other");
+		for (let i = 0; i < 64; i++) await sessions.open("key:greedy", "greedy");
+		expect(sessions.find(other.id, "key:other")).toBe(other);
+		expect(sessions.size).toBe(5);
+		await sessions.closeAll();
 	});
 });

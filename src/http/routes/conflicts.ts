@@ -1,12 +1,13 @@
 /** GET /conflicts, GET /conflicts/{id} (optionally long-polling), GET /conflicts/{id}/merge. */
 import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
 import { etagOf } from "../../core/revision";
+import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import { problem } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import type { RequestContext } from "../router";
 
 const STATUSES: ConflictStatus[] = ["open", "resolved", "dismissed"];
-const MAX_WAIT_SECONDS = 60;
+const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
 
 export async function listConflicts(context: RequestContext): Promise<ApiResponse> {
 	const status = context.query.get("status");
@@ -26,7 +27,12 @@ export async function getConflict(context: RequestContext): Promise<ApiResponse>
 	if (!Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
 		return problem("bad-request", `wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}.`);
 	}
-	return json(200, toJson(await statusChange(context, found.record, wait * 1000)));
+	const outcome = await context.guard.waits.wait(found.record, wait * 1000, context.client ?? "anonymous", context.signal);
+	if (outcome.kind === "settled") return json(200, toJson(outcome.record));
+	const retry = { "Retry-After": String(outcome.retryAfterSeconds) };
+	return outcome.who === "caller"
+		? problem("too-many-waits", `This key already has as many long-polls under way as it may; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s, or GET the conflict without wait.`, {}, retry)
+		: problem("server-busy", `The server already holds as many long-polls as it allows; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s.`, {}, retry);
 }
 
 export async function conflictMerge(context: RequestContext): Promise<ApiResponse> {
@@ -51,24 +57,6 @@ export async function conflictMerge(context: RequestContext): Promise<ApiRespons
 			: `The automatic merge has ${result.conflicts} conflict(s), shown with <<<<<<< mine / ======= / >>>>>>> agent markers. Resolve them, then PUT the result to the note with If-Match set to currentRevision; that resolves this conflict.`,
 	};
 	return json(200, body, sides.mineRevision ? { ETag: etagOf(sides.mineRevision) } : {});
-}
-
-/** Resolves with the record once its status differs from what the caller saw, or when `ms` runs out. */
-function statusChange(context: RequestContext, record: ConflictRecord, ms: number): Promise<ConflictRecord> {
-	const { conflicts, timers } = context.guard;
-	const seen = record.status;
-	if (ms === 0) return Promise.resolve(record);
-	return new Promise((resolve) => {
-		const finish = () => {
-			unsubscribe();
-			timers.cancel(timer);
-			resolve(conflicts.get(record.id) ?? record);
-		};
-		const unsubscribe = conflicts.onChange((changed) => {
-			if (changed.id === record.id && changed.status !== seen) finish();
-		});
-		const timer = timers.schedule(finish, ms);
-	});
 }
 
 function findRecord(context: RequestContext): { record: ConflictRecord } | { response: ApiResponse } {

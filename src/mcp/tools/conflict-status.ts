@@ -1,11 +1,11 @@
 /** conflict_status: one conflict record, optionally waiting (long-poll, up to 60 s) until its status changes. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ConflictRecord } from "../../core/conflicts";
+import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import type { ToolContext } from "./context";
 import { fail, guarded, ok } from "./context";
 
-export const MAX_WAIT_SECONDS = 60;
+export const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
 
 export const CONFLICT_STATUS_DESCRIPTION =
 	"Look up a conflict: the record a refused write created (its id is in the refusal as conflictId). `status` is open, resolved or dismissed; " +
@@ -45,28 +45,11 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 		({ id, wait }, extra) => guarded(context, async () => {
 			const record = context.guard.conflicts.get(id);
 			if (!record) return fail(`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
-			const settled = wait ? await statusChange(context, record, wait * 1000, extra.signal) : record;
-			return ok({ ...settled });
+			const outcome = await context.guard.waits.wait(record, (wait ?? 0) * 1000, context.client, extra.signal);
+			if (outcome.kind === "too-many") {
+				return fail(`Not waited: ${outcome.who === "caller" ? "this session already has" : "the server already has"} as many conflict_status waits under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`, { error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds });
+			}
+			return ok({ ...outcome.record });
 		}),
 	);
-}
-
-/** Resolves with the record once its status differs from what the caller saw, when `ms` runs out, or when the call is cancelled. */
-function statusChange(context: ToolContext, record: ConflictRecord, ms: number, signal: AbortSignal): Promise<ConflictRecord> {
-	const { conflicts, timers } = context.guard;
-	const seen = record.status;
-	return new Promise((resolve) => {
-		const finish = () => {
-			unsubscribe();
-			timers.cancel(timer);
-			signal.removeEventListener("abort", finish);
-			resolve(conflicts.get(record.id) ?? record);
-		};
-		const unsubscribe = conflicts.onChange((changed) => {
-			if (changed.id === record.id && changed.status !== seen) finish();
-		});
-		const timer = timers.schedule(finish, ms);
-		signal.addEventListener("abort", finish);
-		if (signal.aborted) finish();
-	});
 }
