@@ -8,6 +8,8 @@ export interface ServeArgs {
 	apiKey: string | null;
 	/** True when --vault was not given: serve (and if needed create) the demo vault. */
 	demo: boolean;
+	/** --create: a --vault folder that does not exist may be created (otherwise a typo would serve an empty vault). */
+	create: boolean;
 }
 
 export interface HelpArgs {
@@ -26,10 +28,11 @@ export type CliArgs = ServeArgs | MergeArgs | HelpArgs | { command: "error"; mes
 
 export const USAGE = `Usage:
   npm start                                  serve ./demo-vault (created with a few notes if missing)
-  npm start -- --vault DIR [--port N] [--api-key KEY]
+  npm start -- --vault DIR [--create] [--port N] [--api-key KEY]
                                              serve any folder; external edits are tracked live
 Options:
-  --vault DIR     folder to serve (default ./demo-vault)
+  --vault DIR     folder to serve (default ./demo-vault); it must exist, unless --create is given
+  --create        create the --vault folder if it does not exist
   --port N        port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
   --api-key KEY   accept this key (default: a key generated once and kept in DIR/.revision-guard/settings.json)
   --help          this text
@@ -40,7 +43,7 @@ Options:
 
 export function parseArgs(argv: readonly string[]): CliArgs {
 	if (argv[0] === "merge") return parseMergeArgs(argv.slice(1));
-	const result: ServeArgs = { command: "serve", vault: "demo-vault", port: DEFAULT_PORT, apiKey: null, demo: true };
+	const result: ServeArgs = { command: "serve", vault: "demo-vault", port: DEFAULT_PORT, apiKey: null, demo: true, create: false };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i]!;
 		const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -56,6 +59,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 				result.demo = false;
 				break;
 			}
+			case "--create":
+				if (inline !== undefined) return { command: "error", message: "--create takes no value." };
+				result.create = true;
+				break;
 			case "--port": {
 				// Digits only: Number("") is 0 (a random port), and "0x50" or "1e3" are not what anyone types for a port.
 				const raw = value();

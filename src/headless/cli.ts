@@ -1,5 +1,7 @@
 /** The headless host: serves a plain folder with the same guarded API as the plugin, no Obsidian needed. */
+import { mkdir, stat } from "fs/promises";
 import { join, resolve } from "path";
+import type { ConflictReason } from "../core/conflicts";
 import { isLoopback } from "../http/security";
 import { ApiServer } from "../http/server";
 import { recoverTempFiles } from "../vault/temp-recovery";
@@ -13,6 +15,14 @@ import { pickSampleNote, welcomeText } from "./welcome";
 async function serve(args: ServeArgs): Promise<void> {
 	const folder = resolve(args.vault);
 	if (args.demo && (await ensureDemoVault(folder))) console.log(`Created a demo vault in ${folder}`);
+	if (!args.demo) {
+		const problem = await vaultFolderProblem(folder, args.create);
+		if (problem !== null) {
+			console.error(problem);
+			process.exitCode = 2;
+			return;
+		}
+	}
 	const opened = await openFolder(folder);
 	const { gateway, storage } = opened;
 	const recovered = await recoverTempFiles(gateway.root, join(gateway.root, STATE_FOLDER, "recovered"));
@@ -27,7 +37,7 @@ async function serve(args: ServeArgs): Promise<void> {
 	guard.conflicts.onChange((record) => {
 		if (record.status !== "open") return;
 		const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
-		console.log(`[${record.time}] refused a ${record.reason} write to ${record.path} from ${record.agent}; its content is ${kept}`);
+		console.log(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
 	});
 	const server = new ApiServer({ guard, onError: (error) => console.error("request failed:", error) });
 	let port: number;
@@ -58,6 +68,26 @@ async function serve(args: ServeArgs): Promise<void> {
 
 	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions));
 	console.log(welcomeText({ folder, port, key: settings.keys[0]!.key, notes: report.checked, changed: report.changed, sampleNote }));
+}
+
+/** How the log names each kind of refused write. */
+const REFUSALS: Record<ConflictReason, string> = {
+	stale: "a stale write",
+	exists: "a write over an existing note",
+	"read-expired": "a write based on an expired read",
+	"content-loss": "a write that would have erased most of the note",
+};
+
+/** Why `folder` cannot be served (null when it can): missing without --create, or not a folder at all. */
+async function vaultFolderProblem(folder: string, create: boolean): Promise<string | null> {
+	const stats = await stat(folder).catch(() => null);
+	if (stats === null) {
+		if (!create) return `The folder ${folder} does not exist, so nothing was served. Check the path, or add --create to start a new vault there.`;
+		await mkdir(folder, { recursive: true });
+		console.log(`Created ${folder}`);
+		return null;
+	}
+	return stats.isDirectory() ? null : `${folder} is a file, not a folder. Give --vault the folder that holds your notes.`;
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -39,7 +39,7 @@ export function welcomeText({ folder, port, key, notes, changed, sampleNote }: W
   API key:  ${key}
 
 Try it (bash):${placeholder}
-  export RG_KEY=${key}
+  export RG=${base} RG_KEY=${key}
   # 1. Read a note; the ETag header is its revision:
   curl -i -H "Authorization: Bearer $RG_KEY" ${note}
   # 2. Update it with that revision (saves the ETag for step 3):

@@ -4,7 +4,7 @@
  */
 import { execFile, spawn, type ChildProcess } from "child_process";
 import { existsSync } from "fs";
-import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "fs/promises";
 import { createServer, type Server } from "net";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -98,7 +98,7 @@ async function stop(host: Host, signal: NodeJS.Signals): Promise<Exit> {
 /** The printed lines to paste: the export, then steps 1, 2 and 3. */
 function tryLines(welcome: string): { exportLine: string; steps: string[] } {
 	const lines = welcome.split("\n").map((line) => line.trim());
-	const exportLine = lines.find((line) => line.startsWith("export RG_KEY="));
+	const exportLine = lines.find((line) => line.startsWith("export RG="));
 	const steps = [1, 2, 3].map((n) => lines[lines.findIndex((line) => line.startsWith(`# ${n}.`)) + 1] ?? "");
 	expect(exportLine, welcome).toBeDefined();
 	for (const step of steps) expect(step, welcome).toContain("curl ");
@@ -163,7 +163,8 @@ describe("the headless host serving a folder", () => {
 		expect(host.welcome).toContain("2 notes tracked");
 		expect(host.welcome).not.toContain("Created a demo vault");
 		expect(host.key).toMatch(BASE64URL_KEY);
-		expect(host.welcome).toContain(`export RG_KEY=${host.key}`);
+		// Both variables the README's examples use.
+		expect(host.welcome).toContain(`export RG=http://127.0.0.1:${host.port} RG_KEY=${host.key}`);
 		const { steps } = tryLines(host.welcome);
 		for (const step of steps) {
 			expect(step).toContain(`http://127.0.0.1:${host.port}/vault/Inbox.md`);
@@ -314,6 +315,41 @@ describe("the headless host's command line", () => {
 		expect(host.out()).toContain("--vault DIR");
 		expect(host.err()).toBe("");
 		expect(existsSync(join(dir, "demo-vault"))).toBe(false);
+	});
+
+	it("refuses a --vault folder that does not exist (a typo must not serve an empty vault), and creates it with --create", async () => {
+		const missing = join(dir, "Notse");
+		const host = launch(["--vault", missing, "--port", "0"], dir);
+		expect(await within(host.exited, 10_000, "the host to exit")).toEqual({ code: 2, signal: null });
+		expect(host.err()).toContain(`The folder ${missing} does not exist`);
+		expect(host.err()).toContain("add --create");
+		expect(existsSync(missing)).toBe(false);
+		const created = await serve(["--vault", missing, "--create", "--port", "0"]);
+		expect(existsSync(missing)).toBe(true);
+		expect((await created.api("/vault/")).status).toBe(200);
+		await stop(created, "SIGTERM");
+	});
+
+	it("says plainly that a --vault file is not a folder", async () => {
+		const file = join(dir, "notes.md");
+		await writeFile(file, "# not a folder\n");
+		const host = launch(["--vault", file, "--port", "0"], dir);
+		expect(await within(host.exited, 10_000, "the host to exit")).toEqual({ code: 2, signal: null });
+		expect(host.err()).toContain(`${file} is a file, not a folder.`);
+		expect(host.err()).not.toContain("EEXIST");
+	});
+
+	it("keeps its settings file (which holds the keys) private to the user, even one an older version left readable", async () => {
+		const state = join(dir, ".revision-guard");
+		await mkdir(state, { recursive: true });
+		await writeFile(join(state, "settings.json"), JSON.stringify({ keys: [{ name: "old", key: "k".repeat(43), created: "2026-01-01" }] }), { mode: 0o644 });
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		expect((await stat(join(state, "settings.json"))).mode & 0o777).toBe(0o600);
+		await stop(host, "SIGTERM");
+		const fresh = join(dir, "fresh");
+		const second = await serve(["--vault", fresh, "--create", "--port", "0"]);
+		expect((await stat(join(fresh, ".revision-guard", "settings.json"))).mode & 0o777).toBe(0o600);
+		await stop(second, "SIGTERM");
 	});
 
 	it("exits 2 with the problem and the usage on a bad argument", async () => {

@@ -310,6 +310,9 @@ describe("PUT /vault/{path}", () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": "*" } });
 		expectProblem(res, 428, "precondition-required");
+		// The reason is that `*` proves nothing, not that the client never read the note.
+		expect(res.json<{ detail: string }>().detail).toMatch(/If-Match: \* proves nothing/);
+		expect(res.json<{ detail: string }>().detail).not.toMatch(/you have not read it/);
 		expect(await fileText("a.md")).toBe("one\n");
 	});
 
@@ -462,6 +465,11 @@ describe("DELETE /vault/{path}", () => {
 		const res = await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": etag } });
 		expectProblem(res, 412, "stale-revision");
 		expect(res.json()).toMatchObject({ path: "a.md", currentRevision: sha256Token("two\n") });
+		// A DELETE is retried as a DELETE: nothing tells it to PUT.
+		const { detail } = res.json<{ detail: string }>();
+		expect(detail).toContain("nothing was deleted");
+		expect(detail).toContain("send DELETE again");
+		expect(detail).not.toContain("PUT");
 		expect(await fileText("a.md")).toBe("two\n");
 		expect(await backups()).toEqual([]);
 	});
