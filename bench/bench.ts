@@ -16,6 +16,7 @@ import { measureMerge } from "./merge";
 import { measureMcp } from "./mcp";
 import { measureModalOpen } from "./modal";
 import { measureReconcile } from "./reconcile";
+import { measureHugeNote } from "./huge-note";
 import { writeReport, type Row } from "./report";
 
 const ROUNDS = 3;
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
 		const mcp = await measureMcp(mcpServer.port, paths[500]!);
 		mcpServer.child.kill();
 
+		const huge = await measureHugeNote(join(work, "huge"), (vault) => spawnServer("revision-guard", vault));
 		const hashing = measureHashing();
 		const reconcile = await measureReconcile(join(work, "reconcile"));
 		const merge = await measureMerge();
@@ -131,6 +133,11 @@ async function main(): Promise<void> {
 			{ measure: "merge modal open-to-interactive, 1 MB note, 12 conflicts (Chromium; merge + DOM)", ours: modal.openMs, baseline: null, unit: "ms", target: "report", pass: null },
 			{ measure: "MCP read_note round trip (SDK client; median of 200)", ours: mcp.readMs, baseline: mcp.restGetMs, unit: "ms", target: "report (baseline: REST GET)", pass: null },
 			{ measure: "MCP write_note round trip (SDK client; median of 200)", ours: mcp.writeMs, baseline: mcp.restPutMs, unit: "ms", target: "report (baseline: REST PUT)", pass: null },
+			{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note, every line changed: size of the 412`, ours: huge.answerKB, baseline: null, unit: "KB", target: "≤ 300 KB (256 KB diff cap + facts)", pass: huge.answerKB <= 300 },
+			{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note: time to the 412 (.bak, record, diff)`, ours: huge.answerMs, baseline: null, unit: "ms", target: "report", pass: null },
+			{ measure: "longest wait of a small GET sent during that stale PUT (baseline: idle GET)", ours: huge.concurrentGetMs, baseline: huge.idleGetMs, unit: "ms", target: "≤ 100 ms", pass: huge.concurrentGetMs <= 100 },
+			{ measure: "final check before the rename, 5 MB note (baseline: re-reading the note, as before)", ours: huge.checkUs, baseline: huge.rereadUs, unit: "µs", target: "report", pass: null },
+			{ measure: "the rename itself, replacing a 5 MB note (the rest of the window)", ours: huge.renameUs, baseline: null, unit: "µs", target: "report", pass: null },
 			{ measure: "revision store memory after reconcile (heap)", ours: reconcile.storeHeapMB, baseline: null, unit: "MB", target: "report", pass: null },
 			{ measure: "peak process RSS during reconcile", ours: reconcile.peakRssMB, baseline: null, unit: "MB", target: "report", pass: null },
 		];

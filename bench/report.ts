@@ -11,6 +11,9 @@ export interface Row {
 	pass: boolean | null;
 }
 
+/** Units of time: the ratio is baseline ÷ ours, so higher is better in every row. */
+const LOWER_IS_BETTER = new Set(["ms", "µs"]);
+
 const format = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
 export async function writeReport(path: string, rows: Row[], context: { machine: string; method: string }): Promise<void> {
@@ -28,13 +31,13 @@ export async function writeReport(path: string, rows: Row[], context: { machine:
 		"| measure | ours | baseline | ratio | target | met |",
 		"|---|---:|---:|---:|---|---|",
 		...rows.map((row) => {
-			const ratio = row.baseline === null ? "" : row.unit === "ms" ? `${(row.baseline / row.ours).toFixed(2)}×` : `${(row.ours / row.baseline).toFixed(2)}×`;
+			const ratio = row.baseline === null ? "" : LOWER_IS_BETTER.has(row.unit) ? `${(row.baseline / row.ours).toFixed(2)}×` : `${(row.ours / row.baseline).toFixed(2)}×`;
 			const baseline = row.baseline === null ? "" : `${format(row.baseline)} ${row.unit}`;
 			const met = row.pass === null ? "—" : row.pass ? "yes" : "**no**";
 			return `| ${row.measure} | ${format(row.ours)} ${row.unit} | ${baseline} | ${ratio} | ${row.target} | ${met} |`;
 		}),
 		"",
-		"For latency rows the ratio is baseline p99 ÷ ours, so higher is better everywhere.",
+		"For time rows the ratio is baseline ÷ ours (p99 for latency), so higher is better everywhere.",
 		"",
 	];
 	await writeFile(path, lines.join("\n"));

@@ -16,10 +16,12 @@ export function diffLines(before: readonly string[], after: readonly string[]): 
 }
 
 export function* diffLinesSteps(before: readonly string[], after: readonly string[]): Steps<LineOp[]> {
-	const interned = internLines([before, after]);
-	yield;
+	const interned = yield* internLinesSteps([before, after]);
 	return yield* diffInternedSteps(interned, 0, 1);
 }
+
+/** Lines handled between two yields in the linear passes (interning, building ops). */
+export const LINES_PER_STEP = 16_384;
 
 /** Lines of several texts as small integer ids (equal lines, equal ids), so diffs need no further string hashing. */
 export interface InternedLines {
@@ -29,8 +31,13 @@ export interface InternedLines {
 }
 
 export function internLines(texts: readonly (readonly string[])[]): InternedLines {
+	return finishNow(internLinesSteps(texts));
+}
+
+export function* internLinesSteps(texts: readonly (readonly string[])[]): Steps<InternedLines> {
 	const table = new Map<string, number>();
-	const ids = texts.map((lines) => {
+	const ids: Int32Array[] = [];
+	for (const lines of texts) {
 		const out = new Int32Array(lines.length);
 		for (let i = 0; i < lines.length; i++) {
 			const line = lines[i]!;
@@ -40,9 +47,10 @@ export function internLines(texts: readonly (readonly string[])[]): InternedLine
 				table.set(line, id);
 			}
 			out[i] = id;
+			if ((i + 1) % LINES_PER_STEP === 0) yield;
 		}
-		return out;
-	});
+		ids.push(out);
+	}
 	return { texts, ids, count: table.size };
 }
 
@@ -53,15 +61,20 @@ export function diffInterned(interned: InternedLines, from: number, to: number):
 
 export function* diffInternedSteps(interned: InternedLines, from: number, to: number): Steps<LineOp[]> {
 	const marks = yield* markChanges(interned.ids[from]!, interned.ids[to]!, interned.count);
-	return opsOf(marks, interned.texts[from]!, interned.texts[to]!);
+	return yield* opsOf(marks, interned.texts[from]!, interned.texts[to]!);
 }
 
 /** Walks both sides: unmarked lines pair up in order; a run of changes is its deletions, then its insertions. */
-function opsOf(marks: ChangeMarks, before: readonly string[], after: readonly string[]): LineOp[] {
+function* opsOf(marks: ChangeMarks, before: readonly string[], after: readonly string[]): Steps<LineOp[]> {
 	const ops: LineOp[] = [];
 	let i = 0;
 	let j = 0;
+	let nextYield = LINES_PER_STEP;
 	while (i < before.length || j < after.length) {
+		if (i + j >= nextYield) {
+			nextYield += LINES_PER_STEP;
+			yield;
+		}
 		const start = i;
 		while (i < before.length && marks.a[i]) i++;
 		if (i > start) ops.push({ kind: "delete", lines: before.slice(start, i) });

@@ -1,6 +1,6 @@
 /** Unified diffs (the `diff -u` / `git diff` text format) between two versions of a note. */
 import { finishNow, type Steps } from "../steps";
-import { diffLinesSteps, type LineOp } from "./line-diff";
+import { diffLinesSteps, LINES_PER_STEP, type LineOp } from "./line-diff";
 import { splitLines } from "./lines";
 
 export interface UnifiedDiffOptions {
@@ -17,10 +17,14 @@ export function unifiedDiff(before: string, after: string, options: UnifiedDiffO
 /** The diff's lines (each with its own "\n"), header first; none when the texts are equal. */
 export function* unifiedDiffLines(before: string, after: string, options: UnifiedDiffOptions = {}): Steps<string[]> {
 	if (before === after) return [];
-	const ops = yield* diffLinesSteps(splitLines(before), splitLines(after));
+	const beforeLines = splitLines(before);
+	yield;
+	const afterLines = splitLines(after);
+	yield;
+	const ops = yield* diffLinesSteps(beforeLines, afterLines);
 	yield;
 	const out = [`--- ${options.fromLabel ?? "a"}\n`, `+++ ${options.toLabel ?? "b"}\n`];
-	writeHunks(ops, options.context ?? 3, out);
+	yield* writeHunks(ops, options.context ?? 3, out);
 	return out;
 }
 
@@ -30,7 +34,7 @@ const INSERT = 2;
 const PREFIX = [" ", "-", "+"] as const;
 
 /** Groups the changes with `context` equal lines around them into hunks, and writes them to `out`. */
-function writeHunks(ops: readonly LineOp[], context: number, out: string[]): void {
+function* writeHunks(ops: readonly LineOp[], context: number, out: string[]): Steps<void> {
 	// Flattened once: line i has a tag and its 1-based line numbers in the old and new text.
 	const lines: string[] = [];
 	const tags: number[] = [];
@@ -39,6 +43,7 @@ function writeHunks(ops: readonly LineOp[], context: number, out: string[]): voi
 		for (const line of op.lines) {
 			lines.push(line);
 			tags.push(tag);
+			if (lines.length % LINES_PER_STEP === 0) yield;
 		}
 	}
 	const oldNo = new Int32Array(lines.length + 1);
@@ -49,26 +54,33 @@ function writeHunks(ops: readonly LineOp[], context: number, out: string[]): voi
 		oldNo[i + 1] = oldNo[i]! + (tags[i] === INSERT ? 0 : 1);
 		newNo[i + 1] = newNo[i]! + (tags[i] === DELETE ? 0 : 1);
 	}
-	let hunkStart = -1;
+	yield;
+	for (const [start, end] of hunkRanges(tags, context)) {
+		out.push(`@@ -${range(oldNo[start]!, oldNo[end + 1]! - oldNo[start]!)} +${range(newNo[start]!, newNo[end + 1]! - newNo[start]!)} @@\n`);
+		for (let k = start; k <= end; k++) {
+			render(out, PREFIX[tags[k]!]!, lines[k]!);
+			if ((k + 1) % LINES_PER_STEP === 0) yield;
+		}
+	}
+}
+
+/** Each hunk's first and last line (inclusive): changes with `context` equal lines around them, close ones joined. */
+function hunkRanges(tags: readonly number[], context: number): [number, number][] {
+	const ranges: [number, number][] = [];
+	let start = -1;
 	let lastChange = -1;
-	const close = () => {
-		const end = Math.min(lastChange + context, lines.length - 1);
-		const oldCount = oldNo[end + 1]! - oldNo[hunkStart]!;
-		const newCount = newNo[end + 1]! - newNo[hunkStart]!;
-		out.push(`@@ -${range(oldNo[hunkStart]!, oldCount)} +${range(newNo[hunkStart]!, newCount)} @@\n`);
-		for (let k = hunkStart; k <= end; k++) render(out, PREFIX[tags[k]!]!, lines[k]!);
-	};
-	for (let index = 0; index < lines.length; index++) {
+	for (let index = 0; index < tags.length; index++) {
 		if (tags[index] === EQUAL) continue;
 		const from = Math.max(index - context, 0);
-		if (hunkStart === -1) hunkStart = from;
-		else if (from > lastChange + context + 1) {
-			close();
-			hunkStart = from;
+		if (start !== -1 && from > lastChange + context + 1) {
+			ranges.push([start, Math.min(lastChange + context, tags.length - 1)]);
+			start = -1;
 		}
+		if (start === -1) start = from;
 		lastChange = index;
 	}
-	if (hunkStart !== -1) close();
+	if (start !== -1) ranges.push([start, Math.min(lastChange + context, tags.length - 1)]);
+	return ranges;
 }
 
 function range(start: number, count: number): string {

@@ -1,5 +1,5 @@
 /** Line-based three-way merge of base/mine/theirs line arrays into stable and conflicting regions. */
-import { diffInternedSteps, internLines } from "../diff/line-diff";
+import { diffInternedSteps, internLinesSteps } from "../diff/line-diff";
 import { finishNow, type Steps } from "../steps";
 import { groupHunks, type Group } from "./group";
 import { toHunks, type Hunk } from "./hunks";
@@ -22,8 +22,7 @@ export function* mergeLinesSteps(
 	options: LineMergeOptions = {},
 ): Steps<DraftRegion[]> {
 	// Interned once for both diffs: each line is hashed a single time.
-	const interned = internLines([base, mine, theirs]);
-	yield;
+	const interned = yield* internLinesSteps([base, mine, theirs]);
 	const mineHunks = toHunks(yield* diffInternedSteps(interned, 0, 1), base, mine, "mine");
 	yield;
 	const theirsHunks = toHunks(yield* diffInternedSteps(interned, 0, 2), base, theirs, "theirs");
