@@ -8,7 +8,8 @@ const problemResponse = (description: string) => ({ description, content: { "app
 const etagHeader = { ETag: { description: "The note's revision token (a strong entity tag).", schema: { type: "string" } } };
 const pathParam = { name: "path", in: "path", required: true, description: "Vault-relative note path, each segment percent-encoded once.", schema: { type: "string" } };
 const ifMatch = { name: "If-Match", in: "header", required: false, description: "The ETag from your last read. Required to update or delete an existing note.", schema: { type: "string" } };
-const ifNoneMatch = { name: "If-None-Match", in: "header", required: false, description: "`*` to create only; with a tag on GET, 304 when unchanged.", schema: { type: "string" } };
+const ifNoneMatch = { name: "If-None-Match", in: "header", required: false, description: "`*` to create only; with a tag on GET, 304 when unchanged (a 304 does not count as having read the note).", schema: { type: "string" } };
+const allowEmpty = { name: "Allow-Empty", in: "header", required: false, description: "`true`: an empty body may replace a non-empty note (otherwise 409 empty-body).", schema: { type: "string", enum: ["true"] } };
 const patchHeaders = [
 	{ name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace"] } },
 	{ name: "Target-Type", in: "header", required: true, description: "`block` is not supported.", schema: { type: "string", enum: ["heading", "frontmatter"] } },
@@ -17,13 +18,15 @@ const patchHeaders = [
 	{ name: "Create-Target-If-Missing", in: "header", required: false, description: "`true`: add a missing heading (at the end of its parent) or frontmatter key.", schema: { type: "string", enum: ["true", "false"] } },
 ];
 const common = {
-	"400": problemResponse("Invalid path, malformed header or body."),
+	"400": problemResponse("Invalid path (a symbolic link that loops included), malformed header (two Host lines included) or body."),
 	"401": problemResponse("Missing or wrong API key."),
-	"403": problemResponse("A request from a web page (Origin) that is not allowed."),
+	"403": problemResponse("A request from a web page (Origin) that is not allowed; or an agent changing a .bak note (backup-read-only)."),
+	"409": problemResponse("The note is not UTF-8 text (note-not-utf8), so it is neither served nor changed."),
 	"421": problemResponse("Host header is not a loopback name on this port."),
+	"503": problemResponse("No connection could be spared (server-busy); retry after Retry-After."),
 };
 const refusals = {
-	"409": problemResponse("Content-loss guard: a tokenless write would erase most of the note. The body is kept as .bak."),
+	"409": problemResponse("content-loss: a tokenless write would erase most of the note (the body is kept as .bak); empty-body: an empty body over a non-empty note (send Allow-Empty: true to mean it); name-clash: a note whose name differs only in Unicode normalization exists; note-not-utf8: the note is not UTF-8 text."),
 	"412": { description: "Stale revision (or the note exists under If-None-Match). Nothing was written; the body is kept as .bak.", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/StaleProblem" } } } },
 	"413": problemResponse("Body over the size limit."),
 	"428": problemResponse("If-Match is required to change an existing note."),
@@ -62,7 +65,7 @@ export const OPENAPI: JsonValue = {
 			head: { summary: "The headers a GET would send.", parameters: [pathParam], responses: { "200": { description: "Exists.", headers: etagHeader }, "404": { description: "No such note." } } },
 			put: {
 				summary: "Create a note, or replace it when If-Match names its current revision. With Prefer: merge=auto, a stale write whose three-way merge is clean is merged instead of refused.",
-				parameters: [pathParam, ifMatch, ifNoneMatch, { name: "Prefer", in: "header", required: false, description: "`merge=auto`: merge with the newer note when If-Match is stale and the merge is clean.", schema: { type: "string" } }],
+				parameters: [pathParam, ifMatch, ifNoneMatch, allowEmpty, { name: "Prefer", in: "header", required: false, description: "`merge=auto`: merge with the newer note when If-Match is stale and the merge is clean.", schema: { type: "string" } }],
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
 				responses: {
 					"200": { description: "Merged (Prefer: merge=auto): the stale write was merged with the newer note. Preference-Applied: merge=auto.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, revision: { type: "string" }, merged: { type: "boolean" } } } } } },
@@ -100,7 +103,7 @@ export const OPENAPI: JsonValue = {
 		},
 		"/active/": {
 			get: { summary: "Read the note open in Obsidian's active editor, as GET /vault/{path} does (Content-Location names it). 404 when none is (always, headless).", parameters: [ifNoneMatch], responses: { "200": { description: "The note and its ETag.", headers: etagHeader }, "304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader }, "404": problemResponse("No active note."), ...common } },
-			put: { summary: "Replace the active note, guarded like PUT /vault/{path}.", parameters: [ifMatch], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Replaced.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
+			put: { summary: "Replace the active note, guarded like PUT /vault/{path}.", parameters: [ifMatch, allowEmpty], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Replaced.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
 			post: { summary: "Append to the active note, as POST /vault/{path}.", parameters: [ifMatch], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Appended.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
 			patch: { summary: "Patch the active note, guarded like PATCH /vault/{path}.", parameters: [ifMatch, ...patchHeaders], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Patched.", headers: etagHeader }, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
 			delete: { summary: "Trash the active note; needs If-Match (or a current last read).", parameters: [ifMatch], responses: { "204": { description: "Trashed." }, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
@@ -119,7 +122,13 @@ export const OPENAPI: JsonValue = {
 					{ name: "id", in: "path", required: true, schema: { type: "string" } },
 					{ name: "wait", in: "query", required: false, description: "Long-poll: answer as soon as the status changes, or after this many seconds.", schema: { type: "number", minimum: 0, maximum: 60 } },
 				],
-				responses: { "200": { description: "The record.", content: { "application/json": { schema: { $ref: "#/components/schemas/Conflict" } } } }, "404": problemResponse("No such conflict."), ...common },
+				responses: {
+					"200": { description: "The record.", content: { "application/json": { schema: { $ref: "#/components/schemas/Conflict" } } } },
+					"404": problemResponse("No such conflict."),
+					"429": problemResponse("This key already holds 16 long-polls (too-many-waits); retry after Retry-After, or read without wait."),
+					...common,
+					"503": problemResponse("The server holds as many long-polls (128) or connections as it allows (server-busy); retry after Retry-After."),
+				},
 			},
 		},
 		"/conflicts/{id}/merge": {
@@ -138,9 +147,22 @@ export const OPENAPI: JsonValue = {
 		},
 		"/changes/{path}": {
 			get: {
-				summary: "Unified diff from a revision you saw to the note now.",
-				parameters: [pathParam, { name: "since", in: "query", required: true, schema: { type: "string" } }],
-				responses: { "200": { description: "The diff and the current revision.", headers: etagHeader }, "404": problemResponse("No such note, or that revision is not retained."), ...common },
+				summary: "Unified diff from a revision you saw to the note now (or to `to`), one page at a time: a page holds whole lines and at most the answer cap (256 KB by default).",
+				parameters: [
+					pathParam,
+					{ name: "since", in: "query", required: true, description: "The revision the diff starts from.", schema: { type: "string" } },
+					{ name: "to", in: "query", required: false, description: "A retained revision to diff to, instead of the note now (pages of one diff pin it).", schema: { type: "string" } },
+					{ name: "offset", in: "query", required: false, description: "The first line of the diff to send: nextOffset from the previous page.", schema: { type: "integer", minimum: 0 } },
+				],
+				responses: {
+					"200": {
+						description: "The diff (or one page of it) and the current revision.",
+						headers: etagHeader,
+						content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, since: { type: "string" }, to: { type: "string" }, revision: { type: "string" }, changed: { type: "boolean" }, offset: { type: "integer" }, diff: { type: "string" }, truncated: { type: "boolean" }, nextOffset: { type: "integer" }, next: { type: "string", description: "The request for the next page." } } } } },
+					},
+					"404": problemResponse("No such note, or that revision is not retained."),
+					...common,
+				},
 			},
 		},
 		"/mcp": {
@@ -168,8 +190,11 @@ export const OPENAPI: JsonValue = {
 							currentRevision: { type: ["string", "null"] },
 							backupPath: { type: ["string", "null"], description: "Where your refused body was kept, byte for byte." },
 							conflictId: { type: "string" },
-							changes: { type: ["string", "null"], description: "Unified diff from sentRevision to the note now, when that base is retained." },
-							mergePreview: { type: "string", description: "With Prefer: merge=auto, the attempted merge with conflict markers." },
+							changes: { type: ["string", "null"], description: "Unified diff from sentRevision to the note now, when that base is retained; its first page (whole lines, at most the answer cap)." },
+							changesTruncated: { type: "boolean", description: "The diff goes on past this page." },
+							changesNext: { type: "string", description: "The GET /changes request for the next page." },
+							mergePreview: { type: "string", description: "With Prefer: merge=auto, the attempted merge with conflict markers (its first page)." },
+							mergePreviewTruncated: { type: "boolean", description: "The preview was cut at the answer cap; GET /conflicts/{id}/merge has all of it." },
 						},
 					},
 				],
@@ -181,7 +206,8 @@ export const OPENAPI: JsonValue = {
 					content: { type: "string" },
 					revision: { type: "string" },
 					stat: { type: "object", properties: { ctime: { type: "number" }, mtime: { type: "number" }, size: { type: "number" } } },
-					frontmatter: { type: "object" },
+					frontmatter: { type: ["object", "null"], description: "null when the frontmatter cannot be read (see warnings)." },
+					warnings: { type: "array", items: { type: "string" }, description: "Why frontmatter is null: not valid YAML, not a set of keys, too large, or nested too deeply." },
 					tags: { type: "array", items: { type: "string" }, description: "Frontmatter tags, then inline #tags outside code; without '#', each once." },
 				},
 			},
@@ -189,7 +215,7 @@ export const OPENAPI: JsonValue = {
 				type: "object",
 				properties: {
 					files: { type: "array", items: { type: "string" }, description: "Names as in the Local REST API; folders end in /." },
-					entries: { type: "array", items: { type: "object", properties: { name: { type: "string" }, path: { type: "string" }, type: { type: "string", enum: ["file", "folder"] }, revision: { type: "string" }, size: { type: "number" }, mtime: { type: "number" } } } },
+					entries: { type: "array", items: { type: "object", properties: { name: { type: "string" }, path: { type: "string" }, type: { type: "string", enum: ["file", "folder"] }, revision: { type: "string" }, unreadable: { type: "string", description: "Why a note cannot be served (it is not UTF-8, say); it then has no revision." }, size: { type: "number" }, mtime: { type: "number" } } } },
 				},
 			},
 			Conflict: {
