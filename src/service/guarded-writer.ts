@@ -5,70 +5,24 @@
  * with the note.
  */
 import type { BaseStore } from "../core/base-store";
-import { isBackupPath, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
+import { isBackupPath, type ConflictLog, type ConflictReason } from "../core/conflicts";
 import { headOfText, type Page } from "../core/diff/page";
-import { decideWrite, type GuardDecision, type Refusal, type WriteOperation } from "../core/guard";
+import { decideWrite, type GuardDecision, type Refusal } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
 import type { ReadLedger } from "../core/read-ledger";
 import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
 import type { RevisionHistory, RevisionSource } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
-import type { NoteStat, VaultGateway } from "../vault/gateway";
+import type { VaultGateway } from "../vault/gateway";
+import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { autoMergeInSlices, type AutoMerge } from "./auto-merge";
 import { boundedChanges, diffCapBytes } from "./bounded-changes";
+import { heldRevision, withHeldRevision } from "./implicit-tokens";
 import { keepRefusedBody } from "./refused-body";
 import type { RevisionTracker } from "./revision-tracker";
 
-export interface WriteRequest {
-	path: string;
-	operation: WriteOperation;
-	ifMatch: EntityTagCondition;
-	ifNoneMatch: EntityTagCondition;
-	/** The key name the write is attributed to. */
-	agent: string;
-	/**
-	 * Who history credits; defaults to the agent. The merge modal's saves are the person's: a person's refused save
-	 * is not an agent conflict (no .bak, no record; the modal shows the newer note instead), and the read validity
-	 * window, which is about agents' reads, does not apply to it.
-	 */
-	source?: RevisionSource;
-	/** `Prefer: merge=auto`: on a stale token, write the three-way merge if it is clean. */
-	merge?: "auto";
-	/**
-	 * Who is writing, for implicit tokens: the API key (plus the MCP session). When set and no If-Match was sent,
-	 * the revision this client last read of the note is checked as if it had been sent.
-	 */
-	client?: string;
-	/**
-	 * That revision, captured when the request arrived (`heldRevision`), so that a write waiting for the body or the
-	 * lock is not held to a revision the client's own parallel write produced meanwhile. Captured at the call when
-	 * absent.
-	 */
-	heldRevision?: string | null;
-	/** The client said it means to replace a non-empty note with nothing (an empty body is refused otherwise). */
-	allowEmpty?: boolean;
-}
-
-export type WriteOutcome =
-	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null; merged: boolean }
-	| { kind: "unchanged"; revision: string }
-	| { kind: "deleted" }
-	| {
-			kind: "refused";
-			refusal: Refusal;
-			currentRevision: string | null;
-			/** Set when the refused body was kept (or keeping it was attempted). */
-			conflict: ConflictRecord | null;
-			/** Why the .bak could not be written, when it could not. */
-			backupError: string | null;
-			/** Unified diff from the sent revision to the note now (its first page), when that base is retained. */
-			changes: Page | null;
-			/** With `merge: "auto"`: the attempted merge, with conflict markers (its first page). */
-			mergePreview: Page | null;
-			/** The token checked was the client's last read, not a sent If-Match. */
-			implicit: boolean;
-	  };
+export type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
 const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss"]);
@@ -95,17 +49,6 @@ export interface GuardedWriterDeps {
 	onError?: (error: unknown) => void;
 }
 
-export interface CompletedWrite {
-	path: string;
-	/** The revision the write replaced, and its content. */
-	replaced: string;
-	replacedContent: string;
-	revision: string;
-	content: string;
-	/** The key name (or "you" for the person) that wrote. */
-	by: string;
-}
-
 /** What the decide step asks for: the guard's decision, or a merge computed outside the atomic step first. */
 type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | null } | { kind: "needs-merge" };
 
@@ -116,19 +59,13 @@ export class GuardedWriter {
 
 	/** The revision a tokenless write from `client` would be held to now (its last read), or null. */
 	heldRevision(client: string | undefined, path: string): string | null {
-		const config = this.deps.settings();
-		if (client === undefined || !config.protectTokenlessClients) return null;
-		const read = this.deps.reads.lastRead(client, path);
-		if (!read) return null;
-		const windowMs = config.readValidityMinutes * 60_000;
-		return windowMs > 0 && this.deps.now() - read.time > windowMs ? null : read.revision;
+		return heldRevision(this.deps, client, path);
 	}
 
 	write(request: WriteRequest): Promise<WriteOutcome> {
 		// Captured before waiting for the lock: a parallel write by the same client must not become this one's basis.
 		const held = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(request.client, request.path);
-		const implicit = this.usesHeldRevision(request) && held !== null;
-		const checked: WriteRequest = implicit ? { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: held }] } } : request;
+		const { checked, implicit } = withHeldRevision(request, held);
 		if (request.source?.kind !== "user" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
 			return Promise.resolve(refusedWithout({ reason: "backup-read-only" }, null));
 		}
@@ -141,11 +78,6 @@ export class GuardedWriter {
 			}
 			return outcome.kind === "refused" ? { ...outcome, implicit } : outcome;
 		});
-	}
-
-	/** Implicit tokens stand in for a missing If-Match on replaces and deletes (appends overwrite nothing). */
-	private usesHeldRevision(request: WriteRequest): boolean {
-		return request.client !== undefined && request.ifMatch.kind === "absent" && request.ifNoneMatch.kind === "absent" && request.operation.kind !== "append";
 	}
 
 	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {

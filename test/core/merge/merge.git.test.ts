@@ -1,9 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mergedText, mergeThreeWay, renderMerge } from "../../../src/core/merge/index";
+import { gitMerger } from "../../helpers/git-merge";
 
 /**
  * Compares the merge with `git merge-file` on a seeded corpus of plain-text triples (no markdown constructs, so
@@ -69,26 +66,9 @@ function corpus(count: number, seed: number): Case[] {
 	return cases;
 }
 
-const dir = mkdtempSync(join(tmpdir(), "revision-guard-merge-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs git merge-file on the case; its exit code is the number of conflicts, and stdout is wanted either way. */
-function gitMerge(c: Case, extra: string[] = []): { conflicts: number; output: string } {
-	const [mine, base, theirs] = [join(dir, "mine"), join(dir, "base"), join(dir, "theirs")];
-	writeFileSync(mine, c.mine);
-	writeFileSync(base, c.base);
-	writeFileSync(theirs, c.theirs);
-	// No user or system config: merge.conflictStyle there would change git's output.
-	const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
-	try {
-		const output = execFileSync("git", ["merge-file", "-p", ...extra, mine, base, theirs], { encoding: "utf8", env });
-		return { conflicts: 0, output };
-	} catch (error) {
-		const failed = error as { status?: number; stdout?: string };
-		if (typeof failed.status !== "number" || failed.status <= 0 || failed.status >= 127) throw error;
-		return { conflicts: failed.status, output: failed.stdout ?? "" };
-	}
-}
+const git = gitMerger();
+afterAll(() => git.close());
+const gitMerge = (c: Case, extra: string[] = []) => git.merge(c, extra);
 
 /** Hand-picked cases where diff-match-patch places a hunk differently from git, so only git's hunk sliding agrees. */
 const SLIDING: Case[] = [

@@ -3,31 +3,13 @@
  * engine must be clean with git's text, except where a deliberate markdown rule conflicts instead (today only the
  * fence rule; see RULES.md). This is the line diff's regression test on real notes.
  */
-import { execFileSync } from "child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "fs";
-import { tmpdir } from "os";
-import { join } from "path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mergedText, mergeThreeWay } from "../../../src/core/merge";
-import { loadCorpus, type CorpusCase } from "../../helpers/merge-corpus";
+import { gitMerger } from "../../helpers/git-merge";
+import { loadCorpus } from "../../helpers/merge-corpus";
 
-const dir = mkdtempSync(join(tmpdir(), "revision-guard-corpus-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function gitMerge(c: CorpusCase): { clean: boolean; text: string } {
-	const [mine, base, theirs] = [join(dir, "mine"), join(dir, "base"), join(dir, "theirs")];
-	writeFileSync(mine, c.mine);
-	writeFileSync(base, c.base);
-	writeFileSync(theirs, c.theirs);
-	const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
-	try {
-		return { clean: true, text: execFileSync("git", ["merge-file", "-p", mine, base, theirs], { encoding: "utf8", env }) };
-	} catch (error) {
-		const failed = error as { status?: number; stdout?: string };
-		if (typeof failed.status !== "number" || failed.status <= 0 || failed.status >= 127) throw error;
-		return { clean: false, text: failed.stdout ?? "" };
-	}
-}
+const git = gitMerger();
+afterAll(() => git.close());
 
 describe("the real merge corpus", () => {
 	const cases = loadCorpus();
@@ -40,8 +22,8 @@ describe("the real merge corpus", () => {
 		let sameAsGit = 0;
 		let fenceConflicts = 0;
 		for (const c of cases) {
-			const git = gitMerge(c);
-			if (!git.clean) continue;
+			const reference = git.merge(c);
+			if (reference.conflicts > 0) continue;
 			const ours = mergeThreeWay(c.base, c.mine, c.theirs);
 			if (!ours.clean) {
 				const reasons = ours.regions.flatMap((region) => (region.kind === "conflict" ? [region.reason] : []));
@@ -49,7 +31,7 @@ describe("the real merge corpus", () => {
 				fenceConflicts++;
 				continue;
 			}
-			expect(mergedText(ours), c.id).toBe(git.text);
+			expect(mergedText(ours), c.id).toBe(reference.output);
 			sameAsGit++;
 		}
 		console.log(`real merge corpus: ${sameAsGit} clean merges identical to git's, ${fenceConflicts} conflicts from the fence rule`);

@@ -1,0 +1,68 @@
+/** The guarded writer's contract: what a write asks for, and every way it can end. */
+import type { Page } from "../core/diff/page";
+import type { Refusal, WriteOperation } from "../core/guard";
+import type { ConflictRecord } from "../core/conflicts";
+import type { EntityTagCondition } from "../core/revision";
+import type { RevisionSource } from "../core/revision-history";
+import type { NoteStat } from "../vault/gateway";
+
+export interface WriteRequest {
+	path: string;
+	operation: WriteOperation;
+	ifMatch: EntityTagCondition;
+	ifNoneMatch: EntityTagCondition;
+	/** The key name the write is attributed to. */
+	agent: string;
+	/**
+	 * Who history credits; defaults to the agent. The merge modal's saves are the person's: a person's refused save
+	 * is not an agent conflict (no .bak, no record; the modal shows the newer note instead), and the read validity
+	 * window, which is about agents' reads, does not apply to it.
+	 */
+	source?: RevisionSource;
+	/** `Prefer: merge=auto`: on a stale token, write the three-way merge if it is clean. */
+	merge?: "auto";
+	/**
+	 * Who is writing, for implicit tokens: the API key (plus the MCP session). When set and no If-Match was sent,
+	 * the revision this client last read of the note is checked as if it had been sent.
+	 */
+	client?: string;
+	/**
+	 * That revision, captured when the request arrived (`heldRevision`), so that a write waiting for the body or the
+	 * lock is not held to a revision the client's own parallel write produced meanwhile. Captured at the call when
+	 * absent.
+	 */
+	heldRevision?: string | null;
+	/** The client said it means to replace a non-empty note with nothing (an empty body is refused otherwise). */
+	allowEmpty?: boolean;
+}
+
+export type WriteOutcome =
+	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null; merged: boolean }
+	| { kind: "unchanged"; revision: string }
+	| { kind: "deleted" }
+	| {
+			kind: "refused";
+			refusal: Refusal;
+			currentRevision: string | null;
+			/** Set when the refused body was kept (or keeping it was attempted). */
+			conflict: ConflictRecord | null;
+			/** Why the .bak could not be written, when it could not. */
+			backupError: string | null;
+			/** Unified diff from the sent revision to the note now (its first page), when that base is retained. */
+			changes: Page | null;
+			/** With `merge: "auto"`: the attempted merge, with conflict markers (its first page). */
+			mergePreview: Page | null;
+			/** The token checked was the client's last read, not a sent If-Match. */
+			implicit: boolean;
+	  };
+
+export interface CompletedWrite {
+	path: string;
+	/** The revision the write replaced, and its content. */
+	replaced: string;
+	replacedContent: string;
+	revision: string;
+	content: string;
+	/** The key name (or "you" for the person) that wrote. */
+	by: string;
+}
