@@ -5,7 +5,9 @@ import type { YieldToHost } from "../core/steps";
 export type AutoMerge =
 	| { kind: "merged"; text: string }
 	/** Not clean: the preview shows the conflicts with git-style markers, for the 412. */
-	| { kind: "conflicted"; preview: string; conflicts: number };
+	| { kind: "conflicted"; preview: string; conflicts: number }
+	/** The merge itself failed: the write is refused as if no merge had been asked for. */
+	| { kind: "failed" };
 
 /** Merged in slices: a big note's merge never stalls the host's other work. */
 export async function autoMergeInSlices(base: string, current: string, proposal: string, yieldToHost: YieldToHost): Promise<AutoMerge> {

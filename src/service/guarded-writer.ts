@@ -14,7 +14,7 @@ import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from 
 import type { RevisionHistory, RevisionSource } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
-import type { VaultGateway } from "../vault/gateway";
+import { NoteKeptChangingError, type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
 import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { autoMergeInSlices, type AutoMerge } from "./auto-merge";
 import { boundedChanges, diffCapBytes } from "./bounded-changes";
@@ -81,7 +81,7 @@ export class GuardedWriter {
 	}
 
 	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {
-		const { gateway, tracker } = this.deps;
+		const { tracker } = this.deps;
 		const { path, operation } = request;
 		const source = request.source ?? { kind: "agent", agent: request.agent };
 		const config = this.deps.settings();
@@ -95,7 +95,7 @@ export class GuardedWriter {
 		for (let attempt = 1; ; attempt++) {
 			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks).
 			const seen: { current: string | null } = { current: null };
-			const outcome = await gateway.mutate<Decided>(path, (current) => {
+			const outcome = await this.mutate(path, request, seen, (current) => {
 				seen.current = current;
 				if (current === null && sawNote) {
 					const vanished: GuardDecision = { kind: "refuse", refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null } };
@@ -127,7 +127,7 @@ export class GuardedWriter {
 			const decided = outcome.result;
 			const current = seen.current;
 			if (decided.kind === "needs-merge") {
-				merged = { against: current!, result: await autoMergeInSlices(mergeBase!, current!, (operation as { body: string }).body, this.deps.yieldToHost) };
+				merged = { against: current!, result: await this.tryMerge(mergeBase!, current!, (operation as { body: string }).body) };
 				continue;
 			}
 			const { decision, merge } = decided;
@@ -147,6 +147,31 @@ export class GuardedWriter {
 		}
 	}
 
+	/**
+	 * The gateway's atomic step. A note that another program kept changing under every attempt is a refusal like any
+	 * stale write (the body is kept), not an error that would lose it.
+	 */
+	private async mutate(path: string, request: WriteRequest, seen: { current: string | null }, decide: (current: string | null) => MutationPlan<Decided>): Promise<MutationOutcome<Decided>> {
+		try {
+			return await this.deps.gateway.mutate(path, decide);
+		} catch (error) {
+			if (!(error instanceof NoteKeptChangingError)) throw error;
+			const stale: GuardDecision = { kind: "refuse", refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null } };
+			seen.current = error.lastSeen;
+			return { result: { kind: "decided", decision: stale, merge: null }, stat: null };
+		}
+	}
+
+	/** A merge that fails is no merge: the write is refused as stale (and its body kept), never lost to an error. */
+	private async tryMerge(base: string, current: string, proposal: string): Promise<AutoMerge> {
+		try {
+			return await autoMergeInSlices(base, current, proposal, this.deps.yieldToHost);
+		} catch (error) {
+			this.deps.onError?.(error);
+			return { kind: "failed" };
+		}
+	}
+
 	/** History, bases and conflict settling after a write landed. A failure here is reported, never answered as one. */
 	private async afterWrite(path: string, replaced: string | null, content: string, revision: string, source: RevisionSource, by: string): Promise<void> {
 		try {
@@ -162,7 +187,8 @@ export class GuardedWriter {
 
 	private async sentBase(ifMatch: EntityTagCondition): Promise<string | null> {
 		const sent = sentRevisions(ifMatch)[0];
-		return sent === undefined ? null : this.deps.bases.get(sent);
+		// Without its base there is no merge, only the plain refusal (which keeps the body).
+		return sent === undefined ? null : this.deps.bases.get(sent).catch(() => null);
 	}
 
 	private readExpired(path: string, current: string, ifMatch: EntityTagCondition, windowMinutes: number): boolean {

@@ -117,6 +117,17 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 	}
 }
 
+/** Another program changed the note under every attempt to write it; nothing was written. */
+export class NoteKeptChangingError extends Error {
+	constructor(
+		readonly path: string,
+		/** What the note held at the last attempt (null when it was missing). */
+		readonly lastSeen: string | null,
+	) {
+		super(`"${path}" kept changing while it was being written, so nothing was written.`);
+	}
+}
+
 /**
  * A note whose bytes are not valid UTF-8. It is never served or written as text: decoding it would substitute
  * replacement characters, so two different contents would share one revision and an edit could be lost.

@@ -8,7 +8,7 @@ import { promises as fs } from "fs";
 import { basename, dirname, join, relative, sep } from "path";
 import { KeyedMutex } from "../core/keyed-mutex";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
-import { VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
+import { NoteKeptChangingError, VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
 import { decodeNote, readForDecision, stillAsSeen, throwUnlessMissing } from "./note-file";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
@@ -55,7 +55,7 @@ export class NodeFsGateway implements VaultGateway {
 					const written = await writeFileAtomic(absolute, plan.content, { stillCurrent: unchanged });
 					if (written) return { result: plan.result, stat: toStat(written) };
 				}
-				if (attempt >= DECIDE_ATTEMPTS) throw new Error(`"${path}" kept changing while it was being written, so nothing was written.`);
+				if (attempt >= DECIDE_ATTEMPTS) throw new NoteKeptChangingError(path, seen.content);
 			}
 		});
 	}

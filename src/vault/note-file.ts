@@ -48,8 +48,12 @@ export async function readForDecision(path: string, absolute: string): Promise<S
 /**
  * A file changed within this long before it was read may have changed again within the same tick of the file
  * system's clock without its stat showing it (git's "racily clean" files): those are compared byte for byte too.
+ * File systems whose times are whole seconds (FAT keeps 2 s, HFS+ and some network mounts 1 s) tick far more
+ * coarsely, so there the window is wider than their tick.
  */
 const RACY_NS = 50_000_000n;
+const RACY_COARSE_NS = 3_000_000_000n;
+const SECOND_NS = 1_000_000_000n;
 
 /**
  * Whether the file at `absolute` is still exactly what `seen` read: synchronous, for the moment just before the
@@ -65,7 +69,8 @@ export function stillAsSeen(absolute: string, seen: SeenFile): boolean {
 	if (seen.stats === null || now === undefined) return seen.stats === null && now === undefined;
 	const before = seen.stats;
 	if (now.dev !== before.dev || now.ino !== before.ino || now.size !== before.size || now.mtimeNs !== before.mtimeNs || now.ctimeNs !== before.ctimeNs) return false;
-	if (seen.readAtNs - before.ctimeNs >= RACY_NS) return true;
+	const coarse = before.mtimeNs % SECOND_NS === 0n && before.ctimeNs % SECOND_NS === 0n;
+	if (seen.readAtNs - before.ctimeNs >= (coarse ? RACY_COARSE_NS : RACY_NS)) return true;
 	try {
 		return fs.readFileSync(absolute).equals(seen.bytes!);
 	} catch {

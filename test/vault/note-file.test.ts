@@ -1,7 +1,8 @@
+import fs from "fs";
 import { mkdtemp, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NoteEncodingError, VaultPathError } from "../../src/vault/gateway";
 import { readForDecision, stillAsSeen } from "../../src/vault/note-file";
 
@@ -48,6 +49,21 @@ describe("stillAsSeen", () => {
 		const seen = await readForDecision("a.md", file);
 		expect(stillAsSeen(file, seen)).toBe(true);
 		expect(stillAsSeen(file, { ...seen, bytes: Buffer.from("two\n") })).toBe(false);
+	});
+
+	it("compares bytes for longer on a file system whose times are whole seconds (their tick hides more)", async () => {
+		const file = join(dir, "a.md");
+		await writeFile(file, "one\n");
+		const seen = await readForDecision("a.md", file);
+		// The file as a 1-second file system shows it: whole-second times, read 2 s after its last change.
+		const whole = (ns: bigint) => ns - (ns % 1_000_000_000n);
+		const stats = fs.statSync(file, { bigint: true });
+		const coarse = Object.assign(stats, { mtimeNs: whole(stats.mtimeNs), ctimeNs: whole(stats.ctimeNs) });
+		vi.spyOn(fs, "statSync").mockReturnValue(coarse);
+		const readLater = { ...seen, stats: coarse, readAtNs: coarse.ctimeNs + 2_000_000_000n };
+		expect(stillAsSeen(file, { ...readLater, bytes: Buffer.from("one\n") })).toBe(true);
+		expect(stillAsSeen(file, { ...readLater, bytes: Buffer.from("two\n") })).toBe(false);
+		vi.restoreAllMocks();
 	});
 
 	it("sees an in-place edit, a replacement, a deletion and a file that appeared", async () => {
