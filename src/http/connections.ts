@@ -1,8 +1,8 @@
 /**
  * Keeps the server reachable under a flood of connections. A connection that has not completed an authenticated
  * request within a short grace period is closed; at the cap, a new connection makes room by closing the oldest idle
- * one (never-authenticated first) instead of being reset; and when no connection can be spared (all busy, or too
- * fresh to judge), the newcomer is told so (503 with Retry-After) rather than dropped.
+ * one that never authenticated, instead of being reset; and when none can be spared (all authenticated, busy, or
+ * too fresh to judge), the newcomer is told so (503 with Retry-After) rather than dropped.
  */
 import type { Socket } from "net";
 import type { Timers } from "../core/timers";
@@ -14,10 +14,7 @@ export interface ConnectionLimits {
 	graceMs: number;
 	/** How often the grace period is checked. */
 	sweepMs: number;
-	/**
-	 * How long a connection is left alone before it may be closed to make room: a new one may be about to send its
-	 * request, and an idle keep-alive one may be about to be reused (closing it then would reset a real client).
-	 */
+	/** How long a new connection is left alone before it may be closed to make room: it may be about to send its request. */
 	spareAfterMs: number;
 }
 
@@ -29,7 +26,6 @@ interface Connection {
 	authenticated: boolean;
 	/** Requests of it being answered now (a long-poll or an MCP stream counts while it lasts). */
 	busy: number;
-	lastActive: number;
 }
 
 export class ConnectionGuard {
@@ -54,8 +50,7 @@ export class ConnectionGuard {
 			this.refuse(socket);
 			return;
 		}
-		const time = this.now();
-		this.open.set(socket, { openedAt: time, authenticated: false, busy: 0, lastActive: time });
+		this.open.set(socket, { openedAt: this.now(), authenticated: false, busy: 0 });
 		socket.once("close", () => this.open.delete(socket));
 		this.arm();
 	}
@@ -66,16 +61,12 @@ export class ConnectionGuard {
 
 	requestStarted(socket: Socket): void {
 		const connection = this.open.get(socket);
-		if (!connection) return;
-		connection.busy++;
-		connection.lastActive = this.now();
+		if (connection) connection.busy++;
 	}
 
 	requestFinished(socket: Socket): void {
 		const connection = this.open.get(socket);
-		if (!connection) return;
-		connection.busy = Math.max(0, connection.busy - 1);
-		connection.lastActive = this.now();
+		if (connection) connection.busy = Math.max(0, connection.busy - 1);
 	}
 
 	/** The connection sent a valid key: from now on only the server's keep-alive timeout applies to it. */
@@ -94,16 +85,18 @@ export class ConnectionGuard {
 	}
 
 	/**
-	 * Closes the connection that matters least: the oldest idle never-authenticated one, else the least recently
-	 * used idle authenticated one. Busy connections, and connections younger than `spareAfterMs`, are never taken.
+	 * Closes the oldest idle connection that never authenticated. Busy connections, connections younger than
+	 * `spareAfterMs` (they may be about to send their request), and authenticated ones are never taken: a client
+	 * that proved its key keeps its keep-alive connection (a request it sends next must not meet a reset); it is
+	 * closed by the keep-alive timeout only.
 	 */
 	private evictOne(): boolean {
 		const spareBefore = this.now() - this.limits.spareAfterMs;
 		let victim: [Socket, Connection] | null = null;
 		for (const entry of this.open) {
 			const [, connection] = entry;
-			if (connection.busy > 0 || connection.lastActive > spareBefore) continue;
-			if (victim === null || rank(connection) < rank(victim[1])) victim = entry;
+			if (connection.authenticated || connection.busy > 0 || connection.openedAt > spareBefore) continue;
+			if (victim === null || connection.openedAt < victim[1].openedAt) victim = entry;
 		}
 		if (victim === null) return false;
 		victim[0].destroy();
@@ -126,9 +119,4 @@ export class ConnectionGuard {
 			if (this.open.size > 0) this.arm();
 		}, this.limits.sweepMs);
 	}
-}
-
-/** Lower goes first: never-authenticated connections before authenticated ones, older before newer. */
-function rank(connection: Connection): number {
-	return (connection.authenticated ? Number.MAX_SAFE_INTEGER / 2 : 0) + connection.lastActive;
 }

@@ -67,7 +67,7 @@ export class McpSessions {
 			client: `${owner}:${id}`,
 			agent,
 			transport,
-			server: createMcpServer({ guard: this.guard, agent: () => session.agent, client: `${owner}:${id}`, onError: this.options.onError }),
+			server: createMcpServer({ guard: this.guard, agent: () => session.agent, client: `${owner}:${id}`, key: owner, onError: this.options.onError }),
 			active: 0,
 			lastUsed: this.guard.now(),
 			timer: null,

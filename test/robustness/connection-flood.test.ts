@@ -9,6 +9,7 @@ import type { ConnectionLimits } from "../../src/http/connections";
 import { startHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
 import { call } from "../helpers/http-client";
 import { writeVaultFile } from "../helpers/vault-files";
+import { connect as connectMcp } from "../mcp/mcp-client";
 
 let h: Harness;
 const sockets: Socket[] = [];
@@ -76,6 +77,31 @@ describe("a flood of connections", () => {
 		expect(await exchange()).toMatch(/^HTTP\/1\.1 200/);
 	});
 
+	it("never closes an authenticated keep-alive connection to seat a newcomer", async () => {
+		h = await startHeadless({}, undefined, { connections: { max: 2, graceMs: 60_000, sweepMs: 1_000, spareAfterMs: 20 } });
+		const kept = await idleConnections(2);
+		for (const socket of kept) {
+			const answered = new Promise<void>((resolve) => {
+				let text = "";
+				const onData = (chunk: Buffer) => {
+					text += chunk.toString("utf8");
+					if (text.includes('"status":"OK"')) {
+						socket.off("data", onData);
+						resolve();
+					}
+				};
+				socket.on("data", onData);
+			});
+			socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`);
+			await answered;
+		}
+		// Both are idle, and older than the spare age: still, a client that proved its key keeps its connection.
+		await new Promise((resolve) => setTimeout(resolve, 40));
+		const newcomer = await call(h.port, "/", { headers: { ...authorized, Connection: "close" } });
+		expect(newcomer.status).toBe(503);
+		for (const socket of kept) expect(socket.destroyed).toBe(false);
+	});
+
 	it("answers a newcomer 503 with Retry-After when no connection can be spared, and serves again once one can", async () => {
 		const limits: ConnectionLimits = { max: 4, graceMs: 60_000, sweepMs: 1_000, spareAfterMs: 60_000 };
 		h = await startHeadless({}, undefined, { connections: limits });
@@ -114,6 +140,23 @@ describe("many long-polls", () => {
 		h.guard.resolver.dismiss(id);
 		for (const answer of await Promise.all(polls.slice(0, 16))) expect(answer.json()).toMatchObject({ status: "dismissed" });
 		expect(h.guard.waits.pending).toBe(0);
+	});
+
+	it("counts a key's long-polls together, over REST and every MCP session of that key", async () => {
+		h = await startHeadless();
+		const id = await conflictId();
+		const polls = Array.from({ length: 16 }, () => call(h.port, `/conflicts/${id}?wait=30`, { headers: authorized }));
+		while (h.guard.waits.pending < 16) await new Promise((resolve) => setTimeout(resolve, 5));
+		const mcp = await connectMcp(h.port, TEST_KEY);
+		try {
+			const refused = await mcp.tool("conflict_status", { id, wait: 30 });
+			expect(refused.isError).toBe(true);
+			expect(refused.details).toMatchObject({ error: "too-many-waits" });
+		} finally {
+			await mcp.close();
+		}
+		h.guard.resolver.dismiss(id);
+		await Promise.all(polls);
 	});
 
 	it("stops waiting when the client goes away", async () => {

@@ -11,6 +11,8 @@ export interface ToolContext {
 	agent(): string;
 	/** Who is calling, for implicit tokens: the key's client id plus the session id. */
 	client: string;
+	/** The key's client id alone: limits that belong to a key (long-polls) count all its sessions together. */
+	key: string;
 	/** Unexpected errors (never sent to the agent). */
 	onError?: (error: unknown) => void;
 }
