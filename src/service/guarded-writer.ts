@@ -17,7 +17,7 @@ import type { RevisionGuardSettings } from "../settings";
 import { NoteKeptChangingError, type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
 import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { autoMergeInSlices, type AutoMerge } from "./auto-merge";
-import { boundedChanges, diffCapBytes } from "./bounded-changes";
+import { diffCapBytes, type DiffPages, type DiffSide } from "./diff-pages";
 import { heldRevision, withHeldRevision } from "./implicit-tokens";
 import { keepRefusedBody } from "./refused-body";
 import type { RevisionTracker } from "./revision-tracker";
@@ -43,6 +43,8 @@ export interface GuardedWriterDeps {
 	reads: ReadLedger;
 	/** Gives the host a turn during long diffs and merges. */
 	yieldToHost: YieldToHost;
+	/** Where diffs for agents are computed (bounded, paged). */
+	diffs: DiffPages;
 	/** Called after every write that replaced an existing note (conflict records settle themselves here). */
 	onWritten?: (write: CompletedWrite) => Promise<void>;
 	/** Errors in bookkeeping after a write landed: reported, never turned into a failed answer. */
@@ -207,26 +209,28 @@ export class GuardedWriter {
 		const kept = keep && body !== null
 			? await keepRefusedBody({ ...this.deps, backupFolder: () => this.deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: request.agent })
 			: null;
-		// The body is safe now. What follows grows with the note and may fail: it only adds to the answer.
+		// The body is safe now. What follows grows with the note and may fail: it only adds to the answer, which stays
+		// within the cap as a whole (a diff and a merge preview share it).
+		const budget = diffCapBytes(this.deps.settings()) / (mergePreview === null ? 1 : 2);
 		let changes: Page | null = null;
 		try {
 			if (current !== null) {
 				// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
 				// documented retry with currentRevision is not refused by the read validity window.
 				await this.deps.tracker.served({ path: request.path, content: current });
-				if (sentRevision !== null) changes = await this.changesSince(request.path, sentRevision, current);
+				if (sentRevision !== null) changes = await this.changesSince(request.path, sentRevision, { revision: currentRevision!, content: current }, budget);
 			}
 		} catch (error) {
 			this.deps.onError?.(error);
 		}
-		const preview = mergePreview === null ? null : headOfText(mergePreview, diffCapBytes(this.deps.settings()));
+		const preview = mergePreview === null ? null : headOfText(mergePreview, budget);
 		return { kind: "refused", refusal, currentRevision, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
 	}
 
-	private async changesSince(path: string, sentRevision: string, current: string): Promise<Page | null> {
+	private async changesSince(path: string, sentRevision: string, current: DiffSide, maxBytes: number): Promise<Page | null> {
 		const base = await this.deps.bases.get(sentRevision);
 		if (base === null) return null;
-		return boundedChanges({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes: diffCapBytes(this.deps.settings()) }, this.deps.yieldToHost);
+		return this.deps.diffs.page({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes });
 	}
 }
 

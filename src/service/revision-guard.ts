@@ -13,6 +13,7 @@ import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
 import { ConflictResolver } from "./conflict-resolver";
 import { ConflictWaits } from "./conflict-waits";
+import { DiffPages } from "./diff-pages";
 import { GuardedWriter } from "./guarded-writer";
 import { StatePersistence } from "./persistence";
 import { RevisionTracker } from "./revision-tracker";
@@ -51,6 +52,8 @@ export interface RevisionGuard {
 	readonly timers: Timers;
 	/** Long-polls on conflicts, bounded per caller and in all. */
 	readonly waits: ConflictWaits;
+	/** Diffs for agents: computed in slices, a few at once, paged. */
+	readonly diffs: DiffPages;
 	readonly persistence: StatePersistence;
 	readonly settings: () => RevisionGuardSettings;
 	readonly now: () => number;
@@ -102,6 +105,8 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		changeSource: options.changeSource,
 	});
 	const reads = new ReadLedger(settings().readLedgerCap);
+	const yieldToHost = options.yieldToHost ?? yieldVia(options.timers);
+	const diffs = new DiffPages(yieldToHost);
 	const writer = new GuardedWriter({
 		reads,
 		gateway,
@@ -112,7 +117,8 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		settings,
 		now,
 		saveConflicts: () => persistence.saveConflicts(),
-		yieldToHost: options.yieldToHost ?? yieldVia(options.timers),
+		yieldToHost,
+		diffs,
 		onWritten: (write) => resolver.settle(write),
 		onError: options.onError,
 	});
@@ -130,6 +136,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		reads,
 		timers: options.timers,
 		waits: new ConflictWaits(conflicts, options.timers),
+		diffs,
 		persistence,
 		settings,
 		now,

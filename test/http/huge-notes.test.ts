@@ -100,6 +100,29 @@ describe("a stale write to a huge note", () => {
 		expect(whole.json<{ clean: boolean }>().clean).toBe(false);
 	});
 
+	it("keeps a diff and a merge preview within the cap together", async () => {
+		h = await startHeadless({ maxDiffKB: 64 });
+		const { body } = await staleWrite({ Prefer: "merge=auto" });
+		expect(Buffer.byteLength(body.changes!) + Buffer.byteLength(body.mergePreview!)).toBeLessThanOrEqual(64 * 1024);
+	});
+
+	it("bounds the answers for a note that is one 5 MB line, marking the cut line", async () => {
+		h = await startHeadless();
+		const oneLine = "x".repeat(5 * 1024 * 1024);
+		await writeVaultFile(h.dir, "Line.md", oneLine);
+		const etag = (await h.api("/vault/Line.md")).headers.etag as string;
+		await writeVaultFile(h.dir, "Line.md", "y" + oneLine);
+		const put = await h.api("/vault/Line.md", { method: "PUT", body: oneLine + "z", headers: { "If-Match": etag, Prefer: "merge=auto" } });
+		expect(put.status).toBe(412);
+		expect(Buffer.byteLength(put.text)).toBeLessThan(300 * 1024);
+		const body = put.json<Stale>();
+		expect(body.changes).toContain("\\ Line cut here at the answer size limit");
+		expect((await readVaultFile(h.dir, body.backupPath)).length).toBe(oneLine.length + 1);
+		const changes = await h.api(`/changes/Line.md?since=${etag.slice(1, -1)}`);
+		expect(Buffer.byteLength(changes.text)).toBeLessThan(300 * 1024);
+		expect(changes.json<{ lineCut: boolean }>().lineCut).toBe(true);
+	});
+
 	it("answers GET /changes on the huge note with a bounded first page", async () => {
 		h = await startHeadless();
 		await writeVaultFile(h.dir, "Big.md", BIG);

@@ -4,8 +4,7 @@
  * `next` names the request for the following page.
  */
 import { etagOf, revisionOf } from "../../core/revision";
-import { yieldVia } from "../../core/steps";
-import { boundedChanges, diffCapBytes } from "../../service/bounded-changes";
+import { diffCapBytes } from "../../service/diff-pages";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
@@ -32,8 +31,11 @@ export async function noteChanges(context: RequestContext): Promise<ApiResponse>
 		if (content === null) return notRetained(path, wantedTo);
 		to = { revision: wantedTo, content };
 	}
-	const page = await boundedChanges({ path, from: { revision: since, content: base }, to: to.content, offset, maxBytes: diffCapBytes(guard.settings()) }, yieldVia(guard.timers));
-	const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: changesLink(path, since, to.revision, page.nextOffset) };
+	const page = await guard.diffs.page({ path, from: { revision: since, content: base }, to, offset, maxBytes: diffCapBytes(guard.settings()) });
+	const more = {
+		...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: changesLink(path, since, to.revision, page.nextOffset) }),
+		...(page.lineCut ? { lineCut: true } : {}),
+	};
 	return json(200, { path, since, to: to.revision, revision, changed: since !== revisionOf(to.content), offset, diff: page.text, ...more }, { ETag: etagOf(revision) });
 }
 

@@ -2,8 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { revisionOf } from "../../core/revision";
-import { yieldVia } from "../../core/steps";
-import { boundedChanges, diffCapBytes } from "../../service/bounded-changes";
+import { diffCapBytes } from "../../service/diff-pages";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
@@ -33,6 +32,7 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 				diff: z.string().describe("Unified diff from `since` to `to` (empty when unchanged); one page of it when `truncated`."),
 				truncated: z.boolean().optional().describe("True when the diff goes on past this page."),
 				nextOffset: z.number().optional().describe("Pass as `offset` (with the same `to`) for the next page."),
+				lineCut: z.boolean().optional().describe("True when a line longer than a whole page was cut (marked in the diff); read the note for all of it."),
 			},
 			annotations: { readOnlyHint: true },
 		},
@@ -54,8 +54,9 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 				if (content === null) return notRetained(unquote(to));
 				target = { revision: unquote(to), content };
 			}
-			const page = await boundedChanges({ path: checked.path, from: { revision: from, content: base }, to: target.content, offset: offset ?? 0, maxBytes: diffCapBytes(guard.settings()) }, yieldVia(guard.timers));
-			const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset };
+			// The result carries the page twice (as text and as structure, as MCP asks), so each gets half the cap.
+			const page = await guard.diffs.page({ path: checked.path, from: { revision: from, content: base }, to: target, offset: offset ?? 0, maxBytes: diffCapBytes(guard.settings()) / 2 });
+			const more = { ...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset }), ...(page.lineCut ? { lineCut: true } : {}) };
 			return ok({ path: checked.path, since: from, to: target.revision, revision, changed: from !== revisionOf(target.content), diff: page.text, ...more });
 		}),
 	);
