@@ -126,11 +126,8 @@ export class ApiServer {
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		let answer: ApiResponse | null;
-		// Aborted when the client goes away before its answer: a long-poll stops waiting then.
-		const gone = new AbortController();
-		response.once("close", () => gone.abort());
 		try {
-			answer = await this.route(request, response, gone.signal);
+			answer = await this.route(request, response);
 		} catch (error) {
 			this.options.onError?.(error);
 			// The MCP transport may have started its answer; then all that is left is to end the connection.
@@ -144,7 +141,7 @@ export class ApiServer {
 	}
 
 	/** The answer to send, or null when the MCP endpoint has answered on `response` itself. */
-	private async route(request: IncomingMessage, response: ServerResponse, signal: AbortSignal): Promise<ApiResponse | null> {
+	private async route(request: IncomingMessage, response: ServerResponse): Promise<ApiResponse | null> {
 		const { guard } = this.options;
 		const settings = guard.settings();
 		// RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and drops the rest silently).
@@ -193,6 +190,7 @@ export class ApiServer {
 			return answer && withHeaders(answer, cors);
 		}
 
+		let gone: AbortController | null = null;
 		const context: RequestContext = {
 			method,
 			rest: found.rest,
@@ -201,7 +199,16 @@ export class ApiServer {
 			agent,
 			client: agent ? clientIdOf(agent.key) : null,
 			guard,
-			signal,
+			// Made on first use (only long-polls ask): aborted when the client goes away before its answer.
+			get signal() {
+				if (gone === null) {
+					gone = new AbortController();
+					const controller = gone;
+					if (response.closed) controller.abort();
+					else response.once("close", () => controller.abort());
+				}
+				return gone.signal;
+			},
 			body: async () => {
 				const result = await readTextBody(request, settings.maxBodyMB * MB);
 				if (result.ok) return { ok: true, text: result.text };

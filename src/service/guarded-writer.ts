@@ -217,7 +217,7 @@ export class GuardedWriter {
 			if (current !== null) {
 				// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
 				// documented retry with currentRevision is not refused by the read validity window.
-				await this.deps.tracker.served({ path: request.path, content: current });
+				await this.deps.tracker.served({ path: request.path, content: current }, currentRevision!);
 				if (sentRevision !== null) changes = await this.changesSince(request.path, sentRevision, { revision: currentRevision!, content: current }, budget);
 			}
 		} catch (error) {

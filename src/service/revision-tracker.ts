@@ -69,8 +69,9 @@ export class RevisionTracker {
 	}
 
 	/** A note is being handed to an agent: remember when, and keep its content as a future merge base. */
-	async served(snapshot: Pick<NoteSnapshot, "path" | "content">): Promise<string> {
-		const revision = revisionOf(snapshot.content);
+	async served(snapshot: Pick<NoteSnapshot, "path" | "content">, knownRevision?: string): Promise<string> {
+		// The caller may have hashed the content already (a read checks If-None-Match first): hash once per request.
+		const revision = knownRevision ?? revisionOf(snapshot.content);
 		this.record(snapshot.path, snapshot.content, revision, this.options.changeSource ?? { kind: "external" });
 		// servedAt changed even when the revision was already recorded, so history needs saving either way.
 		this.options.history.markServed(snapshot.path, revision, this.options.now());

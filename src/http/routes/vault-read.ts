@@ -31,7 +31,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	// Only a read that showed the content counts as having read it: not a HEAD, and not a 304.
 	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
 	if (ifNoneMatch.kind === "any" || weakMatch(ifNoneMatch, current)) return { status: 304, headers };
-	const revision = head ? current : await tracker.served(snapshot);
+	const revision = head ? current : await tracker.served(snapshot, current);
 	// What this client has seen is its implicit token if it later writes without If-Match.
 	if (!head && context.client) context.guard.reads.record(context.client, snapshot.path, revision, context.guard.now());
 	const accept = headersValue(context, "accept") ?? "";
