@@ -1,6 +1,7 @@
 /** Revision Guard for Obsidian: wiring only. The behaviour lives in core/, service/, http/, vault/ and ui/. */
 import { Notice, normalizePath, Plugin } from "obsidian";
 import { generateKey } from "./core/keys";
+import { yieldVia } from "./core/steps";
 import { isLoopback } from "./http/security";
 import { ApiServer } from "./http/server";
 import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
@@ -73,7 +74,8 @@ export default class RevisionGuardPlugin extends Plugin {
 
 	private async start(): Promise<void> {
 		const { app } = this;
-		const gateway = new ObsidianGateway(app, (ref) => this.registerEvent(ref));
+		const timers = { schedule: (callback: () => void, ms: number) => window.setTimeout(callback, ms), cancel: (handle: unknown) => window.clearTimeout(handle as number) };
+		const gateway = new ObsidianGateway(app, (ref) => this.registerEvent(ref), yieldVia(timers));
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
 		const guard = await openRevisionGuard({
 			gateway,
@@ -81,7 +83,7 @@ export default class RevisionGuardPlugin extends Plugin {
 			settings: () => this.settings,
 			configDir: app.vault.configDir,
 			changeSource: { kind: "user" },
-			timers: { schedule: (callback, ms) => window.setTimeout(callback, ms), cancel: (handle) => window.clearTimeout(handle as number) },
+			timers,
 		});
 		if (this.unloaded) return void (await guard.close());
 		this.guard = guard;

@@ -4,7 +4,7 @@ import { MAX_NAME_BYTES, truncateUtf8, utf8Length } from "./utf8";
 
 export type ConflictStatus = "open" | "resolved" | "dismissed";
 
-export type ConflictReason = "stale" | "exists" | "read-expired" | "content-loss";
+export type ConflictReason = "stale" | "exists" | "read-expired" | "content-loss" | "note-in-use";
 
 export interface ConflictRecord {
 	id: string;

@@ -36,6 +36,8 @@ export type Refusal =
 	| { reason: "empty-body"; currentLength: number }
 	/** 403: agents may read .bak notes but never change or delete them. */
 	| { reason: "backup-read-only" }
+	/** 412: the note is being edited where its text cannot be checked (a canvas card, a popover). */
+	| { reason: "note-in-use" }
 	/** 404: nothing to delete. */
 	| { reason: "not-found" }
 	/** 400: unparseable conditional header. */

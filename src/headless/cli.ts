@@ -76,6 +76,7 @@ const REFUSALS: Record<ConflictReason, string> = {
 	exists: "a write over an existing note",
 	"read-expired": "a write based on an expired read",
 	"content-loss": "a write that would have erased most of the note",
+	"note-in-use": "a write to a note being edited",
 };
 
 /** Why `folder` cannot be served (null when it can): missing without --create, or not a folder at all. */

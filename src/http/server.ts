@@ -241,8 +241,11 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 		return problem("note-not-utf8", `${error.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`, { path: error.path });
 	}
 	if (!(error instanceof VaultPathError)) return null;
-	if (error.reason === "name-variant") {
+	if (error.reason === "name-variant" || error.reason === "case-variant") {
 		return problem("name-clash", `${error.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: error.path, existing: error.existing ?? null });
+	}
+	if (error.reason === "not-indexed") {
+		return problem("note-not-ready", `${error.message} Retry in a moment; GET it first to update it.`, { path: error.path }, { "Retry-After": "1" });
 	}
 	return problem("invalid-path", `${error.message} Nothing was read or written.`);
 }

@@ -14,7 +14,7 @@ import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from 
 import type { RevisionHistory, RevisionSource } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
-import { NoteKeptChangingError, type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
+import { NoteBusyError, NoteKeptChangingError, type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
 import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { autoMergeInSlices, type AutoMerge } from "./auto-merge";
 import { diffCapBytes, type DiffPages, type DiffSide } from "./diff-pages";
@@ -25,7 +25,7 @@ import type { RevisionTracker } from "./revision-tracker";
 export type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
-const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss"]);
+const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss", "note-in-use"]);
 /** How often a merge is recomputed because the note kept changing while it was being merged. */
 const MERGE_ATTEMPTS = 3;
 
@@ -157,10 +157,15 @@ export class GuardedWriter {
 		try {
 			return await this.deps.gateway.mutate(path, decide);
 		} catch (error) {
-			if (!(error instanceof NoteKeptChangingError)) throw error;
-			const stale: GuardDecision = { kind: "refuse", refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null } };
-			seen.current = error.lastSeen;
-			return { result: { kind: "decided", decision: stale, merge: null }, stat: null };
+			if (error instanceof NoteKeptChangingError) {
+				seen.current = error.lastSeen;
+				return refusedStep({ reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null });
+			}
+			if (error instanceof NoteBusyError) {
+				seen.current = error.lastSeen;
+				return refusedStep({ reason: "note-in-use" });
+			}
+			throw error;
 		}
 	}
 
@@ -232,6 +237,10 @@ export class GuardedWriter {
 		if (base === null) return null;
 		return this.deps.diffs.page({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes });
 	}
+}
+
+function refusedStep(refusal: Refusal): MutationOutcome<Decided> {
+	return { result: { kind: "decided", decision: { kind: "refuse", refusal }, merge: null }, stat: null };
 }
 
 function refusedWithout(refusal: Refusal, currentRevision: string | null): WriteOutcome {

@@ -95,7 +95,7 @@ export class RevisionTracker {
 				const path = paths[next++]!;
 				const snapshot = await gateway.read(path).catch(() => null);
 				const known = history.latest(path) !== undefined;
-				if (snapshot && (await this.observe(snapshot, this.options.changeSource ?? { kind: "external" }))) {
+				if (snapshot && this.observe(snapshot, this.options.changeSource ?? { kind: "external" })) {
 					if (known) changed++;
 					else added++;
 				}
@@ -166,7 +166,7 @@ export class RevisionTracker {
 	private async refresh(path: string): Promise<void> {
 		try {
 			const snapshot = await this.options.gateway.read(path);
-			const changed = snapshot !== null && (await this.observe(snapshot, this.options.changeSource ?? { kind: "external" }));
+			const changed = snapshot !== null && this.observe(snapshot, this.options.changeSource ?? { kind: "external" });
 			// Watchers can drop the last event of a fast burst (same mtime), so a change is checked once more after
 			// things go quiet; the follow-up only repeats while it keeps finding changes.
 			if (changed && !this.pending.has(path) && this.unsubscribe) this.schedule(path, FOLLOW_UP_MS);
@@ -176,20 +176,16 @@ export class RevisionTracker {
 	}
 
 	/** Returns true when the note had a revision we had not recorded. */
-	private async observe(snapshot: NoteSnapshot, fallback: RevisionSource): Promise<boolean> {
+	private observe(snapshot: NoteSnapshot, fallback: RevisionSource): boolean {
 		const revision = revisionOf(snapshot.content);
 		const expected = this.expected.get(snapshot.path);
 		const source = expected?.revision === revision ? expected.source : fallback;
 		if (expected?.revision === revision) this.expected.delete(snapshot.path);
 		const { history } = this.options;
-		const known = history.latest(snapshot.path) !== undefined;
 		const isNew = history.observe(snapshot.path, revision, snapshot.stat.size, source, this.options.now());
-		if (isNew) {
-			this.options.onDirty();
-			// Recent revisions are merge bases (the store's cap decides how many survive). A note seen for the first
-			// time is not a change, so a first start-up does not copy the whole vault into the store.
-			if (known) await this.options.bases.retain(revision, snapshot.content);
-		}
+		// No merge base is kept here: a revision becomes a base when it is served to an agent or kept for a conflict.
+		// Keeping one per observed revision would write a file for every autosave while the person types.
+		if (isNew) this.options.onDirty();
 		return isNew;
 	}
 }

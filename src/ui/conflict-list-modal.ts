@@ -79,5 +79,7 @@ function describeReason(record: ConflictRecord): string {
 			return "the agent's read was too old";
 		case "content-loss":
 			return "the write would have erased most of the note";
+		case "note-in-use":
+			return "you were editing the note where its text could not be checked";
 	}
 }

@@ -92,7 +92,7 @@ export interface StateStorage {
 export class VaultPathError extends Error {
 	constructor(
 		readonly path: string,
-		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant",
+		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant" | "case-variant" | "not-indexed",
 		/** For "name-variant": the existing note's path. */
 		readonly existing?: string,
 	) {
@@ -114,6 +114,24 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 			return `"${path}" is not a regular file (a pipe or a device, say), so it is not served.`;
 		case "name-variant":
 			return `"${existing ?? path}" already exists, and its name differs from "${path}" only in how its characters are encoded (Unicode normalization), so a second note was not created beside it.`;
+		case "case-variant":
+			return `A note whose name differs from "${path}" only in upper and lower case exists, and this disk treats such names as the same file, so "${path}" was not created over it.`;
+		case "not-indexed":
+			return `"${path}" is on disk, but Obsidian has not taken it in yet (another program just created it), so it was not created over.`;
+	}
+}
+
+/**
+ * The note is being edited where its text cannot be seen (a canvas card, a hover popover), or the person kept typing
+ * through every attempt: writing now could overwrite their typing, so nothing was written.
+ */
+export class NoteBusyError extends Error {
+	constructor(
+		readonly path: string,
+		/** What the note held as far as it can be seen (null if not known). */
+		readonly lastSeen: string | null,
+	) {
+		super(`"${path}" is being edited in Obsidian where its text cannot be checked, so nothing was written.`);
 	}
 }
 

@@ -1,67 +1,57 @@
 /**
- * The Obsidian gateway. Token checks run inside `Vault.process`, whose callback is synchronous, so nothing can
- * change a note between our check and our write. Open editors are saved first so unsaved typing counts.
+ * The Obsidian gateway. A note open in an editor is what that editor holds, unsaved typing included: reads and
+ * checks use `editor.getValue()` (nothing is saved to do so), and an accepted write goes into the editor as the
+ * smallest line changes and is then saved, so the person's cursor stays put and their autosave never writes an old
+ * buffer over it. Notes that are not open are checked and written inside `Vault.process`. New notes are created only
+ * when nothing is on disk under that name in any spelling the disk treats as equal; deletes always stay recoverable.
  */
 import { MarkdownView, normalizePath, TFile, TFolder, type App, type EventRef, type TAbstractFile } from "obsidian";
-import { VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
+import type { YieldToHost } from "../core/steps";
+import { applyChanges, lineChanges } from "./editor-changes";
+import { NoteBusyError, VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
+
+/** How often a write is decided again because the person kept typing while its changes were computed. */
+const EDITOR_ATTEMPTS = 10;
 
 export class ObsidianGateway implements VaultGateway {
 	constructor(
 		private readonly app: App,
 		/** Registers an event ref with the plugin so it is detached on unload. */
 		private readonly registerEvent: (ref: EventRef) => void,
+		private readonly yieldToHost: YieldToHost,
 	) {}
 
 	async read(path: string): Promise<NoteSnapshot | null> {
 		const file = this.app.vault.getFileByPath(normalizePath(path));
 		if (!file) return null;
-		await this.saveOpenEditors(file.path);
-		const content = await this.app.vault.read(file);
+		const view = this.editorOf(file);
+		const content = view ? view.editor.getValue() : await this.app.vault.read(file);
 		return { path: file.path, content, stat: toStat(file) };
 	}
 
 	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
 		const normalized = normalizePath(path);
-		await this.saveOpenEditors(normalized);
 		const file = this.app.vault.getFileByPath(normalized);
-		if (!file) {
-			if (this.app.vault.getAbstractFileByPath(normalized)) throw new VaultPathError(normalized, "folder-in-the-way");
-			const plan = decide(null);
-			if (plan.kind !== "write") return { result: plan.result, stat: null };
-			await this.ensureParent(normalized);
-			try {
-				const created = await this.app.vault.create(normalized, plan.content);
-				return { result: plan.result, stat: toStat(created) };
-			} catch (error) {
-				// Someone created the note meanwhile: decide again, on what it holds now (never overwrite it blind).
-				if (this.app.vault.getFileByPath(normalized)) return this.mutate(path, decide);
-				throw error;
-			}
+		if (!file) return this.create(normalized, decide);
+		// An editor we cannot see into (a canvas card, a popover) may hold typing we would overwrite: refuse.
+		if (this.inEmbeddedEditor(file)) throw new NoteBusyError(normalized, await this.app.vault.read(file));
+		for (let attempt = 1; attempt <= EDITOR_ATTEMPTS; attempt++) {
+			const view = this.editorOf(file);
+			const done = view ? await this.mutateInEditor(view, file, decide) : await this.mutateFile(file, decide);
+			if (done) return done;
 		}
-		let plan: MutationPlan<T> | null = null;
-		await this.app.vault.process(file, (data) => {
-			plan = decide(data);
-			return plan.kind === "write" ? plan.content : data;
-		});
-		const decided = plan as MutationPlan<T> | null;
-		if (!decided) throw new Error("Vault.process did not run the check");
-		if (decided.kind === "trash") {
-			// Deletes go to the trash the user chose in Obsidian, so even a mistaken one can be undone.
-			await this.app.fileManager.trashFile(file);
-			return { result: decided.result, stat: null };
-		}
-		return { result: decided.result, stat: decided.kind === "write" ? toStat(file) : null };
+		throw new NoteBusyError(normalized, this.editorOf(file)?.editor.getValue() ?? null);
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {
 		const normalized = normalizePath(path);
-		if (this.app.vault.getAbstractFileByPath(normalized)) return false;
+		if (this.app.vault.getAbstractFileByPath(normalized) || (await this.app.vault.adapter.exists(normalized))) return false;
 		await this.ensureParent(normalized);
 		try {
 			await this.app.vault.create(normalized, content);
 			return true;
 		} catch (error) {
-			if (this.app.vault.getAbstractFileByPath(normalized)) return false;
+			if (this.app.vault.getAbstractFileByPath(normalized) || (await this.app.vault.adapter.exists(normalized))) return false;
 			throw error;
 		}
 	}
@@ -108,14 +98,109 @@ export class ObsidianGateway implements VaultGateway {
 		return this.app.workspace.getActiveFile()?.path ?? null;
 	}
 
-	/** Flushes editors showing `path`, so what the person typed is on disk before anything is compared. */
-	private async saveOpenEditors(path: string): Promise<void> {
-		const saves: Promise<void>[] = [];
-		this.app.workspace.iterateAllLeaves((leaf) => {
-			const view = leaf.view;
-			if (view instanceof MarkdownView && view.file?.path === path) saves.push(view.save());
+	/**
+	 * One attempt on a note open in an editor: decide on the buffer; for a write, compute the line changes in slices,
+	 * and apply them only if the buffer is still what was decided on (else null: decide again). Then save, so the
+	 * file holds the write and the editor has nothing older left to autosave.
+	 */
+	private async mutateInEditor<T>(view: MarkdownView, file: TFile, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T> | null> {
+		const current = view.editor.getValue();
+		const plan = decide(current);
+		if (plan.kind === "keep") return { result: plan.result, stat: null };
+		if (plan.kind === "trash") {
+			// What the person typed goes to the trash with the note (it is saved first), never lost.
+			await view.save();
+			if (view.editor.getValue() !== current) return null;
+			await this.trashRecoverably(file);
+			return { result: plan.result, stat: null };
+		}
+		const changes = await lineChanges(current, plan.content, this.yieldToHost);
+		if (view.editor.getValue() !== current) return null;
+		applyChanges(view.editor, changes);
+		await view.save();
+		return { result: plan.result, stat: toStat(file) };
+	}
+
+	/** One attempt on a note no editor shows: checked and written inside `Vault.process`; trashed in the same turn. */
+	private async mutateFile<T>(file: TFile, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T> | null> {
+		let plan: MutationPlan<T> | null = null;
+		let seen = "";
+		await this.app.vault.process(file, (data) => {
+			seen = data;
+			plan = decide(data);
+			return plan.kind === "write" ? plan.content : data;
 		});
-		await Promise.all(saves);
+		const decided = plan as MutationPlan<T> | null;
+		if (!decided) throw new Error("Vault.process did not run the check");
+		if (decided.kind !== "trash") return { result: decided.result, stat: decided.kind === "write" ? toStat(file) : null };
+		// The check passed inside process; an autosave or a sync may have landed since. Look again and trash in the same
+		// turn, so nothing of ours runs in between.
+		if (this.editorOf(file) || (await this.app.vault.read(file)) !== seen) return null;
+		await this.trashRecoverably(file);
+		return { result: decided.result, stat: null };
+	}
+
+	/**
+	 * A note that is not in Obsidian's index yet may still be on disk: just created by another program (the watcher
+	 * has not told Obsidian), or under another spelling on a case-insensitive disk. Creating then would overwrite
+	 * it; it is refused instead, and so is a create that Obsidian itself finds taken.
+	 */
+	private async create<T>(normalized: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
+		if (this.app.vault.getAbstractFileByPath(normalized)) throw new VaultPathError(normalized, "folder-in-the-way");
+		await this.refuseIfOnDisk(normalized);
+		const plan = decide(null);
+		if (plan.kind !== "write") return { result: plan.result, stat: null };
+		await this.ensureParent(normalized);
+		try {
+			const created = await this.app.vault.create(normalized, plan.content);
+			return { result: plan.result, stat: toStat(created) };
+		} catch (error) {
+			// Created in Obsidian meanwhile: decide again, on what it holds now (never overwrite it blind).
+			if (this.app.vault.getFileByPath(normalized)) return this.mutate(normalized, decide);
+			await this.refuseIfOnDisk(normalized);
+			throw error;
+		}
+	}
+
+	private async refuseIfOnDisk(normalized: string): Promise<void> {
+		const { adapter } = this.app.vault;
+		if (!(await adapter.exists(normalized))) return;
+		throw new VaultPathError(normalized, (await adapter.exists(normalized, true)) ? "not-indexed" : "case-variant");
+	}
+
+	/**
+	 * Deletes follow the person's trash choice (`trashFile`), but an agent's delete is never only permanent: when
+	 * "permanently delete" is chosen (or the choice cannot be read), a copy goes into the vault's `.trash` first.
+	 */
+	private async trashRecoverably(file: TFile): Promise<void> {
+		const option = (this.app.vault as { getConfig?: (key: string) => unknown }).getConfig?.("trashOption");
+		if (option !== "system" && option !== "local") await this.copyToVaultTrash(file);
+		await this.app.fileManager.trashFile(file);
+	}
+
+	private async copyToVaultTrash(file: TFile): Promise<void> {
+		const { adapter } = this.app.vault;
+		if (!(await adapter.exists(".trash"))) await adapter.mkdir(".trash");
+		const dot = file.name.lastIndexOf(".");
+		const [stem, extension] = dot > 0 ? [file.name.slice(0, dot), file.name.slice(dot)] : [file.name, ""];
+		let target = `.trash/${file.name}`;
+		for (let n = 2; await adapter.exists(target); n++) target = `.trash/${stem} ${n}${extension}`;
+		await adapter.copy(file.path, target);
+	}
+
+	/** The markdown editor showing `file`, if any (split panes of one note share their text). */
+	private editorOf(file: TFile): MarkdownView | null {
+		let found: MarkdownView | null = null;
+		this.app.workspace.iterateAllLeaves((leaf) => {
+			if (!found && leaf.view instanceof MarkdownView && leaf.view.file?.path === file.path) found = leaf.view;
+		});
+		return found;
+	}
+
+	/** A note being edited somewhere other than a markdown editor (a canvas card, a hover popover). */
+	private inEmbeddedEditor(file: TFile): boolean {
+		const active = this.app.workspace.activeEditor;
+		return active !== null && active !== undefined && !(active instanceof MarkdownView) && active.file?.path === file.path;
 	}
 
 	private async ensureParent(path: string): Promise<void> {

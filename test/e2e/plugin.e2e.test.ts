@@ -108,9 +108,12 @@ describe("the built plugin", () => {
 	it("counts unsaved editor text as the current note", async () => {
 		const read = await api("/vault/Plan.md");
 		const editor = app.openEditor("Plan.md");
-		editor.unsaved = "# Plan\n\n- typed but not saved yet\n";
+		editor.editor.setValue("# Plan\n\n- typed but not saved yet\n");
 		const put = await api("/vault/Plan.md", { method: "PUT", body: "agent\n", headers: { "If-Match": read.headers.etag as string } });
 		expect(put.status).toBe(412);
+		// The typing stays in the editor (nothing saved it early, nothing overwrote it), and its autosave keeps it.
+		expect(editor.editor.getValue()).toBe("# Plan\n\n- typed but not saved yet\n");
+		await app.clock.advance(2_000);
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- typed but not saved yet\n");
 	});
 

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import type { App as ObsidianApp, EventRef } from "obsidian";
-import { App } from "../obsidian-stub";
+import { App, type AppOptions } from "../obsidian-stub";
+import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { ApiServer } from "../../src/http/server";
 import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
@@ -19,18 +20,20 @@ export interface ObsidianHarness {
 	app: App;
 	guard: RevisionGuard;
 	settings: RevisionGuardSettings;
+	errors: unknown[];
 	api: (path: string, options?: CallOptions) => ReturnType<typeof call>;
 	close: () => Promise<void>;
 }
 
 /** `dir` given: the vault lives there and outlives close() (restarts); otherwise a temporary folder, removed on close. */
-export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number } = {}): Promise<ObsidianHarness> {
+export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number; app?: AppOptions } = {}): Promise<ObsidianHarness> {
 	const dir = ownDir ?? (await mkdtemp(join(tmpdir(), "rg-obsidian-")));
-	const app = new App(dir);
+	const app = new App(dir, options.app);
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
 	const refs: EventRef[] = [];
+	const errors: unknown[] = [];
 	// The stub implements the slice of App the gateway uses.
-	const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref));
+	const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref), yieldVia(nodeTimers));
 	const guard = await openRevisionGuard({
 		gateway,
 		storage: new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`),
@@ -40,11 +43,12 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		timers: nodeTimers,
 		coalesceMs: 20,
 		persistDebounceMs: 20,
+		onError: (error) => errors.push(error),
 		...(options.now ? { now: options.now } : {}),
 	});
 	guard.tracker.start();
 	app.workspace.triggerLayoutReady();
-	const server = new ApiServer({ guard });
+	const server = new ApiServer({ guard, onError: (error) => errors.push(error) });
 	const port = await server.listen(0);
 	return {
 		dir,
@@ -52,6 +56,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		app,
 		guard,
 		settings,
+		errors,
 		api: (path, options = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${TEST_KEY}`, ...options.headers } }),
 		async close() {
 			await server.close();

@@ -1,32 +1,43 @@
-/** App, Workspace, FileManager and views: just what the plugin touches. */
+/** App, Workspace, FileManager and views: just what the plugin touches, as strict as Obsidian where it matters. */
+import { readFileSync } from "fs";
+import { join } from "path";
+import { SimClock } from "./clock";
+import { MarkdownViewModel } from "./editor";
 import { Events } from "./events";
-import { TFile, type TAbstractFile } from "./files";
-import { Vault } from "./vault";
+import type { TAbstractFile, TFile } from "./files";
+import { Vault, type VaultOptions } from "./vault";
+import { OutsideWorld, type WatcherOptions } from "./watcher";
 
 export class View {
 	constructor(public leaf: WorkspaceLeaf) {}
+	getViewType(): string {
+		return "empty";
+	}
 }
 
-/** An editor view of one file, with text the "person" has typed but not saved yet. */
-export class MarkdownView extends View {
-	file: TFile | null = null;
-	unsaved: string | null = null;
-	saves = 0;
-	constructor(leaf: WorkspaceLeaf, private readonly vault: Vault) {
+/** An editor of one note: the editor model (editor.ts) inside a workspace leaf. */
+export class MarkdownView extends MarkdownViewModel {
+	constructor(public leaf: WorkspaceLeaf, app: App) {
+		super({
+			clock: app.clock,
+			readDisk: (file) => readFileSync(join(app.vault.basePath, file.path), "utf8"),
+			modify: (file, text) => app.vault.modify(file, text),
+		});
+	}
+}
+
+/** Any other view that edits a note inside it (a canvas card, an embedded editor, a hover popover). */
+export class EmbeddedEditorView extends View {
+	constructor(leaf: WorkspaceLeaf, public file: TFile) {
 		super(leaf);
 	}
-	async save(): Promise<void> {
-		this.saves++;
-		if (this.file && this.unsaved !== null) {
-			const text = this.unsaved;
-			this.unsaved = null;
-			await this.vault.modify(this.file, text);
-		}
+	override getViewType(): string {
+		return "canvas";
 	}
 }
 
 export class WorkspaceLeaf {
-	view: View;
+	view: View | MarkdownView;
 	constructor(view?: View) {
 		this.view = view ?? new View(this);
 	}
@@ -37,6 +48,8 @@ export class Workspace extends Events {
 	readonly leaves: WorkspaceLeaf[] = [];
 	private readyCallbacks: (() => unknown)[] = [];
 	opened: string[] = [];
+	/** The editor the person is in, when it is not a plain MarkdownView (a canvas card, a popover). */
+	activeEditor: { file: TFile | null } | null = null;
 
 	onLayoutReady(callback: () => unknown): void {
 		if (this.layoutReady) callback();
@@ -49,11 +62,19 @@ export class Workspace extends Events {
 		this.readyCallbacks = [];
 		for (const callback of callbacks) callback();
 	}
+	/** Test helper: Obsidian is quitting (it may not unload plugins first). */
+	quit(): void {
+		this.trigger("quit", { add: () => undefined });
+	}
 	iterateAllLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
 		for (const leaf of this.leaves) callback(leaf);
 	}
 	getActiveFile(): TFile | null {
 		for (const leaf of this.leaves) if (leaf.view instanceof MarkdownView && leaf.view.file) return leaf.view.file;
+		return null;
+	}
+	getActiveViewOfType<T>(type: abstract new (...args: never[]) => T): T | null {
+		for (const leaf of this.leaves) if (leaf.view instanceof type) return leaf.view;
 		return null;
 	}
 	async openLinkText(path: string): Promise<void> {
@@ -63,27 +84,77 @@ export class Workspace extends Events {
 
 export class FileManager {
 	constructor(private readonly vault: Vault) {}
-	/** Moves to the vault's `.trash`, as Obsidian does with the "vault trash" option. */
+	/** Follows the person's "Deleted files" setting: system trash, the vault's `.trash`, or permanently delete. */
 	async trashFile(file: TAbstractFile): Promise<void> {
-		await this.vault.removeFile(file, `.trash/${file.name}.${Date.now()}`);
+		await this.vault.removeFile(file, (this.vault.getConfig("trashOption") as "system" | "local" | "none" | undefined) ?? "local");
 	}
 }
 
+/** Obsidian's secret storage (1.11.4+): secrets kept outside the vault's files. */
+export class SecretStorage {
+	private readonly secrets = new Map<string, string>();
+	setSecret(id: string, secret: string): void {
+		if (!/^[a-z0-9-]+$/.test(id)) throw new Error("Invalid secret id");
+		this.secrets.set(id, secret);
+	}
+	getSecret(id: string): string | null {
+		return this.secrets.get(id) ?? null;
+	}
+	listSecrets(): string[] {
+		return [...this.secrets.keys()];
+	}
+}
+
+export interface AppOptions extends VaultOptions {
+	watcher?: WatcherOptions;
+	/** Leave out secret storage, as Obsidian before 1.11.4 has none. */
+	noSecretStorage?: boolean;
+}
+
 export class App {
+	/** The simulation's own clock: autosave and the file watcher run on it (see clock.ts). */
+	readonly clock = new SimClock();
 	readonly vault: Vault;
 	readonly workspace = new Workspace();
 	readonly fileManager: FileManager;
-	constructor(basePath: string) {
-		this.vault = new Vault(basePath);
+	/** Other programs changing the vault's folder, noticed late by the watcher. */
+	readonly outside: OutsideWorld;
+	readonly secretStorage: SecretStorage | undefined;
+
+	constructor(basePath: string, options: AppOptions = {}) {
+		this.vault = new Vault(basePath, this.clock, options);
+		this.vault.onFileWritten = (file) => this.views(file.path).forEach((view) => view.fileChanged());
+		this.vault.loadFromDisk();
 		this.fileManager = new FileManager(this.vault);
+		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
+		this.secretStorage = options.noSecretStorage ? undefined : new SecretStorage();
 	}
-	/** Test helper: opens `path` in an editor and returns the view, so a test can type unsaved text. */
+
+	/** Test helper: opens `path` in an editor and returns the view, so a test can type in it. */
 	openEditor(path: string): MarkdownView {
 		const leaf = new WorkspaceLeaf();
-		const view = new MarkdownView(leaf, this.vault);
-		view.file = this.vault.getFileByPath(path);
+		const view = new MarkdownView(leaf, this);
+		const file = this.vault.getFileByPath(path);
+		if (!file) throw new Error(`no indexed file ${path}`);
+		view.open(file);
 		leaf.view = view;
 		this.workspace.leaves.push(leaf);
 		return view;
+	}
+
+	/** Test helper: opens `path` inside a canvas card (an editor that is not a MarkdownView). */
+	openEmbeddedEditor(path: string): EmbeddedEditorView {
+		const file = this.vault.getFileByPath(path);
+		if (!file) throw new Error(`no indexed file ${path}`);
+		const leaf = new WorkspaceLeaf();
+		const view = new EmbeddedEditorView(leaf, file);
+		leaf.view = view;
+		this.workspace.leaves.push(leaf);
+		this.workspace.activeEditor = { file };
+		return view;
+	}
+
+	private views(path: string): MarkdownView[] {
+		return this.workspace.leaves.flatMap((leaf) => (leaf.view instanceof MarkdownView && leaf.view.file?.path === path ? [leaf.view] : []));
 	}
 }

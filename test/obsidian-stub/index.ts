@@ -3,9 +3,12 @@ import { installDomHelpers } from "./dom";
 
 installDomHelpers();
 
-export { App, FileManager, MarkdownView, View, Workspace, WorkspaceLeaf } from "./app";
+export { App, EmbeddedEditorView, FileManager, MarkdownView, SecretStorage, View, Workspace, WorkspaceLeaf, type AppOptions } from "./app";
+export { SimClock, settle } from "./clock";
+export { Editor, type EditorChange, type EditorPosition, type EditorTransaction } from "./editor";
 export { Events, type EventRef } from "./events";
 export { normalizePath, TAbstractFile, TFile, TFolder } from "./files";
 export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, PluginSettingTab, Setting, ValueComponent, type PluginManifest } from "./plugin";
-export { DataAdapter, Vault } from "./vault";
+export { DataAdapter, Vault, type TrashOption, type WriteRecord } from "./vault";
+export { OutsideWorld } from "./watcher";
 export const Platform = { isDesktop: true, isMobile: false, isDesktopApp: true };

@@ -11,20 +11,38 @@ export interface PluginManifest {
 	minAppVersion: string;
 }
 
+/** Obsidian's Component lifecycle: `load` runs `onload`; `unload` detaches everything registered, then `onunload`. */
 export class Component {
 	private readonly cleanups: (() => unknown)[] = [];
+	private readonly children: Component[] = [];
+	loaded = false;
+	load(): void | Promise<void> {
+		this.loaded = true;
+		for (const child of this.children) void child.load();
+		return this.onload();
+	}
+	onload(): void | Promise<void> {}
+	onunload(): void {}
 	register(cleanup: () => unknown): void {
 		this.cleanups.push(cleanup);
 	}
-	registerEvent(ref: EventRef & { owner?: { offref(ref: EventRef): void } }): void {
-		this.cleanups.push(() => ref.owner?.offref(ref));
+	registerEvent(ref: EventRef): void {
+		this.cleanups.push(() => ref.owner.offref(ref));
 	}
 	registerInterval(id: number): number {
 		this.cleanups.push(() => clearInterval(id));
 		return id;
 	}
+	addChild<T extends Component>(child: T): T {
+		this.children.push(child);
+		if (this.loaded) void child.load();
+		return child;
+	}
 	unload(): void {
+		this.loaded = false;
+		for (const child of this.children.splice(0)) child.unload();
 		for (const cleanup of this.cleanups.splice(0)) cleanup();
+		this.onunload();
 	}
 }
 
@@ -54,8 +72,6 @@ export class Plugin extends Component {
 		this.statusBarItems.push(element);
 		return element;
 	}
-	onload(): void | Promise<void> {}
-	onunload(): void {}
 }
 
 export class PluginSettingTab {

@@ -1,22 +1,59 @@
-/** A Vault over a real temporary folder: reads and writes files there and emits Obsidian's vault events. */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from "fs";
+/**
+ * A Vault over a real temporary folder, as strict as Obsidian where it matters:
+ * - its own writes (create, modify, process, rename, trash) change the disk and the index at once, but their events
+ *   arrive asynchronously, never inside the write;
+ * - edits by other programs (`outside`, see watcher.ts) reach the index only when the simulated watcher notices them:
+ *   late, with jitter, sometimes twice; until then `getFileByPath` does not know them;
+ * - on a case-insensitive disk (`caseInsensitive`), `adapter.exists` finds any spelling, and `create` refuses one
+ *   ("File already exists."), while the index stays case-sensitive;
+ * - the three "Deleted files" options (`setConfig("trashOption", …)`) decide what `fileManager.trashFile` does;
+ * - every write of a note's file is logged (`writeLog`), so tests can count them and see what was written.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "fs";
 import { dirname, join } from "path";
+import type { SimClock } from "./clock";
 import { Events } from "./events";
 import { normalizePath, TAbstractFile, TFile, TFolder } from "./files";
+
+export type TrashOption = "system" | "local" | "none";
+
+export interface VaultOptions {
+	caseInsensitive?: boolean;
+}
+
+export interface WriteRecord {
+	path: string;
+	content: string;
+	/** Which vault call wrote it. */
+	via: "create" | "modify" | "process";
+}
 
 export class Vault extends Events {
 	configDir = ".obsidian";
 	readonly adapter: DataAdapter;
 	private readonly files = new Map<string, TAbstractFile>();
 	private readonly root = new TFolder("/");
+	private readonly config: Record<string, unknown> = { trashOption: "local" };
 	/** Counts process() calls, so tests can check writes went through it. */
 	processCalls = 0;
+	/** Every write of a file in the vault through the vault API. */
+	readonly writeLog: WriteRecord[] = [];
+	/** Called after the vault itself changes a file (so open editors can reload); set by the app. */
+	onFileWritten: (file: TFile) => void = () => undefined;
 
-	constructor(readonly basePath: string) {
+	constructor(
+		readonly basePath: string,
+		readonly clock: SimClock,
+		readonly options: VaultOptions = {},
+	) {
 		super();
-		this.adapter = new DataAdapter(basePath);
+		this.adapter = new DataAdapter(basePath, options.caseInsensitive === true);
 		mkdirSync(basePath, { recursive: true });
 		this.files.set("/", this.root);
+	}
+
+	/** Indexes what is on disk, firing `create` for each file as Obsidian does while it loads (before layout-ready). */
+	loadFromDisk(): void {
 		this.scan("");
 	}
 
@@ -40,6 +77,13 @@ export class Vault extends Events {
 	getMarkdownFiles(): TFile[] {
 		return this.getFiles().filter((file) => file.extension === "md");
 	}
+	getConfig(key: string): unknown {
+		return this.config[key];
+	}
+	/** Test helper: Obsidian's settings (e.g. "trashOption": "system" | "local" | "none"). */
+	setConfig(key: string, value: unknown): void {
+		this.config[key] = value;
+	}
 
 	async read(file: TFile): Promise<string> {
 		return readFileSync(this.abs(file.path), "utf8");
@@ -50,12 +94,13 @@ export class Vault extends Events {
 
 	async create(path: string, data: string): Promise<TFile> {
 		const normalized = normalizePath(path);
-		if (this.files.has(normalized) || existsSync(this.abs(normalized))) throw new Error("File already exists.");
+		// Obsidian refuses to create over anything on disk, indexed or not, in any spelling the disk treats as equal.
+		if (this.files.has(normalized) || (await this.adapter.exists(normalized))) throw new Error("File already exists.");
 		const parent = this.getFolderByPath(parentOf(normalized));
 		if (!parent) throw new Error(`Folder does not exist: ${parentOf(normalized)}`);
-		writeFileSync(this.abs(normalized), data);
+		this.writeFile(normalized, data, "create");
 		const file = this.index(new TFile(normalized), parent);
-		this.trigger("create", file);
+		this.later("create", file);
 		return file;
 	}
 
@@ -66,43 +111,114 @@ export class Vault extends Events {
 		if (!parent) throw new Error("Parent folder does not exist.");
 		mkdirSync(this.abs(normalized));
 		const folder = this.index(new TFolder(normalized), parent);
-		this.trigger("create", folder);
+		this.later("create", folder);
 		return folder;
 	}
 
 	async modify(file: TFile, data: string): Promise<void> {
-		writeFileSync(this.abs(file.path), data);
+		this.writeFile(file.path, data, "modify");
 		this.refreshStat(file);
-		this.trigger("modify", file);
+		this.onFileWritten(file);
+		this.later("modify", file);
 	}
 
-	/** Like Obsidian: the callback runs synchronously against the current content, then the result is written. */
+	/** Like Obsidian: the callback runs synchronously against the file's current content, then the result is written. */
 	async process(file: TFile, fn: (data: string) => string): Promise<string> {
 		this.processCalls++;
 		const data = readFileSync(this.abs(file.path), "utf8");
 		const next = fn(data);
-		if (next !== data) await this.modify(file, next);
+		if (next !== data) {
+			this.writeFile(file.path, next, "process");
+			this.refreshStat(file);
+			this.onFileWritten(file);
+			this.later("modify", file);
+		}
 		return next;
 	}
 
+	/** Renames a file or folder; a folder's descendants each get their own `rename` event, as in Obsidian. */
 	async rename(file: TAbstractFile, newPath: string): Promise<void> {
-		const oldPath = file.path;
 		const normalized = normalizePath(newPath);
-		renameSync(this.abs(oldPath), this.abs(normalized));
-		this.unindex(file);
-		file.path = normalized;
-		this.index(file, this.getFolderByPath(parentOf(normalized))!);
-		this.trigger("rename", file, oldPath);
+		if (this.files.has(normalized)) throw new Error("Destination file already exists!");
+		renameSync(this.abs(file.path), this.abs(normalized));
+		const moved = this.descendants(file);
+		const oldPaths = moved.map((item) => item.path);
+		for (const item of moved) this.files.delete(item.path);
+		if (file.parent) file.parent.children = file.parent.children.filter((child) => child !== file);
+		for (const item of moved) item.path = normalized + item.path.slice(oldPaths[0]!.length);
+		file.parent = this.getFolderByPath(parentOf(normalized))!;
+		file.parent.children.push(file);
+		for (const item of moved) this.files.set(item.path, item);
+		moved.forEach((item, i) => this.later("rename", item, oldPaths[i]));
 	}
 
-	/** Test helper: removes a file the way a trash or a sync would, emitting `delete`. */
-	async removeFile(file: TAbstractFile, trashTo?: string): Promise<void> {
-		if (trashTo) {
-			mkdirSync(dirname(this.abs(trashTo)), { recursive: true });
-			renameSync(this.abs(file.path), this.abs(trashTo));
-		} else rmSync(this.abs(file.path), { recursive: true, force: true });
-		this.unindex(file);
-		this.trigger("delete", file);
+	/** Moves to the system trash, or (`system` false, or when the system trash cannot be used) to `.trash/`. */
+	async trash(file: TAbstractFile, system: boolean): Promise<void> {
+		await this.removeFile(file, system ? "system" : "local");
+	}
+
+	async delete(file: TAbstractFile): Promise<void> {
+		await this.removeFile(file, "none");
+	}
+
+	/** Removes a file as the trash option says: to the system trash, to `.trash/`, or for good. Emits `delete`. */
+	async removeFile(file: TAbstractFile, option: TrashOption): Promise<void> {
+		const from = this.abs(file.path);
+		if (option === "none") rmSync(from, { recursive: true, force: true });
+		else {
+			const folder = option === "system" ? join(this.basePath, "..", `${baseName(this.basePath)}.system-trash`) : join(this.basePath, ".trash");
+			mkdirSync(folder, { recursive: true });
+			let target = join(folder, file.name);
+			for (let n = 2; existsSync(target); n++) target = join(folder, `${file.name} ${n}`);
+			renameSync(from, target);
+		}
+		for (const item of this.descendants(file)) this.files.delete(item.path);
+		if (file.parent) file.parent.children = file.parent.children.filter((child) => child !== file);
+		this.later("delete", file);
+	}
+
+	/** Called by the watcher once it noticed an outside change at `path` (see watcher.ts). */
+	noticed(path: string): void {
+		const normalized = normalizePath(path);
+		const indexed = this.files.get(normalized);
+		const onDisk = existsSync(this.abs(normalized));
+		if (!onDisk) {
+			if (!indexed) return;
+			for (const item of this.descendants(indexed)) this.files.delete(item.path);
+			if (indexed.parent) indexed.parent.children = indexed.parent.children.filter((child) => child !== indexed);
+			this.trigger("delete", indexed);
+			return;
+		}
+		if (statSync(this.abs(normalized)).isDirectory()) {
+			if (!indexed) this.scanOne(normalized);
+			return;
+		}
+		if (!indexed) {
+			const parent = this.getFolderByPath(parentOf(normalized)) ?? this.ensureFolders(parentOf(normalized));
+			this.trigger("create", this.index(new TFile(normalized), parent));
+			return;
+		}
+		if (indexed instanceof TFile) {
+			this.refreshStat(indexed);
+			this.onFileWritten(indexed);
+			this.trigger("modify", indexed);
+		}
+	}
+
+	/** Everything a file (or a folder and its contents) is, itself first. */
+	private descendants(file: TAbstractFile): TAbstractFile[] {
+		if (!(file instanceof TFolder)) return [file];
+		return [file, ...file.children.flatMap((child) => this.descendants(child))];
+	}
+
+	private writeFile(path: string, content: string, via: WriteRecord["via"]): void {
+		writeFileSync(this.abs(path), content);
+		this.writeLog.push({ path, content, via });
+	}
+
+	/** Events of the vault's own changes come after the call that caused them, never inside it. */
+	private later(name: string, ...args: unknown[]): void {
+		queueMicrotask(() => this.trigger(name, ...args));
 	}
 
 	private abs(path: string): string {
@@ -115,13 +231,20 @@ export class Vault extends Events {
 		if (file instanceof TFile) this.refreshStat(file);
 		return file;
 	}
-	private unindex(file: TAbstractFile): void {
-		this.files.delete(file.path);
-		if (file.parent) file.parent.children = file.parent.children.filter((child) => child !== file);
-	}
 	private refreshStat(file: TFile): void {
 		const stats = statSync(this.abs(file.path));
 		file.stat = { ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
+	}
+	private ensureFolders(path: string): TFolder {
+		if (path === "/" || path === "") return this.root;
+		const existing = this.getFolderByPath(path);
+		if (existing) return existing;
+		return this.index(new TFolder(path), this.ensureFolders(parentOf(path)));
+	}
+	private scanOne(folder: string): void {
+		const created = this.index(new TFolder(folder), this.ensureFolders(parentOf(folder)));
+		this.trigger("create", created);
+		this.scan(folder);
 	}
 	private scan(folder: string): void {
 		for (const entry of readdirSync(this.abs(folder), { withFileTypes: true })) {
@@ -129,9 +252,9 @@ export class Vault extends Events {
 			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
 			const parent = this.getFolderByPath(folder === "" ? "/" : folder)!;
 			if (entry.isDirectory()) {
-				this.index(new TFolder(path), parent);
+				this.later("create", this.index(new TFolder(path), parent));
 				this.scan(path);
-			} else this.index(new TFile(path), parent);
+			} else this.later("create", this.index(new TFile(path), parent));
 		}
 	}
 }
@@ -141,11 +264,24 @@ function parentOf(path: string): string {
 	return slash === -1 ? "/" : path.slice(0, slash);
 }
 
-/** The vault's raw file adapter (used for the plugin's own files under the config folder). */
+function baseName(path: string): string {
+	return path.slice(path.replace(/\/+$/, "").lastIndexOf("/") + 1);
+}
+
+/**
+ * The vault's raw file adapter (the plugin's own files under the config folder). Like Obsidian's: `write` replaces
+ * in place (not atomic), `rename` refuses an existing destination, and `exists` on a case-insensitive disk finds any
+ * spelling unless `sensitive` is asked for.
+ */
 export class DataAdapter {
-	constructor(private readonly basePath: string) {}
-	async exists(path: string): Promise<boolean> {
-		return existsSync(join(this.basePath, path));
+	constructor(
+		private readonly basePath: string,
+		private readonly caseInsensitive = false,
+	) {}
+	async exists(path: string, sensitive?: boolean): Promise<boolean> {
+		if (existsSync(join(this.basePath, path))) return true;
+		if (!this.caseInsensitive || sensitive) return false;
+		return this.spelledOtherwise(path) !== null;
 	}
 	async read(path: string): Promise<string> {
 		return readFileSync(join(this.basePath, path), "utf8");
@@ -160,7 +296,24 @@ export class DataAdapter {
 	async remove(path: string): Promise<void> {
 		rmSync(join(this.basePath, path), { force: true });
 	}
+	async copy(from: string, to: string): Promise<void> {
+		if (existsSync(join(this.basePath, to))) throw new Error("Destination file already exists!");
+		copyFileSync(join(this.basePath, from), join(this.basePath, to));
+	}
 	async rename(from: string, to: string): Promise<void> {
+		if (existsSync(join(this.basePath, to))) throw new Error("Destination file already exists!");
 		renameSync(join(this.basePath, from), join(this.basePath, to));
+	}
+	/** The path as the disk spells it, when only another spelling (case) of `path` exists. */
+	private spelledOtherwise(path: string): string | null {
+		const parts = path.split("/");
+		let folder = this.basePath;
+		for (const part of parts) {
+			const entries = existsSync(folder) ? readdirSync(folder) : [];
+			const found = entries.find((entry) => entry.toLowerCase() === part.toLowerCase());
+			if (found === undefined) return null;
+			folder = join(folder, found);
+		}
+		return folder;
 	}
 }

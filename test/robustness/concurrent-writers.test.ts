@@ -199,7 +199,7 @@ const brokenSubjects: Record<string, () => Promise<Subject>> = {
 		const app = new App(folder);
 		await app.vault.create(NOTE, INITIAL);
 		const refs: EventRef[] = [];
-		const inner = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref));
+		const inner = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref), async () => undefined);
 		const storage = new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`);
 		const guard = await brokenGuard(inner, storage);
 		return {

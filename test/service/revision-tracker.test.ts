@@ -31,7 +31,9 @@ describe("RevisionTracker", () => {
 		expect(second.history.latest("a.md")?.revision).toBe(revisionOf("one\ntwo\n"));
 		expect(second.history.entries("a.md")).toHaveLength(2);
 		expect(second.history.latest("gone.md")).toBeUndefined();
-		// The edit made while closed is a change, so its content is kept as a merge base.
+		// It becomes a merge base only once an agent is served it (no agent can hold a token for it before that).
+		expect(second.bases.has(revisionOf("one\ntwo\n"))).toBe(false);
+		await second.tracker.served({ path: "a.md", content: "one\ntwo\n" });
 		expect(second.bases.has(revisionOf("one\ntwo\n"))).toBe(true);
 		await second.close();
 	});

@@ -15,7 +15,7 @@ beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "rg-ogw-"));
 	await writeFile(join(dir, "n.md"), "start\n");
 	app = new App(dir);
-	gateway = new ObsidianGateway(app as unknown as ObsidianApp, () => undefined);
+	gateway = new ObsidianGateway(app as unknown as ObsidianApp, () => undefined, async () => undefined);
 });
 afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
@@ -34,16 +34,19 @@ describe("ObsidianGateway", () => {
 		expect(await readFile(join(dir, "n.md"), "utf8")).toBe("next\n");
 	});
 
-	it("saves open editors first, so unsaved typing is what decide sees", async () => {
+	it("checks against an open editor's buffer, unsaved typing included, without saving it", async () => {
 		const view = app.openEditor("n.md");
-		view.unsaved = "typed\n";
+		view.type("typed ");
 		let seen: string | null = null;
 		await gateway.mutate("n.md", (current) => {
 			seen = current;
 			return { kind: "keep", result: null };
 		});
-		expect(seen).toBe("typed\n");
-		expect((await gateway.read("n.md"))?.content).toBe("typed\n");
+		expect(seen).toBe("typed start\n");
+		expect((await gateway.read("n.md"))?.content).toBe("typed start\n");
+		// Nothing was written to look: the file still holds what it held.
+		expect(await readFile(join(dir, "n.md"), "utf8")).toBe("start\n");
+		expect(app.vault.writeLog).toEqual([]);
 	});
 
 	it("creates missing notes with their parent folders", async () => {

@@ -223,7 +223,7 @@ export const OPENAPI: JsonValue = {
 				properties: {
 					id: { type: "string" },
 					path: { type: "string" },
-					reason: { type: "string", enum: ["stale", "exists", "read-expired", "content-loss"] },
+					reason: { type: "string", enum: ["stale", "exists", "read-expired", "content-loss", "note-in-use"] },
 					sentRevision: { type: ["string", "null"] },
 					currentRevision: { type: ["string", "null"] },
 					proposedRevision: { type: "string" },

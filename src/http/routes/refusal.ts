@@ -44,6 +44,9 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		case "empty-body":
 			return problem("empty-body", `The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
 				{ path, currentRevision }, headers);
+		case "note-in-use":
+			return problem("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
+				{ path, currentRevision, ...record }, headers);
 		case "backup-read-only":
 			return problem("backup-read-only", `"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person can tidy backups in Obsidian).`, { path });
 		case "not-found":

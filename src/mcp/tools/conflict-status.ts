@@ -27,7 +27,7 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			outputSchema: {
 				id: z.string(),
 				path: z.string(),
-				reason: z.enum(["stale", "exists", "read-expired", "content-loss"]),
+				reason: z.enum(["stale", "exists", "read-expired", "content-loss", "note-in-use"]),
 				sentRevision: nullableString,
 				currentRevision: nullableString,
 				proposedRevision: z.string(),

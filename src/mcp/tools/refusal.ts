@@ -49,6 +49,8 @@ export function refusalResult(path: string, outcome: Refused, tool: "write_note"
 			return fail(`Refused: ${quoted} already exists, so nothing was written.${kept} Next: ${reread}.`, facts);
 		case "empty-body":
 			return fail(`Refused: the content is empty and would replace all ${refusal.currentLength} characters of ${quoted}; nothing was written. If you mean to empty the note, call ${tool} again with allow_empty: true.`, facts);
+		case "note-in-use":
+			return fail(`Refused: ${quoted} is being edited in Obsidian where its text cannot be checked, so nothing was written, rather than risk the person's typing.${kept} Retry later: ${reread}.`, facts);
 		case "backup-read-only":
 			return fail(`Refused: ${quoted} is a backup of a refused write; agents may read it but not change or delete it. Nothing was written. Write to the note it belongs to instead.`, facts);
 		case "content-loss":

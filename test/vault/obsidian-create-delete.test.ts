@@ -1,0 +1,102 @@
+/**
+ * Creating and deleting notes on the strict simulation of Obsidian: the file index is case-sensitive and lags behind
+ * the disk, the disk may be case-insensitive, and "Deleted files" may be set to delete permanently. A create must
+ * never overwrite a file Obsidian has not indexed (409, never a 500); a delete must be checked right before it
+ * happens and must always be recoverable.
+ */
+import { existsSync } from "fs";
+import { readdir, readFile } from "fs/promises";
+import { join } from "path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startObsidian, type ObsidianHarness } from "../helpers/obsidian-harness";
+
+let h: ObsidianHarness;
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await h.close();
+	expect(h.errors).toEqual([]);
+});
+
+const file = (path: string) => readFile(join(h.dir, path), "utf8").catch(() => null);
+
+describe("creating a note", () => {
+	it("refuses (409 name-clash) a name that differs only in case from a note on a case-insensitive disk", async () => {
+		h = await startObsidian({}, undefined, { app: { caseInsensitive: true } });
+		h.app.outside.write("Plan.md", "the person's plan\n");
+		await h.app.clock.runAll();
+		const put = await h.api("/vault/plan.md", { method: "PUT", body: "the agent's plan\n" });
+		expect(put.status, put.text).toBe(409);
+		expect(put.json()).toMatchObject({ type: "/problems/name-clash" });
+		expect(await file("Plan.md")).toBe("the person's plan\n");
+	});
+
+	it("refuses (409 note-not-ready, Retry-After) a file another program just created that Obsidian has not indexed", async () => {
+		h = await startObsidian();
+		h.app.outside.write("New.md", "just synced\n");
+		const put = await h.api("/vault/New.md", { method: "PUT", body: "the agent's\n" });
+		expect(put.status, put.text).toBe(409);
+		expect(put.json()).toMatchObject({ type: "/problems/note-not-ready" });
+		expect(put.headers["retry-after"]).toBe("1");
+		expect(await file("New.md")).toBe("just synced\n");
+		// Once Obsidian has it, the usual rules apply: the agent must read it first.
+		await h.app.clock.runAll();
+		expect((await h.api("/vault/New.md", { method: "PUT", body: "the agent's\n" })).status).toBe(428);
+	});
+
+	it("decides again when Obsidian's own create finds the name taken, never answering 500", async () => {
+		h = await startObsidian();
+		const create = h.app.vault.create.bind(h.app.vault);
+		vi.spyOn(h.app.vault, "create").mockImplementationOnce(async (path: string) => {
+			// The person creates the note in Obsidian between the plugin's check and its create.
+			await create(path, "the person's new note\n");
+			throw new Error("File already exists.");
+		});
+		const put = await h.api("/vault/Race.md", { method: "PUT", body: "the agent's\n" });
+		expect(put.status, put.text).toBe(428);
+		expect(await file("Race.md")).toBe("the person's new note\n");
+	});
+});
+
+describe("deleting a note", () => {
+	async function noteRead(): Promise<string> {
+		h = await startObsidian();
+		h.app.outside.write("Note.md", "keep me\n");
+		await h.app.clock.runAll();
+		return (await h.api("/vault/Note.md")).headers.etag as string;
+	}
+
+	it.each(["local", "system", "none"] as const)("is always recoverable, with \"Deleted files\" set to %s", async (option) => {
+		const etag = await noteRead();
+		h.app.vault.setConfig("trashOption", option);
+		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
+		expect(del.status, del.text).toBe(204);
+		expect(existsSync(join(h.dir, "Note.md"))).toBe(false);
+		const inVaultTrash = existsSync(join(h.dir, ".trash")) ? await readdir(join(h.dir, ".trash")) : [];
+		const inSystemTrash = existsSync(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`)) ? await readdir(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`)) : [];
+		expect([...inVaultTrash, ...inSystemTrash]).toContain("Note.md");
+	});
+
+	it("is checked again right before the note is trashed: a save landing after the check is not trashed unseen", async () => {
+		const etag = await noteRead();
+		const process = h.app.vault.process.bind(h.app.vault);
+		vi.spyOn(h.app.vault, "process").mockImplementationOnce(async (note, fn) => {
+			const result = await process(note, fn);
+			// An autosave (or a sync) lands right after the check passed.
+			await h.app.vault.modify(note, "keep me\nand what the person saved\n");
+			return result;
+		});
+		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
+		expect(del.status, del.text).toBe(412);
+		expect(await file("Note.md")).toBe("keep me\nand what the person saved\n");
+	});
+
+	it("of a note open in an editor saves the person's typing first, so it goes to the trash with the note", async () => {
+		await noteRead();
+		const view = h.app.openEditor("Note.md");
+		view.type("typed ", 0);
+		const etag = (await h.api("/vault/Note.md")).headers.etag as string;
+		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
+		expect(del.status, del.text).toBe(204);
+		expect(await readFile(join(h.dir, ".trash", "Note.md"), "utf8")).toBe("typed keep me\n");
+	});
+});

@@ -1,0 +1,141 @@
+/**
+ * Agent writes to notes the person has open, on the strict simulation of Obsidian (see test/README.md): an editor's
+ * buffer is not the file, and its 2-second autosave writes whatever it holds. A write the agent was told succeeded
+ * must never be undone by that autosave, typing must never be overwritten, and editors the plugin cannot see into
+ * (a canvas card, a popover) make it refuse rather than risk the person's text.
+ */
+import { readFile } from "fs/promises";
+import { join } from "path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { MarkdownView } from "../obsidian-stub";
+import { startObsidian, type ObsidianHarness } from "../helpers/obsidian-harness";
+import { writeVaultFile } from "../helpers/vault-files";
+
+let h: ObsidianHarness;
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await h.close();
+	expect(h.errors).toEqual([]);
+});
+
+async function start(note = "line one\nline two\n"): Promise<MarkdownView> {
+	h = await startObsidian();
+	await writeVaultFile(h.dir, "Note.md", note);
+	h.app.outside.write("Note.md", note);
+	await h.app.clock.runAll();
+	return h.app.openEditor("Note.md");
+}
+
+const disk = () => readFile(join(h.dir, "Note.md"), "utf8");
+const etagOf = async () => (await h.api("/vault/Note.md")).headers.etag as string;
+
+describe("an agent write to a note open in an editor", () => {
+	it("is checked against what the editor holds, unsaved typing included", async () => {
+		const view = await start();
+		const etag = await etagOf();
+		view.type("typed ", 0);
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		expect(put.status).toBe(412);
+		expect(view.editor.getValue()).toBe("typed line one\nline two\n");
+	});
+
+	it("goes into the editor as line changes, keeps the cursor, and is not undone by the autosave", async () => {
+		const view = await start("line one\nline two\nline three\n");
+		view.type("typed ", 0);
+		// The agent reads what the editor holds (its typing included), then changes only the last line.
+		const read = await h.api("/vault/Note.md");
+		expect(read.text).toBe("typed line one\nline two\nline three\n");
+		view.editor.setCursor({ line: 0, ch: 3 });
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "typed line one\nline two\nline three by the agent\n", headers: { "If-Match": read.headers.etag as string } });
+		expect(put.status, put.text).toBe(204);
+		expect(view.editor.getValue()).toBe("typed line one\nline two\nline three by the agent\n");
+		expect(view.editor.getCursor()).toEqual({ line: 0, ch: 3 });
+		expect(await disk()).toBe("typed line one\nline two\nline three by the agent\n");
+		// The person goes on typing; the autosave writes the agent's text and theirs.
+		view.type("more ", 0);
+		await h.app.clock.advance(2_000);
+		expect(await disk()).toBe("more typed line one\nline two\nline three by the agent\n");
+	});
+
+	it("is never overwritten by typing that lands while it is being written", async () => {
+		const view = await start();
+		const etag = await etagOf();
+		// The person types the moment the plugin starts writing the note (before the file write lands).
+		const modify = h.app.vault.modify.bind(h.app.vault);
+		let typed = false;
+		vi.spyOn(h.app.vault, "modify").mockImplementation(async (file, text) => {
+			if (!typed) {
+				typed = true;
+				view.type("!", view.editor.getValue().length);
+			}
+			await modify(file, text);
+		});
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nline two\nby the agent\n", headers: { "If-Match": etag } });
+		expect(put.status).toBe(204);
+		await h.app.clock.runAll();
+		await h.guard.tracker.flush();
+		// The agent's text is in the note, and so is the keystroke: neither overwrote the other.
+		expect(await disk()).toContain("by the agent\n");
+		expect(await disk()).toContain("!");
+	});
+
+	it("goes into the editor for PATCH and append too", async () => {
+		const view = await start("# Plan\n\n## Next\n- one\n");
+		view.type("typed ", "# Plan\n\n## Next\n- ".length);
+		const read = await h.api("/vault/Note.md");
+		const patch = await h.api("/vault/Note.md", { method: "PATCH", body: "- two\n", headers: { "If-Match": read.headers.etag as string, Operation: "append", "Target-Type": "heading", Target: "Plan::Next" } });
+		expect(patch.status, patch.text).toBe(204);
+		const post = await h.api("/vault/Note.md", { method: "POST", body: "- appended\n" });
+		expect(post.status).toBe(204);
+		expect(view.editor.getValue()).toBe("# Plan\n\n## Next\n- typed one\n- two\n- appended\n");
+		expect(await disk()).toBe("# Plan\n\n## Next\n- typed one\n- two\n- appended\n");
+	});
+
+	it("never saves an editor except right after putting an accepted write into it", async () => {
+		const view = await start();
+		for (let i = 0; i < 3; i++) {
+			const etag = await etagOf();
+			view.type(`k${i} `, 0);
+			await h.api("/vault/Note.md", { method: "PUT", body: `by the agent ${i}\n`, headers: { "If-Match": etag } });
+		}
+		await h.guard.tracker.flush();
+		await h.app.clock.runAll();
+		// Three refused writes (the person typed after each read): the plugin saved nothing; only the autosave wrote.
+		expect(view.saves.requested).toBe(0);
+		expect(await disk()).toBe("k2 k1 k0 line one\nline two\n");
+	});
+
+	it("is refused (412, kept as .bak) while the note is open in an editor the plugin cannot see into", async () => {
+		await start();
+		h.app.openEmbeddedEditor("Note.md");
+		const etag = await etagOf();
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "by the agent\n", headers: { "If-Match": etag } });
+		expect(put.status, put.text).toBe(412);
+		expect(put.json()).toMatchObject({ type: "/problems/note-in-use" });
+		const { backupPath } = put.json<{ backupPath: string }>();
+		expect(await readFile(join(h.dir, backupPath), "utf8")).toBe("by the agent\n");
+		expect(await disk()).toBe("line one\nline two\n");
+	});
+});
+
+describe("typing in an open note", () => {
+	it("adds no writes of the note and no merge bases beyond what autosave does", async () => {
+		const view = await start();
+		await etagOf();
+		const writesBefore = h.app.vault.writeLog.length;
+		const basesBefore = h.guard.bases.toSnapshot();
+		// Six seconds of typing, a keystroke every 200 ms; the plugin's tracking runs throughout.
+		for (let i = 0; i < 30; i++) {
+			view.type("x");
+			await h.app.clock.advance(200);
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+		await h.app.clock.runAll();
+		await h.guard.tracker.flush();
+		const writes = h.app.vault.writeLog.slice(writesBefore).filter((write) => write.path === "Note.md");
+		// Autosave alone writes once, 2 s after the last keystroke.
+		expect(writes).toHaveLength(1);
+		expect(view.saves).toEqual({ autosave: 1, requested: 0 });
+		expect(h.guard.bases.toSnapshot()).toEqual(basesBefore);
+	});
+});
