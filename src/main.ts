@@ -2,8 +2,8 @@
 import { Notice, normalizePath, Plugin } from "obsidian";
 import { generateKey } from "./core/keys";
 import { yieldVia } from "./core/steps";
-import { isLoopback } from "./http/security";
-import { ApiServer } from "./http/server";
+import type { Timers } from "./core/timers";
+import { ApiListener } from "./http/listener";
 import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
 import { withDefaults, type RevisionGuardSettings } from "./settings";
 import { ConflictUi } from "./ui/conflict-ui";
@@ -18,12 +18,13 @@ const RECONCILE_NOTICE_THRESHOLD = 2000;
 export default class RevisionGuardPlugin extends Plugin {
 	settings!: RevisionGuardSettings;
 	guard: RevisionGuard | null = null;
-	private server: ApiServer | null = null;
-	private serverError: string | null = null;
+	private listener: ApiListener | null = null;
+	private startError: string | null = null;
 	private statusBar: ConflictStatusBar | null = null;
 	private conflictUi: ConflictUi | null = null;
 	/** Set once the plugin is disabled, so a start-up still under way stops instead of opening a port. */
 	private unloaded = false;
+	private readonly timers: Timers = { schedule: (callback, ms) => window.setTimeout(callback, ms), cancel: (handle) => window.clearTimeout(handle as number) };
 
 	override async onload(): Promise<void> {
 		this.settings = withDefaults(await this.loadData());
@@ -45,6 +46,8 @@ export default class RevisionGuardPlugin extends Plugin {
 				new Notice(`Copied the key for ${key.name}.`);
 			},
 		});
+		// Obsidian may quit without unloading plugins: save what is pending (best effort, as Obsidian allows).
+		this.registerEvent(this.app.workspace.on("quit", (tasks) => tasks.add(async () => this.guard?.persistence.flush())));
 		// Events fired while the vault loads are not edits; start tracking once the layout is ready.
 		this.app.workspace.onLayoutReady(() => void this.start());
 	}
@@ -61,32 +64,40 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	serverStatus(): string {
-		if (this.serverError) return this.serverError;
-		if (!this.server) return "Starting…";
-		return `Listening on http://${this.settings.bindAddress}:${this.server.boundPort}`;
+		return this.startError ?? this.listener?.status(this.settings.bindAddress) ?? "Starting…";
 	}
 
 	async restartServer(): Promise<void> {
-		await this.server?.close();
-		this.server = null;
-		if (this.guard) await this.listen(this.guard);
+		await this.listener?.listen(this.settings.port, this.settings.bindAddress);
 	}
 
 	private async start(): Promise<void> {
+		try {
+			await this.open();
+		} catch (error) {
+			// Never leave the status on "Starting…": say what failed, here and in the settings.
+			this.startError = `Revision Guard could not start: ${error instanceof Error ? error.message : String(error)}. Disable and enable the plugin to retry.`;
+			console.error("Revision Guard: start-up failed", error);
+			new Notice(this.startError, 0);
+		}
+	}
+
+	private async open(): Promise<void> {
 		const { app } = this;
-		const timers = { schedule: (callback: () => void, ms: number) => window.setTimeout(callback, ms), cancel: (handle: unknown) => window.clearTimeout(handle as number) };
-		const gateway = new ObsidianGateway(app, (ref) => this.registerEvent(ref), yieldVia(timers));
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
 		const guard = await openRevisionGuard({
-			gateway,
+			gateway: new ObsidianGateway(app, (ref) => this.registerEvent(ref), yieldVia(this.timers)),
 			storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder),
 			settings: () => this.settings,
 			configDir: app.vault.configDir,
+			vaultName: app.vault.getName(),
 			changeSource: { kind: "user" },
-			timers,
+			timers: this.timers,
+			onError: (error) => console.error("Revision Guard:", error),
 		});
 		if (this.unloaded) return void (await guard.close());
 		this.guard = guard;
+		this.listener = new ApiListener({ guard, onError: (error) => console.error("Revision Guard: request failed", error) }, { warn: (message) => new Notice(message, 0) });
 		if (this.statusBar) {
 			this.conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
 			this.register(this.conflictUi.start());
@@ -95,7 +106,7 @@ export default class RevisionGuardPlugin extends Plugin {
 		await this.reconcile(guard);
 		// Disabled while start-up was still reconciling: never open a port for a guard that is already closed.
 		if (this.guard !== guard) return;
-		await this.listen(guard);
+		await this.listener.listen(this.settings.port, this.settings.bindAddress);
 	}
 
 	private async reconcile(guard: RevisionGuard): Promise<void> {
@@ -103,25 +114,9 @@ export default class RevisionGuardPlugin extends Plugin {
 		await guard.tracker.reconcile((done, total) => {
 			if (total < RECONCILE_NOTICE_THRESHOLD) return;
 			progress ??= new Notice("", 0);
-			if (done % 500 === 0 || done === total) progress.setMessage(`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`);
+			if (done === 1 || done % 500 === 0 || done === total) progress.setMessage(`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`);
 		});
 		(progress as Notice | null)?.hide();
-	}
-
-	private async listen(guard: RevisionGuard): Promise<void> {
-		const server = new ApiServer({ guard, onError: (error) => console.error("Revision Guard: request failed", error) });
-		try {
-			await server.listen(this.settings.port, this.settings.bindAddress);
-			if (!isLoopback(this.settings.bindAddress)) new Notice(`Revision Guard: the agent API listens on ${this.settings.bindAddress}, beyond this computer. Keys travel unencrypted; prefer 127.0.0.1.`, 0);
-			this.server = server;
-			this.serverError = null;
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			this.serverError = code === "EADDRINUSE"
-				? `Port ${this.settings.port} is in use by another program. Choose another port in settings.`
-				: `The agent API could not start (${code ?? "unknown error"}).`;
-			new Notice(`Revision Guard: ${this.serverError}`);
-		}
 	}
 
 	private showConflicts(): void {
@@ -130,8 +125,8 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	private async stop(): Promise<void> {
-		await this.server?.close();
-		this.server = null;
+		await this.listener?.close();
+		this.listener = null;
 		await this.guard?.close();
 		this.guard = null;
 		this.conflictUi = null;

@@ -2,7 +2,7 @@
  * The guard over a plain folder, built one way for the headless host, the benchmark and the tests: the Node
  * gateway, state in `<folder>/.revision-guard/` (never served), Node's timers.
  */
-import { join } from "path";
+import { basename, join } from "path";
 import { openRevisionGuard, type RevisionGuard, type RevisionGuardOptions } from "../service/revision-guard";
 import type { RevisionGuardSettings } from "../settings";
 import { NodeFsGateway } from "../vault/node-fs-gateway";
@@ -31,6 +31,7 @@ export function openFolderGuard({ gateway, storage }: Folder, settings: () => Re
 		storage,
 		settings,
 		configDir: ".obsidian",
+		vaultName: basename(gateway.root),
 		privateFolders: [STATE_FOLDER],
 		timers: nodeTimers,
 		...tuning,

@@ -24,6 +24,8 @@ export interface RevisionGuardOptions {
 	settings: () => RevisionGuardSettings;
 	/** The vault's config folder, never served. */
 	configDir: string;
+	/** The vault's name, as `GET /` tells it (so a person with two vaults sees which one holds a port). */
+	vaultName?: string;
 	/** Folders of our own inside the vault that are never served (the headless state folder). */
 	privateFolders?: string[];
 	now?: () => number;
@@ -57,6 +59,7 @@ export interface RevisionGuard {
 	readonly persistence: StatePersistence;
 	readonly settings: () => RevisionGuardSettings;
 	readonly now: () => number;
+	readonly vaultName: string;
 	pathPolicy(): PathPolicy;
 	/** Flushes pending tracking and state to storage, and stops listening. */
 	close(): Promise<void>;
@@ -140,6 +143,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		persistence,
 		settings,
 		now,
+		vaultName: options.vaultName ?? "vault",
 		pathPolicy,
 		async close() {
 			await tracker.flush();

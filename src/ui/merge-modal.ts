@@ -22,6 +22,8 @@ export class MergeModal extends Modal {
 	private stopWatching: (() => void) | null = null;
 	/** Our own save changes the note too; that change is not news to the person. */
 	private saving = false;
+	/** Set once the modal closed: a load still under way then stops instead of building a view and listening. */
+	private closed = false;
 
 	constructor(
 		app: App,
@@ -37,6 +39,7 @@ export class MergeModal extends Modal {
 	}
 
 	override onClose(): void {
+		this.closed = true;
 		this.stopWatching?.();
 		this.view?.destroy();
 		this.view = null;
@@ -45,6 +48,7 @@ export class MergeModal extends Modal {
 
 	private async load(): Promise<void> {
 		const sides = await this.deps.resolver.sides(this.conflictId);
+		if (this.closed) return;
 		if (!sides) return this.showMessage("This conflict no longer exists.");
 		this.setTitle(`Resolve agent conflict in ${sides.record.path}`);
 		if (sides.theirs === null) return this.showMessage("The agent's version is no longer available: its .bak note was changed or removed.");

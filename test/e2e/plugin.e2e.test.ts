@@ -3,50 +3,15 @@
  * Loads the BUILT main.js (run `npm run build` first; `npm test` does) against the obsidian stub, enables the
  * plugin as Obsidian would, and walks the guarded-write scenario over real HTTP.
  */
-import { readFileSync } from "fs";
 import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
-import { createRequire } from "module";
 import { tmpdir } from "os";
 import { join } from "path";
-import * as obsidian from "../obsidian-stub";
 import { App, Modal, Notice } from "../obsidian-stub";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadBuiltPlugin, until, type LoadedPlugin } from "../helpers/built-plugin";
 import { call } from "../helpers/http-client";
 
 const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
-const nodeRequire = createRequire(import.meta.url);
-
-interface LoadedPlugin {
-	onload(): Promise<void>;
-	onunload(): void;
-	serverStatus(): string;
-	data: unknown;
-	commands: { id: string; callback?: () => unknown }[];
-	statusBarItems: HTMLElement[];
-	guard: { tracker: { flush(): Promise<void> } } | null;
-	settings: { conflictAction: string };
-}
-
-function loadBuiltPlugin(app: App): LoadedPlugin {
-	const code = readFileSync(join(__dirname, "../../main.js"), "utf8");
-	const module = { exports: {} as { default: new (app: App, manifest: unknown) => LoadedPlugin } };
-	const requireForPlugin = (id: string): unknown => (id === "obsidian" ? obsidian : nodeRequire(id));
-	// Evaluate the bundle as CommonJS with our own require, as Obsidian does, so `obsidian` resolves to the stub.
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval -- loading the built plugin is the point of this test
-	const factory = new Function("require", "module", "exports", code) as (r: typeof requireForPlugin, m: typeof module, e: unknown) => void;
-	factory(requireForPlugin, module, module.exports);
-	const manifest = JSON.parse(readFileSync(join(__dirname, "../../manifest.json"), "utf8")) as Record<string, unknown>;
-	return new module.exports.default(app, { ...manifest, dir: ".obsidian/plugins/revision-guard" });
-}
-
-async function until<T>(probe: () => T | undefined | null | false, what: string): Promise<T> {
-	for (let i = 0; i < 200; i++) {
-		const value = probe();
-		if (value) return value;
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-	throw new Error(`timed out waiting for ${what}`);
-}
 
 let dir: string;
 let app: App;

@@ -4,48 +4,22 @@
  * may require only `obsidian`, `electron` and Node built-ins, so the SDK must be bundled, and its transport must work
  * with the page's globals (happy-dom's here, as Electron's are in Obsidian).
  */
-import { readFileSync } from "fs";
 import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
-import { builtinModules, createRequire } from "module";
+import { isBuiltin } from "module";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import * as obsidian from "../obsidian-stub";
 import { App } from "../obsidian-stub";
+import { loadBuiltPlugin, requiredByPlugin, type LoadedPlugin } from "../helpers/built-plugin";
 import { sha256Token } from "../helpers/vault-files";
 import { postMcp, rawSession } from "./mcp-client";
 
 const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
-const nodeRequire = createRequire(import.meta.url);
-const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
-
-interface LoadedPlugin {
-	onload(): Promise<void>;
-	onunload(): void;
-	serverStatus(): string;
-	data: unknown;
-}
 
 let dir: string;
 let plugin: LoadedPlugin;
 let port: number;
-const required: string[] = [];
-
-function loadBuiltPlugin(app: App): LoadedPlugin {
-	const code = readFileSync(join(__dirname, "../../main.js"), "utf8");
-	const module = { exports: {} as { default: new (app: App, manifest: unknown) => LoadedPlugin } };
-	const requireForPlugin = (id: string): unknown => {
-		required.push(id);
-		if (id === "obsidian") return obsidian;
-		if (id !== "electron" && !BUILTINS.has(id)) throw new Error(`main.js required "${id}", which Obsidian cannot provide`);
-		return nodeRequire(id);
-	};
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval -- loading the built plugin is the point of this test
-	const factory = new Function("require", "module", "exports", code) as (r: typeof requireForPlugin, m: typeof module, e: unknown) => void;
-	factory(requireForPlugin, module, module.exports);
-	const manifest = JSON.parse(readFileSync(join(__dirname, "../../manifest.json"), "utf8")) as Record<string, unknown>;
-	return new module.exports.default(app, { ...manifest, dir: ".obsidian/plugins/revision-guard" });
-}
+const required = requiredByPlugin;
 
 beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "rg-mcp-e2e-"));
@@ -81,5 +55,5 @@ it("serves MCP from the built plugin: read_note, then a stale write_note refused
 	const details = JSON.parse(stale.content[1]!.text) as { backupPath: string };
 	expect(await readFile(join(dir, details.backupPath), "utf8")).toBe("agent\n");
 	expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- first\n- the person's\n");
-	expect(required.filter((name) => name !== "obsidian" && name !== "electron" && !BUILTINS.has(name))).toEqual([]);
+	expect(required.filter((name) => name !== "obsidian" && name !== "electron" && !isBuiltin(name))).toEqual([]);
 });

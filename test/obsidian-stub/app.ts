@@ -62,9 +62,11 @@ export class Workspace extends Events {
 		this.readyCallbacks = [];
 		for (const callback of callbacks) callback();
 	}
-	/** Test helper: Obsidian is quitting (it may not unload plugins first). */
-	quit(): void {
-		this.trigger("quit", { add: () => undefined });
+	/** Test helper: Obsidian is quitting (it may not unload plugins first); runs the tasks handlers added. */
+	async quit(): Promise<void> {
+		const tasks: (() => Promise<unknown>)[] = [];
+		this.trigger("quit", { add: (task: () => Promise<unknown>) => tasks.push(task), addPromise: (promise: Promise<unknown>) => tasks.push(() => promise), isEmpty: () => tasks.length === 0 });
+		for (const task of tasks) await task();
 	}
 	iterateAllLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
 		for (const leaf of this.leaves) callback(leaf);

@@ -57,6 +57,9 @@ export class Vault extends Events {
 		this.scan("");
 	}
 
+	getName(): string {
+		return baseName(this.basePath);
+	}
 	getRoot(): TFolder {
 		return this.root;
 	}

@@ -1,0 +1,94 @@
+// @vitest-environment happy-dom
+/**
+ * The BUILT plugin's life on the strict simulation: state flushed when Obsidian quits (it may not unload plugins),
+ * a failed start-up shown instead of "Starting…" forever, a port change during start-up that never listens twice,
+ * two vaults on one port told apart, and unloading that detaches every listener.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadBuiltPlugin, until, type LoadedPlugin } from "../helpers/built-plugin";
+import { call } from "../helpers/http-client";
+import { App, Notice } from "../obsidian-stub";
+
+const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
+const STATE = ".obsidian/plugins/revision-guard";
+const started: { plugin: LoadedPlugin; dir: string }[] = [];
+
+afterEach(async () => {
+	for (const { plugin, dir } of started.splice(0)) {
+		plugin.onunload();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		await rm(dir, { recursive: true, force: true });
+	}
+});
+
+async function enable(options: { port?: number; before?: (dir: string) => Promise<void>; dir?: string } = {}): Promise<{ app: App; plugin: LoadedPlugin; dir: string }> {
+	const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "rg-life-")));
+	await writeFile(join(dir, "Plan.md"), "# Plan\n");
+	await options.before?.(dir);
+	const app = new App(dir);
+	const plugin = loadBuiltPlugin(app);
+	plugin.data = { port: options.port ?? 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] };
+	started.push({ plugin, dir });
+	await plugin.onload();
+	app.workspace.triggerLayoutReady();
+	return { app, plugin, dir };
+}
+
+const portOf = (plugin: LoadedPlugin) => until(() => /127\.0\.0\.1:(\d+)/.exec(plugin.serverStatus()), "the server to listen").then((match) => Number(match[1]));
+
+describe("the built plugin's lifecycle", () => {
+	it("saves what is pending when Obsidian quits, without being unloaded", async () => {
+		const { app, plugin, dir } = await enable();
+		const port = await portOf(plugin);
+		const read = await call(port, "/vault/Plan.md", { headers: { Authorization: `Bearer ${KEY}` } });
+		expect(read.status).toBe(200);
+		// The read is recorded in history, whose save is debounced; quitting must not lose it.
+		await app.workspace.quit();
+		const history = JSON.parse(await readFile(join(dir, STATE, "history.json"), "utf8")) as { history: { entries: [string, unknown][] } };
+		expect(JSON.stringify(history)).toContain("Plan.md");
+	});
+
+	it("shows why it could not start instead of \"Starting…\" forever", async () => {
+		const { plugin } = await enable({
+			// A folder where the history file should be: reading the state fails.
+			before: async (dir) => {
+				await mkdir(join(dir, STATE, "history.json"), { recursive: true });
+			},
+		});
+		const status = await until(() => (plugin.serverStatus() !== "Starting…" ? plugin.serverStatus() : null), "the status to change");
+		expect(status).toMatch(/could not start/);
+		expect(Notice.shown.some((notice) => /could not start/.test(notice.message))).toBe(true);
+	});
+
+	it("never listens twice when the port is changed while it is still starting", async () => {
+		const { plugin } = await enable();
+		// The person applies a new port before the first listen finished.
+		void plugin.restartServer();
+		const port = await portOf(plugin);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(plugin.serverStatus()).toBe(`Listening on http://127.0.0.1:${port}`);
+		expect((await call(port, "/")).status).toBe(200);
+	});
+
+	it("names the vault that holds a port, and tells a second vault so", async () => {
+		const first = await enable();
+		const port = await portOf(first.plugin);
+		const status = await call(port, "/");
+		expect(status.json<{ vault: string }>().vault).toBe(first.dir.split("/").pop());
+		const second = await enable({ port });
+		const message = await until(() => (/in use|already used/.test(second.plugin.serverStatus()) ? second.plugin.serverStatus() : null), "the second vault's status");
+		expect(message).toBe(`Port ${port} is already used by Revision Guard for the vault "${first.dir.split("/").pop()!}". Give this vault another port in settings.`);
+	});
+
+	it("detaches every vault and workspace listener when unloaded", async () => {
+		const { app, plugin } = await enable();
+		await portOf(plugin);
+		expect(app.vault.listenerCount()).toBeGreaterThan(0);
+		plugin.unload();
+		expect(app.vault.listenerCount()).toBe(0);
+		expect(app.workspace.listenerCount()).toBe(0);
+	});
+});

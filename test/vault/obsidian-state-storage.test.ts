@@ -1,0 +1,74 @@
+/**
+ * The plugin's state files (conflict records, history) through Obsidian's adapter, which writes in place and may
+ * refuse to move a file over an existing one. A save in progress must never leave a moment with no complete state
+ * file (a quick disable and enable once read nothing there and failed to start), and a load must tolerate one.
+ */
+import { mkdtemp, rm } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import type { DataAdapter as ObsidianAdapter } from "obsidian";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ObsidianStateStorage } from "../../src/vault/obsidian-state-storage";
+import { DataAdapter } from "../obsidian-stub";
+
+let dir: string;
+let adapter: DataAdapter;
+let storage: ObsidianStateStorage;
+const FOLDER = ".obsidian/plugins/revision-guard";
+
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "rg-state-"));
+	adapter = new DataAdapter(dir);
+	storage = new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER);
+});
+afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs `check` after every step the adapter takes during `work`. */
+async function duringEveryStep(work: () => Promise<void>, check: () => Promise<void>): Promise<number> {
+	let steps = 0;
+	const methods = adapter as unknown as Record<string, (...args: string[]) => Promise<void>>;
+	for (const method of ["write", "rename", "remove", "mkdir"]) {
+		const original = methods[method]!.bind(adapter);
+		methods[method] = async (...args: string[]) => {
+			await original(...args);
+			steps++;
+			await check();
+		};
+	}
+	await work();
+	return steps;
+}
+
+describe("ObsidianStateStorage", () => {
+	it("reads back what it wrote", async () => {
+		expect(await storage.read("conflicts.json")).toBeNull();
+		await storage.write("conflicts.json", '{"a":1}');
+		await storage.write("conflicts.json", '{"a":2}');
+		expect(await storage.read("conflicts.json")).toBe('{"a":2}');
+	});
+
+	it("keeps a complete state file at every step of a save, and a load at any step reads the old or the new state", async () => {
+		await storage.write("conflicts.json", '{"version":"old"}');
+		const seen = new Set<string | null>();
+		const steps = await duringEveryStep(
+			() => storage.write("conflicts.json", '{"version":"new"}'),
+			async () => {
+				expect(await adapter.exists(`${FOLDER}/conflicts.json`)).toBe(true);
+				seen.add(await storage.read("conflicts.json"));
+			},
+		);
+		expect(steps).toBeGreaterThan(1);
+		expect([...seen].every((state) => state === '{"version":"old"}' || state === '{"version":"new"}')).toBe(true);
+		expect(await storage.read("conflicts.json")).toBe('{"version":"new"}');
+	});
+
+	it("prefers a complete copy left by a save that stopped half way, and ignores a torn one", async () => {
+		await storage.write("history.json", '{"version":"old"}');
+		await adapter.write(`${FOLDER}/history.json.tmp`, '{"version":"new"}');
+		expect(await storage.read("history.json")).toBe('{"version":"new"}');
+		await adapter.write(`${FOLDER}/history.json.tmp`, '{"version":"ne');
+		expect(await storage.read("history.json")).toBe('{"version":"old"}');
+	});
+});
