@@ -6,13 +6,17 @@ export function showConflictNotice(record: ConflictRecord, onResolve: (() => voi
 	const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}".` : " Its version could not be kept; the agent was told.";
 	const message = `Refused a stale write to "${record.path}" from ${record.agent}.${kept}`;
 	if (!onResolve) return new Notice(message, 10_000);
+	let notice: Notice | null = null;
 	const fragment = createFragment((body) => {
 		body.createDiv({ text: message });
 		const button = body.createEl("button", { text: "Resolve", cls: "revision-guard-notice-button mod-cta" });
 		button.addEventListener("click", (event) => {
 			event.stopPropagation();
+			// The merge window takes over: the notice has done its job.
+			notice?.hide();
 			onResolve();
 		});
 	});
-	return new Notice(fragment, 15_000);
+	notice = new Notice(fragment, 15_000);
+	return notice;
 }

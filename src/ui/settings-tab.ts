@@ -24,7 +24,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		containerEl.empty();
 		const { settings } = this.host;
 
-		new Setting(containerEl).setName("Agent API").setHeading();
+		// The first section has no heading (Obsidian's guidelines): the tab's own title names it.
 		new Setting(containerEl).setName("Status").setDesc(this.host.serverStatus());
 		new Setting(containerEl)
 			.setName("Port")

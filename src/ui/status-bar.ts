@@ -1,4 +1,4 @@
-/** The status-bar item: how many conflicts are open; a click lists them. */
+/** The status-bar item: how many conflicts are open; a click (or Enter or Space, from the keyboard) lists them. */
 import type { ConflictLog } from "../core/conflicts";
 
 export class ConflictStatusBar {
@@ -8,7 +8,14 @@ export class ConflictStatusBar {
 	) {
 		element.addClass("revision-guard-status");
 		element.setAttr("role", "button");
+		// Reachable with Tab, and pressed with Enter or Space, like any button.
+		element.setAttr("tabindex", "0");
 		element.addEventListener("click", () => this.onClick());
+		element.addEventListener("keydown", (event) => {
+			if (event.key !== "Enter" && event.key !== " ") return;
+			event.preventDefault();
+			this.onClick();
+		});
 	}
 
 	update(conflicts: ConflictLog | null): void {

@@ -62,8 +62,11 @@ describe("the conflict notice", () => {
 		expect(notice.fragment?.querySelector("div")?.textContent).toBe(KEPT_MESSAGE);
 		expect(buttons(notice).map((button) => button.textContent)).toEqual(["Resolve"]);
 		expect(onResolve).not.toHaveBeenCalled();
+		expect(notice.hidden).toBe(false);
 		buttons(notice)[0]!.click();
 		expect(onResolve).toHaveBeenCalledTimes(1);
+		// The merge window takes over; the notice does not stay up behind it.
+		expect(notice.hidden).toBe(true);
 	});
 
 	it("keeps the could-not-be-kept wording next to the Resolve button", () => {

@@ -129,6 +129,14 @@ describe("the status line", () => {
 		open();
 		expect(descriptionOf(setting("Status"))).toBe("Listening on http://127.0.0.1:27125");
 	});
+
+	it("opens the tab with no heading over the first section (Obsidian's guidelines), then headings between sections", () => {
+		open();
+		const all = shown();
+		expect(all[0]!.nameText).toBe("Status");
+		expect(all[0]!.settingEl.classList.contains("setting-item-heading")).toBe(false);
+		expect(all.filter((candidate) => candidate.settingEl.classList.contains("setting-item-heading")).length).toBeGreaterThan(0);
+	});
 });
 
 describe("the port", () => {

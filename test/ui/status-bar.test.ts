@@ -60,6 +60,14 @@ describe("the conflict status bar", () => {
 		expect(element.classList.contains("revision-guard-status-open")).toBe(false);
 	});
 
+	it("can be reached with Tab and pressed with Enter or Space, like a button", () => {
+		const onClick = vi.fn();
+		const { element } = makeBar(onClick);
+		expect(element.getAttribute("tabindex")).toBe("0");
+		for (const key of ["Enter", " ", "a"]) element.dispatchEvent(new KeyboardEvent("keydown", { key }));
+		expect(onClick).toHaveBeenCalledTimes(2);
+	});
+
 	it("calls back on each click", () => {
 		const onClick = vi.fn();
 		const { element } = makeBar(onClick);
