@@ -9,6 +9,7 @@ import { withDefaults, type RevisionGuardSettings } from "./settings";
 import { ConflictUi } from "./ui/conflict-ui";
 import { RevisionGuardSettingTab } from "./ui/settings-tab";
 import { ConflictStatusBar } from "./ui/status-bar";
+import { withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
 
@@ -24,14 +25,18 @@ export default class RevisionGuardPlugin extends Plugin {
 	private conflictUi: ConflictUi | null = null;
 	/** Set once the plugin is disabled, so a start-up still under way stops instead of opening a port. */
 	private unloaded = false;
+	/** The keys as `data.json` last held them (to blank the secrets of revoked ones). */
+	private storedKeys: StoredKey[] = [];
 	private readonly timers: Timers = { schedule: (callback, ms) => window.setTimeout(callback, ms), cancel: (handle) => window.clearTimeout(handle as number) };
 
 	override async onload(): Promise<void> {
-		this.settings = withDefaults(await this.loadData());
-		if (this.settings.keys.length === 0) {
-			this.settings.keys.push({ name: "agent", key: generateKey(), created: new Date().toISOString() });
-			await this.saveSettings();
-		}
+		const stored = (await this.loadData()) as { keys?: StoredKey[] } | null;
+		this.storedKeys = stored?.keys ?? [];
+		this.settings = withDefaults(withKeyValues(stored, this.secrets()));
+		const keysInDataJson = this.storedKeys.some((key) => typeof key.key === "string");
+		if (this.settings.keys.length === 0) this.settings.keys.push({ name: "agent", key: generateKey(), created: new Date().toISOString() });
+		// A new key, or keys an older version kept in data.json, go to secret storage now.
+		if (this.storedKeys.length === 0 || (keysInDataJson && this.secrets())) await this.saveSettings();
 		this.addSettingTab(new RevisionGuardSettingTab(this.app, this, this));
 		this.statusBar = new ConflictStatusBar(this.addStatusBarItem(), () => this.showConflicts());
 		this.statusBar.update(null);
@@ -58,7 +63,9 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	async saveSettings(): Promise<void> {
-		await this.saveData(this.settings);
+		const toStore = withoutKeyValues(this.settings, this.secrets(), this.storedKeys);
+		this.storedKeys = toStore.keys;
+		await this.saveData(toStore);
 		await this.guard?.bases.setCap(this.settings.baseStoreCapMB * 1024 * 1024);
 		this.guard?.reads.setCapacity(this.settings.readLedgerCap);
 	}
@@ -117,6 +124,11 @@ export default class RevisionGuardPlugin extends Plugin {
 			if (done === 1 || done % 500 === 0 || done === total) progress.setMessage(`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`);
 		});
 		(progress as Notice | null)?.hide();
+	}
+
+	/** Obsidian's secret storage, where it has one (1.11.4+). */
+	private secrets(): Secrets | undefined {
+		return (this.app as { secretStorage?: Secrets }).secretStorage;
 	}
 
 	private showConflicts(): void {

@@ -6,6 +6,8 @@ export interface AgentKey {
 	/** 256-bit random key, base64url. */
 	key: string;
 	created: string;
+	/** Where the key's value is kept in Obsidian's secret storage (absent: it is kept in `data.json`). */
+	secretId?: string;
 }
 
 export interface RevisionGuardSettings {

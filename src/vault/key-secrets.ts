@@ -1,0 +1,45 @@
+/**
+ * Agent keys out of `data.json`: where Obsidian has secret storage (1.11.4+), each key's value is kept there and
+ * `data.json` holds only its name, date and secret id, so a synced or shared plugin folder never carries the keys.
+ * Without secret storage the keys stay in `data.json`, as before. Keys found in `data.json` are moved over.
+ */
+import { randomBytes } from "crypto";
+import type { AgentKey } from "../settings";
+
+/** The slice of Obsidian's SecretStorage this needs. */
+export interface Secrets {
+	setSecret(id: string, secret: string): void;
+	getSecret(id: string): string | null;
+}
+
+/** A key as `data.json` keeps it when its value is a secret: everything but the value. */
+export type StoredKey = Omit<AgentKey, "key"> & { key?: string };
+
+/** The settings as loaded, with each key's value put back from its secret (keys whose secret is gone are dropped). */
+export function withKeyValues(stored: unknown, secrets: Secrets | undefined): unknown {
+	if (!secrets || !isObject(stored) || !Array.isArray(stored.keys)) return stored;
+	const keys = (stored.keys as StoredKey[]).map((key) => (typeof key.secretId === "string" && key.key === undefined ? { ...key, key: secrets.getSecret(key.secretId) ?? "" } : key));
+	return { ...stored, keys };
+}
+
+/** The settings to save: each key's value goes to secret storage and only its secret id to `data.json`. */
+export function withoutKeyValues<T extends { keys: AgentKey[] }>(settings: T, secrets: Secrets | undefined, previous: readonly StoredKey[] = []): Omit<T, "keys"> & { keys: StoredKey[] } {
+	if (!secrets) return settings;
+	const keys = settings.keys.map((key): StoredKey => {
+		key.secretId ??= newSecretId();
+		secrets.setSecret(key.secretId, key.key);
+		return { name: key.name, created: key.created, secretId: key.secretId };
+	});
+	// A revoked key's secret is blanked (secret storage has no delete), so it can never authenticate again.
+	const kept = new Set(keys.map((key) => key.secretId));
+	for (const old of previous) if (old.secretId && !kept.has(old.secretId)) secrets.setSecret(old.secretId, "");
+	return { ...settings, keys };
+}
+
+function newSecretId(): string {
+	return `revision-guard-key-${randomBytes(6).toString("hex")}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null;
+}
