@@ -117,8 +117,9 @@ describe("the built plugin", () => {
 		await other.onload();
 		fresh.workspace.triggerLayoutReady();
 		const status = await until(() => /127\.0\.0\.1:(\d+)/.exec(other.serverStatus()), "second server");
-		const saved = other.data as { keys: { key: string }[] };
-		expect(saved.keys[0]!.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		// The key itself is in Obsidian's secret storage; data.json names it.
+		const saved = other.data as { keys: { secretId: string }[] };
+		expect(fresh.secretStorage!.getSecret(saved.keys[0]!.secretId)).toMatch(/^[A-Za-z0-9_-]{43}$/);
 		const root = await call(Number(status[1]), "/");
 		expect(root.json()).toMatchObject({ service: "Revision Guard", authenticated: false });
 		other.onunload();
