@@ -29,6 +29,8 @@ const builds = [
 		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
 		// Obsidian loads main.js as it is; minifying keeps the bundled MCP SDK and yaml small. Sources are in src/.
 		minify: production,
+		// ajv-formats and the MCP SDK each carry their own copy of the same ajv 8 (the root ajv is eslint's 6): one is enough.
+		alias: { ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv" },
 	},
 	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
 	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: "dist/bench.js", external: ["playwright-core", "esbuild"] },

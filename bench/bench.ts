@@ -17,6 +17,8 @@ import { measureMcp } from "./mcp";
 import { measureModalOpen } from "./modal";
 import { measureReconcile } from "./reconcile";
 import { measureHugeNote } from "./huge-note";
+import { measureMainThread } from "./main-thread";
+import { measurePluginLoad } from "./plugin-load";
 import { writeReport, type Row } from "./report";
 
 const ROUNDS = 3;
@@ -116,6 +118,8 @@ async function main(): Promise<void> {
 
 		const huge = await measureHugeNote(join(work, "huge"), (vault) => spawnServer("revision-guard", vault));
 		const hashing = measureHashing();
+		const mainThread = await measureMainThread();
+		const pluginLoad = await measurePluginLoad(join(__dirname, "..", "main.js"));
 		const reconcile = await measureReconcile(join(work, "reconcile"));
 		const merge = await measureMerge();
 		const modal = await measureModalOpen();
@@ -138,6 +142,10 @@ async function main(): Promise<void> {
 			{ measure: "longest wait of a small GET sent during that stale PUT (baseline: idle GET)", ours: huge.concurrentGetMs, baseline: huge.idleGetMs, unit: "ms", target: "≤ 100 ms", pass: huge.concurrentGetMs <= 100 },
 			{ measure: "final check before the rename, 5 MB note (baseline: re-reading the note, as before)", ours: huge.checkUs, baseline: huge.rereadUs, unit: "µs", target: "report", pass: null },
 			{ measure: "the rename itself, replacing a 5 MB note (the rest of the window)", ours: huge.renameUs, baseline: null, unit: "µs", target: "report", pass: null },
+			{ measure: `longest main-thread block: stale write to a ${mainThread.noteMB.toFixed(1)} MB note with merge=auto, then its merge preview (in-process)`, ours: mainThread.longestBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.longestBlockMs <= 50 },
+			{ measure: "plugin load: evaluating main.js + onload (Obsidian simulation, happy-dom; median of warm loads)", ours: pluginLoad.evalMs + pluginLoad.onloadMs, baseline: null, unit: "ms", target: "< 50 ms", pass: pluginLoad.evalMs + pluginLoad.onloadMs < 50 },
+			{ measure: "plugin load: first (cold) evaluation of main.js", ours: pluginLoad.firstEvalMs, baseline: null, unit: "ms", target: "report", pass: null },
+			{ measure: "main.js size", ours: pluginLoad.bundleKB, baseline: null, unit: "KB", target: "report", pass: null },
 			{ measure: "revision store memory after reconcile (heap)", ours: reconcile.storeHeapMB, baseline: null, unit: "MB", target: "report", pass: null },
 			{ measure: "peak process RSS during reconcile", ours: reconcile.peakRssMB, baseline: null, unit: "MB", target: "report", pass: null },
 		];

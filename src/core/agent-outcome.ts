@@ -4,23 +4,29 @@
  * newer edits still counts as "whole".
  */
 import type { AgentTaken } from "./conflicts";
-import { mergedText, mergeThreeWay } from "./merge";
+import { mergedText, mergeThreeWaySteps } from "./merge";
+import { finishNow, type Steps } from "./steps";
 
 /**
  * `base` is what the agent read (null if no longer retained), `theirs` what it proposed, `mine` the note when
  * it was refused, `result` the note as resolved.
  */
 export function agentTakenOf(base: string | null, mine: string, theirs: string, result: string): AgentTaken {
+	return finishNow(agentTakenSteps(base, mine, theirs, result));
+}
+
+/** The same judgement as steps, so a host can run it in slices (it merges twice). */
+export function* agentTakenSteps(base: string | null, mine: string, theirs: string, result: string): Steps<AgentTaken> {
 	if (result === theirs) return "whole";
 	if (base === null) return result === mine ? "none" : "partial";
 	// Re-applying the agent's changes to the result changes nothing: they are all there already.
-	if (appliesAsNoOp(base, result, theirs)) return "whole";
+	if (yield* appliesAsNoOp(base, result, theirs)) return "whole";
 	// Reverting the agent's changes from the result changes nothing: none of them are there.
-	if (appliesAsNoOp(theirs, result, base)) return "none";
+	if (yield* appliesAsNoOp(theirs, result, base)) return "none";
 	return "partial";
 }
 
-function appliesAsNoOp(from: string, result: string, to: string): boolean {
-	const merged = mergeThreeWay(from, result, to);
+function* appliesAsNoOp(from: string, result: string, to: string): Steps<boolean> {
+	const merged = yield* mergeThreeWaySteps(from, result, to);
 	return merged.clean && mergedText(merged) === result;
 }

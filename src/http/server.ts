@@ -5,9 +5,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo, Socket } from "net";
 import type { Duplex } from "stream";
-import { McpEndpoint } from "../mcp/endpoint";
 import { MCP_ROUTE } from "../mcp/route";
 import { KeyDigests } from "../core/keys";
+import type { McpEndpoint } from "../mcp/endpoint";
 import type { RevisionGuard } from "../service/revision-guard";
 import { NoteEncodingError, VaultPathError } from "../vault/gateway";
 import { readTextBody } from "./body";
@@ -40,13 +40,15 @@ export class ApiServer {
 	private host = LOOPBACK;
 	/** The response each connection is answering right now, if any. */
 	private readonly responses = new WeakMap<Duplex, ServerResponse>();
-	/** MCP (Streamable HTTP) on /mcp, behind the same Host, Origin and key checks as REST. */
-	readonly mcp: McpEndpoint;
+	/**
+	 * MCP (Streamable HTTP) on /mcp, behind the same Host, Origin and key checks as REST. Loaded on the first /mcp
+	 * request: the SDK is most of the bundle, and Obsidian should not pay for evaluating it at every start.
+	 */
+	private mcp: Promise<McpEndpoint> | null = null;
 	readonly connections: ConnectionGuard;
 
 	constructor(private readonly options: ApiServerOptions) {
 		this.throttle = new AuthThrottle(options.guard.now);
-		this.mcp = new McpEndpoint(options.guard, { onError: options.onError });
 		// A local API receives even a 16 MB body in well under a second; short limits, checked every second, stop a
 		// slow client (slow-loris, or a Content-Length it never fills) from pinning sockets: 10 s for the headers,
 		// 15 s for the whole request. Long-polls are unaffected: these limits cover receiving a request only.
@@ -102,9 +104,14 @@ export class ApiServer {
 		return this.port;
 	}
 
+	/** MCP sessions open now (0 before the first /mcp request loaded the endpoint). */
+	async mcpSessions(): Promise<number> {
+		return this.mcp ? (await this.mcp).sessions.size : 0;
+	}
+
 	async close(): Promise<void> {
 		this.connections.close();
-		await this.mcp.close();
+		await (await this.mcp)?.close();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -186,7 +193,8 @@ export class ApiServer {
 		}
 
 		if (found.route === MCP_ROUTE && agent) {
-			const answer = await this.mcp.handle(request, response, agent, cors);
+			this.mcp ??= import("../mcp/endpoint").then(({ McpEndpoint }) => new McpEndpoint(guard, { onError: this.options.onError }));
+			const answer = await (await this.mcp).handle(request, response, agent, cors);
 			return answer && withHeaders(answer, cors);
 		}
 

@@ -3,10 +3,11 @@
  * previews the automatic merge, and saves a resolution through the guarded writer. Also settles open conflicts
  * when any write lands on top of the exact revision a conflict was refused against.
  */
-import { agentTakenOf } from "../core/agent-outcome";
+import { agentTakenSteps } from "../core/agent-outcome";
 import type { AgentTaken, ConflictLog, ConflictRecord } from "../core/conflicts";
 import type { BaseStore } from "../core/base-store";
-import { mergeThreeWay, renderMerge, type MergeResult } from "../core/merge";
+import { mergeThreeWayInSlices, renderMerge, type MergeResult } from "../core/merge";
+import { finishInSlices, type YieldToHost } from "../core/steps";
 import { parseEntityTagCondition, revisionOf } from "../core/revision";
 import type { RevisionGuardSettings } from "../settings";
 import type { VaultGateway } from "../vault/gateway";
@@ -36,6 +37,8 @@ export interface ResolverDeps {
 	writer: () => GuardedWriter;
 	settings: () => RevisionGuardSettings;
 	now: () => number;
+	/** Gives the host a turn during the merges of big notes. */
+	yieldToHost: YieldToHost;
 }
 
 /** Who the merge modal's saves are credited to. */
@@ -62,7 +65,7 @@ export class ConflictResolver {
 	async preview(id: string, diff3 = false): Promise<{ sides: ConflictSides; result: MergeResult; text: string } | null> {
 		const sides = await this.sides(id);
 		if (!sides || sides.theirs === null) return null;
-		const result = mergeThreeWay(sides.base ?? "", sides.mine ?? "", sides.theirs);
+		const result = await mergeThreeWayInSlices(sides.base ?? "", sides.mine ?? "", sides.theirs, this.deps.yieldToHost);
 		return { sides, result, text: renderMerge(result, { diff3 }) };
 	}
 
@@ -98,7 +101,7 @@ export class ConflictResolver {
 			if (record.currentRevision !== write.replaced || write.by === PERSON) continue;
 			const base = record.sentRevision ? await this.deps.bases.get(record.sentRevision) : null;
 			const theirs = await this.deps.bases.get(record.proposedRevision);
-			const agentTaken = theirs === null ? undefined : agentTakenOf(base, write.replacedContent, theirs, write.content);
+			const agentTaken = theirs === null ? undefined : await finishInSlices(agentTakenSteps(base, write.replacedContent, theirs, write.content), this.deps.yieldToHost);
 			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: write.revision, agentTaken, resolvedBy: write.by });
 		}
 	}

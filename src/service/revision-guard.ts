@@ -125,7 +125,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		onWritten: (write) => resolver.settle(write),
 		onError: options.onError,
 	});
-	const resolver: ConflictResolver = new ConflictResolver({ gateway, bases, conflicts, writer: () => writer, settings, now });
+	const resolver: ConflictResolver = new ConflictResolver({ gateway, bases, conflicts, writer: () => writer, settings, now, yieldToHost });
 	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));
 
 	return {

@@ -185,13 +185,13 @@ describe("session bookkeeping behind the endpoint", () => {
 			const refused = await postMcp(port, INITIALIZE, { ...auth, Accept: "application/json" });
 			expect(refused.status).toBe(406);
 			expect(refused.headers["mcp-session-id"]).toBeUndefined();
-			expect(server.mcp.sessions.size).toBe(0);
+			expect(await server.mcpSessions()).toBe(0);
 
 			const id = await rawSession(port, TEST_KEY);
-			expect(server.mcp.sessions.size).toBe(1);
+			expect(await server.mcpSessions()).toBe(1);
 			const ended = await call(port, "/mcp", { method: "DELETE", headers: { ...auth, ...PROTOCOL, "Mcp-Session-Id": id } });
 			expect(ended.status).toBe(200);
-			expect(server.mcp.sessions.size).toBe(0);
+			expect(await server.mcpSessions()).toBe(0);
 		} finally {
 			await server.close();
 		}

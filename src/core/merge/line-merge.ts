@@ -23,12 +23,16 @@ export function* mergeLinesSteps(
 ): Steps<DraftRegion[]> {
 	// Interned once for both diffs: each line is hashed a single time.
 	const interned = yield* internLinesSteps([base, mine, theirs]);
-	const mineHunks = toHunks(yield* diffInternedSteps(interned, 0, 1), base, mine, "mine");
+	const mineOps = yield* diffInternedSteps(interned, 0, 1);
+	const mineHunks = toHunks(mineOps, base, mine, "mine");
 	yield;
-	const theirsHunks = toHunks(yield* diffInternedSteps(interned, 0, 2), base, theirs, "theirs");
+	const theirsOps = yield* diffInternedSteps(interned, 0, 2);
+	const theirsHunks = toHunks(theirsOps, base, theirs, "theirs");
 	yield;
 	const structure = options.markdown === false ? plainStructure(base.length) : analyzeBase(base);
+	yield;
 	const groups = groupHunks(mineHunks, theirsHunks, { base, mine, theirs }, structure);
+	yield;
 
 	const regions: DraftRegion[] = [];
 	let baseAt = 0;

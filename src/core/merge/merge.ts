@@ -22,7 +22,11 @@ export function* mergeThreeWaySteps(base: string, mine: string, theirs: string):
 	// The BOM is an encoding marker, not a line of text: merged on its own so adding or dropping it never
 	// collides with an edit of the first line.
 	const drafts: DraftRegion[] = [pickSide(b.bom, m.bom, t.bom)];
-	const [bl, ml, tl] = [splitLines(b.text), splitLines(m.text), splitLines(t.text)];
+	const bl = splitLines(b.text);
+	yield;
+	const ml = splitLines(m.text);
+	yield;
+	const tl = splitLines(t.text);
 	yield;
 	const [bf, mf, tf] = [splitFrontmatter(bl), splitFrontmatter(ml), splitFrontmatter(tl)];
 	if (bf && mf && tf) {
