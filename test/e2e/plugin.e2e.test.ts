@@ -110,6 +110,22 @@ describe("the built plugin", () => {
 		expect(record).toMatchObject({ status: "resolved", agentTaken: "whole", resolvedBy: "you" });
 	});
 
+	it("lets an agent and the person edit one open note: typing is never overwritten, acknowledged writes stay", async () => {
+		const view = app.openEditor("Plan.md");
+		view.type("- typed first\n", view.editor.getValue().length);
+		// The agent reads what the person sees (the typing included) and adds a line.
+		const read = await api("/vault/Plan.md");
+		expect(read.text).toBe("# Plan\n\n- first\n- typed first\n");
+		const put = await api("/vault/Plan.md", { method: "PUT", body: `${read.text}- by the agent\n`, headers: { "If-Match": read.headers.etag as string } });
+		expect(put.status).toBe(204);
+		// The person types again; an agent write based on the older read is refused and kept.
+		view.type("- typed second\n", view.editor.getValue().length);
+		const stale = await api("/vault/Plan.md", { method: "PUT", body: "# Plan\n\nthe agent's old copy\n", headers: { "If-Match": read.headers.etag as string } });
+		expect(stale.status).toBe(412);
+		await app.clock.advance(2_000);
+		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- first\n- typed first\n- by the agent\n- typed second\n");
+	});
+
 	it("generates a key on first run and answers GET / without one", async () => {
 		const fresh = new App(await mkdtemp(join(tmpdir(), "rg-e2e-key-")));
 		const other = loadBuiltPlugin(fresh);
