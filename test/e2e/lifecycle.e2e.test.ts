@@ -83,6 +83,20 @@ describe("the built plugin's lifecycle", () => {
 		expect(message).toBe(`Port ${port} is already used by Revision Guard for the vault "${first.dir.split("/").pop()!}". Give this vault another port in settings.`);
 	});
 
+	it("shows start-up progress for a large vault from the first note on, then hides it", async () => {
+		Notice.shown.length = 0;
+		const { plugin } = await enable({
+			before: async (dir) => {
+				await Promise.all(Array.from({ length: 2_000 }, (_, i) => writeFile(join(dir, `n${i}.md`), `note ${i}\n`)));
+			},
+		});
+		await portOf(plugin);
+		const progress = Notice.shown.find((notice) => notice.messages.some((message) => message.includes("notes for edits made while Obsidian was closed")));
+		expect(progress?.messages[0]).toBe("Revision Guard: checked 1 of 2001 notes for edits made while Obsidian was closed.");
+		expect(progress?.messages.at(-1)).toBe("Revision Guard: checked 2001 of 2001 notes for edits made while Obsidian was closed.");
+		expect(progress?.hidden).toBe(true);
+	});
+
 	it("detaches every vault and workspace listener when unloaded", async () => {
 		const { app, plugin } = await enable();
 		await portOf(plugin);

@@ -92,8 +92,11 @@ export class Notice {
 		this.fragment = typeof message === "string" ? null : message;
 		Notice.shown.push(this);
 	}
+	/** Every message the notice showed, in order (tests check a notice was never left blank). */
+	messages: string[] = [];
 	setMessage(message: string): this {
 		this.message = message;
+		this.messages.push(message);
 		return this;
 	}
 	hide(): void {
