@@ -1,5 +1,8 @@
 // @vitest-environment happy-dom
-/** The merge modal's life: a load that finishes after the modal closed builds nothing and listens to nothing. */
+/**
+ * The merge modal's life: a load that finishes after the modal closed builds nothing and listens to nothing, and an
+ * open modal does not make Obsidian save the note while the person types in it.
+ */
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -9,6 +12,8 @@ import type { ConflictResolver, ConflictSides } from "../../src/service/conflict
 import { MergeModal } from "../../src/ui/merge-modal";
 import { conflictRecord } from "../helpers/conflict-records";
 import { App } from "../obsidian-stub";
+import { startObsidian } from "../helpers/obsidian-harness";
+import { writeVaultFile } from "../helpers/vault-files";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-merge-modal-"));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,5 +34,43 @@ describe("MergeModal", () => {
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(listening).toBe(0);
 		expect(modal.contentEl.childElementCount).toBe(0);
+	});
+});
+
+describe("MergeModal open while the person types in the note", () => {
+	it("adds no writes of the note beyond what autosave does", async () => {
+		const h = await startObsidian();
+		try {
+			await writeVaultFile(h.dir, "Note.md", "line one\nline two\n");
+			h.app.outside.write("Note.md", "line one\nline two\n");
+			await h.app.clock.runAll();
+			const view = h.app.openEditor("Note.md");
+			const read = await h.api("/vault/Note.md");
+			view.type("typed ", 0);
+			const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": read.headers.etag as string } });
+			expect(put.status).toBe(412);
+			const [conflict] = h.guard.conflicts.list({ status: "open" });
+			const modal = new MergeModal(h.app as unknown as ObsidianApp, { resolver: h.guard.resolver, onVaultChange: (listener) => h.guard.gateway.onChange(listener) }, conflict!.id);
+			modal.open();
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			expect(modal.contentEl.querySelector(".revision-guard-merge")).not.toBeNull();
+			const writesBefore = h.app.vault.writeLog.length;
+			// Six seconds of typing, a keystroke every 200 ms, with the modal open and the tracker running.
+			for (let i = 0; i < 30; i++) {
+				view.type("x");
+				await h.app.clock.advance(200);
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			}
+			await h.app.clock.runAll();
+			await h.guard.tracker.flush();
+			const writes = h.app.vault.writeLog.slice(writesBefore).filter((write) => write.path === "Note.md");
+			// Autosave alone writes once, 2 s after the last keystroke.
+			expect(writes).toHaveLength(1);
+			expect(view.saves.requested).toBe(0);
+			modal.close();
+			expect(h.errors).toEqual([]);
+		} finally {
+			await h.close();
+		}
 	});
 });
