@@ -10,6 +10,7 @@ import { join } from "path";
 import { readForDecision, stillAsSeen } from "../src/vault/note-file";
 import { call } from "../test/helpers/http-client";
 import type { ChildProcess } from "child_process";
+import { hugeNoteText } from "./vault-fixture";
 
 export interface HugeNoteFigures {
 	noteMB: number;
@@ -28,20 +29,9 @@ const KEY = "bench-key-0123456789abcdef0123456789abcdef";
 const auth = { Authorization: `Bearer ${KEY}` };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** ~5 MB of distinct lines; the person's edit rewrites every one, so the diff is the whole note twice. */
-function lines(tag: string): string {
-	const out: string[] = [];
-	for (let i = 0, size = 0; size < 5 * 1024 * 1024; i++) {
-		const line = `${tag} line ${i}: the quick brown fox jumps over the lazy dog\n`;
-		out.push(line);
-		size += line.length;
-	}
-	return out.join("");
-}
-
 export async function measureHugeNote(vault: string, spawn: (vault: string) => Promise<{ port: number; child: ChildProcess }>): Promise<HugeNoteFigures> {
 	await mkdir(vault, { recursive: true });
-	const original = lines("original");
+	const original = hugeNoteText("original");
 	await writeFile(join(vault, "Huge.md"), original);
 	await writeFile(join(vault, "Small.md"), "small\n");
 	const server = await spawn(vault);
@@ -53,7 +43,7 @@ export async function measureHugeNote(vault: string, spawn: (vault: string) => P
 		for (let round = 0; round < 3; round++) {
 			await writeFile(join(vault, "Huge.md"), original);
 			const etag = (await call(port, "/vault/Huge.md", { headers: auth })).headers.etag as string;
-			await writeFile(join(vault, "Huge.md"), lines(`rewritten ${round}`));
+			await writeFile(join(vault, "Huge.md"), hugeNoteText(`rewritten ${round}`));
 			for (let i = 0; i < 5; i++) idle.push(await timed(() => call(port, "/vault/Small.md", { headers: auth })));
 			const t0 = performance.now();
 			let done = false;

@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from "perf_hooks";
 import { parseEntityTagCondition, revisionOf } from "../src/core/revision";
 import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
+import { hugeNoteText } from "./vault-fixture";
 
 export interface MainThreadFigures {
 	/** Longest single block, in milliseconds. */
@@ -17,21 +18,11 @@ export interface MainThreadFigures {
 	noteMB: number;
 }
 
-function lines(tag: string): string {
-	const out: string[] = [];
-	for (let i = 0, size = 0; size < 5 * 1024 * 1024; i++) {
-		const line = `${tag} line ${i}: the quick brown fox jumps over the lazy dog\n`;
-		out.push(line);
-		size += line.length;
-	}
-	return out.join("");
-}
-
 export async function measureMainThread(): Promise<MainThreadFigures> {
 	const dir = await mkdtemp(join(tmpdir(), "rg-main-thread-"));
 	try {
-		const original = lines("original");
-		const rewritten = lines("rewritten");
+		const original = hugeNoteText("original");
+		const rewritten = hugeNoteText("rewritten");
 		await writeFile(join(dir, "Huge.md"), original);
 		const settings = structuredClone(DEFAULT_SETTINGS);
 		const guard = await openFolderGuard(await openFolder(dir), () => settings);

@@ -24,3 +24,14 @@ export function noteText(seed: number, bytes: number, variant = 0): string {
 	}
 	return lines.join("");
 }
+
+/** ~5 MB of distinct lines tagged `tag`: rewriting a note with another tag changes every line, the worst diff. */
+export function hugeNoteText(tag: string): string {
+	const out: string[] = [];
+	for (let i = 0, size = 0; size < 5 * 1024 * 1024; i++) {
+		const line = `${tag} line ${i}: the quick brown fox jumps over the lazy dog\n`;
+		out.push(line);
+		size += line.length;
+	}
+	return out.join("");
+}

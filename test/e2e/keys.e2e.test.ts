@@ -4,24 +4,17 @@
  * names and secret ids in data.json; keys an older version left in data.json move over; without secret storage
  * they stay in data.json.
  */
-import { mkdtemp, rm } from "fs/promises";
+import { mkdtemp } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadBuiltPlugin, until, type LoadedPlugin } from "../helpers/built-plugin";
+import { enableBuiltPlugin, listeningPort, unloadEnabledPlugins, type LoadedPlugin } from "../helpers/built-plugin";
 import { call } from "../helpers/http-client";
 import { App, type AppOptions } from "../obsidian-stub";
 
 const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
-const started: { plugin: LoadedPlugin; dir: string }[] = [];
 
-afterEach(async () => {
-	for (const { plugin, dir } of started.splice(0)) {
-		plugin.onunload();
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		await rm(dir, { recursive: true, force: true });
-	}
-});
+afterEach(unloadEnabledPlugins);
 
 interface StoredKey {
 	name: string;
@@ -32,13 +25,8 @@ interface StoredKey {
 async function enable(data: unknown, options: AppOptions = {}): Promise<{ app: App; plugin: LoadedPlugin; port: number }> {
 	const dir = await mkdtemp(join(tmpdir(), "rg-keys-"));
 	const app = new App(dir, options);
-	const plugin = loadBuiltPlugin(app);
-	plugin.data = data;
-	started.push({ plugin, dir });
-	await plugin.onload();
-	app.workspace.triggerLayoutReady();
-	const port = Number((await until(() => /127\.0\.0\.1:(\d+)/.exec(plugin.serverStatus()), "the server to listen"))[1]);
-	return { app, plugin, port };
+	const plugin = await enableBuiltPlugin(app, dir, data);
+	return { app, plugin, port: await listeningPort(plugin) };
 }
 
 const storedKeys = (plugin: LoadedPlugin) => (plugin.data as { keys: StoredKey[] }).keys;

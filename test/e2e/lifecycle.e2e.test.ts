@@ -4,45 +4,33 @@
  * a failed start-up shown instead of "Starting…" forever, a port change during start-up that never listens twice,
  * two vaults on one port told apart, and unloading that detaches every listener.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadBuiltPlugin, until, type LoadedPlugin } from "../helpers/built-plugin";
+import { enableBuiltPlugin, listeningPort, unloadEnabledPlugins, until, type LoadedPlugin } from "../helpers/built-plugin";
 import { call } from "../helpers/http-client";
 import { App, Notice } from "../obsidian-stub";
 
 const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
 const STATE = ".obsidian/plugins/revision-guard";
-const started: { plugin: LoadedPlugin; dir: string }[] = [];
 
-afterEach(async () => {
-	for (const { plugin, dir } of started.splice(0)) {
-		plugin.onunload();
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		await rm(dir, { recursive: true, force: true });
-	}
-});
+afterEach(unloadEnabledPlugins);
 
 async function enable(options: { port?: number; before?: (dir: string) => Promise<void>; dir?: string } = {}): Promise<{ app: App; plugin: LoadedPlugin; dir: string }> {
 	const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "rg-life-")));
 	await writeFile(join(dir, "Plan.md"), "# Plan\n");
 	await options.before?.(dir);
 	const app = new App(dir);
-	const plugin = loadBuiltPlugin(app);
-	plugin.data = { port: options.port ?? 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] };
-	started.push({ plugin, dir });
-	await plugin.onload();
-	app.workspace.triggerLayoutReady();
+	const plugin = await enableBuiltPlugin(app, dir, { port: options.port ?? 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] });
 	return { app, plugin, dir };
 }
 
-const portOf = (plugin: LoadedPlugin) => until(() => /127\.0\.0\.1:(\d+)/.exec(plugin.serverStatus()), "the server to listen").then((match) => Number(match[1]));
 
 describe("the built plugin's lifecycle", () => {
 	it("saves what is pending when Obsidian quits, without being unloaded", async () => {
 		const { app, plugin, dir } = await enable();
-		const port = await portOf(plugin);
+		const port = await listeningPort(plugin);
 		const read = await call(port, "/vault/Plan.md", { headers: { Authorization: `Bearer ${KEY}` } });
 		expect(read.status).toBe(200);
 		// The read is recorded in history, whose save is debounced; quitting must not lose it.
@@ -67,7 +55,7 @@ describe("the built plugin's lifecycle", () => {
 		const { plugin } = await enable();
 		// The person applies a new port before the first listen finished.
 		void plugin.restartServer();
-		const port = await portOf(plugin);
+		const port = await listeningPort(plugin);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		expect(plugin.serverStatus()).toBe(`Listening on http://127.0.0.1:${port}`);
 		expect((await call(port, "/")).status).toBe(200);
@@ -75,7 +63,7 @@ describe("the built plugin's lifecycle", () => {
 
 	it("names the vault that holds a port, and tells a second vault so", async () => {
 		const first = await enable();
-		const port = await portOf(first.plugin);
+		const port = await listeningPort(first.plugin);
 		const status = await call(port, "/");
 		expect(status.json<{ vault: string }>().vault).toBe(first.dir.split("/").pop());
 		const second = await enable({ port });
@@ -90,7 +78,7 @@ describe("the built plugin's lifecycle", () => {
 				await Promise.all(Array.from({ length: 2_000 }, (_, i) => writeFile(join(dir, `n${i}.md`), `note ${i}\n`)));
 			},
 		});
-		await portOf(plugin);
+		await listeningPort(plugin);
 		const progress = Notice.shown.find((notice) => notice.messages.some((message) => message.includes("notes for edits made while Obsidian was closed")));
 		expect(progress?.messages[0]).toBe("Revision Guard: checked 1 of 2001 notes for edits made while Obsidian was closed.");
 		expect(progress?.messages.at(-1)).toBe("Revision Guard: checked 2001 of 2001 notes for edits made while Obsidian was closed.");
@@ -99,7 +87,7 @@ describe("the built plugin's lifecycle", () => {
 
 	it("detaches every vault and workspace listener when unloaded", async () => {
 		const { app, plugin } = await enable();
-		await portOf(plugin);
+		await listeningPort(plugin);
 		expect(app.vault.listenerCount()).toBeGreaterThan(0);
 		plugin.unload();
 		expect(app.vault.listenerCount()).toBe(0);

@@ -8,7 +8,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { App, Modal, Notice } from "../obsidian-stub";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadBuiltPlugin, until, type LoadedPlugin } from "../helpers/built-plugin";
+import { listeningPort, loadBuiltPlugin, until, type LoadedPlugin } from "../helpers/built-plugin";
 import { call } from "../helpers/http-client";
 
 const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
@@ -29,8 +29,7 @@ beforeEach(async () => {
 	Notice.shown.length = 0;
 	await plugin.onload();
 	app.workspace.triggerLayoutReady();
-	const status = await until(() => /127\.0\.0\.1:(\d+)/.exec(plugin.serverStatus()), "the server to listen");
-	port = Number(status[1]);
+	port = await listeningPort(plugin);
 });
 
 afterEach(async () => {

@@ -4,6 +4,7 @@
  * bundle should have included fails loudly.
  */
 import { readFileSync } from "fs";
+import { rm } from "fs/promises";
 import { builtinModules, createRequire } from "module";
 import { join } from "path";
 import * as obsidian from "../obsidian-stub";
@@ -55,4 +56,31 @@ export async function until<T>(probe: () => T | undefined | null | false, what: 
 		await new Promise((resolve) => setTimeout(resolve, 25));
 	}
 	throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The port the plugin's server listens on, once it does. */
+export async function listeningPort(plugin: LoadedPlugin): Promise<number> {
+	const match = await until(() => /127\.0\.0\.1:(\d+)/.exec(plugin.serverStatus()), "the server to listen");
+	return Number(match[1]);
+}
+
+const enabled: { plugin: LoadedPlugin; dir: string }[] = [];
+
+/** Loads the built plugin with `data` as its saved settings, runs onload and lays out the workspace; see unloadEnabledPlugins. */
+export async function enableBuiltPlugin(app: App, dir: string, data: unknown): Promise<LoadedPlugin> {
+	const plugin = loadBuiltPlugin(app);
+	plugin.data = data;
+	enabled.push({ plugin, dir });
+	await plugin.onload();
+	app.workspace.triggerLayoutReady();
+	return plugin;
+}
+
+/** For afterEach: unloads every plugin enableBuiltPlugin loaded and removes its vault folder. */
+export async function unloadEnabledPlugins(): Promise<void> {
+	for (const { plugin, dir } of enabled.splice(0)) {
+		plugin.onunload();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		await rm(dir, { recursive: true, force: true });
+	}
 }

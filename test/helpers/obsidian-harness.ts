@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import type { App as ObsidianApp, EventRef } from "obsidian";
-import { App, type AppOptions } from "../obsidian-stub";
+import { App, type AppOptions, type MarkdownView, type WriteRecord } from "../obsidian-stub";
 import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { ApiServer } from "../../src/http/server";
@@ -65,4 +65,21 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 			if (!ownDir) await rm(dir, { recursive: true, force: true });
 		},
 	};
+}
+
+/**
+ * Six seconds of typing into `view`, a keystroke every 200 ms, with the plugin's tracking running throughout; then
+ * everything settles. Gives the writes of the view's note made meanwhile (autosave alone makes one).
+ */
+export async function typeForSixSeconds(h: ObsidianHarness, view: MarkdownView): Promise<WriteRecord[]> {
+	const path = view.file!.path;
+	const writesBefore = h.app.vault.writeLog.length;
+	for (let i = 0; i < 30; i++) {
+		view.type("x");
+		await h.app.clock.advance(200);
+		await new Promise((resolve) => setTimeout(resolve, 5));
+	}
+	await h.app.clock.runAll();
+	await h.guard.tracker.flush();
+	return h.app.vault.writeLog.slice(writesBefore).filter((write) => write.path === path);
 }

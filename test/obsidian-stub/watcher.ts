@@ -7,6 +7,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "fs";
 import { dirname, join } from "path";
 import type { SimClock } from "./clock";
 import type { Vault } from "./vault";
+import { seededRandom } from "../helpers/seeded-random";
 
 export interface WatcherOptions {
 	/** Shortest and longest delay before a change is noticed, in simulated milliseconds. */
@@ -26,7 +27,7 @@ export class OutsideWorld {
 		private readonly clock: SimClock,
 		private readonly options: WatcherOptions = {},
 	) {
-		this.random = mulberry32(options.seed ?? 1);
+		this.random = seededRandom(options.seed ?? 1);
 	}
 
 	/** Another program writes `path` (creating its folders). */
@@ -58,14 +59,4 @@ export class OutsideWorld {
 		this.clock.schedule(() => this.vault.noticed(path), delay());
 		if (this.random() < duplicateChance) this.clock.schedule(() => this.vault.noticed(path), delay());
 	}
-}
-
-function mulberry32(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }

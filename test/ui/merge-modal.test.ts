@@ -12,7 +12,7 @@ import type { ConflictResolver, ConflictSides } from "../../src/service/conflict
 import { MergeModal } from "../../src/ui/merge-modal";
 import { conflictRecord } from "../helpers/conflict-records";
 import { App } from "../obsidian-stub";
-import { startObsidian } from "../helpers/obsidian-harness";
+import { startObsidian, typeForSixSeconds } from "../helpers/obsidian-harness";
 import { writeVaultFile } from "../helpers/vault-files";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-merge-modal-"));
@@ -54,17 +54,8 @@ describe("MergeModal open while the person types in the note", () => {
 			modal.open();
 			await new Promise((resolve) => setTimeout(resolve, 20));
 			expect(modal.contentEl.querySelector(".revision-guard-merge")).not.toBeNull();
-			const writesBefore = h.app.vault.writeLog.length;
-			// Six seconds of typing, a keystroke every 200 ms, with the modal open and the tracker running.
-			for (let i = 0; i < 30; i++) {
-				view.type("x");
-				await h.app.clock.advance(200);
-				await new Promise((resolve) => setTimeout(resolve, 5));
-			}
-			await h.app.clock.runAll();
-			await h.guard.tracker.flush();
-			const writes = h.app.vault.writeLog.slice(writesBefore).filter((write) => write.path === "Note.md");
-			// Autosave alone writes once, 2 s after the last keystroke.
+			// Six seconds of typing with the modal open; autosave alone writes the note once.
+			const writes = await typeForSixSeconds(h, view);
 			expect(writes).toHaveLength(1);
 			expect(view.saves.requested).toBe(0);
 			modal.close();

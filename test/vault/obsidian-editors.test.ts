@@ -8,7 +8,7 @@ import { readFile } from "fs/promises";
 import { join } from "path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MarkdownView } from "../obsidian-stub";
-import { startObsidian, type ObsidianHarness } from "../helpers/obsidian-harness";
+import { startObsidian, typeForSixSeconds, type ObsidianHarness } from "../helpers/obsidian-harness";
 import { writeVaultFile } from "../helpers/vault-files";
 
 let h: ObsidianHarness;
@@ -122,18 +122,9 @@ describe("typing in an open note", () => {
 	it("adds no writes of the note and no merge bases beyond what autosave does", async () => {
 		const view = await start();
 		await etagOf();
-		const writesBefore = h.app.vault.writeLog.length;
 		const basesBefore = h.guard.bases.toSnapshot();
-		// Six seconds of typing, a keystroke every 200 ms; the plugin's tracking runs throughout.
-		for (let i = 0; i < 30; i++) {
-			view.type("x");
-			await h.app.clock.advance(200);
-			await new Promise((resolve) => setTimeout(resolve, 5));
-		}
-		await h.app.clock.runAll();
-		await h.guard.tracker.flush();
-		const writes = h.app.vault.writeLog.slice(writesBefore).filter((write) => write.path === "Note.md");
 		// Autosave alone writes once, 2 s after the last keystroke.
+		const writes = await typeForSixSeconds(h, view);
 		expect(writes).toHaveLength(1);
 		expect(view.saves).toEqual({ autosave: 1, requested: 0 });
 		expect(h.guard.bases.toSnapshot()).toEqual(basesBefore);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { mergedText, mergeThreeWay, renderMerge } from "../../../src/core/merge/index";
 import { gitMerger } from "../../helpers/git-merge";
+import { seededRandom } from "../../helpers/seeded-random";
 
 /**
  * Compares the merge with `git merge-file` on a seeded corpus of plain-text triples (no markdown constructs, so
@@ -12,16 +13,6 @@ import { gitMerger } from "../../helpers/git-merge";
  * equally minimal diffs exist and only a diff that chooses like git's Myers diff agrees with git.
  */
 
-function mulberry32(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 type Style = "unique" | "prose" | "letters";
 interface Case {
 	style: Style;
@@ -31,7 +22,7 @@ interface Case {
 }
 
 function corpus(count: number, seed: number): Case[] {
-	const random = mulberry32(seed);
+	const random = seededRandom(seed);
 	const below = (n: number) => Math.floor(random() * n);
 	let fresh = 0;
 	const cases: Case[] = [];
