@@ -9,6 +9,7 @@ export { Editor, type EditorChange, type EditorPosition, type EditorTransaction 
 export { Events, type EventRef } from "./events";
 export { normalizePath, TAbstractFile, TFile, TFolder } from "./files";
 export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, PluginSettingTab, Setting, ValueComponent, type PluginManifest } from "./plugin";
-export { DataAdapter, Vault, type TrashOption, type WriteRecord } from "./vault";
+export { DataAdapter } from "./adapter";
+export { Vault, type TrashOption, type WriteRecord } from "./vault";
 export { OutsideWorld } from "./watcher";
 export const Platform = { isDesktop: true, isMobile: false, isDesktopApp: true };

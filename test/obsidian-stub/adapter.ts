@@ -1,0 +1,53 @@
+/** The simulated vault's raw file adapter (see DataAdapter). */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "fs";
+import { dirname, join } from "path";
+
+/**
+ * The vault's raw file adapter (the plugin's own files under the config folder). Like Obsidian's: `write` replaces
+ * in place (not atomic), `rename` refuses an existing destination, and `exists` on a case-insensitive disk finds any
+ * spelling unless `sensitive` is asked for.
+ */
+export class DataAdapter {
+	constructor(
+		private readonly basePath: string,
+		private readonly caseInsensitive = false,
+	) {}
+	async exists(path: string, sensitive?: boolean): Promise<boolean> {
+		if (existsSync(join(this.basePath, path))) return true;
+		if (!this.caseInsensitive || sensitive) return false;
+		return this.spelledOtherwise(path) !== null;
+	}
+	async read(path: string): Promise<string> {
+		return readFileSync(join(this.basePath, path), "utf8");
+	}
+	async write(path: string, data: string): Promise<void> {
+		mkdirSync(dirname(join(this.basePath, path)), { recursive: true });
+		writeFileSync(join(this.basePath, path), data);
+	}
+	async mkdir(path: string): Promise<void> {
+		mkdirSync(join(this.basePath, path), { recursive: true });
+	}
+	async remove(path: string): Promise<void> {
+		rmSync(join(this.basePath, path), { force: true });
+	}
+	async copy(from: string, to: string): Promise<void> {
+		if (existsSync(join(this.basePath, to))) throw new Error("Destination file already exists!");
+		copyFileSync(join(this.basePath, from), join(this.basePath, to));
+	}
+	async rename(from: string, to: string): Promise<void> {
+		if (existsSync(join(this.basePath, to))) throw new Error("Destination file already exists!");
+		renameSync(join(this.basePath, from), join(this.basePath, to));
+	}
+	/** The path as the disk spells it, when only another spelling (case) of `path` exists. */
+	private spelledOtherwise(path: string): string | null {
+		const parts = path.split("/");
+		let folder = this.basePath;
+		for (const part of parts) {
+			const entries = existsSync(folder) ? readdirSync(folder) : [];
+			const found = entries.find((entry) => entry.toLowerCase() === part.toLowerCase());
+			if (found === undefined) return null;
+			folder = join(folder, found);
+		}
+		return folder;
+	}
+}
