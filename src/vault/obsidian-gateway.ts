@@ -169,23 +169,14 @@ export class ObsidianGateway implements VaultGateway {
 	}
 
 	/**
-	 * Deletes follow the person's trash choice (`trashFile`), but an agent's delete is never only permanent: when
-	 * "permanently delete" is chosen (or the choice cannot be read), a copy goes into the vault's `.trash` first.
+	 * Deletes follow the person's trash choice (`trashFile`), but an agent's delete is never permanent: when
+	 * "permanently delete" is chosen (or the choice cannot be read), the note is moved into the vault's `.trash`
+	 * instead. A move, not a copy and a delete, so whatever the file holds at that moment is what is kept.
 	 */
 	private async trashRecoverably(file: TFile): Promise<void> {
 		const option = (this.app.vault as { getConfig?: (key: string) => unknown }).getConfig?.("trashOption");
-		if (option !== "system" && option !== "local") await this.copyToVaultTrash(file);
-		await this.app.fileManager.trashFile(file);
-	}
-
-	private async copyToVaultTrash(file: TFile): Promise<void> {
-		const { adapter } = this.app.vault;
-		if (!(await adapter.exists(".trash"))) await adapter.mkdir(".trash");
-		const dot = file.name.lastIndexOf(".");
-		const [stem, extension] = dot > 0 ? [file.name.slice(0, dot), file.name.slice(dot)] : [file.name, ""];
-		let target = `.trash/${file.name}`;
-		for (let n = 2; await adapter.exists(target); n++) target = `.trash/${stem} ${n}${extension}`;
-		await adapter.copy(file.path, target);
+		if (option === "system" || option === "local") await this.app.fileManager.trashFile(file);
+		else await this.app.vault.trash(file, false);
 	}
 
 	/** The markdown editor showing `file`, if any (split panes of one note share their text). */

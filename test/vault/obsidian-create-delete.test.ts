@@ -90,6 +90,33 @@ describe("deleting a note", () => {
 		expect(await file("Note.md")).toBe("keep me\nand what the person saved\n");
 	});
 
+	it("with \"Deleted files\" set to delete permanently, keeps in .trash what the note held when it went: a sync landing meanwhile is not lost", async () => {
+		const etag = await noteRead();
+		h.app.vault.setConfig("trashOption", "none");
+		// A sync lands while the delete is under way, after the check passed: whatever the delete asks of the vault or the
+		// disk, the note changes right after (a new line each time), so the last version is one the delete did not look at.
+		let landed = 0;
+		for (const step of ["exists", "mkdir", "copy", "rename"] as const) {
+			const original = h.app.vault.adapter[step].bind(h.app.vault.adapter) as (...args: unknown[]) => Promise<unknown>;
+			vi.spyOn(h.app.vault.adapter, step).mockImplementation(async (...args: unknown[]) => {
+				const result = await original(...args);
+				if (existsSync(join(h.dir, "Note.md"))) h.app.outside.write("Note.md", `keep me\nsync ${++landed}\n`);
+				return result as never;
+			});
+		}
+		const getConfig = h.app.vault.getConfig.bind(h.app.vault);
+		vi.spyOn(h.app.vault, "getConfig").mockImplementation((key: string) => {
+			h.app.outside.write("Note.md", `keep me\nsync ${++landed}\n`);
+			return getConfig(key);
+		});
+		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
+		expect(del.status, del.text).toBe(204);
+		const trashed = await readdir(join(h.dir, ".trash"));
+		const kept = await Promise.all(trashed.map((name) => file(`.trash/${name}`)));
+		expect(landed).toBeGreaterThan(0);
+		expect(kept).toContain(`keep me\nsync ${landed}\n`);
+	});
+
 	it("of a note open in an editor saves the person's typing first, so it goes to the trash with the note", async () => {
 		await noteRead();
 		const view = h.app.openEditor("Note.md");
