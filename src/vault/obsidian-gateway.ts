@@ -176,6 +176,7 @@ export class ObsidianGateway implements VaultGateway {
 	private async trashRecoverably(file: TFile): Promise<void> {
 		const option = (this.app.vault as { getConfig?: (key: string) => unknown }).getConfig?.("trashOption");
 		if (option === "system" || option === "local") await this.app.fileManager.trashFile(file);
+		// eslint-disable-next-line obsidianmd/prefer-file-manager-trash-file -- the preference is to delete for good; an agent's delete must stay recoverable
 		else await this.app.vault.trash(file, false);
 	}
 
