@@ -252,7 +252,7 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 	if (error.reason === "name-variant" || error.reason === "case-variant") {
 		return problem("name-clash", `${error.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: error.path, existing: error.existing ?? null });
 	}
-	if (error.reason === "not-indexed") {
+	if (error.reason === "not-indexed" || error.reason === "index-behind") {
 		return problem("note-not-ready", `${error.message} Retry in a moment; GET it first to update it.`, { path: error.path }, { "Retry-After": "1" });
 	}
 	return problem("invalid-path", `${error.message} Nothing was read or written.`);

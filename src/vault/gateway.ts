@@ -92,7 +92,7 @@ export interface StateStorage {
 export class VaultPathError extends Error {
 	constructor(
 		readonly path: string,
-		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant" | "case-variant" | "not-indexed",
+		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant" | "case-variant" | "not-indexed" | "index-behind",
 		/** For "name-variant": the existing note's path. */
 		readonly existing?: string,
 	) {
@@ -118,6 +118,8 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 			return `A note whose name differs from "${path}" only in upper and lower case exists, and this disk treats such names as the same file, so "${path}" was not created over it.`;
 		case "not-indexed":
 			return `"${path}" is on disk, but Obsidian has not taken it in yet (another program just created it), so it was not created over.`;
+		case "index-behind":
+			return `"${path}" was just removed or renamed on disk by another program, and Obsidian has not taken that in yet, so it was not written.`;
 	}
 }
 

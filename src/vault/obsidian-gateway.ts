@@ -25,22 +25,36 @@ export class ObsidianGateway implements VaultGateway {
 		const file = this.app.vault.getFileByPath(normalizePath(path));
 		if (!file) return null;
 		const view = this.editorOf(file);
-		const content = view ? view.editor.getValue() : await this.app.vault.read(file);
-		return { path: file.path, content, stat: toStat(file) };
+		const content = view ? view.editor.getValue() : await this.app.vault.read(file).catch((error: unknown) => this.unlessGone(file, error));
+		return content === null ? null : { path: file.path, content, stat: toStat(file) };
 	}
 
 	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
 		const normalized = normalizePath(path);
 		const file = this.app.vault.getFileByPath(normalized);
 		if (!file) return this.create(normalized, decide);
-		// An editor we cannot see into (a canvas card, a popover) may hold typing we would overwrite: refuse.
-		if (this.inEmbeddedEditor(file)) throw new NoteBusyError(normalized, await this.app.vault.read(file));
-		for (let attempt = 1; attempt <= EDITOR_ATTEMPTS; attempt++) {
-			const view = this.editorOf(file);
-			const done = view ? await this.mutateInEditor(view, file, decide) : await this.mutateFile(file, decide);
-			if (done) return done;
+		try {
+			// An editor we cannot see into (a canvas card, a popover) may hold typing we would overwrite: refuse.
+			if (this.inEmbeddedEditor(file)) throw new NoteBusyError(normalized, await this.app.vault.read(file));
+			for (let attempt = 1; attempt <= EDITOR_ATTEMPTS; attempt++) {
+				const view = this.editorOf(file);
+				const done = view ? await this.mutateInEditor(view, file, decide) : await this.mutateFile(file, decide);
+				if (done) return done;
+			}
+		} catch (error) {
+			if ((await this.unlessGone(file, error)) === null) throw new VaultPathError(normalized, "index-behind");
+			throw error;
 		}
 		throw new NoteBusyError(normalized, this.editorOf(file)?.editor.getValue() ?? null);
+	}
+
+	/**
+	 * Obsidian's index lags the disk: a note another program just removed is still listed until the watcher tells
+	 * Obsidian. A failure on such a note means "gone" (null); any other failure is rethrown.
+	 */
+	private async unlessGone(file: TFile, error: unknown): Promise<null> {
+		if (!(await this.app.vault.adapter.exists(file.path).catch(() => true))) return null;
+		throw error;
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {
@@ -176,8 +190,7 @@ export class ObsidianGateway implements VaultGateway {
 	private async trashRecoverably(file: TFile): Promise<void> {
 		const option = (this.app.vault as { getConfig?: (key: string) => unknown }).getConfig?.("trashOption");
 		if (option === "system" || option === "local") await this.app.fileManager.trashFile(file);
-		// eslint-disable-next-line obsidianmd/prefer-file-manager-trash-file -- the preference is to delete for good; an agent's delete must stay recoverable
-		else await this.app.vault.trash(file, false);
+		else await this.app.vault.adapter.trashLocal(file.path);
 	}
 
 	/** The markdown editor showing `file`, if any (split panes of one note share their text). */

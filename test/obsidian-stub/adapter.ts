@@ -8,6 +8,12 @@ import { dirname, join } from "path";
  * spelling unless `sensitive` is asked for.
  */
 export class DataAdapter {
+	/**
+	 * Set by the App: changes made through the adapter reach Obsidian's index the way other programs' do, when the
+	 * watcher notices them (late), never at once.
+	 */
+	noticeLater: (path: string) => void = () => undefined;
+
 	constructor(
 		private readonly basePath: string,
 		private readonly caseInsensitive = false,
@@ -38,6 +44,16 @@ export class DataAdapter {
 		if (existsSync(join(this.basePath, to))) throw new Error("Destination file already exists!");
 		renameSync(join(this.basePath, from), join(this.basePath, to));
 	}
+	/** Moves a file into the vault's `.trash` folder (a numbered name when taken). */
+	async trashLocal(path: string): Promise<void> {
+		const folder = join(this.basePath, ".trash");
+		mkdirSync(folder, { recursive: true });
+		const name = baseName(path);
+		let target = join(folder, name);
+		for (let n = 2; existsSync(target); n++) target = join(folder, `${name} ${n}`);
+		renameSync(join(this.basePath, path), target);
+		this.noticeLater(path);
+	}
 	/** The path as the disk spells it, when only another spelling (case) of `path` exists. */
 	private spelledOtherwise(path: string): string | null {
 		const parts = path.split("/");
@@ -50,4 +66,8 @@ export class DataAdapter {
 		}
 		return folder;
 	}
+}
+
+function baseName(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
 }

@@ -129,6 +129,7 @@ export class App {
 		this.vault.loadFromDisk();
 		this.fileManager = new FileManager(this.vault);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
+		this.vault.adapter.noticeLater = (path) => this.outside.notice(path);
 		this.secretStorage = options.noSecretStorage ? undefined : new SecretStorage();
 	}
 

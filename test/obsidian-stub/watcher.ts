@@ -53,7 +53,8 @@ export class OutsideWorld {
 		this.notice(to);
 	}
 
-	private notice(path: string): void {
+	/** The watcher notices a change at `path`, late (and perhaps twice). */
+	notice(path: string): void {
 		const { minDelayMs = 20, maxDelayMs = 400, duplicateChance = 0.2 } = this.options;
 		const delay = () => minDelayMs + Math.floor(this.random() * (maxDelayMs - minDelayMs + 1));
 		this.clock.schedule(() => this.vault.noticed(path), delay());

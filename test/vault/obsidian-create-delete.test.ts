@@ -57,6 +57,30 @@ describe("creating a note", () => {
 	});
 });
 
+describe("a note another program removed, before Obsidian noticed", () => {
+	it("is not found on read, and a write or delete is refused for a retry (409 note-not-ready), never a 500", async () => {
+		h = await startObsidian();
+		h.app.outside.write("Note.md", "keep me\n");
+		await h.app.clock.runAll();
+		const etag = (await h.api("/vault/Note.md")).headers.etag as string;
+		h.app.outside.remove("Note.md");
+		// Obsidian's index still lists the note; the disk no longer has it.
+		expect(h.app.vault.getFileByPath("Note.md")).not.toBeNull();
+		expect((await h.api("/vault/Note.md")).status).toBe(404);
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "the agent's text\n", headers: { "If-Match": etag } });
+		expect(put.status, put.text).toBe(409);
+		expect(put.json<{ type: string }>().type).toBe("/problems/note-not-ready");
+		expect(put.headers["retry-after"]).toBe("1");
+		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
+		expect(del.status, del.text).toBe(409);
+		// Once Obsidian has noticed, the note is simply gone.
+		await h.app.clock.runAll();
+		await h.guard.tracker.flush();
+		expect((await h.api("/vault/Note.md")).status).toBe(404);
+		expect(await file("Note.md")).toBeNull();
+	});
+});
+
 describe("deleting a note", () => {
 	async function noteRead(): Promise<string> {
 		h = await startObsidian();
@@ -71,6 +95,7 @@ describe("deleting a note", () => {
 		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
 		expect(del.status, del.text).toBe(204);
 		expect(existsSync(join(h.dir, "Note.md"))).toBe(false);
+		expect((await h.api("/vault/Note.md")).status).toBe(404);
 		const inVaultTrash = existsSync(join(h.dir, ".trash")) ? await readdir(join(h.dir, ".trash")) : [];
 		const inSystemTrash = existsSync(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`)) ? await readdir(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`)) : [];
 		expect([...inVaultTrash, ...inSystemTrash]).toContain("Note.md");
