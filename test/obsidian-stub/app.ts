@@ -126,6 +126,8 @@ export class App {
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);
 		this.vault.onFileWritten = (file) => this.views(file.path).forEach((view) => view.fileChanged());
+		// A deleted note's tabs close; unsaved typing in them is gone, as in Obsidian.
+		this.vault.onFileRemoved = (file) => this.views(file.path).forEach((view) => this.closeView(view));
 		this.vault.loadFromDisk();
 		this.fileManager = new FileManager(this.vault);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
@@ -155,6 +157,13 @@ export class App {
 		this.workspace.leaves.push(leaf);
 		this.workspace.activeEditor = { file };
 		return view;
+	}
+
+	/** Closes a view: its leaf leaves the workspace and it never saves again. */
+	closeView(view: MarkdownView): void {
+		view.close();
+		const at = this.workspace.leaves.indexOf(view.leaf);
+		if (at !== -1) this.workspace.leaves.splice(at, 1);
 	}
 
 	private views(path: string): MarkdownView[] {

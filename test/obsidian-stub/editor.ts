@@ -169,6 +169,13 @@ export class MarkdownViewModel {
 		this.editor.setCursor(this.editor.posToOffset(pos) + text.length);
 	}
 
+	/** The view closes: no file, no pending autosave. */
+	close(): void {
+		this.host.clock.cancel(this.autosave);
+		this.autosave = null;
+		this.file = null;
+	}
+
 	/** The file changed on disk under this view: a clean editor reloads it; a dirty one keeps its buffer. */
 	fileChanged(): void {
 		if (!this.file || this.dirty) return;

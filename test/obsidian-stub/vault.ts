@@ -41,6 +41,8 @@ export class Vault extends Events {
 	readonly writeLog: WriteRecord[] = [];
 	/** Called after the vault itself changes a file (so open editors can reload); set by the app. */
 	onFileWritten: (file: TFile) => void = () => undefined;
+	/** Set by the App: a file left the vault (its views close), just before the `delete` event. */
+	onFileRemoved: (file: TAbstractFile) => void = () => undefined;
 
 	constructor(
 		readonly basePath: string,
@@ -190,6 +192,7 @@ export class Vault extends Events {
 			if (!indexed) return;
 			for (const item of this.descendants(indexed)) this.files.delete(item.path);
 			if (indexed.parent) indexed.parent.children = indexed.parent.children.filter((child) => child !== indexed);
+			this.onFileRemoved(indexed);
 			this.trigger("delete", indexed);
 			return;
 		}
@@ -222,7 +225,10 @@ export class Vault extends Events {
 
 	/** Events of the vault's own changes come after the call that caused them, never inside it. */
 	private later(name: string, ...args: unknown[]): void {
-		queueMicrotask(() => this.trigger(name, ...args));
+		queueMicrotask(() => {
+			if (name === "delete") this.onFileRemoved(args[0] as TAbstractFile);
+			this.trigger(name, ...args);
+		});
 	}
 
 	private abs(path: string): string {
