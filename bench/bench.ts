@@ -118,9 +118,10 @@ async function main(): Promise<void> {
 
 		const huge = await measureHugeNote(join(work, "huge"), (vault) => spawnServer("revision-guard", vault));
 		const hashing = measureHashing();
+		// Reconcile first of the in-process measures: its peak RSS must not carry what the others leave on the heap.
+		const reconcile = await measureReconcile(join(work, "reconcile"));
 		const mainThread = await measureMainThread();
 		const pluginLoad = await measurePluginLoad(join(__dirname, "..", "main.js"));
-		const reconcile = await measureReconcile(join(work, "reconcile"));
 		const merge = await measureMerge();
 		const modal = await measureModalOpen();
 
