@@ -119,7 +119,7 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 		case "not-indexed":
 			return `"${path}" is on disk, but Obsidian has not taken it in yet (another program just created it), so it was not created over.`;
 		case "index-behind":
-			return `"${path}" was just removed or renamed on disk by another program, and Obsidian has not taken that in yet, so it was not written.`;
+			return `"${path}" was just changed, removed or renamed on disk by another program, and Obsidian has not taken that in yet, so it was not written.`;
 	}
 }
 

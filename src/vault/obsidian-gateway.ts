@@ -118,21 +118,39 @@ export class ObsidianGateway implements VaultGateway {
 	 * file holds the write and the editor has nothing older left to autosave.
 	 */
 	private async mutateInEditor<T>(view: MarkdownView, file: TFile, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T> | null> {
+		await this.refuseIfEditorBehindDisk(view, file);
 		const current = view.editor.getValue();
+		// Still this note, still this text: the person may have typed, or switched the tab to another note.
+		const unchanged = () => view.file === file && view.editor.getValue() === current;
+		if (!unchanged()) return null;
 		const plan = decide(current);
 		if (plan.kind === "keep") return { result: plan.result, stat: null };
 		if (plan.kind === "trash") {
 			// What the person typed goes to the trash with the note (it is saved first), never lost.
 			await view.save();
-			if (view.editor.getValue() !== current) return null;
+			if (!unchanged()) return null;
 			await this.trashRecoverably(file);
 			return { result: plan.result, stat: null };
 		}
 		const changes = await lineChanges(current, plan.content, this.yieldToHost);
-		if (view.editor.getValue() !== current) return null;
+		if (!unchanged()) return null;
 		applyChanges(view.editor, changes);
 		await view.save();
 		return { result: plan.result, stat: toStat(file) };
+	}
+
+	/**
+	 * The editor holds what Obsidian last took in; another program may have changed the file since, unnoticed until
+	 * the watcher tells Obsidian. Deciding on the buffer then, and saving it, would overwrite that change unseen, so
+	 * the write is refused for a retry (by then the editor has the new text). The disk differing from the index is
+	 * only a sign: the content decides (our own save may not have reached the index yet).
+	 */
+	private async refuseIfEditorBehindDisk(view: MarkdownView, file: TFile): Promise<void> {
+		const { adapter } = this.app.vault;
+		const onDisk = await adapter.stat(file.path);
+		if (onDisk && onDisk.mtime === file.stat.mtime && onDisk.size === file.stat.size) return;
+		if (onDisk && (await adapter.read(file.path)) === view.editor.getValue()) return;
+		throw new VaultPathError(file.path, "index-behind");
 	}
 
 	/** One attempt on a note no editor shows: checked and written inside `Vault.process`; trashed in the same turn. */

@@ -1,5 +1,5 @@
 /** The simulated vault's raw file adapter (see DataAdapter). */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "fs";
 import { dirname, join } from "path";
 
 /**
@@ -22,6 +22,12 @@ export class DataAdapter {
 		if (existsSync(join(this.basePath, path))) return true;
 		if (!this.caseInsensitive || sensitive) return false;
 		return this.spelledOtherwise(path) !== null;
+	}
+	/** What the disk says now (Obsidian's `Stat`), or null when nothing is there. */
+	async stat(path: string): Promise<{ type: "file" | "folder"; ctime: number; mtime: number; size: number } | null> {
+		if (!existsSync(join(this.basePath, path))) return null;
+		const stats = statSync(join(this.basePath, path));
+		return { type: stats.isDirectory() ? "folder" : "file", ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
 	}
 	async read(path: string): Promise<string> {
 		return readFileSync(join(this.basePath, path), "utf8");

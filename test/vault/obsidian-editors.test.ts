@@ -105,6 +105,47 @@ describe("an agent write to a note open in an editor", () => {
 		expect(await disk()).toBe("k2 k1 k0 line one\nline two\n");
 	});
 
+	it("is refused for a retry, never saved over, when another program changed the file and Obsidian has not noticed", async () => {
+		const view = await start();
+		const etag = await etagOf();
+		// A sync tool writes the file; Obsidian's watcher has not told the (clean) editor yet.
+		h.app.outside.write("Note.md", "line one\nline two\nfrom the sync\n");
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		expect(put.status, put.text).toBe(409);
+		expect(put.json()).toMatchObject({ type: "/problems/note-not-ready" });
+		expect(put.headers["retry-after"]).toBe("1");
+		expect(await disk()).toBe("line one\nline two\nfrom the sync\n");
+		// Once Obsidian has noticed, the editor holds the sync's text and the agent's token is simply stale.
+		await h.app.clock.runAll();
+		expect(view.editor.getValue()).toBe("line one\nline two\nfrom the sync\n");
+		const again = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		expect(again.status, again.text).toBe(412);
+		expect(await disk()).toBe("line one\nline two\nfrom the sync\n");
+	});
+
+	it("lands in its own note when the editor switches to another note with the same text while the write is prepared", async () => {
+		const view = await start();
+		await writeVaultFile(h.dir, "Copy.md", "line one\nline two\n");
+		h.app.outside.write("Copy.md", "line one\nline two\n");
+		await h.app.clock.runAll();
+		const etag = await etagOf();
+		const getValue = view.editor.getValue.bind(view.editor);
+		let switched = false;
+		vi.spyOn(view.editor, "getValue").mockImplementation(() => {
+			// The person opens Copy.md in this tab right after the write was decided.
+			if (!switched) {
+				switched = true;
+				queueMicrotask(() => view.open(h.app.vault.getFileByPath("Copy.md")!));
+			}
+			return getValue();
+		});
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		expect(put.status, put.text).toBe(204);
+		expect(await disk()).toBe("line one\nby the agent\n");
+		expect(await readFile(join(h.dir, "Copy.md"), "utf8")).toBe("line one\nline two\n");
+		expect(view.editor.getValue()).toBe("line one\nline two\n");
+	});
+
 	it("is refused (412, kept as .bak) while the note is open in an editor the plugin cannot see into", async () => {
 		await start();
 		h.app.openEmbeddedEditor("Note.md");
