@@ -93,7 +93,7 @@ export default class RevisionGuardPlugin extends Plugin {
 		const { app } = this;
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
 		const guard = await openRevisionGuard({
-			gateway: new ObsidianGateway(app, (ref) => this.registerEvent(ref), yieldVia(this.timers)),
+			gateway: new ObsidianGateway(app, (cleanup) => this.register(cleanup), yieldVia(this.timers)),
 			storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder),
 			settings: () => this.settings,
 			configDir: app.vault.configDir,

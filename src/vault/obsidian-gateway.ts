@@ -14,12 +14,20 @@ import { NoteBusyError, VaultPathError, type FolderEntry, type MutationOutcome, 
 const EDITOR_ATTEMPTS = 10;
 
 export class ObsidianGateway implements VaultGateway {
+	/** Vault event refs of the subscriptions still open; a closed one is dropped, so nothing keeps its listener alive. */
+	private readonly live = new Set<EventRef>();
+
 	constructor(
 		private readonly app: App,
-		/** Registers an event ref with the plugin so it is detached on unload. */
-		private readonly registerEvent: (ref: EventRef) => void,
+		/** Registers a cleanup with the plugin (`Component.register`): whatever is still subscribed at unload is detached. */
+		register: (cleanup: () => void) => void,
 		private readonly yieldToHost: YieldToHost,
-	) {}
+	) {
+		register(() => {
+			for (const ref of this.live) this.app.vault.offref(ref);
+			this.live.clear();
+		});
+	}
 
 	async read(path: string): Promise<NoteSnapshot | null> {
 		const file = this.app.vault.getFileByPath(normalizePath(path));
@@ -101,9 +109,12 @@ export class ObsidianGateway implements VaultGateway {
 			vault.on("delete", (file) => isFile(file) && listener({ type: "delete", path: file.path })),
 			vault.on("rename", (file, oldPath) => isFile(file) && listener({ type: "rename", path: file.path, oldPath })),
 		];
-		for (const ref of refs) this.registerEvent(ref);
+		for (const ref of refs) this.live.add(ref);
 		return () => {
-			for (const ref of refs) vault.offref(ref);
+			for (const ref of refs) {
+				vault.offref(ref);
+				this.live.delete(ref);
+			}
 		};
 	}
 

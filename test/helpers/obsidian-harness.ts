@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import type { App as ObsidianApp, EventRef } from "obsidian";
+import type { App as ObsidianApp } from "obsidian";
 import { App, type AppOptions, type MarkdownView, type WriteRecord } from "../obsidian-stub";
 import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
@@ -30,10 +30,10 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 	const dir = ownDir ?? (await mkdtemp(join(tmpdir(), "rg-obsidian-")));
 	const app = new App(dir, options.app);
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
-	const refs: EventRef[] = [];
+	const cleanups: (() => void)[] = [];
 	const errors: unknown[] = [];
 	// The stub implements the slice of App the gateway uses.
-	const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref), yieldVia(nodeTimers));
+	const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => cleanups.push(cleanup), yieldVia(nodeTimers));
 	const guard = await openRevisionGuard({
 		gateway,
 		storage: new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`),
@@ -61,7 +61,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		async close() {
 			await server.close();
 			await guard.close();
-			for (const ref of refs) app.vault.offref(ref as never);
+			for (const cleanup of cleanups) cleanup();
 			if (!ownDir) await rm(dir, { recursive: true, force: true });
 		},
 	};

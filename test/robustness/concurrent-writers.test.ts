@@ -10,7 +10,7 @@ import { readFileSync, renameSync, writeFileSync } from "fs";
 import { mkdtemp, readFile, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import type { App as ObsidianApp, EventRef } from "obsidian";
+import type { App as ObsidianApp } from "obsidian";
 import { afterEach, describe, expect, it } from "vitest";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { parseEntityTagCondition } from "../../src/core/revision";
@@ -198,8 +198,8 @@ const brokenSubjects: Record<string, () => Promise<Subject>> = {
 		const folder = await mkdtemp(join(tmpdir(), "rg-broken-obsidian-"));
 		const app = new App(folder);
 		await app.vault.create(NOTE, INITIAL);
-		const refs: EventRef[] = [];
-		const inner = new ObsidianGateway(app as unknown as ObsidianApp, (ref) => refs.push(ref), async () => undefined);
+		const cleanups: (() => void)[] = [];
+		const inner = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => cleanups.push(cleanup), async () => undefined);
 		const storage = new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`);
 		const guard = await brokenGuard(inner, storage);
 		return {
@@ -209,6 +209,7 @@ const brokenSubjects: Record<string, () => Promise<Subject>> = {
 			serverErrors: () => [],
 			close: async () => {
 				await guard.close();
+				for (const cleanup of cleanups) cleanup();
 				await rm(folder, { recursive: true, force: true });
 			},
 		};

@@ -97,4 +97,17 @@ describe("ObsidianGateway", () => {
 		await app.vault.create("z.md", "z");
 		expect(changes).toEqual(["modify n.md", "rename n.md→m.md", "create z.md"]);
 	});
+
+	it("lets go of a listener once it unsubscribes, and of the rest when the plugin unloads", () => {
+		const heldByPlugin: unknown[] = [];
+		const own = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => void heldByPlugin.push(cleanup), async () => undefined);
+		// Every merge modal subscribes while open; closed ones must not stay reachable from the plugin.
+		for (let i = 0; i < 50; i++) own.onChange(() => undefined)();
+		expect(app.vault.listenerCount()).toBe(0);
+		expect(heldByPlugin.length).toBeLessThanOrEqual(1);
+		own.onChange(() => undefined);
+		expect(app.vault.listenerCount()).toBe(4);
+		for (const cleanup of heldByPlugin) (cleanup as () => void)();
+		expect(app.vault.listenerCount()).toBe(0);
+	});
 });
