@@ -39,7 +39,7 @@ export type VaultChange =
 	| { type: "rename"; path: string; oldPath: string };
 
 export interface VaultGateway {
-	/** Reads a note, first saving any editor that has it open so unsaved typing counts as current. */
+	/** Reads a note as it is now: for a note open in an editor, what the editor holds, unsaved typing included. */
 	read(path: string): Promise<NoteSnapshot | null>;
 
 	/**
@@ -124,8 +124,8 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 }
 
 /**
- * The note is being edited where its text cannot be seen (a canvas card, a hover popover), or the person kept typing
- * through every attempt: writing now could overwrite their typing, so nothing was written.
+ * The note is being edited where its text cannot be seen (a canvas card, a hover popover): writing now could
+ * overwrite the person's typing, so nothing was written.
  */
 export class NoteBusyError extends Error {
 	constructor(
@@ -137,7 +137,7 @@ export class NoteBusyError extends Error {
 	}
 }
 
-/** Another program changed the note under every attempt to write it; nothing was written. */
+/** The note changed under every attempt to write it (another program, or the person typing); nothing was written. */
 export class NoteKeptChangingError extends Error {
 	constructor(
 		readonly path: string,

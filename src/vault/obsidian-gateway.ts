@@ -5,10 +5,11 @@
  * buffer over it. Notes that are not open are checked and written inside `Vault.process`. New notes are created only
  * when nothing is on disk under that name in any spelling the disk treats as equal; deletes always stay recoverable.
  */
-import { MarkdownView, normalizePath, TFile, TFolder, type App, type EventRef, type TAbstractFile } from "obsidian";
+import { normalizePath, TFile, TFolder, type App, type EventRef, type MarkdownView, type TAbstractFile } from "obsidian";
 import type { YieldToHost } from "../core/steps";
 import { applyChanges, lineChanges } from "./editor-changes";
-import { NoteBusyError, VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
+import { OpenEditors } from "./obsidian-editors";
+import { NoteBusyError, NoteKeptChangingError, VaultPathError, type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
 
 /** How often a write is decided again because the person kept typing while its changes were computed. */
 const EDITOR_ATTEMPTS = 10;
@@ -16,6 +17,7 @@ const EDITOR_ATTEMPTS = 10;
 export class ObsidianGateway implements VaultGateway {
 	/** Vault event refs of the subscriptions still open; a closed one is dropped, so nothing keeps its listener alive. */
 	private readonly live = new Set<EventRef>();
+	private readonly editors: OpenEditors;
 
 	constructor(
 		private readonly app: App,
@@ -23,16 +25,18 @@ export class ObsidianGateway implements VaultGateway {
 		register: (cleanup: () => void) => void,
 		private readonly yieldToHost: YieldToHost,
 	) {
+		this.editors = new OpenEditors(app);
 		register(() => {
 			for (const ref of this.live) this.app.vault.offref(ref);
 			this.live.clear();
+			this.editors.detach();
 		});
 	}
 
 	async read(path: string): Promise<NoteSnapshot | null> {
 		const file = this.app.vault.getFileByPath(normalizePath(path));
 		if (!file) return null;
-		const view = this.editorOf(file);
+		const view = this.editors.markdownEditorOf(file);
 		const content = view ? view.editor.getValue() : await this.app.vault.read(file).catch((error: unknown) => this.unlessGone(file, error));
 		return content === null ? null : { path: file.path, content, stat: toStat(file) };
 	}
@@ -42,10 +46,10 @@ export class ObsidianGateway implements VaultGateway {
 		const file = this.app.vault.getFileByPath(normalized);
 		if (!file) return this.create(normalized, decide);
 		try {
-			// An editor we cannot see into (a canvas card, a popover) may hold typing we would overwrite: refuse.
-			if (this.inEmbeddedEditor(file)) throw new NoteBusyError(normalized, await this.app.vault.read(file));
 			for (let attempt = 1; attempt <= EDITOR_ATTEMPTS; attempt++) {
-				const view = this.editorOf(file);
+				// An editor we cannot see into (a canvas card, a popover) may hold typing we would overwrite: refuse.
+				if (await this.editors.editedElsewhere(file)) throw new NoteBusyError(normalized, await this.app.vault.read(file));
+				const view = this.editors.markdownEditorOf(file);
 				const done = view ? await this.mutateInEditor(view, file, decide) : await this.mutateFile(file, decide);
 				if (done) return done;
 			}
@@ -53,7 +57,8 @@ export class ObsidianGateway implements VaultGateway {
 			if ((await this.unlessGone(file, error)) === null) throw new VaultPathError(normalized, "index-behind");
 			throw error;
 		}
-		throw new NoteBusyError(normalized, this.editorOf(file)?.editor.getValue() ?? null);
+		// The note changed between every decision and its write (the person kept typing, or switched the tab).
+		throw new NoteKeptChangingError(normalized, this.editors.markdownEditorOf(file)?.editor.getValue() ?? null);
 	}
 
 	/**
@@ -178,7 +183,7 @@ export class ObsidianGateway implements VaultGateway {
 		if (decided.kind !== "trash") return { result: decided.result, stat: decided.kind === "write" ? toStat(file) : null };
 		// The check passed inside process; an autosave or a sync may have landed since. Look again and trash in the same
 		// turn, so nothing of ours runs in between.
-		if (this.editorOf(file) || (await this.app.vault.read(file)) !== seen) return null;
+		if (this.editors.markdownEditorOf(file) || (await this.app.vault.read(file)) !== seen) return null;
 		await this.trashRecoverably(file);
 		return { result: decided.result, stat: null };
 	}
@@ -220,21 +225,6 @@ export class ObsidianGateway implements VaultGateway {
 		const option = (this.app.vault as { getConfig?: (key: string) => unknown }).getConfig?.("trashOption");
 		if (option === "system" || option === "local") await this.app.fileManager.trashFile(file);
 		else await this.app.vault.adapter.trashLocal(file.path);
-	}
-
-	/** The markdown editor showing `file`, if any (split panes of one note share their text). */
-	private editorOf(file: TFile): MarkdownView | null {
-		let found: MarkdownView | null = null;
-		this.app.workspace.iterateAllLeaves((leaf) => {
-			if (!found && leaf.view instanceof MarkdownView && leaf.view.file?.path === file.path) found = leaf.view;
-		});
-		return found;
-	}
-
-	/** A note being edited somewhere other than a markdown editor (a canvas card, a hover popover). */
-	private inEmbeddedEditor(file: TFile): boolean {
-		const active = this.app.workspace.activeEditor;
-		return active !== null && active !== undefined && !(active instanceof MarkdownView) && active.file?.path === file.path;
 	}
 
 	private async ensureParent(path: string): Promise<void> {

@@ -26,13 +26,49 @@ export class MarkdownView extends MarkdownViewModel {
 	}
 }
 
-/** Any other view that edits a note inside it (a canvas card, an embedded editor, a hover popover). */
+/**
+ * A note edited inside another view (a canvas card, a hover popover): an editor with its own buffer and autosave,
+ * but no MarkdownView. Obsidian reports its typing only through the workspace's `editor-change` event, and it is
+ * the workspace's `activeEditor` only while focused.
+ */
+export class EmbeddedEditor extends MarkdownViewModel {
+	constructor(private readonly app: App) {
+		super({
+			clock: app.clock,
+			readDisk: (file) => readFileSync(join(app.vault.basePath, file.path), "utf8"),
+			modify: (file, text) => app.vault.modify(file, text),
+		});
+	}
+	override requestSave(): void {
+		super.requestSave();
+		this.app.workspace.trigger("editor-change", this.editor, this);
+	}
+}
+
+/** A canvas showing one note as a card the person can type in. */
 export class EmbeddedEditorView extends View {
-	constructor(leaf: WorkspaceLeaf, public file: TFile) {
+	readonly card: EmbeddedEditor;
+	constructor(leaf: WorkspaceLeaf, file: TFile, private readonly app: App) {
 		super(leaf);
+		this.card = new EmbeddedEditor(app);
+		this.card.open(file);
 	}
 	override getViewType(): string {
 		return "canvas";
+	}
+	get file(): TFile | null {
+		return this.card.file;
+	}
+	/** The person clicks into the card. */
+	focus(): void {
+		this.app.workspace.activeEditor = this.card;
+	}
+	/** The person clicks elsewhere; the card keeps its buffer and its pending autosave. */
+	blur(): void {
+		if (this.app.workspace.activeEditor === this.card) this.app.workspace.activeEditor = null;
+	}
+	type(text: string, at?: number): void {
+		this.card.type(text, at);
 	}
 }
 
@@ -125,9 +161,9 @@ export class App {
 
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);
-		this.vault.onFileWritten = (file) => this.views(file.path).forEach((view) => view.fileChanged());
+		this.vault.onFileWritten = (file) => this.editors(file.path).forEach((view) => view.fileChanged());
 		// A deleted note's tabs close; unsaved typing in them is gone, as in Obsidian.
-		this.vault.onFileRemoved = (file) => this.views(file.path).forEach((view) => this.closeView(view));
+		this.vault.onFileRemoved = (file) => this.editors(file.path).forEach((view) => this.closeView(view));
 		this.vault.loadFromDisk();
 		this.fileManager = new FileManager(this.vault);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
@@ -147,26 +183,31 @@ export class App {
 		return view;
 	}
 
-	/** Test helper: opens `path` inside a canvas card (an editor that is not a MarkdownView). */
+	/** Test helper: opens `path` as a card in a canvas (an editor that is not a MarkdownView), focused. */
 	openEmbeddedEditor(path: string): EmbeddedEditorView {
 		const file = this.vault.getFileByPath(path);
 		if (!file) throw new Error(`no indexed file ${path}`);
 		const leaf = new WorkspaceLeaf();
-		const view = new EmbeddedEditorView(leaf, file);
+		const view = new EmbeddedEditorView(leaf, file, this);
 		leaf.view = view;
 		this.workspace.leaves.push(leaf);
-		this.workspace.activeEditor = { file };
+		view.focus();
 		return view;
 	}
 
-	/** Closes a view: its leaf leaves the workspace and it never saves again. */
-	closeView(view: MarkdownView): void {
+	/** Closes an editor: its leaf leaves the workspace and it never saves again. */
+	closeView(view: MarkdownViewModel): void {
 		view.close();
-		const at = this.workspace.leaves.indexOf(view.leaf);
-		if (at !== -1) this.workspace.leaves.splice(at, 1);
+		const leaf = this.workspace.leaves.find((candidate) => candidate.view === view || (candidate.view instanceof EmbeddedEditorView && candidate.view.card === view));
+		if (leaf) this.workspace.leaves.splice(this.workspace.leaves.indexOf(leaf), 1);
+		if (this.workspace.activeEditor === view) this.workspace.activeEditor = null;
 	}
 
-	private views(path: string): MarkdownView[] {
-		return this.workspace.leaves.flatMap((leaf) => (leaf.view instanceof MarkdownView && leaf.view.file?.path === path ? [leaf.view] : []));
+	/** Every editor of `path`: markdown views and canvas cards. */
+	private editors(path: string): MarkdownViewModel[] {
+		return this.workspace.leaves.flatMap((leaf) => {
+			const editor = leaf.view instanceof MarkdownView ? leaf.view : leaf.view instanceof EmbeddedEditorView ? leaf.view.card : null;
+			return editor && editor.file?.path === path ? [editor] : [];
+		});
 	}
 }

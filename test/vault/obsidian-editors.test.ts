@@ -159,6 +159,41 @@ describe("an agent write to a note open in an editor", () => {
 	});
 });
 
+describe("an agent write to a note shown in a canvas card", () => {
+	async function cardOn(note: string) {
+		h = await startObsidian();
+		await writeVaultFile(h.dir, "Note.md", note);
+		h.app.outside.write("Note.md", note);
+		await h.app.clock.runAll();
+		return h.app.openEmbeddedEditor("Note.md");
+	}
+
+	it("is refused (412, kept as .bak) while the card holds unsaved typing, even after the person clicked away", async () => {
+		const canvas = await cardOn("line one\nline two\n");
+		const etag = await etagOf();
+		canvas.type("typed in the card ", 0);
+		canvas.blur();
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "by the agent\n", headers: { "If-Match": etag } });
+		expect(put.status, put.text).toBe(412);
+		expect(put.json()).toMatchObject({ type: "/problems/note-in-use" });
+		expect(await readFile(join(h.dir, put.json<{ backupPath: string }>().backupPath), "utf8")).toBe("by the agent\n");
+		// The card's autosave lands the person's typing; nothing of the agent's went under it.
+		await h.app.clock.advance(2_000);
+		expect(await disk()).toBe("typed in the card line one\nline two\n");
+	});
+
+	it("no longer blocks writes once the card's typing is saved", async () => {
+		const canvas = await cardOn("line one\nline two\n");
+		canvas.type("typed ", 0);
+		canvas.blur();
+		await h.app.clock.runAll();
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "typed line one\nby the agent\n", headers: { "If-Match": await etagOf() } });
+		expect(put.status, put.text).toBe(204);
+		expect(await disk()).toBe("typed line one\nby the agent\n");
+		expect(canvas.card.editor.getValue()).toBe("typed line one\nby the agent\n");
+	});
+});
+
 describe("typing in an open note", () => {
 	it("adds no writes of the note and no merge bases beyond what autosave does", async () => {
 		const view = await start();
