@@ -9,7 +9,7 @@ import { withDefaults, type RevisionGuardSettings } from "./settings";
 import { ConflictUi } from "./ui/conflict-ui";
 import { RevisionGuardSettingTab } from "./ui/settings-tab";
 import { ConflictStatusBar } from "./ui/status-bar";
-import { withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
+import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
 
@@ -34,9 +34,14 @@ export default class RevisionGuardPlugin extends Plugin {
 		this.storedKeys = stored?.keys ?? [];
 		this.settings = withDefaults(withKeyValues(stored, this.secrets()));
 		const keysInDataJson = this.storedKeys.some((key) => typeof key.key === "string");
-		if (this.settings.keys.length === 0) this.settings.keys.push({ name: "agent", key: generateKey(), created: new Date().toISOString() });
+		const elsewhere = this.keysOnOtherDevices();
+		const firstKey = this.settings.keys.length === 0;
+		if (firstKey) this.settings.keys.push({ name: freeKeyName(elsewhere), key: generateKey(), created: new Date().toISOString() });
 		// A new key, or keys an older version kept in data.json, go to secret storage now.
-		if (this.storedKeys.length === 0 || (keysInDataJson && this.secrets())) await this.saveSettings();
+		if (firstKey || (keysInDataJson && this.secrets())) await this.saveSettings();
+		if (firstKey && elsewhere.length > 0) {
+			new Notice(`Revision Guard: this vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from settings.`);
+		}
 		this.addSettingTab(new RevisionGuardSettingTab(this.app, this, this));
 		this.statusBar = new ConflictStatusBar(this.addStatusBarItem(), () => this.showConflicts());
 		this.statusBar.update(null);
@@ -68,6 +73,11 @@ export default class RevisionGuardPlugin extends Plugin {
 		await this.saveData(toStore);
 		await this.guard?.bases.setCap(this.settings.baseStoreCapMB * 1024 * 1024);
 		this.guard?.reads.setCapacity(this.settings.readLedgerCap);
+	}
+
+	/** Names of keys made on another device (listed in the synced data.json, their values kept there). */
+	keysOnOtherDevices(): string[] {
+		return keysKeptElsewhere(this.storedKeys, this.secrets()).map((key) => key.name);
 	}
 
 	serverStatus(): string {
@@ -143,4 +153,10 @@ export default class RevisionGuardPlugin extends Plugin {
 		this.guard = null;
 		this.conflictUi = null;
 	}
+}
+
+/** "agent", or "agent-2", "agent-3"… when another device's key already has the name. */
+function freeKeyName(taken: readonly string[]): string {
+	if (!taken.includes("agent")) return "agent";
+	for (let n = 2; ; n++) if (!taken.includes(`agent-${n}`)) return `agent-${n}`;
 }

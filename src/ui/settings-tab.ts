@@ -12,6 +12,8 @@ export interface SettingsHost {
 	restartServer(): Promise<void>;
 	/** One line for the person: where the API listens, or why it does not. */
 	serverStatus(): string;
+	/** Names of keys made on another device: listed in the synced settings, usable only there. */
+	keysOnOtherDevices?(): string[];
 }
 
 export class RevisionGuardSettingTab extends PluginSettingTab {
@@ -103,6 +105,12 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 					await this.host.saveSettings();
 					this.display();
 				}));
+		}
+		const elsewhere = this.host.keysOnOtherDevices?.() ?? [];
+		if (elsewhere.length > 0) {
+			new Setting(containerEl)
+				.setName("Keys from your other devices")
+				.setDesc(`${elsewhere.join(", ")}: Obsidian keeps each key's value on the device that made it, so these work only there. Agents on this device need a key listed above.`);
 		}
 		new Setting(containerEl).addButton((button) => button.setButtonText("Add key").setCta().onClick(async () => {
 			settings.keys.push({ name: uniqueName(settings), key: generateKey(), created: new Date().toISOString() });

@@ -2,6 +2,10 @@
  * Agent keys out of `data.json`: where Obsidian has secret storage (1.11.4+), each key's value is kept there and
  * `data.json` holds only its name, date and secret id, so a synced or shared plugin folder never carries the keys.
  * Without secret storage the keys stay in `data.json`, as before. Keys found in `data.json` are moved over.
+ *
+ * Secret storage stays on the device that wrote it, while `data.json` syncs. A key whose secret this device has
+ * never had was made on another device: it is kept in `data.json` untouched (never dropped, never blanked), so
+ * saving settings here never takes another device's keys away.
  */
 import { randomBytes } from "crypto";
 import type { AgentKey } from "../settings";
@@ -22,18 +26,25 @@ export function withKeyValues(stored: unknown, secrets: Secrets | undefined): un
 	return { ...stored, keys };
 }
 
+/** Keys `data.json` lists whose secret this device has never held: they were made on another device. */
+export function keysKeptElsewhere(stored: readonly StoredKey[], secrets: Secrets | undefined): StoredKey[] {
+	if (!secrets) return [];
+	return stored.filter((key) => typeof key.secretId === "string" && key.key === undefined && secrets.getSecret(key.secretId) === null);
+}
+
 /** The settings to save: each key's value goes to secret storage and only its secret id to `data.json`. */
 export function withoutKeyValues<T extends { keys: AgentKey[] }>(settings: T, secrets: Secrets | undefined, previous: readonly StoredKey[] = []): Omit<T, "keys"> & { keys: StoredKey[] } {
 	if (!secrets) return settings;
+	const elsewhere = keysKeptElsewhere(previous, secrets);
 	const keys = settings.keys.map((key): StoredKey => {
 		key.secretId ??= newSecretId();
 		secrets.setSecret(key.secretId, key.key);
 		return { name: key.name, created: key.created, secretId: key.secretId };
 	});
 	// A revoked key's secret is blanked (secret storage has no delete), so it can never authenticate again.
-	const kept = new Set(keys.map((key) => key.secretId));
+	const kept = new Set([...keys, ...elsewhere].map((key) => key.secretId));
 	for (const old of previous) if (old.secretId && !kept.has(old.secretId)) secrets.setSecret(old.secretId, "");
-	return { ...settings, keys };
+	return { ...settings, keys: [...keys, ...elsewhere] };
 }
 
 function newSecretId(): string {

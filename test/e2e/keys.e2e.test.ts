@@ -10,7 +10,7 @@ import { join } from "path";
 import { afterEach, describe, expect, it } from "vitest";
 import { enableBuiltPlugin, listeningPort, unloadEnabledPlugins, type LoadedPlugin } from "../helpers/built-plugin";
 import { call } from "../helpers/http-client";
-import { App, type AppOptions } from "../obsidian-stub";
+import { App, Notice, type AppOptions } from "../obsidian-stub";
 
 const KEY = "e2e-key-0123456789abcdef0123456789abcdef";
 
@@ -58,6 +58,27 @@ describe("agent keys", () => {
 		await settings.saveSettings();
 		expect(app.secretStorage!.getSecret(revoked.secretId!)).toBe("");
 		expect((await authorized(port, KEY)).status).toBe(401);
+	});
+
+	it("keeps another device's keys when data.json syncs (secrets stay on the device that made them), and adds one for this device", async () => {
+		// Device A moves its key into its own secret storage; data.json, which syncs, keeps only the secret's id.
+		const deviceA = await enable({ port: 0, keys: [{ name: "claude", key: KEY, created: "2026-11-21T00:00:00Z" }] });
+		const synced = structuredClone(deviceA.plugin.data);
+		Notice.shown.length = 0;
+		// Device B gets that data.json but not the secret.
+		const deviceB = await enable(structuredClone(synced));
+		const onB = storedKeys(deviceB.plugin);
+		expect(onB.map((key) => key.name)).toEqual(expect.arrayContaining(["claude"]));
+		expect(onB).toHaveLength(2);
+		const madeOnB = onB.find((key) => key.name !== "claude")!;
+		expect((await authorized(deviceB.port, KEY)).status).toBe(401);
+		expect((await authorized(deviceB.port, deviceB.app.secretStorage!.getSecret(madeOnB.secretId!)!)).status).toBe(200);
+		expect(Notice.shown.map((notice) => notice.message).join("\n")).toContain("other device");
+		// B's data.json syncs back to A: A's key still works there, and B's is listed as another device's.
+		const deviceAgain = await enable(structuredClone(deviceB.plugin.data), { secretStorage: deviceA.app.secretStorage! });
+		expect((await authorized(deviceAgain.port, KEY)).status).toBe(200);
+		expect(storedKeys(deviceAgain.plugin).map((key) => key.name).sort()).toEqual(onB.map((key) => key.name).sort());
+		expect((deviceAgain.plugin as unknown as { keysOnOtherDevices(): string[] }).keysOnOtherDevices()).toEqual([madeOnB.name]);
 	});
 
 	it("keeps keys in data.json where Obsidian has no secret storage", async () => {

@@ -147,6 +147,8 @@ export interface AppOptions extends VaultOptions {
 	watcher?: WatcherOptions;
 	/** Leave out secret storage, as Obsidian before 1.11.4 has none. */
 	noSecretStorage?: boolean;
+	/** This device's secret storage, to load another vault copy on the same device (secrets do not sync). */
+	secretStorage?: SecretStorage;
 }
 
 export class App {
@@ -168,7 +170,7 @@ export class App {
 		this.fileManager = new FileManager(this.vault);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
 		this.vault.adapter.noticeLater = (path) => this.outside.notice(path);
-		this.secretStorage = options.noSecretStorage ? undefined : new SecretStorage();
+		this.secretStorage = options.noSecretStorage ? undefined : (options.secretStorage ?? new SecretStorage());
 	}
 
 	/** Test helper: opens `path` in an editor and returns the view, so a test can type in it. */

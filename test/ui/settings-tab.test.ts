@@ -174,6 +174,20 @@ describe("the port", () => {
 });
 
 describe("agent keys", () => {
+	it("lists keys made on another device, saying they work only there", () => {
+		host = makeHost([{ name: "agent", key: KEY_A, created: OLD_DATE }]);
+		host.keysOnOtherDevices = () => ["claude", "laptop"];
+		const app = new App(dir);
+		tab = new RevisionGuardSettingTab(app as unknown as ObsidianApp, new Plugin(app, { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.0.0" }) as unknown as ObsidianPlugin, host);
+		tab.display();
+		expect(descriptionOf(setting("Keys from your other devices"))).toBe("claude, laptop: Obsidian keeps each key's value on the device that made it, so these work only there. Agents on this device need a key listed above.");
+	});
+
+	it("shows no such line when every key is this device's", () => {
+		open();
+		expect(shown().filter((candidate) => candidate.nameText === "Keys from your other devices")).toHaveLength(0);
+	});
+
 	it("lists each key by name with the end of the key and its creation date", () => {
 		open([
 			{ name: "claude-code", key: KEY_A, created: OLD_DATE },
