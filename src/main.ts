@@ -40,7 +40,7 @@ export default class RevisionGuardPlugin extends Plugin {
 		// A new key, or keys an older version kept in data.json, go to secret storage now.
 		if (firstKey || (keysInDataJson && this.secrets())) await this.saveSettings();
 		if (firstKey && elsewhere.length > 0) {
-			new Notice(`Revision Guard: this vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from settings.`);
+			new Notice("This vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from the plugin's settings.");
 		}
 		this.addSettingTab(new RevisionGuardSettingTab(this.app, this, this));
 		this.statusBar = new ConflictStatusBar(this.addStatusBarItem(), () => this.showConflicts());
