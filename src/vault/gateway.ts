@@ -115,7 +115,7 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 		case "name-variant":
 			return `"${existing ?? path}" already exists, and its name differs from "${path}" only in how its characters are encoded (Unicode normalization), so a second note was not created beside it.`;
 		case "case-variant":
-			return `A note whose name differs from "${path}" only in upper and lower case exists, and this disk treats such names as the same file, so "${path}" was not created over it.`;
+			return `A note or folder whose name differs from "${path}" only in upper and lower case exists, and this disk treats such names as the same, so "${path}" was not created over it.`;
 		case "not-indexed":
 			return `"${path}" is on disk, but Obsidian has not taken it in yet (another program just created it), so it was not created over.`;
 		case "index-behind":

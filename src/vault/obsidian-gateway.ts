@@ -236,6 +236,8 @@ export class ObsidianGateway implements VaultGateway {
 			const existing = this.app.vault.getAbstractFileByPath(folder);
 			if (existing instanceof TFolder) continue;
 			if (existing) throw new VaultPathError(path, "file-in-the-way");
+			// As for notes: never create a folder over one Obsidian has not indexed, or over another spelling of it.
+			await this.refuseIfOnDisk(folder);
 			await this.app.vault.createFolder(folder).catch((error: unknown) => {
 				if (!(this.app.vault.getAbstractFileByPath(folder) instanceof TFolder)) throw error;
 			});

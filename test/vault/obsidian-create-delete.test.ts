@@ -30,6 +30,16 @@ describe("creating a note", () => {
 		expect(await file("Plan.md")).toBe("the person's plan\n");
 	});
 
+	it("refuses (409 name-clash) a folder name that differs only in case from a folder on a case-insensitive disk", async () => {
+		h = await startObsidian({}, undefined, { app: { caseInsensitive: true } });
+		h.app.outside.write("Projects/Plan.md", "the person's plan\n");
+		await h.app.clock.runAll();
+		const put = await h.api("/vault/projects/Idea.md", { method: "PUT", body: "the agent's idea\n" });
+		expect(put.status, put.text).toBe(409);
+		expect(put.json()).toMatchObject({ type: "/problems/name-clash" });
+		expect(existsSync(join(h.dir, "projects"))).toBe(false);
+	});
+
 	it("refuses (409 note-not-ready, Retry-After) a file another program just created that Obsidian has not indexed", async () => {
 		h = await startObsidian();
 		h.app.outside.write("New.md", "just synced\n");
