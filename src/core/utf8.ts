@@ -18,6 +18,14 @@ export function utf8Length(text: string): number {
 	return bytes;
 }
 
+/** Whether `text` is at most `maxBytes` of UTF-8; reads no further than the limit, so a huge text costs no more. */
+export function fitsInUtf8(text: string, maxBytes: number): boolean {
+	// Every UTF-16 unit is 1 to 3 bytes (a pair of them 4).
+	if (text.length > maxBytes) return false;
+	if (text.length * 3 <= maxBytes) return true;
+	return utf8Length(text) <= maxBytes;
+}
+
 /** The longest start of `text` that fits in `maxBytes` of UTF-8, never cutting a surrogate pair in two. */
 export function truncateUtf8(text: string, maxBytes: number): string {
 	let bytes = 0;

@@ -4,7 +4,7 @@
  * line longer than the whole page is the one exception: it is cut at the limit and marked, so no answer is ever
  * unbounded (a one-line 5 MB note would otherwise make a 5 MB answer).
  */
-import { truncateUtf8, utf8Length } from "../utf8";
+import { fitsInUtf8, truncateUtf8, utf8Length } from "../utf8";
 
 export interface Page {
 	text: string;
@@ -54,7 +54,7 @@ export function pageOfLines(lines: readonly string[], offset: number, maxBytes: 
 
 /** The first `maxBytes` of a text, cut after a whole line (or inside a first line longer than that, marked). */
 export function headOfText(text: string, maxBytes: number): Page {
-	if (utf8Length(text) <= maxBytes) return { text, truncated: false, nextOffset: null, lineCut: false };
+	if (fitsInUtf8(text, maxBytes)) return { text, truncated: false, nextOffset: null, lineCut: false };
 	let bytes = 0;
 	let at = 0;
 	while (at < text.length) {

@@ -1,5 +1,6 @@
 /** Line-based three-way merge of base/mine/theirs line arrays into stable and conflicting regions. */
 import { diffInternedSteps, internLinesSteps } from "../diff/line-diff";
+import { joinLinesSteps } from "../diff/lines";
 import { finishNow, type Steps } from "../steps";
 import { groupHunks, type Group } from "./group";
 import { toHunks, type Hunk } from "./hunks";
@@ -41,13 +42,14 @@ export function* mergeLinesSteps(
 	for (const group of groups) {
 		const start = group.baseStart;
 		const end = Math.min(group.baseEnd, base.length);
-		pushStable(regions, join(base, baseAt, start), "base");
-		const mineText = join(mine, mineMap.at(start), mineMap.after(group.mine, end));
-		const theirsText = join(theirs, theirsMap.at(start), theirsMap.after(group.theirs, end));
-		regions.push(resolve(group, join(base, start, end), mineText, theirsText));
+		pushStable(regions, yield* joinLinesSteps(base, baseAt, start), "base");
+		const mineText = yield* joinLinesSteps(mine, mineMap.at(start), mineMap.after(group.mine, end));
+		const theirsText = yield* joinLinesSteps(theirs, theirsMap.at(start), theirsMap.after(group.theirs, end));
+		regions.push(resolve(group, yield* joinLinesSteps(base, start, end), mineText, theirsText));
 		baseAt = end;
+		yield;
 	}
-	pushStable(regions, join(base, baseAt, base.length), "base");
+	pushStable(regions, yield* joinLinesSteps(base, baseAt, base.length), "base");
 	return regions;
 }
 
@@ -72,10 +74,6 @@ function resolve(group: Group, base: string, mine: string, theirs: string): Draf
 	// Both sides arriving at the same text is agreement, not conflict (git's zealous merge says the same).
 	if (mine === theirs) return { kind: "stable", text: mine, origin: "both", base };
 	return { kind: "conflict", reason: group.fence ? "fence" : "overlap", base, mine, theirs };
-}
-
-function join(lines: readonly string[], from: number, to: number): string {
-	return from >= to ? "" : lines.slice(from, to).join("");
 }
 
 function pushStable(regions: DraftRegion[], text: string, origin: "base"): void {

@@ -1,5 +1,5 @@
 /** The merge entry point: BOM and frontmatter handling around the line merge, then region tidying and numbering. */
-import { splitLines } from "../diff/lines";
+import { splitLinesSteps } from "../diff/lines";
 import { mergeFrontmatter, splitFrontmatter } from "./frontmatter";
 import { finishInSlices, finishNow, type Steps, type YieldToHost } from "../steps";
 import { mergeLinesSteps } from "./line-merge";
@@ -22,11 +22,9 @@ export function* mergeThreeWaySteps(base: string, mine: string, theirs: string):
 	// The BOM is an encoding marker, not a line of text: merged on its own so adding or dropping it never
 	// collides with an edit of the first line.
 	const drafts: DraftRegion[] = [pickSide(b.bom, m.bom, t.bom)];
-	const bl = splitLines(b.text);
-	yield;
-	const ml = splitLines(m.text);
-	yield;
-	const tl = splitLines(t.text);
+	const bl = yield* splitLinesSteps(b.text);
+	const ml = yield* splitLinesSteps(m.text);
+	const tl = yield* splitLinesSteps(t.text);
 	yield;
 	const [bf, mf, tf] = [splitFrontmatter(bl), splitFrontmatter(ml), splitFrontmatter(tl)];
 	if (bf && mf && tf) {

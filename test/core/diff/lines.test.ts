@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitLines } from "../../../src/core/diff/lines";
+import { joinLinesSteps, LINES_PER_STEP, splitLines, splitLinesSteps } from "../../../src/core/diff/lines";
+import { finishNow } from "../../../src/core/steps";
 
 describe("splitLines", () => {
 	it("returns no lines for the empty string", () => {
@@ -54,6 +55,35 @@ describe("splitLines", () => {
 				expect(lines.length).toBe(input.split("\n").length - (input.endsWith("\n") || input === "" ? 1 : 0));
 			}),
 			{ numRuns: 500 },
+		);
+	});
+});
+
+describe("splitLinesSteps and joinLinesSteps", () => {
+	const big = Array.from({ length: 50_000 }, (_, i) => `line ${i}\n`).join("");
+
+	it("split as splitLines does, yielding every LINES_PER_STEP lines on the way", () => {
+		const steps = splitLinesSteps(big);
+		let yields = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) yields++;
+		expect(next.value).toEqual(splitLines(big));
+		expect(yields).toBe(Math.floor(50_000 / LINES_PER_STEP));
+	});
+
+	it("join any range back into the exact text, yielding between chunks", () => {
+		const lines = splitLines(big);
+		let yields = 0;
+		const steps = joinLinesSteps(lines, 0, lines.length);
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) yields++;
+		expect(next.value).toBe(big);
+		expect(yields).toBe(Math.ceil(50_000 / LINES_PER_STEP) - 1);
+		fc.assert(
+			fc.property(fc.array(fc.string(), { maxLength: 30 }), fc.nat(31), fc.nat(31), (parts, a, b) => {
+				const texts = parts.map((part) => `${part}\n`);
+				return finishNow(joinLinesSteps(texts, a, b)) === texts.slice(a, b).join("");
+			}),
 		);
 	});
 });
