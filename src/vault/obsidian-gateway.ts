@@ -37,6 +37,8 @@ export class ObsidianGateway implements VaultGateway {
 		const file = this.app.vault.getFileByPath(normalizePath(path));
 		if (!file) return null;
 		const view = this.editors.markdownEditorOf(file);
+		// An editor can outlive its file for a moment (removed on disk, Obsidian not told yet): gone is gone.
+		if (view && !(await this.app.vault.adapter.exists(file.path))) return null;
 		const content = view ? view.editor.getValue() : await this.app.vault.read(file).catch((error: unknown) => this.unlessGone(file, error));
 		return content === null ? null : { path: file.path, content, stat: toStat(file) };
 	}

@@ -152,6 +152,19 @@ describe("deleting a note", () => {
 		expect(kept).toContain(`keep me\nsync ${landed}\n`);
 	});
 
+	it("of a note open in an editor, with \"Deleted files\" set to delete permanently, is gone at once for reads and writes", async () => {
+		const etag = await noteRead();
+		h.app.vault.setConfig("trashOption", "none");
+		h.app.openEditor("Note.md");
+		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
+		expect(del.status, del.text).toBe(204);
+		// Obsidian has not noticed the move to .trash yet: its editor still shows the note.
+		expect((await h.api("/vault/Note.md")).status).toBe(404);
+		const put = await h.api("/vault/Note.md", { method: "PUT", body: "again\n", headers: { "If-Match": etag } });
+		expect(put.status, put.text).toBe(409);
+		expect(await file("Note.md")).toBeNull();
+	});
+
 	it("of a note open in an editor saves the person's typing first, so it goes to the trash with the note", async () => {
 		await noteRead();
 		const view = h.app.openEditor("Note.md");
