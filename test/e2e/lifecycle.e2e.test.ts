@@ -85,6 +85,27 @@ describe("the built plugin's lifecycle", () => {
 		expect(progress?.hidden).toBe(true);
 	});
 
+	it("reads each note once at start-up: Obsidian's flood of create events before layout-ready is not taken for edits", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "rg-life-"));
+		await Promise.all(Array.from({ length: 200 }, (_, i) => writeFile(join(dir, `n${i}.md`), `note ${i}\n`)));
+		const app = new App(dir);
+		let reads = 0;
+		const read = app.vault.read.bind(app.vault);
+		app.vault.read = async (file) => {
+			reads++;
+			return read(file);
+		};
+		app.vault.cachedRead = app.vault.read;
+		// The flood comes a while after onload, once whatever the plugin set up there is running.
+		const plugin = await enableBuiltPlugin(app, dir, { port: 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] }, 300);
+		await listeningPort(plugin);
+		await until(() => reads >= 200 && plugin.guard, "the start-up reconcile");
+		await plugin.guard!.tracker.flush();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		// One read per note by the start-up reconcile; none for the 200 create events delivered before it.
+		expect(reads).toBe(200);
+	});
+
 	it("detaches every vault and workspace listener when unloaded", async () => {
 		const { app, plugin } = await enable();
 		await listeningPort(plugin);

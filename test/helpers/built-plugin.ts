@@ -66,12 +66,16 @@ export async function listeningPort(plugin: LoadedPlugin): Promise<number> {
 
 const enabled: { plugin: LoadedPlugin; dir: string }[] = [];
 
-/** Loads the built plugin with `data` as its saved settings, runs onload and lays out the workspace; see unloadEnabledPlugins. */
-export async function enableBuiltPlugin(app: App, dir: string, data: unknown): Promise<LoadedPlugin> {
+/**
+ * Loads the built plugin with `data` as its saved settings, runs onload and lays out the workspace (after
+ * `layoutAfterMs`, as Obsidian takes a while to load the vault); see unloadEnabledPlugins.
+ */
+export async function enableBuiltPlugin(app: App, dir: string, data: unknown, layoutAfterMs = 0): Promise<LoadedPlugin> {
 	const plugin = loadBuiltPlugin(app);
 	plugin.data = data;
 	enabled.push({ plugin, dir });
 	await plugin.onload();
+	if (layoutAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, layoutAfterMs));
 	app.workspace.triggerLayoutReady();
 	return plugin;
 }

@@ -46,8 +46,9 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		onError: (error) => errors.push(error),
 		...(options.now ? { now: options.now } : {}),
 	});
-	guard.tracker.start();
+	// As the plugin does: tracking starts once the layout is ready, after Obsidian's start-up flood of create events.
 	app.workspace.triggerLayoutReady();
+	guard.tracker.start();
 	const server = new ApiServer({ guard, onError: (error) => errors.push(error) });
 	const port = await server.listen(0);
 	return {

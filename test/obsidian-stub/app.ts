@@ -91,8 +91,12 @@ export class Workspace extends Events {
 		if (this.layoutReady) callback();
 		else this.readyCallbacks.push(callback);
 	}
+	/** Set by the App: what happens just before layout-ready (the vault's start-up flood of `create` events). */
+	beforeLayoutReady: () => void = () => undefined;
 	/** Test helper: Obsidian finished loading. */
 	triggerLayoutReady(): void {
+		if (this.layoutReady) return;
+		this.beforeLayoutReady();
 		this.layoutReady = true;
 		const callbacks = this.readyCallbacks;
 		this.readyCallbacks = [];
@@ -167,6 +171,7 @@ export class App {
 		// A deleted note's tabs close; unsaved typing in them is gone, as in Obsidian.
 		this.vault.onFileRemoved = (file) => this.editors(file.path).forEach((view) => this.closeView(view));
 		this.vault.loadFromDisk();
+		this.workspace.beforeLayoutReady = () => this.vault.deliverStartupFlood();
 		this.fileManager = new FileManager(this.vault);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
 		this.vault.adapter.noticeLater = (path) => this.outside.notice(path);

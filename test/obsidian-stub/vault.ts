@@ -56,8 +56,19 @@ export class Vault extends Events {
 	}
 
 	/** Indexes what is on disk, firing `create` for each file as Obsidian does while it loads (before layout-ready). */
+	/** Files found while loading, announced as a flood of `create` events before layout-ready (see App). */
+	private startupFlood: TAbstractFile[] | null = null;
+
 	loadFromDisk(): void {
+		this.startupFlood = [];
 		this.scan("");
+	}
+
+	/** Obsidian indexes the vault while plugins load: a `create` event for every file, before layout-ready. */
+	deliverStartupFlood(): void {
+		const flood = this.startupFlood ?? [];
+		this.startupFlood = null;
+		for (const file of flood) this.trigger("create", file);
 	}
 
 	getName(): string {
@@ -261,10 +272,10 @@ export class Vault extends Events {
 			if (entry.name.startsWith(".")) continue;
 			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
 			const parent = this.getFolderByPath(folder === "" ? "/" : folder)!;
-			if (entry.isDirectory()) {
-				this.later("create", this.index(new TFolder(path), parent));
-				this.scan(path);
-			} else this.later("create", this.index(new TFile(path), parent));
+			const found = this.index(entry.isDirectory() ? new TFolder(path) : new TFile(path), parent);
+			if (this.startupFlood) this.startupFlood.push(found);
+			else this.later("create", found);
+			if (entry.isDirectory()) this.scan(path);
 		}
 	}
 }
