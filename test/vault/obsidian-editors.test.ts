@@ -205,4 +205,32 @@ describe("typing in an open note", () => {
 		expect(view.saves).toEqual({ autosave: 1, requested: 0 });
 		expect(h.guard.bases.toSnapshot()).toEqual(basesBefore);
 	});
+
+	it("in three notes at once adds no writes beyond each one's autosave", async () => {
+		const first = await start();
+		const others = ["Two.md", "Three.md"].map((path) => {
+			h.app.outside.write(path, "text\n");
+			return path;
+		});
+		await h.app.clock.runAll();
+		const views = [first, ...others.map((path) => h.app.openEditor(path))];
+		for (const view of views) await h.api(`/vault/${view.file!.path}`);
+		const writesBefore = h.app.vault.writeLog.length;
+		const basesBefore = h.guard.bases.toSnapshot();
+		// Six seconds of typing, hopping between the notes every 200 ms (each note pauses long enough to autosave now and then).
+		for (let i = 0; i < 30; i++) {
+			views[i % 3]!.type("x");
+			await h.app.clock.advance(200 + (i % 7 === 6 ? 2_000 : 0));
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+		await h.app.clock.runAll();
+		await h.guard.tracker.flush();
+		const writes = h.app.vault.writeLog.slice(writesBefore);
+		for (const view of views) {
+			expect(view.saves.autosave).toBeGreaterThan(0);
+			expect(writes.filter((write) => write.path === view.file!.path)).toHaveLength(view.saves.autosave);
+			expect(view.saves.requested).toBe(0);
+		}
+		expect(h.guard.bases.toSnapshot()).toEqual(basesBefore);
+	});
 });
