@@ -106,6 +106,26 @@ describe("the built plugin's lifecycle", () => {
 		expect(reads).toBe(200);
 	});
 
+	it("comes back up after quick disables and enables, its conflict records intact", async () => {
+		const { app, plugin, dir } = await enable();
+		const auth = { Authorization: `Bearer ${KEY}` };
+		let port = await listeningPort(plugin);
+		const read = await call(port, "/vault/Plan.md", { headers: auth });
+		await writeFile(join(dir, "Plan.md"), "# Plan\nthe person's edit\n");
+		const refused = await call(port, "/vault/Plan.md", { method: "PUT", body: "# Plan\nthe agent's edit\n", headers: { ...auth, "If-Match": read.headers.etag as string } });
+		expect(refused.status).toBe(412);
+		let current = plugin;
+		for (let round = 0; round < 5; round++) {
+			// Disabled while its state save may still be under way, and enabled again at once.
+			current.onunload();
+			current = await enableBuiltPlugin(app, dir, structuredClone(current.data));
+			port = await listeningPort(current);
+			const conflicts = await call(port, "/conflicts", { headers: auth });
+			expect(conflicts.status, conflicts.text).toBe(200);
+			expect(conflicts.text).toContain("Plan.md");
+		}
+	});
+
 	it("detaches every vault and workspace listener when unloaded", async () => {
 		const { app, plugin } = await enable();
 		await listeningPort(plugin);

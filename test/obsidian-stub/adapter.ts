@@ -1,11 +1,12 @@
 /** The simulated vault's raw file adapter (see DataAdapter). */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync } from "fs";
+import { access, mkdir, readFile, rename, rm, stat, writeFile } from "fs/promises";
 import { dirname, join } from "path";
 
 /**
- * The vault's raw file adapter (the plugin's own files under the config folder). Like Obsidian's: `write` replaces
- * in place (not atomic), `rename` refuses an existing destination, and `exists` on a case-insensitive disk finds any
- * spelling unless `sensitive` is asked for.
+ * The vault's raw file adapter (the plugin's own files under the config folder). Like Obsidian's: real asynchronous
+ * I/O (so two sequences of calls interleave), `write` replaces in place (not atomic), `rename` refuses an existing
+ * destination, and `exists` on a case-insensitive disk finds any spelling unless `sensitive` is asked for.
  */
 export class DataAdapter {
 	/**
@@ -19,36 +20,36 @@ export class DataAdapter {
 		private readonly caseInsensitive = false,
 	) {}
 	async exists(path: string, sensitive?: boolean): Promise<boolean> {
-		if (existsSync(join(this.basePath, path))) return true;
+		if (await present(join(this.basePath, path))) return true;
 		if (!this.caseInsensitive || sensitive) return false;
 		return this.spelledOtherwise(path) !== null;
 	}
 	/** What the disk says now (Obsidian's `Stat`), or null when nothing is there. */
 	async stat(path: string): Promise<{ type: "file" | "folder"; ctime: number; mtime: number; size: number } | null> {
-		if (!existsSync(join(this.basePath, path))) return null;
-		const stats = statSync(join(this.basePath, path));
+		const stats = await stat(join(this.basePath, path)).catch(() => null);
+		if (!stats) return null;
 		return { type: stats.isDirectory() ? "folder" : "file", ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
 	}
 	async read(path: string): Promise<string> {
-		return readFileSync(join(this.basePath, path), "utf8");
+		return readFile(join(this.basePath, path), "utf8");
 	}
 	async write(path: string, data: string): Promise<void> {
-		mkdirSync(dirname(join(this.basePath, path)), { recursive: true });
-		writeFileSync(join(this.basePath, path), data);
+		await mkdir(dirname(join(this.basePath, path)), { recursive: true });
+		await writeFile(join(this.basePath, path), data);
 	}
 	async mkdir(path: string): Promise<void> {
-		mkdirSync(join(this.basePath, path), { recursive: true });
+		await mkdir(join(this.basePath, path), { recursive: true });
 	}
 	async remove(path: string): Promise<void> {
-		rmSync(join(this.basePath, path), { force: true });
+		await rm(join(this.basePath, path), { force: true });
 	}
 	async copy(from: string, to: string): Promise<void> {
 		if (existsSync(join(this.basePath, to))) throw new Error("Destination file already exists!");
 		copyFileSync(join(this.basePath, from), join(this.basePath, to));
 	}
 	async rename(from: string, to: string): Promise<void> {
-		if (existsSync(join(this.basePath, to))) throw new Error("Destination file already exists!");
-		renameSync(join(this.basePath, from), join(this.basePath, to));
+		if (await present(join(this.basePath, to))) throw new Error("Destination file already exists!");
+		await rename(join(this.basePath, from), join(this.basePath, to));
 	}
 	/** Moves a file into the vault's `.trash` folder (a numbered name when taken). */
 	async trashLocal(path: string): Promise<void> {
@@ -76,4 +77,11 @@ export class DataAdapter {
 
 function baseName(path: string): string {
 	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+function present(absolute: string): Promise<boolean> {
+	return access(absolute).then(
+		() => true,
+		() => false,
+	);
 }
