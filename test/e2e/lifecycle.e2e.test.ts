@@ -91,11 +91,12 @@ describe("the built plugin's lifecycle", () => {
 		const app = new App(dir);
 		let reads = 0;
 		const read = app.vault.read.bind(app.vault);
-		app.vault.read = async (file) => {
+		const counted = async (file: Parameters<typeof read>[0]) => {
 			reads++;
 			return read(file);
 		};
-		app.vault.cachedRead = app.vault.read;
+		app.vault.read = counted;
+		app.vault.cachedRead = counted;
 		// The flood comes a while after onload, once whatever the plugin set up there is running.
 		const plugin = await enableBuiltPlugin(app, dir, { port: 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] }, 300);
 		await listeningPort(plugin);
