@@ -12,6 +12,7 @@ import { parseEntityTagCondition, revisionOf } from "../src/core/revision";
 import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
 import { hugeNoteText, makeVault } from "./vault-fixture";
+import { agentActor } from "../src/service/actor";
 
 export interface MainThreadFigures {
 	/** Longest single block, in milliseconds, during the stale write and its merge preview. */
@@ -45,7 +46,7 @@ export async function measureMainThread(): Promise<MainThreadFigures> {
 		const reconcileBlockMs = await longestBlock(() => guard.tracker.reconcile());
 		const served = await guard.gateway.read("Huge.md");
 		const bigWriteBlockMs = await longestBlock(() =>
-			guard.writer.write({ path: "Huge.md", operation: { kind: "replace", body: rewritten }, ifMatch: parseEntityTagCondition(`"${revisionOf(served!.content)}"`), ifNoneMatch: { kind: "absent" }, agent: "bench" }),
+			guard.writer.write({ path: "Huge.md", operation: { kind: "replace", body: rewritten }, ifMatch: parseEntityTagCondition(`"${revisionOf(served!.content)}"`), ifNoneMatch: { kind: "absent" }, actor: agentActor("bench") }),
 		);
 		await writeFile(join(dir, "Huge.md"), original);
 		await guard.tracker.served({ path: "Huge.md", content: original });
@@ -56,7 +57,7 @@ export async function measureMainThread(): Promise<MainThreadFigures> {
 				operation: { kind: "replace", body: original + "agent\n" },
 				ifMatch: parseEntityTagCondition(`"${revisionOf(original)}"`),
 				ifNoneMatch: { kind: "absent" },
-				agent: "bench",
+				actor: agentActor("bench"),
 				merge: "auto",
 			});
 			if (refused.kind !== "refused" || !refused.conflict) throw new Error("expected a refusal with a conflict");

@@ -11,6 +11,7 @@ import { finishInSlices, type YieldToHost } from "../core/steps";
 import { parseEntityTagCondition, revisionOf } from "../core/revision";
 import type { RevisionGuardSettings } from "../settings";
 import type { VaultGateway } from "../vault/gateway";
+import { actorLabel, PERSON } from "./actor";
 import type { CompletedWrite, GuardedWriter } from "./guarded-writer";
 
 export interface ConflictSides {
@@ -41,8 +42,6 @@ export interface ResolverDeps {
 	yieldToHost: YieldToHost;
 }
 
-/** Who the merge modal's saves are credited to. */
-export const PERSON = "you";
 
 export class ConflictResolver {
 	constructor(private readonly deps: ResolverDeps) {}
@@ -78,15 +77,14 @@ export class ConflictResolver {
 			operation: { kind: "replace", body: text },
 			ifMatch: parseEntityTagCondition(mineRevision === null ? undefined : `"${mineRevision}"`),
 			ifNoneMatch: parseEntityTagCondition(mineRevision === null ? "*" : undefined),
-			agent: PERSON,
-			source: { kind: "user" },
+			actor: PERSON,
 		});
 		if (outcome.kind === "refused") {
 			const sides = await this.sides(id);
 			return sides ? { kind: "changed", sides } : { kind: "failed", message: "This conflict no longer exists." };
 		}
 		const revision = outcome.kind === "written" || outcome.kind === "unchanged" ? outcome.revision : revisionOf(text);
-		this.deps.conflicts.setStatus(id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: revision, agentTaken, resolvedBy: PERSON });
+		this.deps.conflicts.setStatus(id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: revision, agentTaken, resolvedBy: actorLabel(PERSON) });
 		await this.afterResolve(record);
 		return { kind: "saved", revision };
 	}
@@ -98,11 +96,12 @@ export class ConflictResolver {
 	/** The writer's hook: a write on top of the revision a conflict was refused against resolves that conflict. */
 	async settle(write: CompletedWrite): Promise<void> {
 		for (const record of this.deps.conflicts.list({ status: "open", path: write.path })) {
-			if (record.currentRevision !== write.replaced || write.by === PERSON) continue;
+			// The person's saves (the merge modal) resolve their conflict themselves, with what they chose.
+			if (record.currentRevision !== write.replaced || write.by.kind === "person") continue;
 			const base = record.sentRevision ? await this.deps.bases.get(record.sentRevision) : null;
 			const theirs = await this.deps.bases.get(record.proposedRevision);
 			const agentTaken = theirs === null ? undefined : await finishInSlices(agentTakenSteps(base, write.replacedContent, theirs, write.content), this.deps.yieldToHost);
-			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: write.revision, agentTaken, resolvedBy: write.by });
+			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: write.revision, agentTaken, resolvedBy: actorLabel(write.by) });
 		}
 	}
 
@@ -116,8 +115,7 @@ export class ConflictResolver {
 			operation: { kind: "delete" },
 			ifMatch: parseEntityTagCondition(`"${record.proposedRevision}"`),
 			ifNoneMatch: parseEntityTagCondition(undefined),
-			agent: PERSON,
-			source: { kind: "user" },
+			actor: PERSON,
 		});
 	}
 }

@@ -11,11 +11,12 @@ import { decideWrite, type GuardDecision, type Refusal } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
 import type { ReadLedger } from "../core/read-ledger";
 import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
-import type { RevisionHistory, RevisionSource } from "../core/revision-history";
+import type { RevisionHistory } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
 import { NoteBusyError, NoteKeptChangingError, type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
 import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
+import { actorLabel, clientOf, historySource, type Actor } from "./actor";
 import { autoMergeInSlices, type AutoMerge } from "./auto-merge";
 import { diffCapBytes, type DiffPages, type DiffSide } from "./diff-pages";
 import { heldRevision, withHeldRevision } from "./implicit-tokens";
@@ -66,14 +67,14 @@ export class GuardedWriter {
 
 	write(request: WriteRequest): Promise<WriteOutcome> {
 		// Captured before waiting for the lock: a parallel write by the same client must not become this one's basis.
-		const held = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(request.client, request.path);
+		const client = clientOf(request.actor);
+		const held = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.path);
 		const { checked, implicit } = withHeldRevision(request, held);
-		if (request.source?.kind !== "user" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
+		if (request.actor.kind === "agent" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
 			return Promise.resolve(refusedWithout({ reason: "backup-read-only" }, null));
 		}
 		return this.locks.run(request.path, async () => {
 			const outcome = await this.writeLocked(checked);
-			const { client } = request;
 			if (client !== undefined && (outcome.kind === "written" || outcome.kind === "unchanged")) {
 				// The writer knows what it just wrote, so its next tokenless write is checked against that.
 				this.deps.reads.record(client, request.path, outcome.revision, this.deps.now());
@@ -85,7 +86,7 @@ export class GuardedWriter {
 	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {
 		const { tracker } = this.deps;
 		const { path, operation } = request;
-		const source = request.source ?? { kind: "agent", agent: request.agent };
+		const source = historySource(request.actor);
 		const config = this.deps.settings();
 		const mergeBase = request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace" ? await this.sentBase(request.ifMatch) : null;
 		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
@@ -109,8 +110,8 @@ export class GuardedWriter {
 					ifMatch: request.ifMatch,
 					ifNoneMatch: request.ifNoneMatch,
 					requireToken: config.requireToken,
-					readExpired: current !== null && source.kind !== "user" && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
-					allowEmpty: request.allowEmpty === true || source.kind === "user",
+					readExpired: current !== null && request.actor.kind === "agent" && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
+					allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
 				});
 				let merge: AutoMerge | null = null;
 				if (decision.kind === "refuse" && decision.refusal.reason === "stale" && mergeBase !== null && current !== null && attempt <= MERGE_ATTEMPTS) {
@@ -136,7 +137,7 @@ export class GuardedWriter {
 			switch (decision.kind) {
 				case "write": {
 					const revision = revisionOf(decision.content);
-					await this.afterWrite(path, current, decision.content, revision, source, request.agent);
+					await this.afterWrite(path, current, decision.content, revision, request.actor);
 					return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged" };
 				}
 				case "unchanged":
@@ -180,9 +181,9 @@ export class GuardedWriter {
 	}
 
 	/** History, bases and conflict settling after a write landed. A failure here is reported, never answered as one. */
-	private async afterWrite(path: string, replaced: string | null, content: string, revision: string, source: RevisionSource, by: string): Promise<void> {
+	private async afterWrite(path: string, replaced: string | null, content: string, revision: string, by: Actor): Promise<void> {
 		try {
-			this.deps.tracker.record(path, content, revision, source);
+			this.deps.tracker.record(path, content, revision, historySource(by));
 			// The writer knows this content, so it is a fair base for its next write.
 			this.deps.history.markServed(path, revision, this.deps.now());
 			await this.deps.bases.retain(revision, content);
@@ -210,9 +211,9 @@ export class GuardedWriter {
 		const currentRevision = current === null ? null : revisionOf(current);
 		const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
 		const body = request.operation.kind === "delete" ? null : request.operation.body;
-		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.source?.kind !== "user";
+		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent";
 		const kept = keep && body !== null
-			? await keepRefusedBody({ ...this.deps, backupFolder: () => this.deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: request.agent })
+			? await keepRefusedBody({ ...this.deps, backupFolder: () => this.deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: actorLabel(request.actor) })
 			: null;
 		// The body is safe now. What follows grows with the note and may fail: it only adds to the answer, which stays
 		// within the cap as a whole (a diff and a merge preview share it).

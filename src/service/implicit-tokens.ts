@@ -4,6 +4,7 @@
  */
 import type { ReadLedger } from "../core/read-ledger";
 import type { RevisionGuardSettings } from "../settings";
+import { clientOf } from "./actor";
 import type { WriteRequest } from "./guarded-writer";
 
 export interface ImplicitTokenDeps {
@@ -27,7 +28,7 @@ export function heldRevision(deps: ImplicitTokenDeps, client: string | undefined
  * (appends overwrite nothing, so they need none).
  */
 export function withHeldRevision(request: WriteRequest, held: string | null): { checked: WriteRequest; implicit: boolean } {
-	const applies = request.client !== undefined && request.ifMatch.kind === "absent" && request.ifNoneMatch.kind === "absent" && request.operation.kind !== "append";
+	const applies = clientOf(request.actor) !== undefined && request.ifMatch.kind === "absent" && request.ifNoneMatch.kind === "absent" && request.operation.kind !== "append";
 	if (!applies || held === null) return { checked: request, implicit: false };
 	return { checked: { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: held }] } }, implicit: true };
 }

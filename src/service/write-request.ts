@@ -3,29 +3,23 @@ import type { Page } from "../core/diff/page";
 import type { Refusal, WriteOperation } from "../core/guard";
 import type { ConflictRecord } from "../core/conflicts";
 import type { EntityTagCondition } from "../core/revision";
-import type { RevisionSource } from "../core/revision-history";
 import type { NoteStat } from "../vault/gateway";
+import type { Actor } from "./actor";
 
 export interface WriteRequest {
 	path: string;
 	operation: WriteOperation;
 	ifMatch: EntityTagCondition;
 	ifNoneMatch: EntityTagCondition;
-	/** The key name the write is attributed to. */
-	agent: string;
 	/**
-	 * Who history credits; defaults to the agent. The merge modal's saves are the person's: a person's refused save
-	 * is not an agent conflict (no .bak, no record; the modal shows the newer note instead), and the read validity
-	 * window, which is about agents' reads, does not apply to it.
+	 * Who writes. An agent's write is credited to its key and, when refused, keeps its body as a .bak with a conflict
+	 * record; the person's (the merge modal's) is neither: a refused save of theirs is shown the newer note instead,
+	 * and the read validity window, which is about agents' reads, does not apply to it. An agent's `client` makes its
+	 * last read of the note stand in for a missing If-Match.
 	 */
-	source?: RevisionSource;
+	actor: Actor;
 	/** `Prefer: merge=auto`: on a stale token, write the three-way merge if it is clean. */
 	merge?: "auto";
-	/**
-	 * Who is writing, for implicit tokens: the API key (plus the MCP session). When set and no If-Match was sent,
-	 * the revision this client last read of the note is checked as if it had been sent.
-	 */
-	client?: string;
 	/**
 	 * That revision, captured when the request arrived (`heldRevision`), so that a write waiting for the body or the
 	 * lock is not held to a revision the client's own parallel write produced meanwhile. Captured at the call when
@@ -63,6 +57,5 @@ export interface CompletedWrite {
 	replacedContent: string;
 	revision: string;
 	content: string;
-	/** The key name (or "you" for the person) that wrote. */
-	by: string;
+	by: Actor;
 }

@@ -155,10 +155,11 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		await mcp.tool("append_note", { path: "Inbox/New.md", content: "more\n" });
 		await mcp.tool("delete_note", { path: "Inbox/New.md", revision: sha256Token("new\nmore\n") });
 		const client = `${clientIdOf(TEST_KEY)}:${mcp.transport.sessionId!}`;
-		expect(write.mock.calls.map(([request]) => [request.operation.kind, request.client, request.agent])).toEqual([
-			["replace", client, "test-agent"],
-			["append", client, "test-agent"],
-			["delete", client, "test-agent"],
+		const actor = { kind: "agent", name: "test-agent", client };
+		expect(write.mock.calls.map(([request]) => [request.operation.kind, request.actor])).toEqual([
+			["replace", actor],
+			["append", actor],
+			["delete", actor],
 		]);
 		expect(s.guard.history.entries("Inbox/New.md").some((entry) => entry.source.kind === "agent" && entry.source.agent === "test-agent")).toBe(true);
 		expect((await allFiles(s.dir)).filter((path) => path.startsWith("Inbox/"))).toEqual([]);

@@ -28,6 +28,7 @@ import { startObsidian } from "../helpers/obsidian-harness";
 import { checkHistory, runStress, type AttemptOutcome, type Outside, type OutsideEditor, type WriteHistory, type WriterTransport } from "../helpers/write-history";
 import { onNoteWriteStep } from "../helpers/write-step-hook";
 import { CheckOutsideTheAtomicStep, withoutWriterLock } from "./broken-guard";
+import { agentActor } from "../../src/service/actor";
 
 const NOTE = "Note.md";
 const INITIAL = "# Shared note\n";
@@ -153,7 +154,7 @@ function brokenTransport(guard: RevisionGuard): WriterTransport {
 				operation: { kind: "replace", body },
 				ifMatch: parseEntityTagCondition(`"${base}"`),
 				ifNoneMatch: parseEntityTagCondition(undefined),
-				agent: `writer-${writer}`,
+				actor: agentActor(`writer-${writer}`),
 			});
 			if (outcome.kind === "written") return { kind: "ok", token: outcome.revision };
 			if (outcome.kind === "refused" && outcome.refusal.reason === "stale") return { kind: "refused", backupPath: outcome.conflict?.backupPath ?? null };

@@ -4,6 +4,7 @@ import { nodeTimers } from "../../src/headless/node-timers";
 import { openRevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
+import { agentActor } from "../../src/service/actor";
 
 async function conflictScenario() {
 	const gateway = new MemoryGateway({ "n.md": "one\ntwo\nthree\n" });
@@ -17,13 +18,27 @@ async function conflictScenario() {
 		operation: { kind: "replace", body: "one\ntwo (agent)\nthree\n" },
 		ifMatch: parseEntityTagCondition(`"${revisionOf(read.content)}"`),
 		ifNoneMatch: parseEntityTagCondition(undefined),
-		agent: "bot",
+		actor: agentActor("bot"),
 	});
 	if (outcome.kind !== "refused" || !outcome.conflict) throw new Error("expected a conflict");
 	return { gateway, guard, settings, id: outcome.conflict.id, backupPath: outcome.conflict.backupPath! };
 }
 
 describe("ConflictResolver", () => {
+	it("settles a conflict when an agent, even one whose key is named \"you\", writes on top of the revision it was refused against", async () => {
+		const { guard, id } = await conflictScenario();
+		const current = guard.conflicts.get(id)!.currentRevision!;
+		const outcome = await guard.writer.write({
+			path: "n.md",
+			operation: { kind: "replace", body: "one\ntwo (you) and (agent)\nthree\n" },
+			ifMatch: parseEntityTagCondition(`"${current}"`),
+			ifNoneMatch: parseEntityTagCondition(undefined),
+			actor: agentActor("you"),
+		});
+		expect(outcome.kind).toBe("written");
+		expect(guard.conflicts.get(id)).toMatchObject({ status: "resolved", resolvedBy: "you" });
+	});
+
 	it("gathers base, the note now and the proposal", async () => {
 		const { guard, id } = await conflictScenario();
 		const sides = (await guard.resolver.sides(id))!;

@@ -13,6 +13,7 @@ import { resolvePath } from "./note-path";
 import { refusalResponse } from "./refusal";
 import { headersValue } from "./vault-read";
 import { heldRevision, respond } from "./vault-write";
+import { agentActor } from "../../service/actor";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
@@ -58,8 +59,7 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 		// returns to the token's revision before the check.
 		ifMatch: fresh ? { kind: "tags", tags: [{ weak: false, opaque: current }] } : condition,
 		ifNoneMatch: fresh ? { kind: "absent" } : condition,
-		agent: context.agent?.name ?? "unknown",
-		client: context.client ?? undefined,
+		actor: agentActor(context.agent?.name ?? "unknown", context.client ?? undefined),
 		// The body is a part of the note, not the note: an emptied note is what the patch computed.
 		allowEmpty: true,
 	});

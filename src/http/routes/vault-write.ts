@@ -7,6 +7,7 @@ import type { RequestContext } from "../router";
 import { resolvePath } from "./note-path";
 import { headersValue } from "./vault-read";
 import { refusalResponse } from "./refusal";
+import { agentActor } from "../../service/actor";
 
 export async function putNote(context: RequestContext): Promise<ApiResponse> {
 	return bodyWrite(context, (body) => ({ kind: "replace", body }));
@@ -45,8 +46,7 @@ function write(context: RequestContext, path: string, operation: WriteOperation,
 		operation,
 		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
 		ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")),
-		agent: context.agent?.name ?? "unknown",
-		client: context.client ?? undefined,
+		actor: agentActor(context.agent?.name ?? "unknown", context.client ?? undefined),
 		heldRevision: held,
 		allowEmpty: /^\s*true\s*$/i.test(headersValue(context, "allow-empty") ?? ""),
 		merge: operation.kind === "replace" && prefersAutoMerge(headersValue(context, "prefer")) ? "auto" : undefined,

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ok } from "./context";
 import { refusalResult } from "./refusal";
+import { agentActor } from "../../service/actor";
 
 export const APPEND_NOTE_DESCRIPTION =
 	"Append text to the end of a note, creating the note if it is missing. Appending overwrites nothing, so no revision is needed " +
@@ -31,8 +32,7 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 				operation: { kind: "append", body: content },
 				ifMatch: { kind: "absent" },
 				ifNoneMatch: { kind: "absent" },
-				agent: context.agent(),
-				client: context.client,
+				actor: agentActor(context.agent(), context.client),
 			});
 			switch (outcome.kind) {
 				case "written":

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
+import { agentActor } from "../../service/actor";
 
 export const DELETE_NOTE_DESCRIPTION =
 	"Move a note to the trash. Needs the revision from your last read_note of it, as `revision`: if the note changed since, nothing is deleted " +
@@ -30,8 +31,7 @@ export function registerDeleteNote(server: McpServer, context: ToolContext): voi
 				operation: { kind: "delete" },
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
-				agent: context.agent(),
-				client: context.client,
+				actor: agentActor(context.agent(), context.client),
 			});
 			if (outcome.kind === "refused") return refusalResult(checked.path, outcome, "delete_note");
 			if (outcome.kind !== "deleted") throw new Error(`a delete ended as "${outcome.kind}"`);

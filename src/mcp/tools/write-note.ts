@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
+import { agentActor } from "../../service/actor";
 
 export const WRITE_NOTE_DESCRIPTION =
 	"Create or replace a note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last read: " +
@@ -42,8 +43,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				operation: { kind: "replace", body: content },
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
-				agent: context.agent(),
-				client: context.client,
+				actor: agentActor(context.agent(), context.client),
 				merge,
 				allowEmpty,
 			});
