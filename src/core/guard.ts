@@ -2,11 +2,17 @@
  * The write-guard decision: given the note as it is now and what a client asked for, say exactly what may happen.
  * Pure: the caller runs it inside the gateway's atomic read-check-write, so "now" cannot move underneath it.
  */
+import type { PatchFailure, PatchResult } from "./patch";
 import { revisionOf, sentRevisions, strongMatch, weakMatch, type EntityTagCondition } from "./revision";
 
 export type WriteOperation =
 	| { kind: "replace"; body: string }
 	| { kind: "append"; body: string }
+	/**
+	 * A change computed on the note as it is inside the atomic step (PATCH), so it can never be computed on one
+	 * version and written over another. It always needs a token, and a note that is not there cannot be patched.
+	 */
+	| { kind: "patch"; apply: (current: string) => PatchResult }
 	| { kind: "delete" };
 
 export interface GuardRequest {
@@ -48,6 +54,8 @@ export type GuardDecision =
 	| { kind: "delete" }
 	/** The note already holds exactly what was sent: success without writing (safe retries). */
 	| { kind: "unchanged" }
+	/** The token was current, but the patch does not apply to the note (a missing heading, an invalid value). */
+	| { kind: "inapplicable"; failure: { reason: PatchFailure; detail: string } }
 	| { kind: "refuse"; refusal: Refusal };
 
 /** Notes at least this long are covered by the content-loss check. */
@@ -59,7 +67,7 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 	if (ifNoneMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-None-Match" });
 
 	if (current === null) {
-		if (operation.kind === "delete") return refuse({ reason: "not-found" });
+		if (operation.kind === "delete" || operation.kind === "patch") return refuse({ reason: "not-found" });
 		// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1).
 		if (ifMatch.kind !== "absent") return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 		return { kind: "write", content: operation.body, created: true };
@@ -68,6 +76,7 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 	if (ifNoneMatch.kind === "any" || (ifNoneMatch.kind === "tags" && weakMatch(ifNoneMatch, revisionOf(current)))) {
 		return refuse({ reason: "exists" });
 	}
+	if (operation.kind === "patch") return decidePatch(current, operation.apply, request);
 	// `curl --data-binary @missing-file` sends nothing: with a valid token it would wipe the note.
 	if (operation.kind === "replace" && operation.body === "" && current !== "" && !request.allowEmpty) {
 		return refuse({ reason: "empty-body", currentLength: current.length });
@@ -96,6 +105,18 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 		case "delete":
 			return { kind: "delete" };
 	}
+}
+
+/** A patch needs the revision it was meant for (sent, or the client's last read); only then is it computed. */
+function decidePatch(current: string, apply: (current: string) => PatchResult, request: GuardRequest): GuardDecision {
+	const { ifMatch } = request;
+	if (ifMatch.kind !== "tags") return refuse({ reason: "token-required", ...(ifMatch.kind === "any" ? { wildcard: true } : {}) });
+	const revision = revisionOf(current);
+	if (!strongMatch(ifMatch, revision)) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+	if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
+	const patched = apply(current);
+	if (!patched.ok) return { kind: "inapplicable", failure: { reason: patched.reason, detail: patched.detail } };
+	return patched.content === current ? { kind: "unchanged" } : { kind: "write", content: patched.content, created: false };
 }
 
 /** A tokenless write that shrinks a substantial note to under half its length is almost always a stale copy. */

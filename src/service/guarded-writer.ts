@@ -7,7 +7,7 @@
 import type { BaseStore } from "../core/base-store";
 import { isBackupPath, type ConflictLog, type ConflictReason } from "../core/conflicts";
 import { headOfText, type Page } from "../core/diff/page";
-import { decideWrite, type GuardDecision, type Refusal } from "../core/guard";
+import { decideWrite, type GuardDecision, type Refusal, type WriteOperation } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
 import type { ReadLedger } from "../core/read-ledger";
 import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
@@ -144,6 +144,8 @@ export class GuardedWriter {
 					return { kind: "unchanged", revision: revisionOf(current ?? "") };
 				case "delete":
 					return { kind: "deleted" };
+				case "inapplicable":
+					return { kind: "inapplicable", ...decision.failure, currentRevision: revisionOf(current ?? "") };
 				case "refuse":
 					return this.refused(request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null);
 			}
@@ -210,7 +212,7 @@ export class GuardedWriter {
 	private async refused(request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null): Promise<WriteOutcome> {
 		const currentRevision = current === null ? null : revisionOf(current);
 		const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
-		const body = request.operation.kind === "delete" ? null : request.operation.body;
+		const body = bodyOf(request.operation, current);
 		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent";
 		const kept = keep && body !== null
 			? await keepRefusedBody({ ...this.deps, backupFolder: () => this.deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: actorLabel(request.actor) })
@@ -237,6 +239,20 @@ export class GuardedWriter {
 		const base = await this.deps.bases.get(sentRevision);
 		if (base === null) return null;
 		return this.deps.diffs.page({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes });
+	}
+}
+
+/** What a refused write wanted the note to hold (a patch: applied to the note as it is), or null. */
+function bodyOf(operation: WriteOperation, current: string | null): string | null {
+	switch (operation.kind) {
+		case "delete":
+			return null;
+		case "patch": {
+			const patched = current === null ? null : operation.apply(current);
+			return patched?.ok ? patched.content : null;
+		}
+		default:
+			return operation.body;
 	}
 }
 

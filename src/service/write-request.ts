@@ -1,6 +1,7 @@
 /** The guarded writer's contract: what a write asks for, and every way it can end. */
 import type { Page } from "../core/diff/page";
 import type { Refusal, WriteOperation } from "../core/guard";
+import type { PatchFailure } from "../core/patch";
 import type { ConflictRecord } from "../core/conflicts";
 import type { EntityTagCondition } from "../core/revision";
 import type { NoteStat } from "../vault/gateway";
@@ -34,6 +35,8 @@ export type WriteOutcome =
 	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null; merged: boolean }
 	| { kind: "unchanged"; revision: string }
 	| { kind: "deleted" }
+	/** A patch whose token was current but which does not apply to the note; nothing was written. */
+	| { kind: "inapplicable"; reason: PatchFailure; detail: string; currentRevision: string }
 	| {
 			kind: "refused";
 			refusal: Refusal;

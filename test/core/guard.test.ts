@@ -286,6 +286,37 @@ describe("decideWrite: delete", () => {
 	});
 });
 
+describe("decideWrite: patch", () => {
+	const addLine = (line: string): WriteOperation => ({ kind: "patch", apply: (current) => ({ ok: true, content: current + line }) });
+	const missingTarget: WriteOperation = { kind: "patch", apply: () => ({ ok: false, reason: "target-not-found", detail: "no such heading" }) };
+	const noChange: WriteOperation = { kind: "patch", apply: (current) => ({ ok: true, content: current }) };
+
+	it("computes the patch on the note as it is, with the current token", () => {
+		expect(decideWrite(CURRENT, request(addLine("- eggs\n"), { ifMatch: tag(CURRENT) }))).toEqual({ kind: "write", content: `${CURRENT}- eggs\n`, created: false });
+	});
+
+	it("always needs a token, whatever requireToken says; If-Match: * proves nothing", () => {
+		expect(decideWrite(CURRENT, request(addLine("x"), { requireToken: false }))).toEqual({ kind: "refuse", refusal: { reason: "token-required" } });
+		expect(decideWrite(CURRENT, request(addLine("x"), { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required", wildcard: true } });
+	});
+
+	it("refuses a stale token before computing anything, even when the patch could not apply", () => {
+		for (const operation of [addLine("x"), missingTarget]) {
+			expect(decideWrite(CURRENT, request(operation, { ifMatch: tag(STALE) }))).toEqual({ kind: "refuse", refusal: { reason: "stale", sentRevision: revisionOf(STALE) } });
+		}
+		expect(decideWrite(CURRENT, request(addLine("x"), { ifMatch: tag(CURRENT), readExpired: true }))).toEqual({ kind: "refuse", refusal: { reason: "read-expired", sentRevision: revisionOf(CURRENT) } });
+	});
+
+	it("says when a patch with a current token does not apply, and when it changes nothing", () => {
+		expect(decideWrite(CURRENT, request(missingTarget, { ifMatch: tag(CURRENT) }))).toEqual({ kind: "inapplicable", failure: { reason: "target-not-found", detail: "no such heading" } });
+		expect(decideWrite(CURRENT, request(noChange, { ifMatch: tag(CURRENT) }))).toEqual({ kind: "unchanged" });
+	});
+
+	it("cannot patch a note that is not there", () => {
+		expect(decideWrite(null, request(addLine("x"), { ifMatch: tag(CURRENT) }))).toEqual({ kind: "refuse", refusal: { reason: "not-found" } });
+	});
+});
+
 describe("wouldLoseContent", () => {
 	it("only flags notes of at least 100 chars shrinking to under half", () => {
 		expect(wouldLoseContent("a".repeat(100), "a".repeat(49))).toBe(true);

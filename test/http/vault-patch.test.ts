@@ -140,47 +140,42 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await s.file("Note.md")).toBe("# Rewritten\n");
 	});
 
-	it("refuses when the note changes between the patch's read and the write, keeping the patch computed on the read", async () => {
-		const current = await etag();
-		const read = s.guard.gateway.read.bind(s.guard.gateway);
-		vi.spyOn(s.guard.gateway, "read").mockImplementationOnce(async (path) => {
-			const snapshot = await read(path);
-			await s.edit("Note.md", EDITED);
-			return snapshot;
+	/** Runs `change` once, right before the guarded writer's atomic step (after the request arrived and was parsed). */
+	function beforeWriteStep(change: () => Promise<void>): void {
+		const mutate = s.guard.gateway.mutate.bind(s.guard.gateway);
+		vi.spyOn(s.guard.gateway, "mutate").mockImplementationOnce(async (path, decide) => {
+			await change();
+			return mutate(path, decide);
 		});
+	}
+
+	it("refuses when the note changes before its write step, keeping the patch as computed on the note then", async () => {
+		const current = await etag();
+		beforeWriteStep(() => s.edit("Note.md", EDITED));
 		const problem = expectProblem(await patch({ ...appendTask, "If-Match": current }), 412, "stale-revision");
 		expect(await s.file("Note.md")).toBe(EDITED);
-		expect(await s.file(problem.backupPath!)).toBe(WITH_TASK);
+		expect(await s.file(problem.backupPath!)).toBe(EDITED.replace("- one\n", "- one\n- two\n"));
 	});
 
-	it("never lands a patch on a newer note that another tag in a list of If-Match tags names", async () => {
+	it("with a list of If-Match tags, patches whichever listed revision the note is at, computed on that revision", async () => {
 		const read = await etag();
 		const edited = `"${sha256Token(EDITED)}"`;
-		const readNote = s.guard.gateway.read.bind(s.guard.gateway);
-		vi.spyOn(s.guard.gateway, "read").mockImplementationOnce(async (path) => {
-			const snapshot = await readNote(path);
-			// The person saves while the patch is computed on the version read; the client's list also names that save.
-			await s.edit("Note.md", EDITED);
-			return snapshot;
-		});
-		const problem = expectProblem(await patch({ ...appendTask, "If-Match": `${read}, ${edited}` }), 412, "stale-revision");
-		expect(await s.file("Note.md")).toBe(EDITED);
-		expect(await s.file(problem.backupPath!)).toBe(WITH_TASK);
+		// The person saves just before the write step; the client's list also names that save.
+		beforeWriteStep(() => s.edit("Note.md", EDITED));
+		const res = await patch({ ...appendTask, "If-Match": `${read}, ${edited}` });
+		expect(res.status, res.text).toBe(204);
+		// Computed on the person's save, never the read version's patch written over it.
+		expect(await s.file("Note.md")).toBe(EDITED.replace("- one\n", "- one\n- two\n"));
 	});
 
-	it("never writes a patch computed on one revision over another, even when the note returns to the sent one", async () => {
+	it("checks the token and computes the patch in the same step: a note back at the sent revision by then is patched as it is", async () => {
 		const old = await etag();
 		await s.edit("Note.md", EDITED);
-		const read = s.guard.gateway.read.bind(s.guard.gateway);
-		vi.spyOn(s.guard.gateway, "read").mockImplementationOnce(async (path) => {
-			const snapshot = await read(path);
-			// Back to exactly the revision the client sent: its token matches again, but the patch was computed on EDITED.
-			await s.edit("Note.md", NOTE);
-			return snapshot;
-		});
-		const problem = expectProblem(await patch({ ...appendTask, "If-Match": old }), 412, "stale-revision");
-		expect(problem.sentRevision).toBe(sha256Token(NOTE));
-		expect(await s.file("Note.md")).toBe(NOTE);
+		// Back to exactly the revision the client sent before the write step: the token names the note again.
+		beforeWriteStep(() => s.edit("Note.md", NOTE));
+		const res = await patch({ ...appendTask, "If-Match": old });
+		expect(res.status, res.text).toBe(204);
+		expect(await s.file("Note.md")).toBe(WITH_TASK);
 	});
 
 	it("replaces a frontmatter key from a JSON body", async () => {

@@ -1,21 +1,18 @@
 /**
- * PATCH /vault/{path} with the Local REST API's headers (Operation, Target-Type, Target, Target-Delimiter). The patch
- * is computed on the note as read, and the whole result goes through the guarded writer like a PUT, checked against
- * the token the client sent or, without one, the revision it last read. No token at all is a 428, never a blind write.
+ * PATCH /vault/{path} with the Local REST API's headers (Operation, Target-Type, Target, Target-Delimiter). The
+ * handler only parses: the patch is an operation of the guarded writer, computed inside its atomic step on the note
+ * as it is then, and checked against the token the client sent or, without one, the revision it last read. No token
+ * at all is a 428, never a blind write.
  */
 import { applyPatch, type PatchInstruction, type PatchOperation } from "../../core/patch";
-import { parseEntityTagCondition, revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../../core/revision";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import { parseEntityTagCondition } from "../../core/revision";
+import { agentActor } from "../../service/actor";
 import { problem } from "../problems";
 import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";
 import { resolvePath } from "./note-path";
-import { refusalResponse } from "./refusal";
 import { headersValue } from "./vault-read";
 import { heldRevision, respond } from "./vault-write";
-import { agentActor } from "../../service/actor";
-
-type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
 const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace"];
 
@@ -29,44 +26,19 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const held = heldRevision(context, path);
 	const body = await context.body();
 	if (!body.ok) return body.response;
-
-	const sent = parseEntityTagCondition(headersValue(context, "if-match"));
-	if (sent.kind === "malformed") return refusalResponse(context, path, refused({ reason: "malformed-condition", header: "If-Match" }, null));
-	const snapshot = await context.guard.gateway.read(path);
-	if (!snapshot) return problem("note-not-found", `There is no note at "${path}"; PATCH changes an existing note. Create it with PUT.`, { path });
-	const current = revisionOf(snapshot.content);
-
-	// The token checked: the one sent, else the revision this client last read (as the writer does for PUT).
-	const implicit = sent.kind === "absent" ? held : null;
-	const condition: EntityTagCondition = implicit !== null ? { kind: "tags", tags: [{ weak: false, opaque: implicit }] } : sent;
-	if (condition.kind !== "tags") return refusalResponse(context, path, refused({ reason: "token-required" }, current));
-	const fresh = strongMatch(condition, current);
-
-	const patched = applyPatch(snapshot.content, instruction, body.text);
-	if (!patched.ok) {
-		// A stale client is told to read again first: the target may well be there in the note it has not seen.
-		if (!fresh) return refusalResponse(context, path, { ...refused({ reason: "stale", sentRevision: sentRevisions(condition)[0] ?? null }, current), implicit: implicit !== null });
-		const name = patched.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch";
-		return problem(name, patched.detail, { path, reason: patched.reason, currentRevision: current });
-	}
-
 	const outcome = await context.guard.writer.write({
 		path,
-		operation: { kind: "replace", body: patched.content },
-		// The patch was computed on the note as read, so the write must land on exactly that revision: a fresh token
-		// list is narrowed to the one revision read (another listed tag must not let it land on a newer note). When
-		// the token does not name that revision, the same tags in If-None-Match make the write fail even if the note
-		// returns to the token's revision before the check.
-		ifMatch: fresh ? { kind: "tags", tags: [{ weak: false, opaque: current }] } : condition,
-		ifNoneMatch: fresh ? { kind: "absent" } : condition,
+		// Computed inside the writer's atomic step, on the note as it is then: never on one version and written over another.
+		operation: { kind: "patch", apply: (current) => applyPatch(current, instruction, body.text) },
+		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
+		ifNoneMatch: { kind: "absent" },
 		actor: agentActor(context.agent?.name ?? "unknown", context.client ?? undefined),
-		// The body is a part of the note, not the note: an emptied note is what the patch computed.
-		allowEmpty: true,
+		heldRevision: held,
 	});
-	if (outcome.kind !== "refused") return respond(context, path, outcome);
-	// That If-None-Match is ours, not the client's: to the client, its token was stale.
-	const refusal = outcome.refusal.reason === "exists" ? { reason: "stale" as const, sentRevision: sentRevisions(condition)[0] ?? null } : outcome.refusal;
-	return refusalResponse(context, path, { ...outcome, refusal, implicit: implicit !== null || outcome.implicit });
+	if (outcome.kind === "refused" && outcome.refusal.reason === "not-found") {
+		return problem("note-not-found", `There is no note at "${path}"; PATCH changes an existing note. Create it with PUT.`, { path });
+	}
+	return respond(context, path, outcome);
 }
 
 function patchInstruction(context: RequestContext): PatchInstruction | { response: ApiResponse } {
@@ -105,6 +77,3 @@ function invalid(detail: string): { response: ApiResponse } {
 	return { response: problem("invalid-patch", detail) };
 }
 
-function refused(refusal: Refused["refusal"], currentRevision: string | null): Refused {
-	return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes: null, mergePreview: null, implicit: false };
-}

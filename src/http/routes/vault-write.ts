@@ -2,6 +2,7 @@
 import type { WriteOperation } from "../../core/guard";
 import { etagOf, parseEntityTagCondition } from "../../core/revision";
 import type { WriteOutcome } from "../../service/guarded-writer";
+import { problem } from "../problems";
 import { json, noContent, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
 import { resolvePath } from "./note-path";
@@ -79,6 +80,8 @@ export function respond(context: RequestContext, path: string, outcome: WriteOut
 			return noContent({ ETag: etagOf(outcome.revision) });
 		case "deleted":
 			return noContent();
+		case "inapplicable":
+			return problem(outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch", outcome.detail, { path, reason: outcome.reason, currentRevision: outcome.currentRevision });
 		case "refused":
 			return refusalResponse(context, path, outcome);
 	}

@@ -41,7 +41,8 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 				case "refused":
 					return refusalResult(checked.path, outcome, "append_note");
 				case "deleted":
-					throw new Error("an append cannot delete");
+				case "inapplicable":
+					throw new Error(`an append cannot end as "${outcome.kind}"`);
 			}
 		}),
 	);

@@ -55,7 +55,8 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				case "refused":
 					return refusalResult(checked.path, outcome, "write_note");
 				case "deleted":
-					throw new Error("a replace cannot delete");
+				case "inapplicable":
+					throw new Error(`a replace cannot end as "${outcome.kind}"`);
 			}
 		}),
 	);
