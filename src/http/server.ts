@@ -9,7 +9,7 @@ import { MCP_ROUTE } from "../mcp/route";
 import { KeyDigests } from "../core/keys";
 import type { McpEndpoint } from "../mcp/endpoint";
 import type { RevisionGuard } from "../service/revision-guard";
-import { NoteEncodingError, VaultPathError } from "../vault/gateway";
+import { NoteEncodingError, VaultPathError } from "../vault/errors";
 import { readTextBody } from "./body";
 import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";
 import { problem } from "./problems";

@@ -5,7 +5,8 @@
  */
 import { validateVaultPath } from "../core/path";
 import { revisionOf } from "../core/revision";
-import { NoteEncodingError, VaultPathError, type NoteStat } from "../vault/gateway";
+import { type NoteStat } from "../vault/gateway";
+import { NoteEncodingError, VaultPathError } from "../vault/errors";
 import type { RevisionGuard } from "./revision-guard";
 
 export interface ListedEntry {

@@ -14,7 +14,8 @@ import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from 
 import type { RevisionHistory } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
-import { NoteBusyError, NoteKeptChangingError, type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
+import { type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
+import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
 import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { actorLabel, clientOf, historySource, type Actor } from "./actor";
 import { autoMergeInSlices, type AutoMerge } from "./auto-merge";

@@ -5,7 +5,7 @@
  */
 // The fs object itself (not its named exports), so a test can act exactly at the final check.
 import fs, { type BigIntStats } from "fs";
-import { NoteEncodingError, VaultPathError } from "./gateway";
+import { NoteEncodingError, VaultPathError } from "./errors";
 import { readFileWithIdentity } from "./read-file";
 
 export interface SeenFile {

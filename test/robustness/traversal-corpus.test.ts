@@ -18,7 +18,7 @@ import { tmpdir } from "os";
 import { join, sep } from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeUrlPath, validateVaultPath, type PathPolicy } from "../../src/core/path";
-import { VaultPathError } from "../../src/vault/gateway";
+import { VaultPathError } from "../../src/vault/errors";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { startHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
 import { parseResponses, sendRaw } from "../helpers/raw-http";

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "fs/pr
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { VaultPathError } from "../../src/vault/gateway";
+import { VaultPathError } from "../../src/vault/errors";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { allFiles } from "../helpers/vault-files";
 

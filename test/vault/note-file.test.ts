@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NoteEncodingError, VaultPathError } from "../../src/vault/gateway";
+import { NoteEncodingError, VaultPathError } from "../../src/vault/errors";
 import { readForDecision, stillAsSeen } from "../../src/vault/note-file";
 
 let dir: string;

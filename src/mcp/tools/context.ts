@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
 import type { EntityTagCondition } from "../../core/revision";
 import type { RevisionGuard } from "../../service/revision-guard";
-import { NoteEncodingError, VaultPathError } from "../../vault/gateway";
+import { NoteEncodingError, VaultPathError } from "../../vault/errors";
 
 export interface ToolContext {
 	guard: RevisionGuard;
