@@ -14,7 +14,8 @@ import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { json } from "../src/http/response";
 import type { Route } from "../src/http/router";
 import { ROUTES } from "../src/http/routes";
-import { ApiServer } from "../src/http/server";
+import { createApiServer } from "../src/host/api-server";
+import type { VaultGateway } from "../src/vault/gateway";
 import { DEFAULT_SETTINGS } from "../src/settings";
 
 export const BENCH_KEY = "bench-key-0123456789abcdef0123456789abcdef";
@@ -41,12 +42,12 @@ export async function startServer(kind: string, vault: string): Promise<number> 
 	const guard = await openFolderGuard(await openFolder(vault), () => settings);
 	guard.tracker.start();
 	await guard.tracker.reconcile();
-	const routes = kind === "unguarded" ? withUnguardedPut() : ROUTES;
-	const server = new ApiServer({ guard, routes });
+	const routes = kind === "unguarded" ? withUnguardedPut(guard.gateway) : ROUTES;
+	const server = createApiServer(guard.notes, { routes });
 	return server.listen(0);
 }
 
-function withUnguardedPut(): Route[] {
+function withUnguardedPut(gateway: VaultGateway): Route[] {
 	return ROUTES.map((route) =>
 		route.template !== "/vault/{path}"
 			? route
@@ -58,7 +59,7 @@ function withUnguardedPut(): Route[] {
 							const decoded = decodeUrlPath(context.rest);
 							const body = await context.body();
 							if (!decoded.ok || !body.ok) return json(400, {});
-							await context.guard.gateway.mutate(decoded.path, () => ({ kind: "write", content: body.text, result: null }));
+							await gateway.mutate(decoded.path, () => ({ kind: "write", content: body.text, result: null }));
 							return { status: 204 };
 						},
 					},

@@ -12,6 +12,7 @@ import { ConflictStatusBar } from "./ui/status-bar";
 import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
+import { createApiServer } from "./host/api-server";
 
 /** Vaults bigger than this get a progress notice while start-up reconciles them. */
 const RECONCILE_NOTICE_THRESHOLD = 2000;
@@ -114,7 +115,7 @@ export default class RevisionGuardPlugin extends Plugin {
 		});
 		if (this.unloaded) return void (await guard.close());
 		this.guard = guard;
-		this.listener = new ApiListener({ guard, onError: (error) => console.error("Revision Guard: request failed", error) }, { warn: (message) => new Notice(message, 0) });
+		this.listener = new ApiListener(() => createApiServer(guard.notes, { onError: (error) => console.error("Revision Guard: request failed", error) }), { warn: (message) => new Notice(message, 0) });
 		if (this.statusBar) {
 			this.conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
 			this.register(this.conflictUi.start());

@@ -3,7 +3,7 @@ import { mkdir, stat } from "fs/promises";
 import { join, resolve } from "path";
 import type { ConflictReason } from "../core/conflicts";
 import { isLoopback } from "../http/security";
-import { ApiServer } from "../http/server";
+import { createApiServer } from "../host/api-server";
 import { recoverTempFiles } from "../vault/temp-recovery";
 import { parseArgs, USAGE, type ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
@@ -39,7 +39,7 @@ async function serve(args: ServeArgs): Promise<void> {
 		const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
 		console.log(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
 	});
-	const server = new ApiServer({ guard, onError: (error) => console.error("request failed:", error) });
+	const server = createApiServer(guard.notes, { onError: (error) => console.error("request failed:", error) });
 	let port: number;
 	try {
 		port = await server.listen(settings.port, settings.bindAddress);

@@ -5,7 +5,7 @@
  */
 import { request } from "http";
 import { isLoopback } from "./security";
-import { ApiServer, LOOPBACK, type ApiServerOptions } from "./server";
+import { LOOPBACK, type ApiServer } from "./server";
 import { SERVICE_NAME } from "./routes/service";
 
 export interface ListenerHooks {
@@ -20,7 +20,8 @@ export class ApiListener {
 	private stopped = false;
 
 	constructor(
-		private readonly options: ApiServerOptions,
+		/** Builds a fresh server (with its mounts) for each start. */
+		private readonly createServer: () => ApiServer,
 		private readonly hooks: ListenerHooks,
 	) {}
 
@@ -29,7 +30,7 @@ export class ApiListener {
 		return this.serially(async () => {
 			await this.closeServer();
 			if (this.stopped) return;
-			const server = new ApiServer(this.options);
+			const server = this.createServer();
 			try {
 				await server.listen(port, host);
 			} catch (error) {

@@ -3,8 +3,9 @@
  * which route is chosen; handlers decode their path segment exactly once through the core path validator.
  */
 import type { IncomingHttpHeaders } from "http";
+import type { AgentActor } from "../service/actor";
+import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
-import type { RevisionGuard } from "../service/revision-guard";
 import type { ApiResponse } from "./response";
 
 export type Method = "GET" | "HEAD" | "PUT" | "POST" | "DELETE" | "PATCH" | "OPTIONS";
@@ -17,9 +18,10 @@ export interface RequestContext {
 	headers: IncomingHttpHeaders;
 	/** The authenticated key, or null on public routes called without one. */
 	agent: AgentKey | null;
-	/** Who the caller is, for implicit tokens (derived from its key); null without a key. */
-	client: string | null;
-	guard: RevisionGuard;
+	/** The caller as the service knows it (its key's name, and the client its implicit tokens belong to); null without a key. */
+	actor: AgentActor | null;
+	/** The application service: every handler works through it. */
+	notes: AgentNotes;
 	/** Aborts when the client goes away before the answer (long-polls stop waiting then). */
 	signal: AbortSignal;
 	/** Reads the request body (capped, strict UTF-8); only routes that take a body call it. */
@@ -27,6 +29,12 @@ export interface RequestContext {
 }
 
 export type Handler = (context: RequestContext) => Promise<ApiResponse>;
+
+/** The caller of a route that needs a key (the server checked it before the handler ran). */
+export function actorOf(context: RequestContext): AgentActor {
+	if (context.actor === null) throw new Error("a route that needs a key ran without one");
+	return context.actor;
+}
 
 export interface Route {
 	/** OpenAPI-style path template, used in docs and tests. */

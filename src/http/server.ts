@@ -5,12 +5,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo, Socket } from "net";
 import type { Duplex } from "stream";
-import { MCP_ROUTE } from "../mcp/route";
 import { KeyDigests } from "../core/keys";
-import type { McpEndpoint } from "../mcp/endpoint";
-import type { RevisionGuard } from "../service/revision-guard";
+import { agentActor } from "../service/actor";
+import type { AgentNotes } from "../service/agent-notes";
 import { NoteEncodingError, VaultPathError } from "../vault/errors";
 import { readTextBody } from "./body";
+import type { Mount } from "./mount";
 import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";
 import { problem } from "./problems";
 import type { ApiResponse } from "./response";
@@ -24,7 +24,10 @@ const MB = 1024 * 1024;
 export const LOOPBACK = "127.0.0.1";
 
 export interface ApiServerOptions {
-	guard: RevisionGuard;
+	/** The application service handlers call. */
+	notes: AgentNotes;
+	/** Sub-handlers mounted by the host (MCP on /mcp), served after the same Host, Origin and key checks. */
+	mounts?: readonly Mount[];
 	/** Called with unexpected errors (never sent to clients). */
 	onError?: (error: unknown) => void;
 	routes?: readonly Route[];
@@ -40,15 +43,12 @@ export class ApiServer {
 	private host = LOOPBACK;
 	/** The response each connection is answering right now, if any. */
 	private readonly responses = new WeakMap<Duplex, ServerResponse>();
-	/**
-	 * MCP (Streamable HTTP) on /mcp, behind the same Host, Origin and key checks as REST. Loaded on the first /mcp
-	 * request: the SDK is most of the bundle, and Obsidian should not pay for evaluating it at every start.
-	 */
-	private mcp: Promise<McpEndpoint> | null = null;
+	private readonly routes: readonly Route[];
 	readonly connections: ConnectionGuard;
 
 	constructor(private readonly options: ApiServerOptions) {
-		this.throttle = new AuthThrottle(options.guard.now);
+		this.throttle = new AuthThrottle(options.notes.now);
+		this.routes = [...(options.routes ?? ROUTES), ...(options.mounts ?? []).map((mount) => mount.route)];
 		// A local API receives even a 16 MB body in well under a second; short limits, checked every second, stop a
 		// slow client (slow-loris, or a Content-Length it never fills) from pinning sockets: 10 s for the headers,
 		// 15 s for the whole request. Long-polls are unaffected: these limits cover receiving a request only.
@@ -69,7 +69,7 @@ export class ApiServer {
 			void this.handle(request, response);
 		};
 		const limitsOfConnections = options.connections ?? DEFAULT_LIMITS;
-		this.connections = new ConnectionGuard(options.guard.timers, options.guard.now, (socket) => {
+		this.connections = new ConnectionGuard(options.notes.timers, options.notes.now, (socket) => {
 			answerAndClose(socket, problem("server-busy", "Every connection the server keeps is busy answering a request, so this one was not taken. Retry in a second.", {}, { "Retry-After": "1" }));
 		}, limitsOfConnections);
 		this.server = createServer(limits, onRequest);
@@ -104,14 +104,9 @@ export class ApiServer {
 		return this.port;
 	}
 
-	/** MCP sessions open now (0 before the first /mcp request loaded the endpoint). */
-	async mcpSessions(): Promise<number> {
-		return this.mcp ? (await this.mcp).sessions.size : 0;
-	}
-
 	async close(): Promise<void> {
 		this.connections.close();
-		await (await this.mcp)?.close();
+		for (const mount of this.options.mounts ?? []) await mount.close();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -149,8 +144,8 @@ export class ApiServer {
 
 	/** The answer to send, or null when the MCP endpoint has answered on `response` itself. */
 	private async route(request: IncomingMessage, response: ServerResponse): Promise<ApiResponse | null> {
-		const { guard } = this.options;
-		const settings = guard.settings();
+		const { notes } = this.options;
+		const settings = notes.settings();
 		// RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and drops the rest silently).
 		if (hostLines(request.rawHeaders) > 1) {
 			return problem("bad-request", "The request has more than one Host header, so it was refused (RFC 9112 §3.2). Send exactly one: Host: 127.0.0.1:PORT.", {}, { Connection: "close" });
@@ -170,7 +165,7 @@ export class ApiServer {
 		const method = (request.method ?? "GET").toUpperCase() as Method;
 		// A method we do not serve at all is looked up as GET, so its 405 can still carry the route's Allow list.
 		const known = METHODS.includes(method);
-		const found = findRoute(this.options.routes ?? ROUTES, !known || method === "OPTIONS" ? "GET" : method, rawPath);
+		const found = findRoute(this.routes, !known || method === "OPTIONS" ? "GET" : method, rawPath);
 		if (method === "OPTIONS") return preflight(found.kind === "found" ? allowedMethods(found.route) : null, cors);
 
 		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
@@ -192,9 +187,9 @@ export class ApiServer {
 			return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not allowed on ${rawPath}; use ${allow.join(", ")}.`, {}, { Allow: allow.join(", ") }), cors);
 		}
 
-		if (found.route === MCP_ROUTE && agent) {
-			this.mcp ??= import("../mcp/endpoint").then(({ McpEndpoint }) => new McpEndpoint(guard, { onError: this.options.onError }));
-			const answer = await (await this.mcp).handle(request, response, agent, cors);
+		const mount = agent ? this.options.mounts?.find((candidate) => candidate.route === found.route) : undefined;
+		if (mount && agent) {
+			const answer = await mount.handle(request, response, agent, cors);
 			return answer && withHeaders(answer, cors);
 		}
 
@@ -205,8 +200,8 @@ export class ApiServer {
 			query,
 			headers: request.headers,
 			agent,
-			client: agent ? clientIdOf(agent.key) : null,
-			guard,
+			actor: agent ? agentActor(agent.name, clientIdOf(agent.key)) : null,
+			notes,
 			// Made on first use (only long-polls ask): aborted when the client goes away before its answer.
 			get signal() {
 				if (gone === null) {

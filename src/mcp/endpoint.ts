@@ -10,7 +10,7 @@ import { readTextBody } from "../http/body";
 import { problem } from "../http/problems";
 import { json, type ApiResponse } from "../http/response";
 import { clientIdOf } from "../http/security";
-import type { RevisionGuard } from "../service/revision-guard";
+import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
 
@@ -23,10 +23,10 @@ export class McpEndpoint {
 	readonly sessions: McpSessions;
 
 	constructor(
-		private readonly guard: RevisionGuard,
+		private readonly notes: AgentNotes,
 		options: SessionOptions = {},
 	) {
-		this.sessions = new McpSessions(guard, options);
+		this.sessions = new McpSessions(notes, options);
 	}
 
 	/** Answers an authenticated /mcp request: an ApiResponse for the server to send, or null once the transport has answered. */
@@ -71,7 +71,7 @@ export class McpEndpoint {
 	}
 
 	private async readBody(request: IncomingMessage): Promise<{ body: unknown } | { response: ApiResponse }> {
-		const limit = this.guard.settings().maxBodyMB;
+		const limit = this.notes.settings().maxBodyMB;
 		const result = await readTextBody(request, limit * MB);
 		if (!result.ok) {
 			if (result.problem === "payload-too-large") return { response: problem("payload-too-large", `The body is over the ${limit} MB limit; nothing was read or written.`, {}, { Connection: "close" }) };

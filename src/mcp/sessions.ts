@@ -5,7 +5,8 @@
 import { randomBytes } from "crypto";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { RevisionGuard } from "../service/revision-guard";
+import { agentActor } from "../service/actor";
+import type { AgentNotes } from "../service/agent-notes";
 import { createMcpServer } from "./tools";
 
 export interface McpSession {
@@ -42,7 +43,7 @@ export class McpSessions {
 	private readonly maxPerKey: number;
 
 	constructor(
-		private readonly guard: RevisionGuard,
+		private readonly notes: AgentNotes,
 		private readonly options: SessionOptions = {},
 	) {
 		this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
@@ -67,9 +68,9 @@ export class McpSessions {
 			client: `${owner}:${id}`,
 			agent,
 			transport,
-			server: createMcpServer({ guard: this.guard, agent: () => session.agent, client: `${owner}:${id}`, key: owner, onError: this.options.onError }),
+			server: createMcpServer({ notes: this.notes, actor: () => agentActor(session.agent, session.client), key: owner, onError: this.options.onError }),
 			active: 0,
-			lastUsed: this.guard.now(),
+			lastUsed: this.notes.now(),
 			timer: null,
 		};
 		// The server wraps the transport's callbacks when it connects, so ours is set first. The transport's onerror is
@@ -90,14 +91,14 @@ export class McpSessions {
 	/** A request of this session starts: it is not idle until every request under way has finished. */
 	begin(session: McpSession): void {
 		session.active++;
-		session.lastUsed = this.guard.now();
-		this.guard.timers.cancel(session.timer);
+		session.lastUsed = this.notes.now();
+		this.notes.timers.cancel(session.timer);
 		session.timer = null;
 	}
 
 	finish(session: McpSession): void {
 		session.active = Math.max(0, session.active - 1);
-		session.lastUsed = this.guard.now();
+		session.lastUsed = this.notes.now();
 		if (session.active === 0 && this.sessions.get(session.id) === session) this.arm(session);
 	}
 
@@ -106,9 +107,9 @@ export class McpSessions {
 		const session = this.sessions.get(id);
 		if (!session) return Promise.resolve();
 		this.sessions.delete(id);
-		this.guard.timers.cancel(session.timer);
+		this.notes.timers.cancel(session.timer);
 		session.timer = null;
-		this.guard.reads.forgetClient(session.client);
+		this.notes.forgetClient(session.client);
 		return session.server.close().catch((error: unknown) => this.options.onError?.(error));
 	}
 
@@ -121,8 +122,8 @@ export class McpSessions {
 	}
 
 	private arm(session: McpSession): void {
-		this.guard.timers.cancel(session.timer);
-		session.timer = this.guard.timers.schedule(() => void this.end(session.id), this.idleMs);
+		this.notes.timers.cancel(session.timer);
+		session.timer = this.notes.timers.schedule(() => void this.end(session.id), this.idleMs);
 	}
 
 	/** Makes room among one key's sessions: its least recently used idle session goes first, else its least recently used. */

@@ -3,11 +3,10 @@
  * policy serves (no hidden, private or config folders), each note with its revision. Notes are read one at a
  * time, so a folder of thousands of notes never opens thousands of files at once.
  */
-import { validateVaultPath } from "../core/path";
+import { validateVaultPath, type PathPolicy } from "../core/path";
 import { revisionOf } from "../core/revision";
-import { type NoteStat } from "../vault/gateway";
+import type { NoteStat, VaultGateway } from "../vault/gateway";
 import { NoteEncodingError, VaultPathError } from "../vault/errors";
-import type { RevisionGuard } from "./revision-guard";
 
 export interface ListedEntry {
 	/** The name inside the folder; folders end in "/". */
@@ -22,10 +21,9 @@ export interface ListedEntry {
 	stat?: NoteStat;
 }
 
-export async function listFolder(guard: RevisionGuard, folder: string): Promise<ListedEntry[] | null> {
-	const entries = await guard.gateway.list(folder);
+export async function listFolder(gateway: VaultGateway, policy: PathPolicy, folder: string): Promise<ListedEntry[] | null> {
+	const entries = await gateway.list(folder);
 	if (!entries) return null;
-	const policy = guard.pathPolicy();
 	const prefixLength = folder === "" ? 0 : folder.length + 1;
 	const listed: ListedEntry[] = [];
 	for (const entry of entries) {
@@ -41,7 +39,7 @@ export async function listFolder(guard: RevisionGuard, folder: string): Promise<
 		}
 		let snapshot;
 		try {
-			snapshot = await guard.gateway.read(entry.path);
+			snapshot = await gateway.read(entry.path);
 		} catch (error) {
 			// A note that cannot be served (not UTF-8, a symlink loop…) is listed by name, without a revision.
 			if (!(error instanceof NoteEncodingError || error instanceof VaultPathError)) throw error;

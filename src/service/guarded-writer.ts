@@ -14,7 +14,7 @@ import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from 
 import type { RevisionHistory } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
-import { type MutationOutcome, type MutationPlan, type VaultGateway } from "../vault/gateway";
+import type { MutationOutcome, MutationPlan, VaultGateway } from "../vault/gateway";
 import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
 import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { actorLabel, clientOf, historySource, type Actor } from "./actor";

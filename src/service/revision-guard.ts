@@ -11,6 +11,7 @@ import { yieldVia, type YieldToHost } from "../core/steps";
 import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
+import { AgentNotes } from "./agent-notes";
 import { ConflictResolver } from "./conflict-resolver";
 import { ConflictWaits } from "./conflict-waits";
 import { DiffPages } from "./diff-pages";
@@ -42,6 +43,8 @@ export interface RevisionGuardOptions {
 }
 
 export interface RevisionGuard {
+	/** What agents' entry points (REST, MCP) are given: operations, never the parts below. */
+	readonly notes: AgentNotes;
 	readonly gateway: VaultGateway;
 	readonly history: RevisionHistory;
 	readonly bases: BaseStore;
@@ -127,8 +130,12 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	});
 	const resolver: ConflictResolver = new ConflictResolver({ gateway, bases, conflicts, writer: () => writer, settings, now, yieldToHost });
 	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));
+	const waits = new ConflictWaits(conflicts, options.timers);
+	const vaultName = options.vaultName ?? "vault";
+	const notes = new AgentNotes({ gateway, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName });
 
 	return {
+		notes,
 		gateway,
 		history,
 		bases,
@@ -138,12 +145,12 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		resolver,
 		reads,
 		timers: options.timers,
-		waits: new ConflictWaits(conflicts, options.timers),
+		waits,
 		diffs,
 		persistence,
 		settings,
 		now,
-		vaultName: options.vaultName ?? "vault",
+		vaultName,
 		pathPolicy,
 		async close() {
 			await tracker.flush();

@@ -8,7 +8,7 @@ import { promises as fs } from "fs";
 import { basename, dirname, join, relative, sep } from "path";
 import { KeyedMutex } from "../core/keyed-mutex";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
-import { type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
+import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
 import { decodeNote, readForDecision, stillAsSeen, throwUnlessMissing } from "./note-file";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";

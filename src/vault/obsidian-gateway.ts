@@ -9,7 +9,7 @@ import { normalizePath, TFile, TFolder, type App, type EventRef, type MarkdownVi
 import type { YieldToHost } from "../core/steps";
 import { applyChanges, lineChanges } from "./editor-changes";
 import { OpenEditors } from "./obsidian-editors";
-import { type FolderEntry, type MutationOutcome, type MutationPlan, type NoteSnapshot, type NoteStat, type VaultChange, type VaultGateway } from "./gateway";
+import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
 
 /** How often a write is decided again because the person kept typing while its changes were computed. */

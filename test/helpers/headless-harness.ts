@@ -5,7 +5,8 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { openFolder, openFolderGuard } from "../../src/headless/folder-guard";
 import type { ConnectionLimits } from "../../src/http/connections";
-import { ApiServer } from "../../src/http/server";
+import { createApiServer } from "../../src/host/api-server";
+import type { ApiServer } from "../../src/http/server";
 import type { YieldToHost } from "../../src/core/steps";
 import type { RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
@@ -54,7 +55,7 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 	});
 	guard.tracker.start();
 	await gateway.watching();
-	const server = new ApiServer({ guard, onError: (error) => errors.push(error), ...(options.connections ? { connections: options.connections } : {}) });
+	const server = createApiServer(guard.notes, { onError: (error) => errors.push(error), ...(options.connections ? { connections: options.connections } : {}) });
 	const port = await server.listen(0);
 	return {
 		dir: gateway.root,

@@ -6,7 +6,7 @@ import type { App as ObsidianApp } from "obsidian";
 import { App, type AppOptions, type MarkdownView, type WriteRecord } from "../obsidian-stub";
 import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
-import { ApiServer } from "../../src/http/server";
+import { createApiServer } from "../../src/host/api-server";
 import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
@@ -49,7 +49,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 	// As the plugin does: tracking starts once the layout is ready, after Obsidian's start-up flood of create events.
 	app.workspace.triggerLayoutReady();
 	guard.tracker.start();
-	const server = new ApiServer({ guard, onError: (error) => errors.push(error) });
+	const server = createApiServer(guard.notes, { onError: (error) => errors.push(error) });
 	const port = await server.listen(0);
 	return {
 		dir,

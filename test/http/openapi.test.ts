@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes";
+import { HOST_ROUTES } from "../../src/host/api-server";
 import { eachHeadless, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 
@@ -20,7 +20,7 @@ const HTTP_METHODS = new Set(["get", "head", "put", "post", "delete", "patch", "
 /** The method+template pairs the route table serves (HEAD implied by GET). */
 function servedOperations(): Set<string> {
 	const served = new Set<string>();
-	for (const route of ROUTES) {
+	for (const route of HOST_ROUTES) {
 		for (const method of Object.keys(route.handlers)) served.add(`${method.toLowerCase()} ${route.template}`);
 		if (route.handlers.GET) served.add(`head ${route.template}`);
 	}
@@ -46,7 +46,7 @@ describe("GET /openapi.json", () => {
 
 	it("documents every route template and method in the route table (HEAD implied by GET)", async () => {
 		const doc = await fetchDocument();
-		for (const route of ROUTES) {
+		for (const route of HOST_ROUTES) {
 			const documented = doc.paths[route.template];
 			expect(documented, `paths["${route.template}"]`).toBeDefined();
 			for (const method of Object.keys(route.handlers)) {

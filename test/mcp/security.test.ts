@@ -12,6 +12,7 @@ import { call, type CallResult } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 import { connect, INITIALIZE, MCP_ACCEPT, postMcp, rawSession } from "./mcp-client";
+import { mcpMount } from "../../src/mcp/mount";
 
 forbidServerErrors();
 
@@ -178,20 +179,21 @@ describe("sessions", () => {
 
 describe("session bookkeeping behind the endpoint", () => {
 	it("keeps no session for an initialize the transport refused, one per accepted initialize, none after DELETE", async () => {
-		const server = new ApiServer({ guard: h.guard, onError: (error) => h.errors.push(error) });
+		const mcp = mcpMount(h.guard.notes, { onError: (error) => h.errors.push(error) });
+		const server = new ApiServer({ notes: h.guard.notes, mounts: [mcp], onError: (error) => h.errors.push(error) });
 		const port = await server.listen(0);
 		try {
 			const auth = { Authorization: `Bearer ${TEST_KEY}` };
 			const refused = await postMcp(port, INITIALIZE, { ...auth, Accept: "application/json" });
 			expect(refused.status).toBe(406);
 			expect(refused.headers["mcp-session-id"]).toBeUndefined();
-			expect(await server.mcpSessions()).toBe(0);
+			expect(await mcp.sessionCount()).toBe(0);
 
 			const id = await rawSession(port, TEST_KEY);
-			expect(await server.mcpSessions()).toBe(1);
+			expect(await mcp.sessionCount()).toBe(1);
 			const ended = await call(port, "/mcp", { method: "DELETE", headers: { ...auth, ...PROTOCOL, "Mcp-Session-Id": id } });
 			expect(ended.status).toBe(200);
-			expect(await server.mcpSessions()).toBe(0);
+			expect(await mcp.sessionCount()).toBe(0);
 		} finally {
 			await server.close();
 		}

@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe("McpSessions", () => {
 	it("ends a session left idle, forgetting what it read", async () => {
-		const sessions = new McpSessions(h.guard, { idleMs: 60 });
+		const sessions = new McpSessions(h.guard.notes, { idleMs: 60 });
 		const session = await sessions.open("key:owner", "agent");
 		h.guard.reads.record(session.client, "a.md", "rev", h.guard.now());
 		expect(session.client).toBe(`key:owner:${session.id}`);
@@ -25,7 +25,7 @@ describe("McpSessions", () => {
 
 	it("keeps a session with a request under way, and starts counting idle time when it finishes", async () => {
 		const schedule = vi.spyOn(h.guard.timers, "schedule");
-		const sessions = new McpSessions(h.guard, { idleMs: 60 });
+		const sessions = new McpSessions(h.guard.notes, { idleMs: 60 });
 		const session = await sessions.open("key:owner", "agent");
 		sessions.begin(session);
 		await new Promise((resolve) => setTimeout(resolve, 200));
@@ -38,7 +38,7 @@ describe("McpSessions", () => {
 	});
 
 	it("is found only by the key that opened it", async () => {
-		const sessions = new McpSessions(h.guard);
+		const sessions = new McpSessions(h.guard.notes);
 		const session = await sessions.open("key:owner", "agent");
 		expect(sessions.find(session.id, "key:owner")).toBe(session);
 		expect(sessions.find(session.id, "key:someone-else")).toBeNull();
@@ -48,7 +48,7 @@ describe("McpSessions", () => {
 	});
 
 	it("makes room past a key's cap by ending that key's least recently used idle session", async () => {
-		const sessions = new McpSessions(h.guard, { maxSessionsPerKey: 2 });
+		const sessions = new McpSessions(h.guard.notes, { maxSessionsPerKey: 2 });
 		const busy = await sessions.open("key:a", "a");
 		sessions.begin(busy);
 		const idle = await sessions.open("key:a", "a");
@@ -64,7 +64,7 @@ describe("McpSessions", () => {
 	});
 
 	it("never ends another key's session, however many sessions one key opens", async () => {
-		const sessions = new McpSessions(h.guard, { maxSessionsPerKey: 4 });
+		const sessions = new McpSessions(h.guard.notes, { maxSessionsPerKey: 4 });
 		const other = await sessions.open("key:other", "other");
 		for (let i = 0; i < 64; i++) await sessions.open("key:greedy", "greedy");
 		expect(sessions.find(other.id, "key:other")).toBe(other);

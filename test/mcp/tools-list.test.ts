@@ -1,6 +1,6 @@
 /** The tool contract: exactly seven tools, each with input and output schemas, and descriptions that state the revision rule. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes";
+import { HOST_ROUTES } from "../../src/host/api-server";
 import { TOOL_NAMES } from "../../src/mcp/tools";
 import { startHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
 import { connect, type Connected } from "./mcp-client";
@@ -69,7 +69,7 @@ describe("the OpenAPI document", () => {
 		const doc = (await h.api("/openapi.json")).json<{ paths: Record<string, Record<string, { summary: string }>> }>();
 		expect(Object.keys(doc.paths["/mcp"] ?? {}).sort()).toEqual(["delete", "get", "post"]);
 		for (const operation of Object.values(doc.paths["/mcp"]!)) expect(operation.summary).toContain("MCP");
-		const route = ROUTES.find((entry) => entry.template === "/mcp");
+		const route = HOST_ROUTES.find((entry) => entry.template === "/mcp");
 		expect(Object.keys(route?.handlers ?? {}).sort()).toEqual(["DELETE", "GET", "POST"]);
 		expect(route?.public).toBeFalsy();
 	});

@@ -25,12 +25,12 @@ export const ACTIVE_HANDLERS: Partial<Record<Method, Handler>> = {
 
 function onActiveNote(handler: Handler): Handler {
 	return async (context: RequestContext): Promise<ApiResponse> => {
-		const { guard } = context;
-		const path = (await guard.gateway.activeNote?.()) ?? null;
+		const { notes } = context;
+		const path = await notes.activeNote();
 		if (path === null) {
 			return problem("no-active-note", "No note is open in an active editor (a headless host never has one), so nothing was read or written. Use /vault/{path} with the note's path.");
 		}
-		if (!validateVaultPath(path, guard.pathPolicy(), "note").ok) {
+		if (!validateVaultPath(path, notes.pathPolicy(), "note").ok) {
 			return problem("no-active-note", `The active file "${path}" is not a note this API serves, so nothing was read or written. Open a note, or use /vault/{path}.`, { path });
 		}
 		const rest = path.split("/").map(encodeURIComponent).join("/");

@@ -3,8 +3,7 @@
  * agent saw, as a unified diff to the note now (or to `to`). Long diffs come in pages of at most the answer cap;
  * `next` names the request for the following page.
  */
-import { etagOf, revisionOf } from "../../core/revision";
-import { diffCapBytes } from "../../service/diff-pages";
+import { etagOf } from "../../core/revision";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
@@ -19,24 +18,15 @@ export async function noteChanges(context: RequestContext): Promise<ApiResponse>
 	const wantedTo = unquoted(context.query.get("to"));
 	const offset = Number(context.query.get("offset") ?? "0");
 	if (!Number.isSafeInteger(offset) || offset < 0) return problem("bad-request", "offset must be a whole number of diff lines from 0 (take it from `nextOffset`).");
-	const { guard } = context;
-	const snapshot = await guard.gateway.read(path);
-	if (!snapshot) return problem("note-not-found", `There is no note at "${path}".`);
-	const base = await guard.bases.get(since);
-	if (base === null) return notRetained(path, since);
-	const revision = await guard.tracker.served(snapshot);
-	let to = { revision, content: snapshot.content };
-	if (wantedTo && wantedTo !== revision) {
-		const content = await guard.bases.get(wantedTo);
-		if (content === null) return notRetained(path, wantedTo);
-		to = { revision: wantedTo, content };
-	}
-	const page = await guard.diffs.page({ path, from: { revision: since, content: base }, to, offset, maxBytes: diffCapBytes(guard.settings()) });
+	const answer = await context.notes.changes(path, { since, offset, ...(wantedTo ? { to: wantedTo } : {}) });
+	if (answer.kind === "missing") return problem("note-not-found", `There is no note at "${path}".`);
+	if (answer.kind === "not-retained") return notRetained(path, answer.revision);
+	const { page, revision, to } = answer;
 	const more = {
-		...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: changesLink(path, since, to.revision, page.nextOffset) }),
+		...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: changesLink(path, since, to, page.nextOffset) }),
 		...(page.lineCut ? { lineCut: true } : {}),
 	};
-	return json(200, { path, since, to: to.revision, revision, changed: since !== revisionOf(to.content), offset, diff: page.text, ...more }, { ETag: etagOf(revision) });
+	return json(200, { path, since, to, revision, changed: answer.changed, offset, diff: page.text, ...more }, { ETag: etagOf(revision) });
 }
 
 /** The request for one page of the diff from `since` to `to` (both retained revisions of the note). */

@@ -4,7 +4,7 @@ import { etagOf } from "../../core/revision";
 import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import { problem } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
-import type { RequestContext } from "../router";
+import { actorOf, type RequestContext } from "../router";
 
 const STATUSES: ConflictStatus[] = ["open", "resolved", "dismissed"];
 const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
@@ -14,7 +14,7 @@ export async function listConflicts(context: RequestContext): Promise<ApiRespons
 	if (status !== null && !STATUSES.includes(status as ConflictStatus)) {
 		return problem("bad-request", `status must be one of ${STATUSES.join(", ")}.`);
 	}
-	const records = context.guard.conflicts.list(status ? { status: status as ConflictStatus } : undefined);
+	const records = context.notes.listConflicts(status ? { status: status as ConflictStatus } : undefined);
 	return json(200, { conflicts: records.map(toJson) });
 }
 
@@ -27,7 +27,7 @@ export async function getConflict(context: RequestContext): Promise<ApiResponse>
 	if (!Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
 		return problem("bad-request", `wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}.`);
 	}
-	const outcome = await context.guard.waits.wait(found.record, wait * 1000, context.client ?? "anonymous", context.signal);
+	const outcome = await context.notes.awaitConflictStatus(found.record, wait * 1000, actorOf(context).client ?? "anonymous", context.signal);
 	if (outcome.kind === "settled") return json(200, toJson(outcome.record));
 	const retry = { "Retry-After": String(outcome.retryAfterSeconds) };
 	return outcome.who === "caller"
@@ -38,11 +38,9 @@ export async function getConflict(context: RequestContext): Promise<ApiResponse>
 export async function conflictMerge(context: RequestContext): Promise<ApiResponse> {
 	const id = decodeId(context.rest.replace(/\/merge$/, ""));
 	if (id === null) return problem("bad-request", "The conflict id is not valid percent-encoding.");
-	const preview = await context.guard.resolver.preview(id, context.query.get("diff3") !== null);
+	const preview = await context.notes.conflictMerge(id, context.query.get("diff3") !== null);
 	if (!preview) return problem("conflict-not-found", `There is no conflict "${id}" with a proposal still kept. List conflicts with GET /conflicts.`);
 	const { sides, result, text } = preview;
-	// The answer shows the note now (merged in `text`) with its revision: that is a read, for the validity window.
-	if (sides.mine !== null) await context.guard.tracker.served({ path: sides.record.path, content: sides.mine });
 	const body = {
 		id,
 		path: sides.record.path,
@@ -62,7 +60,7 @@ export async function conflictMerge(context: RequestContext): Promise<ApiRespons
 function findRecord(context: RequestContext): { record: ConflictRecord } | { response: ApiResponse } {
 	const id = decodeId(context.rest);
 	if (id === null) return { response: problem("bad-request", "The conflict id is not valid percent-encoding.") };
-	const record = context.guard.conflicts.get(id);
+	const record = context.notes.conflict(id);
 	if (!record) return { response: problem("conflict-not-found", `There is no conflict "${id}". List them with GET /conflicts.`) };
 	return { record };
 }

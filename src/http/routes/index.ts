@@ -1,5 +1,4 @@
-/** The route table: one place that says which handler serves which path and method. */
-import { MCP_ROUTE } from "../../mcp/route";
+/** The REST route table: one place that says which handler serves which path and method (mounts, such as MCP, come from the host). */
 import { exact, prefix, segment, suffixed, type Route } from "../router";
 import { conflictMerge, getConflict, listConflicts } from "./conflicts";
 import { noteChanges } from "./changes";
@@ -20,5 +19,4 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
 	{ template: "/conflicts/{id}/merge", match: suffixed("/conflicts/", "/merge"), handlers: { GET: conflictMerge } },
 	{ template: "/changes/{path}", match: prefix("/changes/"), handlers: { GET: noteChanges } },
-	MCP_ROUTE,
 ];

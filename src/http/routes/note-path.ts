@@ -8,7 +8,7 @@ export type ResolvedPath = { ok: true; path: string } | { ok: false; response: A
 
 export function resolvePath(context: RequestContext, kind: "note" | "folder"): ResolvedPath {
 	const decoded = decodeUrlPath(context.rest);
-	const checked = decoded.ok ? validateVaultPath(decoded.path, context.guard.pathPolicy(), kind) : decoded;
+	const checked = decoded.ok ? validateVaultPath(decoded.path, context.notes.pathPolicy(), kind) : decoded;
 	if (checked.ok) return checked;
 	return { ok: false, response: problem("invalid-path", `${checked.reason} Nothing was read or written.`) };
 }

@@ -13,7 +13,7 @@ export async function serviceStatus(context: RequestContext): Promise<ApiRespons
 		status: "OK",
 		service: SERVICE_NAME,
 		versions: { self: VERSION },
-		vault: context.guard.vaultName,
+		vault: context.notes.vaultName,
 		authenticated: context.agent !== null,
 		...(context.agent ? { agent: context.agent.name } : {}),
 	});

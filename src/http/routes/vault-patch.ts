@@ -6,10 +6,9 @@
  */
 import { applyPatch, type PatchInstruction, type PatchOperation } from "../../core/patch";
 import { parseEntityTagCondition } from "../../core/revision";
-import { agentActor } from "../../service/actor";
 import { problem } from "../problems";
 import type { ApiResponse } from "../response";
-import type { RequestContext } from "../router";
+import { actorOf, type RequestContext } from "../router";
 import { resolvePath } from "./note-path";
 import { headersValue } from "./vault-read";
 import { heldRevision, respond } from "./vault-write";
@@ -26,13 +25,13 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const held = heldRevision(context, path);
 	const body = await context.body();
 	if (!body.ok) return body.response;
-	const outcome = await context.guard.writer.write({
+	const outcome = await context.notes.write({
 		path,
 		// Computed inside the writer's atomic step, on the note as it is then: never on one version and written over another.
 		operation: { kind: "patch", apply: (current) => applyPatch(current, instruction, body.text) },
 		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
 		ifNoneMatch: { kind: "absent" },
-		actor: agentActor(context.agent?.name ?? "unknown", context.client ?? undefined),
+		actor: actorOf(context),
 		heldRevision: held,
 	});
 	if (outcome.kind === "refused" && outcome.refusal.reason === "not-found") {

@@ -4,11 +4,10 @@ import { etagOf, parseEntityTagCondition } from "../../core/revision";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { problem } from "../problems";
 import { json, noContent, type ApiResponse } from "../response";
-import type { RequestContext } from "../router";
+import { actorOf, type RequestContext } from "../router";
 import { resolvePath } from "./note-path";
 import { headersValue } from "./vault-read";
 import { refusalResponse } from "./refusal";
-import { agentActor } from "../../service/actor";
 
 export async function putNote(context: RequestContext): Promise<ApiResponse> {
 	return bodyWrite(context, (body) => ({ kind: "replace", body }));
@@ -38,16 +37,16 @@ async function bodyWrite(context: RequestContext, operation: (body: string) => W
 
 /** The revision this client's tokenless write is held to, as of now (the request's arrival). */
 export function heldRevision(context: RequestContext, path: string): string | null {
-	return context.guard.writer.heldRevision(context.client ?? undefined, path);
+	return context.notes.holdRevision(actorOf(context), path);
 }
 
 function write(context: RequestContext, path: string, operation: WriteOperation, held: string | null): Promise<WriteOutcome> {
-	return context.guard.writer.write({
+	return context.notes.write({
 		path,
 		operation,
 		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
 		ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")),
-		actor: agentActor(context.agent?.name ?? "unknown", context.client ?? undefined),
+		actor: actorOf(context),
 		heldRevision: held,
 		allowEmpty: /^\s*true\s*$/i.test(headersValue(context, "allow-empty") ?? ""),
 		merge: operation.kind === "replace" && prefersAutoMerge(headersValue(context, "prefer")) ? "auto" : undefined,

@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ok } from "./context";
 import { refusalResult } from "./refusal";
-import { agentActor } from "../../service/actor";
 
 export const APPEND_NOTE_DESCRIPTION =
 	"Append text to the end of a note, creating the note if it is missing. Appending overwrites nothing, so no revision is needed " +
@@ -27,12 +26,12 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 		({ path, content }) => guarded(context, async () => {
 			const checked = checkPath(context, path, "note");
 			if (!checked.ok) return checked.result;
-			const outcome = await context.guard.writer.write({
+			const outcome = await context.notes.write({
 				path: checked.path,
 				operation: { kind: "append", body: content },
 				ifMatch: { kind: "absent" },
 				ifNoneMatch: { kind: "absent" },
-				actor: agentActor(context.agent(), context.client),
+				actor: context.actor(),
 			});
 			switch (outcome.kind) {
 				case "written":

@@ -43,10 +43,10 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			annotations: { readOnlyHint: true },
 		},
 		({ id, wait }, extra) => guarded(context, async () => {
-			const record = context.guard.conflicts.get(id);
+			const record = context.notes.conflict(id);
 			if (!record) return fail(`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
 			// Counted per key, across its sessions: one key cannot take every slot by opening more sessions.
-			const outcome = await context.guard.waits.wait(record, (wait ?? 0) * 1000, context.key, extra.signal);
+			const outcome = await context.notes.awaitConflictStatus(record, (wait ?? 0) * 1000, context.key, extra.signal);
 			if (outcome.kind === "too-many") {
 				return fail(`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`, { error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds });
 			}

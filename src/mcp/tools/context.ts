@@ -2,15 +2,18 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
 import type { EntityTagCondition } from "../../core/revision";
-import type { RevisionGuard } from "../../service/revision-guard";
+import type { AgentActor } from "../../service/actor";
+import type { AgentNotes } from "../../service/agent-notes";
 import { NoteEncodingError, VaultPathError } from "../../vault/errors";
 
 export interface ToolContext {
-	guard: RevisionGuard;
-	/** The key name writes are attributed to; read per call, so a renamed key shows at once. */
-	agent(): string;
-	/** Who is calling, for implicit tokens: the key's client id plus the session id. */
-	client: string;
+	/** The application service: every tool works through it. */
+	notes: AgentNotes;
+	/**
+	 * The caller: its key's name (read per call, so a renamed key shows at once) and, for implicit tokens, the key's
+	 * client id plus the session id.
+	 */
+	actor(): AgentActor;
 	/** The key's client id alone: limits that belong to a key (long-polls) count all its sessions together. */
 	key: string;
 	/** Unexpected errors (never sent to the agent). */
@@ -36,7 +39,7 @@ export type Checked = { ok: true; path: string } | { ok: false; result: CallTool
 
 /** The same validator REST uses; MCP paths are plain strings, so there is no percent-decoding step. */
 export function checkPath(context: ToolContext, path: string, kind: "note" | "folder"): Checked {
-	const checked = validateVaultPath(path, context.guard.pathPolicy(), kind);
+	const checked = validateVaultPath(path, context.notes.pathPolicy(), kind);
 	if (checked.ok) return checked;
 	return { ok: false, result: fail(`Invalid path "${path}": ${checked.reason} Nothing was read or written.`) };
 }

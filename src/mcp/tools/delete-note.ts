@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
-import { agentActor } from "../../service/actor";
 
 export const DELETE_NOTE_DESCRIPTION =
 	"Move a note to the trash. Needs the revision from your last read_note of it, as `revision`: if the note changed since, nothing is deleted " +
@@ -26,12 +25,12 @@ export function registerDeleteNote(server: McpServer, context: ToolContext): voi
 		({ path, revision }) => guarded(context, async () => {
 			const checked = checkPath(context, path, "note");
 			if (!checked.ok) return checked.result;
-			const outcome = await context.guard.writer.write({
+			const outcome = await context.notes.write({
 				path: checked.path,
 				operation: { kind: "delete" },
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
-				actor: agentActor(context.agent(), context.client),
+				actor: context.actor(),
 			});
 			if (outcome.kind === "refused") return refusalResult(checked.path, outcome, "delete_note");
 			if (outcome.kind !== "deleted") throw new Error(`a delete ended as "${outcome.kind}"`);

@@ -1,7 +1,6 @@
 /** list_notes: the notes directly inside one folder, each with its revision, plus its sub-folders. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { listFolder } from "../../service/folder-listing";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
@@ -27,7 +26,7 @@ export function registerListNotes(server: McpServer, context: ToolContext): void
 		({ folder }) => guarded(context, async () => {
 			const checked = checkPath(context, folder ?? "", "folder");
 			if (!checked.ok) return checked.result;
-			const listed = await listFolder(context.guard, checked.path);
+			const listed = await context.notes.listFolder(checked.path);
 			if (!listed) return fail(`There is no folder ${JSON.stringify(checked.path)}. Call list_notes without a folder to see the vault root.`);
 			// Only what the tools would serve: notes of a served type (with revisions), and sub-folders.
 			const folders = listed.filter((entry) => entry.type === "folder").map((entry) => entry.path.replace(/\/$/, ""));

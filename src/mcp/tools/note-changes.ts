@@ -1,8 +1,6 @@
 /** note_changes: a unified diff from a revision the agent saw to the note now, as REST's GET /changes/{path}. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { revisionOf } from "../../core/revision";
-import { diffCapBytes } from "../../service/diff-pages";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
@@ -39,25 +37,15 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 		({ path, since, to, offset }) => guarded(context, async () => {
 			const checked = checkPath(context, path, "note");
 			if (!checked.ok) return checked.result;
-			const { guard } = context;
 			const unquote = (revision: string) => revision.replace(/^"(.*)"$/, "$1");
 			const from = unquote(since);
-			const snapshot = await guard.gateway.read(checked.path);
-			if (!snapshot) return fail(`There is no note at ${JSON.stringify(checked.path)}.`);
-			const notRetained = (revision: string) => fail(`Revision ${revision} of ${JSON.stringify(checked.path)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
-			const base = await guard.bases.get(from);
-			if (base === null) return notRetained(from);
-			const revision = await guard.tracker.served(snapshot);
-			let target = { revision, content: snapshot.content };
-			if (to !== undefined && unquote(to) !== revision) {
-				const content = await guard.bases.get(unquote(to));
-				if (content === null) return notRetained(unquote(to));
-				target = { revision: unquote(to), content };
-			}
 			// The result carries the page twice (as text and as structure, as MCP asks), so each gets half the cap.
-			const page = await guard.diffs.page({ path: checked.path, from: { revision: from, content: base }, to: target, offset: offset ?? 0, maxBytes: diffCapBytes(guard.settings()) / 2 });
+			const answer = await context.notes.changes(checked.path, { since: from, offset: offset ?? 0, copies: 2, ...(to !== undefined ? { to: unquote(to) } : {}) });
+			if (answer.kind === "missing") return fail(`There is no note at ${JSON.stringify(checked.path)}.`);
+			if (answer.kind === "not-retained") return fail(`Revision ${answer.revision} of ${JSON.stringify(checked.path)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
+			const { page } = answer;
 			const more = { ...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset }), ...(page.lineCut ? { lineCut: true } : {}) };
-			return ok({ path: checked.path, since: from, to: target.revision, revision, changed: from !== revisionOf(target.content), diff: page.text, ...more });
+			return ok({ path: checked.path, since: from, to: answer.to, revision: answer.revision, changed: answer.changed, diff: page.text, ...more });
 		}),
 	);
 }

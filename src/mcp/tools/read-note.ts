@@ -26,13 +26,10 @@ export function registerReadNote(server: McpServer, context: ToolContext): void 
 		({ path }) => guarded(context, async () => {
 			const checked = checkPath(context, path, "note");
 			if (!checked.ok) return checked.result;
-			const { guard } = context;
-			const snapshot = await guard.gateway.read(checked.path);
-			if (!snapshot) return fail(`There is no note at ${JSON.stringify(checked.path)}. To create it, call write_note without a revision.`);
-			// Served notes are kept as merge bases, so a later refusal can show exactly what changed since this read.
-			const revision = await guard.tracker.served(snapshot);
-			guard.reads.record(context.client, snapshot.path, revision, guard.now());
-			return ok({ path: snapshot.path, content: snapshot.content, revision });
+			// A read is kept as a merge base (so a later refusal can show exactly what changed) and is this session's last read.
+			const read = await context.notes.read(context.actor(), checked.path);
+			if (read.kind !== "read") return fail(`There is no note at ${JSON.stringify(checked.path)}. To create it, call write_note without a revision.`);
+			return ok({ path: read.path, content: read.content, revision: read.revision });
 		}),
 	);
 }

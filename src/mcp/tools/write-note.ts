@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
-import { agentActor } from "../../service/actor";
 
 export const WRITE_NOTE_DESCRIPTION =
 	"Create or replace a note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last read: " +
@@ -38,12 +37,12 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 		({ path, content, revision, merge, allow_empty: allowEmpty }) => guarded(context, async () => {
 			const checked = checkPath(context, path, "note");
 			if (!checked.ok) return checked.result;
-			const outcome = await context.guard.writer.write({
+			const outcome = await context.notes.write({
 				path: checked.path,
 				operation: { kind: "replace", body: content },
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
-				actor: agentActor(context.agent(), context.client),
+				actor: context.actor(),
 				merge,
 				allowEmpty,
 			});

@@ -1,0 +1,175 @@
+/**
+ * The application service every agent entry point calls (REST handlers, MCP tools): operations, not parts. It
+ * alone decides what serving a note to an agent means (which reads count, the read ledger, merge bases, diff bounds,
+ * long-polls), and it is the only way to a write: the gateway, tracker, base store and read ledger are not
+ * reachable through it, so every write goes through the one guarded writer by construction.
+ */
+import type { BaseStore } from "../core/base-store";
+import type { ConflictLog, ConflictRecord, ConflictStatus } from "../core/conflicts";
+import type { Page } from "../core/diff/page";
+import type { PathPolicy } from "../core/path";
+import type { ReadLedger } from "../core/read-ledger";
+import { revisionOf, weakMatch, type EntityTagCondition } from "../core/revision";
+import type { Timers } from "../core/timers";
+import type { RevisionGuardSettings } from "../settings";
+import type { NoteStat, VaultGateway } from "../vault/gateway";
+import type { AgentActor } from "./actor";
+import type { ConflictResolver, ConflictSides } from "./conflict-resolver";
+import type { ConflictWaits, WaitOutcome } from "./conflict-waits";
+import { diffCapBytes, type DiffPages } from "./diff-pages";
+import { listFolder, type ListedEntry } from "./folder-listing";
+import type { GuardedWriter, WriteOutcome, WriteRequest } from "./guarded-writer";
+import type { RevisionTracker } from "./revision-tracker";
+import type { MergeResult } from "../core/merge";
+
+export type NoteRead =
+	| { kind: "missing" }
+	/** The note still matches the client's If-None-Match: nothing was shown, so nothing counts as read. */
+	| { kind: "not-modified"; path: string; revision: string; stat: NoteStat }
+	| { kind: "read"; path: string; content: string; revision: string; stat: NoteStat };
+
+export interface ReadOptions {
+	/** Only the facts are wanted (HEAD): the content is not shown, so it does not count as read. */
+	head?: boolean;
+	ifNoneMatch?: EntityTagCondition;
+}
+
+export interface ChangesQuery {
+	since: string;
+	/** Diff to this retained revision instead of the note now (the next page of a long diff). */
+	to?: string;
+	/** The first diff line to return. */
+	offset: number;
+	/** How many times the answer carries the page (MCP sends it as text and as structure): each gets a share of the cap. */
+	copies?: 1 | 2;
+}
+
+export type ChangesAnswer =
+	| { kind: "missing" }
+	| { kind: "not-retained"; revision: string }
+	| { kind: "diff"; since: string; to: string; revision: string; changed: boolean; page: Page };
+
+export interface ConflictMerge {
+	sides: ConflictSides;
+	result: MergeResult;
+	text: string;
+}
+
+export interface AgentNotesDeps {
+	gateway: VaultGateway;
+	tracker: RevisionTracker;
+	bases: BaseStore;
+	reads: ReadLedger;
+	writer: GuardedWriter;
+	conflicts: ConflictLog;
+	waits: ConflictWaits;
+	resolver: ConflictResolver;
+	diffs: DiffPages;
+	settings: () => RevisionGuardSettings;
+	pathPolicy: () => PathPolicy;
+	now: () => number;
+	timers: Timers;
+	vaultName: string;
+}
+
+export class AgentNotes {
+	readonly vaultName: string;
+	readonly now: () => number;
+	readonly timers: Timers;
+	readonly settings: () => RevisionGuardSettings;
+	readonly pathPolicy: () => PathPolicy;
+
+	constructor(private readonly deps: AgentNotesDeps) {
+		this.vaultName = deps.vaultName;
+		this.now = deps.now;
+		this.timers = deps.timers;
+		this.settings = deps.settings;
+		this.pathPolicy = deps.pathPolicy;
+	}
+
+	/**
+	 * A note for an agent. Only a read that shows the content counts as having read it: it is kept as a merge base,
+	 * its time starts the read validity window, and it becomes the agent's implicit token for a tokenless write.
+	 */
+	async read(actor: AgentActor, path: string, options: ReadOptions = {}): Promise<NoteRead> {
+		const snapshot = await this.deps.gateway.read(path);
+		if (!snapshot) return { kind: "missing" };
+		const current = revisionOf(snapshot.content);
+		const { ifNoneMatch } = options;
+		if (ifNoneMatch && (ifNoneMatch.kind === "any" || weakMatch(ifNoneMatch, current))) return { kind: "not-modified", path: snapshot.path, revision: current, stat: snapshot.stat };
+		if (!options.head) {
+			await this.deps.tracker.served(snapshot, current);
+			this.recordRead(actor, snapshot.path, current);
+		}
+		return { kind: "read", path: snapshot.path, content: snapshot.content, revision: current, stat: snapshot.stat };
+	}
+
+	/** A folder's contents as agents may see them, each note with its revision (a listing is not a read). */
+	listFolder(folder: string): Promise<ListedEntry[] | null> {
+		return listFolder(this.deps.gateway, this.pathPolicy(), folder);
+	}
+
+	/** What changed since a revision the agent saw: a page of the diff to the note now (or to `to`). */
+	async changes(path: string, query: ChangesQuery): Promise<ChangesAnswer> {
+		const { gateway, bases, tracker, diffs } = this.deps;
+		const snapshot = await gateway.read(path);
+		if (!snapshot) return { kind: "missing" };
+		const base = await bases.get(query.since);
+		if (base === null) return { kind: "not-retained", revision: query.since };
+		// The answer names the note's current revision, which the agent may write with: that counts as serving it.
+		const revision = await tracker.served(snapshot);
+		let to = { revision, content: snapshot.content };
+		if (query.to !== undefined && query.to !== revision) {
+			const content = await bases.get(query.to);
+			if (content === null) return { kind: "not-retained", revision: query.to };
+			to = { revision: query.to, content };
+		}
+		const maxBytes = diffCapBytes(this.settings()) / (query.copies ?? 1);
+		const page = await diffs.page({ path, from: { revision: query.since, content: base }, to, offset: query.offset, maxBytes });
+		return { kind: "diff", since: query.since, to: to.revision, revision, changed: query.since !== revisionOf(to.content), page };
+	}
+
+	/** The revision a tokenless write from `actor` is held to, as of now: capture it when the request arrives. */
+	holdRevision(actor: AgentActor, path: string): string | null {
+		return this.deps.writer.heldRevision(actor.client, path);
+	}
+
+	/** The one way to change a note. */
+	write(request: WriteRequest): Promise<WriteOutcome> {
+		return this.deps.writer.write(request);
+	}
+
+	/** The note open in Obsidian's active editor, if the host has one. */
+	async activeNote(): Promise<string | null> {
+		return (await this.deps.gateway.activeNote?.()) ?? null;
+	}
+
+	listConflicts(filter?: { status?: ConflictStatus }): ConflictRecord[] {
+		return this.deps.conflicts.list(filter);
+	}
+
+	conflict(id: string): ConflictRecord | undefined {
+		return this.deps.conflicts.get(id);
+	}
+
+	/** Waits (bounded per caller and in all) until a conflict is no longer open, or `ms` pass. */
+	awaitConflictStatus(record: ConflictRecord, ms: number, caller: string, signal?: AbortSignal): Promise<WaitOutcome> {
+		return this.deps.waits.wait(record, ms, caller, signal);
+	}
+
+	/** A conflict's automatic merge now; it shows the note with its revision, so the note counts as served. */
+	async conflictMerge(id: string, diff3: boolean): Promise<ConflictMerge | null> {
+		const preview = await this.deps.resolver.preview(id, diff3);
+		if (preview?.sides.mine != null) await this.deps.tracker.served({ path: preview.sides.record.path, content: preview.sides.mine });
+		return preview;
+	}
+
+	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */
+	forgetClient(client: string): void {
+		this.deps.reads.forgetClient(client);
+	}
+
+	private recordRead(actor: AgentActor, path: string, revision: string): void {
+		if (actor.client !== undefined) this.deps.reads.record(actor.client, path, revision, this.now());
+	}
+}
