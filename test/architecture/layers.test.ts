@@ -1,0 +1,64 @@
+/**
+ * The shape the code must keep (README's architecture section): adapters (REST in `http/`, MCP in `mcp/`) reach the
+ * vault only through the application service, so every write goes through the one guarded writer by construction;
+ * `http/` does not know what is mounted on it; and the core is pure.
+ */
+import { readdirSync, readFileSync, statSync } from "fs";
+import { dirname, join, relative, resolve } from "path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(__dirname, "../../src");
+
+interface Import {
+	file: string;
+	/** Resolved to a path under src/ without extension, or the bare package name. */
+	target: string;
+	typeOnly: boolean;
+}
+
+function sourceFiles(folder: string): string[] {
+	return readdirSync(folder).flatMap((name) => {
+		const path = join(folder, name);
+		return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith(".ts") ? [path] : [];
+	});
+}
+
+function importsOf(file: string): Import[] {
+	const text = readFileSync(file, "utf8");
+	const found: Import[] = [];
+	const pattern = /^\s*(import|export)\s+(type\s+)?[^;]*?\bfrom\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/gm;
+	for (const match of text.matchAll(pattern)) {
+		const specifier = match[3] ?? match[4]!;
+		const target = specifier.startsWith(".") ? relative(SRC, resolve(dirname(file), specifier)) : specifier;
+		found.push({ file: relative(SRC, file), target, typeOnly: match[2] !== undefined });
+	}
+	return found;
+}
+
+const ALL = sourceFiles(SRC).flatMap(importsOf);
+const inFolder = (folder: string) => (entry: Import) => entry.file.startsWith(`${folder}/`);
+
+/** The parts behind the application service, which adapters must not reach at run time. */
+const BEHIND_THE_SERVICE = (target: string) =>
+	(target.startsWith("vault/") && target !== "vault/errors") || ["core/read-ledger", "service/revision-tracker", "core/base-store"].includes(target);
+
+describe("the layers", () => {
+	it("finds the imports it checks (the scan itself works)", () => {
+		expect(ALL.some((entry) => entry.file === "http/server.ts" && entry.target === "vault/errors" && !entry.typeOnly)).toBe(true);
+		expect(ALL.some((entry) => entry.file === "mcp/mount.ts" && entry.target === "mcp/endpoint")).toBe(true);
+	});
+
+	it("REST and MCP reach the vault, the tracker, the base store and the read ledger only through the application service", () => {
+		const leaks = ALL.filter((entry) => (inFolder("http")(entry) || inFolder("mcp")(entry)) && !entry.typeOnly && BEHIND_THE_SERVICE(entry.target));
+		expect(leaks).toEqual([]);
+	});
+
+	it("http/ imports nothing from mcp/: the host mounts MCP on the server", () => {
+		expect(ALL.filter((entry) => inFolder("http")(entry) && entry.target.startsWith("mcp/"))).toEqual([]);
+	});
+
+	it("the core imports nothing outside the core (no obsidian, no vault, no service)", () => {
+		const outside = ALL.filter((entry) => inFolder("core")(entry) && !entry.target.startsWith("core/") && /^(obsidian|vault|service|http|mcp|ui|host|headless)(\/|$)/.test(entry.target));
+		expect(outside).toEqual([]);
+	});
+});
