@@ -35,7 +35,7 @@ export interface ResolverDeps {
 	gateway: VaultGateway;
 	bases: BaseStore;
 	conflicts: ConflictLog;
-	writer: () => GuardedWriter;
+	writer: GuardedWriter;
 	settings: () => RevisionGuardSettings;
 	now: () => number;
 	/** Gives the host a turn during the merges of big notes. */
@@ -72,7 +72,7 @@ export class ConflictResolver {
 	async save(id: string, text: string, mineRevision: string | null, agentTaken: AgentTaken): Promise<SaveOutcome> {
 		const record = this.deps.conflicts.get(id);
 		if (!record) return { kind: "failed", message: "This conflict no longer exists." };
-		const outcome = await this.deps.writer().write({
+		const outcome = await this.deps.writer.write({
 			path: record.path,
 			operation: { kind: "replace", body: text },
 			ifMatch: parseEntityTagCondition(mineRevision === null ? undefined : `"${mineRevision}"`),
@@ -93,7 +93,7 @@ export class ConflictResolver {
 		this.deps.conflicts.setStatus(id, "dismissed", new Date(this.deps.now()).toISOString());
 	}
 
-	/** The writer's hook: a write on top of the revision a conflict was refused against resolves that conflict. */
+	/** Subscribed to the writer: a write on top of the revision a conflict was refused against resolves that conflict. */
 	async settle(write: CompletedWrite): Promise<void> {
 		for (const record of this.deps.conflicts.list({ status: "open", path: write.path })) {
 			// The person's saves (the merge modal) resolve their conflict themselves, with what they chose.
@@ -110,7 +110,7 @@ export class ConflictResolver {
 		if (this.deps.settings().backupAfterResolve !== "trash" || !record.backupPath) return;
 		const backup = await this.deps.gateway.read(record.backupPath);
 		if (!backup || revisionOf(backup.content) !== record.proposedRevision) return;
-		await this.deps.writer().write({
+		await this.deps.writer.write({
 			path: record.backupPath,
 			operation: { kind: "delete" },
 			ifMatch: parseEntityTagCondition(`"${record.proposedRevision}"`),

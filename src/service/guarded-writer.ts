@@ -39,16 +39,14 @@ export interface GuardedWriterDeps {
 	conflicts: ConflictLog;
 	settings: () => RevisionGuardSettings;
 	now: () => number;
-	/** Persist conflict records; awaited before a refusal is answered. */
-	saveConflicts: () => Promise<void>;
+	/** Resolves once the latest conflict record change is saved; awaited before a refusal is answered. */
+	conflictsSaved: () => Promise<void>;
 	/** What each client last read, for implicit tokens. */
 	reads: ReadLedger;
 	/** Gives the host a turn during long diffs and merges. */
 	yieldToHost: YieldToHost;
 	/** Where diffs for agents are computed (bounded, paged). */
 	diffs: DiffPages;
-	/** Called after every write that replaced an existing note (conflict records settle themselves here). */
-	onWritten?: (write: CompletedWrite) => Promise<void>;
 	/** Errors in bookkeeping after a write landed: reported, never turned into a failed answer. */
 	onError?: (error: unknown) => void;
 }
@@ -58,8 +56,18 @@ type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | nu
 
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
+	private readonly written = new Set<(write: CompletedWrite) => Promise<void>>();
 
 	constructor(private readonly deps: GuardedWriterDeps) {}
+
+	/**
+	 * Subscribes to every write that replaced an existing note (conflict records settle themselves there); the write
+	 * is answered once every listener is done. Returns the unsubscriber.
+	 */
+	onWritten(listener: (write: CompletedWrite) => Promise<void>): () => void {
+		this.written.add(listener);
+		return () => this.written.delete(listener);
+	}
 
 	/** The revision a tokenless write from `client` would be held to now (its last read), or null. */
 	heldRevision(client: string | undefined, path: string): string | null {
@@ -190,7 +198,9 @@ export class GuardedWriter {
 			// The writer knows this content, so it is a fair base for its next write.
 			this.deps.history.markServed(path, revision, this.deps.now());
 			await this.deps.bases.retain(revision, content);
-			if (replaced !== null) await this.deps.onWritten?.({ path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by });
+			if (replaced === null) return;
+			const write: CompletedWrite = { path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by };
+			for (const listener of this.written) await listener(write);
 		} catch (error) {
 			this.deps.onError?.(error);
 		}

@@ -1,7 +1,7 @@
 /**
  * Loads and saves the plugin's own state (revision history, the base index, conflict records) through a
- * StateStorage. History saves are debounced; conflict records are saved at once because they point at .bak notes
- * a person may need.
+ * StateStorage. History saves are debounced; conflict records are saved at once (one save per change) because they
+ * point at .bak notes a person may need.
  */
 import type { BlobStorage } from "../core/base-store";
 import type { Timers } from "../core/timers";
@@ -17,9 +17,27 @@ export interface PersistedState {
 	conflicts: unknown;
 }
 
+/** Reads the saved state; a damaged file is kept aside as evidence and read as nothing. */
+export async function loadState(storage: StateStorage): Promise<PersistedState> {
+	const [history, conflicts] = await Promise.all([readJson(storage, HISTORY_FILE), readJson(storage, CONFLICTS_FILE)]);
+	const historyFile = (history ?? {}) as { history?: unknown; bases?: unknown };
+	return { history: historyFile.history, bases: historyFile.bases, conflicts };
+}
+
+/** Where merge bases are kept: content-addressed files beside the state. */
+export function blobStorage(storage: StateStorage): BlobStorage {
+	return {
+		read: (key) => storage.read(BASES_PREFIX + key),
+		// Bases are content-addressed and verified on read, so they need no fsync.
+		write: (key, content) => storage.write(BASES_PREFIX + key, content, { durable: false }),
+		remove: (key) => storage.remove(BASES_PREFIX + key),
+	};
+}
+
 export class StatePersistence {
 	private timer: unknown = null;
 	private saving: Promise<void> = Promise.resolve();
+	private conflictsSaving: Promise<void> = Promise.resolve();
 
 	constructor(
 		private readonly storage: StateStorage,
@@ -28,12 +46,6 @@ export class StatePersistence {
 		private readonly timers: Timers,
 		private readonly debounceMs = 1000,
 	) {}
-
-	async load(): Promise<PersistedState> {
-		const [history, conflicts] = await Promise.all([this.readJson(HISTORY_FILE), this.readJson(CONFLICTS_FILE)]);
-		const historyFile = (history ?? {}) as { history?: unknown; bases?: unknown };
-		return { history: historyFile.history, bases: historyFile.bases, conflicts };
-	}
 
 	/** Schedules a history save. */
 	markDirty(): void {
@@ -44,8 +56,15 @@ export class StatePersistence {
 		}, this.debounceMs);
 	}
 
-	async saveConflicts(): Promise<void> {
-		await this.chain(() => this.storage.write(CONFLICTS_FILE, JSON.stringify(this.conflictSnapshot())));
+	/** Saves the conflict records (call once per change: the log's change listener does). */
+	saveConflicts(): Promise<void> {
+		this.conflictsSaving = this.chain(() => this.storage.write(CONFLICTS_FILE, JSON.stringify(this.conflictSnapshot())));
+		return this.conflictsSaving;
+	}
+
+	/** Resolves once the latest conflict change is on storage (a refusal awaits this before it is answered). */
+	conflictsSaved(): Promise<void> {
+		return this.conflictsSaving;
 	}
 
 	/** Writes everything pending now (shutdown, tests). */
@@ -54,15 +73,6 @@ export class StatePersistence {
 		this.timer = null;
 		await this.saveHistory();
 		await this.saveConflicts();
-	}
-
-	blobs(): BlobStorage {
-		return {
-			read: (key) => this.storage.read(BASES_PREFIX + key),
-			// Bases are content-addressed and verified on read, so they need no fsync.
-			write: (key, content) => this.storage.write(BASES_PREFIX + key, content, { durable: false }),
-			remove: (key) => this.storage.remove(BASES_PREFIX + key),
-		};
 	}
 
 	private saveHistory(): Promise<void> {
@@ -75,15 +85,16 @@ export class StatePersistence {
 		return this.saving;
 	}
 
-	private async readJson(name: string): Promise<unknown> {
-		const text = await this.storage.read(name);
-		if (text === null) return null;
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			// A damaged state file must not stop the plugin; keep the evidence and start fresh.
-			await this.storage.write(`${name}.damaged-${Date.now()}`, text);
-			return null;
-		}
+}
+
+async function readJson(storage: StateStorage, name: string): Promise<unknown> {
+	const text = await storage.read(name);
+	if (text === null) return null;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		// A damaged state file must not stop the plugin; keep the evidence and start fresh.
+		await storage.write(`${name}.damaged-${Date.now()}`, text);
+		return null;
 	}
 }

@@ -16,7 +16,7 @@ export interface RefusedBodyDeps {
 	backupFolder: () => string;
 	now: () => number;
 	/** Persists conflict records; awaited, so the record is on disk before the refusal is answered. */
-	saveConflicts: () => Promise<void>;
+	conflictsSaved: () => Promise<void>;
 }
 
 export interface RefusedBody {
@@ -60,8 +60,9 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 		time: when.toISOString(),
 		status: "open",
 	};
+	// Adding it saves the records (the log's change listener); the refusal is answered once that save is done.
 	deps.conflicts.add(conflict);
-	await deps.saveConflicts().catch(() => undefined);
+	await deps.conflictsSaved().catch(() => undefined);
 	return { conflict, backupError };
 }
 

@@ -16,7 +16,7 @@ import { ConflictResolver } from "./conflict-resolver";
 import { ConflictWaits } from "./conflict-waits";
 import { DiffPages } from "./diff-pages";
 import { GuardedWriter } from "./guarded-writer";
-import { StatePersistence } from "./persistence";
+import { blobStorage, loadState, StatePersistence } from "./persistence";
 import { RevisionTracker } from "./revision-tracker";
 
 export interface RevisionGuardOptions {
@@ -73,22 +73,14 @@ const MB = 1024 * 1024;
 export async function openRevisionGuard(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const { gateway, storage, settings } = options;
 	const now = options.now ?? Date.now;
-	let history = new RevisionHistory();
-	let conflicts = new ConflictLog();
-	let bases: BaseStore | null = null;
-
-	const persistence: StatePersistence = new StatePersistence(
-		storage,
-		() => ({ history: history.toSnapshot(), bases: bases?.toSnapshot() }),
-		() => conflicts.toSnapshot(),
-		options.timers,
-		options.persistDebounceMs,
-	);
-	const loaded = await persistence.load();
-	history = RevisionHistory.fromSnapshot(loaded.history);
-	conflicts = ConflictLog.fromSnapshot(loaded.conflicts);
-	bases = new BaseStore(persistence.blobs(), settings().baseStoreCapMB * MB);
+	const loaded = await loadState(storage);
+	const history = RevisionHistory.fromSnapshot(loaded.history);
+	const conflicts = ConflictLog.fromSnapshot(loaded.conflicts);
+	const bases = new BaseStore(blobStorage(storage), settings().baseStoreCapMB * MB);
 	bases.load(loaded.bases);
+	const persistence = new StatePersistence(storage, () => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }), () => conflicts.toSnapshot(), options.timers, options.persistDebounceMs);
+	// The one place conflict records are saved: once per change.
+	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));
 
 	const pathPolicy = (): PathPolicy => ({
 		configDir: options.configDir,
@@ -122,14 +114,13 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		conflicts,
 		settings,
 		now,
-		saveConflicts: () => persistence.saveConflicts(),
+		conflictsSaved: () => persistence.conflictsSaved(),
 		yieldToHost,
 		diffs,
-		onWritten: (write) => resolver.settle(write),
 		onError: options.onError,
 	});
-	const resolver: ConflictResolver = new ConflictResolver({ gateway, bases, conflicts, writer: () => writer, settings, now, yieldToHost });
-	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));
+	const resolver = new ConflictResolver({ gateway, bases, conflicts, writer, settings, now, yieldToHost });
+	writer.onWritten((write) => resolver.settle(write));
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
 	const notes = new AgentNotes({ gateway, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName });
@@ -155,7 +146,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		async close() {
 			await tracker.flush();
 			tracker.stop();
-			await bases?.settle();
+			await bases.settle();
 			await persistence.flush();
 		},
 	};

@@ -12,11 +12,26 @@ const tag = (content: string) => parseEntityTagCondition(`"${revisionOf(content)
 async function open(initial: Record<string, string>) {
 	const gateway = new MemoryGateway(initial);
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 21, 10, 15, 0) });
-	return { gateway, guard, settings };
+	const storage = new MemoryStorage();
+	const guard = await openRevisionGuard({ gateway, storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 21, 10, 15, 0) });
+	return { gateway, guard, settings, storage };
 }
 
 describe("GuardedWriter", () => {
+	it("saves the conflict records once per refusal, before it answers", async () => {
+		const { guard, storage } = await open({ "a.md": "new\n" });
+		const saves: string[] = [];
+		const write = storage.write.bind(storage);
+		storage.write = async (name, content) => {
+			if (name === "conflicts.json") saves.push(content);
+			await write(name, content);
+		};
+		const outcome = await guard.writer.write({ path: "a.md", operation: { kind: "replace", body: "agent\n" }, ifMatch: tag("old\n"), ifNoneMatch: absent, actor: agentActor("bot") });
+		expect(outcome.kind).toBe("refused");
+		expect(saves).toHaveLength(1);
+		expect(saves[0]).toContain(outcome.kind === "refused" ? outcome.conflict!.id : "");
+	});
+
 	it("still refuses a stale write when the .bak cannot be written, and says why", async () => {
 		const { gateway, guard } = await open({ "a.md": "now\n" });
 		gateway.failCreates = new Error("disk full");
