@@ -46,7 +46,8 @@ export interface VaultGateway {
 	 * Atomic read-check-write. `decide` is shown the note as it is (null if missing) and runs synchronously inside
 	 * the write step, so nothing can change the note between the check and the write. Creating parent folders is
 	 * part of a write. If another program changes the note before the write lands, `decide` is shown the note again
-	 * and only its last plan is carried out.
+	 * and only its last plan is carried out. Calls for one note are serialized by the guarded writer (the one owner
+	 * of the per-note lock); the gateway keeps each write atomic against everything else.
 	 */
 	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>>;
 

@@ -6,7 +6,6 @@
 import { watch, type FSWatcher } from "chokidar";
 import { promises as fs } from "fs";
 import { basename, dirname, join, relative, sep } from "path";
-import { KeyedMutex } from "../core/keyed-mutex";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
@@ -15,7 +14,6 @@ import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
 
 export class NodeFsGateway implements VaultGateway {
-	private readonly locks = new KeyedMutex();
 	private readonly listeners = new Set<(change: VaultChange) => void>();
 	private watcher: FSWatcher | null = null;
 	private ready: Promise<void> = Promise.resolve();
@@ -38,35 +36,31 @@ export class NodeFsGateway implements VaultGateway {
 		return this.readAt(path, absolute);
 	}
 
-	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
-		return this.locks.run(path, async () => {
-			const absolute = await this.resolveForWrite(path);
-			for (let attempt = 1; ; attempt++) {
-				const seen = await readForDecision(path, absolute);
-				if (seen.content === null) await this.refuseNameVariant(path, absolute);
-				const plan = decide(seen.content);
-				// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
-				// the check runs again on what the note holds now (the lock only keeps out writers in this process).
-				const unchanged = () => stillAsSeen(absolute, seen);
-				if (plan.kind === "keep") return { result: plan.result, stat: null };
-				if (plan.kind === "trash") {
-					if (await moveToTrash(join(this.root, this.trashFolder), path, absolute, new Date(), unchanged)) return { result: plan.result, stat: null };
-				} else {
-					await mkdirFor(path, absolute);
-					const written = await writeFileAtomic(absolute, plan.content, { stillCurrent: unchanged });
-					if (written) return { result: plan.result, stat: toStat(written) };
-				}
-				if (attempt >= DECIDE_ATTEMPTS) throw new NoteKeptChangingError(path, seen.content);
+	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
+		const absolute = await this.resolveForWrite(path);
+		for (let attempt = 1; ; attempt++) {
+			const seen = await readForDecision(path, absolute);
+			if (seen.content === null) await this.refuseNameVariant(path, absolute);
+			const plan = decide(seen.content);
+			// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
+			// the check runs again on what the note holds now (writers in this process are kept out by the guarded writer's per-note lock).
+			const unchanged = () => stillAsSeen(absolute, seen);
+			if (plan.kind === "keep") return { result: plan.result, stat: null };
+			if (plan.kind === "trash") {
+				if (await moveToTrash(join(this.root, this.trashFolder), path, absolute, new Date(), unchanged)) return { result: plan.result, stat: null };
+			} else {
+				await mkdirFor(path, absolute);
+				const written = await writeFileAtomic(absolute, plan.content, { stillCurrent: unchanged });
+				if (written) return { result: plan.result, stat: toStat(written) };
 			}
-		});
+			if (attempt >= DECIDE_ATTEMPTS) throw new NoteKeptChangingError(path, seen.content);
+		}
 	}
 
-	createExclusive(path: string, content: string): Promise<boolean> {
-		return this.locks.run(path, async () => {
-			const absolute = await this.resolveForWrite(path);
-			await mkdirFor(path, absolute);
-			return createFileExclusive(absolute, content);
-		});
+	async createExclusive(path: string, content: string): Promise<boolean> {
+		const absolute = await this.resolveForWrite(path);
+		await mkdirFor(path, absolute);
+		return createFileExclusive(absolute, content);
 	}
 
 	async list(folder: string): Promise<FolderEntry[] | null> {
