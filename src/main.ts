@@ -1,9 +1,7 @@
 /** Revision Guard for Obsidian: wiring only. The behaviour lives in core/, service/, http/, vault/ and ui/. */
 import { Notice, normalizePath, Plugin } from "obsidian";
-import { generateKey } from "./core/keys";
 import { yieldVia } from "./core/steps";
 import type { Timers } from "./core/timers";
-import { ApiListener } from "./http/listener";
 import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
 import { withDefaults, type RevisionGuardSettings } from "./settings";
 import { ConflictUi } from "./ui/conflict-ui";
@@ -12,7 +10,7 @@ import { ConflictStatusBar } from "./ui/status-bar";
 import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
-import { createApiServer } from "./host/api-server";
+import { startHost, type Host } from "./host/start-host";
 
 /** Vaults bigger than this get a progress notice while start-up reconciles them. */
 const RECONCILE_NOTICE_THRESHOLD = 2000;
@@ -20,7 +18,7 @@ const RECONCILE_NOTICE_THRESHOLD = 2000;
 export default class RevisionGuardPlugin extends Plugin {
 	settings!: RevisionGuardSettings;
 	guard: RevisionGuard | null = null;
-	private listener: ApiListener | null = null;
+	private host: Host | null = null;
 	private startError: string | null = null;
 	private statusBar: ConflictStatusBar | null = null;
 	private conflictUi: ConflictUi | null = null;
@@ -34,15 +32,8 @@ export default class RevisionGuardPlugin extends Plugin {
 		const stored = (await this.loadData()) as { keys?: StoredKey[] } | null;
 		this.storedKeys = stored?.keys ?? [];
 		this.settings = withDefaults(withKeyValues(stored, this.secrets()));
-		const keysInDataJson = this.storedKeys.some((key) => typeof key.key === "string");
-		const elsewhere = this.keysOnOtherDevices();
-		const firstKey = this.settings.keys.length === 0;
-		if (firstKey) this.settings.keys.push({ name: freeKeyName(elsewhere), key: generateKey(), created: new Date().toISOString() });
-		// A new key, or keys an older version kept in data.json, go to secret storage now.
-		if (firstKey || (keysInDataJson && this.secrets())) await this.saveSettings();
-		if (firstKey && elsewhere.length > 0) {
-			new Notice("This vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from the plugin's settings.");
-		}
+		// Keys an older version kept in data.json go to secret storage now (a first key is made when the host starts).
+		if (this.storedKeys.some((key) => typeof key.key === "string") && this.secrets()) await this.saveSettings();
 		this.addSettingTab(new RevisionGuardSettingTab(this.app, this, this));
 		this.statusBar = new ConflictStatusBar(this.addStatusBarItem(), () => this.showConflicts());
 		this.statusBar.update(null);
@@ -82,11 +73,11 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	serverStatus(): string {
-		return this.startError ?? this.listener?.status(this.settings.bindAddress) ?? "Starting…";
+		return this.startError ?? this.host?.listener.status(this.settings.bindAddress) ?? "Starting…";
 	}
 
 	async restartServer(): Promise<void> {
-		await this.listener?.listen(this.settings.port, this.settings.bindAddress);
+		await this.host?.listener.listen(this.settings.port, this.settings.bindAddress);
 	}
 
 	private async start(): Promise<void> {
@@ -103,38 +94,46 @@ export default class RevisionGuardPlugin extends Plugin {
 	private async open(): Promise<void> {
 		const { app } = this;
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
-		const guard = await openRevisionGuard({
-			gateway: new ObsidianGateway(app, (cleanup) => this.register(cleanup), yieldVia(this.timers)),
-			storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder),
-			settings: () => this.settings,
-			configDir: app.vault.configDir,
-			vaultName: app.vault.getName(),
-			changeSource: { kind: "user" },
-			timers: this.timers,
-			onError: (error) => console.error("Revision Guard:", error),
-		});
-		if (this.unloaded) return void (await guard.close());
-		this.guard = guard;
-		this.listener = new ApiListener(() => createApiServer(guard.notes, { onError: (error) => console.error("Revision Guard: request failed", error) }), { warn: (message) => new Notice(message, 0) });
-		if (this.statusBar) {
-			this.conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
-			this.register(this.conflictUi.start());
-		}
-		guard.tracker.start();
-		await this.reconcile(guard);
-		// Disabled while start-up was still reconciling: never open a port for a guard that is already closed.
-		if (this.guard !== guard) return;
-		await this.listener.listen(this.settings.port, this.settings.bindAddress);
-	}
-
-	private async reconcile(guard: RevisionGuard): Promise<void> {
+		const elsewhere = this.keysOnOtherDevices();
 		let progress: Notice | null = null;
-		await guard.tracker.reconcile((done, total) => {
-			if (total < RECONCILE_NOTICE_THRESHOLD) return;
-			progress ??= new Notice("", 0);
-			if (done === 1 || done % 500 === 0 || done === total) progress.setMessage(`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`);
+		const host = await startHost({
+			settings: () => this.settings,
+			saveSettings: () => this.saveSettings(),
+			otherKeyNames: elsewhere,
+			openGuard: () =>
+				openRevisionGuard({
+					gateway: new ObsidianGateway(app, (cleanup) => this.register(cleanup), yieldVia(this.timers)),
+					storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder),
+					settings: () => this.settings,
+					configDir: app.vault.configDir,
+					vaultName: app.vault.getName(),
+					changeSource: { kind: "user" },
+					timers: this.timers,
+					onError: (error) => console.error("Revision Guard:", error),
+				}),
+			opened: (guard) => {
+				this.guard = guard;
+				if (!this.statusBar) return;
+				this.conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
+				this.register(this.conflictUi.start());
+			},
+			onProgress: (done, total) => {
+				if (total < RECONCILE_NOTICE_THRESHOLD) return;
+				progress ??= new Notice("", 0);
+				if (done === 1 || done % 500 === 0 || done === total) progress.setMessage(`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`);
+			},
+			warn: (message) => new Notice(message, 0),
+			onError: (error) => console.error("Revision Guard: request failed", error),
+			stopped: () => this.unloaded,
 		});
 		(progress as Notice | null)?.hide();
+		if (!host) return;
+		// Disabled just as it started listening: close what was opened.
+		if (this.unloaded) return void (await host.close());
+		this.host = host;
+		if (host.firstKey && elsewhere.length > 0) {
+			new Notice("This vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from the plugin's settings.");
+		}
 	}
 
 	/** Obsidian's secret storage, where it has one (1.11.4+). */
@@ -148,16 +147,12 @@ export default class RevisionGuardPlugin extends Plugin {
 	}
 
 	private async stop(): Promise<void> {
-		await this.listener?.close();
-		this.listener = null;
-		await this.guard?.close();
+		const { host, guard } = this;
+		this.host = null;
 		this.guard = null;
+		// A host still starting has no listener yet, only its guard.
+		if (host) await host.close();
+		else await guard?.close();
 		this.conflictUi = null;
 	}
-}
-
-/** "agent", or "agent-2", "agent-3"… when another device's key already has the name. */
-function freeKeyName(taken: readonly string[]): string {
-	if (!taken.includes("agent")) return "agent";
-	for (let n = 2; ; n++) if (!taken.includes(`agent-${n}`)) return `agent-${n}`;
 }

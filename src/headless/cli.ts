@@ -2,14 +2,13 @@
 import { mkdir, stat } from "fs/promises";
 import { join, resolve } from "path";
 import type { ConflictReason } from "../core/conflicts";
-import { isLoopback } from "../http/security";
-import { createApiServer } from "../host/api-server";
+import { startHost } from "../host/start-host";
 import { recoverTempFiles } from "../vault/temp-recovery";
 import { parseArgs, USAGE, type ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
 import { openFolder, openFolderGuard, STATE_FOLDER } from "./folder-guard";
 import { runMerge } from "./merge-command";
-import { loadHostSettings } from "./host-settings";
+import { loadHostSettings, saveHostSettings } from "./host-settings";
 import { pickSampleNote, welcomeText } from "./welcome";
 
 async function serve(args: ServeArgs): Promise<void> {
@@ -31,35 +30,35 @@ async function serve(args: ServeArgs): Promise<void> {
 		for (const path of recovered) console.warn(`  ${path}`);
 	}
 	const settings = await loadHostSettings(storage, args.apiKey, args.port);
-	const guard = await openFolderGuard(opened, () => settings);
-	guard.tracker.start();
-	const report = await guard.tracker.reconcile();
-	guard.conflicts.onChange((record) => {
-		if (record.status !== "open") return;
-		const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
-		console.log(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
+	const host = await startHost({
+		settings: () => settings,
+		saveSettings: () => saveHostSettings(storage, settings, args.apiKey),
+		openGuard: () => openFolderGuard(opened, () => settings),
+		opened: (guard) =>
+			guard.conflicts.onChange((record) => {
+				if (record.status !== "open") return;
+				const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
+				console.log(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
+			}),
+		warn: (message) => console.warn(message),
+		portInUse: (port) => `Port ${port} is in use; pick another with --port N.`,
+		onError: (error) => console.error("request failed:", error),
 	});
-	const server = createApiServer(guard.notes, { onError: (error) => console.error("request failed:", error) });
-	let port: number;
-	try {
-		port = await server.listen(settings.port, settings.bindAddress);
-		if (!isLoopback(settings.bindAddress)) console.warn(`WARNING: listening on ${settings.bindAddress} (from settings.json), beyond this computer. Keys travel unencrypted; prefer 127.0.0.1.`);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		console.error(code === "EADDRINUSE" ? `Port ${settings.port} is in use; pick another with --port N.` : `Could not listen: ${String(error)}`);
-		await guard.close();
+	const port = host?.listener.port ?? null;
+	if (!host || port === null) {
+		await host?.close();
 		await gateway.close();
 		process.exitCode = 1;
 		return;
 	}
+	const report = host.reconcile;
 	// Handlers first: the welcome text says Ctrl+C stops the host, so it must be true once that text is out.
 	let stopping = false;
 	const stop = async (signal: string) => {
 		if (stopping) return;
 		stopping = true;
 		console.log(`\n${signal}: stopping…`);
-		await server.close();
-		await guard.close();
+		await host.close();
 		await gateway.close();
 		process.exit(0);
 	};

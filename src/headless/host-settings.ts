@@ -1,5 +1,5 @@
 /** The headless host's settings file (`<vault>/.revision-guard/settings.json`): the same settings as the plugin. */
-import { generateKey } from "../core/keys";
+import { addFirstKey } from "../host/first-key";
 import { withDefaults, type RevisionGuardSettings } from "../settings";
 import type { StateStorage } from "../vault/gateway";
 
@@ -19,13 +19,15 @@ export async function loadHostSettings(storage: StateStorage, cliKey: string | n
 		stored = null;
 	}
 	const settings = withDefaults(stored);
-	if (settings.keys.length === 0) {
-		settings.keys.push({ name: "agent", key: generateKey(), created: new Date().toISOString() });
-		await storage.write(SETTINGS_FILE, JSON.stringify(settings, null, "\t"));
-	}
+	if (addFirstKey(settings)) await saveHostSettings(storage, settings);
 	settings.port = port;
 	if (cliKey !== null && !settings.keys.some((key) => key.key === cliKey)) {
 		settings.keys.unshift({ name: "cli", key: cliKey, created: new Date().toISOString() });
 	}
 	return settings;
+}
+
+/** Writes settings.json: what was loaded and made, never a key given on the command line for this run. */
+export async function saveHostSettings(storage: StateStorage, settings: RevisionGuardSettings, cliKey: string | null = null): Promise<void> {
+	await storage.write(SETTINGS_FILE, JSON.stringify({ ...settings, keys: settings.keys.filter((key) => key.key !== cliKey) }, null, "\t"));
 }

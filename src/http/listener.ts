@@ -10,7 +10,9 @@ import { SERVICE_NAME } from "./routes/service";
 
 export interface ListenerHooks {
 	/** A message the person must see (a notice in Obsidian, stderr headless). */
-	warn(message: string): void;
+	warn: (message: string) => void;
+	/** What to say when another program holds the port: how this host's person picks another. */
+	portInUse?: (port: number) => string;
 }
 
 export class ApiListener {
@@ -35,7 +37,7 @@ export class ApiListener {
 				await server.listen(port, host);
 			} catch (error) {
 				await server.close();
-				this.error = await describeListenError(error, port);
+				this.error = await describeListenError(error, port, this.hooks.portInUse);
 				this.hooks.warn(`Revision Guard: ${this.error}`);
 				return;
 			}
@@ -80,12 +82,12 @@ export class ApiListener {
 }
 
 /** Why listening failed, in words: a taken port names the vault whose Revision Guard holds it, when one does. */
-async function describeListenError(error: unknown, port: number): Promise<string> {
+async function describeListenError(error: unknown, port: number, portInUse?: (port: number) => string): Promise<string> {
 	const code = (error as NodeJS.ErrnoException).code;
 	if (code !== "EADDRINUSE") return `The agent API could not start (${code ?? "unknown error"}).`;
 	const other = await revisionGuardOn(port);
 	if (other !== null) return `Port ${port} is already used by Revision Guard for the vault "${other}". Give this vault another port in settings.`;
-	return `Port ${port} is in use by another program. Choose another port in settings.`;
+	return portInUse?.(port) ?? `Port ${port} is in use by another program. Choose another port in settings.`;
 }
 
 /** The vault name Revision Guard reports on 127.0.0.1:`port` (its `GET /` needs no key), or null. */

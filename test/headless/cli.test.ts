@@ -5,7 +5,7 @@
 import { execFile, spawn, type ChildProcess } from "child_process";
 import { existsSync } from "fs";
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "fs/promises";
-import { createServer, type Server } from "net";
+import { createServer, type Server, type Socket } from "net";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -293,13 +293,17 @@ describe("the headless host serving the demo vault", () => {
 
 describe("the headless host's command line", () => {
 	let blocker: Server | null = null;
+	const blocked = new Set<Socket>();
 	afterEach(async () => {
+		// The host may have connected to ask who holds the port; a server that never reads keeps such sockets open.
+		for (const socket of blocked) socket.destroy();
+		blocked.clear();
 		await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
 		blocker = null;
 	});
 
 	it("exits with code 1 and says so when the port is in use", async () => {
-		blocker = createServer();
+		blocker = createServer((socket) => blocked.add(socket));
 		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
 		const host = launch(["--vault", dir, "--port", String(port)], dir);
 		const exit = await within(host.exited, 10_000, "the host to give up");

@@ -1,0 +1,76 @@
+/**
+ * Starting a host, the same way for the Obsidian plugin and the headless CLI: a key on first run, then open the
+ * guard, start tracking, reconcile what changed while the host was down, and only then listen, with clear words
+ * when the port is taken and a warning when the address reaches beyond this computer. Each host supplies what
+ * differs: how it opens its vault, saves its settings and tells the person things.
+ */
+import { ApiListener } from "../http/listener";
+import type { RevisionGuard } from "../service/revision-guard";
+import type { ReconcileReport } from "../service/revision-tracker";
+import type { AgentKey, RevisionGuardSettings } from "../settings";
+import { createApiServer } from "./api-server";
+import { addFirstKey } from "./first-key";
+
+export interface HostOptions {
+	settings: () => RevisionGuardSettings;
+	/** Saves the settings (a first key was just made). */
+	saveSettings: () => Promise<void>;
+	/** Keys that exist elsewhere (another device's): a first key is named so it does not clash with them. */
+	otherKeyNames?: readonly string[];
+	openGuard: () => Promise<RevisionGuard>;
+	/** Called once the guard is open, before tracking starts (the plugin's conflict UI listens from here). */
+	opened?: (guard: RevisionGuard) => void;
+	/** Start-up reconcile progress. */
+	onProgress?: (done: number, total: number) => void;
+	/** A message the person must see (a notice in Obsidian, stderr headless). */
+	warn: (message: string) => void;
+	/** How this host's person picks another port, for when the port is taken by another program. */
+	portInUse?: (port: number) => string;
+	/** Unexpected errors of requests (never sent to clients). */
+	onError: (error: unknown) => void;
+	/** True once the host is being stopped (the plugin disabled mid-start): then no port is opened. */
+	stopped?: () => boolean;
+}
+
+export interface Host {
+	guard: RevisionGuard;
+	listener: ApiListener;
+	reconcile: ReconcileReport;
+	/** The key made on this first run, if one was. */
+	firstKey: AgentKey | null;
+	close: () => Promise<void>;
+}
+
+/** Starts the host, or resolves null when it was stopped while starting (everything opened is closed again). */
+export async function startHost(options: HostOptions): Promise<Host | null> {
+	const firstKey = addFirstKey(options.settings(), options.otherKeyNames ?? []);
+	if (firstKey) await options.saveSettings();
+	const guard = await options.openGuard();
+	const stopIfAsked = async () => {
+		if (!options.stopped?.()) return false;
+		await guard.close();
+		return true;
+	};
+	if (await stopIfAsked()) return null;
+	options.opened?.(guard);
+	guard.tracker.start();
+	const reconcile = await guard.tracker.reconcile(options.onProgress);
+	// Stopped while reconciling: never open a port for a guard that is being closed.
+	if (await stopIfAsked()) return null;
+	const listener = new ApiListener(() => createApiServer(guard.notes, { onError: options.onError }), {
+		warn: options.warn,
+		...(options.portInUse ? { portInUse: options.portInUse } : {}),
+	});
+	const settings = options.settings();
+	await listener.listen(settings.port, settings.bindAddress);
+	return {
+		guard,
+		listener,
+		reconcile,
+		firstKey,
+		async close() {
+			await listener.close();
+			await guard.close();
+		},
+	};
+}
