@@ -58,8 +58,8 @@ function withUnguardedPut(gateway: VaultGateway): Route[] {
 						PUT: async (context) => {
 							const decoded = decodeUrlPath(context.rest);
 							const body = await context.body();
-							if (!decoded.ok || !body.ok) return json(400, {});
-							await gateway.mutate(decoded.path, () => ({ kind: "write", content: body.text, result: null }));
+							if (!decoded.ok) return json(400, {});
+							await gateway.mutate(decoded.path, () => ({ kind: "write", content: body, result: null }));
 							return { status: 204 };
 						},
 					},

@@ -1,5 +1,6 @@
 /** Conflict records: one per refused write, persisted so a person (or the agent) can see and resolve it later. */
 import { createHash } from "crypto";
+import type { AgentTaken } from "./agent-outcome";
 import { MAX_NAME_BYTES, truncateUtf8, utf8Length } from "./utf8";
 
 export type ConflictStatus = "open" | "resolved" | "dismissed";
@@ -30,8 +31,6 @@ export interface ConflictRecord {
 	/** Who resolved it: "you" (the merge modal) or the key name that wrote the resolution. */
 	resolvedBy?: string;
 }
-
-export type AgentTaken = "whole" | "partial" | "none";
 
 export interface Resolution {
 	resolvedRevision?: string;

@@ -3,7 +3,8 @@
  * comments survive. YAML that does not parse is never rewritten: a guess there could drop what a person wrote.
  */
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
-import { findFrontmatter, parseMarkdown } from "./markdown-lines";
+import { findFrontmatter } from "./markdown/frontmatter";
+import { parseMarkdown } from "./markdown/structure";
 import { yamlRefusal } from "./nesting";
 import type { PatchOperation, PatchResult } from "./patch";
 

@@ -2,7 +2,8 @@
  * PATCH as the Local REST API defines it (Operation, Target-Type, Target), computed purely on a note's text: the
  * caller writes the result through the guarded writer, so a patch is checked exactly like a whole-note PUT.
  */
-import { isBlank, parseMarkdown, type MarkdownStructure } from "./markdown-lines";
+import { isBlankLine } from "./markdown/lines";
+import { parseMarkdown, type MarkdownStructure } from "./markdown/structure";
 import { jsonRefusal, MAX_FRONTMATTER_BYTES } from "./nesting";
 import { patchFrontmatter } from "./patch-frontmatter";
 
@@ -89,7 +90,7 @@ function sectionsAt(doc: MarkdownStructure, path: readonly string[]): Section[] 
 		const next = doc.headings.slice(index + 1).find((later) => later.level <= heading.level);
 		const endLine = next ? next.line : doc.lines.length;
 		let last = endLine - 1;
-		while (last > heading.line && isBlank(doc.lines[last]!) && !doc.code.has(last)) last--;
+		while (last > heading.line && isBlankLine(doc.lines[last]!.text) && !doc.code.has(last)) last--;
 		const contentStart = doc.lines[heading.line]!.next;
 		found.push({ contentStart, contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart, level: heading.level });
 	});

@@ -2,8 +2,8 @@
  * A note's tags the way the Local REST API reports them: frontmatter `tags` first, then inline `#tags` from the body
  * (outside code), without the '#', each once.
  */
-import { readFrontmatter } from "./frontmatter";
-import { parseMarkdown } from "./markdown-lines";
+import { readFrontmatter } from "./markdown/frontmatter";
+import { parseMarkdown } from "./markdown/structure";
 
 // Obsidian ends a tag at whitespace and at ASCII punctuation other than `_`, `-` and `/`.
 const INLINE_TAG = /(?<=^|\s)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu;

@@ -1,5 +1,6 @@
 /** Reads a request body with a hard byte cap and strict UTF-8 decoding: a note is never written with replacement characters. */
 import type { IncomingMessage } from "http";
+import { refuse } from "./problems";
 
 export type BodyResult =
 	| { ok: true; text: string; bytes: number }
@@ -27,4 +28,15 @@ export async function readTextBody(request: IncomingMessage, maxBytes: number): 
 	} catch {
 		return { ok: false, problem: "invalid-utf8" };
 	}
+}
+
+const MB = 1024 * 1024;
+
+/** The body as text, or the request stops with the problem that says why it was not read (for REST and MCP alike). */
+export async function bodyTextOrRefuse(request: IncomingMessage, limitMB: number): Promise<string> {
+	const result = await readTextBody(request, limitMB * MB);
+	if (result.ok) return result.text;
+	if (result.problem === "payload-too-large") return refuse("payload-too-large", `The body is over the ${limitMB} MB limit; nothing was read or written.`, {}, { Connection: "close" });
+	if (result.problem === "invalid-utf8") return refuse("invalid-utf8", "The body is not valid UTF-8; nothing was read or written. Send the note as UTF-8 text.");
+	return refuse("bad-request", "The request body was cut off; nothing was read or written.");
 }

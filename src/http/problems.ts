@@ -65,3 +65,19 @@ export function problem(
 		body: { type: `/problems/${name}`, title: type.title, status: type.status, detail, ...extra },
 	};
 }
+
+/**
+ * A request that cannot go on, thrown from anywhere in a handler (a bad path, a bad body, a missing record) and
+ * answered in one place (the server's runHandler): handlers never pass "a result or an early response" around.
+ */
+export class Problem extends Error {
+	constructor(readonly response: ApiResponse) {
+		super(`a ${response.status} answer`);
+		this.name = "Problem";
+	}
+}
+
+/** Stops the request with this problem (see Problem). */
+export function refuse(name: ProblemName, detail: string, extra: Record<string, JsonValue | undefined> = {}, headers: Record<string, string> = {}): never {
+	throw new Problem(problem(name, detail, extra, headers));
+}

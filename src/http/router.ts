@@ -24,8 +24,8 @@ export interface RequestContext {
 	notes: AgentNotes;
 	/** Aborts when the client goes away before the answer (long-polls stop waiting then). */
 	signal: AbortSignal;
-	/** Reads the request body (capped, strict UTF-8); only routes that take a body call it. */
-	body(): Promise<{ ok: true; text: string } | { ok: false; response: ApiResponse }>;
+	/** Reads the request body (capped, strict UTF-8); only routes that take a body call it. Throws a Problem when it cannot. */
+	body(): Promise<string>;
 }
 
 export type Handler = (context: RequestContext) => Promise<ApiResponse>;

@@ -9,18 +9,17 @@ import { KeyDigests } from "../core/keys";
 import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
 import { NoteEncodingError, VaultPathError } from "../vault/errors";
-import { readTextBody } from "./body";
+import { bodyTextOrRefuse } from "./body";
 import type { Mount } from "./mount";
 import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";
-import { problem } from "./problems";
+import { problem, Problem } from "./problems";
 import type { ApiResponse } from "./response";
-import { allowedMethods, findRoute, type Handler, type Method, type RequestContext, type Route } from "./router";
+import { allowedMethods, findRoute, type Method, type RequestContext, type Route } from "./router";
 import { ROUTES } from "./routes";
 import { authenticate, AuthThrottle, clientIdOf, isAllowedHost, isAllowedOrigin } from "./security";
 import { answerAndClose, corsHeaders, hostLines, preflight, send, withHeaders } from "./wire";
 
 const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
-const MB = 1024 * 1024;
 export const LOOPBACK = "127.0.0.1";
 
 export interface ApiServerOptions {
@@ -189,7 +188,7 @@ export class ApiServer {
 
 		const mount = agent ? this.options.mounts?.find((candidate) => candidate.route === found.route) : undefined;
 		if (mount && agent) {
-			const answer = await mount.handle(request, response, agent, cors);
+			const answer = await answerProblems(() => mount.handle(request, response, agent, cors));
 			return answer && withHeaders(answer, cors);
 		}
 
@@ -212,27 +211,21 @@ export class ApiServer {
 				}
 				return gone.signal;
 			},
-			body: async () => {
-				const result = await readTextBody(request, settings.maxBodyMB * MB);
-				if (result.ok) return { ok: true, text: result.text };
-				if (result.problem === "payload-too-large") {
-					return { ok: false, response: problem("payload-too-large", `The body is over the ${settings.maxBodyMB} MB limit; nothing was written.`, {}, { Connection: "close" }) };
-				}
-				if (result.problem === "invalid-utf8") {
-					return { ok: false, response: problem("invalid-utf8", "The body is not valid UTF-8; nothing was written. Send the note as UTF-8 text.") };
-				}
-				return { ok: false, response: problem("bad-request", "The request body was cut off; nothing was written.") };
-			},
+			body: () => bodyTextOrRefuse(request, settings.maxBodyMB),
 		};
-		return withHeaders(await runHandler(found.handler, context), cors);
+		return withHeaders(await answerProblems(() => found.handler(context)), cors);
 	}
 }
 
-/** Runs a handler, turning a gateway's refusal of a path or of a note's bytes into the problem that explains it. */
-async function runHandler(handler: Handler, context: RequestContext): Promise<ApiResponse> {
+/**
+ * Runs a handler or a mount: the one place a thrown Problem, or a gateway's refusal of a path or of a note's bytes,
+ * becomes the answer that explains it.
+ */
+async function answerProblems<T extends ApiResponse | null>(run: () => Promise<T>): Promise<T | ApiResponse> {
 	try {
-		return await handler(context);
+		return await run();
 	} catch (error) {
+		if (error instanceof Problem) return error.response;
 		const refused = gatewayRefusal(error);
 		if (refused) return refused;
 		throw error;

@@ -6,15 +6,14 @@
 import type { IncomingMessage, ServerResponse } from "http";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { jsonRefusal } from "../core/nesting";
-import { readTextBody } from "../http/body";
-import { problem } from "../http/problems";
+import { bodyTextOrRefuse } from "../http/body";
+import { problem, Problem } from "../http/problems";
 import { json, type ApiResponse } from "../http/response";
 import { clientIdOf } from "../http/security";
 import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
 
-const MB = 1024 * 1024;
 /** Deeper than any tool call's arguments need, far shallower than what a recursive step chokes on. */
 const MAX_MESSAGE_NESTING = 128;
 const ALLOW = "GET, POST, DELETE";
@@ -37,9 +36,7 @@ export class McpEndpoint {
 		}
 		let body: unknown = undefined;
 		if (method === "POST") {
-			const read = await this.readBody(request);
-			if ("response" in read) return read.response;
-			body = read.body;
+			body = await this.readMessage(request);
 		}
 		const owner = clientIdOf(agent.key);
 		const id = headerValue(request, "mcp-session-id");
@@ -70,21 +67,16 @@ export class McpEndpoint {
 		return this.sessions.closeAll();
 	}
 
-	private async readBody(request: IncomingMessage): Promise<{ body: unknown } | { response: ApiResponse }> {
-		const limit = this.notes.settings().maxBodyMB;
-		const result = await readTextBody(request, limit * MB);
-		if (!result.ok) {
-			if (result.problem === "payload-too-large") return { response: problem("payload-too-large", `The body is over the ${limit} MB limit; nothing was read or written.`, {}, { Connection: "close" }) };
-			if (result.problem === "invalid-utf8") return { response: problem("invalid-utf8", "The body is not valid UTF-8; nothing was read or written.") };
-			return { response: problem("bad-request", "The request body was cut off; nothing was read or written.") };
-		}
+	/** The JSON-RPC message, or the request stops with a Problem (the server answers it). */
+	private async readMessage(request: IncomingMessage): Promise<unknown> {
+		const text = await bodyTextOrRefuse(request, this.notes.settings().maxBodyMB);
 		// Real JSON-RPC messages nest a few levels; a deeply nested one could overflow what recurses over it later.
-		const unsafe = jsonRefusal(result.text, MAX_MESSAGE_NESTING);
-		if (unsafe !== null) return { response: jsonRpcError(400, -32700, `Parse error: the message was not read because ${unsafe}.`) };
+		const unsafe = jsonRefusal(text, MAX_MESSAGE_NESTING);
+		if (unsafe !== null) throw new Problem(jsonRpcError(400, -32700, `Parse error: the message was not read because ${unsafe}.`));
 		try {
-			return { body: JSON.parse(result.text) as unknown };
+			return JSON.parse(text) as unknown;
 		} catch {
-			return { response: jsonRpcError(400, -32700, "Parse error: the body is not valid JSON.") };
+			throw new Problem(jsonRpcError(400, -32700, "Parse error: the body is not valid JSON."));
 		}
 	}
 }

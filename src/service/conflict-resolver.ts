@@ -4,7 +4,7 @@
  * when any write lands on top of the exact revision a conflict was refused against.
  */
 import { agentTakenSteps } from "../core/agent-outcome";
-import type { AgentTaken, ConflictLog, ConflictRecord } from "../core/conflicts";
+import type { ConflictLog, ConflictRecord } from "../core/conflicts";
 import type { BaseStore } from "../core/base-store";
 import { mergeThreeWayInSlices, renderMerge, type MergeResult } from "../core/merge";
 import { finishInSlices, type YieldToHost } from "../core/steps";
@@ -68,10 +68,16 @@ export class ConflictResolver {
 		return { sides, result, text: renderMerge(result, { diff3 }) };
 	}
 
-	/** Saves the person's resolution, replacing exactly `mineRevision`; never overwrites a newer note. */
-	async save(id: string, text: string, mineRevision: string | null, agentTaken: AgentTaken): Promise<SaveOutcome> {
-		const record = this.deps.conflicts.get(id);
-		if (!record) return { kind: "failed", message: "This conflict no longer exists." };
+	/**
+	 * Saves the person's resolution, replacing exactly `mineRevision`; never overwrites a newer note. `unresolved`
+	 * says conflicts were left undecided (saved as markers), for the record of how much of the agent's work was kept.
+	 */
+	async save(id: string, text: string, mineRevision: string | null, { unresolved = false } = {}): Promise<SaveOutcome> {
+		const sidesNow = await this.sides(id);
+		if (!sidesNow) return { kind: "failed", message: "This conflict no longer exists." };
+		// The note moved on while the person merged: merge again rather than judge against a note they did not see.
+		if (sidesNow.mineRevision !== mineRevision) return { kind: "changed", sides: sidesNow };
+		const { record } = sidesNow;
 		const outcome = await this.deps.writer.write({
 			path: record.path,
 			operation: { kind: "replace", body: text },
@@ -84,6 +90,8 @@ export class ConflictResolver {
 			return sides ? { kind: "changed", sides } : { kind: "failed", message: "This conflict no longer exists." };
 		}
 		const revision = outcome.kind === "written" || outcome.kind === "unchanged" ? outcome.revision : revisionOf(text);
+		const { base, mine, theirs } = sidesNow;
+		const agentTaken = theirs === null ? undefined : await finishInSlices(agentTakenSteps({ base, mine: mine ?? "", theirs, result: text, unresolved }), this.deps.yieldToHost);
 		this.deps.conflicts.setStatus(id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: revision, agentTaken, resolvedBy: actorLabel(PERSON) });
 		await this.afterResolve(record);
 		return { kind: "saved", revision };
@@ -100,7 +108,7 @@ export class ConflictResolver {
 			if (record.currentRevision !== write.replaced || write.by.kind === "person") continue;
 			const base = record.sentRevision ? await this.deps.bases.get(record.sentRevision) : null;
 			const theirs = await this.deps.bases.get(record.proposedRevision);
-			const agentTaken = theirs === null ? undefined : await finishInSlices(agentTakenSteps(base, write.replacedContent, theirs, write.content), this.deps.yieldToHost);
+			const agentTaken = theirs === null ? undefined : await finishInSlices(agentTakenSteps({ base, mine: write.replacedContent, theirs, result: write.content }), this.deps.yieldToHost);
 			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: write.revision, agentTaken, resolvedBy: actorLabel(write.by) });
 		}
 	}

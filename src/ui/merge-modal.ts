@@ -4,7 +4,6 @@
  * Escape) leaves the note, the .bak and the conflict exactly as they were.
  */
 import { Modal, Notice, type App } from "obsidian";
-import type { AgentTaken } from "../core/conflicts";
 import type { ConflictResolver } from "../service/conflict-resolver";
 import type { VaultChange } from "../vault/gateway";
 import { ConfirmModal } from "./confirm-modal";
@@ -57,7 +56,7 @@ export class MergeModal extends Modal {
 			this.contentEl,
 			{ notePath: sides.record.path, agentName: sides.record.agent, base: sides.base, mine: sides.mine ?? "", theirs: sides.theirs },
 			{
-				onSave: (text, summary) => this.save(text, summary.agentTaken),
+				onSave: (text, summary) => this.save(text, summary.unresolved > 0),
 				onCancel: () => this.close(),
 				confirm: (message) => new ConfirmModal(this.app, message, "Save anyway").ask(),
 			},
@@ -67,9 +66,9 @@ export class MergeModal extends Modal {
 		});
 	}
 
-	private async save(text: string, agentTaken: AgentTaken): Promise<void> {
+	private async save(text: string, unresolved: boolean): Promise<void> {
 		this.saving = true;
-		const outcome = await this.deps.resolver.save(this.conflictId, text, this.mineRevision, agentTaken).finally(() => {
+		const outcome = await this.deps.resolver.save(this.conflictId, text, this.mineRevision, { unresolved }).finally(() => {
 			this.saving = false;
 		});
 		if (outcome.kind === "failed") throw new Error(outcome.message);

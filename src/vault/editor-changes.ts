@@ -5,7 +5,7 @@
  * still exactly that copy; otherwise the caller decides again on what the person typed meanwhile.
  */
 import { diffLinesSteps } from "../core/diff/line-diff";
-import { splitLines } from "../core/diff/lines";
+import { splitLines } from "../core/markdown/lines";
 import { finishInSlices, type YieldToHost } from "../core/steps";
 
 /** A change in offsets of the text it was computed on (all changes refer to that same text). */

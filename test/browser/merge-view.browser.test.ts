@@ -76,7 +76,7 @@ describe("merge view in Chromium", () => {
 				.replace("Support docs are not written yet.", "Support docs are drafted; review is pending.")
 				.replace("- Who owns the launch email?\n", "- Who owns the launch email?\n- Do we need a press kit?\n"),
 		);
-		expect(saved.summary).toEqual({ agentTaken: "partial", unresolved: 0 });
+		expect(saved.summary).toEqual({ unresolved: 0 });
 	});
 
 	it("moves between conflicts with Alt+Arrow keys and cancels with Escape or Cancel, saving nothing", async () => {

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "fs";
 import { join } from "path";
-import { splitLines } from "../../src/core/diff/lines";
+import { splitLines } from "../../src/core/markdown/lines";
 
 type Edit = [from: number, to: number, text: string];
 

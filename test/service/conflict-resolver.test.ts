@@ -53,7 +53,7 @@ describe("ConflictResolver", () => {
 
 	it("saves a resolution through the guard, credits the person, and marks the conflict resolved", async () => {
 		const { gateway, guard, id } = await conflictScenario();
-		const outcome = await guard.resolver.save(id, "one\ntwo (both)\nthree\n", revisionOf("one\ntwo (you)\nthree\n"), "partial");
+		const outcome = await guard.resolver.save(id, "one\ntwo (both)\nthree\n", revisionOf("one\ntwo (you)\nthree\n"));
 		expect(outcome).toEqual({ kind: "saved", revision: revisionOf("one\ntwo (both)\nthree\n") });
 		expect(gateway.notes.get("n.md")).toBe("one\ntwo (both)\nthree\n");
 		expect(guard.conflicts.get(id)).toMatchObject({ status: "resolved", agentTaken: "partial", resolvedBy: "you" });
@@ -63,7 +63,7 @@ describe("ConflictResolver", () => {
 	it("never overwrites a note that changed while resolving: it hands back the new sides", async () => {
 		const { gateway, guard, id } = await conflictScenario();
 		gateway.notes.set("n.md", "one\ntwo (you, later)\nthree\n");
-		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"), "partial");
+		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"));
 		expect(outcome.kind).toBe("changed");
 		expect(outcome.kind === "changed" && outcome.sides.mine).toBe("one\ntwo (you, later)\nthree\n");
 		expect(gateway.notes.get("n.md")).toBe("one\ntwo (you, later)\nthree\n");
@@ -73,19 +73,19 @@ describe("ConflictResolver", () => {
 	it("moves the untouched .bak to the trash after resolving when set to, and keeps an edited one", async () => {
 		const first = await conflictScenario();
 		first.settings.backupAfterResolve = "trash";
-		await first.guard.resolver.save(first.id, "x\n", revisionOf("one\ntwo (you)\nthree\n"), "none");
+		await first.guard.resolver.save(first.id, "x\n", revisionOf("one\ntwo (you)\nthree\n"));
 		expect(first.gateway.notes.has(first.backupPath)).toBe(false);
 
 		const second = await conflictScenario();
 		second.settings.backupAfterResolve = "trash";
 		second.gateway.notes.set(second.backupPath, "edited by the person\n");
-		await second.guard.resolver.save(second.id, "x\n", revisionOf("one\ntwo (you)\nthree\n"), "none");
+		await second.guard.resolver.save(second.id, "x\n", revisionOf("one\ntwo (you)\nthree\n"));
 		expect(second.gateway.notes.get(second.backupPath)).toBe("edited by the person\n");
 	});
 
 	it("keeps the .bak by default", async () => {
 		const { gateway, guard, id, backupPath } = await conflictScenario();
-		await guard.resolver.save(id, "x\n", revisionOf("one\ntwo (you)\nthree\n"), "none");
+		await guard.resolver.save(id, "x\n", revisionOf("one\ntwo (you)\nthree\n"));
 		expect(gateway.notes.has(backupPath)).toBe(true);
 	});
 
@@ -102,7 +102,7 @@ describe("ConflictResolver with the person's saves", () => {
 		const { gateway, guard, id } = await conflictScenario();
 		gateway.notes.set("n.md", "one\ntwo (you, later)\nthree\n");
 		const before = [...gateway.notes.keys()].sort();
-		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"), "partial");
+		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"));
 		expect(outcome.kind).toBe("changed");
 		expect([...gateway.notes.keys()].sort()).toEqual(before);
 		expect(guard.conflicts.list()).toHaveLength(1);
@@ -111,7 +111,7 @@ describe("ConflictResolver with the person's saves", () => {
 	it("saves even with a read validity window on: the window is about agents' reads", async () => {
 		const { gateway, guard, settings, id } = await conflictScenario();
 		settings.readValidityMinutes = 30;
-		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"), "partial");
+		const outcome = await guard.resolver.save(id, "resolved\n", revisionOf("one\ntwo (you)\nthree\n"));
 		expect(outcome.kind).toBe("saved");
 		expect(gateway.notes.get("n.md")).toBe("resolved\n");
 	});

@@ -3,7 +3,7 @@
  * lines), and the diff itself is ./myers.ts: deterministic, bounded at any size, and able to run in slices.
  */
 import { finishNow, type Steps } from "../steps";
-import { LINES_PER_STEP } from "./lines";
+import { LINES_PER_STEP } from "../markdown/lines";
 import { markChanges, type ChangeMarks } from "./myers";
 
 export type LineOp =
@@ -21,7 +21,7 @@ export function* diffLinesSteps(before: readonly string[], after: readonly strin
 	return yield* diffInternedSteps(interned, 0, 1);
 }
 
-export { LINES_PER_STEP } from "./lines";
+export { LINES_PER_STEP } from "../markdown/lines";
 
 /** Lines of several texts as small integer ids (equal lines, equal ids), so diffs need no further string hashing. */
 export interface InternedLines {

@@ -1,7 +1,7 @@
 /** Unified diffs (the `diff -u` / `git diff` text format) between two versions of a note. */
 import { finishNow, type Steps } from "../steps";
 import { diffLinesSteps, LINES_PER_STEP, type LineOp } from "./line-diff";
-import { splitLines } from "./lines";
+import { splitLines } from "../markdown/lines";
 
 export interface UnifiedDiffOptions {
 	fromLabel?: string;

@@ -1,18 +1,18 @@
 /** The frontmatter rule: a leading `---` YAML block is merged key by key instead of line by line. */
-import { splitLines } from "../diff/lines";
+import { closesFrontmatter, opensFrontmatter } from "../markdown/frontmatter";
+import { splitLines } from "../markdown/lines";
 import { mergeLines } from "./line-merge";
 import type { DraftRegion } from "./types";
 import { sameYaml } from "./yaml-chunks";
 import { mergeYaml } from "./yaml-merge";
 
-const OPENING = /^---[ \t]*\r?\n$/;
-const CLOSING = /^(?:---|\.\.\.)[ \t]*(?:\r?\n)?$/;
-
 /** Splits off the frontmatter block (both fence lines included); null when the text has none. */
 export function splitFrontmatter(lines: readonly string[]): { block: string[]; body: string[] } | null {
-	if (!OPENING.test(lines[0] ?? "")) return null;
+	// The opening fence needs its line break, as everywhere (markdown/frontmatter.ts).
+	const first = lines[0] ?? "";
+	if (!first.endsWith("\n") || !opensFrontmatter(first)) return null;
 	for (let i = 1; i < lines.length; i++) {
-		if (CLOSING.test(lines[i] ?? "")) return { block: lines.slice(0, i + 1), body: lines.slice(i + 1) };
+		if (closesFrontmatter(lines[i] ?? "")) return { block: lines.slice(0, i + 1), body: lines.slice(i + 1) };
 	}
 	return null;
 }

@@ -2,4 +2,4 @@
 export { mergeThreeWay, mergeThreeWayInSlices, mergeThreeWaySteps } from "./merge";
 export { mergedText, renderMerge, MARKERS, type RenderOptions } from "./render";
 export { wordDiff, type WordOp } from "./word-diff";
-export type { ConflictReason, ConflictRegion, MergeRegion, MergeResult, StableOrigin } from "./types";
+export type { MergeConflictReason, ConflictRegion, MergeRegion, MergeResult, StableOrigin } from "./types";

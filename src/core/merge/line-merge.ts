@@ -1,6 +1,6 @@
 /** Line-based three-way merge of base/mine/theirs line arrays into stable and conflicting regions. */
 import { diffInternedSteps, internLinesSteps } from "../diff/line-diff";
-import { joinLinesSteps } from "../diff/lines";
+import { joinLinesSteps } from "../markdown/lines";
 import { finishNow, type Steps } from "../steps";
 import { groupHunks, type Group } from "./group";
 import { toHunks, type Hunk } from "./hunks";

@@ -1,5 +1,5 @@
 /** The merge entry point: BOM and frontmatter handling around the line merge, then region tidying and numbering. */
-import { splitLinesSteps } from "../diff/lines";
+import { splitLinesSteps } from "../markdown/lines";
 import { mergeFrontmatter, splitFrontmatter } from "./frontmatter";
 import { finishInSlices, finishNow, type Steps, type YieldToHost } from "../steps";
 import { mergeLinesSteps } from "./line-merge";

@@ -1,4 +1,5 @@
 /** Turns a merge result back into text: the merged note when clean, or git-style conflict markers. */
+import { eolOf } from "../markdown/lines";
 import type { ConflictRegion, MergeResult } from "./types";
 
 export interface RenderOptions {
@@ -41,9 +42,3 @@ function renderConflict(region: ConflictRegion, diff3: boolean, fallbackEol: str
 	return out + MARKERS.separator + eol + side(region.theirs) + MARKERS.theirs + eol;
 }
 
-/** The terminator of the first line that has one, or undefined. */
-function eolOf(text: string): string | undefined {
-	const newline = text.indexOf("\n");
-	if (newline === -1) return undefined;
-	return newline > 0 && text[newline - 1] === "\r" ? "\r\n" : "\n";
-}

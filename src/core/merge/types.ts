@@ -6,8 +6,11 @@
  */
 export type StableOrigin = "base" | "mine" | "theirs" | "both";
 
-/** Why a conflict was reported, so a UI can explain it. */
-export type ConflictReason =
+/**
+ * Why the merge left a region for a person to decide, so a UI can explain it. (Not to be confused with a conflict
+ * record's `ConflictReason` in core/conflicts.ts, which says why a write was refused.)
+ */
+export type MergeConflictReason =
 	/** Both sides changed overlapping or touching lines (git's rule). */
 	| "overlap"
 	/** Both sides changed something inside one fenced code block. */
@@ -27,7 +30,7 @@ export type MergeRegion =
 			kind: "conflict";
 			/** 0-based position among the result's conflicts, stable for a given result. */
 			id: number;
-			reason: ConflictReason;
+			reason: MergeConflictReason;
 			base: string;
 			mine: string;
 			theirs: string;

@@ -10,9 +10,7 @@ import type { RequestContext } from "../router";
 import { resolvePath } from "./note-path";
 
 export async function noteChanges(context: RequestContext): Promise<ApiResponse> {
-	const resolved = resolvePath(context, "note");
-	if (!resolved.ok) return resolved.response;
-	const { path } = resolved;
+	const path = resolvePath(context, "note");
 	const since = unquoted(context.query.get("since"));
 	if (!since) return problem("bad-request", "Add ?since=<revision> (the ETag you last saw, quotes optional).");
 	const wantedTo = unquoted(context.query.get("to"));

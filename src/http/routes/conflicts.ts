@@ -2,7 +2,7 @@
 import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
 import { etagOf } from "../../core/revision";
 import { MAX_WAIT_MS } from "../../service/conflict-waits";
-import { problem } from "../problems";
+import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type RequestContext } from "../router";
 
@@ -19,15 +19,14 @@ export async function listConflicts(context: RequestContext): Promise<ApiRespons
 }
 
 export async function getConflict(context: RequestContext): Promise<ApiResponse> {
-	const found = findRecord(context);
-	if ("response" in found) return found.response;
+	const record = findRecord(context);
 	const waitParam = context.query.get("wait");
-	if (waitParam === null) return json(200, toJson(found.record));
+	if (waitParam === null) return json(200, toJson(record));
 	const wait = Number(waitParam);
 	if (!Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
 		return problem("bad-request", `wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}.`);
 	}
-	const outcome = await context.notes.awaitConflictStatus(found.record, wait * 1000, actorOf(context).client ?? "anonymous", context.signal);
+	const outcome = await context.notes.awaitConflictStatus(record, wait * 1000, actorOf(context).client ?? "anonymous", context.signal);
 	if (outcome.kind === "settled") return json(200, toJson(outcome.record));
 	const retry = { "Retry-After": String(outcome.retryAfterSeconds) };
 	return outcome.who === "caller"
@@ -57,12 +56,12 @@ export async function conflictMerge(context: RequestContext): Promise<ApiRespons
 	return json(200, body, sides.mineRevision ? { ETag: etagOf(sides.mineRevision) } : {});
 }
 
-function findRecord(context: RequestContext): { record: ConflictRecord } | { response: ApiResponse } {
+function findRecord(context: RequestContext): ConflictRecord {
 	const id = decodeId(context.rest);
-	if (id === null) return { response: problem("bad-request", "The conflict id is not valid percent-encoding.") };
+	if (id === null) return refuse("bad-request", "The conflict id is not valid percent-encoding.");
 	const record = context.notes.conflict(id);
-	if (!record) return { response: problem("conflict-not-found", `There is no conflict "${id}". List them with GET /conflicts.`) };
-	return { record };
+	if (!record) return refuse("conflict-not-found", `There is no conflict "${id}". List them with GET /conflicts.`);
+	return record;
 }
 
 function decodeId(raw: string): string | null {

@@ -6,7 +6,7 @@
  */
 import { applyPatch, type PatchInstruction, type PatchOperation } from "../../core/patch";
 import { parseEntityTagCondition } from "../../core/revision";
-import { problem } from "../problems";
+import { problem, refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
 import { resolvePath } from "./note-path";
@@ -16,19 +16,15 @@ import { heldRevision, respond } from "./vault-write";
 const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace"];
 
 export async function patchNote(context: RequestContext): Promise<ApiResponse> {
-	const resolved = resolvePath(context, "note");
-	if (!resolved.ok) return resolved.response;
-	const { path } = resolved;
+	const path = resolvePath(context, "note");
 	const instruction = patchInstruction(context);
-	if ("response" in instruction) return instruction.response;
 	// Captured when the request arrived (see heldRevision), before the body is read.
 	const held = heldRevision(context, path);
 	const body = await context.body();
-	if (!body.ok) return body.response;
 	const outcome = await context.notes.write({
 		path,
 		// Computed inside the writer's atomic step, on the note as it is then: never on one version and written over another.
-		operation: { kind: "patch", apply: (current) => applyPatch(current, instruction, body.text) },
+		operation: { kind: "patch", apply: (current) => applyPatch(current, instruction, body) },
 		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
 		ifNoneMatch: { kind: "absent" },
 		actor: actorOf(context),
@@ -40,7 +36,7 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	return respond(context, path, outcome);
 }
 
-function patchInstruction(context: RequestContext): PatchInstruction | { response: ApiResponse } {
+function patchInstruction(context: RequestContext): PatchInstruction {
 	const operation = headersValue(context, "operation")?.trim().toLowerCase();
 	const targetType = headersValue(context, "target-type")?.trim().toLowerCase();
 	const rawTarget = headersValue(context, "target");
@@ -48,9 +44,7 @@ function patchInstruction(context: RequestContext): PatchInstruction | { respons
 	if (operation === undefined || targetType === undefined || rawTarget === undefined) return invalid(usage);
 	if (!OPERATIONS.includes(operation as PatchOperation)) return invalid(`Operation "${operation}" is not supported. ${usage}`);
 	if (targetType !== "heading" && targetType !== "frontmatter") {
-		return {
-			response: problem("patch-target-not-supported", `Target-Type "${targetType}" is not supported here; heading and frontmatter are (block references are not). Nothing was written. To change anything else, GET the note and PUT it whole with If-Match.`),
-		};
+		return refuse("patch-target-not-supported", `Target-Type "${targetType}" is not supported here; heading and frontmatter are (block references are not). Nothing was written. To change anything else, GET the note and PUT it whole with If-Match.`);
 	}
 	const contentType = headersValue(context, "content-type") ?? "";
 	return {
@@ -72,7 +66,7 @@ function percentDecoded(raw: string): string {
 	}
 }
 
-function invalid(detail: string): { response: ApiResponse } {
-	return { response: problem("invalid-patch", detail) };
+function invalid(detail: string): never {
+	return refuse("invalid-patch", detail);
 }
 

@@ -1,5 +1,5 @@
 /** GET/HEAD /vault/{path}: a note with its revision token, or a folder listing with each note's revision. */
-import { readFrontmatter } from "../../core/frontmatter";
+import { readFrontmatter } from "../../core/markdown/frontmatter";
 import { etagOf, parseEntityTagCondition } from "../../core/revision";
 import { noteTags } from "../../core/tags";
 import { problem } from "../problems";
@@ -15,11 +15,10 @@ export async function readVault(context: RequestContext): Promise<ApiResponse> {
 }
 
 async function readNote(context: RequestContext): Promise<ApiResponse> {
-	const resolved = resolvePath(context, "note");
-	if (!resolved.ok) return resolved.response;
+	const path = resolvePath(context, "note");
 	const head = context.method === "HEAD";
-	const read = await context.notes.read(actorOf(context), resolved.path, { head, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
-	if (read.kind === "missing") return problem("note-not-found", `There is no note at "${resolved.path}". To create it, PUT it without If-Match.`);
+	const read = await context.notes.read(actorOf(context), path, { head, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
+	if (read.kind === "missing") return problem("note-not-found", `There is no note at "${path}". To create it, PUT it without If-Match.`);
 	const headers = {
 		ETag: etagOf(read.revision),
 		"Last-Modified": new Date(read.stat.mtime).toUTCString(),
@@ -46,10 +45,9 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 }
 
 async function listFolderRoute(context: RequestContext): Promise<ApiResponse> {
-	const resolved = resolvePath(context, "folder");
-	if (!resolved.ok) return resolved.response;
-	const listed = await context.notes.listFolder(resolved.path);
-	if (!listed) return problem("note-not-found", `There is no folder at "${resolved.path}/".`);
+	const path = resolvePath(context, "folder");
+	const listed = await context.notes.listFolder(path);
+	if (!listed) return problem("note-not-found", `There is no folder at "${path}/".`);
 	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({ name, path, type, revision, unreadable, size: stat?.size, mtime: stat?.mtime }));
 	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds revisions.
 	return json(200, { files: entries.map((entry) => entry.name), entries }, { "Cache-Control": "no-store" });

@@ -18,21 +18,18 @@ export async function appendNote(context: RequestContext): Promise<ApiResponse> 
 }
 
 export async function deleteNote(context: RequestContext): Promise<ApiResponse> {
-	const resolved = resolvePath(context, "note");
-	if (!resolved.ok) return resolved.response;
-	const held = heldRevision(context, resolved.path);
-	return respond(context, resolved.path, await write(context, resolved.path, { kind: "delete" }, held));
+	const path = resolvePath(context, "note");
+	const held = heldRevision(context, path);
+	return respond(context, path, await write(context, path, { kind: "delete" }, held));
 }
 
 async function bodyWrite(context: RequestContext, operation: (body: string) => WriteOperation): Promise<ApiResponse> {
-	const resolved = resolvePath(context, "note");
-	if (!resolved.ok) return resolved.response;
+	const path = resolvePath(context, "note");
 	// What a tokenless client is held to is what it knew when it SENT this request: captured before the body arrives,
 	// so its own parallel write cannot become this write's basis.
-	const held = heldRevision(context, resolved.path);
+	const held = heldRevision(context, path);
 	const body = await context.body();
-	if (!body.ok) return body.response;
-	return respond(context, resolved.path, await write(context, resolved.path, operation(body.text), held));
+	return respond(context, path, await write(context, path, operation(body), held));
 }
 
 /** The revision this client's tokenless write is held to, as of now (the request's arrival). */

@@ -24,10 +24,9 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 			annotations: { destructiveHint: false },
 		},
 		({ path, content }) => guarded(context, async () => {
-			const checked = checkPath(context, path, "note");
-			if (!checked.ok) return checked.result;
+			const notePath = checkPath(context, path, "note");
 			const outcome = await context.notes.write({
-				path: checked.path,
+				path: notePath,
 				operation: { kind: "append", body: content },
 				ifMatch: { kind: "absent" },
 				ifNoneMatch: { kind: "absent" },
@@ -36,9 +35,9 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 			switch (outcome.kind) {
 				case "written":
 				case "unchanged":
-					return ok({ path: checked.path, revision: outcome.revision });
+					return ok({ path: notePath, revision: outcome.revision });
 				case "refused":
-					return refusalResult(checked.path, outcome, "append_note");
+					return refusalResult(notePath, outcome, "append_note");
 				case "deleted":
 				case "inapplicable":
 					throw new Error(`an append cannot end as "${outcome.kind}"`);

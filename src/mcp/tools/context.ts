@@ -35,13 +35,19 @@ export function fail(text: string, details?: Record<string, unknown>): CallToolR
 	return { isError: true, content };
 }
 
-export type Checked = { ok: true; path: string } | { ok: false; result: CallToolResult };
+/** A call that cannot go on, thrown from anywhere in a tool body and answered by `guarded` (as REST's Problem is). */
+export class ToolFailure extends Error {
+	constructor(readonly result: CallToolResult) {
+		super("tool failure");
+		this.name = "ToolFailure";
+	}
+}
 
 /** The same validator REST uses; MCP paths are plain strings, so there is no percent-decoding step. */
-export function checkPath(context: ToolContext, path: string, kind: "note" | "folder"): Checked {
+export function checkPath(context: ToolContext, path: string, kind: "note" | "folder"): string {
 	const checked = validateVaultPath(path, context.notes.pathPolicy(), kind);
-	if (checked.ok) return checked;
-	return { ok: false, result: fail(`Invalid path "${path}": ${checked.reason} Nothing was read or written.`) };
+	if (checked.ok) return checked.path;
+	throw new ToolFailure(fail(`Invalid path "${path}": ${checked.reason} Nothing was read or written.`));
 }
 
 /** A revision the agent passed, as the If-Match the writer checks; quotes (an ETag copied from REST) are allowed. */
@@ -51,13 +57,14 @@ export function ifMatchOf(revision: string | undefined): EntityTagCondition {
 }
 
 /**
- * Runs a tool body. A gateway's refusal of a path becomes a tool error with its reason; anything unexpected is
- * reported to the host and answered without internals, as REST's 500 is.
+ * Runs a tool body: the one place a ToolFailure, or a gateway's refusal of a path, becomes a tool error with its
+ * reason; anything unexpected is reported to the host and answered without internals, as REST's 500 is.
  */
 export async function guarded(context: ToolContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
 	try {
 		return await run();
 	} catch (error) {
+		if (error instanceof ToolFailure) return error.result;
 		if (error instanceof VaultPathError) return fail(`${error.message} Nothing was read or written.`, { error: error.reason, path: error.path, ...(error.existing ? { existing: error.existing } : {}) });
 		if (error instanceof NoteEncodingError) return fail(`${error.message} Nothing was read or written.`, { error: "note-not-utf8", path: error.path });
 		context.onError?.(error);

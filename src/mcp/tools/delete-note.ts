@@ -23,18 +23,17 @@ export function registerDeleteNote(server: McpServer, context: ToolContext): voi
 			annotations: { destructiveHint: true },
 		},
 		({ path, revision }) => guarded(context, async () => {
-			const checked = checkPath(context, path, "note");
-			if (!checked.ok) return checked.result;
+			const notePath = checkPath(context, path, "note");
 			const outcome = await context.notes.write({
-				path: checked.path,
+				path: notePath,
 				operation: { kind: "delete" },
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
 				actor: context.actor(),
 			});
-			if (outcome.kind === "refused") return refusalResult(checked.path, outcome, "delete_note");
+			if (outcome.kind === "refused") return refusalResult(notePath, outcome, "delete_note");
 			if (outcome.kind !== "deleted") throw new Error(`a delete ended as "${outcome.kind}"`);
-			return ok({ path: checked.path, deleted: true });
+			return ok({ path: notePath, deleted: true });
 		}),
 	);
 }

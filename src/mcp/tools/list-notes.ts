@@ -24,14 +24,13 @@ export function registerListNotes(server: McpServer, context: ToolContext): void
 			annotations: { readOnlyHint: true },
 		},
 		({ folder }) => guarded(context, async () => {
-			const checked = checkPath(context, folder ?? "", "folder");
-			if (!checked.ok) return checked.result;
-			const listed = await context.notes.listFolder(checked.path);
-			if (!listed) return fail(`There is no folder ${JSON.stringify(checked.path)}. Call list_notes without a folder to see the vault root.`);
+			const folderPath = checkPath(context, folder ?? "", "folder");
+			const listed = await context.notes.listFolder(folderPath);
+			if (!listed) return fail(`There is no folder ${JSON.stringify(folderPath)}. Call list_notes without a folder to see the vault root.`);
 			// Only what the tools would serve: notes of a served type (with revisions), and sub-folders.
 			const folders = listed.filter((entry) => entry.type === "folder").map((entry) => entry.path.replace(/\/$/, ""));
 			const notes = listed.flatMap((entry) => (entry.revision !== undefined && entry.stat ? [{ path: entry.path, revision: entry.revision, size: entry.stat.size, mtime: entry.stat.mtime }] : []));
-			return ok({ folder: checked.path, notes, folders });
+			return ok({ folder: folderPath, notes, folders });
 		}),
 	);
 }

@@ -35,17 +35,16 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 			annotations: { readOnlyHint: true },
 		},
 		({ path, since, to, offset }) => guarded(context, async () => {
-			const checked = checkPath(context, path, "note");
-			if (!checked.ok) return checked.result;
+			const notePath = checkPath(context, path, "note");
 			const unquote = (revision: string) => revision.replace(/^"(.*)"$/, "$1");
 			const from = unquote(since);
 			// The result carries the page twice (as text and as structure, as MCP asks), so each gets half the cap.
-			const answer = await context.notes.changes(checked.path, { since: from, offset: offset ?? 0, copies: 2, ...(to !== undefined ? { to: unquote(to) } : {}) });
-			if (answer.kind === "missing") return fail(`There is no note at ${JSON.stringify(checked.path)}.`);
-			if (answer.kind === "not-retained") return fail(`Revision ${answer.revision} of ${JSON.stringify(checked.path)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
+			const answer = await context.notes.changes(notePath, { since: from, offset: offset ?? 0, copies: 2, ...(to !== undefined ? { to: unquote(to) } : {}) });
+			if (answer.kind === "missing") return fail(`There is no note at ${JSON.stringify(notePath)}.`);
+			if (answer.kind === "not-retained") return fail(`Revision ${answer.revision} of ${JSON.stringify(notePath)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
 			const { page } = answer;
 			const more = { ...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset }), ...(page.lineCut ? { lineCut: true } : {}) };
-			return ok({ path: checked.path, since: from, to: answer.to, revision: answer.revision, changed: answer.changed, diff: page.text, ...more });
+			return ok({ path: notePath, since: from, to: answer.to, revision: answer.revision, changed: answer.changed, diff: page.text, ...more });
 		}),
 	);
 }

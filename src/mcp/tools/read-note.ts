@@ -24,11 +24,10 @@ export function registerReadNote(server: McpServer, context: ToolContext): void 
 			annotations: { readOnlyHint: true },
 		},
 		({ path }) => guarded(context, async () => {
-			const checked = checkPath(context, path, "note");
-			if (!checked.ok) return checked.result;
+			const notePath = checkPath(context, path, "note");
 			// A read is kept as a merge base (so a later refusal can show exactly what changed) and is this session's last read.
-			const read = await context.notes.read(context.actor(), checked.path);
-			if (read.kind !== "read") return fail(`There is no note at ${JSON.stringify(checked.path)}. To create it, call write_note without a revision.`);
+			const read = await context.notes.read(context.actor(), notePath);
+			if (read.kind !== "read") return fail(`There is no note at ${JSON.stringify(notePath)}. To create it, call write_note without a revision.`);
 			return ok({ path: read.path, content: read.content, revision: read.revision });
 		}),
 	);

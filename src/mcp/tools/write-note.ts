@@ -35,10 +35,9 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 			annotations: { destructiveHint: false, idempotentHint: true },
 		},
 		({ path, content, revision, merge, allow_empty: allowEmpty }) => guarded(context, async () => {
-			const checked = checkPath(context, path, "note");
-			if (!checked.ok) return checked.result;
+			const notePath = checkPath(context, path, "note");
 			const outcome = await context.notes.write({
-				path: checked.path,
+				path: notePath,
 				operation: { kind: "replace", body: content },
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
@@ -48,11 +47,11 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 			});
 			switch (outcome.kind) {
 				case "written":
-					return ok({ path: checked.path, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true } : {}) });
+					return ok({ path: notePath, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true } : {}) });
 				case "unchanged":
-					return ok({ path: checked.path, revision: outcome.revision, created: false });
+					return ok({ path: notePath, revision: outcome.revision, created: false });
 				case "refused":
-					return refusalResult(checked.path, outcome, "write_note");
+					return refusalResult(notePath, outcome, "write_note");
 				case "deleted":
 				case "inapplicable":
 					throw new Error(`a replace cannot end as "${outcome.kind}"`);

@@ -1,5 +1,6 @@
 /** Text rules for merge blocks: line endings, a choice's text, conflict markers, and a block's textarea form. */
 import { MARKERS } from "../../core/merge";
+import { eolOf } from "../../core/markdown/lines";
 
 /** How a conflict was settled by a button. */
 export type Choice = "mine" | "theirs" | "mine-theirs" | "theirs-mine" | "base";
@@ -10,12 +11,6 @@ export interface ConflictTexts {
 	theirs: string;
 }
 
-/** The terminator of the first line that has one, or undefined. */
-export function eolOf(text: string): string | undefined {
-	const newline = text.indexOf("\n");
-	if (newline === -1) return undefined;
-	return newline > 0 && text[newline - 1] === "\r" ? "\r\n" : "\n";
-}
 
 /** Lines in a text; a last line without a terminator counts. */
 export function lineCount(text: string): number {

@@ -1,9 +1,10 @@
 /** Turns a merge into the view's blocks: conflicts numbered, long unchanged stretches split around a collapsible middle. */
-import { mergeThreeWay, type ConflictReason, type StableOrigin } from "../../core/merge";
-import { eolOf, lineCount, offsetAfterLines, offsetBeforeLastLines, type Choice } from "./block-text";
+import { mergeThreeWay, type MergeConflictReason, type StableOrigin } from "../../core/merge";
+import { eolOf } from "../../core/markdown/lines";
+import { lineCount, offsetAfterLines, offsetBeforeLastLines, type Choice } from "./block-text";
 
 /** "no-base": what the agent read is no longer kept, so this difference cannot be attributed to either side. */
-export type BlockReason = ConflictReason | "no-base";
+export type BlockReason = MergeConflictReason | "no-base";
 
 export interface StableBlock {
 	kind: "stable";

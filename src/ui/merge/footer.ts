@@ -49,7 +49,7 @@ export function renderFooter(root: HTMLElement, context: FooterContext): Footer 
 			if (!alive()) return;
 			setSaving(true);
 			setError("");
-			await callbacks.onSave(state.resultText(), { agentTaken: state.agentTaken(), unresolved });
+			await callbacks.onSave(state.resultText(), { unresolved });
 		} catch (failure) {
 			if (alive()) setError(`Could not save: ${failure instanceof Error ? failure.message : String(failure)}`);
 		} finally {

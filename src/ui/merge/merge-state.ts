@@ -1,11 +1,10 @@
 /** The merge view's model, without a DOM: blocks, choices, manual edits, the result text and re-merging. */
-import { agentTaken, type AgentTaken } from "./agent-taken";
 import { choiceText, fromDisplay, markerText, toDisplay, type Choice } from "./block-text";
 import { buildMerge, type Block, type ConflictBlock } from "./blocks";
 import { carryOver, type RebaseReport } from "./rebase";
 
-export type { AgentTaken } from "./agent-taken";
-export type ConflictStatus = Choice | "edited" | "unresolved";
+/** Where a conflict block of the merge view stands: a side chosen, typed into, or still open. */
+export type ConflictResolution = Choice | "edited" | "unresolved";
 
 export interface Snapshot {
 	readonly blocks: readonly Block[];
@@ -50,7 +49,7 @@ export class MergeState {
 		return this.blocks.findIndex((block) => block.kind === "conflict" && block.id === id);
 	}
 
-	status(conflict: Readonly<ConflictBlock>): ConflictStatus {
+	status(conflict: Readonly<ConflictBlock>): ConflictResolution {
 		if (conflict.edited !== null) return "edited";
 		return conflict.choice ?? "unresolved";
 	}
@@ -143,10 +142,6 @@ export class MergeState {
 		let out = "";
 		for (let index = 0; index < this.blocks.length; index++) out += this.blockText(index);
 		return out;
-	}
-
-	agentTaken(): AgentTaken {
-		return agentTaken(this.blocks, this.documentEol);
 	}
 
 	/** Re-merges against a newer note; choices and typing carry over where their block is still the same. */

@@ -1,13 +1,12 @@
 /** The merge view: a plain-DOM component (hosted by a modal) to merge an agent's refused proposal into a note. */
 import { renderRow, type RowContext, type RowHandle } from "./block-row";
-import { MergeState, type AgentTaken } from "./merge-state";
+import { MergeState } from "./merge-state";
 import { unresolvedFrom } from "./navigation";
 import { CLS, paneLabels, renderColumnHeadings } from "./panes";
 import { counterText, droppedNotice, keptEditsNotice, RESET_DONE } from "./text";
 import { renderFooter, type Footer } from "./footer";
 import { renderToolbar, type Toolbar } from "./toolbar";
 
-export type { AgentTaken } from "./merge-state";
 
 /** Past this many rows, rows off screen skip layout (see styles.css). */
 const MANY_ROWS = 200;
@@ -25,7 +24,7 @@ export interface MergeViewInput {
 
 export interface MergeViewCallbacks {
 	/** Write the result through the guarded writer. Resolve on success; the host calls view.rebase(...) itself if the note changed. */
-	onSave(text: string, summary: { agentTaken: AgentTaken; unresolved: number }): Promise<void>;
+	onSave(text: string, summary: { unresolved: number }): Promise<void>;
 	onCancel(): void;
 	/** Ask the person to confirm (the host shows an Obsidian dialog; tests stub it). */
 	confirm(message: string): Promise<boolean>;

@@ -1,7 +1,7 @@
 /** The merge view's wording, in one place so the view and its tests agree. */
 import type { BlockReason } from "./blocks";
 import type { Choice } from "./block-text";
-import type { ConflictStatus } from "./merge-state";
+import type { ConflictResolution } from "./merge-state";
 
 export const CHOICES: readonly { choice: Choice; label: string }[] = [
 	{ choice: "mine", label: "Keep mine" },
@@ -41,7 +41,7 @@ export function droppedNotice(dropped: number): string {
 		: ` ${dropped} choices or edits no longer apply because your note changed there.`;
 }
 
-export function statusText(status: ConflictStatus): string {
+export function statusText(status: ConflictResolution): string {
 	switch (status) {
 		case "unresolved":
 			return "Unresolved";

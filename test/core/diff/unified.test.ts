@@ -4,7 +4,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { splitLines } from "../../../src/core/diff/lines";
+import { splitLines } from "../../../src/core/markdown/lines";
 import { unifiedDiff } from "../../../src/core/diff/unified";
 
 const NO_NEWLINE = "\\ No newline at end of file\n";

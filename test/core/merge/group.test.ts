@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitLines } from "../../../src/core/diff/lines";
+import { splitLines } from "../../../src/core/markdown/lines";
 import { mergeLines } from "../../../src/core/merge/line-merge";
 import type { DraftRegion } from "../../../src/core/merge/types";
 

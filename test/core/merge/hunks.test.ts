@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffLines } from "../../../src/core/diff/line-diff";
-import { splitLines } from "../../../src/core/diff/lines";
+import { splitLines } from "../../../src/core/markdown/lines";
 import { toHunks, type Hunk } from "../../../src/core/merge/hunks";
 
 function hunks(base: string, side: string): Omit<Hunk, "side">[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitLines } from "../../../src/core/diff/lines";
+import { splitLines } from "../../../src/core/markdown/lines";
 import { analyzeBase, isItemStart, isListish } from "../../../src/core/merge/markdown";
 
 describe("isItemStart", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitLines } from "../../../src/core/diff/lines";
+import { splitLines } from "../../../src/core/markdown/lines";
 import { mergedText, mergeThreeWay, renderMerge, type MergeRegion } from "../../../src/core/merge/index";
 import { mergeLines } from "../../../src/core/merge/line-merge";
 import type { DraftRegion } from "../../../src/core/merge/types";

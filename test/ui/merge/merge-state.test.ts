@@ -1,8 +1,12 @@
-/** The merge view's model without a DOM: choices, typing, bulk actions, result text, agentTaken, rebase, no base. */
+/**
+ * The merge view's model without a DOM: choices, typing, bulk actions, result text, rebase, no base; and how much of
+ * the agent's work the core's one judgement (core/agent-outcome.ts) finds in the results the view builds.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MARKERS, mergeThreeWay, renderMerge } from "../../../src/core/merge";
 import type { ConflictBlock } from "../../../src/ui/merge/blocks";
+import { agentTakenOf } from "../../../src/core/agent-outcome";
 import { MergeState } from "../../../src/ui/merge/merge-state";
 
 const BASE = "# Plan\n\nalpha one\nbeta two\ngamma three\n\ndelta\n";
@@ -11,7 +15,21 @@ const THEIRS = "# Plan\n\nalpha 1\nbeta two\ngamma three!\n\ndelta\nnew\n";
 
 /** Two conflicts (alpha, delta) and one agent-only change (gamma). */
 function sample(): MergeState {
-	return new MergeState(BASE, MINE, THEIRS);
+	return merge(BASE, MINE, THEIRS);
+}
+
+/** The sides each state was built from, so tests can ask the core how much of the agent's work a result keeps. */
+const sidesOf = new WeakMap<MergeState, { base: string | null; mine: string; theirs: string }>();
+
+function merge(base: string | null, mine: string, theirs: string): MergeState {
+	const state = new MergeState(base, mine, theirs);
+	sidesOf.set(state, { base, mine, theirs });
+	return state;
+}
+
+/** What the modal's save records: the core's judgement of the result the view built. */
+function taken(state: MergeState): string {
+	return agentTakenOf({ ...sidesOf.get(state)!, result: state.resultText(), unresolved: state.unresolvedCount() > 0 });
 }
 
 function conflictIndex(state: MergeState, id: number): number {
@@ -173,48 +191,48 @@ describe("manual edits", () => {
 	});
 });
 
-describe("agentTaken", () => {
+describe("how much of the agent's work a result keeps (core/agent-outcome.ts)", () => {
 	it("is whole when every conflict goes to the agent or both and agent blocks are untouched", () => {
 		const state = sample();
 		state.choose(conflictIndex(state, 0), "theirs");
 		state.choose(conflictIndex(state, 1), "mine-theirs");
-		expect(state.agentTaken()).toBe("whole");
+		expect(taken(state)).toBe("whole");
 		state.edit(stableIndex(state, "theirs"), "gamma edited");
-		expect(state.agentTaken()).toBe("partial");
+		expect(taken(state)).toBe("partial");
 	});
 
 	it("is none when conflicts keep mine or base and agent-only changes are gone", () => {
-		const conflictsOnly = new MergeState("a\nb\n", "a2\nb\n", "a3\nb\n");
+		const conflictsOnly = merge("a\nb\n", "a2\nb\n", "a3\nb\n");
 		conflictsOnly.choose(conflictIndex(conflictsOnly, 0), "base");
-		expect(conflictsOnly.agentTaken()).toBe("none");
+		expect(taken(conflictsOnly)).toBe("none");
 		const state = sample();
 		state.acceptAll("mine");
-		expect(state.agentTaken()).toBe("partial");
+		expect(taken(state)).toBe("partial");
 		state.edit(stableIndex(state, "theirs"), "gamma three");
-		expect(state.agentTaken()).toBe("none");
+		expect(taken(state)).toBe("none");
 	});
 
 	it("is partial while a conflict is unresolved or typed into freely", () => {
 		const state = sample();
-		expect(state.agentTaken()).toBe("partial");
+		expect(taken(state)).toBe("partial");
 		state.acceptAll("theirs");
-		expect(state.agentTaken()).toBe("whole");
+		expect(taken(state)).toBe("whole");
 		state.edit(conflictIndex(state, 0), "something else");
-		expect(state.agentTaken()).toBe("partial");
+		expect(taken(state)).toBe("partial");
 	});
 
 	it("judges typed conflicts by the text they ended with", () => {
-		const state = new MergeState("a\nb\n", "a2\nb\n", "a3\nb\n");
+		const state = merge("a\nb\n", "a2\nb\n", "a3\nb\n");
 		const index = conflictIndex(state, 0);
 		state.edit(index, "a3");
-		expect(state.agentTaken()).toBe("whole");
+		expect(taken(state)).toBe("whole");
 		state.edit(index, "a2");
-		expect(state.agentTaken()).toBe("none");
+		expect(taken(state)).toBe("none");
 	});
 
 	it("is none when the agent changed nothing, whole when it made the same change as the note", () => {
-		expect(new MergeState("a\n", "a2\n", "a\n").agentTaken()).toBe("none");
-		expect(new MergeState("a\n", "a2\n", "a2\n").agentTaken()).toBe("whole");
+		expect(taken(merge("a\n", "a2\n", "a\n"))).toBe("none");
+		expect(taken(merge("a\n", "a2\n", "a2\n"))).toBe("whole");
 	});
 });
 
@@ -270,7 +288,7 @@ describe("rebase", () => {
 
 describe("without a base", () => {
 	it("shows every difference as its own conflict and shared lines as unchanged text", () => {
-		const state = new MergeState(null, "same\nmine 1\nsame 2\nmine 2\n", "same\nagent 1\nsame 2\nagent 2\nextra\n");
+		const state = merge(null, "same\nmine 1\nsame 2\nmine 2\n", "same\nagent 1\nsame 2\nagent 2\nextra\n");
 		expect(state.hasBase).toBe(false);
 		expect(state.conflictCount).toBe(2);
 		const conflicts = state.blockList.filter((block) => block.kind === "conflict");
@@ -278,13 +296,13 @@ describe("without a base", () => {
 			["no-base", "", "mine 1\n", "agent 1\n"],
 			["no-base", "", "mine 2\n", "agent 2\nextra\n"],
 		]);
-		expect(state.agentTaken()).toBe("partial");
+		expect(taken(state)).toBe("partial");
 		state.acceptAll("theirs");
 		expect(state.resultText()).toBe("same\nagent 1\nsame 2\nagent 2\nextra\n");
-		expect(state.agentTaken()).toBe("whole");
+		expect(taken(state)).toBe("whole");
 		state.acceptAll("mine");
 		expect(state.resultText()).toBe("same\nmine 1\nsame 2\nmine 2\n");
-		expect(state.agentTaken()).toBe("none");
+		expect(taken(state)).toBe("none");
 	});
 
 	it("has no conflicts when both versions are equal, and keeps the note's BOM", () => {

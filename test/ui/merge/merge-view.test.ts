@@ -189,7 +189,7 @@ describe("save and cancel", () => {
 		expect(saveMock).not.toHaveBeenCalled();
 		button("Save").click();
 		await flush();
-		expect(saveMock).toHaveBeenCalledWith(merge.resultText(), { agentTaken: "partial", unresolved: 2 });
+		expect(saveMock).toHaveBeenCalledWith(merge.resultText(), { unresolved: 2 });
 		expect(merge.resultText()).toContain(MARKERS.separator);
 	});
 
@@ -205,13 +205,13 @@ describe("save and cancel", () => {
 		expect(saveMock).toHaveBeenCalledTimes(1);
 	});
 
-	it("saves without asking once resolved, reporting how much of the agent's work was taken", async () => {
+	it("saves without asking once resolved, reporting that nothing was left unresolved", async () => {
 		open();
 		button("Accept all agent's").click();
 		button("Save").click();
 		await flush();
 		expect(confirmMock).not.toHaveBeenCalled();
-		expect(saveMock).toHaveBeenCalledWith(THEIRS, { agentTaken: "whole", unresolved: 0 });
+		expect(saveMock).toHaveBeenCalledWith(THEIRS, { unresolved: 0 });
 	});
 
 	it("shows Saving… while saving and the error when saving fails", async () => {

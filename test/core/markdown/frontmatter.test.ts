@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readFrontmatter } from "../../src/core/frontmatter";
+import { findFrontmatter, readFrontmatter } from "../../../src/core/markdown/frontmatter";
+import { splitLines } from "../../../src/core/markdown/lines";
+import { splitFrontmatter } from "../../../src/core/merge/frontmatter";
 
 const data = (content: string) => readFrontmatter(content).data;
 
@@ -104,6 +106,23 @@ describe("readFrontmatter", () => {
 				}
 			}),
 			{ numRuns: 300 },
+		);
+	});
+
+	it("is found by one rule everywhere: reads, PATCH and the merge agree on where it ends (property)", () => {
+		const parts = fc.array(fc.constantFrom("---", "--- ", "...", "----", " ---", "\ufeff---", "a: 1", "", "body", "\r"), { maxLength: 8 });
+		const eols = fc.constantFrom("\n", "\r\n");
+		fc.assert(
+			fc.property(parts, eols, fc.boolean(), (lines, eol, endsWithEol) => {
+				const content = lines.join(eol) + (endsWithEol && lines.length > 0 ? eol : "");
+				const block = findFrontmatter(content);
+				const split = splitFrontmatter(splitLines(content));
+				expect(split === null, content).toBe(block === null);
+				if (block && split) expect(split.block.join("")).toBe(content.slice(0, block.end));
+				// A read finds keys only where there is a block.
+				if (!block) expect(readFrontmatter(content).data).toEqual({});
+			}),
+			{ numRuns: 500 },
 		);
 	});
 });

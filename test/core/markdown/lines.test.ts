@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { joinLinesSteps, LINES_PER_STEP, splitLines, splitLinesSteps } from "../../../src/core/diff/lines";
+import { dominantEol, eolOf, isBlankLine, joinLinesSteps, LINES_PER_STEP, scanLines, splitLines, splitLinesSteps } from "../../../src/core/markdown/lines";
 import { finishNow } from "../../../src/core/steps";
 
 describe("splitLines", () => {
@@ -85,5 +85,40 @@ describe("splitLinesSteps and joinLinesSteps", () => {
 				return finishNow(joinLinesSteps(texts, a, b)) === texts.slice(a, b).join("");
 			}),
 		);
+	});
+});
+
+describe("scanLines", () => {
+	it("gives each line's offsets and its text without the terminator, and covers the whole text (property)", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("a", "b c", "", "\r", "\ufeff", "🙂"), { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), (parts, eol) => {
+				const content = parts.join(eol);
+				const lines = scanLines(content);
+				expect(lines.map((line) => content.slice(line.start, line.next)).join("")).toBe(content);
+				for (const line of lines) expect(content.slice(line.start, line.end)).toBe(line.text);
+				expect(lines.map((line) => content.slice(line.start, line.next))).toEqual(splitLines(content));
+			}),
+		);
+	});
+});
+
+describe("line endings", () => {
+	it("eolOf names the first terminator, or none", () => {
+		expect(eolOf("a\r\nb\n")).toBe("\r\n");
+		expect(eolOf("a\nb\r\n")).toBe("\n");
+		expect(eolOf("\n")).toBe("\n");
+		expect(eolOf("no break")).toBeUndefined();
+	});
+
+	it("dominantEol picks what most lines use, LF on a tie", () => {
+		expect(dominantEol(scanLines("a\r\nb\r\nc\n"))).toBe("\r\n");
+		expect(dominantEol(scanLines("a\r\nb\n"))).toBe("\n");
+		expect(dominantEol(scanLines("one line"))).toBe("\n");
+	});
+
+	it("isBlankLine accepts spaces and tabs, with or without a terminator", () => {
+		expect(isBlankLine("")).toBe(true);
+		expect(isBlankLine(" \t\r\n")).toBe(true);
+		expect(isBlankLine(" x ")).toBe(false);
 	});
 });
