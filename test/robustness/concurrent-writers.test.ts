@@ -13,7 +13,7 @@ import { join } from "path";
 import type { App as ObsidianApp } from "obsidian";
 import { afterEach, describe, expect, it } from "vitest";
 import { nodeTimers } from "../../src/headless/node-timers";
-import { parseEntityTagCondition } from "../../src/core/revision";
+import { writeRequest } from "../helpers/write-request";
 import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import type { StateStorage, VaultGateway } from "../../src/vault/gateway";
@@ -149,13 +149,7 @@ function brokenTransport(guard: RevisionGuard): WriterTransport {
 			return { token: await guard.tracker.served(snapshot), content: snapshot.content };
 		},
 		async write(writer, base, body): Promise<AttemptOutcome> {
-			const outcome = await write({
-				path: NOTE,
-				operation: { kind: "replace", body },
-				ifMatch: parseEntityTagCondition(`"${base}"`),
-				ifNoneMatch: parseEntityTagCondition(undefined),
-				actor: agentActor(`writer-${writer}`),
-			});
+			const outcome = await write(writeRequest(NOTE, body, { revision: base, actor: agentActor(`writer-${writer}`) }));
 			if (outcome.kind === "written") return { kind: "ok", token: outcome.revision };
 			if (outcome.kind === "refused" && outcome.refusal.reason === "stale") return { kind: "refused", backupPath: outcome.conflict?.backupPath ?? null };
 			return { kind: "other", detail: outcome.kind };

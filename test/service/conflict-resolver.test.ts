@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseEntityTagCondition, revisionOf } from "../../src/core/revision";
+import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { openRevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
+import { writeRequest } from "../helpers/write-request";
 import { agentActor } from "../../src/service/actor";
 
 async function conflictScenario() {
@@ -13,13 +14,7 @@ async function conflictScenario() {
 	const read = (await gateway.read("n.md"))!;
 	await guard.tracker.served(read);
 	gateway.notes.set("n.md", "one\ntwo (you)\nthree\n");
-	const outcome = await guard.writer.write({
-		path: "n.md",
-		operation: { kind: "replace", body: "one\ntwo (agent)\nthree\n" },
-		ifMatch: parseEntityTagCondition(`"${revisionOf(read.content)}"`),
-		ifNoneMatch: parseEntityTagCondition(undefined),
-		actor: agentActor("bot"),
-	});
+	const outcome = await guard.writer.write(writeRequest("n.md", "one\ntwo (agent)\nthree\n", { basedOn: read.content }));
 	if (outcome.kind !== "refused" || !outcome.conflict) throw new Error("expected a conflict");
 	return { gateway, guard, settings, id: outcome.conflict.id, backupPath: outcome.conflict.backupPath! };
 }
@@ -28,13 +23,7 @@ describe("ConflictResolver", () => {
 	it("settles a conflict when an agent, even one whose key is named \"you\", writes on top of the revision it was refused against", async () => {
 		const { guard, id } = await conflictScenario();
 		const current = guard.conflicts.get(id)!.currentRevision!;
-		const outcome = await guard.writer.write({
-			path: "n.md",
-			operation: { kind: "replace", body: "one\ntwo (you) and (agent)\nthree\n" },
-			ifMatch: parseEntityTagCondition(`"${current}"`),
-			ifNoneMatch: parseEntityTagCondition(undefined),
-			actor: agentActor("you"),
-		});
+		const outcome = await guard.writer.write(writeRequest("n.md", "one\ntwo (you) and (agent)\nthree\n", { revision: current, actor: agentActor("you") }));
 		expect(outcome.kind).toBe("written");
 		expect(guard.conflicts.get(id)).toMatchObject({ status: "resolved", resolvedBy: "you" });
 	});

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseEntityTagCondition, revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { openRevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
+import { writeRequest } from "../helpers/write-request";
 import { agentActor } from "../../src/service/actor";
-
-const absent = parseEntityTagCondition(undefined);
-const tag = (content: string) => parseEntityTagCondition(`"${revisionOf(content)}"`);
 
 async function open(initial: Record<string, string>) {
 	const gateway = new MemoryGateway(initial);
@@ -26,7 +23,7 @@ describe("GuardedWriter", () => {
 			if (name === "conflicts.json") saves.push(content);
 			await write(name, content);
 		};
-		const outcome = await guard.writer.write({ path: "a.md", operation: { kind: "replace", body: "agent\n" }, ifMatch: tag("old\n"), ifNoneMatch: absent, actor: agentActor("bot") });
+		const outcome = await guard.writer.write(writeRequest("a.md", "agent\n", { basedOn: "old\n" }));
 		expect(outcome.kind).toBe("refused");
 		expect(saves).toHaveLength(1);
 		expect(saves[0]).toContain(outcome.kind === "refused" ? outcome.conflict!.id : "");
@@ -35,7 +32,7 @@ describe("GuardedWriter", () => {
 	it("still refuses a stale write when the .bak cannot be written, and says why", async () => {
 		const { gateway, guard } = await open({ "a.md": "now\n" });
 		gateway.failCreates = new Error("disk full");
-		const outcome = await guard.writer.write({ path: "a.md", operation: { kind: "replace", body: "agent\n" }, ifMatch: tag("old\n"), ifNoneMatch: absent, actor: agentActor("bot") });
+		const outcome = await guard.writer.write(writeRequest("a.md", "agent\n", { basedOn: "old\n" }));
 		expect(outcome.kind).toBe("refused");
 		if (outcome.kind !== "refused") return;
 		expect(outcome.backupError).toBe("disk full");
@@ -45,7 +42,7 @@ describe("GuardedWriter", () => {
 
 	it("names the .bak after the note and the UTC time, and keeps names unique", async () => {
 		const { guard } = await open({ "notes/Plan.md": "now\n" });
-		const write = () => guard.writer.write({ path: "notes/Plan.md", operation: { kind: "replace", body: "agent\n" }, ifMatch: tag("old\n"), ifNoneMatch: absent, actor: agentActor("bot") });
+		const write = () => guard.writer.write(writeRequest("notes/Plan.md", "agent\n", { basedOn: "old\n" }));
 		const first = await write();
 		const second = await write();
 		expect(first.kind === "refused" && first.conflict?.backupPath).toBe("notes/Plan.20261121-101500.bak.md");
@@ -55,14 +52,14 @@ describe("GuardedWriter", () => {
 	it("puts the .bak in the backup folder when one is set, mirroring the note's folders", async () => {
 		const { guard, settings } = await open({ "notes/Plan.md": "now\n" });
 		settings.backupFolder = "Backups";
-		const outcome = await guard.writer.write({ path: "notes/Plan.md", operation: { kind: "replace", body: "agent\n" }, ifMatch: tag("old\n"), ifNoneMatch: absent, actor: agentActor("bot") });
+		const outcome = await guard.writer.write(writeRequest("notes/Plan.md", "agent\n", { basedOn: "old\n" }));
 		expect(outcome.kind === "refused" && outcome.conflict?.backupPath).toBe("Backups/notes/Plan.20261121-101500.bak.md");
 	});
 
 	it("serializes concurrent writes to one note so exactly one holder of a token wins", async () => {
 		const { guard, gateway } = await open({ "a.md": "base\n" });
 		const attempts = Array.from({ length: 20 }, (_, i) =>
-			guard.writer.write({ path: "a.md", operation: { kind: "replace", body: `writer ${i}\n` }, ifMatch: tag("base\n"), ifNoneMatch: absent, actor: agentActor(`w${i}`) }),
+			guard.writer.write(writeRequest("a.md", `writer ${i}\n`, { basedOn: "base\n", actor: agentActor(`w${i}`) })),
 		);
 		const outcomes = await Promise.all(attempts);
 		const winners = outcomes.filter((outcome) => outcome.kind === "written");
@@ -73,7 +70,7 @@ describe("GuardedWriter", () => {
 
 	it("does not keep a .bak when the refused body equals the note", async () => {
 		const { guard, gateway } = await open({ "a.md": "same\n" });
-		const outcome = await guard.writer.write({ path: "a.md", operation: { kind: "replace", body: "same\n" }, ifMatch: absent, ifNoneMatch: parseEntityTagCondition("*"), actor: agentActor("bot") });
+		const outcome = await guard.writer.write(writeRequest("a.md", "same\n", { createOnly: true }));
 		expect(outcome.kind).toBe("refused");
 		expect(outcome.kind === "refused" && outcome.conflict).toBeNull();
 		expect([...gateway.notes.keys()]).toEqual(["a.md"]);
