@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HOST_ROUTES } from "../../src/host/api-server";
-import { eachHeadless, type Harness } from "../helpers/headless-harness";
-import { forbidServerErrors } from "../helpers/no-server-errors";
+import { HOST_ROUTES } from "../../../src/host/api-server";
+import { eachHeadless, type Harness } from "../../helpers/headless-harness";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
 
 forbidServerErrors();
 

@@ -6,10 +6,10 @@ import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CallResult } from "../helpers/http-client";
-import { forbidServerErrors } from "../helpers/no-server-errors";
-import { sha256Token, visibleFiles, writeVaultFile } from "../helpers/vault-files";
-import { STACKS, type Stack } from "./stacks";
+import type { CallResult } from "../../helpers/http-client";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
+import { sha256Token, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
+import { STACKS, type Stack } from "../stacks";
 
 forbidServerErrors();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { eachHeadless, type Harness } from "../helpers/headless-harness";
-import { forbidServerErrors } from "../helpers/no-server-errors";
-import { sha256Token, writeVaultFile } from "../helpers/vault-files";
+import { eachHeadless, type Harness } from "../../helpers/headless-harness";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
+import { sha256Token, writeVaultFile } from "../../helpers/vault-files";
 
 forbidServerErrors();
 

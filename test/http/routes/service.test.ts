@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { PROBLEM_TYPES } from "../../src/http/problems";
-import { eachHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
-import { forbidServerErrors } from "../helpers/no-server-errors";
+import { PROBLEM_TYPES } from "../../../src/http/problems";
+import { eachHeadless, TEST_KEY, type Harness } from "../../helpers/headless-harness";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
 
 forbidServerErrors();
 

@@ -1,11 +1,11 @@
 import { readFile, writeFile } from "fs/promises";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startHeadless, type Harness, type HarnessOptions } from "../helpers/headless-harness";
-import type { CallResult } from "../helpers/http-client";
-import { forbidServerErrors } from "../helpers/no-server-errors";
-import { allFiles, sha256Token, visibleFiles, writeVaultFile } from "../helpers/vault-files";
-import type { RevisionGuardSettings } from "../../src/settings";
+import { startHeadless, type Harness, type HarnessOptions } from "../../helpers/headless-harness";
+import type { CallResult } from "../../helpers/http-client";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
+import { allFiles, sha256Token, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
+import type { RevisionGuardSettings } from "../../../src/settings";
 
 forbidServerErrors();
 

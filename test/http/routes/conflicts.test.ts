@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { describe, expect, it } from "vitest";
-import { eachHeadless, startHeadless, type Harness } from "../helpers/headless-harness";
-import { forbidServerErrors } from "../helpers/no-server-errors";
-import { sha256Token, writeVaultFile } from "../helpers/vault-files";
-import type { ConflictRecord } from "../../src/core/conflicts";
+import { eachHeadless, startHeadless, type Harness } from "../../helpers/headless-harness";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
+import { sha256Token, writeVaultFile } from "../../helpers/vault-files";
+import type { ConflictRecord } from "../../../src/core/conflicts";
 
 forbidServerErrors();
 

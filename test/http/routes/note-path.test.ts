@@ -1,9 +1,9 @@
 import { readFile } from "fs/promises";
 import { join } from "path";
 import { describe, expect, it } from "vitest";
-import { eachHeadless, type Harness } from "../helpers/headless-harness";
-import { forbidServerErrors } from "../helpers/no-server-errors";
-import { allFiles, readVaultFile, visibleFiles, writeVaultFile } from "../helpers/vault-files";
+import { eachHeadless, type Harness } from "../../helpers/headless-harness";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
+import { allFiles, readVaultFile, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
 
 forbidServerErrors();
 
