@@ -6,17 +6,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "net";
 import type { Duplex } from "stream";
 import { KeyDigests } from "../core/keys";
-import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
-import { NoteEncodingError, VaultPathError } from "../vault/errors";
-import { bodyTextOrRefuse } from "./body";
+import { answerProblems } from "./answer-problems";
 import type { Mount } from "./mount";
 import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";
-import { problem, Problem } from "./problems";
+import { problem } from "./problems";
+import { requestContext } from "./request-context";
 import type { ApiResponse } from "./response";
-import { allowedMethods, findRoute, type Method, type RequestContext, type Route } from "./router";
+import { allowedMethods, findRoute, type Method, type Route } from "./router";
 import { ROUTES } from "./routes";
-import { authenticate, AuthThrottle, clientIdOf, isAllowedHost, isAllowedOrigin } from "./security";
+import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./security";
 import { answerAndClose, corsHeaders, hostLines, preflight, send, withHeaders } from "./wire";
 
 const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
@@ -192,56 +191,7 @@ export class ApiServer {
 			return answer && withHeaders(answer, cors);
 		}
 
-		let gone: AbortController | null = null;
-		const context: RequestContext = {
-			method,
-			rest: found.rest,
-			query,
-			headers: request.headers,
-			agent,
-			actor: agent ? agentActor(agent.name, clientIdOf(agent.key)) : null,
-			notes,
-			// Made on first use (only long-polls ask): aborted when the client goes away before its answer.
-			get signal() {
-				if (gone === null) {
-					gone = new AbortController();
-					const controller = gone;
-					if (response.closed) controller.abort();
-					else response.once("close", () => controller.abort());
-				}
-				return gone.signal;
-			},
-			body: () => bodyTextOrRefuse(request, settings.maxBodyMB),
-		};
+		const context = requestContext(request, response, { method, rest: found.rest, query, agent, notes });
 		return withHeaders(await answerProblems(() => found.handler(context)), cors);
 	}
-}
-
-/**
- * Runs a handler or a mount: the one place a thrown Problem, or a gateway's refusal of a path or of a note's bytes,
- * becomes the answer that explains it.
- */
-async function answerProblems<T extends ApiResponse | null>(run: () => Promise<T>): Promise<T | ApiResponse> {
-	try {
-		return await run();
-	} catch (error) {
-		if (error instanceof Problem) return error.response;
-		const refused = gatewayRefusal(error);
-		if (refused) return refused;
-		throw error;
-	}
-}
-
-export function gatewayRefusal(error: unknown): ApiResponse | null {
-	if (error instanceof NoteEncodingError) {
-		return problem("note-not-utf8", `${error.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`, { path: error.path });
-	}
-	if (!(error instanceof VaultPathError)) return null;
-	if (error.reason === "name-variant" || error.reason === "case-variant") {
-		return problem("name-clash", `${error.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: error.path, existing: error.existing ?? null });
-	}
-	if (error.reason === "not-indexed" || error.reason === "index-behind") {
-		return problem("note-not-ready", `${error.message} Retry in a moment; GET it first to update it.`, { path: error.path }, { "Retry-After": "1" });
-	}
-	return problem("invalid-path", `${error.message} Nothing was read or written.`);
 }

@@ -5,9 +5,8 @@
  * with the note.
  */
 import type { BaseStore } from "../core/base-store";
-import { isBackupPath, type ConflictLog, type ConflictReason } from "../core/conflicts";
-import { headOfText, type Page } from "../core/diff/page";
-import { decideWrite, type GuardDecision, type Refusal, type WriteOperation } from "../core/guard";
+import { isBackupPath, type ConflictLog } from "../core/conflicts";
+import { decideWrite, type GuardDecision, type Refusal } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
 import type { ReadLedger } from "../core/read-ledger";
 import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
@@ -17,17 +16,15 @@ import type { RevisionGuardSettings } from "../settings";
 import type { MutationOutcome, MutationPlan, VaultGateway } from "../vault/gateway";
 import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
 import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
-import { actorLabel, clientOf, historySource, type Actor } from "./actor";
-import { autoMergeInSlices, type AutoMerge } from "./auto-merge";
-import { diffCapBytes, type DiffPages, type DiffSide } from "./diff-pages";
+import { clientOf, historySource, type Actor } from "./actor";
+import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
+import type { DiffPages } from "./diff-pages";
 import { heldRevision, withHeldRevision } from "./implicit-tokens";
-import { keepRefusedBody } from "./refused-body";
+import { answerRefusal, refusedWithout } from "./refusal";
 import type { RevisionTracker } from "./revision-tracker";
 
 export type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 
-/** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
-const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss", "note-in-use"]);
 /** How often a merge is recomputed because the note kept changing while it was being merged. */
 const MERGE_ATTEMPTS = 3;
 
@@ -97,7 +94,7 @@ export class GuardedWriter {
 		const { path, operation } = request;
 		const source = historySource(request.actor);
 		const config = this.deps.settings();
-		const mergeBase = request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace" ? await this.sentBase(request.ifMatch) : null;
+		const mergeBase = request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace" ? await mergeBaseOf(this.deps.bases, request.ifMatch) : null;
 		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
 		// last saw it, and used only if the step still sees exactly that note.
 		let merged: { against: string; result: AutoMerge } | null = null;
@@ -139,7 +136,7 @@ export class GuardedWriter {
 			const decided = outcome.result;
 			const current = seen.current;
 			if (decided.kind === "needs-merge") {
-				merged = { against: current!, result: await this.tryMerge(mergeBase!, current!, (operation as { body: string }).body) };
+				merged = { against: current!, result: await autoMergeInSlices(mergeBase!, current!, (operation as { body: string }).body, this.deps.yieldToHost, this.deps.onError) };
 				continue;
 			}
 			const { decision, merge } = decided;
@@ -156,7 +153,7 @@ export class GuardedWriter {
 				case "inapplicable":
 					return { kind: "inapplicable", ...decision.failure, currentRevision: revisionOf(current ?? "") };
 				case "refuse":
-					return this.refused(request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null);
+					return answerRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null);
 			}
 		}
 	}
@@ -181,16 +178,6 @@ export class GuardedWriter {
 		}
 	}
 
-	/** A merge that fails is no merge: the write is refused as stale (and its body kept), never lost to an error. */
-	private async tryMerge(base: string, current: string, proposal: string): Promise<AutoMerge> {
-		try {
-			return await autoMergeInSlices(base, current, proposal, this.deps.yieldToHost);
-		} catch (error) {
-			this.deps.onError?.(error);
-			return { kind: "failed" };
-		}
-	}
-
 	/** History, bases and conflict settling after a write landed. A failure here is reported, never answered as one. */
 	private async afterWrite(path: string, replaced: string | null, content: string, revision: string, by: Actor): Promise<void> {
 		try {
@@ -206,12 +193,6 @@ export class GuardedWriter {
 		}
 	}
 
-	private async sentBase(ifMatch: EntityTagCondition): Promise<string | null> {
-		const sent = sentRevisions(ifMatch)[0];
-		// Without its base there is no merge, only the plain refusal (which keeps the body).
-		return sent === undefined ? null : this.deps.bases.get(sent).catch(() => null);
-	}
-
 	private readExpired(path: string, current: string, ifMatch: EntityTagCondition, windowMinutes: number): boolean {
 		if (windowMinutes <= 0) return false;
 		const revision = revisionOf(current);
@@ -219,58 +200,8 @@ export class GuardedWriter {
 		const servedAt = this.deps.history.find(path, revision)?.servedAt;
 		return servedAt === undefined || this.deps.now() - servedAt > windowMinutes * 60_000;
 	}
-
-	private async refused(request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null): Promise<WriteOutcome> {
-		const currentRevision = current === null ? null : revisionOf(current);
-		const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
-		const body = bodyOf(request.operation, current);
-		const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent";
-		const kept = keep && body !== null
-			? await keepRefusedBody({ ...this.deps, backupFolder: () => this.deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: actorLabel(request.actor) })
-			: null;
-		// The body is safe now. What follows grows with the note and may fail: it only adds to the answer, which stays
-		// within the cap as a whole (a diff and a merge preview share it).
-		const budget = diffCapBytes(this.deps.settings()) / (mergePreview === null ? 1 : 2);
-		let changes: Page | null = null;
-		try {
-			if (current !== null) {
-				// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
-				// documented retry with currentRevision is not refused by the read validity window.
-				await this.deps.tracker.served({ path: request.path, content: current }, currentRevision!);
-				if (sentRevision !== null) changes = await this.changesSince(request.path, sentRevision, { revision: currentRevision!, content: current }, budget);
-			}
-		} catch (error) {
-			this.deps.onError?.(error);
-		}
-		const preview = mergePreview === null ? null : headOfText(mergePreview, budget);
-		return { kind: "refused", refusal, currentRevision, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
-	}
-
-	private async changesSince(path: string, sentRevision: string, current: DiffSide, maxBytes: number): Promise<Page | null> {
-		const base = await this.deps.bases.get(sentRevision);
-		if (base === null) return null;
-		return this.deps.diffs.page({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes });
-	}
-}
-
-/** What a refused write wanted the note to hold (a patch: applied to the note as it is), or null. */
-function bodyOf(operation: WriteOperation, current: string | null): string | null {
-	switch (operation.kind) {
-		case "delete":
-			return null;
-		case "patch": {
-			const patched = current === null ? null : operation.apply(current);
-			return patched?.ok ? patched.content : null;
-		}
-		default:
-			return operation.body;
-	}
 }
 
 function refusedStep(refusal: Refusal): MutationOutcome<Decided> {
 	return { result: { kind: "decided", decision: { kind: "refuse", refusal }, merge: null }, stat: null };
-}
-
-function refusedWithout(refusal: Refusal, currentRevision: string | null): WriteOutcome {
-	return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes: null, mergePreview: null, implicit: false };
 }

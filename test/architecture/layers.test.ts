@@ -44,7 +44,7 @@ const BEHIND_THE_SERVICE = (target: string) =>
 
 describe("the layers", () => {
 	it("finds the imports it checks (the scan itself works)", () => {
-		expect(ALL.some((entry) => entry.file === "http/server.ts" && entry.target === "vault/errors" && !entry.typeOnly)).toBe(true);
+		expect(ALL.some((entry) => entry.file === "http/answer-problems.ts" && entry.target === "vault/errors" && !entry.typeOnly)).toBe(true);
 		expect(ALL.some((entry) => entry.file === "mcp/mount.ts" && entry.target === "mcp/endpoint")).toBe(true);
 	});
 

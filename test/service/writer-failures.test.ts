@@ -9,8 +9,10 @@ import { startHeadless, type Harness } from "../helpers/headless-harness";
 import { readVaultFile, writeVaultFile } from "../helpers/vault-files";
 import { onNoteWriteStep } from "../helpers/write-step-hook";
 
-vi.mock("../../src/service/auto-merge", () => ({
-	autoMergeInSlices: () => Promise.reject(new RangeError("Maximum call stack size exceeded")),
+// The merge engine fails (as a pathological note could make it); everything else is real.
+vi.mock("../../src/core/merge", async (importOriginal) => ({
+	...(await importOriginal<typeof import("../../src/core/merge")>()),
+	mergeThreeWayInSlices: () => Promise.reject(new RangeError("Maximum call stack size exceeded")),
 }));
 
 describe("failures during a stale write", () => {

@@ -1,0 +1,82 @@
+/**
+ * Answering a refused write: first keep what it carried (the .bak and conflict record), then add what helps the
+ * agent retry (the current revision, a bounded diff since its read, a merge preview), each within the answer's cap.
+ */
+import type { BaseStore } from "../core/base-store";
+import type { ConflictLog, ConflictReason } from "../core/conflicts";
+import { headOfText, type Page } from "../core/diff/page";
+import type { Refusal, WriteOperation } from "../core/guard";
+import { revisionOf } from "../core/revision";
+import type { RevisionGuardSettings } from "../settings";
+import type { VaultGateway } from "../vault/gateway";
+import { actorLabel } from "./actor";
+import { diffCapBytes, type DiffPages, type DiffSide } from "./diff-pages";
+import { keepRefusedBody } from "./refused-body";
+import type { RevisionTracker } from "./revision-tracker";
+import type { WriteOutcome, WriteRequest } from "./write-request";
+
+export interface RefusalDeps {
+	gateway: VaultGateway;
+	tracker: RevisionTracker;
+	bases: BaseStore;
+	conflicts: ConflictLog;
+	settings: () => RevisionGuardSettings;
+	now: () => number;
+	conflictsSaved: () => Promise<void>;
+	diffs: DiffPages;
+	onError?: (error: unknown) => void;
+}
+
+/** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
+const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss", "note-in-use"]);
+
+export async function answerRefusal(deps: RefusalDeps, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null): Promise<WriteOutcome> {
+	const currentRevision = current === null ? null : revisionOf(current);
+	const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
+	const body = bodyOf(request.operation, current);
+	const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent";
+	const kept = keep && body !== null
+		? await keepRefusedBody({ ...deps, backupFolder: () => deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: actorLabel(request.actor) })
+		: null;
+	// The body is safe now. What follows grows with the note and may fail: it only adds to the answer, which stays
+	// within the cap as a whole (a diff and a merge preview share it).
+	const budget = diffCapBytes(deps.settings()) / (mergePreview === null ? 1 : 2);
+	let changes: Page | null = null;
+	try {
+		if (current !== null) {
+			// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
+			// documented retry with currentRevision is not refused by the read validity window.
+			await deps.tracker.served({ path: request.path, content: current }, currentRevision!);
+			if (sentRevision !== null) changes = await changesSince(deps, request.path, sentRevision, { revision: currentRevision!, content: current }, budget);
+		}
+	} catch (error) {
+		deps.onError?.(error);
+	}
+	const preview = mergePreview === null ? null : headOfText(mergePreview, budget);
+	return { kind: "refused", refusal, currentRevision, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
+}
+
+async function changesSince(deps: RefusalDeps, path: string, sentRevision: string, current: DiffSide, maxBytes: number): Promise<Page | null> {
+	const base = await deps.bases.get(sentRevision);
+	if (base === null) return null;
+	return deps.diffs.page({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes });
+}
+
+/** What a refused write wanted the note to hold (a patch: applied to the note as it is), or null. */
+function bodyOf(operation: WriteOperation, current: string | null): string | null {
+	switch (operation.kind) {
+		case "delete":
+			return null;
+		case "patch": {
+			const patched = current === null ? null : operation.apply(current);
+			return patched?.ok ? patched.content : null;
+		}
+		default:
+			return operation.body;
+	}
+}
+
+/** A refusal decided before the note was looked at (nothing to keep, nothing to diff). */
+export function refusedWithout(refusal: Refusal, currentRevision: string | null): WriteOutcome {
+	return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes: null, mergePreview: null, implicit: false };
+}
