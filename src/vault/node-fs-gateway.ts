@@ -3,10 +3,11 @@
  * checked against the note's identity just before the rename; symlinks that lead outside the folder are never
  * followed; notes are exactly their bytes (strict UTF-8); a watcher reports edits made by other programs.
  */
-import { watch, type FSWatcher } from "chokidar";
 import { promises as fs } from "fs";
-import { basename, dirname, join, relative, sep } from "path";
+import { basename, dirname, join } from "path";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
+import { FolderPaths } from "./folder-paths";
+import { FolderWatcher } from "./folder-watcher";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
 import { decodeNote, readForDecision, stillAsSeen, throwUnlessMissing } from "./note-file";
@@ -14,15 +15,17 @@ import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
 
 export class NodeFsGateway implements VaultGateway {
-	private readonly listeners = new Set<(change: VaultChange) => void>();
-	private watcher: FSWatcher | null = null;
-	private ready: Promise<void> = Promise.resolve();
+	private readonly paths: FolderPaths;
+	private readonly watcher: FolderWatcher;
 
 	private constructor(
 		/** The vault folder, as its real path. */
 		readonly root: string,
 		private readonly trashFolder: string,
-	) {}
+	) {
+		this.paths = new FolderPaths(root);
+		this.watcher = new FolderWatcher(root);
+	}
 
 	static async open(folder: string, trashFolder = ".trash"): Promise<NodeFsGateway> {
 		await fs.mkdir(folder, { recursive: true });
@@ -31,13 +34,13 @@ export class NodeFsGateway implements VaultGateway {
 
 	async read(path: string): Promise<NoteSnapshot | null> {
 		// On Linux the opened file itself is checked (see readAt); elsewhere the name is resolved first.
-		const absolute = CAN_CHECK_OPENED_FILE ? join(this.root, path) : await this.resolveExisting(path);
+		const absolute = CAN_CHECK_OPENED_FILE ? join(this.root, path) : await this.paths.resolveExisting(path);
 		if (absolute === null) return null;
 		return this.readAt(path, absolute);
 	}
 
 	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
-		const absolute = await this.resolveForWrite(path);
+		const absolute = await this.paths.resolveForWrite(path);
 		for (let attempt = 1; ; attempt++) {
 			const seen = await readForDecision(path, absolute);
 			if (seen.content === null) await this.refuseNameVariant(path, absolute);
@@ -58,13 +61,13 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {
-		const absolute = await this.resolveForWrite(path);
+		const absolute = await this.paths.resolveForWrite(path);
 		await mkdirFor(path, absolute);
 		return createFileExclusive(absolute, content);
 	}
 
 	async list(folder: string): Promise<FolderEntry[] | null> {
-		const absolute = await this.resolveExisting(folder);
+		const absolute = await this.paths.resolveExisting(folder);
 		if (absolute === null) return null;
 		let entries;
 		try {
@@ -102,18 +105,13 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	async stat(path: string): Promise<NoteStat | null> {
-		const absolute = await this.resolveExisting(path);
+		const absolute = await this.paths.resolveExisting(path);
 		if (absolute === null) return null;
 		return toStat(await fs.stat(absolute));
 	}
 
 	onChange(listener: (change: VaultChange) => void): () => void {
-		this.listeners.add(listener);
-		this.startWatching();
-		return () => {
-			this.listeners.delete(listener);
-			if (this.listeners.size === 0) void this.close();
-		};
+		return this.watcher.subscribe(listener);
 	}
 
 	/** A plain folder has no editor, so no note is ever active. */
@@ -121,35 +119,13 @@ export class NodeFsGateway implements VaultGateway {
 		return null;
 	}
 
-	async close(): Promise<void> {
-		const watcher = this.watcher;
-		this.watcher = null;
-		await watcher?.close();
+	close(): Promise<void> {
+		return this.watcher.close();
 	}
 
 	/** Resolves once the watcher is ready (tests wait on it so early edits are not missed). */
-	async watching(): Promise<void> {
-		this.startWatching();
-		await this.ready;
-	}
-
-	private startWatching(): FSWatcher {
-		if (this.watcher) return this.watcher;
-		const watcher = watch(this.root, {
-			ignoreInitial: true,
-			followSymlinks: false,
-			// Hidden files and folders (our state, temp files, the trash) are not notes.
-			ignored: (path: string) => relative(this.root, path).split(sep).some((part) => part.startsWith(".")),
-		});
-		const emit = (type: "create" | "modify" | "delete") => (absolute: string) => {
-			const path = relative(this.root, absolute).split(sep).join("/");
-			for (const listener of this.listeners) listener({ type, path });
-		};
-		watcher.on("add", emit("create")).on("change", emit("modify")).on("unlink", emit("delete"));
-		watcher.on("error", () => undefined);
-		this.ready = new Promise((resolve) => watcher.once("ready", () => resolve()));
-		this.watcher = watcher;
-		return watcher;
+	watching(): Promise<void> {
+		return this.watcher.watching();
 	}
 
 	private async readAt(path: string, absolute: string): Promise<NoteSnapshot | null> {
@@ -157,7 +133,7 @@ export class NodeFsGateway implements VaultGateway {
 		try {
 			// One descriptor for stat and content, so they describe the same file.
 			read = await readFileWithStat(absolute, (real) => {
-				if (real !== null) this.assertInside(path, real);
+				if (real !== null) this.paths.assertInside(path, real);
 			});
 		} catch (error) {
 			// A parent that is a file (ENOTDIR) means there is no such note, as for a missing one.
@@ -175,50 +151,6 @@ export class NodeFsGateway implements VaultGateway {
 		const siblings = await fs.readdir(dirname(absolute)).catch(() => [] as string[]);
 		const variant = siblings.find((sibling) => sibling !== name && sibling.normalize("NFC") === normalized);
 		if (variant !== undefined) throw new VaultPathError(path, "name-variant", path.slice(0, path.length - name.length) + variant);
-	}
-
-	/** The real path of an existing entry, or null; refuses anything that resolves outside the root. */
-	private async resolveExisting(path: string): Promise<string | null> {
-		const joined = join(this.root, path);
-		let real: string;
-		try {
-			real = await fs.realpath(joined);
-		} catch (error) {
-			throwUnlessMissing(path, error);
-			return null;
-		}
-		this.assertInside(path, real);
-		return real;
-	}
-
-	/** Where a write to `path` lands: the nearest existing ancestor must resolve inside the root, and the target must not be a symlink. */
-	private async resolveForWrite(path: string): Promise<string> {
-		const joined = join(this.root, path);
-		const link = await fs.lstat(joined).catch(() => null);
-		if (link?.isSymbolicLink()) {
-			let real: string;
-			try {
-				real = await fs.realpath(joined);
-			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new VaultPathError(path, "symlink-loop");
-				throw new VaultPathError(path, "outside-vault");
-			}
-			this.assertInside(path, real);
-			return real;
-		}
-		let ancestor = dirname(joined);
-		for (;;) {
-			const real = await fs.realpath(ancestor).catch(() => null);
-			if (real !== null) {
-				this.assertInside(path, real);
-				return join(real, relative(ancestor, joined));
-			}
-			ancestor = dirname(ancestor);
-		}
-	}
-
-	private assertInside(path: string, real: string): void {
-		if (real !== this.root && !real.startsWith(this.root + sep)) throw new VaultPathError(path, "outside-vault");
 	}
 }
 

@@ -5,12 +5,13 @@
  * buffer over it. Notes that are not open are checked and written inside `Vault.process`. New notes are created only
  * when nothing is on disk under that name in any spelling the disk treats as equal; deletes always stay recoverable.
  */
-import { normalizePath, TFile, TFolder, type App, type EventRef, type MarkdownView, type TAbstractFile } from "obsidian";
+import { normalizePath, TFile, TFolder, type App, type EventRef, type MarkdownView } from "obsidian";
 import type { YieldToHost } from "../core/steps";
 import { applyChanges, lineChanges } from "./editor-changes";
 import { OpenEditors } from "./obsidian-editors";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
+import { ensureParent, isFile, refuseIfOnDisk, toStat, trashRecoverably, unlessGone } from "./obsidian-files";
 
 /** How often a write is decided again because the person kept typing while its changes were computed. */
 const EDITOR_ATTEMPTS = 10;
@@ -40,7 +41,7 @@ export class ObsidianGateway implements VaultGateway {
 		const view = this.editors.markdownEditorOf(file);
 		// An editor can outlive its file for a moment (removed on disk, Obsidian not told yet): gone is gone.
 		if (view && !(await this.app.vault.adapter.exists(file.path))) return null;
-		const content = view ? view.editor.getValue() : await this.app.vault.read(file).catch((error: unknown) => this.unlessGone(file, error));
+		const content = view ? view.editor.getValue() : await this.app.vault.read(file).catch((error: unknown) => unlessGone(this.app, file, error));
 		return content === null ? null : { path: file.path, content, stat: toStat(file) };
 	}
 
@@ -57,26 +58,17 @@ export class ObsidianGateway implements VaultGateway {
 				if (done) return done;
 			}
 		} catch (error) {
-			if ((await this.unlessGone(file, error)) === null) throw new VaultPathError(normalized, "index-behind");
+			if ((await unlessGone(this.app, file, error)) === null) throw new VaultPathError(normalized, "index-behind");
 			throw error;
 		}
 		// The note changed between every decision and its write (the person kept typing, or switched the tab).
 		throw new NoteKeptChangingError(normalized, this.editors.markdownEditorOf(file)?.editor.getValue() ?? null);
 	}
 
-	/**
-	 * Obsidian's index lags the disk: a note another program just removed is still listed until the watcher tells
-	 * Obsidian. A failure on such a note means "gone" (null); any other failure is rethrown.
-	 */
-	private async unlessGone(file: TFile, error: unknown): Promise<null> {
-		if (!(await this.app.vault.adapter.exists(file.path).catch(() => true))) return null;
-		throw error;
-	}
-
 	async createExclusive(path: string, content: string): Promise<boolean> {
 		const normalized = normalizePath(path);
 		if (this.app.vault.getAbstractFileByPath(normalized) || (await this.app.vault.adapter.exists(normalized))) return false;
-		await this.ensureParent(normalized);
+		await ensureParent(this.app, normalized);
 		try {
 			await this.app.vault.create(normalized, content);
 			return true;
@@ -148,7 +140,7 @@ export class ObsidianGateway implements VaultGateway {
 			// What the person typed goes to the trash with the note (it is saved first), never lost.
 			await view.save();
 			if (!unchanged()) return null;
-			await this.trashRecoverably(file);
+			await trashRecoverably(this.app, file);
 			return { result: plan.result, stat: null };
 		}
 		const changes = await lineChanges(current, plan.content, this.yieldToHost);
@@ -187,7 +179,7 @@ export class ObsidianGateway implements VaultGateway {
 		// The check passed inside process; an autosave or a sync may have landed since. Look again and trash in the same
 		// turn, so nothing of ours runs in between.
 		if (this.editors.markdownEditorOf(file) || (await this.app.vault.read(file)) !== seen) return null;
-		await this.trashRecoverably(file);
+		await trashRecoverably(this.app, file);
 		return { result: decided.result, stat: null };
 	}
 
@@ -198,60 +190,18 @@ export class ObsidianGateway implements VaultGateway {
 	 */
 	private async create<T>(normalized: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
 		if (this.app.vault.getAbstractFileByPath(normalized)) throw new VaultPathError(normalized, "folder-in-the-way");
-		await this.refuseIfOnDisk(normalized);
+		await refuseIfOnDisk(this.app, normalized);
 		const plan = decide(null);
 		if (plan.kind !== "write") return { result: plan.result, stat: null };
-		await this.ensureParent(normalized);
+		await ensureParent(this.app, normalized);
 		try {
 			const created = await this.app.vault.create(normalized, plan.content);
 			return { result: plan.result, stat: toStat(created) };
 		} catch (error) {
 			// Created in Obsidian meanwhile: decide again, on what it holds now (never overwrite it blind).
 			if (this.app.vault.getFileByPath(normalized)) return this.mutate(normalized, decide);
-			await this.refuseIfOnDisk(normalized);
+			await refuseIfOnDisk(this.app, normalized);
 			throw error;
 		}
 	}
-
-	private async refuseIfOnDisk(normalized: string): Promise<void> {
-		const { adapter } = this.app.vault;
-		if (!(await adapter.exists(normalized))) return;
-		throw new VaultPathError(normalized, (await adapter.exists(normalized, true)) ? "not-indexed" : "case-variant");
-	}
-
-	/**
-	 * Deletes follow the person's trash choice (`trashFile`), but an agent's delete is never permanent: when
-	 * "permanently delete" is chosen (or the choice cannot be read), the note is moved into the vault's `.trash`
-	 * instead. A move, not a copy and a delete, so whatever the file holds at that moment is what is kept.
-	 */
-	private async trashRecoverably(file: TFile): Promise<void> {
-		const option = (this.app.vault as { getConfig?: (key: string) => unknown }).getConfig?.("trashOption");
-		if (option === "system" || option === "local") await this.app.fileManager.trashFile(file);
-		else await this.app.vault.adapter.trashLocal(file.path);
-	}
-
-	private async ensureParent(path: string): Promise<void> {
-		const slash = path.lastIndexOf("/");
-		if (slash === -1) return;
-		const parts = path.slice(0, slash).split("/");
-		for (let i = 1; i <= parts.length; i++) {
-			const folder = parts.slice(0, i).join("/");
-			const existing = this.app.vault.getAbstractFileByPath(folder);
-			if (existing instanceof TFolder) continue;
-			if (existing) throw new VaultPathError(path, "file-in-the-way");
-			// As for notes: never create a folder over one Obsidian has not indexed, or over another spelling of it.
-			await this.refuseIfOnDisk(folder);
-			await this.app.vault.createFolder(folder).catch((error: unknown) => {
-				if (!(this.app.vault.getAbstractFileByPath(folder) instanceof TFolder)) throw error;
-			});
-		}
-	}
-}
-
-function isFile(file: TAbstractFile): file is TFile {
-	return file instanceof TFile;
-}
-
-function toStat(file: TFile): NoteStat {
-	return { ctime: file.stat.ctime, mtime: file.stat.mtime, size: file.stat.size };
 }
