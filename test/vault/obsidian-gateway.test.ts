@@ -21,6 +21,7 @@ afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
 });
 
+/** What only the Obsidian gateway does; what every gateway promises is in gateway-contract.ts. */
 describe("ObsidianGateway", () => {
 	it("checks and writes inside Vault.process", async () => {
 		const before = app.vault.processCalls;
@@ -49,12 +50,6 @@ describe("ObsidianGateway", () => {
 		expect(app.vault.writeLog).toEqual([]);
 	});
 
-	it("creates missing notes with their parent folders", async () => {
-		await gateway.mutate("a/b/new.md", () => ({ kind: "write", content: "x", result: null }));
-		expect(app.vault.getFileByPath("a/b/new.md")).not.toBeNull();
-		expect(await readFile(join(dir, "a/b/new.md"), "utf8")).toBe("x");
-	});
-
 	it("decides again when someone creates the note between the check and the create, never overwriting it", async () => {
 		const create = app.vault.create.bind(app.vault);
 		vi.spyOn(app.vault, "create").mockImplementationOnce(async (path: string) => {
@@ -71,21 +66,19 @@ describe("ObsidianGateway", () => {
 		expect(await readFile(join(dir, "race.md"), "utf8")).toBe("the person's new note\n");
 	});
 
-	it("trashes through FileManager.trashFile", async () => {
+	it("trashes through FileManager.trashFile, so the person's \"Deleted files\" choice is followed", async () => {
+		const trashFile = vi.spyOn(app.fileManager, "trashFile");
 		await gateway.mutate("n.md", () => ({ kind: "trash", result: null }));
+		expect(trashFile).toHaveBeenCalledTimes(1);
 		expect(app.vault.getFileByPath("n.md")).toBeNull();
+		expect(await readFile(join(dir, ".trash/n.md"), "utf8")).toBe("start\n");
 	});
 
-	it("never overwrites with createExclusive", async () => {
-		expect(await gateway.createExclusive("n.md", "other")).toBe(false);
-		expect(await gateway.createExclusive("b/new.md", "other")).toBe(true);
-		expect(await readFile(join(dir, "n.md"), "utf8")).toBe("start\n");
-	});
-
-	it("refuses a path where a folder or a file is in the way", async () => {
-		await app.vault.createFolder("folder.md");
-		await expect(gateway.mutate("folder.md", () => ({ kind: "write", content: "x", result: null }))).rejects.toMatchObject({ reason: "folder-in-the-way" });
-		await expect(gateway.mutate("n.md/child.md", () => ({ kind: "write", content: "x", result: null }))).rejects.toMatchObject({ reason: "file-in-the-way" });
+	it("never creates exclusively over a file on disk that Obsidian has not indexed yet", async () => {
+		app.outside.write("synced.md", "just synced\n");
+		expect(app.vault.getFileByPath("synced.md")).toBeNull();
+		expect(await gateway.createExclusive("synced.md", "the agent's\n")).toBe(false);
+		expect(await readFile(join(dir, "synced.md"), "utf8")).toBe("just synced\n");
 	});
 
 	it("turns vault events into changes, renames included", async () => {
