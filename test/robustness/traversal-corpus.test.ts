@@ -19,6 +19,7 @@ import { join, sep } from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeUrlPath, validateVaultPath, type PathPolicy } from "../../src/core/path";
 import { VaultPathError } from "../../src/vault/errors";
+import { FolderPaths } from "../../src/vault/folder-paths";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { startHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
 import { parseResponses, sendRaw } from "../helpers/raw-http";
@@ -240,8 +241,9 @@ describe("a generated corpus of traversal attempts through the real server", () 
 	it("resolves every path the validator accepts under the vault root (headless gateway)", { timeout: 60_000 }, async () => {
 		const gateway = await NodeFsGateway.open(join(base, "vault"));
 		const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"], deniedFolders: [".revision-guard"] };
-		// resolveForWrite is private: it is the one place the gateway turns a vault path into a file path for writing.
-		const resolveForWrite = (path: string) => (gateway as unknown as { resolveForWrite(path: string): Promise<string> }).resolveForWrite(path);
+		// FolderPaths is the one place the Node gateway turns a vault path into a file path for writing.
+		const paths = new FolderPaths(gateway.root);
+		const resolveForWrite = (path: string) => paths.resolveForWrite(path);
 		const piece = fc.oneof(
 			fc.constantFrom(".", "..", "...", "a", "b.md", "sub", "escape", "escape.md", " ", "\\", "/", ":", "C:", "~", "%2e", "%2f", "\u2024", "\uff0e", "\u2215", "\u0000", "\u00a0", ".obsidian", "Note.md", "e\u0301", "\u00e9"),
 			fc.string({ unit: "grapheme", maxLength: 6 }),
