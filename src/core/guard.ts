@@ -2,6 +2,7 @@
  * The write-guard decision: given the note as it is now and what a client asked for, say exactly what may happen.
  * Pure: the caller runs it inside the gateway's atomic read-check-write, so "now" cannot move underneath it.
  */
+import { applyEdits, type TextEdit } from "./edit";
 import type { PatchFailure, PatchResult } from "./patch";
 import { revisionOf, sentRevisions, strongMatch, weakMatch, type EntityTagCondition } from "./revision";
 
@@ -13,6 +14,11 @@ export type WriteOperation =
 	 * version and written over another. It always needs a token, and a note that is not there cannot be patched.
 	 */
 	| { kind: "patch"; apply: (current: string) => PatchResult }
+	/**
+	 * Exact old → new text edits, applied inside the atomic step. They need no token: an edit cannot erase what it
+	 * did not match, so two agents editing different parts of a note both land. A token, when sent, is still checked.
+	 */
+	| { kind: "edit"; edits: readonly TextEdit[] }
 	| { kind: "delete" };
 
 export interface GuardRequest {
@@ -67,7 +73,7 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 	if (ifNoneMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-None-Match" });
 
 	if (current === null) {
-		if (operation.kind === "delete" || operation.kind === "patch") return refuse({ reason: "not-found" });
+		if (operation.kind === "delete" || operation.kind === "patch" || operation.kind === "edit") return refuse({ reason: "not-found" });
 		// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1).
 		if (ifMatch.kind !== "absent") return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 		return { kind: "write", content: operation.body, created: true };
@@ -77,6 +83,7 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 		return refuse({ reason: "exists" });
 	}
 	if (operation.kind === "patch") return decidePatch(current, operation.apply, request);
+	if (operation.kind === "edit") return decideEdit(current, operation.edits, request);
 	// `curl --data-binary @missing-file` sends nothing: with a valid token it would wipe the note.
 	if (operation.kind === "replace" && operation.body === "" && current !== "" && !request.allowEmpty) {
 		return refuse({ reason: "empty-body", currentLength: current.length });
@@ -114,9 +121,23 @@ function decidePatch(current: string, apply: (current: string) => PatchResult, r
 	const revision = revisionOf(current);
 	if (!strongMatch(ifMatch, revision)) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 	if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
-	const patched = apply(current);
-	if (!patched.ok) return { kind: "inapplicable", failure: { reason: patched.reason, detail: patched.detail } };
-	return patched.content === current ? { kind: "unchanged" } : { kind: "write", content: patched.content, created: false };
+	return applied(current, apply(current));
+}
+
+/** Edits need no token (they change only the text they match); a sent token must still be current. */
+function decideEdit(current: string, edits: readonly TextEdit[], request: GuardRequest): GuardDecision {
+	const { ifMatch } = request;
+	if (ifMatch.kind === "tags") {
+		const revision = revisionOf(current);
+		if (!strongMatch(ifMatch, revision)) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+		if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
+	}
+	return applied(current, applyEdits(current, edits));
+}
+
+function applied(current: string, result: PatchResult): GuardDecision {
+	if (!result.ok) return { kind: "inapplicable", failure: { reason: result.reason, detail: result.detail } };
+	return result.content === current ? { kind: "unchanged" } : { kind: "write", content: result.content, created: false };
 }
 
 /** A tokenless write that shrinks a substantial note to under half its length is almost always a stale copy. */

@@ -24,11 +24,11 @@ export function heldRevision(deps: ImplicitTokenDeps, client: string | undefined
 }
 
 /**
- * The request as the guard checks it: a held revision stands in for a missing If-Match on replaces and deletes
- * (appends overwrite nothing, so they need none).
+ * The request as the guard checks it: a held revision stands in for a missing If-Match on replaces, deletes and
+ * patches (appends and exact edits overwrite nothing they did not match, so they need none).
  */
 export function withHeldRevision(request: WriteRequest, held: string | null): { checked: WriteRequest; implicit: boolean } {
-	const applies = clientOf(request.actor) !== undefined && request.ifMatch.kind === "absent" && request.ifNoneMatch.kind === "absent" && request.operation.kind !== "append";
+	const applies = clientOf(request.actor) !== undefined && request.ifMatch.kind === "absent" && request.ifNoneMatch.kind === "absent" && request.operation.kind !== "append" && request.operation.kind !== "edit";
 	if (!applies || held === null) return { checked: request, implicit: false };
 	return { checked: { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: held }] } }, implicit: true };
 }

@@ -5,6 +5,7 @@
 import type { BaseStore } from "../core/base-store";
 import type { ConflictLog, ConflictReason } from "../core/conflicts";
 import { headOfText, type Page } from "../core/diff/page";
+import { applyEdits } from "../core/edit";
 import type { Refusal, WriteOperation } from "../core/guard";
 import { revisionOf } from "../core/revision";
 import type { RevisionGuardSettings } from "../settings";
@@ -70,6 +71,10 @@ function bodyOf(operation: WriteOperation, current: string | null): string | nul
 		case "patch": {
 			const patched = current === null ? null : operation.apply(current);
 			return patched?.ok ? patched.content : null;
+		}
+		case "edit": {
+			const edited = current === null ? null : applyEdits(current, operation.edits);
+			return edited?.ok ? edited.content : null;
 		}
 		default:
 			return operation.body;

@@ -76,3 +76,25 @@ describe("GuardedWriter", () => {
 		expect([...gateway.notes.keys()]).toEqual(["a.md"]);
 	});
 });
+
+describe("GuardedWriter with exact edits", () => {
+	it("lands two parallel edits to different parts of a note, even from a client that read an older revision", async () => {
+		const { guard, gateway } = await open({ "a.md": "one\ntwo\nthree\n" });
+		const reader = agentActor("bot", "client-1");
+		guard.reads.record("client-1", "a.md", "an-old-revision", Date.UTC(2026, 10, 21, 10, 15, 0));
+		const [first, second] = await Promise.all([
+			guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "one", new: "ONE" }] }, { actor: reader })),
+			guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "three", new: "THREE" }] })),
+		]);
+		expect([first.kind, second.kind]).toEqual(["written", "written"]);
+		expect(gateway.notes.get("a.md")).toBe("ONE\ntwo\nTHREE\n");
+	});
+
+	it("keeps a stale edit's result as a .bak when a revision was sent", async () => {
+		const { guard, gateway } = await open({ "a.md": "one\ntwo\n" });
+		const outcome = await guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "two", new: "TWO" }] }, { basedOn: "older\n" }));
+		expect(outcome.kind).toBe("refused");
+		const backup = outcome.kind === "refused" ? outcome.conflict?.backupPath : null;
+		expect(gateway.notes.get(backup!)).toBe("one\nTWO\n");
+	});
+});
