@@ -48,7 +48,8 @@ export class NodeFsGateway implements VaultGateway {
 			// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
 			// the check runs again on what the note holds now (writers in this process are kept out by the guarded writer's per-note lock).
 			const unchanged = () => stillAsSeen(absolute, seen);
-			if (plan.kind === "keep") return { result: plan.result, stat: null };
+			// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
+			if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null)) return { result: plan.result, stat: null };
 			if (plan.kind === "trash") {
 				if (await moveToTrash(join(this.root, this.trashFolder), path, absolute, new Date(), unchanged)) return { result: plan.result, stat: null };
 			} else {

@@ -4,9 +4,7 @@
  * simulation, the in-memory fake that service tests stand on), so they cannot drift apart. What only one gateway
  * does (races, editors, temp files, symlinks, where the trash is) stays in that gateway's own test file.
  *
- * No case is skipped for any gateway and there are no capability flags: none was needed. Where the gateways differ
- * the interface promises nothing and neither does this (a trash plan for a missing note: the Node gateway throws
- * ENOENT, the others do nothing; the guarded writer never asks for one).
+ * No case is skipped for any gateway and there are no capability flags: none was needed.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { MutationPlan, VaultChange, VaultGateway } from "../../src/vault/gateway";
@@ -178,6 +176,13 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 				// And a note can be created again under the freed name.
 				await gateway.mutate("sub/t.md", write("again\n"));
 				expect((await gateway.read("sub/t.md"))?.content).toBe("again\n");
+			});
+
+			it("does nothing for a trash plan on a note that is not there (the note was already gone)", async () => {
+				const { gateway } = await open({ "keep.md": "stay\n" });
+				const outcome = await gateway.mutate("gone.md", () => ({ kind: "trash", result: "nothing to trash" }));
+				expect(outcome).toEqual({ result: "nothing to trash", stat: null });
+				expect(await gateway.listNotes(["md"])).toEqual(["keep.md"]);
 			});
 
 			it("refuses to write where a folder or a file is in the way (folder-in-the-way, file-in-the-way)", async () => {
