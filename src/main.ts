@@ -11,6 +11,7 @@ import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type 
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
 import { startHost, type Host } from "./host/start-host";
+import { registerCliCommands } from "./cli/register";
 
 /** Vaults bigger than this get a progress notice while start-up reconciles them. */
 const RECONCILE_NOTICE_THRESHOLD = 2000;
@@ -20,6 +21,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	guard: RevisionGuard | null = null;
 	private host: Host | null = null;
 	private startError: string | null = null;
+	private lifecycle: Promise<void> = Promise.resolve();
 	private statusBar: ConflictStatusBar | null = null;
 	private conflictUi: ConflictUi | null = null;
 	/** Set once the plugin is disabled, so a start-up still under way stops instead of opening a port. */
@@ -48,15 +50,25 @@ export default class RevisionGuardPlugin extends Plugin {
 				new Notice(`Copied the key for ${key.name}.`);
 			},
 		});
+		// Obsidian 1.12.2+: guarded commands for the Obsidian CLI, answering once the host has started.
+		registerCliCommands(this, () => this.host?.guard.notes ?? null, (error) => console.error("Revision Guard: CLI command failed", error));
 		// Obsidian may quit without unloading plugins: save what is pending (best effort, as Obsidian allows).
 		this.registerEvent(this.app.workspace.on("quit", (tasks) => tasks.add(async () => this.guard?.persistence.flush())));
 		// Events fired while the vault loads are not edits; start tracking once the layout is ready.
-		this.app.workspace.onLayoutReady(() => void this.start());
+		this.app.workspace.onLayoutReady(() => {
+			this.lifecycle = this.start();
+		});
 	}
 
 	override onunload(): void {
 		this.unloaded = true;
-		void this.stop();
+		const starting = this.lifecycle;
+		this.lifecycle = this.stop().then(() => starting);
+	}
+
+	/** Resolves once start-up, and a shut-down under way, have finished (a test waits on it before removing a vault). */
+	whenSettled(): Promise<void> {
+		return this.lifecycle;
 	}
 
 	async saveSettings(): Promise<void> {

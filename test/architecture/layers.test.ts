@@ -1,5 +1,6 @@
 /**
- * The shape the code must keep (README's architecture section): adapters (REST in `http/`, MCP in `mcp/`) reach the
+ * The shape the code must keep (README's architecture section): adapters (REST in `http/`, MCP in `mcp/`, the
+ * Obsidian CLI in `cli/`) reach the
  * vault only through the application service, so every write goes through the one guarded writer by construction;
  * `http/` does not know what is mounted on it; and the core is pure.
  */
@@ -40,17 +41,24 @@ const inFolder = (folder: string) => (entry: Import) => entry.file.startsWith(`$
 
 /** The parts behind the application service, which adapters must not reach at run time. */
 const BEHIND_THE_SERVICE = (target: string) =>
-	(target.startsWith("vault/") && target !== "vault/errors") || ["core/read-ledger", "service/revision-tracker", "core/base-store"].includes(target);
+	(target.startsWith("vault/") && target !== "vault/errors") || ["core/read-ledger", "service/revision-tracker", "core/base-store", "service/guarded-writer"].includes(target);
+const ADAPTERS = ["http", "mcp", "cli"];
+const inAdapter = (entry: Import) => ADAPTERS.some((folder) => inFolder(folder)(entry));
 
 describe("the layers", () => {
 	it("finds the imports it checks (the scan itself works)", () => {
 		expect(ALL.some((entry) => entry.file === "http/answer-problems.ts" && entry.target === "vault/errors" && !entry.typeOnly)).toBe(true);
 		expect(ALL.some((entry) => entry.file === "mcp/mount.ts" && entry.target === "mcp/endpoint")).toBe(true);
+		expect(ALL.some((entry) => entry.file === "cli/register.ts" && entry.target === "obsidian" && !entry.typeOnly)).toBe(true);
 	});
 
-	it("REST and MCP reach the vault, the tracker, the base store and the read ledger only through the application service", () => {
-		const leaks = ALL.filter((entry) => (inFolder("http")(entry) || inFolder("mcp")(entry)) && !entry.typeOnly && BEHIND_THE_SERVICE(entry.target));
+	it("REST, MCP and the CLI reach the vault, the writer, the tracker, the base store and the read ledger only through the application service", () => {
+		const leaks = ALL.filter((entry) => inAdapter(entry) && !entry.typeOnly && BEHIND_THE_SERVICE(entry.target));
 		expect(leaks).toEqual([]);
+	});
+
+	it("of the CLI, only its registration imports obsidian", () => {
+		expect(ALL.filter((entry) => inFolder("cli")(entry) && entry.target === "obsidian" && !entry.typeOnly).map((entry) => entry.file)).toEqual(["cli/register.ts"]);
 	});
 
 	it("http/ imports nothing from mcp/: the host mounts MCP on the server", () => {

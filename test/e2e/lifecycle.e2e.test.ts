@@ -118,7 +118,7 @@ describe("the built plugin's lifecycle", () => {
 		let current = plugin;
 		for (let round = 0; round < 5; round++) {
 			// Disabled while its state save may still be under way, and enabled again at once.
-			current.onunload();
+			current.unload();
 			current = await enableBuiltPlugin(app, dir, structuredClone(current.data));
 			port = await listeningPort(current);
 			const conflicts = await call(port, "/conflicts", { headers: auth });

@@ -33,8 +33,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	plugin.onunload();
-	await new Promise((resolve) => setTimeout(resolve, 50));
+	plugin.unload();
+	await plugin.whenSettled();
 	await rm(dir, { recursive: true, force: true });
 });
 
@@ -137,6 +137,7 @@ describe("the built plugin", () => {
 		expect(fresh.secretStorage!.getSecret(saved.keys[0]!.secretId)).toMatch(/^[A-Za-z0-9_-]{43}$/);
 		const root = await call(Number(status[1]), "/");
 		expect(root.json()).toMatchObject({ service: "Revision Guard", authenticated: false });
-		other.onunload();
+		other.unload();
+		await other.whenSettled();
 	});
 });

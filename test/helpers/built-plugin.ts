@@ -17,6 +17,7 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `no
 export interface LoadedPlugin {
 	onload(): Promise<void>;
 	onunload(): void;
+	whenSettled(): Promise<void>;
 	load(): void | Promise<void>;
 	unload(): void;
 	serverStatus(): string;
@@ -83,8 +84,8 @@ export async function enableBuiltPlugin(app: App, dir: string, data: unknown, la
 /** For afterEach: unloads every plugin enableBuiltPlugin loaded and removes its vault folder. */
 export async function unloadEnabledPlugins(): Promise<void> {
 	for (const { plugin, dir } of enabled.splice(0)) {
-		plugin.onunload();
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		plugin.unload();
+		await plugin.whenSettled();
 		await rm(dir, { recursive: true, force: true });
 	}
 }

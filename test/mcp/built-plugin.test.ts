@@ -34,8 +34,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	plugin.onunload();
-	await new Promise((resolve) => setTimeout(resolve, 50));
+	plugin.unload();
+	await plugin.whenSettled();
 	await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,7 @@
 /** App, Workspace, FileManager and views: just what the plugin touches, as strict as Obsidian where it matters. */
 import { readFileSync } from "fs";
 import { join } from "path";
+import { CliRegistry } from "./cli";
 import { SimClock } from "./clock";
 import { MarkdownViewModel } from "./editor";
 import { Events } from "./events";
@@ -164,6 +165,8 @@ export class App {
 	/** Other programs changing the vault's folder, noticed late by the watcher. */
 	readonly outside: OutsideWorld;
 	readonly secretStorage: SecretStorage | undefined;
+	/** The CLI's commands (plugins add theirs through registerCliHandler, 1.12.2+). */
+	readonly cli = new CliRegistry();
 
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);

@@ -4,6 +4,7 @@ import { installDomHelpers } from "./dom";
 installDomHelpers();
 
 export { App, EmbeddedEditorView, FileManager, MarkdownView, SecretStorage, View, Workspace, WorkspaceLeaf, type AppOptions } from "./app";
+export { apiVersion, CliRegistry, requireApiVersion, setApiVersion, type CliData, type CliFlag, type CliFlags, type CliHandler } from "./cli";
 export { SimClock, settle } from "./clock";
 export { Editor, type EditorChange, type EditorPosition, type EditorTransaction } from "./editor";
 export { Events, type EventRef } from "./events";

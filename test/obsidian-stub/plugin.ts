@@ -1,6 +1,7 @@
 /** Plugin, Component, PluginSettingTab, Setting, Modal and Notice: enough to load and drive the built plugin. */
 import { makeElement } from "./dom";
 import type { App } from "./app";
+import { CLI_FOR_PLUGINS, requireApiVersion, type CliFlags, type CliHandler } from "./cli";
 import type { EventRef } from "./events";
 
 export interface PluginManifest {
@@ -53,6 +54,12 @@ export class Plugin extends Component {
 	statusBarItems: HTMLElement[] = [];
 	constructor(public app: App, public manifest: PluginManifest) {
 		super();
+		// Before 1.12.2 Obsidian's Plugin has no registerCliHandler: calling it fails as it would there.
+		if (!requireApiVersion(CLI_FOR_PLUGINS)) Object.defineProperty(this, "registerCliHandler", { value: undefined });
+	}
+	/** Adds a CLI command (ids are global: a second registration throws); it goes when the plugin unloads. */
+	registerCliHandler(command: string, description: string, flags: CliFlags | null, handler: CliHandler): void {
+		this.register(this.app.cli.register(command, description, flags, handler));
 	}
 	async loadData(): Promise<unknown> {
 		return structuredClone(this.data);

@@ -1,0 +1,86 @@
+/**
+ * A guarded write's outcome as the CLI answers it: what landed, or why nothing did, where the refused text was kept
+ * (the .bak and the conflict), what changed meanwhile (the same bounded diff a REST 412 carries), and the command to
+ * run next.
+ */
+import type { WriteOutcome } from "../service/guarded-writer";
+import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answer";
+
+/** The commands that write, each with what "retry" means for it. */
+export type WriteAction = "write" | "append" | "edit" | "patch" | "delete" | "resolve";
+
+type Refused = Extract<WriteOutcome, { kind: "refused" }>;
+
+export function writeAnswer(action: WriteAction, path: string, outcome: WriteOutcome): CliAnswer | CliError {
+	switch (outcome.kind) {
+		case "written":
+			return ok({ path, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true, detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written." } : {}) });
+		case "unchanged":
+			return ok({ path, revision: outcome.revision, unchanged: true });
+		case "deleted":
+			return ok({ path, deleted: true });
+		case "inapplicable": {
+			const error = action === "edit" ? "edit-not-applied" : outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch";
+			return failure(error, `${outcome.detail} Nothing was written.`, `Read the note again (${commandLine("read", { path })}) and fix the ${action === "edit" ? "old text" : "target"} to match it.`, { path, reason: outcome.reason, currentRevision: outcome.currentRevision });
+		}
+		case "refused":
+			return refusalAnswer(action, path, outcome);
+	}
+}
+
+function refusalAnswer(action: WriteAction, path: string, outcome: Refused): CliError {
+	const { refusal, conflict, currentRevision, backupError } = outcome;
+	const read = commandLine("read", { path });
+	const kept = conflict?.backupPath
+		? ` Your text was kept, byte for byte, in "${conflict.backupPath}" (conflict ${conflict.id}).`
+		: backupError
+			? ` Your text could NOT be kept as a .bak (${backupError}); it was not written anywhere, so keep your copy.`
+			: "";
+	const record = { ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...(backupError ? { backupError } : {}) };
+	const redo = `Read it again (${read}), re-apply your change to the content it returns, then run ${action === "resolve" ? "revision-guard:write" : `revision-guard:${action}`} again with revision=<the revision it returned>.`;
+	switch (refusal.reason) {
+		case "stale":
+			return staleAnswer(action, path, outcome, kept, record);
+		case "token-required":
+			return failure("revision-required", `"${path}" already exists, and ${action === "delete" ? "deleting" : "replacing"} it needs the revision you read; nothing was ${action === "delete" ? "deleted" : "written"}.`, `${redo}`, { path, currentRevision });
+		case "exists":
+			return failure("note-exists", `"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`, redo, { path, currentRevision, ...record });
+		case "read-expired":
+			return failure("read-expired", `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`, redo, { path, sentRevision: refusal.sentRevision, currentRevision, ...record });
+		case "content-loss":
+			return failure("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`, redo, { path, currentRevision, ...record });
+		case "empty-body":
+			return failure("empty-body", `The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`, `Check your text. To empty the note on purpose, run the same command with the flag: empty`, { path, currentRevision });
+		case "note-in-use":
+			return failure("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`, `Retry once the person has finished: ${redo}`, { path, currentRevision, ...record });
+		case "backup-read-only":
+			return failure("backup-read-only", `"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`, "Write to the note it belongs to instead; the person tidies backups in Obsidian.", { path });
+		case "not-found":
+			return failure("note-not-found", `There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`, action === "delete" ? "Nothing to do." : `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
+		case "malformed-condition":
+			return failure("bad-argument", "revision= is not a valid revision; nothing was written.", "Pass the revision exactly as revision-guard:read returned it.", { argument: "revision", path });
+	}
+}
+
+function staleAnswer(action: WriteAction, path: string, outcome: Refused, kept: string, record: Record<string, unknown>): CliError {
+	const { refusal, currentRevision, changes, mergePreview } = outcome;
+	const sentRevision = refusal.reason === "stale" ? refusal.sentRevision : null;
+	const done = action === "delete" ? "deleted" : "written";
+	if (currentRevision === null) {
+		return failure("stale-revision", `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.${kept}`, action === "delete" ? "Nothing to do: the note is gone." : `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} (without revision=).`, { path, sentRevision, currentRevision, ...record });
+	}
+	const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview shows the attempt with conflict markers). " : "";
+	const next = changes
+		? `\`changes\` is a diff from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run revision-guard:${action === "resolve" ? "write" : action} again with revision=${currentRevision}.${changes.truncated ? " The diff was cut at the answer size limit; changesNext gives the rest." : ""}`
+		: `Read it again (${commandLine("read", { path })}), re-apply your change, then run revision-guard:${action === "resolve" ? "write" : action} again with revision=${currentRevision}.`;
+	const pages = changes?.truncated && sentRevision !== null ? { changesTruncated: true, changesNext: commandLine("changes", { path, since: sentRevision, to: currentRevision, offset: String(changes.nextOffset ?? 0) }) } : {};
+	return failure("stale-revision", `${merge}"${path}" changed since you read it, so nothing was ${done}.${kept}`, next, {
+		path,
+		sentRevision,
+		currentRevision,
+		...record,
+		changes: changes?.text ?? null,
+		...pages,
+		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}) } : {}),
+	});
+}

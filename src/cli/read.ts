@@ -1,0 +1,52 @@
+/** revision-guard:read and revision-guard:changes: what a note holds now with its revision, and what changed since one. */
+import { utf8Length } from "../core/utf8";
+import { commandLine, fail, ok } from "./answer";
+import { AGENT_FLAG, PATH_FLAG, type CliCommand } from "./command";
+import { bodyCapBytes } from "./content";
+
+export const readCommand: CliCommand = {
+	action: "read",
+	description: "Read a note with its revision; pass that revision to write, patch or delete it.",
+	flags: { ...PATH_FLAG, ...AGENT_FLAG },
+	async run(args, notes) {
+		const path = args.notePath(notes);
+		const actor = args.actor();
+		const read = await notes.read(actor, path);
+		if (read.kind !== "read") {
+			return fail("note-not-found", `There is no note at "${path}".`, `Check the path. To create the note, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
+		}
+		// Bounded like every answer: a note too big to be written back in one piece is not sent in one piece either.
+		const cap = bodyCapBytes(notes);
+		if (utf8Length(read.content) > cap) {
+			return fail("note-too-large", `"${path}" is ${read.stat.size} bytes, over the ${cap / 1024 / 1024} MB answer limit, so its content was not sent.`, "Change it in place with revision-guard:edit or revision-guard:patch (they need no full copy), or ask the person to raise the body size limit.", { path, revision: read.revision, size: read.stat.size });
+		}
+		return ok({ path: read.path, revision: read.revision, content: read.content, size: read.stat.size, mtime: read.stat.mtime });
+	},
+};
+
+export const changesCommand: CliCommand = {
+	action: "changes",
+	description: "Show what changed in a note since a revision you read, as a unified diff (in pages).",
+	flags: {
+		...PATH_FLAG,
+		since: { value: "<revision>", description: "The revision you read." },
+		to: { value: "<revision>", description: "Diff to this revision instead of the note now (for the next page)." },
+		offset: { value: "<line>", description: "The first diff line to show (from nextOffset)." },
+		...AGENT_FLAG,
+	},
+	async run(args, notes) {
+		const path = args.notePath(notes);
+		args.actor();
+		const since = args.revision("since") ?? args.required("since", "the revision you read");
+		const to = args.revision("to");
+		const offset = args.count("offset", 0);
+		const answer = await notes.changes(path, { since, offset, ...(to ? { to } : {}) });
+		if (answer.kind === "missing") return fail("note-not-found", `There is no note at "${path}".`, "Check the path.", { path });
+		if (answer.kind === "not-retained") {
+			return fail("base-not-retained", `Revision ${answer.revision} of "${path}" is not retained (or never existed), so no diff can be made.`, `Read the note to start from its current content: ${commandLine("read", { path })}.`, { path });
+		}
+		const { page } = answer;
+		const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: commandLine("changes", { path, since, to: answer.to, offset: String(page.nextOffset) }) };
+		return ok({ path, since, to: answer.to, revision: answer.revision, changed: answer.changed, offset, diff: page.text, ...more, ...(page.lineCut ? { lineCut: true } : {}) });
+	},
+};
