@@ -1,11 +1,20 @@
 // Builds the plugin (main.js), the headless host (dist/cli.js) and the benchmark (dist/bench.js).
-// `node esbuild.config.mjs production` builds once; `watch` rebuilds on change.
+// `node esbuild.config.mjs production` builds once; `watch` rebuilds on change. `--out-dir DIR` writes DIR/main.js
+// and DIR/dist/ instead (the reproducible-build test compares two builds without touching the real main.js).
+// The production build is reproducible: the same sources and lock file give byte-identical files, wherever the
+// checkout is and whichever Node version runs it (the community directory rebuilds main.js to compare).
 import esbuild from "esbuild";
-import { builtinModules } from "node:module";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const mode = process.argv[2] ?? "production";
 const quiet = process.argv.includes("--quiet");
+const outDirIndex = process.argv.indexOf("--out-dir");
+const outDir = outDirIndex === -1 ? "." : process.argv[outDirIndex + 1];
+if (!outDir) {
+	console.error("--out-dir needs a folder: node esbuild.config.mjs production --out-dir <folder>");
+	process.exit(2);
+}
 const manifest = JSON.parse(readFileSync("manifest.json", "utf8"));
 const production = mode === "production";
 
@@ -13,6 +22,8 @@ const shared = {
 	bundle: true,
 	format: "cjs",
 	target: "es2022",
+	// Leaves Node's built-ins to require() by esbuild's own list: listing `builtinModules` here would make the
+	// bundle depend on the Node version that builds it.
 	platform: "node",
 	logLevel: quiet ? "warning" : "info",
 	sourcemap: production ? false : "inline",
@@ -24,16 +35,16 @@ const builds = [
 	{
 		...shared,
 		entryPoints: ["src/main.ts"],
-		outfile: "main.js",
+		outfile: join(outDir, "main.js"),
 		// Obsidian provides these at run time; Node built-ins come from Electron.
-		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
+		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
 		// Obsidian loads main.js as it is; minifying keeps the bundled MCP SDK and yaml small. Sources are in src/.
 		minify: production,
 		// ajv-formats and the MCP SDK each carry their own copy of the same ajv 8 (the root ajv is eslint's 6): one is enough.
 		alias: { ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv" },
 	},
-	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: "dist/bench.js", external: ["playwright-core", "esbuild"] },
+	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: join(outDir, "dist/cli.js"), banner: { js: "#!/usr/bin/env node" } },
+	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: join(outDir, "dist/bench.js"), external: ["playwright-core", "esbuild"] },
 ];
 
 if (mode === "watch") {

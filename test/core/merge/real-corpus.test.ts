@@ -6,12 +6,16 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { mergedText, mergeThreeWay } from "../../../src/core/merge";
 import { gitMerger } from "../../helpers/git-merge";
-import { loadCorpus } from "../../helpers/merge-corpus";
+import { corpusAvailable, loadCorpus } from "../../helpers/merge-corpus";
 
 const git = gitMerger();
 afterAll(() => git.close());
 
-describe("the real merge corpus", () => {
+// Skipped only where the corpus is absent AND the runner says it is absent on purpose (the GitHub release workflow,
+// which has no ../shared beside its clone); anywhere else a missing corpus fails loudly.
+const absentOnPurpose = process.env.REVISION_GUARD_CORPUS === "absent" && !corpusAvailable();
+
+describe.skipIf(absentOnPurpose)("the real merge corpus", () => {
 	const cases = loadCorpus();
 
 	it("holds all 294 cases", () => {
