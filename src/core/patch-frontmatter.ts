@@ -19,9 +19,12 @@ export function patchFrontmatter(content: string, operation: PatchOperation, key
 	if (doc.contents !== null && !isMap(doc.contents)) return failure("invalid-frontmatter", "The note's frontmatter is not a set of keys (it is a list or a single value), so no key can be patched; nothing was changed.");
 
 	const existing: unknown = doc.get(key, true);
-	if (operation === "replace" || existing === undefined || (isScalar(existing) && existing.value === null)) {
+	if (operation === "delete") {
+		if (!doc.has(key)) return failure("target-not-found", `The frontmatter has no key "${key}", so there is nothing to delete; nothing was changed.`);
+		doc.delete(key);
+	} else if (operation === "replace" || existing === undefined || (isScalar(existing) && existing.value === null)) {
 		if (operation !== "replace" && existing === undefined && !create) {
-			return failure("target-not-found", `The frontmatter has no key "${key}", so there is nothing to ${operation} to; nothing was changed. Use Operation: replace to set it, or send Create-Target-If-Missing: true.`);
+			return failure("target-not-found", `The frontmatter has no key "${key}", so there is nothing to ${operation} to; nothing was changed. Use Operation: replace to set it, or send Create-Target-If-Missing: true (createTargetIfMissing in a JSON instruction).`);
 		}
 		// A plain value updates an existing scalar in place, keeping its quoting and comment.
 		doc.set(key, typeof value === "object" && value !== null ? doc.createNode(value) : value);
@@ -39,7 +42,8 @@ export function patchFrontmatter(content: string, operation: PatchOperation, key
 
 	let yaml: string;
 	try {
-		yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+		// The last key deleted leaves the fences with nothing between them, not a `{}`.
+		yaml = isMap(doc.contents) && doc.contents.items.length === 0 && !doc.commentBefore && !doc.comment ? "" : doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 	} catch {
 		return failure("invalid-value", "The new frontmatter could not be written as YAML; nothing was changed.");
 	}

@@ -1,19 +1,26 @@
 /**
- * PATCH as the Local REST API defines it (Operation, Target-Type, Target), computed purely on a note's text: the
- * caller writes the result through the guarded writer, so a patch is checked exactly like a whole-note PUT.
+ * PATCH as the Local REST API defines it (Operation, Target-Type, Target, or its JSON instruction), computed purely on
+ * a note's text: the caller writes the result through the guarded writer, so a patch is checked exactly like a PUT.
  */
-import { isBlankLine } from "./markdown/lines";
+import { headingSections, type Section } from "./markdown/sections";
 import { parseMarkdown, type MarkdownStructure } from "./markdown/structure";
 import { jsonRefusal, MAX_FRONTMATTER_BYTES } from "./nesting";
+import { patchBlock } from "./patch-block";
 import { patchFrontmatter } from "./patch-frontmatter";
 
-export type PatchOperation = "append" | "prepend" | "replace";
+export type PatchOperation = "append" | "prepend" | "replace" | "delete";
+
+export type PatchTargetType = "heading" | "frontmatter" | "block";
 
 export interface PatchInstruction {
 	operation: PatchOperation;
-	targetType: "heading" | "frontmatter";
-	/** A heading path (`Heading 1::Subheading`) or a frontmatter key, already percent-decoded. */
+	targetType: PatchTargetType;
+	/** A heading path (`Heading 1::Subheading`), a frontmatter key or a block id, already percent-decoded. */
 	target: string;
+	/** A heading path as a list, outermost first (format 2): used instead of splitting `target`. */
+	headingPath?: readonly string[];
+	/** Format 2: headings in the inserted text are relative, `#` becoming a direct child of the target heading. */
+	relativeHeadings?: boolean;
 	/** Separates nested headings in `target`; `::` when not given. */
 	delimiter?: string;
 	/** Frontmatter values: the body as JSON, or (by default) the body as one string. */
@@ -43,31 +50,27 @@ export function applyPatch(content: string, instruction: PatchInstruction, body:
 		}
 		return patchFrontmatter(content, instruction.operation, instruction.target.trim(), value, instruction.createTargetIfMissing === true);
 	}
+	if (instruction.targetType === "block") return patchBlock(content, instruction.operation, instruction.target.trim(), body, instruction.createTargetIfMissing === true);
 	return patchHeading(content, instruction, body);
-}
-
-interface Section {
-	/** Offset just after the heading line. */
-	contentStart: number;
-	/** Offset just after the section's last non-blank line (its blank lines before the next heading are not content). */
-	contentEnd: number;
-	level: number;
 }
 
 function patchHeading(content: string, instruction: PatchInstruction, body: string): PatchResult {
 	const delimiter = instruction.delimiter || DEFAULT_DELIMITER;
-	const path = instruction.target.split(delimiter).map((part) => part.trim());
+	const path = (instruction.headingPath ?? instruction.target.split(delimiter)).map((part) => part.trim());
 	if (path.some((part) => part === "" || /[\r\n]/.test(part))) {
 		return fail("invalid-target", `The heading path "${instruction.target}" has an empty part or a line break; name each heading, outermost first, separated by "${delimiter}".`);
 	}
 	const doc = parseMarkdown(content);
-	const matches = sectionsAt(doc, path);
+	const matches = headingSections(doc, path);
 	if (matches.length > 1) {
 		return fail("ambiguous-target", `${matches.length} headings have the path "${path.join(delimiter)}", so the patch could not tell which one you meant; nothing was changed. Name the enclosing headings too, or rename one.`);
 	}
 	const section = matches[0];
-	if (!section) return instruction.createTargetIfMissing ? createHeading(content, doc, path, body, delimiter) : notFound(doc, path, delimiter);
-	const text = withEol(body, doc.eol);
+	if (!section) {
+		if (instruction.createTargetIfMissing && instruction.operation !== "delete") return createHeading(content, doc, path, body, delimiter, instruction.relativeHeadings === true);
+		return notFound(doc, path, delimiter);
+	}
+	const text = withEol(instruction.relativeHeadings ? rebaseHeadings(body, section.level) : body, doc.eol);
 	switch (instruction.operation) {
 		case "append":
 			return splice(content, section.contentEnd, section.contentEnd, text, doc.eol);
@@ -75,34 +78,34 @@ function patchHeading(content: string, instruction: PatchInstruction, body: stri
 			return splice(content, section.contentStart, section.contentStart, text, doc.eol);
 		case "replace":
 			return splice(content, section.contentStart, section.contentEnd, text, doc.eol);
+		case "delete":
+			// The section's content goes; its heading stays (format 2's `content` scope).
+			return splice(content, section.contentStart, section.contentEnd, "", doc.eol);
 	}
 }
 
-/** Sections whose chain of enclosing headings (outermost first) is exactly `path`. */
-function sectionsAt(doc: MarkdownStructure, path: readonly string[]): Section[] {
-	const found: Section[] = [];
-	const chain: { level: number; text: string }[] = [];
-	doc.headings.forEach((heading, index) => {
-		while (chain.length > 0 && chain[chain.length - 1]!.level >= heading.level) chain.pop();
-		chain.push(heading);
-		if (chain.length !== path.length || chain.some((entry, depth) => entry.text !== path[depth])) return;
-		// The section runs to the next heading of the same or a higher level.
-		const next = doc.headings.slice(index + 1).find((later) => later.level <= heading.level);
-		const endLine = next ? next.line : doc.lines.length;
-		let last = endLine - 1;
-		while (last > heading.line && isBlankLine(doc.lines[last]!.text) && !doc.code.has(last)) last--;
-		const contentStart = doc.lines[heading.line]!.next;
-		found.push({ contentStart, contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart, level: heading.level });
-	});
-	return found;
+/** Shifts the headings in `text` (outside code) so that `#` sits right below a heading of `level`; never past `######`. */
+export function rebaseHeadings(text: string, level: number): string {
+	const doc = parseMarkdown(text);
+	if (doc.headings.length === 0 || level === 0) return text;
+	let result = "";
+	let from = 0;
+	for (const heading of doc.headings) {
+		const line = doc.lines[heading.line]!;
+		const hashes = /#+/.exec(line.text)!;
+		const at = line.start + hashes.index;
+		result += text.slice(from, at) + "#".repeat(Math.min(6, heading.level + level));
+		from = at + hashes[0].length;
+	}
+	return result + text.slice(from);
 }
 
 /** Adds the missing end of `path` as new headings at the end of the deepest heading that exists (or of the note). */
-function createHeading(content: string, doc: MarkdownStructure, path: readonly string[], body: string, delimiter: string): PatchResult {
+function createHeading(content: string, doc: MarkdownStructure, path: readonly string[], body: string, delimiter: string, relative: boolean): PatchResult {
 	let parent: Section | null = null;
 	let depth = path.length - 1;
 	for (; depth > 0; depth--) {
-		const matches = sectionsAt(doc, path.slice(0, depth));
+		const matches = headingSections(doc, path.slice(0, depth));
 		if (matches.length > 1) return fail("ambiguous-target", `Several headings have the path "${path.slice(0, depth).join(delimiter)}", so the new heading has no single place; nothing was changed.`);
 		if (matches[0]) {
 			parent = matches[0];
@@ -117,7 +120,8 @@ function createHeading(content: string, doc: MarkdownStructure, path: readonly s
 	const before = content.slice(0, at);
 	const lastLine = before.replace(/\r?\n$/, "").split("\n").pop() ?? "";
 	const gap = parent && at === parent.contentStart ? "" : lastLine.trim() === "" ? "" : doc.eol;
-	return splice(content, at, at, gap + headings + withEol(body, doc.eol), doc.eol);
+	const text = relative ? rebaseHeadings(body, level + path.length - depth - 1) : body;
+	return splice(content, at, at, gap + headings + withEol(text, doc.eol), doc.eol);
 }
 
 /** Replaces content[from, to) with `text`, first ending an unterminated last line so the text starts on its own line. */
@@ -133,7 +137,7 @@ function withEol(text: string, eol: string): string {
 function notFound(doc: MarkdownStructure, path: readonly string[], delimiter: string): PatchResult {
 	const known = doc.headings.slice(0, 20).map((heading) => `${"#".repeat(heading.level)} ${heading.text}`);
 	return fail("target-not-found", `The note has no heading at the path "${path.join(delimiter)}" (nested headings are named outermost first, separated by "${delimiter}"), so nothing was changed.` +
-		(known.length > 0 ? ` Its headings: ${known.join(" | ")}.` : " It has no headings.") + " Send Create-Target-If-Missing: true to add it.");
+		(known.length > 0 ? ` Its headings: ${known.join(" | ")}.` : " It has no headings.") + " Send Create-Target-If-Missing: true (createTargetIfMissing in a JSON instruction) to add it.");
 }
 
 function fail(reason: PatchFailure, detail: string): PatchResult {

@@ -33,7 +33,7 @@ export function send(response: ServerResponse, answer: ApiResponse, request: Inc
 }
 
 export function corsHeaders(origin: string): Record<string, string> {
-	return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": "ETag, Location, Content-Location, Preference-Applied, Mcp-Session-Id", Vary: "Origin" };
+	return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": "ETag, Location, Content-Location, Preference-Applied, Deprecation, Mcp-Session-Id", Vary: "Origin" };
 }
 
 /** CORS grants only ever go to allowed origins (others were refused before routing). */
@@ -44,7 +44,7 @@ export function preflight(allow: string[] | null, cors: Record<string, string>):
 		headers: {
 			...cors,
 			"Access-Control-Allow-Methods": allow.join(", "),
-			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Allow-Empty, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Markdown-Patch-Version, Allow-Empty, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
 			"Access-Control-Max-Age": "600",
 		},
 	};

@@ -8,11 +8,14 @@ import { readVault } from "./vault-read";
 import { appendNote, deleteNote, putNote } from "./vault-write";
 import { ACTIVE_HANDLERS, matchActive } from "./active-note";
 import { patchNote } from "./vault-patch";
+import { matchNoteTarget, NOTE_TARGET_HANDLERS } from "./note-target";
 
 export const ROUTES: readonly Route[] = [
 	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true },
 	{ template: "/openapi.json", match: exact("/openapi.json"), handlers: { GET: openApiDocument } },
 	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
+	// Before /vault/{path}, which would take every URL under /vault/ (see note-target.ts for which URLs are targets).
+	{ template: "/vault/{path}/{targetType}/{target}", match: matchNoteTarget, handlers: NOTE_TARGET_HANDLERS },
 	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote } },
 	{ template: "/active/", match: matchActive, handlers: ACTIVE_HANDLERS },
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },

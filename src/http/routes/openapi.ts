@@ -12,10 +12,24 @@ const ifNoneMatch = { name: "If-None-Match", in: "header", required: false, desc
 const allowEmpty = { name: "Allow-Empty", in: "header", required: false, description: "`true`: an empty body may replace a non-empty note (otherwise 409 empty-body).", schema: { type: "string", enum: ["true"] } };
 const patchHeaders = [
 	{ name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace"] } },
-	{ name: "Target-Type", in: "header", required: true, description: "`block` is not supported.", schema: { type: "string", enum: ["heading", "frontmatter"] } },
-	{ name: "Target", in: "header", required: true, description: "Percent-encoded. A heading path, outermost first (`Heading 1::Subheading`), or a frontmatter key.", schema: { type: "string" } },
+	{ name: "Target-Type", in: "header", required: true, schema: { type: "string", enum: ["heading", "block", "frontmatter"] } },
+	{ name: "Target", in: "header", required: true, description: "Percent-encoded. A heading path, outermost first (`Heading 1::Subheading`; under Markdown-Patch-Version: 2, percent-encoded JSON: `[\"Heading 1\",\"Subheading\"]`), a block id or a frontmatter key.", schema: { type: "string" } },
 	{ name: "Target-Delimiter", in: "header", required: false, description: "Separates nested headings in Target; default `::`.", schema: { type: "string" } },
 	{ name: "Create-Target-If-Missing", in: "header", required: false, description: "`true`: add a missing heading (at the end of its parent) or frontmatter key.", schema: { type: "string", enum: ["true", "false"] } },
+];
+const patchVersion = { name: "Markdown-Patch-Version", in: "header", required: false, description: "The Local REST API 5.x format switch. `2` (the default): JSON PATCH instructions, URL targets, the nested document map. `1`: the header PATCH and the flat `A::B` document map, answered with `Deprecation: true`. Any other value is 400 invalid-patch-version.", schema: { type: "string", enum: ["1", "2"] } };
+const lenientIfMatch = { name: "If-Match", in: "header", required: false, description: "The revision you read: the ETag (quoted) or the document map's `version` (bare). Without it, the revision this key last read is used; never read: 428.", schema: { type: "string" } };
+const targetParams = [
+	pathParam,
+	{ name: "targetType", in: "path", required: true, description: "A URL is a target only when a segment ending in `.md` is followed by `heading`, `frontmatter` or `block` and at least one more segment; every other URL under /vault/ names a note or folder.", schema: { type: "string", enum: ["heading", "frontmatter", "block"] } },
+	{ name: "target", in: "path", required: true, description: "heading: one segment per heading level, outermost first (`Plan/Next%20steps`); frontmatter: the key; block: the id without `^`. Each segment percent-encoded once (`%2F` for a slash inside a heading).", schema: { type: "string" } },
+	patchVersion,
+];
+const rawBody = { required: true, content: { "text/markdown": { schema: { type: "string", description: "The heading's or block's new text; for frontmatter, the value as a string." } }, "application/json": { schema: { description: "Frontmatter only: the value as JSON." } } } };
+const patchedNote = { description: "Written (or already so): the patched note, as Local REST API 5.x answers.", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } } } };
+const partHeaders = [
+	{ name: "Target-Type", in: "header", required: false, description: "With Target: the request acts on that part of the note only, as a URL target does (the Local REST API 4.x form).", schema: { type: "string", enum: ["heading", "block", "frontmatter"] } },
+	{ name: "Target", in: "header", required: false, description: "Percent-encoded: a heading path joined by Target-Delimiter (default `::`), a block id or a frontmatter key.", schema: { type: "string" } },
 ];
 const common = {
 	"400": problemResponse("Invalid path (a symbolic link that loops included), malformed header (two Host lines included) or body."),
@@ -53,10 +67,18 @@ export const OPENAPI: JsonValue = {
 		"/problems/{name}": { get: { summary: "What a problem type means and how to proceed.", parameters: [{ name: "name", in: "path", required: true, schema: { type: "string", enum: Object.keys(PROBLEM_TYPES) } }], responses: { "200": { description: "Title, status and next step." }, "404": problemResponse("Unknown problem type.") } } },
 		"/vault/{path}": {
 			get: {
-				summary: "Read a note (raw markdown, or JSON with Accept: application/json), or list a folder when the path ends in /.",
-				parameters: [pathParam, ifNoneMatch],
+				summary: "Read a note (raw markdown, JSON with Accept: application/json, or its document map with Accept: application/vnd.olrapi.document-map+json), or list a folder when the path ends in /.",
+				parameters: [pathParam, ifNoneMatch, patchVersion, ...partHeaders],
 				responses: {
-					"200": { description: "The note and its ETag, or a folder listing.", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Note" }, { $ref: "#/components/schemas/Listing" }] } } } },
+					"200": {
+						description: "The note and its ETag, its document map (a read like any other; `version` is the revision), or a folder listing.",
+						headers: etagHeader,
+						content: {
+							"text/markdown": { schema: { type: "string" } },
+							"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Note" }, { $ref: "#/components/schemas/Listing" }] } },
+							"application/vnd.olrapi.document-map+json": { schema: { oneOf: [{ $ref: "#/components/schemas/DocumentMap" }, { $ref: "#/components/schemas/FlatDocumentMap" }] } },
+						},
+					},
 					"304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader },
 					"404": problemResponse("No such note or folder."),
 					...common,
@@ -65,7 +87,7 @@ export const OPENAPI: JsonValue = {
 			head: { summary: "The headers a GET would send.", parameters: [pathParam], responses: { "200": { description: "Exists.", headers: etagHeader }, "404": { description: "No such note." } } },
 			put: {
 				summary: "Create a note, or replace it when If-Match names its current revision. With Prefer: merge=auto, a stale write whose three-way merge is clean is merged instead of refused.",
-				parameters: [pathParam, ifMatch, ifNoneMatch, allowEmpty, { name: "Prefer", in: "header", required: false, description: "`merge=auto`: merge with the newer note when If-Match is stale and the merge is clean.", schema: { type: "string" } }],
+				parameters: [pathParam, ifMatch, ifNoneMatch, allowEmpty, ...partHeaders, { name: "Prefer", in: "header", required: false, description: "`merge=auto`: merge with the newer note when If-Match is stale and the merge is clean.", schema: { type: "string" } }],
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
 				responses: {
 					"200": { description: "Merged (Prefer: merge=auto): the stale write was merged with the newer note. Preference-Applied: merge=auto.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, revision: { type: "string" }, merged: { type: "boolean" } } } } } },
@@ -77,7 +99,7 @@ export const OPENAPI: JsonValue = {
 			},
 			post: {
 				summary: "Append to a note (creating it if missing). If-Match is honoured when sent.",
-				parameters: [pathParam, ifMatch],
+				parameters: [pathParam, ifMatch, ...partHeaders],
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
 				responses: { "201": { description: "Created.", headers: etagHeader }, "204": { description: "Appended.", headers: etagHeader }, ...refusals, ...common },
 			},
@@ -87,18 +109,36 @@ export const OPENAPI: JsonValue = {
 				responses: { "204": { description: "Trashed." }, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], ...common },
 			},
 			patch: {
-				summary: "Change one part of a note (Local REST API headers): append, prepend or replace the section under a heading, or a frontmatter key. The patched note is written like a PUT: If-Match (or, without it, the revision this key last read) must be current; a stale one is 412 with the patched note kept as .bak.",
-				parameters: [pathParam, ifMatch, ...patchHeaders],
-				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: { description: "Frontmatter targets: the value as JSON." } } } },
+				summary: "Change one part of a note: a heading's section, a block (`^id`) or a frontmatter key. Format 2 (the default): a JSON PatchInstruction body, or (with Markdown-Patch-Version: 2) Target-Type/Target headers and the payload as the body. Format 1 (Markdown-Patch-Version: 1, or targeting headers without a version, as clients older than Local REST API 5.x send): the Operation/Target-Type/Target headers. The patched note is written like a PUT: ifMatch or If-Match (or, without either, the revision this key last read) must be current; a stale one is 412 with the patched note kept as .bak; no token and no read is 428.",
+				parameters: [pathParam, ifMatch, patchVersion, ...patchHeaders.map((header) => ({ ...header, required: false }))],
+				requestBody: {
+					required: true,
+					content: {
+						"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/PatchInstruction" }, { description: "Format 1, frontmatter targets: the value as JSON." }] } },
+						"text/markdown": { schema: { type: "string", description: "Format 1, or format 2 with header targeting: the payload." } },
+					},
+				},
 				responses: {
-					"204": { description: "Patched.", headers: etagHeader },
+					"200": patchedNote,
+					"204": { description: "Patched (format 1).", headers: etagHeader },
 					"404": problemResponse("No such note."),
 					"412": refusals["412"],
 					"413": refusals["413"],
 					"428": refusals["428"],
 					...common,
-					"400": problemResponse("Missing or unsupported PATCH headers, a target that is not in the note, or a value that cannot be applied; nothing was written."),
+					"400": problemResponse("An instruction with an unknown field or an unsupported part (invalid-patch-instruction), missing or unsupported PATCH headers, a Markdown-Patch-Version other than 1 or 2, a target that is not in the note, or a value that cannot be applied; nothing was written."),
 				},
+			},
+		},
+		"/vault/{path}/{targetType}/{target}": {
+			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of the note.", parameters: targetParams, responses: { "200": { description: "The part, with the note's ETag.", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common } },
+			put: { summary: "Replace one part of a note, guarded like PUT /vault/{path}.", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common, "400": problemResponse("A target that is not in the note, a JSON body on a heading or block, or an empty body; nothing was written.") } },
+			post: { summary: "Append to one part of a note, guarded like PUT /vault/{path} (a tokenless append is held to this key's last read).", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common } },
+			patch: {
+				summary: "Local REST API 5.x raw-content mode: the Operation header (append, prepend, replace or delete) applied to the part the URL names, the body being the payload; guarded like PUT /vault/{path}.",
+				parameters: [...targetParams, lenientIfMatch, { name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace", "delete"] } }, { name: "Create-Target-If-Missing", in: "header", required: false, schema: { type: "string", enum: ["true", "false"] } }],
+				requestBody: { ...rawBody, required: false },
+				responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common },
 			},
 		},
 		"/active/": {
@@ -166,7 +206,7 @@ export const OPENAPI: JsonValue = {
 			},
 		},
 		"/mcp": {
-			post: { summary: "MCP Streamable HTTP endpoint (JSON-RPC messages; start with initialize, then send Mcp-Session-Id); see the MCP specification. Tools: read_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status.", responses: mcpResponses },
+			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages; start with initialize, then send Mcp-Session-Id); see the MCP specification. Tools: read_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status.", responses: mcpResponses },
 			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream; see the MCP specification.", responses: mcpResponses },
 			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 		},
@@ -198,6 +238,38 @@ export const OPENAPI: JsonValue = {
 						},
 					},
 				],
+			},
+			PatchInstruction: {
+				type: "object",
+				description: "Local REST API 5.x (markdown-patch 2) instruction. Unknown fields are refused (400 invalid-patch-instruction), as are `scope` other than `content`, `destination` (moves), table rows in `value` and `rejectIfContentPreexists: true`.",
+				required: ["targetType", "target", "operation"],
+				additionalProperties: false,
+				properties: {
+					targetType: { type: "string", enum: ["heading", "block", "frontmatter"] },
+					target: { description: "heading: the heading texts, outermost first (a path through the document map's tree); block: the id without ^; frontmatter: the key.", oneOf: [{ type: "array", items: { type: "string" } }, { type: "string" }] },
+					operation: { type: "string", enum: ["replace", "prepend", "append", "delete"], description: "delete empties a heading's section (the heading stays), removes a block with its id, or removes a frontmatter key." },
+					scope: { type: "string", enum: ["content"] },
+					content: { type: "string", description: "Markdown for a heading or block (headings in it are relative: # becomes a child of the target); a string value for frontmatter." },
+					value: { description: "Frontmatter: the value as JSON." },
+					ifMatch: { type: "string", description: "The revision you read: the document map's version or the ETag, bare or quoted." },
+					createTargetIfMissing: { type: "boolean" },
+					rejectIfContentPreexists: { type: "boolean", enum: [false] },
+				},
+			},
+			DocumentMap: {
+				type: "object",
+				description: "Markdown-Patch-Version 2 (the default).",
+				properties: {
+					headings: { type: "object", description: "Each heading's text maps to its child headings; duplicate siblings share one key (a patch on them is refused as ambiguous)." },
+					blocks: { type: "array", items: { type: "string" }, description: "Block ids (^id) outside code, without ^, each once." },
+					frontmatterFields: { type: "array", items: { type: "string" } },
+					version: { type: "string", description: "The note's revision, the ETag's value: send it as ifMatch." },
+				},
+			},
+			FlatDocumentMap: {
+				type: "object",
+				description: "Markdown-Patch-Version 1 (answered with Deprecation: true).",
+				properties: { headings: { type: "array", items: { type: "string" }, description: "Heading paths joined with ::." }, blocks: { type: "array", items: { type: "string" } }, frontmatterFields: { type: "array", items: { type: "string" } } },
 			},
 			Note: {
 				type: "object",

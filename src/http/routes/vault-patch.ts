@@ -1,50 +1,58 @@
 /**
- * PATCH /vault/{path} with the Local REST API's headers (Operation, Target-Type, Target, Target-Delimiter). The
- * handler only parses: the patch is an operation of the guarded writer, computed inside its atomic step on the note
- * as it is then, and checked against the token the client sent or, without one, the revision it last read. No token
- * at all is a 428, never a blind write.
+ * PATCH /vault/{path}, in each format Local REST API clients send:
+ * - format 2 (the default): a JSON instruction body (`targetType`, `target`, `operation`, `content`/`value`, `ifMatch`);
+ * - format 2 raw-content mode with `Target-Type`/`Target` headers (explicit `Markdown-Patch-Version: 2`; a heading
+ *   `Target` is percent-encoded JSON), the body being the payload;
+ * - format 1: `Operation`, `Target-Type`, `Target` (`A::B`) headers, under `Markdown-Patch-Version: 1` or, for clients
+ *   older than 5.x that send no version, whenever `Target-Type` or `Target` is present.
+ * The handler only parses; every format is written by writePatch, guarded exactly like PUT.
  */
-import { applyPatch, type PatchInstruction, type PatchOperation } from "../../core/patch";
 import { parseEntityTagCondition } from "../../core/revision";
-import { problem, refuse } from "../problems";
+import { parsePatchInstruction } from "../../core/patch-instruction";
+import type { PatchInstruction, PatchOperation } from "../../core/patch";
+import { refuse } from "../problems";
 import type { ApiResponse } from "../response";
-import { actorOf, type RequestContext } from "../router";
+import type { RequestContext } from "../router";
 import { resolvePath } from "./note-path";
-import { headersValue } from "./vault-read";
-import { heldRevision, respond } from "./vault-write";
+import { DEPRECATION, lenientIfMatch, patchVersion, percentDecoded } from "./patch-version";
+import { writePatch } from "./patch-write";
+import { headerTarget, rawPatch } from "./raw-patch";
+import { headersValue } from "./headers";
+import { heldRevision } from "./write-answer";
 
 const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace"];
 
 export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
-	const instruction = patchInstruction(context);
+	const { version, explicit } = patchVersion(context);
+	const headerTargeted = headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined;
+	if (version === 2 && explicit && headerTargeted) return rawPatch(context, path, headerTarget(context));
+	if (version === 1 || headerTargeted) return headerPatch(context, path, version === 1 ? DEPRECATION : {});
 	// Captured when the request arrived (see heldRevision), before the body is read.
 	const held = heldRevision(context, path);
-	const body = await context.body();
-	const outcome = await context.notes.write({
-		path,
-		// Computed inside the writer's atomic step, on the note as it is then: never on one version and written over another.
-		operation: { kind: "patch", apply: (current) => applyPatch(current, instruction, body) },
-		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
-		ifNoneMatch: { kind: "absent" },
-		actor: actorOf(context),
-		heldRevision: held,
-	});
-	if (outcome.kind === "refused" && outcome.refusal.reason === "not-found") {
-		return problem("note-not-found", `There is no note at "${path}"; PATCH changes an existing note. Create it with PUT.`, { path });
-	}
-	return respond(context, path, outcome);
+	const parsed = parsePatchInstruction(await context.body());
+	if (!parsed.ok) return refuse("invalid-patch-instruction", parsed.detail);
+	const { instruction, body, ifMatch } = parsed.parsed;
+	return writePatch(context, { path, instruction, body, ifMatch: lenientIfMatch(context, ifMatch), held, answerWithNote: true });
 }
 
-function patchInstruction(context: RequestContext): PatchInstruction {
+/** Format 1: the instruction in headers, the payload in the body; If-Match as in PUT. */
+async function headerPatch(context: RequestContext, path: string, headers: Record<string, string>): Promise<ApiResponse> {
+	const instruction = headerInstruction(context);
+	const held = heldRevision(context, path);
+	const body = await context.body();
+	return writePatch(context, { path, instruction, body, ifMatch: parseEntityTagCondition(headersValue(context, "if-match")), held, answerWithNote: false, headers });
+}
+
+function headerInstruction(context: RequestContext): PatchInstruction {
 	const operation = headersValue(context, "operation")?.trim().toLowerCase();
 	const targetType = headersValue(context, "target-type")?.trim().toLowerCase();
 	const rawTarget = headersValue(context, "target");
-	const usage = "PATCH needs Operation (append, prepend or replace), Target-Type (heading or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::); nothing was written.";
+	const usage = "PATCH needs Operation (append, prepend or replace), Target-Type (heading, block or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::); nothing was written. Or send a JSON instruction body without these headers (Markdown-Patch-Version 2).";
 	if (operation === undefined || targetType === undefined || rawTarget === undefined) return invalid(usage);
 	if (!OPERATIONS.includes(operation as PatchOperation)) return invalid(`Operation "${operation}" is not supported. ${usage}`);
-	if (targetType !== "heading" && targetType !== "frontmatter") {
-		return refuse("patch-target-not-supported", `Target-Type "${targetType}" is not supported here; heading and frontmatter are (block references are not). Nothing was written. To change anything else, GET the note and PUT it whole with If-Match.`);
+	if (targetType !== "heading" && targetType !== "frontmatter" && targetType !== "block") {
+		return refuse("patch-target-not-supported", `Target-Type "${targetType}" is not supported here; heading, block and frontmatter are. Nothing was written. To change anything else, GET the note and PUT it whole with If-Match.`);
 	}
 	const contentType = headersValue(context, "content-type") ?? "";
 	return {
@@ -57,16 +65,6 @@ function patchInstruction(context: RequestContext): PatchInstruction {
 	};
 }
 
-/** Targets arrive percent-encoded (headers cannot carry most of Unicode); a stray literal % is taken as it is. */
-function percentDecoded(raw: string): string {
-	try {
-		return decodeURIComponent(raw.trim());
-	} catch {
-		return raw.trim();
-	}
-}
-
 function invalid(detail: string): never {
 	return refuse("invalid-patch", detail);
 }
-

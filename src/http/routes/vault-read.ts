@@ -1,21 +1,31 @@
 /** GET/HEAD /vault/{path}: a note with its revision token, or a folder listing with each note's revision. */
+import { documentMap, flatDocumentMap } from "../../core/markdown/document-map";
 import { readFrontmatter } from "../../core/markdown/frontmatter";
 import { etagOf, parseEntityTagCondition } from "../../core/revision";
 import { noteTags } from "../../core/tags";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
+import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
+import { readNotePart } from "./note-target";
+import { DEPRECATION, patchVersion } from "./patch-version";
+import { format1Target } from "./raw-patch";
 
 export const NOTE_JSON_TYPES = ["application/vnd.olrapi.note+json", "application/json"];
+export const DOCUMENT_MAP_TYPE = "application/vnd.olrapi.document-map+json";
 
 export async function readVault(context: RequestContext): Promise<ApiResponse> {
+	patchVersion(context);
 	if (context.rest === "" || context.rest.endsWith("/")) return listFolderRoute(context);
 	return readNote(context);
 }
 
 async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
+	const { version } = patchVersion(context);
+	const part = format1Target(context);
+	if (part) return readNotePart(context, path, part);
 	const head = context.method === "HEAD";
 	const read = await context.notes.read(actorOf(context), path, { head, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
 	if (read.kind === "missing") return problem("note-not-found", `There is no note at "${path}". To create it, PUT it without If-Match.`);
@@ -26,6 +36,11 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	};
 	if (read.kind === "not-modified") return { status: 304, headers };
 	const accept = headersValue(context, "accept") ?? "";
+	if (accept.includes(DOCUMENT_MAP_TYPE)) {
+		// `version` is the revision, the ETag's value: send it back as ifMatch (or If-Match) to patch what this map shows.
+		const map = version === 1 ? { ...flatDocumentMap(read.content) } : { ...documentMap(read.content), version: read.revision };
+		return { ...json(200, map, { ...headers, ...(version === 1 ? DEPRECATION : {}) }), contentType: `${DOCUMENT_MAP_TYPE}; charset=utf-8`, omitBody: head };
+	}
 	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
 	if (wantsJson) {
 		const frontmatter = readFrontmatter(read.content);
@@ -51,11 +66,6 @@ async function listFolderRoute(context: RequestContext): Promise<ApiResponse> {
 	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({ name, path, type, revision, unreadable, size: stat?.size, mtime: stat?.mtime }));
 	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds revisions.
 	return json(200, { files: entries.map((entry) => entry.name), entries }, { "Cache-Control": "no-store" });
-}
-
-function headersValue(context: RequestContext, name: string): string | undefined {
-	const value = context.headers[name];
-	return Array.isArray(value) ? value.join(", ") : value;
 }
 
 /** Frontmatter can hold dates and other non-JSON values; send what JSON can carry. */

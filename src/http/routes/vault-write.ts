@@ -1,40 +1,44 @@
 /** PUT (replace or create), POST (append) and DELETE on /vault/{path}, all through the one guarded writer. */
 import type { WriteOperation } from "../../core/guard";
-import { etagOf, parseEntityTagCondition } from "../../core/revision";
+import { parseEntityTagCondition } from "../../core/revision";
 import type { WriteOutcome } from "../../service/guarded-writer";
-import { problem } from "../problems";
-import { json, noContent, type ApiResponse } from "../response";
+import type { ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
+import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
-import { headersValue } from "./vault-read";
-import { refusalResponse } from "./refusal";
+import { patchVersion } from "./patch-version";
+import { format1Target, rawPatch } from "./raw-patch";
+import { heldRevision, respond } from "./write-answer";
 
 export async function putNote(context: RequestContext): Promise<ApiResponse> {
+	// Target-Type/Target name one part of the note: replacing the whole note with it would lose the rest.
+	const part = format1Target(context);
+	if (part) return rawPatch(context, resolvePath(context, "note"), part, "replace");
 	return bodyWrite(context, (body) => ({ kind: "replace", body }));
 }
 
 export async function appendNote(context: RequestContext): Promise<ApiResponse> {
+	const part = format1Target(context);
+	if (part) return rawPatch(context, resolvePath(context, "note"), part, "append");
 	return bodyWrite(context, (body) => ({ kind: "append", body }));
 }
 
 export async function deleteNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
+	patchVersion(context);
 	const held = heldRevision(context, path);
 	return respond(context, path, await write(context, path, { kind: "delete" }, held));
 }
 
 async function bodyWrite(context: RequestContext, operation: (body: string) => WriteOperation): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
+	// Local REST API 5.x refuses a Markdown-Patch-Version it does not know on every request; so do we.
+	patchVersion(context);
 	// What a tokenless client is held to is what it knew when it SENT this request: captured before the body arrives,
 	// so its own parallel write cannot become this write's basis.
 	const held = heldRevision(context, path);
 	const body = await context.body();
 	return respond(context, path, await write(context, path, operation(body), held));
-}
-
-/** The revision this client's tokenless write is held to, as of now (the request's arrival). */
-export function heldRevision(context: RequestContext, path: string): string | null {
-	return context.notes.holdRevision(actorOf(context), path);
 }
 
 function write(context: RequestContext, path: string, operation: WriteOperation, held: string | null): Promise<WriteOutcome> {
@@ -54,32 +58,3 @@ function write(context: RequestContext, path: string, operation: WriteOperation,
 export function prefersAutoMerge(prefer: string | undefined): boolean {
 	return (prefer ?? "").split(",").some((preference) => /^\s*merge\s*=\s*"?auto"?\s*(;|$)/i.test(preference));
 }
-
-/** The answer to a guarded write's outcome (PATCH answers through this too). */
-export function respond(context: RequestContext, path: string, outcome: WriteOutcome): ApiResponse {
-	switch (outcome.kind) {
-		case "written":
-			if (outcome.merged) {
-				return json(200, { path, revision: outcome.revision, merged: true, detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written." }, {
-					ETag: etagOf(outcome.revision),
-					"Preference-Applied": "merge=auto",
-				});
-			}
-			if (outcome.created) {
-				return json(201, { path, revision: outcome.revision, created: true }, {
-					ETag: etagOf(outcome.revision),
-					Location: `/vault/${path.split("/").map(encodeURIComponent).join("/")}`,
-				});
-			}
-			return noContent({ ETag: etagOf(outcome.revision) });
-		case "unchanged":
-			return noContent({ ETag: etagOf(outcome.revision) });
-		case "deleted":
-			return noContent();
-		case "inapplicable":
-			return problem(outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch", outcome.detail, { path, reason: outcome.reason, currentRevision: outcome.currentRevision });
-		case "refused":
-			return refusalResponse(context, path, outcome);
-	}
-}
-

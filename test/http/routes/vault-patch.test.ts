@@ -213,19 +213,30 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await backups()).toEqual([]);
 	});
 
-	it("answers block targets with 400 naming what is supported", async () => {
-		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "block", Target: "abc123", "If-Match": await etag() }), 400, "patch-target-not-supported");
-		expect(problem.detail).toMatch(/heading and frontmatter/);
+	it("answers a target type it does not know with 400 naming what is supported", async () => {
+		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "file", Target: "abc123", "If-Match": await etag() }), 400, "patch-target-not-supported");
+		expect(problem.detail).toMatch(/heading, block and frontmatter/);
+		expect(await s.file("Note.md")).toBe(NOTE);
+	});
+
+	it("answers a block id the note does not have with 400, writing nothing", async () => {
+		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "block", Target: "abc123", "If-Match": await etag() }), 400, "patch-target-not-found");
+		expect(problem.detail).toMatch(/no block \^abc123/);
+		expect(await s.file("Note.md")).toBe(NOTE);
+	});
+
+	it("reads a PATCH without targeting headers as a JSON instruction (format 2), and refuses a body that is not one", async () => {
+		const problem = expectProblem(await patch({}), 400, "invalid-patch-instruction");
+		expect(problem.detail).toMatch(/not valid JSON.*"targetType"/);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 
 	it.each([
-		["no headers", {}],
 		["no Target", { Operation: "append", "Target-Type": "heading" }],
 		["an unknown Operation", { Operation: "insert", "Target-Type": "heading", Target: "Plan" }],
 	])("answers %s with 400 invalid-patch naming the headers", async (_, headers) => {
 		const problem = expectProblem(await patch(headers), 400, "invalid-patch");
-		expect(problem.detail).toMatch(/Operation \(append, prepend or replace\), Target-Type \(heading or frontmatter\) and Target/);
+		expect(problem.detail).toMatch(/Operation \(append, prepend or replace\), Target-Type \(heading, block or frontmatter\) and Target/);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 

@@ -1,0 +1,118 @@
+/**
+ * URL targets, as Local REST API 5.x spells them: /vault/{note}/heading/{A}/{B}, /vault/{note}/frontmatter/{key} and
+ * /vault/{note}/block/{id}. GET reads the part; PUT replaces it, POST appends to it and PATCH applies its Operation
+ * header, each written through the guarded writer like a PUT of the whole note.
+ *
+ * The rule that keeps every note reachable: a URL is a target only when a segment ending in `.md` is followed by
+ * `heading`, `frontmatter` or `block` and at least one more segment. `/vault/heading/Note.md` (a note inside a folder
+ * named `heading`) is a note; a folder whose own name ends in `.md` cannot hold a folder named like a target type.
+ */
+import { readTarget } from "../../core/read-target";
+import { etagOf } from "../../core/revision";
+import type { PatchTargetType } from "../../core/patch";
+import { problem, refuse } from "../problems";
+import { json, type ApiResponse, type JsonValue } from "../response";
+import { actorOf, type Handler, type Method, type RequestContext } from "../router";
+import { resolvePath } from "./note-path";
+import { patchVersion } from "./patch-version";
+import { rawPatch, type RawTarget } from "./raw-patch";
+import { headersValue } from "./headers";
+
+const TYPES: readonly string[] = ["heading", "frontmatter", "block"];
+const VAULT = "/vault/";
+
+/** The route's matcher: the raw remainder after /vault/ when it names a part of a note, else null. */
+export function matchNoteTarget(raw: string): string | null {
+	if (!raw.startsWith(VAULT)) return null;
+	const rest = raw.slice(VAULT.length);
+	return splitTarget(rest) ? rest : null;
+}
+
+interface SplitTarget {
+	/** The note's raw (still encoded) path. */
+	note: string;
+	type: PatchTargetType;
+	/** The raw segments after the type. */
+	segments: string[];
+}
+
+function splitTarget(rest: string): SplitTarget | null {
+	const segments = rest.split("/");
+	for (let index = 0; index + 2 < segments.length; index++) {
+		if (!segments[index]!.toLowerCase().endsWith(".md") || !TYPES.includes(segments[index + 1]!)) continue;
+		const after = segments.slice(index + 2);
+		if (after.some((segment) => segment === "")) return null;
+		return { note: segments.slice(0, index + 1).join("/"), type: segments[index + 1] as PatchTargetType, segments: after };
+	}
+	return null;
+}
+
+/** Each segment is decoded on its own, so an encoded slash stays inside its heading's text. */
+function targetOf(context: RequestContext): { path: string; target: RawTarget } {
+	const split = splitTarget(context.rest);
+	if (!split) return refuse("route-not-found", "This URL does not name a part of a note. See GET /openapi.json.");
+	if (headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined) {
+		refuse("conflicting-target", "The URL names a part of the note and so do Target-Type/Target headers; send one of them. Nothing was read or written.");
+	}
+	patchVersion(context);
+	const decoded: string[] = [];
+	for (const segment of split.segments) {
+		try {
+			decoded.push(decodeURIComponent(segment));
+		} catch {
+			refuse("invalid-path", `"${segment}" is not valid percent-encoding. Nothing was read or written.`);
+		}
+	}
+	if (split.type !== "heading" && decoded.length > 1) {
+		refuse("invalid-path", `A ${split.type} target is one URL segment (percent-encode a / inside it as %2F). Nothing was read or written.`);
+	}
+	const path = resolvePath({ ...context, rest: split.note }, "note");
+	const target: RawTarget = split.type === "heading" ? { type: "heading", target: decoded.join("::"), path: decoded } : { type: split.type, target: decoded[0]! };
+	return { path, target };
+}
+
+async function readPart(context: RequestContext): Promise<ApiResponse> {
+	const { path, target } = targetOf(context);
+	return readNotePart(context, path, target);
+}
+
+/** GET of one part of a note (also for a GET with Target-Type/Target headers). */
+export async function readNotePart(context: RequestContext, path: string, target: RawTarget): Promise<ApiResponse> {
+	const read = await context.notes.read(actorOf(context), path, { head: context.method === "HEAD" });
+	if (read.kind !== "read") return problem("note-not-found", `There is no note at "${path}".`, { path });
+	const headers = { ETag: etagOf(read.revision), "Cache-Control": "no-store" };
+	const part = readTarget(read.content, target.type, target.target, target.path);
+	switch (part.kind) {
+		case "missing":
+			return problem("target-not-found", `${part.detail} GET the note with Accept: application/vnd.olrapi.document-map+json to see what it has.`, { path }, headers);
+		case "unreadable":
+			return problem("bad-request", `${part.detail} Nothing was read.`, { path }, headers);
+		case "json":
+			return { ...json(200, toJson(part.value), headers), omitBody: context.method === "HEAD" };
+		case "text":
+			return { status: 200, headers, body: part.text, contentType: "text/markdown; charset=utf-8", omitBody: context.method === "HEAD" };
+	}
+}
+
+function writePart(operation?: "replace" | "append"): Handler {
+	return async (context) => {
+		const { path, target } = targetOf(context);
+		return rawPatch(context, path, target, operation);
+	};
+}
+
+export const NOTE_TARGET_HANDLERS: Partial<Record<Method, Handler>> = {
+	GET: readPart,
+	PUT: writePart("replace"),
+	POST: writePart("append"),
+	PATCH: writePart(),
+};
+
+/** Frontmatter can hold dates and other non-JSON values; send what JSON can carry. */
+function toJson(value: unknown): JsonValue {
+	try {
+		return JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
+	} catch {
+		return null;
+	}
+}

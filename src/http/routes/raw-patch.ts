@@ -1,0 +1,90 @@
+/**
+ * Local REST API 5.x "raw-content mode": the target in the URL (/vault/{note}/heading/A/B) or, under an explicit
+ * `Markdown-Patch-Version: 2`, in `Target-Type`/`Target` headers (a heading `Target` is percent-encoded JSON: a list
+ * of heading texts); the operation in `Operation` (or implied by PUT and POST); the payload is the body itself.
+ */
+import type { PatchInstruction, PatchOperation, PatchTargetType } from "../../core/patch";
+import { resolveTarget } from "../../core/patch-instruction";
+import { refuse } from "../problems";
+import type { ApiResponse } from "../response";
+import type { RequestContext } from "../router";
+import { lenientIfMatch, percentDecoded } from "./patch-version";
+import { writePatch } from "./patch-write";
+import { headersValue } from "./headers";
+import { heldRevision } from "./write-answer";
+
+export interface RawTarget {
+	type: PatchTargetType;
+	/** A frontmatter key or block id; a heading path joined with `::` (for messages). */
+	target: string;
+	/** A heading's path, outermost first. */
+	path?: string[];
+	/** Named the format 1 way (`Target: A::B`): headings in the payload are then taken as written, not rebased. */
+	format1?: boolean;
+}
+
+const TYPES: readonly PatchTargetType[] = ["heading", "block", "frontmatter"];
+const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace", "delete"];
+
+/** The target named by `Target-Type` and `Target` under format 2. */
+export function headerTarget(context: RequestContext): RawTarget {
+	const type = headersValue(context, "target-type")?.trim().toLowerCase();
+	const raw = headersValue(context, "target");
+	if (type === undefined || raw === undefined || !TYPES.includes(type as PatchTargetType)) {
+		return invalid("Header targeting under Markdown-Patch-Version: 2 needs Target-Type (heading, block or frontmatter) and Target: for a heading, a percent-encoded JSON list of heading texts (encodeURIComponent(JSON.stringify([\"Plan\", \"Next steps\"]))); for a block its id, for frontmatter its key. Nothing was written.");
+	}
+	let target: unknown = percentDecoded(raw);
+	if (type === "heading") {
+		try {
+			target = JSON.parse(target as string);
+		} catch {
+			return invalid('Under Markdown-Patch-Version: 2 a heading Target is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify(["Plan", "Next steps"])); send Markdown-Patch-Version: 1 for the "Plan::Next steps" form. Nothing was written.');
+		}
+	}
+	const resolved = resolveTarget(type as PatchTargetType, target);
+	if (typeof resolved === "string") return invalid(resolved);
+	return { type: type as PatchTargetType, ...resolved };
+}
+
+/**
+ * The part of a note that `Target-Type` and `Target` (split on `Target-Delimiter`, default `::`) name on a GET, PUT
+ * or POST, as Local REST API 4.x clients send them: the request then acts on that part, never on the whole note.
+ */
+export function format1Target(context: RequestContext): RawTarget | null {
+	const type = headersValue(context, "target-type")?.trim().toLowerCase();
+	const raw = headersValue(context, "target");
+	if (type === undefined && raw === undefined) return null;
+	if (type === undefined || raw === undefined || !TYPES.includes(type as PatchTargetType)) {
+		return refuse("patch-target-not-supported", "Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.");
+	}
+	const target = percentDecoded(raw);
+	if (type !== "heading") return { type: type as PatchTargetType, target, format1: true };
+	const delimiter = headersValue(context, "target-delimiter") || "::";
+	return { type: "heading", target, path: target.split(delimiter).map((part) => part.trim()), format1: true };
+}
+
+/** Writes the body to the target, guarded like PUT. `implied` is PUT's replace or POST's append; PATCH reads Operation. */
+export async function rawPatch(context: RequestContext, path: string, target: RawTarget, implied?: PatchOperation): Promise<ApiResponse> {
+	if (!target.format1 && headersValue(context, "target-delimiter") !== undefined) invalid("Target-Delimiter belongs to Markdown-Patch-Version: 1; here each heading is its own URL segment (or a JSON list), so no delimiter is needed. Nothing was written.");
+	const operation = implied ?? (headersValue(context, "operation")?.trim().toLowerCase() as PatchOperation | undefined);
+	if (operation === undefined || !OPERATIONS.includes(operation)) invalid(`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation}")` : ""}. Nothing was written.`);
+	const ifMatch = lenientIfMatch(context);
+	const held = heldRevision(context, path);
+	const body = await context.body();
+	const json = /^\s*application\/json\s*(;|$)/i.test(headersValue(context, "content-type") ?? "");
+	if (json && target.type !== "frontmatter") invalid(`A ${target.type} takes markdown text, not JSON: send the body as text/markdown. Nothing was written.`);
+	if (body === "" && operation !== "delete") invalid(`The body is empty, so there is nothing to ${operation}. To empty the ${target.type === "frontmatter" ? "value" : "section"}, send Operation: delete. Nothing was written.`);
+	const instruction: PatchInstruction = {
+		operation,
+		targetType: target.type,
+		target: target.target,
+		...(target.path ? { headingPath: target.path, relativeHeadings: !target.format1 } : {}),
+		json,
+		createTargetIfMissing: headersValue(context, "create-target-if-missing")?.trim().toLowerCase() === "true",
+	};
+	return writePatch(context, { path, instruction, body: operation === "delete" ? "" : body, ifMatch, held, answerWithNote: true });
+}
+
+function invalid(detail: string): never {
+	return refuse("invalid-patch-instruction", detail);
+}
