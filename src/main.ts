@@ -126,8 +126,11 @@ export default class RevisionGuardPlugin extends Plugin {
 			opened: (guard) => {
 				this.guard = guard;
 				if (!this.statusBar) return;
-				this.conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
-				this.register(this.conflictUi.start());
+				const conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
+				this.conflictUi = conflictUi;
+				this.register(conflictUi.start());
+				// Agents' clients may offer the person "open the merge modal" when a write is refused (MCP elicitation).
+				this.register(guard.notes.offerMergeModal((id) => conflictUi.openMerge(id)));
 			},
 			onProgress: (done, total) => {
 				if (total < RECONCILE_NOTICE_THRESHOLD) return;

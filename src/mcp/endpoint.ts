@@ -1,7 +1,8 @@
 /**
  * The HTTP glue of MCP (Streamable HTTP, POST/GET/DELETE /mcp). The API server calls it after its Host, Origin and
  * key checks; here the body is read under the same cap as REST, the request is matched to its session (which must
- * belong to the same key), and the SDK's transport answers it.
+ * belong to the same key), and the SDK's transport answers it. A POST without a session id that is not an
+ * initialize is answered statelessly (stateless.ts), as the 2026 drafts of the specification, which drop sessions, ask.
  */
 import type { IncomingMessage, ServerResponse } from "http";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -13,6 +14,7 @@ import { clientIdOf } from "../http/security";
 import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
+import { StatelessRequests } from "./stateless";
 
 /** Deeper than any tool call's arguments need, far shallower than what a recursive step chokes on. */
 const MAX_MESSAGE_NESTING = 128;
@@ -20,12 +22,14 @@ const ALLOW = "GET, POST, DELETE";
 
 export class McpEndpoint {
 	readonly sessions: McpSessions;
+	readonly stateless: StatelessRequests;
 
 	constructor(
 		private readonly notes: AgentNotes,
 		options: SessionOptions = {},
 	) {
 		this.sessions = new McpSessions(notes, options);
+		this.stateless = new StatelessRequests(notes, options.onError);
 	}
 
 	/** Answers an authenticated /mcp request: an ApiResponse for the server to send, or null once the transport has answered. */
@@ -42,8 +46,16 @@ export class McpEndpoint {
 		const id = headerValue(request, "mcp-session-id");
 		let session: McpSession | null;
 		if (id === undefined) {
+			// GET is the stream of a session's server messages: without a session there is none, which MCP says with a 405.
+			if (method === "GET") return jsonRpcError(405, -32000, "Method not allowed: without an Mcp-Session-Id there is no stream of server messages to GET. Send each request as a POST (with or without a session).", { Allow: "POST" });
+			if (method === "DELETE") return jsonRpcError(400, -32000, "Bad Request: no Mcp-Session-Id header, so there is no session to end.");
 			const initializes = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
-			if (!initializes) return jsonRpcError(400, -32000, "Bad Request: no Mcp-Session-Id header. Start a session with an initialize request, then send its Mcp-Session-Id on every request.");
+			// An initialize opens a session (what 2025-11-25 clients expect); anything else is answered on its own.
+			if (!initializes) {
+				setHeaders(response, cors);
+				await this.stateless.answer(request, response, body, owner, agent.name);
+				return null;
+			}
 			session = await this.sessions.open(owner, agent.name);
 		} else {
 			// Another key's session is answered exactly like an unknown one, so a session id reveals nothing to other keys.
@@ -51,20 +63,19 @@ export class McpEndpoint {
 			if (!session) return jsonRpcError(404, -32001, "Session not found: it ended, expired, or was opened with another key. Start a new session with an initialize request.");
 		}
 		session.agent = agent.name;
-		for (const [name, value] of Object.entries(cors)) response.setHeader(name, value);
-		if (cors["Access-Control-Allow-Origin"]) response.setHeader("Access-Control-Expose-Headers", "ETag, Location, Mcp-Session-Id");
-		response.setHeader("X-Content-Type-Options", "nosniff");
+		setHeaders(response, cors);
 		const current = session;
 		this.sessions.begin(current);
 		response.once("close", () => this.sessions.finish(current));
+		if (method === "GET") this.sessions.listen(current, response);
 		await current.transport.handleRequest(request, response, body);
 		// An initialize the transport refused (a wrong Accept, say) leaves a session nobody can name: drop it now.
 		if (id === undefined && current.transport.sessionId === undefined) await this.sessions.end(current.id);
 		return null;
 	}
 
-	close(): Promise<void> {
-		return this.sessions.closeAll();
+	async close(): Promise<void> {
+		await Promise.all([this.sessions.closeAll(), this.stateless.closeAll()]);
 	}
 
 	/** The JSON-RPC message, or the request stops with a Problem (the server answers it). */
@@ -82,8 +93,14 @@ export class McpEndpoint {
 }
 
 /** A JSON-RPC error, as MCP clients expect for protocol-level refusals (the SDK's own transport answers the same way). */
-function jsonRpcError(status: number, code: number, message: string): ApiResponse {
-	return json(status, { jsonrpc: "2.0", error: { code, message }, id: null });
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): ApiResponse {
+	return json(status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
+}
+
+function setHeaders(response: ServerResponse, cors: Record<string, string>): void {
+	for (const [name, value] of Object.entries(cors)) response.setHeader(name, value);
+	if (cors["Access-Control-Allow-Origin"]) response.setHeader("Access-Control-Expose-Headers", "ETag, Location, Mcp-Session-Id");
+	response.setHeader("X-Content-Type-Options", "nosniff");
 }
 
 function headerValue(request: IncomingMessage, name: string): string | undefined {

@@ -4,10 +4,15 @@
  * answer when a server was built without the endpoint.
  */
 import { problem } from "../http/problems";
-import { exact, type Handler, type Route } from "../http/router";
+import type { Handler, Route } from "../http/router";
 
 export const MCP_PATH = "/mcp";
 
 const notMounted: Handler = async () => problem("route-not-found", "The MCP endpoint is not served by this server. See GET /openapi.json.");
 
-export const MCP_ROUTE: Route = { template: MCP_PATH, match: exact(MCP_PATH), handlers: { GET: notMounted, POST: notMounted, DELETE: notMounted } };
+/** `/mcp`, and `/mcp/` as Local REST API 5.x clients spell it: one route, so both reach the same endpoint. */
+export function matchMcp(raw: string): string | null {
+	return raw === MCP_PATH || raw === `${MCP_PATH}/` ? "" : null;
+}
+
+export const MCP_ROUTE: Route = { template: MCP_PATH, match: matchMcp, handlers: { GET: notMounted, POST: notMounted, DELETE: notMounted } };

@@ -1,12 +1,16 @@
 /**
  * MCP sessions: one McpServer and transport per session, owned by the key that opened it, ended by DELETE, by going
- * idle, or by the server closing. Ending a session forgets what it read, so its implicit tokens cannot outlive it.
+ * idle, or by the server closing. Ending a session forgets what it read, so its implicit tokens cannot outlive it, and
+ * ends its subscriptions (resources/index.ts listens for its server closing).
  */
 import { randomBytes } from "crypto";
+import type { ServerResponse } from "http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
+import { PersonAsker } from "./elicitation/ask-person";
+import { attachResources } from "./resources";
 import { createMcpServer } from "./tools";
 
 export interface McpSession {
@@ -21,6 +25,8 @@ export interface McpSession {
 	readonly server: McpServer;
 	/** Requests of this session still being answered (an open GET stream counts while it lasts). */
 	active: number;
+	/** GET streams open: the client listens for server requests (elicitation) and notifications (subscriptions). */
+	listening: number;
 	lastUsed: number;
 	timer: unknown;
 }
@@ -30,6 +36,10 @@ export interface SessionOptions {
 	idleMs?: number;
 	/** Past this many sessions of one key, that key's least recently used session is ended to make room. */
 	maxSessionsPerKey?: number;
+	/** Notes one session may subscribe to. */
+	maxSubscriptionsPerSession?: number;
+	/** How long a question to the person (elicitation after a stale write) is waited for. */
+	askTimeoutMs?: number;
 	onError?: (error: unknown) => void;
 }
 
@@ -58,21 +68,27 @@ export class McpSessions {
 		const id = randomBytes(32).toString("base64url");
 		const transport = new StreamableHTTPServerTransport({
 			sessionIdGenerator: () => id,
-			// One JSON answer per call: tools neither stream nor notify, and plain JSON is the simplest thing to proxy or debug.
+			// One JSON answer per call: tools do not stream, and plain JSON is the simplest thing to proxy or debug. What the
+			// server sends unasked (resource updates, a question to the person) goes on the session's GET stream.
 			enableJsonResponse: true,
 			onsessionclosed: () => void this.end(id),
 		});
+		const { onError } = this.options;
+		const actor = () => agentActor(session.agent, session.client);
+		const asker = new PersonAsker({ notes: this.notes, server: () => session.server, agent: () => session.agent, listening: () => session.listening > 0, timeoutMs: this.options.askTimeoutMs, onError });
 		const session: McpSession = {
 			id,
 			owner,
 			client: `${owner}:${id}`,
 			agent,
 			transport,
-			server: createMcpServer({ notes: this.notes, actor: () => agentActor(session.agent, session.client), key: owner, onError: this.options.onError }),
+			server: createMcpServer({ notes: this.notes, actor, key: owner, onError, askPerson: (path, refused) => asker.ask(path, refused) }),
 			active: 0,
+			listening: 0,
 			lastUsed: this.notes.now(),
 			timer: null,
 		};
+		attachResources(session.server, { notes: this.notes, actor, subscriptions: { max: this.options.maxSubscriptionsPerSession }, onError });
 		// The server wraps the transport's callbacks when it connects, so ours is set first. The transport's onerror is
 		// left alone: it reports the client's mistakes (a wrong Accept, a bad message), which it already answers.
 		transport.onclose = () => void this.end(id);
@@ -94,6 +110,14 @@ export class McpSessions {
 		session.lastUsed = this.notes.now();
 		this.notes.timers.cancel(session.timer);
 		session.timer = null;
+	}
+
+	/** A GET stream of this session is open until `response` closes. */
+	listen(session: McpSession, response: ServerResponse): void {
+		session.listening++;
+		response.once("close", () => {
+			session.listening = Math.max(0, session.listening - 1);
+		});
 	}
 
 	finish(session: McpSession): void {

@@ -14,13 +14,17 @@ import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { NoteStat, VaultGateway } from "../vault/gateway";
 import type { AgentActor } from "./actor";
-import type { ConflictResolver, ConflictSides } from "./conflict-resolver";
+import type { ConflictResolver, ConflictSides, SaveOutcome } from "./conflict-resolver";
 import type { ConflictWaits, WaitOutcome } from "./conflict-waits";
 import { diffCapBytes, type DiffPages } from "./diff-pages";
 import { listFolder, type ListedEntry } from "./folder-listing";
 import type { GuardedWriter, WriteOutcome, WriteRequest } from "./guarded-writer";
 import type { RevisionTracker } from "./revision-tracker";
 import type { MergeResult } from "../core/merge";
+import { NoteChangeFeed, type NoteChange } from "./note-change-feed";
+import { notePage, type NotePage } from "./note-pages";
+
+export type { NoteChange } from "./note-change-feed";
 
 export type NoteRead =
 	| { kind: "missing" }
@@ -78,6 +82,9 @@ export class AgentNotes {
 	readonly timers: Timers;
 	readonly settings: () => RevisionGuardSettings;
 	readonly pathPolicy: () => PathPolicy;
+	private readonly changeFeed: NoteChangeFeed;
+	/** How the host shows a conflict in its merge modal (Obsidian); absent headless. */
+	private mergeModal: ((conflictId: string) => void) | null = null;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -85,6 +92,7 @@ export class AgentNotes {
 		this.timers = deps.timers;
 		this.settings = deps.settings;
 		this.pathPolicy = deps.pathPolicy;
+		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
 	}
 
 	/**
@@ -134,9 +142,22 @@ export class AgentNotes {
 		return this.deps.writer.heldRevision(actor.client, path);
 	}
 
-	/** The one way to change a note. */
+	/** The one way to change a note. Followed, so the change it makes is credited to its actor (`onNoteChanged`). */
 	write(request: WriteRequest): Promise<WriteOutcome> {
-		return this.deps.writer.write(request);
+		return this.changeFeed.track(request.path, request.actor, this.deps.writer.write(request));
+	}
+
+	/**
+	 * Every change to a note `wants` (by anyone: the person, another program, an agent), with the revision it left
+	 * and the actor whose write through this service made it (null for anyone else). Returns the unsubscriber.
+	 */
+	onNoteChanged(listener: (change: NoteChange) => void, wants: (path: string) => boolean = () => true): () => void {
+		return this.changeFeed.subscribe(listener, wants);
+	}
+
+	/** A page of every note the tools would serve (the path policy of list_notes), after `after`; not a read. */
+	notePage(after: string | null, limit: number): Promise<NotePage> {
+		return notePage(this.deps.gateway, this.pathPolicy(), after, limit);
 	}
 
 	/** The note open in Obsidian's active editor, if the host has one. */
@@ -162,6 +183,42 @@ export class AgentNotes {
 		const preview = await this.deps.resolver.preview(id, diff3);
 		if (preview?.sides.mine != null) await this.deps.tracker.served({ path: preview.sides.record.path, content: preview.sides.mine });
 		return preview;
+	}
+
+	/**
+	 * The person's resolution of a conflict, chosen in the agent's client (MCP elicitation): written as the person,
+	 * replacing exactly `mineRevision`, so a note that moved on meanwhile is never overwritten ("changed").
+	 */
+	async resolveAsPerson(id: string, text: string, mineRevision: string | null): Promise<SaveOutcome> {
+		const path = this.deps.conflicts.get(id)?.path;
+		const saved = await this.deps.resolver.save(id, text, mineRevision);
+		// Told from here as well as by the vault's own events, which a folder watcher may miss.
+		if (saved.kind === "saved" && path !== undefined) this.changeFeed.changed(path);
+		return saved;
+	}
+
+	/** The person chose to keep the note as it is: the conflict is dismissed, the agent's .bak stays. */
+	dismissAsPerson(id: string): void {
+		this.deps.resolver.dismiss(id);
+	}
+
+	/** The host offers its merge modal (Obsidian does, headless does not). Returns the withdrawal. */
+	offerMergeModal(open: (conflictId: string) => void): () => void {
+		this.mergeModal = open;
+		return () => {
+			if (this.mergeModal === open) this.mergeModal = null;
+		};
+	}
+
+	canOpenMergeModal(): boolean {
+		return this.mergeModal !== null;
+	}
+
+	/** Shows a conflict in the host's merge modal; false when the host has none. */
+	openMergeModal(conflictId: string): boolean {
+		if (!this.mergeModal) return false;
+		this.mergeModal(conflictId);
+		return true;
 	}
 
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */

@@ -116,10 +116,17 @@ describe("bodies", () => {
 		expectProblem(res, 400, "invalid-utf8");
 	});
 
-	it("wants a session for anything but initialize: 400 without Mcp-Session-Id, 404 for an unknown one", async () => {
-		expectJsonRpcError(await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, auth), 400, -32000);
+	it("answers a POST without Mcp-Session-Id statelessly; GET without one is 405 (no stream), DELETE 400; an unknown session is 404", async () => {
+		const stateless = await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, auth);
+		expect(stateless.status).toBe(200);
+		expect(stateless.headers["mcp-session-id"]).toBeUndefined();
+		expect(stateless.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(9);
 		expectJsonRpcError(await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...auth, ...PROTOCOL, "Mcp-Session-Id": "no-such-session" }), 404, -32001);
-		expectJsonRpcError(await call(h.port, "/mcp", { headers: { ...auth, Accept: "text/event-stream" } }), 400, -32000);
+		const get = await call(h.port, "/mcp", { headers: { ...auth, Accept: "text/event-stream" } });
+		expectJsonRpcError(get, 405, -32000);
+		expect(get.headers.allow).toBe("POST");
+		expect(get.json<{ error: { message: string } }>().error.message).toContain("Send each request as a POST");
+		expectJsonRpcError(await call(h.port, "/mcp", { method: "DELETE", headers: auth }), 400, -32000);
 	});
 });
 

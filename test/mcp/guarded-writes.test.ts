@@ -100,7 +100,8 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 	it("refuses a tokenless write to a note this session never read, telling the agent to read first; nothing is kept or written", async () => {
 		const refused = await mcp.tool("write_note", { path: "Plan.md", content: AGENT });
 		expect(refused.isError).toBe(true);
-		expect(refused.prose).toContain("this session has not read it");
+		expect(refused.prose).toContain("you passed no revision (and this session, if any, has not read it)");
+		expect(refused.prose).toContain("edit_note needs no revision");
 		expect(refused.prose).toContain(`Read first: call read_note {"path":"Plan.md"}`);
 		expect(refused.details).toMatchObject({ error: "token-required", path: "Plan.md", currentRevision: sha256Token(ORIGINAL) });
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(ORIGINAL);

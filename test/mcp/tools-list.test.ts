@@ -1,8 +1,12 @@
-/** The tool contract: exactly seven tools, each with input and output schemas, and descriptions that state the revision rule. */
+/**
+ * The tool contract: exactly nine tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
+ * use to decide what needs a person's approval, and descriptions that state the revision rule and which tool to use.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_ROUTES } from "../../src/host/api-server";
 import { TOOL_NAMES } from "../../src/mcp/tools";
 import { startHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
+import { allFiles, sha256Token, visibleFiles, writeVaultFile } from "../helpers/vault-files";
 import { connect, type Connected } from "./mcp-client";
 
 let h: Harness;
@@ -17,9 +21,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the seven tools, each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the nine tools, each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "delete_note", "list_notes", "note_changes", "read_note", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "delete_note", "edit_note", "list_notes", "note_changes", "patch_note", "read_note", "write_note"]);
 		expect([...TOOL_NAMES].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -36,6 +40,14 @@ describe("tools/list", () => {
 		const outputs = (name: string) => Object.keys(byName[name]!.outputSchema?.properties ?? {}).sort();
 		expect(inputs("read_note")).toEqual({ properties: ["path"], required: ["path"] });
 		expect(outputs("read_note")).toEqual(["content", "path", "revision"]);
+		expect(inputs("edit_note")).toEqual({ properties: ["edits", "path", "revision"], required: ["edits", "path"] });
+		expect(outputs("edit_note")).toEqual(["path", "revision"]);
+		const edit = byName.edit_note!.inputSchema.properties!.edits as { items: { properties: Record<string, unknown>; required: string[] }; maxItems: number };
+		expect(Object.keys(edit.items.properties).sort()).toEqual(["new_string", "old_string", "replace_all"]);
+		expect(edit.items.required.sort()).toEqual(["new_string", "old_string"]);
+		expect(edit.maxItems).toBe(100);
+		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "json", "operation", "path", "revision", "target", "target_type"], required: ["operation", "path", "target", "target_type"] });
+		expect(outputs("patch_note")).toEqual(["path", "revision"]);
 		expect(inputs("write_note")).toEqual({ properties: ["allow_empty", "content", "merge", "path", "revision"], required: ["content", "path"] });
 		expect(outputs("write_note")).toEqual(["created", "merged", "path", "revision"]);
 		expect(inputs("append_note")).toEqual({ properties: ["content", "path"], required: ["content", "path"] });
@@ -53,14 +65,72 @@ describe("tools/list", () => {
 	it("says plainly that writes need the revision from the last read, and offers merge: \"auto\"", async () => {
 		const { tools } = await mcp.client.listTools();
 		const description = (name: string) => tools.find((tool) => tool.name === name)?.description ?? "";
-		for (const name of ["read_note", "write_note", "delete_note"]) {
+		for (const name of ["read_note", "write_note", "patch_note", "delete_note"]) {
 			expect(description(name), name).toMatch(/revision from your last read/);
 		}
 		expect(description("read_note")).toContain("write_note");
 		expect(description("write_note")).toContain("`revision`");
 		expect(description("write_note")).toContain('merge: "auto"');
 		expect(description("list_notes")).toContain("Not recursive");
-		expect(mcp.client.getInstructions()).toContain("every write to an existing note needs the revision from your last read");
+		expect(mcp.client.getInstructions()).toContain("Replacing, patching or deleting an existing note needs the revision from your last read");
+	});
+
+	it("tells the agent when to use edit_note, patch_note or write_note", async () => {
+		const { tools } = await mcp.client.listTools();
+		const description = (name: string) => tools.find((tool) => tool.name === name)?.description ?? "";
+		expect(description("edit_note")).toContain("No revision is needed");
+		expect(description("edit_note")).toContain("$& and $$ are plain text");
+		expect(description("edit_note")).toMatch(/replace a whole note, use write_note/);
+		expect(description("patch_note")).toMatch(/edit_note needs no revision; to replace the whole note, use write_note/);
+		expect(description("write_note")).toMatch(/To change only part of a note, prefer edit_note .* or patch_note/);
+		expect(description("read_note")).toContain("edit_note needs none");
+		for (const name of ["edit_note", "patch_note", "write_note", "append_note"]) expect(mcp.client.getInstructions(), name).toContain(name);
+	});
+
+	it("annotates every tool as MCP 2025-11-25 defines: closed world; reads read-only; replacing writes destructive; only delete idempotent", async () => {
+		const { tools } = await mcp.client.listTools();
+		const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
+		const reads = { readOnlyHint: true, openWorldHint: false };
+		const rewrites = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+		expect(annotations).toEqual({
+			read_note: reads,
+			list_notes: reads,
+			note_changes: reads,
+			conflict_status: reads,
+			write_note: rewrites,
+			patch_note: rewrites,
+			edit_note: rewrites,
+			append_note: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+			delete_note: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+		});
+		// Each tool keeps its human title.
+		for (const tool of tools) expect(tool.title, tool.name).toMatch(/^[A-Z][a-z]/);
+	});
+});
+
+describe("what the idempotent hints promise", () => {
+	it("a repeated delete_note has no further effect: the note is gone, or changed and then nothing is kept", async () => {
+		await writeVaultFile(h.dir, "Gone.md", "bye\n");
+		const args = { path: "Gone.md", revision: sha256Token("bye\n") };
+		expect((await mcp.tool("delete_note", args)).structured).toEqual({ path: "Gone.md", deleted: true });
+		const trashed = (await allFiles(h.dir)).filter((path) => path.startsWith(".trash/"));
+		expect((await mcp.tool("delete_note", args)).details).toMatchObject({ error: "not-found" });
+		await writeVaultFile(h.dir, "Gone.md", "back, changed\n");
+		expect((await mcp.tool("delete_note", args)).details).toMatchObject({ error: "stale" });
+		expect((await visibleFiles(h.dir)).filter((path) => path.startsWith("Gone"))).toEqual(["Gone.md"]);
+		expect((await allFiles(h.dir)).filter((path) => path.startsWith(".trash/"))).toEqual(trashed);
+		expect(h.guard.conflicts.list().filter((record) => record.path === "Gone.md")).toEqual([]);
+	});
+
+	it("a repeated write_note is not idempotent: after someone else's change, the same call leaves a .bak and a conflict", async () => {
+		await writeVaultFile(h.dir, "Same.md", "one\n");
+		const args = { path: "Same.md", content: "mine\n", revision: sha256Token("one\n") };
+		expect((await mcp.tool("write_note", args)).isError).toBe(false);
+		expect((await mcp.tool("write_note", args)).isError).toBe(false); // unchanged: nothing happens
+		await writeVaultFile(h.dir, "Same.md", "theirs\n");
+		const again = await mcp.tool("write_note", args);
+		expect(again.details).toMatchObject({ error: "stale", backupPath: expect.stringContaining(".bak") });
+		expect(h.guard.conflicts.list().filter((record) => record.path === "Same.md")).toHaveLength(1);
 	});
 });
 

@@ -142,7 +142,7 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 			["a\\b.md", "Backslashes"],
 		];
 		for (const [path, reason] of cases) {
-			for (const [tool, args] of [["read_note", { path }], ["write_note", { path, content: "x\n" }], ["append_note", { path, content: "x\n" }], ["delete_note", { path, revision: "r" }], ["note_changes", { path, since: "r" }]] as const) {
+			for (const [tool, args] of [["read_note", { path }], ["write_note", { path, content: "x\n" }], ["append_note", { path, content: "x\n" }], ["delete_note", { path, revision: "r" }], ["note_changes", { path, since: "r" }], ["edit_note", { path, edits: [{ old_string: "a", new_string: "b" }] }], ["patch_note", { path, target_type: "heading", target: "A", operation: "append", content: "x", revision: "r" }]] as const) {
 				const result = await mcp.tool(tool, args);
 				expect(result.isError, `${tool} ${path}`).toBe(true);
 				expect(result.prose, `${tool} ${path}`).toContain(reason);

@@ -1,6 +1,7 @@
 /** append_note: add text at the end of a note (creating it if missing); appending overwrites nothing, so no revision. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { APPENDS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ok } from "./context";
 import { refusalResult } from "./refusal";
@@ -21,7 +22,7 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 				content: z.string().describe("The text to add at the end."),
 			},
 			outputSchema: { path: z.string(), revision: z.string().describe("The note's revision after the append.") },
-			annotations: { destructiveHint: false },
+			annotations: APPENDS,
 		},
 		({ path, content }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
@@ -37,7 +38,7 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 				case "unchanged":
 					return ok({ path: notePath, revision: outcome.revision });
 				case "refused":
-					return refusalResult(notePath, outcome, "append_note");
+					return refusalResult(notePath, outcome, "append_note", context);
 				case "deleted":
 				case "inapplicable":
 					throw new Error(`an append cannot end as "${outcome.kind}"`);

@@ -2,6 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { MAX_WAIT_MS } from "../../service/conflict-waits";
+import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { fail, guarded, ok } from "./context";
 
@@ -40,7 +41,7 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 				agentTaken: z.enum(["whole", "partial", "none"]).optional(),
 				resolvedBy: z.string().optional(),
 			},
-			annotations: { readOnlyHint: true },
+			annotations: READS,
 		},
 		({ id, wait }, extra) => guarded(context, async () => {
 			const record = context.notes.conflict(id);

@@ -4,6 +4,7 @@ import { validateVaultPath } from "../../core/path";
 import type { EntityTagCondition } from "../../core/revision";
 import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
+import type { PersonOutcome, RefusedWrite } from "../elicitation/ask-person";
 import { NoteEncodingError, VaultPathError } from "../../vault/errors";
 
 export interface ToolContext {
@@ -18,6 +19,8 @@ export interface ToolContext {
 	key: string;
 	/** Unexpected errors (never sent to the agent). */
 	onError?: (error: unknown) => void;
+	/** Asks the person, in the agent's client, what to do about a stale write (sessions whose client can be asked). */
+	askPerson?: (path: string, outcome: RefusedWrite) => Promise<PersonOutcome>;
 }
 
 /** A tool's answer when it worked: the JSON as text (for clients that ignore structured content) and as structure. */

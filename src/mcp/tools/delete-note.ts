@@ -1,6 +1,7 @@
 /** delete_note: move a note to the trash, only when the revision the agent read is still the note's. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { DELETES } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
@@ -20,7 +21,7 @@ export function registerDeleteNote(server: McpServer, context: ToolContext): voi
 				revision: z.string().min(1).describe("The revision from your last read_note of this note."),
 			},
 			outputSchema: { path: z.string(), deleted: z.boolean() },
-			annotations: { destructiveHint: true },
+			annotations: DELETES,
 		},
 		({ path, revision }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");

@@ -1,6 +1,7 @@
 /** list_notes: the notes directly inside one folder, each with its revision, plus its sub-folders. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
@@ -21,7 +22,7 @@ export function registerListNotes(server: McpServer, context: ToolContext): void
 				notes: z.array(z.object({ path: z.string(), revision: z.string(), size: z.number(), mtime: z.number() })),
 				folders: z.array(z.string()).describe("Sub-folders (vault-relative paths), not listed recursively."),
 			},
-			annotations: { readOnlyHint: true },
+			annotations: READS,
 		},
 		({ folder }) => guarded(context, async () => {
 			const folderPath = checkPath(context, folder ?? "", "folder");

@@ -1,6 +1,7 @@
 /** note_changes: a unified diff from a revision the agent saw to the note now, as REST's GET /changes/{path}. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
@@ -32,7 +33,7 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 				nextOffset: z.number().optional().describe("Pass as `offset` (with the same `to`) for the next page."),
 				lineCut: z.boolean().optional().describe("True when a line longer than a whole page was cut (marked in the diff); read the note for all of it."),
 			},
-			annotations: { readOnlyHint: true },
+			annotations: READS,
 		},
 		({ path, since, to, offset }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");

@@ -1,13 +1,14 @@
 /** read_note: a note with its revision; marks it served and records the read for this session, as REST GET does. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
 
 export const READ_NOTE_DESCRIPTION =
-	"Read a note: returns its content and its revision token. Every write to an existing note needs the revision from your last read: " +
-	"pass it as `revision` to write_note or delete_note (write_note also falls back to this session's last read when you omit it). " +
-	"If the note changes after your read, a write based on it is refused and nothing is overwritten.";
+	"Read a note: returns its content and its revision token. Replacing, patching or deleting the note needs the revision from your last read: " +
+	"pass it as `revision` to write_note, patch_note or delete_note (with an MCP session, write_note and patch_note fall back to the session's " +
+	"last read when you omit it). edit_note needs none. If the note changes after your read, a write based on it is refused and nothing is overwritten.";
 
 export function registerReadNote(server: McpServer, context: ToolContext): void {
 	server.registerTool(
@@ -19,9 +20,9 @@ export function registerReadNote(server: McpServer, context: ToolContext): void 
 			outputSchema: {
 				path: z.string(),
 				content: z.string(),
-				revision: z.string().describe("Pass this as `revision` to write_note or delete_note."),
+				revision: z.string().describe("Pass this as `revision` to write_note, patch_note, delete_note (or, optionally, edit_note)."),
 			},
-			annotations: { readOnlyHint: true },
+			annotations: READS,
 		},
 		({ path }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");

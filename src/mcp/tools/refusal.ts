@@ -1,11 +1,26 @@
-/** Turns a refused write into a tool error that tells the agent what happened, where its content is, and what to call next. */
+/**
+ * Turns a refused write into a tool error that tells the agent what happened, where its content is, and what to call
+ * next, with resource links to the .bak, the conflict and the note (readable through resources/read). When the
+ * session's client can ask the person, a stale write is put to the person first (elicitation/).
+ */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
-import { fail } from "./context";
+import { answerWithPersonOutcome } from "../elicitation/answers";
+import { refusalLinks } from "../resources/links";
+import { fail, type ToolContext } from "./context";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
+type RefusingTool = "write_note" | "append_note" | "delete_note" | "edit_note" | "patch_note";
 
-export function refusalResult(path: string, outcome: Refused, tool: "write_note" | "append_note" | "delete_note"): CallToolResult {
+export async function refusalResult(path: string, outcome: Refused, tool: RefusingTool, context?: ToolContext): Promise<CallToolResult> {
+	const prose = refusalProse(path, outcome, tool);
+	const plain: CallToolResult = { ...prose, content: [...prose.content, ...refusalLinks(path, outcome)] };
+	// A refused delete kept nothing to choose between.
+	if (!context?.askPerson || tool === "delete_note") return plain;
+	return answerWithPersonOutcome(plain, await context.askPerson(path, outcome), path, outcome);
+}
+
+function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallToolResult {
 	const { refusal, conflict, currentRevision, changes, backupError, mergePreview, implicit } = outcome;
 	const quoted = JSON.stringify(path);
 	// An agent that sent no revision was held to its last read in this session: say so, or the refusal makes no sense.
@@ -32,7 +47,7 @@ export function refusalResult(path: string, outcome: Refused, tool: "write_note"
 		case "token-required":
 			return fail(tool === "delete_note"
 				? `Refused: deleting ${quoted} needs the revision you read. Call read_note {"path":${quoted}} first, then delete_note with its revision. Nothing was deleted.`
-				: `Refused: ${quoted} already exists and this session has not read it (or the read was forgotten), so nothing was written. Read first: call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call write_note with the revision it returned.`, facts);
+				: `Refused: ${quoted} already exists and you passed no revision (and this session, if any, has not read it), so nothing was written. Read first: call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} with the revision it returned.${tool === "write_note" ? " (To change only part of it, edit_note needs no revision.)" : ""}`, facts);
 		case "stale": {
 			if (currentRevision === null) {
 				return fail(`${heldTo}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so nothing was written.${kept} To create it again, call write_note without a revision.`, facts);

@@ -1,17 +1,20 @@
-/** write_note: create or replace a note through the guarded writer, with this session's implicit token and merge: "auto". */
+/** write_note: create or replace a whole note through the guarded writer, with the session's implicit token (if any) and merge: "auto". */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
 
 export const WRITE_NOTE_DESCRIPTION =
-	"Create or replace a note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last read: " +
-	"pass the `revision` read_note returned (if you omit it, the revision this session last read or wrote of that note is used; if this session " +
-	"never read it, the call is refused: call read_note first). If the note changed since that revision, nothing is written: your content is kept " +
-	"as a .bak note and the error gives the current revision and what changed; call read_note, re-apply your change, and call write_note again with " +
-	'the new revision. With merge: "auto" (like REST\'s Prefer: merge=auto), a stale write whose changes do not overlap the newer ones is merged and ' +
-	"written instead of refused (the result says merged: true).";
+	"Create a note, or replace a whole note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last " +
+	"read: pass the `revision` read_note returned (with an MCP session, if you omit it, the revision this session last read or wrote of that note " +
+	"is used; without a session, or if the session never read it, the call is refused: call read_note first). If the note changed since that " +
+	"revision, nothing is written: your content is kept as a .bak note and the error gives the current revision and what changed; call read_note, " +
+	're-apply your change, and call write_note again with the new revision. With merge: "auto" (like REST\'s Prefer: merge=auto), a stale write ' +
+	"whose changes do not overlap the newer ones is merged and written instead of refused (the result says merged: true). To change only part " +
+	"of a note, prefer edit_note (exact text, no revision needed) or patch_note (a heading's section, a frontmatter field or a block): they leave " +
+	"the rest of the note as it is now.";
 
 export function registerWriteNote(server: McpServer, context: ToolContext): void {
 	server.registerTool(
@@ -22,7 +25,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 			inputSchema: {
 				path: z.string().describe('Vault-relative note path, e.g. "Projects/Plan.md".'),
 				content: z.string().describe("The whole new content of the note."),
-				revision: z.string().min(1).optional().describe("The revision from your last read_note of this note. Required to replace an existing note (this session's last read is used when omitted)."),
+				revision: z.string().min(1).optional().describe("The revision from your last read_note of this note. Required to replace an existing note (with an MCP session, the session's last read is used when omitted)."),
 				merge: z.enum(["auto"]).optional().describe('"auto": if the note changed since `revision`, merge your change with the newer one when they do not overlap.'),
 				allow_empty: z.boolean().optional().describe("true: you mean to replace a non-empty note with empty content (refused otherwise, since empty content is usually a mistake)."),
 			},
@@ -32,7 +35,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				created: z.boolean(),
 				merged: z.boolean().optional().describe("True when your revision was stale and a clean automatic merge was written."),
 			},
-			annotations: { destructiveHint: false, idempotentHint: true },
+			annotations: REWRITES,
 		},
 		({ path, content, revision, merge, allow_empty: allowEmpty }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
@@ -51,7 +54,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				case "unchanged":
 					return ok({ path: notePath, revision: outcome.revision, created: false });
 				case "refused":
-					return refusalResult(notePath, outcome, "write_note");
+					return refusalResult(notePath, outcome, "write_note", context);
 				case "deleted":
 				case "inapplicable":
 					throw new Error(`a replace cannot end as "${outcome.kind}"`);

@@ -1,0 +1,103 @@
+/**
+ * Asking the person, in the agent's own client (MCP elicitation, form mode), what should happen after a stale write
+ * was refused: merge both versions, keep the note, take the agent's version, or open the merge in Obsidian. The
+ * choice is the person's, so it is written as the person, through the one guarded writer, against the revision the
+ * person was asked about: a note that moved on meanwhile is never overwritten. Asked only when the client declared
+ * form elicitation and listens for server requests; one question per session at a time; never waits forever.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { AgentNotes, ConflictMerge } from "../../service/agent-notes";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { choiceForm, type PersonChoice } from "./choice-form";
+
+export type RefusedWrite = Extract<WriteOutcome, { kind: "refused" }>;
+
+export type PersonOutcome =
+	/** Not asked: the client cannot be asked, or this refusal is not one a person can settle here. */
+	| { kind: "not-asked" }
+	| { kind: "no-answer"; why: "declined" | "cancelled" | "timed-out" | "failed" }
+	| { kind: "merged" | "taken"; revision: string }
+	| { kind: "kept" }
+	| { kind: "opened" }
+	/** The person chose to write, but the note changed again meanwhile (or the conflict was settled): nothing was written. */
+	| { kind: "moved-on"; choice: "merge" | "take" }
+	| { kind: "settled"; status: string };
+
+/** The agent's client waits for the tool result meanwhile: stay under the SDK's default request timeout (60 s). */
+export const DEFAULT_ASK_TIMEOUT_MS = 50_000;
+
+export interface AskPersonDeps {
+	notes: AgentNotes;
+	/** The session's server, to send elicitation/create through. */
+	server: () => McpServer;
+	/** The agent's name, as the person knows it (the key's name). */
+	agent: () => string;
+	/** True while the client holds its stream for server requests open (without it a question would be lost). */
+	listening: () => boolean;
+	timeoutMs?: number;
+	onError?: (error: unknown) => void;
+}
+
+export class PersonAsker {
+	private asking = false;
+
+	constructor(private readonly deps: AskPersonDeps) {}
+
+	async ask(path: string, outcome: RefusedWrite): Promise<PersonOutcome> {
+		const { refusal, conflict, currentRevision } = outcome;
+		if (refusal.reason !== "stale" || currentRevision === null || !conflict || conflict.status !== "open") return { kind: "not-asked" };
+		const server = this.deps.server();
+		if (!server.server.getClientCapabilities()?.elicitation?.form || !this.deps.listening() || this.asking) return { kind: "not-asked" };
+		this.asking = true;
+		try {
+			const merge = await this.deps.notes.conflictMerge(conflict.id, false);
+			if (!merge || merge.sides.theirs === null || merge.sides.mineRevision === null) return { kind: "not-asked" };
+			const form = choiceForm({ agent: this.deps.agent(), path, backupPath: conflict.backupPath, canMerge: merge.result.clean, canOpen: this.deps.notes.canOpenMergeModal() });
+			const choice = await this.question(server, form);
+			if (typeof choice !== "string") return choice;
+			return await this.carryOut(conflict.id, choice, merge);
+		} catch (error) {
+			// Whatever went wrong here, the agent still gets its refusal (its content is already kept).
+			this.deps.onError?.(error);
+			return { kind: "no-answer", why: "failed" };
+		} finally {
+			this.asking = false;
+		}
+	}
+
+	private async question(server: McpServer, form: ReturnType<typeof choiceForm>): Promise<PersonChoice | PersonOutcome> {
+		try {
+			const answer = await server.server.elicitInput({ mode: "form", ...form.params }, { timeout: this.deps.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS });
+			if (answer.action === "decline") return { kind: "no-answer", why: "declined" };
+			if (answer.action === "cancel") return { kind: "no-answer", why: "cancelled" };
+			return form.choiceOf(answer.content) ?? { kind: "no-answer", why: "failed" };
+		} catch (error) {
+			if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) return { kind: "no-answer", why: "timed-out" };
+			// The client refused the question or the session ended: the agent gets the plain refusal.
+			if (!(error instanceof McpError)) this.deps.onError?.(error);
+			return { kind: "no-answer", why: "failed" };
+		}
+	}
+
+	private async carryOut(id: string, choice: PersonChoice, merge: ConflictMerge): Promise<PersonOutcome> {
+		const { notes } = this.deps;
+		// Settled while the person was choosing (in Obsidian, or by another write): that answer stands.
+		const record = notes.conflict(id);
+		if (!record || record.status !== "open") return { kind: "settled", status: record?.status ?? "gone" };
+		switch (choice) {
+			case "keep":
+				notes.dismissAsPerson(id);
+				return { kind: "kept" };
+			case "open":
+				return notes.openMergeModal(id) ? { kind: "opened" } : { kind: "no-answer", why: "failed" };
+			case "merge":
+			case "take": {
+				const text = choice === "merge" ? merge.text : merge.sides.theirs!;
+				const saved = await notes.resolveAsPerson(id, text, merge.sides.mineRevision);
+				if (saved.kind === "saved") return { kind: choice === "merge" ? "merged" : "taken", revision: saved.revision };
+				return { kind: "moved-on", choice };
+			}
+		}
+	}
+}

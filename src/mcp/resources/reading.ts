@@ -1,0 +1,47 @@
+/**
+ * resources/read: a note exactly as read_note serves it (the read counts as this session's read: a merge base, the
+ * start of the read validity window, the implicit revision of a tokenless write), with its revision in `_meta`; or
+ * a conflict record as JSON, with links to the note and the .bak.
+ */
+import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { validateVaultPath } from "../../core/path";
+import type { AgentActor } from "../../service/actor";
+import type { AgentNotes } from "../../service/agent-notes";
+import { conflictUri, noteMimeType, noteUri, parseResourceUri } from "./uris";
+
+export async function readResource(notes: AgentNotes, actor: AgentActor, uri: string): Promise<ReadResourceResult> {
+	const target = parseResourceUri(uri);
+	switch (target.kind) {
+		case "note":
+			return readNote(notes, actor, uri, target.path);
+		case "conflict":
+			return readConflict(notes, uri, target.id);
+		case "unknown":
+			throw notFound(uri, `Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path> and revision-guard://conflict/<id>. Call resources/list for the notes.`);
+	}
+}
+
+async function readNote(notes: AgentNotes, actor: AgentActor, uri: string, path: string): Promise<ReadResourceResult> {
+	const checked = validateVaultPath(path, notes.pathPolicy(), "note");
+	if (!checked.ok) throw notFound(uri, `Invalid note path ${JSON.stringify(path)}: ${checked.reason}`);
+	const read = await notes.read(actor, checked.path);
+	if (read.kind !== "read") throw notFound(uri, `There is no note at ${JSON.stringify(checked.path)}. Call resources/list for the notes there are.`);
+	return {
+		contents: [{ uri: noteUri(read.path), mimeType: noteMimeType(read.path), text: read.content, _meta: { path: read.path, revision: read.revision } }],
+	};
+}
+
+function readConflict(notes: AgentNotes, uri: string, id: string): ReadResourceResult {
+	const record = notes.conflict(id);
+	if (!record) throw notFound(uri, `There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
+	const links = { noteUri: noteUri(record.path), ...(record.backupPath ? { backupUri: noteUri(record.backupPath) } : {}) };
+	return { contents: [{ uri: conflictUri(record.id), mimeType: "application/json", text: JSON.stringify({ ...record, ...links }) }] };
+}
+
+/**
+ * The SDK's own code for an unknown resource (Invalid params, which the 2026 specification adopts for "resource
+ * not found"), with the URI as data.
+ */
+function notFound(uri: string, message: string): McpError {
+	return new McpError(ErrorCode.InvalidParams, message, { uri });
+}

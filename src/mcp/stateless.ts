@@ -1,0 +1,52 @@
+/**
+ * MCP without a session. The 2026 drafts of the specification drop `Mcp-Session-Id`, and some clients never keep it,
+ * so a POST without a session id that is not an initialize is answered by a server and transport made for that one
+ * request and closed with it. Such a caller has no implicit-token identity: nothing it read stands in for a revision,
+ * so replacing, patching or deleting needs `revision` (edit_note and append_note need none). Safety never depends on
+ * session state; a session's remembered reads are only a convenience on top.
+ */
+import type { IncomingMessage, ServerResponse } from "http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { agentActor } from "../service/actor";
+import type { AgentNotes } from "../service/agent-notes";
+import { attachResources } from "./resources";
+import { createMcpServer } from "./tools";
+
+export class StatelessRequests {
+	/** Servers answering a request now, so closing the endpoint closes them too. */
+	private readonly live = new Set<McpServer>();
+
+	constructor(
+		private readonly notes: AgentNotes,
+		private readonly onError?: (error: unknown) => void,
+	) {}
+
+	/** Answers one request on `response`. `owner` is the key's client id (long-polls count per key, across requests). */
+	async answer(request: IncomingMessage, response: ServerResponse, body: unknown, owner: string, agent: string): Promise<void> {
+		// No session id generator: the SDK's stateless mode, which validates no session and announces none.
+		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+		// No client id in the actor: reads are not remembered, and a tokenless replace is refused (428's rule), never held to an old read.
+		const actor = () => agentActor(agent);
+		// No elicitation and no subscriptions: both need a session whose client listens for what the server sends later.
+		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError });
+		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
+		this.live.add(server);
+		response.once("close", () => void this.close(server));
+		await server.connect(transport);
+		await transport.handleRequest(request, response, body);
+	}
+
+	async closeAll(): Promise<void> {
+		await Promise.all([...this.live].map((server) => this.close(server)));
+	}
+
+	get size(): number {
+		return this.live.size;
+	}
+
+	private async close(server: McpServer): Promise<void> {
+		if (!this.live.delete(server)) return;
+		await server.close().catch((error: unknown) => this.onError?.(error));
+	}
+}

@@ -1,0 +1,35 @@
+/**
+ * Edits and patches that do not apply to the note as it is (the old text is not there, a heading is missing): a tool
+ * error with the writer's reason, what to call next, and the current revision. Nothing was written, nothing is kept.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { fail } from "./context";
+
+type Inapplicable = Extract<WriteOutcome, { kind: "inapplicable" }>;
+
+export function inapplicableResult(path: string, outcome: Inapplicable, tool: "edit_note" | "patch_note"): CallToolResult {
+	const { reason, detail, currentRevision } = outcome;
+	const quoted = JSON.stringify(path);
+	const reread = `call read_note {"path":${quoted}} to see the note as it is now (revision ${currentRevision}), then call ${tool} again`;
+	const next = nextStep(reason, tool, reread, quoted);
+	return fail(`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`, { error: reason, path, currentRevision });
+}
+
+function nextStep(reason: Inapplicable["reason"], tool: "edit_note" | "patch_note", reread: string, quoted: string): string {
+	switch (reason) {
+		case "target-not-found":
+			return tool === "edit_note"
+				? `${reread} with old_string copied exactly from it (whitespace and line breaks included)`
+				: `${reread} with a target it has, or with create_target_if_missing: true to add the heading or key`;
+		case "ambiguous-target":
+			return tool === "edit_note"
+				? `include more of the surrounding text in old_string so it occurs once, or set replace_all: true on that edit to change every occurrence`
+				: `${reread}, naming the enclosing headings too`;
+		case "invalid-target":
+		case "invalid-value":
+			return `fix the call as said above and call ${tool} again`;
+		case "invalid-frontmatter":
+			return `call read_note {"path":${quoted}}, then write the whole note, frontmatter fixed, with write_note and the revision it returns`;
+	}
+}
