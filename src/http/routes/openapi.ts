@@ -206,8 +206,8 @@ export const OPENAPI: JsonValue = {
 			},
 		},
 		"/mcp": {
-			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages; start with initialize, then send Mcp-Session-Id); see the MCP specification. Tools: read_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status.", responses: mcpResponses },
-			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream; see the MCP specification.", responses: mcpResponses },
+			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
+			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream (change notices, questions to the person); 405 without Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 		},
 	},
