@@ -13,7 +13,7 @@ import { pickSampleNote, welcomeText } from "./welcome";
 
 async function serve(args: ServeArgs): Promise<void> {
 	const folder = resolve(args.vault);
-	if (args.demo && (await ensureDemoVault(folder))) console.log(`Created a demo vault in ${folder}`);
+	if (args.demo && (await ensureDemoVault(folder))) say(`Created a demo vault in ${folder}`);
 	if (!args.demo) {
 		const problem = await vaultFolderProblem(folder, args.create);
 		if (problem !== null) {
@@ -38,7 +38,7 @@ async function serve(args: ServeArgs): Promise<void> {
 			guard.conflicts.onChange((record) => {
 				if (record.status !== "open") return;
 				const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
-				console.log(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
+				say(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
 			}),
 		warn: (message) => console.warn(message),
 		portInUse: (port) => `Port ${port} is in use; pick another with --port N.`,
@@ -57,7 +57,7 @@ async function serve(args: ServeArgs): Promise<void> {
 	const stop = async (signal: string) => {
 		if (stopping) return;
 		stopping = true;
-		console.log(`\n${signal}: stopping…`);
+		say(`\n${signal}: stopping…`);
 		await host.close();
 		await gateway.close();
 		process.exit(0);
@@ -66,7 +66,7 @@ async function serve(args: ServeArgs): Promise<void> {
 	process.on("SIGTERM", () => void stop("SIGTERM"));
 
 	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions));
-	console.log(welcomeText({ folder, port, key: settings.keys[0]!.key, notes: report.checked, changed: report.changed, sampleNote }));
+	say(welcomeText({ folder, port, key: settings.keys[0]!.key, notes: report.checked, changed: report.changed, sampleNote }));
 }
 
 /** How the log names each kind of refused write. */
@@ -84,7 +84,7 @@ async function vaultFolderProblem(folder: string, create: boolean): Promise<stri
 	if (stats === null) {
 		if (!create) return `The folder ${folder} does not exist, so nothing was served. Check the path, or add --create to start a new vault there.`;
 		await mkdir(folder, { recursive: true });
-		console.log(`Created ${folder}`);
+		say(`Created ${folder}`);
 		return null;
 	}
 	return stats.isDirectory() ? null : `${folder} is a file, not a folder. Give --vault the folder that holds your notes.`;
@@ -92,7 +92,7 @@ async function vaultFolderProblem(folder: string, create: boolean): Promise<stri
 
 async function main(argv: string[]): Promise<void> {
 	const args = parseArgs(argv);
-	if (args.command === "help") return console.log(USAGE);
+	if (args.command === "help") return say(USAGE);
 	if (args.command === "error") {
 		console.error(`${args.message}\n\n${USAGE}`);
 		process.exitCode = 2;
@@ -109,3 +109,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
 	console.error(error instanceof Error ? error.message : String(error));
 	process.exitCode = 1;
 });
+
+/** The host's own output, on stdout (its UI; Obsidian's linters reserve console.log for debugging). */
+function say(text: string): void {
+	process.stdout.write(`${text}\n`);
+}
