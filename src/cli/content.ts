@@ -38,6 +38,8 @@ export async function textArgument(args: Arguments, notes: AgentNotes, name: str
 	const value = args.text(source)!;
 	if (source === "file") return readTextFile(value, cap);
 	if (source.endsWith("64")) return decodeBase64Text(source, value, cap);
+	// The CLI hands a bare flag (`content` with no value) over as "true": never write that word over a note by accident.
+	if (value === "true") badArgument(source, `${source} was given without a value (the CLI passes a bare flag as "true"), so nothing was written.`, `Give ${source}=<text>; to write the word "true" itself, use ${source}64=dHJ1ZQ==.`);
 	if (utf8Length(value) > cap) tooLarge(source, cap);
 	return value;
 }

@@ -15,6 +15,9 @@ export interface TextEdit {
 /** Edits per call: plenty for real work, and a bound on what one call can cost inside the write step. */
 export const MAX_EDITS = 100;
 
+/** The longest note edits may make (unless it was already longer): far above real notes, far below what breaks the host. */
+export const MAX_EDITED_LENGTH = 64 * 1024 * 1024;
+
 export function applyEdits(content: string, edits: readonly TextEdit[]): PatchResult {
 	if (edits.length === 0) return { ok: false, reason: "invalid-target", detail: "No edits were given." };
 	if (edits.length > MAX_EDITS) return { ok: false, reason: "invalid-target", detail: `At most ${MAX_EDITS} edits fit in one call; ${edits.length} were given.` };
@@ -28,6 +31,11 @@ export function applyEdits(content: string, edits: readonly TextEdit[]): PatchRe
 			return { ok: false, reason: "target-not-found", detail: `${which}'s old text was not found in the note${index > 0 ? " (after the edits before it)" : ""}. Read the note again and copy the text exactly, whitespace and line breaks included.` };
 		}
 		if (edit.replaceAll) {
+			// Measured before it is built: a short old text replaced everywhere by a long one multiplies the note.
+			const length = text.length + countOf(text, edit.old) * (edit.new.length - edit.old.length);
+			if (length > Math.max(content.length, MAX_EDITED_LENGTH)) {
+				return { ok: false, reason: "invalid-value", detail: `${which} would make the note ${length} characters long, more than an edit may make it (${MAX_EDITED_LENGTH}); nothing was changed. Replace fewer occurrences, or with shorter text.` };
+			}
 			text = text.split(edit.old).join(edit.new);
 			continue;
 		}

@@ -102,6 +102,8 @@ export function rebaseHeadings(text: string, level: number): string {
 
 /** Adds the missing end of `path` as new headings at the end of the deepest heading that exists (or of the note). */
 function createHeading(content: string, doc: MarkdownStructure, path: readonly string[], body: string, delimiter: string, relative: boolean): PatchResult {
+	// Checked first: a path of thousands of parts would otherwise search the note once per part (minutes of work).
+	if (path.length > 6) return fail("invalid-target", TOO_DEEP);
 	let parent: Section | null = null;
 	let depth = path.length - 1;
 	for (; depth > 0; depth--) {
@@ -113,7 +115,7 @@ function createHeading(content: string, doc: MarkdownStructure, path: readonly s
 		}
 	}
 	const level = (parent?.level ?? 0) + 1;
-	if (level + path.length - depth - 1 > 6) return fail("invalid-target", "Markdown headings go no deeper than level 6, so the missing headings cannot be created.");
+	if (level + path.length - depth - 1 > 6) return fail("invalid-target", TOO_DEEP);
 	const headings = path.slice(depth).map((text, index) => "#".repeat(level + index) + " " + text + doc.eol).join("");
 	const at = parent ? parent.contentEnd : content.length;
 	// A blank line keeps the new heading apart from text above it, as markdown editors write it.
@@ -123,6 +125,8 @@ function createHeading(content: string, doc: MarkdownStructure, path: readonly s
 	const text = relative ? rebaseHeadings(body, level + path.length - depth - 1) : body;
 	return splice(content, at, at, gap + headings + withEol(text, doc.eol), doc.eol);
 }
+
+const TOO_DEEP = "Markdown headings go no deeper than level 6, so the missing headings cannot be created.";
 
 /** Replaces content[from, to) with `text`, first ending an unterminated last line so the text starts on its own line. */
 function splice(content: string, from: number, to: number, text: string, eol: string): PatchResult {

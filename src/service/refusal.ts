@@ -7,6 +7,7 @@ import type { ConflictLog, ConflictReason } from "../core/conflicts";
 import { headOfText, type Page } from "../core/diff/page";
 import { applyEdits } from "../core/edit";
 import type { Refusal, WriteOperation } from "../core/guard";
+import type { MergeRule } from "../core/merge";
 import { revisionOf } from "../core/revision";
 import type { RevisionGuardSettings } from "../settings";
 import type { VaultGateway } from "../vault/gateway";
@@ -31,10 +32,11 @@ export interface RefusalDeps {
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
 const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss", "note-in-use"]);
 
-export async function answerRefusal(deps: RefusalDeps, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null): Promise<WriteOutcome> {
+export async function answerRefusal(deps: RefusalDeps, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null, mergeRules: readonly MergeRule[] = []): Promise<WriteOutcome> {
 	const currentRevision = current === null ? null : revisionOf(current);
 	const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
-	const body = bodyOf(request.operation, current);
+	// A patch or edit that no longer applies to the note now is kept as it applies to the revision the agent read.
+	const body = bodyOf(request.operation, current) ?? (sentRevision === null ? null : await bodyOnBase(deps.bases, request.operation, sentRevision));
 	const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent";
 	const kept = keep && body !== null
 		? await keepRefusedBody({ ...deps, backupFolder: () => deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: actorLabel(request.actor) })
@@ -53,7 +55,7 @@ export async function answerRefusal(deps: RefusalDeps, request: WriteRequest, re
 	} catch (error) {
 		deps.onError?.(error);
 	}
-	const preview = mergePreview === null ? null : headOfText(mergePreview, budget);
+	const preview = mergePreview === null ? null : { ...headOfText(mergePreview, budget), ...(mergeRules.length > 0 ? { rules: [...mergeRules] } : {}) };
 	return { kind: "refused", refusal, currentRevision, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
 }
 
@@ -79,6 +81,13 @@ function bodyOf(operation: WriteOperation, current: string | null): string | nul
 		default:
 			return operation.body;
 	}
+}
+
+/** A patch or edit applied to the retained revision it was meant for, or null (no base, or it does not apply there either). */
+async function bodyOnBase(bases: BaseStore, operation: WriteOperation, sentRevision: string): Promise<string | null> {
+	if (operation.kind !== "patch" && operation.kind !== "edit") return null;
+	const base = await bases.get(sentRevision).catch(() => null);
+	return base === null ? null : bodyOf(operation, base);
 }
 
 /** A refusal decided before the note was looked at (nothing to keep, nothing to diff). */

@@ -35,6 +35,15 @@ describe("content sources", () => {
 		expect(await onDisk("Exact.md")).toBe(LATEX);
 	});
 
+	it("never writes the word a bare content flag turns into (\"true\"): it names the argument and the fix", async () => {
+		const before = await onDisk("Plan.md");
+		const answer = await h.invoke("write", "path=Plan.md", `revision=${revisionOf(before)}`, "content");
+		expect(answer).toMatchObject({ ok: false, error: "bad-argument", argument: "content" });
+		expect(await onDisk("Plan.md")).toBe(before);
+		expect(await h.invoke("write", "path=True.md", `content64=${base64("true")}`)).toMatchObject({ ok: true });
+		expect(await onDisk("True.md")).toBe("true");
+	});
+
 	it("accepts base64 wrapped in lines, as the base64 tool prints it", async () => {
 		const long = "x".repeat(200) + "\n";
 		const wrapped = base64(long).replace(/(.{76})/g, "$1\n");

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyEdits, MAX_EDITS } from "../../src/core/edit";
+import { applyEdits, MAX_EDITED_LENGTH, MAX_EDITS } from "../../src/core/edit";
 import { decideWrite } from "../../src/core/guard";
 import { parseEntityTagCondition, revisionOf } from "../../src/core/revision";
 
@@ -28,6 +28,16 @@ describe("applyEdits", () => {
 
 	it("replaces every occurrence with replaceAll", () => {
 		expect(applyEdits(note, [{ old: "- ", new: "* ", replaceAll: true }])).toEqual({ ok: true, content: "# Plan\n\n* buy milk\n* call Sam\n" });
+	});
+
+	// A one-character old text replaced everywhere by 1,000 characters made a 1 MB note a 1 G-character string: the
+	// host threw "Invalid string length" inside the write step (an internal error) after allocating gigabytes.
+	it("refuses a replaceAll whose result would be too long, before building it", () => {
+		const many = "a".repeat(1_000_000);
+		const result = applyEdits(many, [{ old: "a", new: "b".repeat(1000), replaceAll: true }]);
+		expect(result).toMatchObject({ ok: false, reason: "invalid-value" });
+		expect(applyEdits(many, [{ old: "a", new: "bb", replaceAll: true }])).toEqual({ ok: true, content: "b".repeat(2_000_000) });
+		expect(MAX_EDITED_LENGTH).toBeGreaterThanOrEqual(16 * 1024 * 1024);
 	});
 
 	it("changes only what it matched (property)", () => {

@@ -112,6 +112,14 @@ describe("applyPatch on a heading", () => {
 		expect(result).toMatchObject({ ok: false, reason: "invalid-target" });
 	});
 
+	// Each missing level was searched for in the whole note: a 20,000-part path over 20,000 headings took minutes.
+	it("refuses to create a path longer than six headings without searching for each part", () => {
+		const path = Array.from({ length: 100_000 }, (_, index) => `p${index}`);
+		const result = applyPatch("# h\n".repeat(100_000), heading("append", path.join("::"), { headingPath: path, createTargetIfMissing: true }), "x");
+		expect(result).toMatchObject({ ok: false, reason: "invalid-target" });
+		expect(patched(applyPatch("# A\n", heading("append", "A::B::C::D::E::F", { createTargetIfMissing: true }), "x"))).toBe("# A\n## B\n### C\n#### D\n##### E\n###### F\nx\n");
+	});
+
 	it("changes nothing outside the target section (property)", () => {
 		const line = fc.oneof(fc.constantFrom("", "text", "- item", "```", "# One", "## Two", "### Three", "#tag"), fc.stringMatching(/^[a-z ]{0,8}$/));
 		fc.assert(

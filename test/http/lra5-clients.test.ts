@@ -204,6 +204,12 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect(await s.file(stale.backupPath!)).toBe(EDITED.replace("- one\n", "- late\n"));
 		});
 
+		it("never deletes a whole note for a DELETE that names a part of it (deleting a part is a PATCH)", async () => {
+			const headers = { "Target-Type": "heading", Target: encodeURIComponent("Plan::Next Steps"), "If-Match": `"${sha256Token(PLAN)}"` };
+			expectProblem(await s.api(NOTE, { method: "DELETE", headers }), 422, "conflicting-target");
+			expect(await s.file("Projects/Plan.md")).toBe(PLAN);
+		});
+
 		it("reads a heading Target as percent-encoded JSON under an explicit version 2 (raw-content mode)", async () => {
 			const headers = { "Markdown-Patch-Version": "2", Operation: "append", "Target-Type": "heading", Target: encodeURIComponent(JSON.stringify(["Plan", "Next Steps"])), "If-Match": sha256Token(PLAN), "Content-Type": "text/markdown" };
 			const res = await s.api(NOTE, { method: "PATCH", body: "- two\n", headers });

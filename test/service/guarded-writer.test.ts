@@ -5,6 +5,7 @@ import { DEFAULT_SETTINGS } from "../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
 import { writeRequest } from "../helpers/write-request";
 import { agentActor } from "../../src/service/actor";
+import { applyPatch } from "../../src/core/patch";
 
 async function open(initial: Record<string, string>) {
 	const gateway = new MemoryGateway(initial);
@@ -42,9 +43,10 @@ describe("GuardedWriter", () => {
 
 	it("names the .bak after the note and the UTC time, and keeps names unique", async () => {
 		const { guard } = await open({ "notes/Plan.md": "now\n" });
-		const write = () => guard.writer.write(writeRequest("notes/Plan.md", "agent\n", { basedOn: "old\n" }));
-		const first = await write();
-		const second = await write();
+		// Two different bodies: the same body again reuses its .bak (test/service/refused-body-dedup.test.ts).
+		const write = (body: string) => guard.writer.write(writeRequest("notes/Plan.md", body, { basedOn: "old\n" }));
+		const first = await write("agent\n");
+		const second = await write("agent, second try\n");
 		expect(first.kind === "refused" && first.conflict?.backupPath).toBe("notes/Plan.20261121-101500.bak.md");
 		expect(second.kind === "refused" && second.conflict?.backupPath).toBe("notes/Plan.20261121-101500-2.bak.md");
 	});
@@ -94,6 +96,34 @@ describe("GuardedWriter with exact edits", () => {
 		const { guard, gateway } = await open({ "a.md": "one\ntwo\n" });
 		const outcome = await guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "two", new: "TWO" }] }, { basedOn: "older\n" }));
 		expect(outcome.kind).toBe("refused");
+		const backup = outcome.kind === "refused" ? outcome.conflict?.backupPath : null;
+		expect(gateway.notes.get(backup!)).toBe("one\nTWO\n");
+	});
+});
+
+describe("GuardedWriter keeps what a stale patch or edit meant, even when it no longer applies", () => {
+	// Before: the .bak was the patch applied to the note as it is now, and when the person had meanwhile renamed the
+	// heading (or changed the edited text) there was nothing to apply it to, so the refusal kept nothing at all.
+	it("keeps a stale patch applied to the revision the agent read, when the note now lacks its target", async () => {
+		const read = "# Plan\n## Next\n- one\n";
+		const { guard, gateway } = await open({ "a.md": read });
+		const agent = agentActor("bot", "client-1");
+		await guard.notes.read(agent, "a.md");
+		gateway.notes.set("a.md", "# Plan\n## Soon\n- one\n- person\n");
+		const instruction = { operation: "append", targetType: "heading", target: "Plan::Next" } as const;
+		const outcome = await guard.writer.write(writeRequest("a.md", { kind: "patch", apply: (current) => applyPatch(current, instruction, "- agent\n") }, { basedOn: read, actor: agent }));
+		expect(outcome.kind === "refused" && outcome.refusal.reason).toBe("stale");
+		const backup = outcome.kind === "refused" ? outcome.conflict?.backupPath : null;
+		expect(gateway.notes.get(backup!)).toBe("# Plan\n## Next\n- one\n- agent\n");
+	});
+
+	it("keeps a stale edit applied to the revision the agent read, when its old text is gone from the note", async () => {
+		const read = "one\ntwo\n";
+		const { guard, gateway } = await open({ "a.md": read });
+		const agent = agentActor("bot", "client-1");
+		await guard.notes.read(agent, "a.md");
+		gateway.notes.set("a.md", "one\n2\n");
+		const outcome = await guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "two", new: "TWO" }] }, { basedOn: read, actor: agent }));
 		const backup = outcome.kind === "refused" ? outcome.conflict?.backupPath : null;
 		expect(gateway.notes.get(backup!)).toBe("one\nTWO\n");
 	});

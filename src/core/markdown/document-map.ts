@@ -22,7 +22,12 @@ export interface FlatDocumentMap {
 	headings: string[];
 	blocks: string[];
 	frontmatterFields: string[];
+	/** Set when the list stopped at its size bound (see flatDocumentMap). */
+	headingsTruncated?: true;
 }
+
+/** The flat list's bound, in characters, for notes smaller than this (bigger notes get their own size). */
+export const FLAT_HEADINGS_MIN_BUDGET = 1024 * 1024;
 
 export function documentMap(content: string): DocumentMap {
 	const doc = parseMarkdown(content);
@@ -36,11 +41,48 @@ export function documentMap(content: string): DocumentMap {
 	return { headings, blocks: blockIds(doc), frontmatterFields: frontmatterFields(content) };
 }
 
-/** Format 1: every heading path joined with `::`, each once, in note order. */
+/**
+ * Format 1: every heading path joined with `::`, each once, in note order. Each path repeats its enclosing headings,
+ * so a few long headings above many short ones would make the list far bigger than the note (a 500 KB note: over
+ * a gigabyte). The list stops at the note's own size (or FLAT_HEADINGS_MIN_BUDGET), and says so.
+ */
 export function flatDocumentMap(content: string): FlatDocumentMap {
 	const doc = parseMarkdown(content);
-	const paths = headingPaths(doc).filter((path) => path.every((text) => text !== "")).map((path) => path.join("::"));
-	return { headings: [...new Set(paths)], blocks: blockIds(doc), frontmatterFields: frontmatterFields(content) };
+	const budget = Math.max(content.length, FLAT_HEADINGS_MIN_BUDGET);
+	// A path is new when its last step is: found in a tree of the paths so far, so a repeat is never joined again.
+	type Step = Map<string, Step>;
+	const root: Step = new Map();
+	const headings: string[] = [];
+	const listed = new Set<string>();
+	let used = 0;
+	let truncated = false;
+	for (const path of headingPaths(doc)) {
+		if (path.some((text) => text === "")) continue;
+		let step = root;
+		let added = false;
+		for (const text of path) {
+			let next = step.get(text);
+			if (!next) {
+				step.set(text, (next = new Map<string, Step>()));
+				added = true;
+			}
+			step = next;
+		}
+		if (!added) continue;
+		// Measured before it is joined, so an oversized path is never built.
+		const length = path.reduce((sum, text) => sum + text.length, 2 * (path.length - 1));
+		if (used + length > budget) {
+			truncated = true;
+			break;
+		}
+		const joined = path.join("::");
+		// A heading whose own text holds "::" can spell another path: listed once, as before.
+		if (listed.has(joined)) continue;
+		listed.add(joined);
+		headings.push(joined);
+		used += length;
+	}
+	return { headings, blocks: blockIds(doc), frontmatterFields: frontmatterFields(content), ...(truncated ? { headingsTruncated: true as const } : {}) };
 }
 
 function blockIds(doc: MarkdownStructure): string[] {

@@ -16,18 +16,34 @@ export interface Section {
 export function headingSections(doc: MarkdownStructure, path: readonly string[]): Section[] {
 	const found: Section[] = [];
 	const chain: { level: number; text: string }[] = [];
+	const ends = sectionEndLines(doc);
 	doc.headings.forEach((heading, index) => {
 		while (chain.length > 0 && chain[chain.length - 1]!.level >= heading.level) chain.pop();
 		chain.push(heading);
 		if (chain.length !== path.length || chain.some((entry, depth) => entry.text !== path[depth])) return;
-		const next = doc.headings.slice(index + 1).find((later) => later.level <= heading.level);
-		const endLine = next ? next.line : doc.lines.length;
+		const endLine = ends[index]!;
 		let last = endLine - 1;
 		while (last > heading.line && isBlankLine(doc.lines[last]!.text) && !doc.code.has(last)) last--;
 		const contentStart = doc.lines[heading.line]!.next;
 		found.push({ line: heading.line, contentStart, contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart, level: heading.level });
 	});
 	return found;
+}
+
+/**
+ * For each heading, the line its section ends before: the next heading of the same or a higher level, or the end.
+ * One pass from the end, so a note of many same-named headings stays linear (searching forward from each was not).
+ */
+function sectionEndLines(doc: MarkdownStructure): number[] {
+	const ends: number[] = new Array<number>(doc.headings.length);
+	// nextAtOrAbove[level]: the line of the nearest later heading whose level is at most `level`.
+	const nextAtOrAbove: number[] = new Array<number>(7).fill(doc.lines.length);
+	for (let index = doc.headings.length - 1; index >= 0; index--) {
+		const { level, line } = doc.headings[index]!;
+		ends[index] = nextAtOrAbove[level]!;
+		for (let deeper = level; deeper <= 6; deeper++) nextAtOrAbove[deeper] = line;
+	}
+	return ends;
 }
 
 /** Every heading's path (outermost first), in note order. */

@@ -2,6 +2,7 @@
 import type { WriteOperation } from "../../core/guard";
 import { parseEntityTagCondition } from "../../core/revision";
 import type { WriteOutcome } from "../../service/guarded-writer";
+import { refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
 import { headersValue } from "./headers";
@@ -26,6 +27,10 @@ export async function appendNote(context: RequestContext): Promise<ApiResponse> 
 export async function deleteNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
 	patchVersion(context);
+	// A client that names a part of the note means that part, never the whole note: deleting a part is a PATCH.
+	if (headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined) {
+		return refuse("conflicting-target", "DELETE deletes a whole note, but this request names a part of it (Target-Type/Target), so nothing was deleted. To delete a part, send PATCH with Operation: delete and the same Target-Type and Target; to delete the note, send DELETE without them.");
+	}
 	const held = heldRevision(context, path);
 	return respond(context, path, await write(context, path, { kind: "delete" }, held));
 }

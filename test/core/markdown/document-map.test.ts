@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentMap, flatDocumentMap } from "../../../src/core/markdown/document-map";
+import { documentMap, FLAT_HEADINGS_MIN_BUDGET, flatDocumentMap } from "../../../src/core/markdown/document-map";
 
 const NOTE = [
 	"---",
@@ -48,5 +48,27 @@ describe("flatDocumentMap (format 1)", () => {
 			blocks: ["intro", "item-1"],
 			frontmatterFields: ["alpha", "beta"],
 		});
+	});
+});
+
+describe("flatDocumentMap's bound", () => {
+	// Each flat path repeats its enclosing headings: five 100 KB headings above 2,000 short ones made a 525 KB note's
+	// list over a gigabyte (the answer failed with a 500 after a minute of work). It stops at the note's own size.
+	it("stops the list at the note's size, says so, and never builds the oversized paths", () => {
+		const long = (n: number) => `${n}`.padEnd(100_000, "x");
+		let note = [1, 2, 3, 4, 5].map((level) => `${"#".repeat(level)} ${long(level)}\n`).join("");
+		for (let index = 0; index < 2000; index++) note += `###### h${index}\n`;
+		const map = flatDocumentMap(note);
+		expect(map.headingsTruncated).toBe(true);
+		expect(map.headings.slice(0, 2)).toEqual([long(1), `${long(1)}::${long(2)}`]);
+		const bound = Math.max(note.length, FLAT_HEADINGS_MIN_BUDGET);
+		expect(map.headings.join("").length).toBeLessThanOrEqual(bound);
+		expect(JSON.stringify(map).length).toBeLessThan(bound + 100_000);
+	});
+
+	it("lists a repeated path once, without counting it against the bound again", () => {
+		const note = "# A\n" + "## b\n".repeat(100_000) + "## c\n";
+		expect(flatDocumentMap(note)).toEqual({ headings: ["A", "A::b", "A::c"], blocks: [], frontmatterFields: [] });
+		expect(flatDocumentMap("# A::B\n# A\n## B\n").headings).toEqual(["A::B", "A"]);
 	});
 });
