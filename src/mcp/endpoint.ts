@@ -11,6 +11,7 @@ import { bodyTextOrRefuse } from "../http/body";
 import { problem, Problem } from "../http/problems";
 import { json, type ApiResponse } from "../http/response";
 import { clientIdOf } from "../http/security";
+import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
@@ -68,6 +69,8 @@ export class McpEndpoint {
 		this.sessions.begin(current);
 		response.once("close", () => this.sessions.finish(current));
 		if (method === "GET") this.sessions.listen(current, response);
+		// Before any of its calls run: a tokenless write is held to what this session had read when it was SENT.
+		if (method === "POST") current.held.capture(body, this.notes.pathPolicy(), (path) => this.notes.holdRevision(agentActor(current.agent, current.client), path));
 		await current.transport.handleRequest(request, response, body);
 		// An initialize the transport refused (a wrong Accept, say) leaves a session nobody can name: drop it now.
 		if (id === undefined && current.transport.sessionId === undefined) await this.sessions.end(current.id);

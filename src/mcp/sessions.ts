@@ -11,6 +11,7 @@ import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
 import { PersonAsker } from "./elicitation/ask-person";
 import { attachResources } from "./resources";
+import { HeldAtArrival } from "./held-at-arrival";
 import { createMcpServer } from "./tools";
 
 export interface McpSession {
@@ -23,6 +24,8 @@ export interface McpSession {
 	agent: string;
 	readonly transport: StreamableHTTPServerTransport;
 	readonly server: McpServer;
+	/** What this session's tokenless writes were held to when their requests arrived. */
+	readonly held: HeldAtArrival;
 	/** Requests of this session still being answered (an open GET stream counts while it lasts). */
 	active: number;
 	/** GET streams open: the client listens for server requests (elicitation) and notifications (subscriptions). */
@@ -76,13 +79,15 @@ export class McpSessions {
 		const { onError } = this.options;
 		const actor = () => agentActor(session.agent, session.client);
 		const asker = new PersonAsker({ notes: this.notes, server: () => session.server, agent: () => session.agent, listening: () => session.listening > 0, timeoutMs: this.options.askTimeoutMs, onError });
+		const held = new HeldAtArrival();
 		const session: McpSession = {
 			id,
+			held,
 			owner,
 			client: `${owner}:${id}`,
 			agent,
 			transport,
-			server: createMcpServer({ notes: this.notes, actor, key: owner, onError, askPerson: (path, refused) => asker.ask(path, refused) }),
+			server: createMcpServer({ notes: this.notes, actor, key: owner, onError, askPerson: (path, refused) => asker.ask(path, refused), heldAtArrival: (requestId, path) => held.take(requestId, path) }),
 			active: 0,
 			listening: 0,
 			lastUsed: this.notes.now(),

@@ -73,6 +73,29 @@ describe("parallel tokenless write_note calls in one session", () => {
 		await expectOneLandedOneKept([first, await second()], ["first\n", "second\n"], { implicitRevision: true });
 	});
 
+	it("as parallel requests: holds each to what the session had read when it was SENT, even when the first has landed before the second reaches the writer", async () => {
+		await mcp.tool("read_note", { path: "Plan.md" });
+		// The second call arrives first, but reaches the writer only once the first call's write has landed.
+		const write = h.guard.notes.write.bind(h.guard.notes);
+		let firstLanded!: () => void;
+		const landed = new Promise<void>((resolve) => (firstLanded = resolve));
+		let secondArrived!: () => void;
+		const arrived = new Promise<void>((resolve) => (secondArrived = resolve));
+		vi.spyOn(h.guard.notes, "write").mockImplementation(async (request) => {
+			if (request.operation.kind === "replace" && request.operation.body === "second\n") {
+				secondArrived();
+				await landed;
+			}
+			return write(request);
+		});
+		const second = mcp.tool("write_note", { path: "Plan.md", content: "second\n" });
+		await arrived;
+		const first = await mcp.tool("write_note", { path: "Plan.md", content: "first\n" });
+		expect(first.isError).toBeFalsy();
+		firstLanded();
+		await expectOneLandedOneKept([first, await second], ["first\n", "second\n"], { implicitRevision: true });
+	});
+
 	it("as parallel requests: two exact edits to different parts of the note both land", async () => {
 		await writeVaultFile(h.dir, "Plan.md", "# Plan\n\n- one\n- two\n");
 		const second = whileFirstIsWriting(() => mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- two (second)" }] }));

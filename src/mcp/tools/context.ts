@@ -21,6 +21,11 @@ export interface ToolContext {
 	onError?: (error: unknown) => void;
 	/** Asks the person, in the agent's client, what to do about a stale write (sessions whose client can be asked). */
 	askPerson?: (path: string, outcome: RefusedWrite) => Promise<PersonOutcome>;
+	/**
+	 * What the call's missing revision stands for, as captured when its request arrived (sessions only); undefined when
+	 * nothing was captured, and the writer then takes the session's last read at the call.
+	 */
+	heldAtArrival?: (requestId: string | number, path: string) => string | null | undefined;
 }
 
 /** A tool's answer when it worked: the JSON as text (for clients that ignore structured content) and as structure. */
@@ -73,4 +78,10 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 		context.onError?.(error);
 		return fail("The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.");
 	}
+}
+
+/** The WriteRequest field for a call's arrival-time held revision (absent when none was captured). */
+export function heldAt(context: ToolContext, requestId: string | number, path: string): { heldRevision?: string | null } {
+	const held = context.heldAtArrival?.(requestId, path);
+	return held === undefined ? {} : { heldRevision: held };
 }

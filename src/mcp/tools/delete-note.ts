@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { DELETES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, guarded, ifMatchOf, ok } from "./context";
+import { checkPath, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
 
 export const DELETE_NOTE_DESCRIPTION =
@@ -23,7 +23,7 @@ export function registerDeleteNote(server: McpServer, context: ToolContext): voi
 			outputSchema: { path: z.string(), deleted: z.boolean() },
 			annotations: DELETES,
 		},
-		({ path, revision }) => guarded(context, async () => {
+		({ path, revision }, extra) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
 			const outcome = await context.notes.write({
 				path: notePath,
@@ -31,6 +31,7 @@ export function registerDeleteNote(server: McpServer, context: ToolContext): voi
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
 				actor: context.actor(),
+				...heldAt(context, extra.requestId, notePath),
 			});
 			if (outcome.kind === "refused") return refusalResult(notePath, outcome, "delete_note");
 			if (outcome.kind !== "deleted") throw new Error(`a delete ended as "${outcome.kind}"`);

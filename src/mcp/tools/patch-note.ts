@@ -8,7 +8,7 @@ import { z } from "zod";
 import { applyPatch, type PatchInstruction, type PatchOperation, type PatchTargetType } from "../../core/patch";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ifMatchOf, ok } from "./context";
+import { checkPath, fail, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { inapplicableResult } from "./inapplicable";
 import { refusalResult } from "./refusal";
 
@@ -42,7 +42,7 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 			outputSchema: { path: z.string(), revision: z.string().describe("The note's new revision: pass it to your next write of this note.") },
 			annotations: REWRITES,
 		},
-		({ path, target_type: targetType, target, operation, content, revision, json, create_target_if_missing: create }) => guarded(context, async () => {
+		({ path, target_type: targetType, target, operation, content, revision, json, create_target_if_missing: create }, extra) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
 			if (content === undefined && operation !== "delete") return fail(`patch_note with operation "${operation}" needs content: the text to ${operation === "replace" ? "put in place" : "add"}. Nothing was written.`);
 			const body = content ?? "";
@@ -54,6 +54,7 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
 				actor: context.actor(),
+				...heldAt(context, extra.requestId, notePath),
 			});
 			switch (outcome.kind) {
 				case "written":

@@ -1,0 +1,43 @@
+/**
+ * What a session's tokenless writes are held to, captured when their request ARRIVES (REST captures it before reading
+ * the body for the same reason): two write_note calls sent together after one read must not both land. Captured at
+ * the tool call instead, the second could find the first already written, and be held to that (the session's own
+ * write) rather than to the read both were based on.
+ */
+import { validateVaultPath, type PathPolicy } from "../core/path";
+
+/** The tools whose missing revision stands for the session's last read (appends and edits need none). */
+const HELD_TOOLS: ReadonlySet<string> = new Set(["write_note", "patch_note", "delete_note"]);
+/** Requests remembered per session until their tool runs; more in flight than this fall back to call-time capture. */
+const MAX_PENDING = 256;
+
+export class HeldAtArrival {
+	private readonly byRequest = new Map<string, { path: string; held: string | null }>();
+
+	/** Notes, for every tools/call in this POST body that may be held, what it is held to now. */
+	capture(body: unknown, policy: PathPolicy, hold: (path: string) => string | null): void {
+		for (const message of Array.isArray(body) ? body : [body]) {
+			const call = heldCall(message, policy);
+			if (!call) continue;
+			if (this.byRequest.size >= MAX_PENDING) this.byRequest.delete(this.byRequest.keys().next().value!);
+			this.byRequest.set(call.id, { path: call.path, held: hold(call.path) });
+		}
+	}
+
+	/** What the call was held to on arrival (once), or undefined when nothing was captured for it and this path. */
+	take(requestId: string | number, path: string): string | null | undefined {
+		const key = String(requestId);
+		const entry = this.byRequest.get(key);
+		this.byRequest.delete(key);
+		return entry && entry.path === path ? entry.held : undefined;
+	}
+}
+
+function heldCall(message: unknown, policy: PathPolicy): { id: string; path: string } | null {
+	if (typeof message !== "object" || message === null) return null;
+	const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: { path?: unknown } } };
+	if (method !== "tools/call" || (typeof id !== "string" && typeof id !== "number")) return null;
+	if (typeof params?.name !== "string" || !HELD_TOOLS.has(params.name) || typeof params.arguments?.path !== "string") return null;
+	const checked = validateVaultPath(params.arguments.path, policy, "note");
+	return checked.ok ? { id: String(id), path: checked.path } : null;
+}
