@@ -144,7 +144,7 @@ export class GuardedWriter {
 				case "write": {
 					const revision = revisionOf(decision.content);
 					await this.afterWrite(path, current, decision.content, revision, request.actor);
-					return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged" };
+					return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) };
 				}
 				case "unchanged":
 					return { kind: "unchanged", revision: revisionOf(current ?? "") };
@@ -153,7 +153,7 @@ export class GuardedWriter {
 				case "inapplicable":
 					return { kind: "inapplicable", ...decision.failure, currentRevision: revisionOf(current ?? "") };
 				case "refuse":
-					return answerRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null);
+					return answerRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null, merge?.kind === "conflicted" ? merge.rules : []);
 			}
 		}
 	}

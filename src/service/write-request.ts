@@ -1,6 +1,7 @@
 /** The guarded writer's contract: what a write asks for, and every way it can end. */
 import type { Page } from "../core/diff/page";
 import type { Refusal, WriteOperation } from "../core/guard";
+import type { MergeRule } from "../core/merge";
 import type { PatchFailure } from "../core/patch";
 import type { ConflictRecord } from "../core/conflicts";
 import type { EntityTagCondition } from "../core/revision";
@@ -32,7 +33,8 @@ export interface WriteRequest {
 }
 
 export type WriteOutcome =
-	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null; merged: boolean }
+	/** `mergeRules`: with `merged`, the markdown rules that merged parts of it where git would have conflicted. */
+	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null; merged: boolean; mergeRules?: MergeRule[] }
 	| { kind: "unchanged"; revision: string }
 	| { kind: "deleted" }
 	/** A patch whose token was current but which does not apply to the note; nothing was written. */
@@ -48,7 +50,7 @@ export type WriteOutcome =
 			/** Unified diff from the sent revision to the note now (its first page), when that base is retained. */
 			changes: Page | null;
 			/** With `merge: "auto"`: the attempted merge, with conflict markers (its first page). */
-			mergePreview: Page | null;
+			mergePreview: (Page & { /** Markdown rules that merged parts of it (absent when none). */ rules?: MergeRule[] }) | null;
 			/** The token checked was the client's last read, not a sent If-Match. */
 			implicit: boolean;
 	  };

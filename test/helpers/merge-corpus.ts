@@ -8,6 +8,12 @@ import { splitLines } from "../../src/core/markdown/lines";
 
 type Edit = [from: number, to: number, text: string];
 
+/** A hand verdict on a clean rule-made merge that differs from the people's result (the corpus README lists them). */
+export interface Review {
+	verdict: "rule-wrong" | "judgement" | "human-edit" | "invalid" | "whitespace";
+	note: string;
+}
+
 interface RawCase {
 	id: string;
 	path: string;
@@ -16,7 +22,7 @@ interface RawCase {
 	theirs: Edit[];
 	result: Edit[];
 	built: { git: number; ours: number; category: string };
-	review?: string;
+	review?: Review;
 }
 
 export interface CorpusCase {
@@ -28,7 +34,7 @@ export interface CorpusCase {
 	/** What the people committed. */
 	result: string;
 	built: RawCase["built"];
-	review?: string;
+	review?: Review;
 }
 
 /** Where CI puts the shared material: beside the project's clone. */

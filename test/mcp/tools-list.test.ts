@@ -49,7 +49,7 @@ describe("tools/list", () => {
 		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "json", "operation", "path", "revision", "target", "target_type"], required: ["operation", "path", "target", "target_type"] });
 		expect(outputs("patch_note")).toEqual(["path", "revision"]);
 		expect(inputs("write_note")).toEqual({ properties: ["allow_empty", "content", "merge", "path", "revision"], required: ["content", "path"] });
-		expect(outputs("write_note")).toEqual(["created", "merged", "path", "revision"]);
+		expect(outputs("write_note")).toEqual(["created", "mergeRules", "merged", "path", "revision"]);
 		expect(inputs("append_note")).toEqual({ properties: ["content", "path"], required: ["content", "path"] });
 		expect(outputs("append_note")).toEqual(["path", "revision"]);
 		expect(inputs("delete_note")).toEqual({ properties: ["path", "revision"], required: ["path", "revision"] });

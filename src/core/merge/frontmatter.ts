@@ -20,6 +20,8 @@ export function splitFrontmatter(lines: readonly string[]): { block: string[]; b
 /**
  * Merges three frontmatter blocks. YAML decides whether the merge is clean; when the plain line merge reaches the
  * same YAML, its regions are returned instead because they keep every byte and say which side each change came from.
+ * Where git's line merge conflicts, the key-by-key merge is used only if no change of one side sits next to a change
+ * of the other (RULES.md: neighbouring keys are edited together, and people kept one side there).
  */
 export function mergeFrontmatter(base: readonly string[], mine: readonly string[], theirs: readonly string[]): DraftRegion[] {
 	const [b, m, t] = [base.join(""), mine.join(""), theirs.join("")];
@@ -39,7 +41,9 @@ export function mergeFrontmatter(base: readonly string[], mine: readonly string[
 	const merged = (mine[0] ?? "") + yaml.text + (mine[mine.length - 1] ?? "");
 	if (lineText !== null && lineText === merged) return lineRegions;
 	if (lineText !== null && sameYaml(inner(splitLines(lineText)), yaml.text)) return lineRegions;
-	return [{ kind: "stable", text: merged, origin: "both", base: b }];
+	// Neighbouring keys changed on each side: git's conflict, which is what people resolved by hand.
+	if (lineText === null && yaml.neighbours) return lineRegions;
+	return [{ kind: "stable", text: merged, origin: "both", base: b, rule: yaml.listsCombined ? "tags" : "frontmatter", mine: m, theirs: t }];
 }
 
 /** The YAML between the two fence lines. */

@@ -69,11 +69,17 @@ class SideMap {
 }
 
 function resolve(group: Group, base: string, mine: string, theirs: string): DraftRegion {
-	if (group.theirs.length === 0) return { kind: "stable", text: mine, origin: "mine", base };
-	if (group.mine.length === 0) return { kind: "stable", text: theirs, origin: "theirs", base };
+	if (group.theirs.length > 0 && group.mine.length > 0 && mine !== theirs) return { kind: "conflict", reason: group.fence ? "fence" : "overlap", base, mine, theirs };
 	// Both sides arriving at the same text is agreement, not conflict (git's zealous merge says the same).
-	if (mine === theirs) return { kind: "stable", text: mine, origin: "both", base };
-	return { kind: "conflict", reason: group.fence ? "fence" : "overlap", base, mine, theirs };
+	const region: DraftRegion =
+		group.theirs.length === 0
+			? { kind: "stable", text: mine, origin: "mine", base }
+			: group.mine.length === 0
+				? { kind: "stable", text: theirs, origin: "theirs", base }
+				: { kind: "stable", text: mine, origin: "both", base };
+	// The list rule's mark goes on every clean region it kept apart, so a view can say so and offer to undo it.
+	if (group.listRule) region.rule = "list";
+	return region;
 }
 
 function pushStable(regions: DraftRegion[], text: string, origin: "base"): void {

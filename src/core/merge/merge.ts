@@ -3,7 +3,7 @@ import { splitLinesSteps } from "../markdown/lines";
 import { mergeFrontmatter, splitFrontmatter } from "./frontmatter";
 import { finishInSlices, finishNow, type Steps, type YieldToHost } from "../steps";
 import { mergeLinesSteps } from "./line-merge";
-import type { DraftRegion, MergeRegion, MergeResult } from "./types";
+import type { DraftRegion, MergeRegion, MergeResult, MergeRule } from "./types";
 
 const BOM = "\ufeff";
 
@@ -54,6 +54,13 @@ function pickSide(base: string, mine: string, theirs: string): DraftRegion {
 	return mine === base ? { kind: "stable", text: theirs, origin: "theirs", base } : { kind: "stable", text: mine, origin: "mine", base };
 }
 
+/** The markdown rules that made this merge's clean regions (RULES.md), each once, in document order. */
+export function rulesFired(result: MergeResult): MergeRule[] {
+	const rules: MergeRule[] = [];
+	for (const region of result.regions) if (region.kind === "stable" && region.rule && !rules.includes(region.rule)) rules.push(region.rule);
+	return rules;
+}
+
 /** Drops empty unchanged text, joins neighbours of the same origin, numbers the conflicts. */
 function finish(drafts: readonly DraftRegion[]): MergeResult {
 	const regions: MergeRegion[] = [];
@@ -65,7 +72,8 @@ function finish(drafts: readonly DraftRegion[]): MergeResult {
 		}
 		if (draft.origin === "base" && draft.text === "") continue;
 		const last = regions[regions.length - 1];
-		if (last && last.kind === "stable" && last.origin === draft.origin) {
+		// A rule-made region stays whole and alone: it is what a view offers to undo.
+		if (last && last.kind === "stable" && last.origin === draft.origin && last.rule === undefined && draft.rule === undefined) {
 			last.text += draft.text;
 			if (last.base !== undefined || draft.base !== undefined) last.base = (last.base ?? "") + (draft.base ?? "");
 		} else {

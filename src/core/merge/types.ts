@@ -18,6 +18,18 @@ export type MergeConflictReason =
 	/** Both sides changed the same frontmatter key differently. */
 	| "frontmatter";
 
+/**
+ * The markdown rule that made a region clean where `git merge-file` would have left a conflict (RULES.md), so a UI
+ * can say so and offer to undo it, and a merge preview can name it.
+ */
+export type MergeRule =
+	/** The frontmatter merged key by key: each side changed its own keys. */
+	| "frontmatter"
+	/** A list-valued frontmatter key (tags, aliases, ...) both sides changed, merged as a set. */
+	| "tags"
+	/** List or task items as units: each side changed its own item next to the other's. */
+	| "list";
+
 export type MergeRegion =
 	| {
 			kind: "stable";
@@ -25,6 +37,11 @@ export type MergeRegion =
 			origin: StableOrigin;
 			/** The base text a change replaced; present unless origin is "base" (an empty text marks a deletion). */
 			base?: string;
+			/** Present only when a markdown rule, not git's line rule, made this region clean. */
+			rule?: MergeRule;
+			/** With a frontmatter or tags rule (origin "both"): the two blocks the rule combined. */
+			mine?: string;
+			theirs?: string;
 	  }
 	| {
 			kind: "conflict";

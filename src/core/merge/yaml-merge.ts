@@ -1,9 +1,14 @@
 /** Key-by-key three-way merge of frontmatter YAML; keys nobody combined keep their exact source text. */
 import { Document, YAMLMap, isScalar, isSeq, type Pair, type Scalar, type YAMLSeq } from "yaml";
 import { chunkYaml, PRINT, type Chunk } from "./yaml-chunks";
+import { neighboursChanged } from "./yaml-neighbours";
 
 export type YamlMergeResult =
-	| { kind: "clean"; text: string }
+	/**
+	 * `listsCombined`: some key's list both sides changed was merged as a set. `neighbours`: one side's change sits
+	 * right next to the other's (yaml-neighbours.ts), which the caller leaves to git's rule.
+	 */
+	| { kind: "clean"; text: string; listsCombined: boolean; neighbours: boolean }
 	| { kind: "conflict"; keys: string[] }
 	/** Some side is not a plain mapping of scalar keys: the caller falls back to the line merge. */
 	| { kind: "unparseable" };
@@ -29,6 +34,7 @@ export function mergeYaml(base: string, mine: string, theirs: string): YamlMerge
 	const out = m.chunks.map((chunk) => ({ key: chunk.key, text: chunk.text }));
 	const eol = mine.includes("\r\n") ? "\r\n" : "\n";
 	const keys = new Set([...mineChunks.keys(), ...theirsChunks.keys(), ...baseChunks.keys()]);
+	let listsCombined = false;
 	for (const key of keys) {
 		const bc = baseChunks.get(key);
 		const mc = mineChunks.get(key);
@@ -43,10 +49,13 @@ export function mergeYaml(base: string, mine: string, theirs: string): YamlMerge
 		}
 		const combined = mc && tc ? unionOfLists(bc, mc, tc, eol) : null;
 		if (combined === null) conflicts.push(String(JSON.parse(key)));
-		else out[at] = { key, text: combined };
+		else {
+			out[at] = { key, text: combined };
+			listsCombined = true;
+		}
 	}
 	if (conflicts.length > 0) return { kind: "conflict", keys: conflicts };
-	return { kind: "clean", text: header + out.map((entry) => entry.text).join("") + trailer };
+	return { kind: "clean", text: header + out.map((entry) => entry.text).join("") + trailer, listsCombined, neighbours: neighboursChanged(b, m, t) };
 }
 
 /** The one-line three-way rule: take whichever side changed; null when both changed differently. */

@@ -1,5 +1,6 @@
 /** GET /conflicts, GET /conflicts/{id} (optionally long-polling), GET /conflicts/{id}/merge. */
 import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
+import { rulesFired, type MergeResult, type MergeRule } from "../../core/merge";
 import { etagOf } from "../../core/revision";
 import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import { problem, refuse } from "../problems";
@@ -49,11 +50,19 @@ export async function conflictMerge(context: RequestContext): Promise<ApiRespons
 		baseRetained: sides.base !== null,
 		currentRevision: sides.mineRevision,
 		text,
+		// Which markdown rules (not git's line rule) merged parts of `text`, so the agent can check those parts.
+		...mergeRulesOf(result),
 		detail: result.clean
 			? "The automatic merge is clean. To apply it, PUT `text` to the note with If-Match set to currentRevision."
 			: `The automatic merge has ${result.conflicts} conflict(s), shown with <<<<<<< mine / ======= / >>>>>>> agent markers. Resolve them, then PUT the result to the note with If-Match set to currentRevision; that resolves this conflict.`,
 	};
 	return json(200, body, sides.mineRevision ? { ETag: etagOf(sides.mineRevision) } : {});
+}
+
+/** `mergeRules` when a markdown rule merged part of the result; nothing when git's rules alone decided. */
+function mergeRulesOf(result: MergeResult): { mergeRules?: MergeRule[] } {
+	const rules = rulesFired(result);
+	return rules.length > 0 ? { mergeRules: rules } : {};
 }
 
 function findRecord(context: RequestContext): ConflictRecord {

@@ -81,7 +81,7 @@ function staleResponse(context: RequestContext, path: string, outcome: Refused, 
 		...record,
 		changes: changes?.text ?? null,
 		...pages,
-		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}) } : {}),
+		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}), ...(mergePreview.rules ? { mergeRules: mergePreview.rules } : {}) } : {}),
 		...(implicit ? { implicitRevision: true } : {}),
 	}, headers);
 }

@@ -16,7 +16,7 @@ export function respond(context: RequestContext, path: string, outcome: WriteOut
 	switch (outcome.kind) {
 		case "written":
 			if (outcome.merged) {
-				return json(200, { path, revision: outcome.revision, merged: true, detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written." }, {
+				return json(200, { path, revision: outcome.revision, merged: true, ...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}), detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written." }, {
 					ETag: etagOf(outcome.revision),
 					"Preference-Applied": "merge=auto",
 				});

@@ -40,7 +40,7 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallT
 		...(backupError ? { backupError } : {}),
 		// The diff itself is in the prose only: sent once, so a big refusal does not fill the agent's context twice.
 		...(changes?.truncated ? { changesTruncated: true, changesNextOffset: changes.nextOffset } : {}),
-		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}) } : {}),
+		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}), ...(mergePreview.rules ? { mergeRules: mergePreview.rules } : {}) } : {}),
 		...(implicit ? { implicitRevision: true } : {}),
 	};
 	switch (refusal.reason) {

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, guarded, ifMatchOf, ok } from "./context";
+import { checkPath, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
 
 export const WRITE_NOTE_DESCRIPTION =
@@ -34,10 +34,11 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				revision: z.string().describe("The note's new revision: pass it to your next write of this note."),
 				created: z.boolean(),
 				merged: z.boolean().optional().describe("True when your revision was stale and a clean automatic merge was written."),
+				mergeRules: z.array(z.enum(["frontmatter", "tags", "list"])).optional().describe("With merged: the markdown rules that merged parts of it where a line merge would have conflicted; check those parts."),
 			},
 			annotations: REWRITES,
 		},
-		({ path, content, revision, merge, allow_empty: allowEmpty }) => guarded(context, async () => {
+		({ path, content, revision, merge, allow_empty: allowEmpty }, extra) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
 			const outcome = await context.notes.write({
 				path: notePath,
@@ -45,12 +46,13 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 				ifMatch: ifMatchOf(revision),
 				ifNoneMatch: { kind: "absent" },
 				actor: context.actor(),
+				...heldAt(context, extra.requestId, notePath),
 				merge,
 				allowEmpty,
 			});
 			switch (outcome.kind) {
 				case "written":
-					return ok({ path: notePath, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true } : {}) });
+					return ok({ path: notePath, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true } : {}), ...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}) });
 				case "unchanged":
 					return ok({ path: notePath, revision: outcome.revision, created: false });
 				case "refused":

@@ -31,20 +31,28 @@ describe("splitFrontmatter", () => {
 });
 
 describe("mergeFrontmatter", () => {
-	it("merges changes to adjacent keys (git would conflict)", () => {
+	it("leaves changes to neighbouring keys on each side to git's conflict", () => {
 		const base = "---\ntitle: A\nstatus: draft\n---\n";
 		const mine = "---\ntitle: B\nstatus: draft\n---\n";
 		const theirs = "---\ntitle: A\nstatus: done\n---\n";
 		expect(isClean(gitWould(base, mine, theirs))).toBe(false);
-		expect(merge(base, mine, theirs)).toEqual([{ kind: "stable", text: "---\ntitle: B\nstatus: done\n---\n", origin: "both", base }]);
+		expect(merge(base, mine, theirs)).toEqual(gitWould(base, mine, theirs));
 	});
 
-	it("merges tags added on both sides (git would conflict)", () => {
+	it("merges tags added on both sides (git would conflict), marked as the tags rule with both blocks", () => {
 		const base = "---\ntags:\n  - a\n---\n";
 		const mine = "---\ntags:\n  - a\n  - b\n---\n";
 		const theirs = "---\ntags:\n  - a\n  - c\n---\n";
 		expect(isClean(gitWould(base, mine, theirs))).toBe(false);
-		expect(text(merge(base, mine, theirs))).toBe("---\ntags:\n  - a\n  - b\n  - c\n---\n");
+		expect(merge(base, mine, theirs)).toEqual([{ kind: "stable", text: "---\ntags:\n  - a\n  - b\n  - c\n---\n", origin: "both", base, rule: "tags", mine, theirs }]);
+	});
+
+	it("merges one side's key next to a key both changed alike, marked as the frontmatter rule", () => {
+		const base = "---\ntitle: A\nstatus: draft\n---\n";
+		const mine = "---\ntitle: B\nstatus: done\n---\n";
+		const theirs = "---\ntitle: B\nstatus: draft\n---\n";
+		expect(isClean(gitWould(base, mine, theirs))).toBe(false);
+		expect(merge(base, mine, theirs)).toEqual([{ kind: "stable", text: mine, origin: "both", base, rule: "frontmatter", mine, theirs }]);
 	});
 
 	it("returns the line merge's own regions when it reaches the same YAML", () => {

@@ -23,8 +23,8 @@ describe("list rule: items are units", () => {
 		expect(conflictReasons(merge(base, mine, theirs, false))).toEqual(["overlap"]);
 		const regions = merge(base, mine, theirs);
 		expect(text(regions)).toBe("# Tasks\n- [x] a\n- [x] b\n- [ ] c\n");
-		expect(regions).toContainEqual({ kind: "stable", text: "- [x] a\n", origin: "mine", base: "- [ ] a\n" });
-		expect(regions).toContainEqual({ kind: "stable", text: "- [x] b\n", origin: "theirs", base: "- [ ] b\n" });
+		expect(regions).toContainEqual({ kind: "stable", text: "- [x] a\n", origin: "mine", base: "- [ ] a\n", rule: "list" });
+		expect(regions).toContainEqual({ kind: "stable", text: "- [x] b\n", origin: "theirs", base: "- [ ] b\n", rule: "list" });
 	});
 
 	it("merges three adjacent items edited alternately", () => {
@@ -109,8 +109,22 @@ describe("fence rule: code blocks are never merged inside", () => {
 		expect(text(merge(base, both, both))).toBe(both);
 	});
 
-	it("conflicts when one side edits the fence line and the other the code", () => {
-		expect(conflictReasons(merge(base, base.replace("```js", "```ts"), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
+	it("conflicts when one side changes the fence itself and the other the code", () => {
+		expect(conflictReasons(merge(base, base.replace("```js", "~~~js"), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
+		expect(conflictReasons(merge(base, base.replace("```js", "````js"), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
+		expect(conflictReasons(merge(base, base.replace("```js\n", ""), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
+	});
+
+	it("does not count a change of the info string alone as a change inside the block", () => {
+		const theirs = base.replace("```js", "```ts");
+		expect(text(merge(base, base.replace("c = 3", "c = 4"), theirs))).toBe(theirs.replace("c = 3", "c = 4"));
+		expect(merge(base, base.replace("b = 2", "b = 20"), theirs.replace("c = 3", "c = 30"))).toContainEqual({ kind: "stable", text: "```ts\n", origin: "theirs", base: "```js\n" });
+	});
+
+	it("keeps an insertion on the block's first line inside its span when the info string changed", () => {
+		const mine = base.replace("```js\n", "```js\n// first\n");
+		const theirs = base.replace("```js", "```ts").replace("c = 3", "c = 30");
+		expect(conflictReasons(merge(base, mine, theirs))).toEqual(["fence"]);
 	});
 
 	it("conflicts on an insertion inside the block against an edit inside it", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { splitLines } from "../../../src/core/markdown/lines";
-import { analyzeBase, isItemStart, isListish } from "../../../src/core/merge/markdown";
+import { abandonedIndents, analyzeBase, isItemStart, isListish, listLineAt, sameFenceOpening } from "../../../src/core/merge/markdown";
 
 describe("isItemStart", () => {
 	it.each(["- a\n", "* a", "+ a\r\n", "- [ ] task\n", "- [x] done\n", "1. one\n", "12) twelve\n", "  - nested\n", "-\n"])(
@@ -51,5 +51,55 @@ describe("analyzeBase", () => {
 		const structure = analyzeBase(splitLines("- a\n  more\n\n- b\nlazy\n  indented\npara\n"));
 		expect(Array.from(structure.itemStart)).toEqual([1, 0, 0, 1, 0, 0, 0]);
 		expect(Array.from(structure.inItem)).toEqual([1, 1, 0, 1, 0, 0, 0]);
+	});
+
+	it("numbers lists: a paragraph or a code block between items starts a new one", () => {
+		const structure = analyzeBase(splitLines("- a\n  - a1\n\n- b\npara\n- c\n```\n- x\n```\n- d\n"));
+		expect(Array.from(structure.listOf)).toEqual([0, 0, -1, 0, -1, 1, -1, -1, -1, 2]);
+	});
+});
+
+describe("abandonedIndents", () => {
+	const base = splitLines("* a\n  * b\n  * c\n");
+	const structure = analyzeBase(base);
+
+	it("names the indents list lines were moved away from", () => {
+		const side = splitLines("* a\n    * b\n    * c\n");
+		expect([...(abandonedIndents(base, 1, 3, side, 1, 3, structure) ?? [])]).toEqual(["  "]);
+		// A bigger hunk takes the other path to the same answer.
+		const long = splitLines("* a\n  * b\n  * c\n  * d\n  * e\n");
+		const moved = splitLines("* a\n    * b\n    * c\n    * d\n    * e\n");
+		expect([...(abandonedIndents(long, 1, 5, moved, 1, 5, analyzeBase(long)) ?? [])]).toEqual(["  "]);
+	});
+
+	it("is null for edits that keep every indent, and for pure insertions or deletions", () => {
+		const side = splitLines("* a\n  * B\n  * c\n  * d\n");
+		expect(abandonedIndents(base, 1, 3, side, 1, 4, structure)).toBeNull();
+		expect(abandonedIndents(base, 1, 1, side, 1, 2, structure)).toBeNull();
+		expect(abandonedIndents(base, 1, 2, side, 1, 1, structure)).toBeNull();
+		// A line that stays where it was is not moved, even if its text also appears at another indent.
+		const both = splitLines("* a\n  * b\n    * b\n");
+		expect(abandonedIndents(both, 1, 3, splitLines("    * b\n  * b\n"), 0, 2, analyzeBase(both))).toBeNull();
+	});
+
+	it("finds list lines at given indents", () => {
+		expect(listLineAt(base, 0, 3, new Set(["  "]))).toBe(true);
+		expect(listLineAt(base, 0, 1, new Set(["  "]))).toBe(false);
+	});
+});
+
+describe("sameFenceOpening", () => {
+	it("accepts a change of the info string alone", () => {
+		expect(sameFenceOpening("```rust\n", "```rust,ignore\n")).toBe(true);
+		expect(sameFenceOpening("  ~~~\n", "  ~~~ python\n")).toBe(true);
+		expect(sameFenceOpening("```js\r\n", "```\n")).toBe(true);
+	});
+
+	it("refuses another marker, length or indent, inline code, or a line that opens nothing", () => {
+		expect(sameFenceOpening("```js\n", "~~~js\n")).toBe(false);
+		expect(sameFenceOpening("```js\n", "````js\n")).toBe(false);
+		expect(sameFenceOpening("```js\n", " ```js\n")).toBe(false);
+		expect(sameFenceOpening("```js\n", "``` a `b`\n")).toBe(false);
+		expect(sameFenceOpening("```js\n", "js\n")).toBe(false);
 	});
 });

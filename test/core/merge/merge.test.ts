@@ -56,9 +56,9 @@ describe("faithfulness", () => {
 		expect(mergedText(mergeThreeWay("a\nb\n", `${bom}a\nb\n`, "A\nb\n"))).toBe(`${bom}A\nb\n`);
 		// The agent drops the BOM the base had: that is its change.
 		expect(mergedText(mergeThreeWay(`${bom}a\n`, `${bom}a\nb\n`, "a\n"))).toBe("a\nb\n");
-		// Frontmatter after a BOM is still frontmatter.
-		expect(mergedText(mergeThreeWay(`${bom}---\na: 1\nb: 1\n---\n`, `${bom}---\na: 2\nb: 1\n---\n`, `${bom}---\na: 1\nb: 2\n---\n`))).toBe(
-			`${bom}---\na: 2\nb: 2\n---\n`,
+		// Frontmatter after a BOM is still frontmatter (its tags merge as a set).
+		expect(mergedText(mergeThreeWay(`${bom}---\ntags: [a]\n---\n`, `${bom}---\ntags: [a, b]\n---\n`, `${bom}---\ntags: [a, c]\n---\n`))).toBe(
+			`${bom}---\ntags: [a, b, c]\n---\n`,
 		);
 	});
 

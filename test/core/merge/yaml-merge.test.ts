@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeYaml } from "../../../src/core/merge/yaml-merge";
 
-const clean = (text: string) => ({ kind: "clean", text });
+const clean = (text: string): unknown => expect.objectContaining({ kind: "clean", text }) as unknown;
 
 describe("mergeYaml", () => {
 	it("takes changes to different keys from each side, keeping every other byte", () => {
@@ -67,6 +67,12 @@ describe("mergeYaml", () => {
 	it("merges comment changes above the first key or below the last like one more key", () => {
 		expect(mergeYaml("# top\na: 1\n", "# top!\na: 1\n", "# top\na: 2\n")).toEqual(clean("# top!\na: 2\n"));
 		expect(mergeYaml("a: 1\n# end\n", "a: 1\n# mine\n", "a: 1\n# theirs\n")).toEqual({ kind: "conflict", keys: ["(comments below the last key)"] });
+	});
+
+	it("says when it combined lists, and when one side's change sits next to the other's", () => {
+		expect(mergeYaml("t: [a]\nx: 1\n", "t: [a, b]\nx: 1\n", "t: [a, c]\nx: 2\n")).toEqual({ kind: "clean", text: "t: [a, b, c]\nx: 2\n", listsCombined: true, neighbours: false });
+		expect(mergeYaml("a: 1\nb: 1\n", "a: 2\nb: 1\n", "a: 1\nb: 2\n")).toMatchObject({ listsCombined: false, neighbours: true });
+		expect(mergeYaml("a: 1\nb: 1\nc: 1\n", "a: 2\nb: 1\nc: 1\n", "a: 1\nb: 1\nc: 2\n")).toMatchObject({ neighbours: false });
 	});
 
 	it("reports unparseable input so the caller can fall back", () => {
