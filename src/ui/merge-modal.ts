@@ -3,7 +3,7 @@
  * (and so through the guarded writer), and re-merges whenever the note changes under it. Closing it (Cancel or
  * Escape) leaves the note, the .bak and the conflict exactly as they were.
  */
-import { Modal, Notice, type App } from "obsidian";
+import { Modal, Notice, Platform, type App } from "obsidian";
 import type { ConflictResolver } from "../service/conflict-resolver";
 import type { VaultChange } from "../vault/gateway";
 import { ConfirmModal } from "./confirm-modal";
@@ -52,13 +52,24 @@ export class MergeModal extends Modal {
 		this.setTitle(`Resolve agent conflict in ${sides.record.path}`);
 		if (sides.theirs === null) return this.showMessage("The agent's version is no longer available: its .bak note was changed or removed.");
 		this.mineRevision = sides.mineRevision;
+		const backupPath = sides.record.backupPath;
 		this.view = new MergeView(
 			this.contentEl,
-			{ notePath: sides.record.path, agentName: sides.record.agent, base: sides.base, mine: sides.mine ?? "", theirs: sides.theirs },
+			{
+				notePath: sides.record.path,
+				agentName: sides.record.agent,
+				base: sides.base,
+				mine: sides.mine ?? "",
+				theirs: sides.theirs,
+				agentWroteAt: sides.record.time,
+				backupPath: sides.record.backupPath,
+				mac: Platform.isMacOS === true,
+			},
 			{
 				onSave: (text, summary) => this.save(text, summary.unresolved > 0),
 				onCancel: () => this.close(),
 				confirm: (message) => new ConfirmModal(this.app, message, "Save anyway").ask(),
+				openBackup: backupPath === null ? undefined : () => this.openBackup(backupPath),
 			},
 		);
 		this.stopWatching = this.deps.onVaultChange((change) => {
@@ -90,6 +101,13 @@ export class MergeModal extends Modal {
 	private rebase(mine: string, revision: string | null, message: string): void {
 		this.mineRevision = revision;
 		this.view?.rebase(mine, message);
+	}
+
+	/** In a new tab, beside the modal; the modal stays open so the person can come back to the merge. */
+	private openBackup(path: string): void {
+		void this.app.workspace.openLinkText(path, "", true).catch((error: unknown) => {
+			new Notice(`Could not open ${path}: ${error instanceof Error ? error.message : String(error)}`);
+		});
 	}
 
 	private showMessage(text: string): void {

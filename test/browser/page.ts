@@ -1,6 +1,7 @@
 /** Browser test page: mounts the merge view in an Obsidian-like modal and records what it saves, cancels and asks. */
 import { MergeView, type MergeViewInput } from "../../src/ui/merge/merge-view";
 import { installDomHelpers } from "../obsidian-stub/dom";
+import { contrastSamples, type ContrastSample } from "./contrast";
 
 export interface PageRecord {
 	saved: string | null;
@@ -13,11 +14,14 @@ export interface PageRecord {
 	openMs: number | null;
 	/** Milliseconds the constructor took (merge plus DOM). */
 	constructMs: number | null;
+	/** Clicks on the link that opens the .bak note. */
+	backupOpened: number;
 }
 
 declare global {
 	interface Window {
 		mountMergeView(input: MergeViewInput): void;
+		contrastSamples(selectors: readonly { selector: string; pseudo?: string }[]): ContrastSample[];
 		mergeView: MergeView | null;
 		record: PageRecord;
 	}
@@ -26,9 +30,10 @@ declare global {
 installDomHelpers();
 
 window.mergeView = null;
+window.contrastSamples = contrastSamples;
 window.mountMergeView = (input) => {
 	window.mergeView?.destroy();
-	const record: PageRecord = { saved: null, summary: null, cancelled: 0, confirms: [], confirmAnswer: true, openMs: null, constructMs: null };
+	const record: PageRecord = { saved: null, summary: null, cancelled: 0, confirms: [], confirmAnswer: true, openMs: null, constructMs: null, backupOpened: 0 };
 	window.record = record;
 	const host = document.getElementById("host");
 	if (!host) throw new Error("No #host element");
@@ -45,6 +50,9 @@ window.mountMergeView = (input) => {
 		confirm: (message) => {
 			record.confirms.push(message);
 			return Promise.resolve(record.confirmAnswer);
+		},
+		openBackup: () => {
+			record.backupOpened++;
 		},
 	});
 	record.constructMs = performance.now() - started;

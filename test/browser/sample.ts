@@ -43,3 +43,19 @@ export const THEIRS = BASE.replace("50 testers by **June 14**", "60 testers by *
 	.replace("| 3 | Public launch |", "| 4 | Public launch |")
 	.replace("Support docs are not written yet.", "Support docs are drafted; review is pending.")
 	.replace("- Who owns the launch email?\n", "- Who owns the launch email?\n- Do we need a press kit?\n");
+
+/** A reading list both sides changed where only the markdown rules merge cleanly: tags as a set, list items as units. */
+export const RULES_BASE = `---
+title: Reading list
+tags: [books]
+---
+# Reading list
+
+- [ ] Dune
+- [ ] Hyperion
+- [ ] Foundation
+`;
+
+export const RULES_MINE = RULES_BASE.replace("tags: [books]", "tags: [books, sci-fi]").replace("- [ ] Dune", "- [x] Dune");
+
+export const RULES_THEIRS = RULES_BASE.replace("tags: [books]", "tags: [books, 2026]").replace("- [ ] Hyperion", "- [ ] Hyperion (Dan Simmons)");

@@ -95,8 +95,9 @@ describe("the built plugin", () => {
 		const modal = await until(() => Modal.opened.find((candidate) => candidate.modalEl.classList.contains("revision-guard-merge-modal")), "the merge modal");
 
 		// 2. Resolve it: the toggle and the review line merge by themselves; the one conflict (ship) goes to the agent.
-		const button = (label: string) => [...modal.contentEl.querySelectorAll("button")].find((candidate) => candidate.textContent === label);
-		const takeAgents = await until(() => button("Take agent's"), "the conflict's buttons");
+		// By accessible name: Save shows its shortcut on the button, named by its word alone.
+		const button = (label: string) => [...modal.contentEl.querySelectorAll("button")].find((candidate) => (candidate.getAttribute("aria-label") ?? candidate.textContent) === label);
+		const takeAgents = await until(() => button("Take the agent's"), "the conflict's buttons");
 		takeAgents.click();
 		button("Save")!.click();
 		await until(() => !modal.isOpen, "the modal to close after saving");

@@ -37,6 +37,40 @@ describe("MergeModal", () => {
 	});
 });
 
+describe("MergeModal orientation", () => {
+	it("shows when the agent wrote and opens the .bak in a new tab through Obsidian's workspace", async () => {
+		const record = conflictRecord("c-2");
+		const resolver = { sides: () => Promise.resolve({ record, base: "a\n", mine: "b\n", mineRevision: "r", theirs: "c\n" }) } as unknown as ConflictResolver;
+		const app = new App(dir);
+		const opened: unknown[][] = [];
+		const openLinkText = app.workspace.openLinkText.bind(app.workspace);
+		app.workspace.openLinkText = (...args: Parameters<typeof openLinkText>) => {
+			opened.push(args);
+			return openLinkText(...args);
+		};
+		const modal = new MergeModal(app as unknown as ObsidianApp, { resolver, onVaultChange: () => () => undefined }, "c-2");
+		modal.open();
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(modal.contentEl.querySelector("time")?.getAttribute("datetime")).toBe(record.time);
+		const link = modal.contentEl.querySelector<HTMLButtonElement>(".revision-guard-merge-backup-link");
+		link?.click();
+		expect(opened).toEqual([[record.backupPath, "", true]]);
+		expect(app.workspace.opened).toEqual([record.backupPath]);
+		modal.close();
+	});
+
+	it("offers no .bak link when none was kept", async () => {
+		const record = conflictRecord("c-3", { backupPath: null });
+		const resolver = { sides: () => Promise.resolve({ record, base: "a\n", mine: "b\n", mineRevision: "r", theirs: "c\n" }) } as unknown as ConflictResolver;
+		const modal = new MergeModal(new App(dir) as unknown as ObsidianApp, { resolver, onVaultChange: () => () => undefined }, "c-3");
+		modal.open();
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(modal.contentEl.querySelector(".revision-guard-merge")).not.toBeNull();
+		expect(modal.contentEl.querySelector(".revision-guard-merge-backup-link")).toBeNull();
+		modal.close();
+	});
+});
+
 describe("MergeModal open while the person types in the note", () => {
 	it("adds no writes of the note beyond what autosave does", async () => {
 		const h = await startObsidian();

@@ -6,6 +6,12 @@ import { lineCount, offsetAfterLines, offsetBeforeLastLines, type Choice } from 
 /** "no-base": what the agent read is no longer kept, so this difference cannot be attributed to either side. */
 export type BlockReason = MergeConflictReason | "no-base";
 
+/** The markdown rule that made a region clean where git would conflict (core/merge's `rule` mark). */
+export type RuleMark = "frontmatter" | "tags" | "list";
+
+/** What an automatic change was undone to: the base text, or (rule merges of two blocks) one side's block. */
+export type StableUndo = "base" | "mine" | "theirs";
+
 export interface StableBlock {
 	kind: "stable";
 	origin: StableOrigin;
@@ -20,6 +26,13 @@ export interface StableBlock {
 	expanded: boolean;
 	/** A byte order mark merged on its own: not a line, nothing to show or edit. */
 	hidden: boolean;
+	/** The rule that merged it, when not git's line rule. */
+	rule: RuleMark | null;
+	/** The two blocks a frontmatter or tags rule combined; null otherwise. */
+	ruleMine: string | null;
+	ruleTheirs: string | null;
+	/** The person undid this automatic change (one click); null keeps the merge's text. */
+	undo: StableUndo | null;
 }
 
 export interface ConflictBlock {
@@ -50,8 +63,14 @@ export const CONTEXT_LINES = 3;
 
 const BOM = "\ufeff";
 
+interface RuleFields {
+	rule?: RuleMark | null;
+	ruleMine?: string | null;
+	ruleTheirs?: string | null;
+}
+
 type Region =
-	| { kind: "stable"; origin: StableOrigin; text: string; base: string }
+	| ({ kind: "stable"; origin: StableOrigin; text: string; base: string } & RuleFields)
 	| { kind: "conflict"; reason: BlockReason; base: string; mine: string; theirs: string };
 
 export function buildMerge(base: string | null, mine: string, theirs: string): BuiltMerge {
@@ -67,7 +86,7 @@ export function buildMerge(base: string | null, mine: string, theirs: string): B
 		} else if (region.origin === "base" && lineCount(region.text) > COLLAPSE_OVER_LINES) {
 			blocks.push(...splitUnchanged(region.text, index > firstVisible, index < lastVisible));
 		} else {
-			blocks.push(stable(region.origin, region.base, region.text, { hidden: !visible[index] }));
+			blocks.push({ ...stable(region.origin, region.base, region.text, { hidden: !visible[index] }), ...ruleOf(region) });
 		}
 	});
 	return { blocks, documentEol: documentEol(regions) };
@@ -75,8 +94,21 @@ export function buildMerge(base: string | null, mine: string, theirs: string): B
 
 function threeWayRegions(base: string, mine: string, theirs: string): Region[] {
 	return mergeThreeWay(base, mine, theirs).regions.map((region) =>
-		region.kind === "conflict" ? region : { kind: "stable", origin: region.origin, text: region.text, base: region.base ?? region.text },
+		region.kind === "conflict" ? region : { kind: "stable", origin: region.origin, text: region.text, base: region.base ?? region.text, ...ruleFields(region) },
 	);
+}
+
+/** The engine's optional rule mark (see core/merge/types.ts), read defensively: absent means git's own rule. */
+function ruleFields(region: object): RuleFields {
+	const marked = region as { rule?: unknown; mine?: unknown; theirs?: unknown };
+	const rule = marked.rule === "frontmatter" || marked.rule === "tags" || marked.rule === "list" ? marked.rule : null;
+	if (rule === null) return {};
+	const both = typeof marked.mine === "string" && typeof marked.theirs === "string";
+	return { rule, ruleMine: both ? (marked.mine as string) : null, ruleTheirs: both ? (marked.theirs as string) : null };
+}
+
+function ruleOf(region: RuleFields): Pick<StableBlock, "rule" | "ruleMine" | "ruleTheirs"> {
+	return { rule: region.rule ?? null, ruleMine: region.ruleMine ?? null, ruleTheirs: region.ruleTheirs ?? null };
 }
 
 /**
@@ -134,7 +166,20 @@ function splitUnchanged(text: string, changeAbove: boolean, changeBelow: boolean
 }
 
 function stable(origin: StableOrigin, base: string, auto: string, flags: { collapsible?: boolean; hidden?: boolean } = {}): StableBlock {
-	return { kind: "stable", origin, base, auto, edited: null, collapsible: flags.collapsible ?? false, expanded: false, hidden: flags.hidden ?? false };
+	return {
+		kind: "stable",
+		origin,
+		base,
+		auto,
+		edited: null,
+		collapsible: flags.collapsible ?? false,
+		expanded: false,
+		hidden: flags.hidden ?? false,
+		rule: null,
+		ruleMine: null,
+		ruleTheirs: null,
+		undo: null,
+	};
 }
 
 /** renderMerge's fallback: the first line ending of the merged text (conflicts counted as mine). */

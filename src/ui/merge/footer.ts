@@ -1,8 +1,9 @@
 /** The merge view's footer: Cancel and Save, with the save flow (ask about unresolved conflicts, busy, errors). */
 import type { MergeState } from "./merge-state";
-import type { MergeViewCallbacks } from "./merge-view";
+import type { MergeViewCallbacks } from "./view-types";
 import { CLS } from "./panes";
 import { unresolvedSaveQuestion } from "./text";
+import type { SaveKeys } from "./keys";
 import { button } from "./toolbar";
 
 export interface FooterContext {
@@ -10,6 +11,7 @@ export interface FooterContext {
 	callbacks: Pick<MergeViewCallbacks, "onSave" | "confirm">;
 	/** False once the view is destroyed: nothing is shown any more. */
 	alive: () => boolean;
+	keys: SaveKeys;
 	cancel: () => void;
 }
 
@@ -23,15 +25,17 @@ export function renderFooter(root: HTMLElement, context: FooterContext): Footer 
 	const footer = root.createDiv({ cls: `${CLS}-footer` });
 	const error = footer.createDiv({ cls: [`${CLS}-error`, `${CLS}-hidden`], attr: { role: "alert" } });
 	const buttons = footer.createDiv({ cls: `${CLS}-footer-buttons` });
-	button(buttons, "Cancel", null, context.cancel);
-	const saveButton = button(buttons, "Save", null, () => void save());
+	button(buttons, "Cancel", { title: "Close without saving: the note, the .bak and the conflict stay as they are", keys: "Escape", shown: "Esc" }, context.cancel);
+	const saveButton = button(buttons, "Save", { title: "Write the result into the note", keys: context.keys.keys, shown: context.keys.shown }, () => void save());
 	saveButton.addClass("mod-cta");
+	const saveLabel = saveButton.querySelector("span");
 	// Set from the first click, so a second click while the question is open asks nothing more.
 	let saving = false;
 
 	function setSaving(busy: boolean): void {
 		saveButton.disabled = busy;
-		saveButton.setText(busy ? "Saving…" : "Save");
+		saveLabel?.setText(busy ? "Saving…" : "Save");
+		saveButton.setAttr("aria-label", busy ? "Saving…" : "Save");
 		root.setAttr("aria-busy", busy ? "true" : null);
 	}
 

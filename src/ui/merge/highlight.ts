@@ -1,6 +1,7 @@
 /** What the read-only panes show for a block: each side's text, its word-level changes against base marked. */
 import { wordDiff } from "../../core/merge";
 import type { Block } from "./blocks";
+import { sideTexts } from "./lines";
 
 /** "added": words this side wrote; "removed": base words this side deleted (shown struck through). */
 export interface Segment {
@@ -25,12 +26,8 @@ export function paneTexts(block: Readonly<Block>): PaneTexts {
 		}
 		return { base: same(block.base), mine: changes(block.base, block.mine), theirs: changes(block.base, block.theirs) };
 	}
-	const { origin, base, auto } = block;
-	return {
-		base: same(base),
-		mine: origin === "mine" || origin === "both" ? changes(base, auto) : same(origin === "theirs" ? base : auto),
-		theirs: origin === "theirs" || origin === "both" ? changes(base, auto) : same(origin === "mine" ? base : auto),
-	};
+	const texts = sideTexts(block);
+	return { base: same(texts.base), mine: changes(texts.base, texts.mine), theirs: changes(texts.base, texts.theirs) };
 }
 
 /** `after` with the words it added and the base words it removed. */

@@ -1,15 +1,13 @@
 /** The merge view's model, without a DOM: blocks, choices, manual edits, the result text and re-merging. */
 import { choiceText, fromDisplay, markerText, toDisplay, type Choice } from "./block-text";
-import { buildMerge, type Block, type ConflictBlock } from "./blocks";
+import { buildMerge, type Block, type ConflictBlock, type StableUndo } from "./blocks";
 import { carryOver, type RebaseReport } from "./rebase";
+import { restoreSnapshot, takeSnapshot, undoneText, type Snapshot } from "./work";
+
+export type { Snapshot } from "./work";
 
 /** Where a conflict block of the merge view stands: a side chosen, typed into, or still open. */
 export type ConflictResolution = Choice | "edited" | "unresolved";
-
-export interface Snapshot {
-	readonly blocks: readonly Block[];
-	readonly work: readonly { edited: string | null; choice: Choice | null }[];
-}
 
 export class MergeState {
 	private blocks: Block[];
@@ -54,10 +52,13 @@ export class MergeState {
 		return conflict.choice ?? "unresolved";
 	}
 
-	/** The block's text before any typing: the merge's text, the chosen side, or conflict markers. */
+	/**
+	 * The block's text before any typing: the merge's text (or what its change was undone to), the chosen side, or
+	 * conflict markers. Markers only ever reach the saved note; the view shows an undecided conflict as empty.
+	 */
 	referenceText(index: number): string {
 		const block = this.block(index);
-		if (block.kind === "stable") return block.auto;
+		if (block.kind === "stable") return undoneText(block);
 		return block.choice === null ? markerText(block, this.documentEol) : choiceText(block, block.choice, this.documentEol);
 	}
 
@@ -65,9 +66,20 @@ export class MergeState {
 		return this.block(index).edited ?? this.referenceText(index);
 	}
 
+	/** The block as the view shows it: an undecided conflict shows nothing (its choices are offered instead). */
+	shownText(index: number): string {
+		return this.block(index).edited ?? this.typingReference(index);
+	}
+
 	/** What the block's textarea shows. */
 	displayText(index: number): string {
-		return toDisplay(this.blockText(index));
+		return toDisplay(this.shownText(index));
+	}
+
+	/** What typing starts from: the reference, except that an undecided conflict starts empty. */
+	private typingReference(index: number): string {
+		const block = this.block(index);
+		return block.kind === "conflict" && block.choice === null ? "" : this.referenceText(index);
 	}
 
 	/** A button: replaces the conflict's text, manual edit included (the click is the person's explicit wish). */
@@ -80,9 +92,25 @@ export class MergeState {
 	/** Typing into a block; typing back exactly what it showed undoes the edit. */
 	edit(index: number, value: string): void {
 		const block = this.block(index);
-		const reference = this.referenceText(index);
+		const reference = this.typingReference(index);
 		const text = fromDisplay(value, reference, this.documentEol, this.endsWithNewlineAfter(index));
 		block.edited = text === reference ? null : text;
+	}
+
+	/** Makes a conflict undecided again: no choice and no typed text. */
+	clearChoice(index: number): void {
+		const block = this.conflictAt(index);
+		block.choice = null;
+		block.edited = null;
+	}
+
+	/** Undoes one automatic change (to base, or to one side's block for a rule merge), or keeps it again (null). */
+	undoChange(index: number, to: StableUndo | null): void {
+		const block = this.block(index);
+		if (block.kind !== "stable" || block.origin === "base") throw new TypeError(`Merge block ${index} is not an automatic change`);
+		block.undo = to;
+		// The click is the person's explicit wish, like a conflict's button: it replaces typing.
+		block.edited = null;
 	}
 
 	isEdited(index: number): boolean {
@@ -106,7 +134,7 @@ export class MergeState {
 
 	/** Any choice or typed text at all. */
 	hasWork(): boolean {
-		return this.blocks.some((block) => block.edited !== null || (block.kind === "conflict" && block.choice !== null));
+		return this.blocks.some((block) => block.edited !== null || (block.kind === "conflict" ? block.choice !== null : block.undo !== null));
 	}
 
 	/** Back to the automatic merge: every choice and every typed text goes (take a snapshot first to offer undo). */
@@ -114,23 +142,18 @@ export class MergeState {
 		for (const block of this.blocks) {
 			block.edited = null;
 			if (block.kind === "conflict") block.choice = null;
+			else block.undo = null;
 		}
 	}
 
-	/** The person's choices and typing, to restore later. */
+	/** The person's choices, undos and typing, to restore later. */
 	snapshot(): Snapshot {
-		return { blocks: this.blocks, work: this.blocks.map((block) => ({ edited: block.edited, choice: block.kind === "conflict" ? block.choice : null })) };
+		return takeSnapshot(this.blocks);
 	}
 
 	/** Puts a snapshot back; false (and nothing changes) once a rebase has replaced the blocks it belongs to. */
 	restore(snapshot: Snapshot): boolean {
-		if (snapshot.blocks !== this.blocks) return false;
-		this.blocks.forEach((block, index) => {
-			const work = snapshot.work[index];
-			block.edited = work?.edited ?? null;
-			if (block.kind === "conflict") block.choice = work?.choice ?? null;
-		});
-		return true;
+		return restoreSnapshot(this.blocks, snapshot);
 	}
 
 	expand(index: number): void {

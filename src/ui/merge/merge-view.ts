@@ -2,33 +2,19 @@
 import { renderRow, type RowContext, type RowHandle } from "./block-row";
 import { MergeState } from "./merge-state";
 import { unresolvedFrom } from "./navigation";
-import { CLS, paneLabels, renderColumnHeadings } from "./panes";
+import { Orientation } from "./orientation";
+import { renderOverview } from "./overview";
+import { CLS, paneLabels, paneTitles, renderColumnHeadings } from "./panes";
 import { counterText, droppedNotice, keptEditsNotice, RESET_DONE } from "./text";
 import { renderFooter, type Footer } from "./footer";
+import { handleKey, saveKeys, type SaveKeys } from "./keys";
 import { renderToolbar, type Toolbar } from "./toolbar";
-
+import type { MergeViewCallbacks, MergeViewInput } from "./view-types";
 
 /** Past this many rows, rows off screen skip layout (see styles.css). */
 const MANY_ROWS = 200;
 
-export interface MergeViewInput {
-	notePath: string;
-	agentName: string;
-	/** null: what the agent read is no longer retained. */
-	base: string | null;
-	/** The note now. */
-	mine: string;
-	/** The agent's proposal. */
-	theirs: string;
-}
-
-export interface MergeViewCallbacks {
-	/** Write the result through the guarded writer. Resolve on success; the host calls view.rebase(...) itself if the note changed. */
-	onSave(text: string, summary: { unresolved: number }): Promise<void>;
-	onCancel(): void;
-	/** Ask the person to confirm (the host shows an Obsidian dialog; tests stub it). */
-	confirm(message: string): Promise<boolean>;
-}
+export type { MergeViewCallbacks, MergeViewInput } from "./view-types";
 
 export class MergeView {
 	private readonly state: MergeState;
@@ -38,6 +24,8 @@ export class MergeView {
 	private readonly footer: Footer;
 	private readonly rowContext: RowContext;
 	private rows: (RowHandle | null)[] = [];
+	private readonly orientation: Orientation;
+	private readonly keys: SaveKeys;
 	/** The conflict navigation continues from (the last one focused), -1 before any. */
 	private current = -1;
 	private undoOffered = false;
@@ -49,22 +37,32 @@ export class MergeView {
 		private readonly callbacks: MergeViewCallbacks,
 	) {
 		this.state = new MergeState(input.base, input.mine, input.theirs);
+		this.keys = saveKeys(input.mac ?? false);
 		this.root = container.createDiv({ cls: CLS });
 		this.root.addEventListener("keydown", (event) => this.onKeyDown(event));
-		this.toolbar = renderToolbar(this.root, `${input.notePath} · changes from ${input.agentName}`, {
-			previous: () => this.previousConflict(),
-			next: () => this.nextConflict(),
-			acceptAll: (side) => this.acceptAll(side),
-			reset: () => this.reset(),
-			toggleBase: this.state.hasBase ? (shown) => this.root.toggleClass(`${CLS}-show-base`, shown) : null,
-		});
-		const scroller = this.root.createDiv({ cls: `${CLS}-scroller` });
-		renderColumnHeadings(scroller, paneLabels(input.agentName));
+		const openBackup = callbacks.openBackup?.bind(callbacks);
+		this.toolbar = renderToolbar(
+			this.root,
+			{ notePath: input.notePath, agentName: input.agentName, agentWroteAt: input.agentWroteAt ?? null, backupPath: input.backupPath ?? null },
+			{
+				previous: () => this.previousConflict(),
+				next: () => this.nextConflict(),
+				acceptAll: (side) => this.acceptAll(side),
+				reset: () => this.reset(),
+				toggleBase: this.state.hasBase ? (shown) => this.root.toggleClass(`${CLS}-show-base`, shown) : null,
+				openBackup: openBackup === undefined ? null : () => openBackup(),
+			},
+		);
+		const main = this.root.createDiv({ cls: `${CLS}-main` });
+		const scroller = main.createDiv({ cls: `${CLS}-scroller` });
+		renderColumnHeadings(scroller, paneLabels(input.agentName), paneTitles(input.agentName));
 		this.body = scroller.createDiv({ cls: `${CLS}-body` });
-		this.footer = renderFooter(this.root, { state: this.state, callbacks, alive: () => !this.destroyed, cancel: () => this.cancel() });
+		const overview = renderOverview(main, this.state, (index) => this.jumpTo(index));
+		this.orientation = new Orientation(this.state, overview, () => this.rows);
+		this.footer = renderFooter(this.root, { state: this.state, callbacks, alive: () => !this.destroyed, cancel: () => this.cancel(), keys: this.keys });
 		this.rowContext = {
 			state: this.state,
-			onChange: () => this.changed(),
+			onChange: (index) => this.changed(index),
 			onExpand: (index) => this.expand(index),
 			onFocusConflict: (id) => (this.current = id),
 		};
@@ -104,16 +102,18 @@ export class MergeView {
 
 	private renderRows(): void {
 		this.body.empty();
+		this.orientation.reset();
 		this.rows = this.state.blockList.map((block, index) =>
-			block.kind === "stable" && block.hidden ? null : renderRow(this.body, this.rowContext, index),
+			block.kind === "stable" && block.hidden ? null : renderRow(this.body, this.rowContext, index, this.orientation.startsOf(index)),
 		);
 		this.root.toggleClass(`${CLS}-many-rows`, this.rows.length > MANY_ROWS);
 		this.refreshCounter();
 	}
 
 	/** After a choice or typing: a pending undo of a reset would now undo more than the reset, so it goes. */
-	private changed(): void {
+	private changed(index: number): void {
 		this.refreshCounter();
+		this.orientation.changed(index);
 		if (this.undoOffered) this.toolbar.setMessage("");
 		this.undoOffered = false;
 	}
@@ -126,6 +126,16 @@ export class MergeView {
 	private refreshAll(): void {
 		for (const row of this.rows) row?.update(false);
 		this.refreshCounter();
+		this.orientation.changed(null);
+	}
+
+	/** From the overview: a conflict is focused as navigation does; a change, its text box. */
+	private jumpTo(index: number): void {
+		const block = this.state.blockList[index];
+		if (block?.kind === "conflict") return this.focusConflict(block.id);
+		const row = this.rows[index];
+		row?.element.scrollIntoView({ block: "center" });
+		row?.focusTarget.focus({ preventScroll: true });
 	}
 
 	private expand(index: number): void {
@@ -134,7 +144,7 @@ export class MergeView {
 		this.state.expand(index);
 		// Render into a scratch parent, then swap in place, keeping the row's position among its siblings.
 		const scratch = this.body.createDiv();
-		const row = renderRow(scratch, this.rowContext, index);
+		const row = renderRow(scratch, this.rowContext, index, this.orientation.startsOf(index));
 		old.element.replaceWith(row.element);
 		scratch.remove();
 		this.rows[index] = row;
@@ -184,13 +194,14 @@ export class MergeView {
 		if (!this.destroyed) this.callbacks.onCancel();
 	}
 
-	/** Shortcuts work only inside the view: no global hotkeys. */
 	private onKeyDown(event: KeyboardEvent): void {
-		if (event.isComposing || event.ctrlKey || event.metaKey || event.shiftKey) return;
-		if (event.altKey && event.key === "ArrowDown") this.nextConflict();
-		else if (event.altKey && event.key === "ArrowUp") this.previousConflict();
-		else if (!event.altKey && event.key === "Escape") this.cancel();
-		else return;
+		const ours = handleKey(event, this.keys, {
+			save: () => void this.footer.save(),
+			next: () => this.nextConflict(),
+			previous: () => this.previousConflict(),
+			cancel: () => this.cancel(),
+		});
+		if (!ours) return;
 		event.preventDefault();
 		event.stopPropagation();
 	}

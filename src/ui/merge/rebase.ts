@@ -27,7 +27,10 @@ export function carryOver(oldBlocks: readonly Block[], newBlocks: Block[]): Reba
 		if (hasWork(old)) kept++;
 		block.edited = old.edited;
 		if (block.kind === "conflict" && old.kind === "conflict") block.choice = old.choice;
-		if (block.kind === "stable" && old.kind === "stable") block.expanded = old.expanded;
+		if (block.kind === "stable" && old.kind === "stable") {
+			block.expanded = old.expanded;
+			block.undo = old.undo;
+		}
 	}
 	let dropped = 0;
 	for (const queue of waiting.values()) dropped += queue.filter(hasWork).length;
@@ -35,7 +38,7 @@ export function carryOver(oldBlocks: readonly Block[], newBlocks: Block[]): Reba
 }
 
 function hasWork(block: Block): boolean {
-	return block.edited !== null || (block.kind === "conflict" && block.choice !== null);
+	return block.edited !== null || (block.kind === "conflict" ? block.choice !== null : block.undo !== null);
 }
 
 /** Length-prefixed, so no text can forge another key. */

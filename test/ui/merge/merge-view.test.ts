@@ -48,7 +48,8 @@ function find<T extends HTMLElement = HTMLElement>(selector: string, scope: Pare
 }
 
 function button(text: string, scope: ParentNode = container): HTMLButtonElement {
-	const match = Array.from(scope.querySelectorAll("button")).find((element) => element.textContent === text);
+	// By accessible name: a button showing its shortcut is named by its words alone.
+	const match = Array.from(scope.querySelectorAll("button")).find((element) => (element.getAttribute("aria-label") ?? element.textContent) === text);
 	if (!match) throw new Error(`No button "${text}"`);
 	return match;
 }
@@ -77,22 +78,38 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("conflicts", () => {
 	it("count down as buttons resolve them, in an aria-live counter", () => {
 		const merge = open();
-		expect(counter()).toBe("2 conflicts left");
+		expect(counter()).toBe("2 conflicts · 2 left to decide");
 		expect(find(`.${CLS}-counter`).getAttribute("aria-live")).toBe("polite");
-		button("Keep mine", conflictRow(1)).click();
-		expect(counter()).toBe("1 conflict left");
-		expect(button("Keep mine", conflictRow(1)).getAttribute("aria-pressed")).toBe("true");
-		expect(find(`.${CLS}-conflict-status`, conflictRow(1)).textContent).toBe("Kept mine");
-		button("Take agent's", conflictRow(2)).click();
-		expect(counter()).toBe("All conflicts resolved");
+		button("Take mine", conflictRow(1)).click();
+		expect(counter()).toBe("2 conflicts · 1 left to decide");
+		expect(button("Take mine", conflictRow(1)).getAttribute("aria-pressed")).toBe("true");
+		expect(find(`.${CLS}-conflict-status`, conflictRow(1)).textContent).toBe("Took mine");
+		button("Take the agent's", conflictRow(2)).click();
+		expect(counter()).toBe("2 conflicts · all decided");
 		expect(merge.unresolvedCount()).toBe(0);
 		expect(merge.resultText()).toBe("# Plan\n\nalpha ONE\nbeta two\ngamma three!\n\ndelta\nnew\n");
 		expect(find<HTMLTextAreaElement>("textarea", conflictRow(2)).value).toBe("delta\nnew");
 	});
 
-	it("are shown with markers in the result until resolved, and marked by origin when merged automatically", () => {
-		open();
-		expect(find<HTMLTextAreaElement>("textarea", conflictRow(1)).value).toBe(`${MARKERS.mine}\nalpha ONE\n${MARKERS.separator}\nalpha 1\n${MARKERS.theirs}`);
+	it("are shown undecided with their choices, never as markers, and marked by origin when merged automatically", () => {
+		const merge = open();
+		const undecided = find<HTMLTextAreaElement>("textarea", conflictRow(1));
+		expect(undecided.value).toBe("");
+		expect(undecided.getAttribute("placeholder")).toBe("Undecided: choose a version above, or type the text you want here.");
+		expect(find(`.${CLS}-conflict-status`, conflictRow(1)).textContent).toBe("Undecided");
+		const results = Array.from(container.querySelectorAll<HTMLTextAreaElement>(`.${CLS}-cell-result textarea`));
+		for (const marker of Object.values(MARKERS)) {
+			expect(results.some((area) => area.value.includes(marker))).toBe(false);
+			expect(find(`.${CLS}-body`).textContent).not.toContain(marker);
+		}
+		// Markers exist only in what Save would write while conflicts are undecided.
+		expect(merge.resultText()).toContain(MARKERS.separator);
+		button("Take mine", conflictRow(1)).click();
+		expect(undecided.value).toBe("alpha ONE");
+		expect(undecided.hasAttribute("placeholder")).toBe(false);
+		button("Clear choice", conflictRow(1)).click();
+		expect(undecided.value).toBe("");
+		expect(counter()).toBe("2 conflicts · 2 left to decide");
 		const agentRow = find(`.${CLS}-origin-theirs`);
 		expect(find(`.${CLS}-block-label`, agentRow).textContent).toBe("From the agent");
 		expect(find(`.${CLS}-cell-theirs ins`, agentRow).textContent).toBe("!");
@@ -104,13 +121,13 @@ describe("conflicts", () => {
 		const merge = open();
 		const area = find<HTMLTextAreaElement>("textarea", conflictRow(1));
 		type(area, "alpha typed");
-		expect(counter()).toBe("1 conflict left");
-		expect(find(`.${CLS}-conflict-status`, conflictRow(1)).textContent).toBe("Edited by you");
+		expect(counter()).toBe("2 conflicts · 1 left to decide");
+		expect(find(`.${CLS}-conflict-status`, conflictRow(1)).textContent).toBe("Typed by you");
 		button("Accept all agent's").click();
 		expect(area.value).toBe("alpha typed");
 		expect(find(`.${CLS}-message`).textContent).toBe("1 conflict you typed into was left as you typed it.");
 		expect(merge.resultText()).toBe("# Plan\n\nalpha typed\nbeta two\ngamma three!\n\ndelta\nnew\n");
-		button("Both (mine first)", conflictRow(1)).click();
+		button("Both, mine first", conflictRow(1)).click();
 		expect(area.value).toBe("alpha ONE\nalpha 1");
 		expect(confirmMock).not.toHaveBeenCalled();
 	});
@@ -122,13 +139,13 @@ describe("conflicts", () => {
 		const before = merge.resultText();
 		button("Reset to automatic merge").click();
 		expect(confirmMock).not.toHaveBeenCalled();
-		expect(counter()).toBe("2 conflicts left");
+		expect(counter()).toBe("2 conflicts · 2 left to decide");
 		expect(merge.resultText()).toBe(renderMerge(mergeThreeWay(BASE, MINE, THEIRS)));
 		expect(find<HTMLTextAreaElement>("textarea", find(`.${CLS}-origin-theirs`)).value).toBe("gamma three!");
 		expect(find(`.${CLS}-message`).textContent).toContain("Back to the automatic merge");
 		button("Undo").click();
 		expect(merge.resultText()).toBe(before);
-		expect(counter()).toBe("All conflicts resolved");
+		expect(counter()).toBe("2 conflicts · all decided");
 		expect(find<HTMLTextAreaElement>("textarea", find(`.${CLS}-origin-theirs`)).value).toBe("gamma typed");
 		expect(find(`.${CLS}-message`).classList.contains(`${CLS}-hidden`)).toBe(true);
 	});
@@ -138,9 +155,9 @@ describe("conflicts", () => {
 		button("Accept all agent's").click();
 		button("Reset to automatic merge").click();
 		expect(button("Undo").isConnected).toBe(true);
-		button("Keep mine", conflictRow(1)).click();
+		button("Take mine", conflictRow(1)).click();
 		expect(find(`.${CLS}-message`).classList.contains(`${CLS}-hidden`)).toBe(true);
-		expect(button("Keep mine", conflictRow(2)).getAttribute("aria-pressed")).toBe("false");
+		expect(button("Take mine", conflictRow(2)).getAttribute("aria-pressed")).toBe("false");
 	});
 });
 
@@ -161,12 +178,12 @@ describe("navigation", () => {
 
 	it("skips resolved conflicts with the buttons and the public methods", () => {
 		const merge = open();
-		button("Keep mine", conflictRow(1)).click();
+		button("Take mine", conflictRow(1)).click();
 		button("Next conflict").click();
 		expect(document.activeElement).toBe(conflictRow(2));
 		merge.previousConflict();
 		expect(document.activeElement).toBe(conflictRow(2));
-		button("Keep mine", conflictRow(2)).click();
+		button("Take mine", conflictRow(2)).click();
 		// Nothing left to visit: focus stays where it was.
 		merge.nextConflict();
 		expect(document.activeElement).toBe(conflictRow(2));
@@ -185,7 +202,9 @@ describe("save and cancel", () => {
 		confirmMock.mockResolvedValueOnce(false);
 		button("Save").click();
 		await flush();
-		expect(confirmMock).toHaveBeenCalledWith("2 conflicts are unresolved. Their conflict markers will be saved into the note. Save anyway?");
+		expect(confirmMock).toHaveBeenCalledWith(
+			"2 conflicts are undecided. They will be saved into the note with both versions between conflict markers (<<<<<<< and >>>>>>>). Save anyway?",
+		);
 		expect(saveMock).not.toHaveBeenCalled();
 		button("Save").click();
 		await flush();
@@ -223,13 +242,15 @@ describe("save and cancel", () => {
 		await flush();
 		const save = find<HTMLButtonElement>("button.mod-cta");
 		expect(save.disabled).toBe(true);
-		expect(save.textContent).toBe("Saving…");
+		expect(save.getAttribute("aria-label")).toBe("Saving…");
+		expect(find("span", save).textContent).toBe("Saving…");
 		button("Saving…").click();
 		fail(new Error("The note changed on disk"));
 		await flush();
 		expect(saveMock).toHaveBeenCalledTimes(1);
 		expect(save.disabled).toBe(false);
-		expect(save.textContent).toBe("Save");
+		expect(save.getAttribute("aria-label")).toBe("Save");
+		expect(find("span", save).textContent).toBe("Save");
 		const error = find(`.${CLS}-error`);
 		expect(error.getAttribute("role")).toBe("alert");
 		expect(error.textContent).toBe("Could not save: The note changed on disk");
@@ -281,14 +302,14 @@ describe("base", () => {
 		toggle.click();
 		expect(toggle.getAttribute("aria-pressed")).toBe("true");
 		expect(find(`.${CLS}`).classList.contains(`${CLS}-show-base`)).toBe(true);
-		expect(find(`.${CLS}-cell-base`, conflictRow(1)).textContent).toBe("alpha one\n");
+		expect(find(`.${CLS}-cell-base`, conflictRow(1)).textContent).toBe("alpha one");
 	});
 
 	it("missing is said plainly, and every difference is a conflict without a Base button", () => {
 		const merge = open({ base: null });
 		expect(find(`.${CLS}-no-base`).textContent).toContain("What the agent read is no longer kept");
-		expect(Array.from(container.querySelectorAll("button")).some((element) => element.textContent === "Show base" || element.textContent === "Base")).toBe(false);
-		expect(counter()).toBe("3 conflicts left");
+		expect(Array.from(container.querySelectorAll("button")).some((element) => element.textContent === "Show base" || element.textContent === "Neither (base)")).toBe(false);
+		expect(counter()).toBe("3 conflicts · 3 left to decide");
 		button("Accept all agent's").click();
 		expect(merge.resultText()).toBe(THEIRS);
 	});
@@ -297,14 +318,14 @@ describe("base", () => {
 describe("rebase", () => {
 	it("re-merges against the newer note, keeps choices that still apply and says what happened", () => {
 		const merge = open();
-		button("Take agent's", conflictRow(1)).click();
-		button("Keep mine", conflictRow(2)).click();
+		button("Take the agent's", conflictRow(1)).click();
+		button("Take mine", conflictRow(2)).click();
 		merge.rebase(MINE.replace("delta mine", "delta mine v2"), "Your note changed while this was open; merged again.");
 		expect(find(`.${CLS}-message`).textContent).toBe(
 			"Your note changed while this was open; merged again. 1 choice or edit no longer applies because your note changed there.",
 		);
-		expect(counter()).toBe("1 conflict left");
-		expect(button("Take agent's", conflictRow(1)).getAttribute("aria-pressed")).toBe("true");
+		expect(counter()).toBe("2 conflicts · 1 left to decide");
+		expect(button("Take the agent's", conflictRow(1)).getAttribute("aria-pressed")).toBe("true");
 		expect(document.activeElement).toBe(conflictRow(2));
 	});
 });
@@ -316,7 +337,7 @@ describe("accessibility and hygiene", () => {
 			expect((element.textContent ?? "").trim() || element.getAttribute("aria-label")).toBeTruthy();
 		}
 		const headings = Array.from(container.querySelectorAll("h3")).map((heading) => heading.textContent);
-		expect(headings).toEqual(["Base: what the agent read", "Your note", "Result", "Agent (claude-code)"]);
+		expect(headings).toEqual(["Base: before either change", "Your note", "Result", "Agent (claude-code)"]);
 		for (const area of Array.from(container.querySelectorAll("textarea"))) expect(area.getAttribute("aria-label")).toMatch(/^Result/);
 		for (const cell of Array.from(container.querySelectorAll(`.${CLS}-cell`))) {
 			expect(document.getElementById(cell.getAttribute("aria-labelledby") ?? "")).not.toBeNull();
