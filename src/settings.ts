@@ -41,9 +41,21 @@ export interface RevisionGuardSettings {
 	protectTokenlessClients: boolean;
 	/** How many (client, note) reads are remembered for that; the least recently used go first. */
 	readLedgerCap: number;
+	/**
+	 * How many of the latest agent writes stay undoable first: what each replaced and what it produced are kept in the
+	 * base store before anything else (open conflicts' texts too), and evicted only when the cap leaves no choice.
+	 */
+	undoAgentWrites: number;
 }
 
 export const DEFAULT_PORT = 27125;
+
+/**
+ * The backup folder a new Obsidian install starts with: one folder keeps .bak notes out of every other folder's
+ * listings and queries, and the settings tab offers to add it to Obsidian's excluded files. (DEFAULT_SETTINGS keeps
+ * "" for the headless host and for installs that already had settings: their .bak notes stay where they were.)
+ */
+export const NEW_INSTALL_BACKUP_FOLDER = "Agent backups";
 
 export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	port: DEFAULT_PORT,
@@ -62,6 +74,7 @@ export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	backupAfterResolve: "keep",
 	protectTokenlessClients: true,
 	readLedgerCap: 10_000,
+	undoAgentWrites: 200,
 };
 
 /** Fills in defaults for anything missing or of the wrong type (old or hand-edited data files). */
@@ -88,6 +101,7 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		backupAfterResolve: pick("backupAfterResolve", (value) => value === "keep" || value === "trash"),
 		protectTokenlessClients: pick("protectTokenlessClients", (value) => typeof value === "boolean"),
 		readLedgerCap: pick("readLedgerCap", (value) => Number.isInteger(value) && (value as number) >= 1),
+		undoAgentWrites: pick("undoAgentWrites", (value) => Number.isInteger(value) && (value as number) >= 0),
 		allowedOrigins: pick("allowedOrigins", (value) => Array.isArray(value) && value.every((origin) => typeof origin === "string" && origin !== "*")),
 	};
 }

@@ -26,6 +26,8 @@ export class BaseStore {
 	private totalBytes = 0;
 	private readonly cache = new Map<string, string>();
 	private cacheBytes = 0;
+	/** Bases that undo and open conflicts still need: evicted only when nothing else is left to evict. */
+	private isPinned: (revision: string) => boolean = () => false;
 	/** Blob writes still in flight, so a read or removal of the same key waits for its write. */
 	private readonly pending = new Map<string, Promise<void>>();
 
@@ -86,6 +88,11 @@ export class BaseStore {
 		return this.index.has(revision);
 	}
 
+	/** Says which revisions are pinned (asked only while the store is over its cap). */
+	setPinned(isPinned: (revision: string) => boolean): void {
+		this.isPinned = isPinned;
+	}
+
 	async setCap(capBytes: number): Promise<void> {
 		this.capBytes = capBytes;
 		await this.evict(null);
@@ -116,15 +123,30 @@ export class BaseStore {
 		this.index.set(revision, size);
 	}
 
-	/** Evicts least-recently-used bases over the cap, never the one just retained. */
+	/**
+	 * Evicts least-recently-used bases over the cap, never the one just retained: unpinned ones first, then pinned
+	 * ones too if the cap is still exceeded (the cap is a promise about disk use; pinning only changes the order).
+	 */
 	private async evict(keep: string | null): Promise<void> {
+		const pinned: string[] = [];
+		// Unpinned ones in LRU order, stopping as soon as the store fits (the usual case is one or two evictions).
 		for (const [revision] of this.index) {
-			if (this.totalBytes <= this.capBytes) break;
+			if (this.totalBytes <= this.capBytes) return;
 			if (revision === keep) continue;
-			this.forget(revision);
-			await this.pending.get(revision);
-			await this.storage.remove(revision).catch(() => undefined);
+			if (this.isPinned(revision)) pinned.push(revision);
+			else await this.drop(revision);
 		}
+		for (const revision of pinned) {
+			if (this.totalBytes <= this.capBytes) return;
+			await this.drop(revision);
+		}
+	}
+
+	private async drop(revision: string): Promise<void> {
+		if (!this.index.has(revision)) return;
+		this.forget(revision);
+		await this.pending.get(revision);
+		await this.storage.remove(revision).catch(() => undefined);
 	}
 
 	private forget(revision: string): void {

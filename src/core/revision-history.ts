@@ -22,6 +22,8 @@ export interface RevisionEntry {
 	source: RevisionSource;
 	/** Epoch milliseconds when an agent was last served this revision (for the read validity window). */
 	servedAt?: number;
+	/** The revision this one replaced, for writes through the guarded writer (what an undo of it restores). */
+	replaced?: string;
 }
 
 export interface NoteHistory {
@@ -75,6 +77,19 @@ export class RevisionHistory {
 		const entries = this.notes.get(path)?.entries ?? [];
 		for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision) return entries[i];
 		return undefined;
+	}
+
+	/** Notes what a write replaced, so the write can be undone later. False when the revision is not in the window. */
+	markReplaced(path: string, revision: string, replaced: string): boolean {
+		const entry = this.find(path, revision);
+		if (!entry || entry.replaced === replaced) return false;
+		entry.replaced = replaced;
+		return true;
+	}
+
+	/** Every note's history (deleted ones too), for views across the vault such as recent agent activity. */
+	allNotes(): IterableIterator<Readonly<NoteHistory>> {
+		return this.notes.values();
 	}
 
 	markServed(path: string, revision: string, time: number): void {

@@ -47,6 +47,11 @@ export const PROBLEM_TYPES = {
 	"conflicting-target": { status: 422, title: "Two targets in one request", howToFix: "Name the part of the note either in the URL (/vault/{note}/heading/...) or with Target-Type and Target headers, not both." },
 	"target-not-found": { status: 404, title: "The note has no such part", howToFix: "GET the note with Accept: application/vnd.olrapi.document-map+json to see its headings, block ids and frontmatter keys, then name one of them." },
 	"no-active-note": { status: 404, title: "No note is active", howToFix: "Open a note in Obsidian (a headless host never has one), or use /vault/{path} with the note's path." },
+	"revision-not-found": { status: 404, title: "No such revision in the note's history", howToFix: "List the note's revisions with GET /history/{path} and use a revision from it (agent writes are listed by GET /activity)." },
+	"revision-not-retained": { status: 410, title: "That revision's text is no longer kept", howToFix: "The history still lists it, but its text was evicted from the base store (raise the base store size in settings to keep more). Pick a revision marked restorable in GET /history/{path}." },
+	"history-stale": { status: 412, title: "The note changed since you looked", howToFix: "GET /history/{path} again, check the newer revision (currentRevision), and send it in If-Match. Nothing was written." },
+	"nothing-to-revert": { status: 409, title: "That agent write replaced nothing", howToFix: "The agent created the note, so there is no earlier text to go back to. Delete the note (DELETE /vault/{path} with If-Match) if you do not want it." },
+	"revert-needs-merge": { status: 409, title: "The revert needs a person to merge it", howToFix: "The note changed after the agent's write and taking the write out conflicts with the later changes. Open the note's history in Obsidian (command \"Show note history\") to merge it, or edit the note by hand using mergePreview, then PUT it with If-Match. Nothing was written." },
 	"internal-error": { status: 500, title: "Internal error", howToFix: "Nothing was written. Retry; if it keeps failing, report it with the time of the request." },
 } satisfies Record<string, ProblemType>;
 

@@ -23,6 +23,9 @@ import type { RevisionTracker } from "./revision-tracker";
 import type { MergeResult } from "../core/merge";
 import { NoteChangeFeed, type NoteChange } from "./note-change-feed";
 import { notePage, type NotePage } from "./note-pages";
+import type { Actor } from "./actor";
+import type { AgentActivity, ActivityEntry, RevertOutcome } from "./agent-activity";
+import type { HistoryPage, NoteHistoryService, RestoreOutcome, RevisionDetail } from "./note-history";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -74,6 +77,8 @@ export interface AgentNotesDeps {
 	now: () => number;
 	timers: Timers;
 	vaultName: string;
+	noteHistory: NoteHistoryService;
+	activity: AgentActivity;
 }
 
 export class AgentNotes {
@@ -219,6 +224,39 @@ export class AgentNotes {
 		if (!this.mergeModal) return false;
 		this.mergeModal(conflictId);
 		return true;
+	}
+
+	/** A page of a note's revisions, newest first (who, when, restorable); null when the note is unknown. */
+	history(path: string, offset: number, limit: number): Promise<HistoryPage | null> {
+		return this.deps.noteHistory.page(path, offset, limit);
+	}
+
+	/** One revision of a note: its text if kept, and a page of the diff from the revision before it. */
+	historyRevision(path: string, revision: string, offset: number): Promise<RevisionDetail> {
+		return this.deps.noteHistory.detail(path, revision, offset);
+	}
+
+	/** Writes an earlier revision back, guarded like any write (it must replace exactly the revision in `ifMatch`). */
+	restore(actor: Actor, path: string, revision: string, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition): Promise<RestoreOutcome> {
+		const work = this.deps.noteHistory.restore(path, revision, actor, ifMatch, ifNoneMatch);
+		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "written" ? outcome : null));
+	}
+
+	/** Recent agent writes across the vault, newest first. */
+	agentActivity(limit: number, agent?: string): ActivityEntry[] {
+		return this.deps.activity.list(limit, agent);
+	}
+
+	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
+	revert(actor: Actor, path: string, revision: string | undefined, ifMatch: EntityTagCondition): Promise<RevertOutcome> {
+		return this.followUndo(path, actor, this.deps.activity.revert(path, revision, actor, ifMatch), (outcome) => (outcome.kind === "write" ? outcome.outcome : null));
+	}
+
+	/** An undo's write is credited to its actor in `onNoteChanged`, like any write through `write`. */
+	private async followUndo<T>(path: string, actor: Actor, work: Promise<T>, written: (outcome: T) => WriteOutcome | null): Promise<T> {
+		const NOTHING: WriteOutcome = { kind: "unchanged", revision: "" };
+		await this.changeFeed.track(path, actor, work.then((outcome) => written(outcome) ?? NOTHING, () => NOTHING));
+		return work;
 	}
 
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */

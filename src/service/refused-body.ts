@@ -35,14 +35,21 @@ export interface KeptBody {
 }
 
 const BACKUP_ATTEMPTS = 50;
+/** The same refused body sent again within this long reuses its .bak instead of making another identical one. */
+export const SAME_BACKUP_MS = 10 * 60 * 1000;
 
 export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBody): Promise<KeptBody> {
 	const when = new Date(deps.now());
 	const proposedRevision = revisionOf(refused.body);
+	const earlier = await earlierBackup(deps, refused, proposedRevision);
+	// The very same refusal again (a retry loop): the open record already says everything, and names the .bak.
+	if (earlier && earlier.status === "open" && earlier.sentRevision === refused.sentRevision && earlier.currentRevision === refused.currentRevision && earlier.reason === refused.reason) {
+		return { conflict: earlier, backupError: null };
+	}
 	let backupPath: string | null = null;
 	let backupError: string | null = null;
 	try {
-		backupPath = await writeBackup(deps, refused.path, refused.body, when);
+		backupPath = earlier?.backupPath ?? (await writeBackup(deps, refused.path, refused.body, when));
 	} catch (error) {
 		backupError = error instanceof Error ? error.message : String(error);
 	}
@@ -64,6 +71,21 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 	deps.conflicts.add(conflict);
 	await deps.conflictsSaved().catch(() => undefined);
 	return { conflict, backupError };
+}
+
+/**
+ * A recent refusal of the same body for the same note (by the same agent) whose .bak still holds exactly that body:
+ * its .bak is reused rather than copied again.
+ */
+async function earlierBackup(deps: RefusedBodyDeps, refused: RefusedBody, proposedRevision: string): Promise<(ConflictRecord & { backupPath: string }) | null> {
+	const now = deps.now();
+	for (const record of deps.conflicts.list({ path: refused.path })) {
+		if (now - Date.parse(record.time) > SAME_BACKUP_MS) break;
+		if (record.proposedRevision !== proposedRevision || record.agent !== refused.agent || record.backupPath === null) continue;
+		const backup = await deps.gateway.read(record.backupPath).catch(() => null);
+		if (backup && revisionOf(backup.content) === proposedRevision) return record as ConflictRecord & { backupPath: string };
+	}
+	return null;
 }
 
 /** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */

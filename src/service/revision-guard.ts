@@ -18,6 +18,8 @@ import { DiffPages } from "./diff-pages";
 import { GuardedWriter } from "./guarded-writer";
 import { blobStorage, loadState, StatePersistence } from "./persistence";
 import { RevisionTracker } from "./revision-tracker";
+import { NoteHistoryService } from "./note-history";
+import { AgentActivity } from "./agent-activity";
 
 export interface RevisionGuardOptions {
 	gateway: VaultGateway;
@@ -52,6 +54,10 @@ export interface RevisionGuard {
 	readonly tracker: RevisionTracker;
 	readonly writer: GuardedWriter;
 	readonly resolver: ConflictResolver;
+	/** Note history and Restore (the person's view of history; agents reach it through `notes`). */
+	readonly noteHistory: NoteHistoryService;
+	/** Recent agent writes and Revert. */
+	readonly activity: AgentActivity;
 	/** What each client last read of each note (implicit tokens). */
 	readonly reads: ReadLedger;
 	readonly timers: Timers;
@@ -121,9 +127,14 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	});
 	const resolver = new ConflictResolver({ gateway, bases, conflicts, writer, settings, now, yieldToHost });
 	writer.onWritten((write) => resolver.settle(write));
+	const noteHistory = new NoteHistoryService({ gateway, history, bases, writer, conflicts, diffs, settings, onDirty: () => persistence.markDirty() });
+	// Every write keeps what it replaced, so any write (a wiping one above all) can be undone.
+	writer.onWritten((write) => noteHistory.recordWrite(write));
+	bases.setPinned((revision) => noteHistory.isPinned(revision));
+	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
-	const notes = new AgentNotes({ gateway, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName });
+	const notes = new AgentNotes({ gateway, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity });
 
 	return {
 		notes,
@@ -134,6 +145,8 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		tracker,
 		writer,
 		resolver,
+		noteHistory,
+		activity,
 		reads,
 		timers: options.timers,
 		waits,

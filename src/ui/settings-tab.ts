@@ -3,6 +3,8 @@ import { normalizePath, Notice, PluginSettingTab, Setting, type App, type Plugin
 import { generateKey } from "../core/keys";
 import type { RevisionGuardSettings } from "../settings";
 import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "./settings-sections";
+import { ConfirmModal } from "./confirm-modal";
+import { displayHistorySettings } from "./settings-history";
 
 /** What the tab needs from the plugin, so the tab can be tested without the whole plugin. */
 export interface SettingsHost {
@@ -72,6 +74,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		displayTokenlessSettings(containerEl, this.host);
 		displayNoteTypeSettings(containerEl, this.host);
 		displayConflictSettings(containerEl, this.host);
+		displayHistorySettings(containerEl, this.host, this.app, (message) => new ConfirmModal(this.app, message, "Add").ask(), () => this.display());
 	}
 
 	private displayKeys(containerEl: HTMLElement): void {

@@ -9,6 +9,13 @@ import { appendNote, deleteNote, putNote } from "./vault-write";
 import { ACTIVE_HANDLERS, matchActive } from "./active-note";
 import { patchNote } from "./vault-patch";
 import { matchNoteTarget, NOTE_TARGET_HANDLERS } from "./note-target";
+import { getHistory, listActivity, restoreRevision, revertAgentWrite } from "./history";
+
+/** /history/{path}/{action}: the note path is everything between (a note path always ends in its extension). */
+function historyAction(action: string): (raw: string) => string | null {
+	const end = `/${action}`;
+	return (raw) => (raw.startsWith("/history/") && raw.endsWith(end) && raw.length > "/history/".length + end.length ? raw.slice("/history/".length, raw.length - end.length) : null);
+}
 
 export const ROUTES: readonly Route[] = [
 	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true },
@@ -22,4 +29,8 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
 	{ template: "/conflicts/{id}/merge", match: suffixed("/conflicts/", "/merge"), handlers: { GET: conflictMerge } },
 	{ template: "/changes/{path}", match: prefix("/changes/"), handlers: { GET: noteChanges } },
+	{ template: "/history/{path}/restore", match: historyAction("restore"), handlers: { POST: restoreRevision } },
+	{ template: "/history/{path}/revert", match: historyAction("revert"), handlers: { POST: revertAgentWrite } },
+	{ template: "/history/{path}", match: prefix("/history/"), handlers: { GET: getHistory } },
+	{ template: "/activity", match: exact("/activity"), handlers: { GET: listActivity } },
 ];

@@ -2,6 +2,7 @@
 import { DEFAULT_PORT } from "../../settings";
 import { PROBLEM_TYPES } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
+import { historyPaths } from "./openapi-history";
 
 const problemRef = { $ref: "#/components/schemas/Problem" };
 const problemResponse = (description: string) => ({ description, content: { "application/problem+json": { schema: problemRef } } });
@@ -90,7 +91,7 @@ export const OPENAPI: JsonValue = {
 				parameters: [pathParam, ifMatch, ifNoneMatch, allowEmpty, ...partHeaders, { name: "Prefer", in: "header", required: false, description: "`merge=auto`: merge with the newer note when If-Match is stale and the merge is clean.", schema: { type: "string" } }],
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
 				responses: {
-					"200": { description: "Merged (Prefer: merge=auto): the stale write was merged with the newer note. Preference-Applied: merge=auto.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, revision: { type: "string" }, merged: { type: "boolean" } } } } } },
+					"200": { description: "Merged (Prefer: merge=auto): the stale write was merged with the newer note. Preference-Applied: merge=auto.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, revision: { type: "string" }, merged: { type: "boolean" }, mergeRules: { type: "array", items: { type: "string", enum: ["frontmatter", "tags", "list"] }, description: "Markdown rules that merged parts of the note where a line merge would have conflicted (absent when none): check those parts." } } } } } },
 					"201": { description: "Created.", headers: etagHeader },
 					"204": { description: "Replaced (or already identical).", headers: etagHeader },
 					...refusals,
@@ -179,7 +180,7 @@ export const OPENAPI: JsonValue = {
 					{ name: "diff3", in: "query", required: false, description: "Also show the base in each conflict.", schema: { type: "string" } },
 				],
 				responses: {
-					"200": { description: "The merge.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" }, path: { type: "string" }, status: { type: "string" }, clean: { type: "boolean" }, conflicts: { type: "integer" }, baseRetained: { type: "boolean" }, currentRevision: { type: ["string", "null"] }, text: { type: "string" }, detail: { type: "string" } } } } } },
+					"200": { description: "The merge.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" }, path: { type: "string" }, status: { type: "string" }, clean: { type: "boolean" }, conflicts: { type: "integer" }, baseRetained: { type: "boolean" }, currentRevision: { type: ["string", "null"] }, text: { type: "string" }, mergeRules: { type: "array", items: { type: "string", enum: ["frontmatter", "tags", "list"] }, description: "Markdown rules that merged parts of text where git would have conflicted (absent when none)." }, detail: { type: "string" } } } } } },
 					"404": problemResponse("No such conflict, or its proposal is no longer kept."),
 					...common,
 				},
@@ -205,6 +206,7 @@ export const OPENAPI: JsonValue = {
 				},
 			},
 		},
+		...historyPaths({ problemResponse, pathParam, etagHeader, common, refusals }),
 		"/mcp": {
 			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
 			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream (change notices, questions to the person); 405 without Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
@@ -235,6 +237,7 @@ export const OPENAPI: JsonValue = {
 							changesNext: { type: "string", description: "The GET /changes request for the next page." },
 							mergePreview: { type: "string", description: "With Prefer: merge=auto, the attempted merge with conflict markers (its first page)." },
 							mergePreviewTruncated: { type: "boolean", description: "The preview was cut at the answer cap; GET /conflicts/{id}/merge has all of it." },
+							mergeRules: { type: "array", items: { type: "string", enum: ["frontmatter", "tags", "list"] }, description: "Markdown rules that merged parts of the preview where git would have conflicted (absent when none)." },
 						},
 					},
 				],

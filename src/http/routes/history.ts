@@ -1,0 +1,111 @@
+/**
+ * History and undo for people on the headless host (an agent key may call them too: the write is credited to that
+ * key, and guarded exactly like its other writes).
+ *   GET  /history/{path}[?offset&limit]            a page of the note's revisions, newest first
+ *   GET  /history/{path}?revision=R[&offset]        one revision: its text if kept, and the diff from the one before
+ *   POST /history/{path}/restore?revision=R         writes R back (If-Match: the note's revision now; required)
+ *   POST /history/{path}/revert[?revision=R]        undoes the agent write that produced R (default: the latest)
+ *   GET  /activity[?agent&limit]                    recent agent writes across the vault
+ */
+import { etagOf, parseEntityTagCondition } from "../../core/revision";
+import type { RestoreOutcome } from "../../service/note-history";
+import type { RevertOutcome } from "../../service/agent-activity";
+import { problem, refuse } from "../problems";
+import { json, type ApiResponse } from "../response";
+import { actorOf, type RequestContext } from "../router";
+import { headersValue } from "./headers";
+import { resolvePath } from "./note-path";
+import { respond } from "./write-answer";
+
+export async function getHistory(context: RequestContext): Promise<ApiResponse> {
+	const path = resolvePath(context, "note");
+	const revision = unquoted(context.query.get("revision"));
+	const offset = whole(context, "offset", 0);
+	if (revision !== undefined) {
+		const detail = await context.notes.historyRevision(path, revision, offset);
+		if (detail.kind === "unknown") return answerUndo(context, path, { kind: "unknown" });
+		const { view, content, diff } = detail;
+		const more = diff?.nextOffset == null ? {} : { truncated: true, nextOffset: diff.nextOffset, next: `${historyLink(path)}?revision=${encodeURIComponent(revision)}&offset=${diff.nextOffset}` };
+		return json(200, { path, ...view, content, diff: diff?.text ?? null, diffOffset: offset, ...more, ...(diff === null ? { diffMissing: "The text of this revision or of the one before it is no longer kept, so no diff can be shown." } : {}) });
+	}
+	const page = await context.notes.history(path, offset, whole(context, "limit", 20));
+	if (!page) return problem("note-not-found", `There is no note at "${path}" and no history of one.`);
+	const end = page.offset + page.revisions.length;
+	const next = end < page.total ? { next: `${historyLink(path)}?offset=${end}` } : {};
+	return json(200, { ...page, revisions: page.revisions.map((entry) => ({ ...entry })), ...next }, page.currentRevision ? { ETag: etagOf(page.currentRevision) } : {});
+}
+
+export async function restoreRevision(context: RequestContext): Promise<ApiResponse> {
+	const path = resolvePath(context, "note");
+	const revision = unquoted(context.query.get("revision"));
+	if (!revision) return problem("bad-request", "Add ?revision=<revision> (one listed by GET /history/{path}).");
+	const ifMatch = parseEntityTagCondition(headersValue(context, "if-match"));
+	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
+	if (ifMatch.kind === "absent" && ifNoneMatch.kind !== "any") return precondition(path);
+	const outcome = await context.notes.restore(actorOf(context), path, revision, ifMatch, ifNoneMatch);
+	return answerUndo(context, path, outcome);
+}
+
+export async function revertAgentWrite(context: RequestContext): Promise<ApiResponse> {
+	const path = resolvePath(context, "note");
+	const revision = unquoted(context.query.get("revision"));
+	const ifMatch = parseEntityTagCondition(headersValue(context, "if-match"));
+	if (ifMatch.kind === "absent") return precondition(path);
+	const outcome = await context.notes.revert(actorOf(context), path, revision, ifMatch);
+	if (outcome.kind === "write") return respond(context, path, outcome.outcome);
+	if (outcome.kind === "needs-merge") {
+		const { sides } = outcome;
+		const cap = context.notes.settings().maxDiffKB * 1024;
+		return problem("revert-needs-merge", `The note changed after ${sides.agent}'s write, and taking that write out conflicts with the later changes (${sides.result.conflicts} conflict(s)). Nothing was written. Merge it in Obsidian, or edit mergePreview and PUT /vault/${path} with If-Match: "${sides.mineRevision}".`, {
+			path,
+			currentRevision: sides.mineRevision,
+			conflicts: sides.result.conflicts,
+			mergePreview: sides.preview.length <= cap ? sides.preview : null,
+			...(sides.preview.length > cap ? { previewOmitted: "The merge preview is too large for one answer; GET the note's history to see both sides." } : {}),
+		});
+	}
+	return answerUndo(context, path, outcome);
+}
+
+export async function listActivity(context: RequestContext): Promise<ApiResponse> {
+	const agent = context.query.get("agent") ?? undefined;
+	const entries = context.notes.agentActivity(whole(context, "limit", 50), agent);
+	return json(200, { agent: agent ?? null, writes: entries.map((entry) => ({ ...entry, history: historyLink(entry.path) })) });
+}
+
+function answerUndo(context: RequestContext, path: string, outcome: RestoreOutcome | Exclude<RevertOutcome, { kind: "write" | "needs-merge" }>): ApiResponse {
+	switch (outcome.kind) {
+		case "unknown":
+			return problem("revision-not-found", `No revision (or agent write) like that is in the history of "${path}"; GET ${historyLink(path)} lists them.`, { path });
+		case "not-retained":
+			return problem("revision-not-retained", `The text of revision ${outcome.revision} of "${path}" is no longer kept, so it cannot be put back. Nothing was written.`, { path, revision: outcome.revision });
+		case "stale":
+			return problem("history-stale", `"${path}" is now revision ${outcome.currentRevision ?? "(deleted)"}, not the one in If-Match. Nothing was written. GET ${historyLink(path)} to see what changed, then retry with If-Match: "${outcome.currentRevision ?? ""}".`, { path, currentRevision: outcome.currentRevision });
+		case "missing":
+			return problem("note-not-found", `"${path}" no longer exists. Restore a revision with POST ${historyLink(path)}/restore?revision=… and If-None-Match: *.`, { path });
+		case "nothing-replaced":
+			return problem("nothing-to-revert", `That agent write created "${path}"; there is no earlier text to return to. Nothing was written.`, { path });
+		default:
+			return respond(context, path, outcome);
+	}
+}
+
+function precondition(path: string): never {
+	return refuse("precondition-required", `Send If-Match with the note's current revision (the ETag of GET ${historyLink(path)} or GET /vault/${path}), so an undo never overwrites a newer note blindly. Nothing was written.`);
+}
+
+function historyLink(path: string): string {
+	return `/history/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+function whole(context: RequestContext, name: string, fallback: number): number {
+	const raw = context.query.get(name);
+	if (raw === null) return fallback;
+	const value = Number(raw);
+	if (!Number.isSafeInteger(value) || value < 0) refuse("bad-request", `${name} must be a whole number from 0.`);
+	return value;
+}
+
+function unquoted(value: string | null): string | undefined {
+	return value?.replace(/^(W\/)?"|"$/g, "") || undefined;
+}

@@ -1,0 +1,110 @@
+/**
+ * Agent activity and Revert. The latest agent writes across the vault (from revision history), and undoing one:
+ * when the note is still what the agent left, its replaced text is written back (If-Match = the agent's result);
+ * when the note moved on, a three-way revert (base = the agent's result, mine = the note now, theirs = what the
+ * agent replaced) takes out the agent's change and keeps the later ones. A clean revert is written; one that
+ * conflicts is handed back for a person to merge. Every write goes through the guarded writer.
+ */
+import { mergeThreeWayInSlices, renderMerge, type MergeResult } from "../core/merge";
+import { parseEntityTagCondition, revisionOf, strongMatch, type EntityTagCondition } from "../core/revision";
+import type { YieldToHost } from "../core/steps";
+import type { Actor } from "./actor";
+import type { WriteOutcome } from "./guarded-writer";
+import { recentAgentWrites, type NoteHistoryService } from "./note-history";
+
+export interface ActivityEntry {
+	path: string;
+	agent: string;
+	time: string;
+	/** The revision the agent's write produced. */
+	revision: string;
+	/** What it replaced (absent for a note the agent created). */
+	replaced: string | null;
+	/** The note still holds the agent's result. */
+	current: boolean;
+	/** What it replaced is still kept, so Revert can work. */
+	revertible: boolean;
+}
+
+/** The sides of a revert that needs a person: merge `mine` with `theirs` over `base`. */
+export interface RevertSides {
+	path: string;
+	agent: string;
+	/** The agent's result. */
+	base: string;
+	mine: string;
+	mineRevision: string;
+	/** What the agent replaced. */
+	theirs: string;
+	result: MergeResult;
+	/** The merge with conflict markers, for callers without a merge view. */
+	preview: string;
+}
+
+export type RevertOutcome =
+	| { kind: "unknown" }
+	/** The agent created the note: there is nothing to go back to (delete the note instead). */
+	| { kind: "nothing-replaced" }
+	| { kind: "not-retained"; revision: string }
+	| { kind: "missing" }
+	/** The note is no longer the revision the caller sent in If-Match: nothing was written. */
+	| { kind: "stale"; currentRevision: string }
+	| { kind: "needs-merge"; sides: RevertSides }
+	| { kind: "write"; outcome: WriteOutcome; merged: boolean };
+
+export const MAX_ACTIVITY = 200;
+
+export class AgentActivity {
+	constructor(
+		private readonly history: NoteHistoryService,
+		private readonly yieldToHost: YieldToHost,
+	) {}
+
+	/** Recent agent writes, newest first (`agent`: only that key's). */
+	list(limit: number, agent?: string): ActivityEntry[] {
+		const { history: revisions, bases } = this.history.deps;
+		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent).map(({ path, entry, agent: name }) => ({
+			path,
+			agent: name,
+			time: new Date(entry.time).toISOString(),
+			revision: entry.revision,
+			replaced: entry.replaced ?? null,
+			current: revisions.latest(path)?.revision === entry.revision,
+			revertible: entry.replaced !== undefined && bases.has(entry.replaced),
+		}));
+	}
+
+	/**
+	 * Undoes the agent write that produced `revision` (the note's latest agent write when absent), replacing exactly
+	 * the note revision the caller saw (`ifMatch`, required by REST; the modal sends the one it showed).
+	 */
+	async revert(path: string, revision: string | undefined, actor: Actor, ifMatch: EntityTagCondition): Promise<RevertOutcome> {
+		const { history, bases, gateway } = this.history.deps;
+		const entry = [...history.entries(path)].reverse().find((candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision));
+		if (!entry || entry.source.kind !== "agent") return { kind: "unknown" };
+		if (entry.replaced === undefined) return { kind: "nothing-replaced" };
+		const replaced = await bases.get(entry.replaced);
+		if (replaced === null) return { kind: "not-retained", revision: entry.replaced };
+		const note = await gateway.read(path);
+		if (!note) return { kind: "missing" };
+		const mineRevision = revisionOf(note.content);
+		if (ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision)) return { kind: "stale", currentRevision: mineRevision };
+		if (mineRevision === entry.revision) return { kind: "write", outcome: await this.write(path, replaced, mineRevision, actor), merged: false };
+		const result = await bases.get(entry.revision);
+		if (result === null) return { kind: "not-retained", revision: entry.revision };
+		const merge = await mergeThreeWayInSlices(result, note.content, replaced, this.yieldToHost);
+		const text = renderMerge(merge);
+		if (merge.clean) return { kind: "write", outcome: await this.write(path, text, mineRevision, actor), merged: true };
+		return { kind: "needs-merge", sides: { path, agent: entry.source.agent, base: result, mine: note.content, mineRevision, theirs: replaced, result: merge, preview: text } };
+	}
+
+	/** The person's merge of a revert (from the merge view), replacing exactly `mineRevision`. */
+	saveMerge(path: string, text: string, mineRevision: string, actor: Actor): Promise<WriteOutcome> {
+		return this.write(path, text, mineRevision, actor);
+	}
+
+	private write(path: string, text: string, expected: string, actor: Actor): Promise<WriteOutcome> {
+		const ifMatch = parseEntityTagCondition(`"${expected}"`);
+		return this.history.deps.writer.write({ path, operation: { kind: "replace", body: text }, ifMatch, ifNoneMatch: parseEntityTagCondition(undefined), actor, heldRevision: null, allowEmpty: true });
+	}
+}

@@ -1,0 +1,71 @@
+/**
+ * A three-way revert the person merges: base = the agent's result, mine = the note now, theirs = what the agent
+ * replaced. Hosts the same MergeView as the conflict merge modal and saves through the guarded writer as the person,
+ * replacing exactly the note it merged against; a note that moved on meanwhile is merged again, never overwritten.
+ */
+import { Modal, Notice, type App } from "obsidian";
+import { PERSON } from "../service/actor";
+import type { RevertSides } from "../service/agent-activity";
+import type { RevisionGuard } from "../service/revision-guard";
+import { ConfirmModal } from "./confirm-modal";
+import { MergeView } from "./merge/merge-view";
+import { revertMessage } from "./undo-messages";
+
+export class RevertMergeModal extends Modal {
+	private view: MergeView | null = null;
+	private mineRevision: string;
+
+	constructor(
+		app: App,
+		private readonly guard: Pick<RevisionGuard, "activity">,
+		private readonly sides: RevertSides,
+		/** The agent write being reverted (the revision it produced). */
+		private readonly revision: string,
+	) {
+		super(app);
+		this.mineRevision = sides.mineRevision;
+	}
+
+	override onOpen(): void {
+		this.modalEl.addClass("revision-guard-merge-modal");
+		this.setTitle(`Revert ${this.sides.agent}'s write to ${this.sides.path}`);
+		this.contentEl.createEl("p", {
+			cls: "revision-guard-revert-intro",
+			text: `The note changed after ${this.sides.agent}'s write. Choose what to keep: "Your note" is the note now, the agent column is the text before the agent's write, and the base is what the agent left.`,
+		});
+		this.view = new MergeView(
+			this.contentEl,
+			{ notePath: this.sides.path, agentName: `before ${this.sides.agent}'s write`, base: this.sides.base, mine: this.sides.mine, theirs: this.sides.theirs },
+			{
+				onSave: (text) => this.save(text),
+				onCancel: () => this.close(),
+				confirm: (message) => new ConfirmModal(this.app, message, "Save anyway").ask(),
+			},
+		);
+	}
+
+	override onClose(): void {
+		this.view?.destroy();
+		this.view = null;
+		this.contentEl.empty();
+	}
+
+	private async save(text: string): Promise<void> {
+		const outcome = await this.guard.activity.saveMerge(this.sides.path, text, this.mineRevision, PERSON);
+		if (outcome.kind === "written" || outcome.kind === "unchanged") {
+			new Notice(`Reverted ${this.sides.agent}'s write to ${this.sides.path}.`);
+			this.close();
+			return;
+		}
+		// The note moved on while the person merged: merge again against the newer note.
+		const again = await this.guard.activity.revert(this.sides.path, this.revision, PERSON, { kind: "absent" });
+		if (again.kind !== "needs-merge") {
+			// Against the newer note the revert merged cleanly (and was written), or can no longer be made: say which.
+			new Notice(revertMessage(this.sides.path, again));
+			this.close();
+			return;
+		}
+		this.mineRevision = again.sides.mineRevision;
+		this.view?.rebase(again.sides.mine, "The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.");
+	}
+}

@@ -1,0 +1,44 @@
+/** What Restore and Revert did, as one sentence for a notice. */
+import type { RevertOutcome } from "../service/agent-activity";
+import type { WriteOutcome } from "../service/guarded-writer";
+import type { RestoreOutcome } from "../service/note-history";
+
+export function restoreMessage(path: string, outcome: RestoreOutcome): string {
+	switch (outcome.kind) {
+		case "unknown":
+			return `That version is not in the history of ${path}.`;
+		case "not-retained":
+			return `The text of that version of ${path} is no longer kept, so it cannot be restored.`;
+		case "stale":
+			return staleMessage(path);
+		default:
+			return writeMessage(path, outcome, `Restored the earlier version of ${path}. The text it replaced stays in the note's history.`);
+	}
+}
+
+export function revertMessage(path: string, outcome: Exclude<RevertOutcome, { kind: "needs-merge" }>): string {
+	switch (outcome.kind) {
+		case "unknown":
+			return `That agent write is no longer in the history of ${path}.`;
+		case "nothing-replaced":
+			return `The agent created ${path}, so there is nothing earlier to go back to. Delete the note if you do not want it.`;
+		case "not-retained":
+			return `The text needed to revert this write to ${path} is no longer kept.`;
+		case "missing":
+			return `${path} no longer exists. Restore a version from its history instead.`;
+		case "stale":
+			return staleMessage(path);
+		case "write":
+			return writeMessage(path, outcome.outcome, outcome.merged ? `Took the agent's change out of ${path}; the later changes were kept.` : `Reverted the agent's write to ${path}.`);
+	}
+}
+
+function writeMessage(path: string, outcome: WriteOutcome, done: string): string {
+	if (outcome.kind === "written" || outcome.kind === "deleted") return done;
+	if (outcome.kind === "unchanged") return `${path} already holds that text; nothing changed.`;
+	return staleMessage(path);
+}
+
+function staleMessage(path: string): string {
+	return `${path} changed since this list was shown, so nothing was written. Look at the newer version and try again.`;
+}

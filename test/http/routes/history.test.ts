@@ -1,0 +1,234 @@
+import { describe, expect, it } from "vitest";
+import { mkdtemp, rm } from "fs/promises";
+import { tmpdir } from "os";
+import { join } from "path";
+import { eachHeadless, startHeadless, type Harness } from "../../helpers/headless-harness";
+import { until } from "../../helpers/built-plugin";
+import { forbidServerErrors } from "../../helpers/no-server-errors";
+import { readVaultFile, sha256Token, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
+
+forbidServerErrors();
+
+let h: Harness;
+eachHeadless((harness) => (h = harness), {}, { noServerErrors: true });
+
+const LINES = (changes: Record<number, string> = {}) => Array.from({ length: 12 }, (_, i) => changes[i] ?? `line ${i}`).join("\n") + "\n";
+
+async function agentPut(path: string, body: string, headers: Record<string, string> = {}): Promise<string> {
+	const etag = (await h.api(`/vault/${path}`)).headers.etag as string;
+	const res = await h.api(`/vault/${path}`, { method: "PUT", body, headers: { "If-Match": etag, ...headers } });
+	expect(res.status).toBe(204);
+	return (res.headers.etag as string).slice(1, -1);
+}
+
+async function note(path: string): Promise<string> {
+	return (await readVaultFile(h.dir, path)).toString("utf8");
+}
+
+interface HistoryBody {
+	currentRevision: string | null;
+	total: number;
+	revisions: { revision: string; by: string; source: string; restorable: boolean; current: boolean; previous: string | null }[];
+}
+
+describe("GET /history/{path}", () => {
+	it("lists who made each revision, newest first, with the revision each replaced", async () => {
+		await writeVaultFile(h.dir, "a.md", "mine\n");
+		const agentRevision = await agentPut("a.md", "agent's\n");
+		const res = await h.api("/history/a.md");
+		expect(res.status).toBe(200);
+		expect(res.headers.etag).toBe(`"${agentRevision}"`);
+		const body = res.json<HistoryBody>();
+		expect(body.currentRevision).toBe(agentRevision);
+		expect(body.revisions[0]).toMatchObject({ revision: agentRevision, by: "test-agent", source: "agent", current: true, restorable: true, previous: sha256Token("mine\n") });
+		expect(body.revisions[1]).toMatchObject({ revision: sha256Token("mine\n"), by: "another program", restorable: true, current: false });
+	});
+
+	it("shows one revision's text and the diff from the one before", async () => {
+		await writeVaultFile(h.dir, "a.md", "one\ntwo\n");
+		const revision = await agentPut("a.md", "one\n2\n");
+		const body = (await h.api(`/history/a.md?revision=${revision}`)).json<{ content: string; diff: string; by: string }>();
+		expect(body.content).toBe("one\n2\n");
+		expect(body.by).toBe("test-agent");
+		expect(body.diff).toContain("-two\n+2\n");
+	});
+
+	it("answers problem details with the next step for an unknown note or revision and bad paging", async () => {
+		expect((await h.api("/history/none.md")).json()).toMatchObject({ type: "/problems/note-not-found" });
+		await writeVaultFile(h.dir, "a.md", "x\n");
+		await h.api("/vault/a.md");
+		const unknown = await h.api("/history/a.md?revision=nope");
+		expect(unknown.status).toBe(404);
+		expect(unknown.json()).toMatchObject({ type: "/problems/revision-not-found", detail: expect.stringContaining("GET /history/a.md") });
+		expect((await h.api("/history/a.md?offset=-1")).status).toBe(400);
+		expect((await h.api("/history/../x.md")).status).toBe(400);
+	});
+});
+
+describe("POST /history/{path}/restore", () => {
+	it("writes an earlier revision back, guarded, and the restore is itself in history", async () => {
+		await writeVaultFile(h.dir, "a.md", "first\n");
+		const agentRevision = await agentPut("a.md", "second\n");
+		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, { method: "POST", headers: { "If-Match": `"${agentRevision}"` } });
+		expect(res.status).toBe(204);
+		expect(await note("a.md")).toBe("first\n");
+		const body = (await h.api("/history/a.md")).json<HistoryBody>();
+		expect(body.revisions[0]).toMatchObject({ revision: sha256Token("first\n"), by: "test-agent", previous: agentRevision, current: true });
+		expect(body.revisions.some((entry) => entry.revision === agentRevision && entry.restorable)).toBe(true);
+	});
+
+	it("refuses a stale If-Match (412, nothing written, no .bak) and a missing one (428)", async () => {
+		await writeVaultFile(h.dir, "a.md", "first\n");
+		const agentRevision = await agentPut("a.md", "second\n");
+		await writeVaultFile(h.dir, "a.md", "third\n");
+		const stale = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, { method: "POST", headers: { "If-Match": `"${agentRevision}"` } });
+		expect(stale.status).toBe(412);
+		expect(stale.json()).toMatchObject({ type: "/problems/history-stale", currentRevision: sha256Token("third\n") });
+		const missing = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, { method: "POST" });
+		expect(missing.status).toBe(428);
+		expect(await note("a.md")).toBe("third\n");
+		expect(await visibleFiles(h.dir)).toEqual(["a.md"]);
+	});
+
+	it("restores a note an agent wiped with an empty body it allowed", async () => {
+		await writeVaultFile(h.dir, "a.md", "a long note the person wrote\n");
+		const wiped = await agentPut("a.md", "", { "Allow-Empty": "true" });
+		expect(await note("a.md")).toBe("");
+		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("a long note the person wrote\n")}`, { method: "POST", headers: { "If-Match": `"${wiped}"` } });
+		expect(res.status).toBe(204);
+		expect(await note("a.md")).toBe("a long note the person wrote\n");
+	});
+});
+
+describe("POST /history/{path}/restore with a tiny base store", () => {
+	eachHeadless((harness) => (h = harness), { baseStoreCapMB: 0.00001 }, { noServerErrors: true });
+
+	it("says so (410) when the history lists a revision whose text is no longer kept", async () => {
+		await writeVaultFile(h.dir, "a.md", "first text\n");
+		await agentPut("a.md", "second text\n");
+		const revision = await agentPut("a.md", "third text\n");
+		const listed = (await h.api("/history/a.md")).json<HistoryBody>().revisions;
+		expect(listed.find((entry) => entry.revision === sha256Token("first text\n"))?.restorable).toBe(false);
+		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("first text\n")}`, { method: "POST", headers: { "If-Match": `"${revision}"` } });
+		expect(res.status).toBe(410);
+		expect(res.json()).toMatchObject({ type: "/problems/revision-not-retained", detail: expect.stringContaining("no longer kept") });
+		expect(await note("a.md")).toBe("third text\n");
+	});
+});
+
+describe("POST /history/{path}/revert and GET /activity", () => {
+	it("lists agent writes per key, and reverts one the note still holds", async () => {
+		await writeVaultFile(h.dir, "a.md", "before\n");
+		const revision = await agentPut("a.md", "after\n");
+		const activity = (await h.api("/activity?agent=test-agent")).json<{ writes: { path: string; revision: string; replaced: string; revertible: boolean; current: boolean }[] }>();
+		expect(activity.writes).toEqual([expect.objectContaining({ path: "a.md", revision, replaced: sha256Token("before\n"), revertible: true, current: true })]);
+		expect((await h.api("/activity?agent=someone-else")).json<{ writes: unknown[] }>().writes).toEqual([]);
+		const res = await h.api(`/history/a.md/revert?revision=${revision}`, { method: "POST", headers: { "If-Match": `"${revision}"` } });
+		expect(res.status).toBe(204);
+		expect(await note("a.md")).toBe("before\n");
+	});
+
+	it("credits the revert to the key that asked for it, in history and to change listeners", async () => {
+		await writeVaultFile(h.dir, "a.md", "before\n");
+		const revision = await agentPut("a.md", "after\n");
+		const changes: (string | null)[] = [];
+		const stop = h.guard.notes.onNoteChanged((change) => changes.push(change.by?.kind === "agent" ? change.by.name : null));
+		expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${revision}"` } })).status).toBe(204);
+		await until(() => changes.length > 0, "the change to be reported");
+		stop();
+		expect(changes[0]).toBe("test-agent");
+		expect((await h.api("/history/a.md")).json<HistoryBody>().revisions[0]).toMatchObject({ by: "test-agent", revision: sha256Token("before\n") });
+	});
+
+	it("takes out only the agent's change when the note changed since (a clean three-way revert)", async () => {
+		await writeVaultFile(h.dir, "a.md", LINES());
+		const revision = await agentPut("a.md", LINES({ 1: "agent's line" }));
+		await writeVaultFile(h.dir, "a.md", LINES({ 1: "agent's line", 10: "person's line" }));
+		const now = sha256Token(LINES({ 1: "agent's line", 10: "person's line" }));
+		const res = await h.api(`/history/a.md/revert?revision=${revision}`, { method: "POST", headers: { "If-Match": `"${now}"` } });
+		expect(res.status).toBe(204);
+		expect(await note("a.md")).toBe(LINES({ 10: "person's line" }));
+	});
+
+	it("answers 409 with the merge preview when the revert conflicts, and writes nothing", async () => {
+		await writeVaultFile(h.dir, "a.md", LINES());
+		await agentPut("a.md", LINES({ 1: "agent's line" }));
+		await writeVaultFile(h.dir, "a.md", LINES({ 1: "person's edit of the agent's line" }));
+		const now = sha256Token(LINES({ 1: "person's edit of the agent's line" }));
+		const res = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${now}"` } });
+		expect(res.status).toBe(409);
+		expect(res.json()).toMatchObject({ type: "/problems/revert-needs-merge", currentRevision: now, conflicts: 1, mergePreview: expect.stringContaining("line 1") });
+		expect(await note("a.md")).toBe(LINES({ 1: "person's edit of the agent's line" }));
+	});
+
+	it("refuses a stale or missing If-Match, and a write that created the note", async () => {
+		await writeVaultFile(h.dir, "a.md", "before\n");
+		const revision = await agentPut("a.md", "after\n");
+		expect((await h.api("/history/a.md/revert", { method: "POST" })).status).toBe(428);
+		const stale = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": '"old"' } });
+		expect(stale.json()).toMatchObject({ status: 412, type: "/problems/history-stale", currentRevision: revision });
+		const created = await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
+		const createdRevision = (created.headers.etag as string).slice(1, -1);
+		const res = await h.api("/history/new.md/revert", { method: "POST", headers: { "If-Match": `"${createdRevision}"` } });
+		expect(res.json()).toMatchObject({ status: 409, type: "/problems/nothing-to-revert" });
+		expect(await note("a.md")).toBe("after\n");
+	});
+});
+
+describe("retention: what recent agent writes replaced outlives other bases", () => {
+	const PERSON_TEXT = "the person's note, which an agent wiped\n".padEnd(120, "x");
+
+	async function wipeThenReadOthers(): Promise<HistoryBody> {
+		await writeVaultFile(h.dir, "a.md", PERSON_TEXT);
+		await agentPut("a.md", "", { "Allow-Empty": "true" });
+		for (let n = 0; n < 10; n++) {
+			await writeVaultFile(h.dir, `b${n}.md`, `other note ${n}\n`.padEnd(120, "y"));
+			expect((await h.api(`/vault/b${n}.md`)).status).toBe(200);
+		}
+		return (await h.api("/history/a.md")).json<HistoryBody>();
+	}
+
+	describe("with the default pinning", () => {
+		eachHeadless((harness) => (h = harness), { baseStoreCapMB: 600 / (1024 * 1024) }, { noServerErrors: true });
+
+		it("keeps the wiped text restorable while reads of other notes fill the base store", async () => {
+			const body = await wipeThenReadOthers();
+			expect(body.revisions.find((entry) => entry.revision === sha256Token(PERSON_TEXT))?.restorable).toBe(true);
+			const res = await h.api(`/history/a.md/revert`, { method: "POST", headers: { "If-Match": `"${sha256Token("")}"` } });
+			expect(res.status).toBe(204);
+			expect(await note("a.md")).toBe(PERSON_TEXT);
+		});
+	});
+
+	describe("with pinning turned off (undoAgentWrites: 0)", () => {
+		eachHeadless((harness) => (h = harness), { baseStoreCapMB: 600 / (1024 * 1024), undoAgentWrites: 0 }, { noServerErrors: true });
+
+		it("lets the wiped text go like any other base", async () => {
+			const body = await wipeThenReadOthers();
+			expect(body.revisions.find((entry) => entry.revision === sha256Token(PERSON_TEXT))?.restorable).toBe(false);
+		});
+	});
+});
+
+describe("after a restart", () => {
+	it("still lists the agent's write with what it replaced, and reverts it", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "rg-history-restart-"));
+		const first = await startHeadless({}, dir);
+		const outer = h;
+		try {
+			h = first;
+			await writeVaultFile(dir, "a.md", "the person's text\n");
+			const wiped = await agentPut("a.md", "", { "Allow-Empty": "true" });
+			await first.close();
+			h = await startHeadless({}, dir);
+			const activity = (await h.api("/activity")).json<{ writes: { revision: string; replaced: string; revertible: boolean }[] }>();
+			expect(activity.writes).toEqual([expect.objectContaining({ revision: wiped, replaced: sha256Token("the person's text\n"), revertible: true })]);
+			expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${wiped}"` } })).status).toBe(204);
+			expect(await note("a.md")).toBe("the person's text\n");
+			await h.close();
+		} finally {
+			h = outer;
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+});
