@@ -109,14 +109,11 @@ function reindentedLists(hunks: readonly Hunk[], lines: SideLines, structure: Ba
 }
 
 /**
- * A list a side re-indented keeps the list rule only for the other side's lines at indents the re-indenting side
- * did not leave: an item added or changed at the old indent next to re-indented ones would mix the two nestings.
+ * A list a side re-indented loses the list rule (issue 12's contract): items changed next to re-indented ones could
+ * mix two nestings, and a conflict there is what git gives too. Safer than judging which indents the sides share.
  */
-function mixesIndents(hunk: Hunk, { lines, reindented }: Context, list: number): boolean {
-	const reindent = reindented.get(list);
-	if (!reindent) return false;
-	if (reindent.side === null || reindent.side === hunk.side) return reindent.side === null;
-	return listLineAt(lines[hunk.side], hunk.sideStart, hunk.sideEnd, reindent.from);
+function mixesIndents(_hunk: Hunk, { reindented }: Context, list: number): boolean {
+	return reindented.has(list);
 }
 
 /**
