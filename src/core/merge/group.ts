@@ -1,7 +1,7 @@
 /** Groups both sides' hunks into changed base ranges: git's diff3 grouping plus the markdown unit rules. */
 import type { Hunk, Side } from "./hunks";
 import { fenceSpans, type FenceSpan } from "./fence-spans";
-import { abandonedIndents, isBlank, isItemStart, isListish, listLineAt, type BaseStructure } from "./markdown";
+import { abandonedIndents, isBlank, isItemStart, isListish, type BaseStructure } from "./markdown";
 
 export interface Group {
 	/** Base range [baseStart, baseEnd); may reach one past the last line for an unclosed fence (callers clamp). */

@@ -174,15 +174,6 @@ function someIndented(lines: readonly string[], from: number, to: number): boole
 	return false;
 }
 
-/** Whether any of the lines [from, to) is a list line at one of `indents`. */
-export function listLineAt(lines: readonly string[], from: number, to: number, indents: ReadonlySet<string>): boolean {
-	for (let i = from; i < to; i++) {
-		const line = lines[i] ?? "";
-		if (isListish(line) && indents.has(indentOf(line))) return true;
-	}
-	return false;
-}
-
 /** Whether `line` opens a code block exactly as `opener` does (same indent and marker), differing at most in its info string. */
 export function sameFenceOpening(opener: string, line: string): boolean {
 	const a = FENCE_OPEN.exec(content(opener));

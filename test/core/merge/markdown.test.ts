@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { splitLines } from "../../../src/core/markdown/lines";
-import { abandonedIndents, analyzeBase, isItemStart, isListish, listLineAt, sameFenceOpening } from "../../../src/core/merge/markdown";
+import { abandonedIndents, analyzeBase, isItemStart, isListish, sameFenceOpening } from "../../../src/core/merge/markdown";
 
 describe("isItemStart", () => {
 	it.each(["- a\n", "* a", "+ a\r\n", "- [ ] task\n", "- [x] done\n", "1. one\n", "12) twelve\n", "  - nested\n", "-\n"])(
@@ -80,11 +80,6 @@ describe("abandonedIndents", () => {
 		// A line that stays where it was is not moved, even if its text also appears at another indent.
 		const both = splitLines("* a\n  * b\n    * b\n");
 		expect(abandonedIndents(both, 1, 3, splitLines("    * b\n  * b\n"), 0, 2, analyzeBase(both))).toBeNull();
-	});
-
-	it("finds list lines at given indents", () => {
-		expect(listLineAt(base, 0, 3, new Set(["  "]))).toBe(true);
-		expect(listLineAt(base, 0, 1, new Set(["  "]))).toBe(false);
 	});
 });
 
