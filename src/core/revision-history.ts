@@ -24,6 +24,13 @@ export interface RevisionEntry {
 	servedAt?: number;
 	/** The revision this one replaced, for writes through the guarded writer (what an undo of it restores). */
 	replaced?: string;
+	/**
+	 * A delete through the guarded writer: `revision` (and `replaced`) is the revision it removed, whose text the
+	 * base store keeps, so the delete can be undone. The note holds nothing after it.
+	 */
+	deleted?: true;
+	/** A write through the guarded writer that created the note (undoing it moves the note to the trash). */
+	created?: true;
 }
 
 export interface NoteHistory {
@@ -72,11 +79,23 @@ export class RevisionHistory {
 		return this.notes.get(path)?.entries ?? [];
 	}
 
-	/** The most recent entry of `path` with this revision, if it is still in the window. */
+	/** The most recent entry of `path` that produced this revision (not a delete of it), if it is still in the window. */
 	find(path: string, revision: string): RevisionEntry | undefined {
 		const entries = this.notes.get(path)?.entries ?? [];
-		for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision) return entries[i];
+		for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision && !entries[i]!.deleted) return entries[i];
 		return undefined;
+	}
+
+	/** Records who deleted `path` (through the guarded writer) and which revision it removed. */
+	recordDeletion(path: string, revision: string, source: RevisionSource, time: number): void {
+		let note = this.notes.get(path);
+		if (!note) {
+			note = { path, entries: [] };
+			this.notes.set(path, note);
+		}
+		note.entries.push({ revision, time, size: 0, source, replaced: revision, deleted: true });
+		if (note.entries.length > this.maxEntriesPerNote) note.entries.splice(0, note.entries.length - this.maxEntriesPerNote);
+		this.markDeleted(path, time);
 	}
 
 	/** Notes what a write replaced, so the write can be undone later. False when the revision is not in the window. */
@@ -85,6 +104,12 @@ export class RevisionHistory {
 		if (!entry || entry.replaced === replaced) return false;
 		entry.replaced = replaced;
 		return true;
+	}
+
+	/** Notes that a write created the note, so only such a write's undo deletes it. */
+	markCreated(path: string, revision: string): void {
+		const entry = this.find(path, revision);
+		if (entry) entry.created = true;
 	}
 
 	/** Every note's history (deleted ones too), for views across the vault such as recent agent activity. */

@@ -3,7 +3,10 @@
  * when the note is still what the agent left, its replaced text is written back (If-Match = the agent's result);
  * when the note moved on, a three-way revert (base = the agent's result, mine = the note now, theirs = what the
  * agent replaced) takes out the agent's change and keeps the later ones. A clean revert is written; one that
- * conflicts is handed back for a person to merge. Every write goes through the guarded writer.
+ * conflicts is handed back for a person to merge. An agent's delete is undone by creating the note again with the
+ * text it removed (If-None-Match: *, so a note created since is never overwritten); a note an agent created is
+ * undone by moving it to the trash while it is still exactly what the agent wrote (If-Match = the agent's result).
+ * Every write goes through the guarded writer.
  */
 import { mergeThreeWayInSlices, renderMerge, type MergeResult } from "../core/merge";
 import { parseEntityTagCondition, revisionOf, strongMatch, type EntityTagCondition } from "../core/revision";
@@ -20,9 +23,11 @@ export interface ActivityEntry {
 	revision: string;
 	/** What it replaced (absent for a note the agent created). */
 	replaced: string | null;
-	/** The note still holds the agent's result. */
+	/** The agent deleted the note (`revision` and `replaced` are the revision it removed). */
+	deleted: boolean;
+	/** The note still holds the agent's result (for a delete: the note is still gone). */
 	current: boolean;
-	/** What it replaced is still kept, so Revert can work. */
+	/** Revert can work: what it replaced (or deleted) is still kept; for a created note, it is unchanged since. */
 	revertible: boolean;
 }
 
@@ -43,8 +48,13 @@ export interface RevertSides {
 
 export type RevertOutcome =
 	| { kind: "unknown" }
-	/** The agent created the note: there is nothing to go back to (delete the note instead). */
+	/**
+	 * The agent created the note and it changed since, so it is not deleted (delete it by hand if unwanted); or what
+	 * the write replaced was never recorded (history kept by an older version).
+	 */
 	| { kind: "nothing-replaced" }
+	/** The agent deleted the note, and a note was created at its path since: nothing was written. */
+	| { kind: "exists"; currentRevision: string; deleted: string }
 	| { kind: "not-retained"; revision: string }
 	| { kind: "missing" }
 	/** The note is no longer the revision the caller sent in If-Match: nothing was written. */
@@ -63,32 +73,40 @@ export class AgentActivity {
 	/** Recent agent writes, newest first (`agent`: only that key's). */
 	list(limit: number, agent?: string): ActivityEntry[] {
 		const { history: revisions, bases } = this.history.deps;
-		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent).map(({ path, entry, agent: name }) => ({
-			path,
-			agent: name,
-			time: new Date(entry.time).toISOString(),
-			revision: entry.revision,
-			replaced: entry.replaced ?? null,
-			current: revisions.latest(path)?.revision === entry.revision,
-			revertible: entry.replaced !== undefined && bases.has(entry.replaced),
-		}));
+		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent).map(({ path, entry, agent: name }) => {
+			const current = entry.deleted ? revisions.latest(path) === undefined && revisions.entries(path).at(-1) === entry : revisions.latest(path)?.revision === entry.revision;
+			return {
+				path,
+				agent: name,
+				time: new Date(entry.time).toISOString(),
+				revision: entry.revision,
+				replaced: entry.replaced ?? null,
+				deleted: entry.deleted === true,
+				current,
+				revertible: entry.replaced === undefined ? entry.created === true && current : bases.has(entry.replaced),
+			};
+		});
 	}
 
 	/**
 	 * Undoes the agent write that produced `revision` (the note's latest agent write when absent), replacing exactly
-	 * the note revision the caller saw (`ifMatch`, required by REST; the modal sends the one it showed).
+	 * the note revision the caller saw (`ifMatch`, required by REST; the modal sends the one it showed). A delete is
+	 * undone only while no note is at its path (If-None-Match: * says the caller expects none).
 	 */
-	async revert(path: string, revision: string | undefined, actor: Actor, ifMatch: EntityTagCondition): Promise<RevertOutcome> {
+	async revert(path: string, revision: string | undefined, actor: Actor, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition = { kind: "absent" }): Promise<RevertOutcome> {
 		const { history, bases, gateway } = this.history.deps;
 		const entry = [...history.entries(path)].reverse().find((candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision));
 		if (!entry || entry.source.kind !== "agent") return { kind: "unknown" };
-		if (entry.replaced === undefined) return { kind: "nothing-replaced" };
-		const replaced = await bases.get(entry.replaced);
-		if (replaced === null) return { kind: "not-retained", revision: entry.replaced };
+		if (entry.deleted) return this.undoDelete(path, entry.revision, actor);
 		const note = await gateway.read(path);
 		if (!note) return { kind: "missing" };
 		const mineRevision = revisionOf(note.content);
-		if (ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision)) return { kind: "stale", currentRevision: mineRevision };
+		// If-None-Match: * expects no note, which is only right for undoing a delete.
+		const stale = ifNoneMatch.kind === "any" || (ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision));
+		if (stale) return { kind: "stale", currentRevision: mineRevision };
+		if (entry.replaced === undefined) return entry.created ? this.undoCreate(path, entry.revision, mineRevision, actor) : { kind: "nothing-replaced" };
+		const replaced = await bases.get(entry.replaced);
+		if (replaced === null) return { kind: "not-retained", revision: entry.replaced };
 		if (mineRevision === entry.revision) return { kind: "write", outcome: await this.write(path, replaced, mineRevision, actor), merged: false };
 		const result = await bases.get(entry.revision);
 		if (result === null) return { kind: "not-retained", revision: entry.revision };
@@ -101,6 +119,27 @@ export class AgentActivity {
 	/** The person's merge of a revert (from the merge view), replacing exactly `mineRevision`. */
 	saveMerge(path: string, text: string, mineRevision: string, actor: Actor): Promise<WriteOutcome> {
 		return this.write(path, text, mineRevision, actor);
+	}
+
+	/** Creates the note again with the text the agent's delete removed, never over a note created since. */
+	private async undoDelete(path: string, deleted: string, actor: Actor): Promise<RevertOutcome> {
+		const { bases, gateway, writer } = this.history.deps;
+		const text = await bases.get(deleted);
+		if (text === null) return { kind: "not-retained", revision: deleted };
+		const note = await gateway.read(path);
+		if (note) return { kind: "exists", currentRevision: revisionOf(note.content), deleted };
+		// The writer checks If-None-Match: * again inside its atomic step, so a note created meanwhile is not replaced.
+		const ifNoneMatch = parseEntityTagCondition("*");
+		const outcome = await writer.write({ path, operation: { kind: "replace", body: text }, ifMatch: { kind: "absent" }, ifNoneMatch, actor, heldRevision: null, allowEmpty: true });
+		return { kind: "write", outcome, merged: false };
+	}
+
+	/** Moves a note the agent created to the trash, only while it is exactly what the agent wrote. */
+	private async undoCreate(path: string, created: string, mineRevision: string, actor: Actor): Promise<RevertOutcome> {
+		if (mineRevision !== created) return { kind: "nothing-replaced" };
+		const ifMatch = parseEntityTagCondition(`"${created}"`);
+		const outcome = await this.history.deps.writer.write({ path, operation: { kind: "delete" }, ifMatch, ifNoneMatch: { kind: "absent" }, actor, heldRevision: null });
+		return { kind: "write", outcome, merged: false };
 	}
 
 	private write(path: string, text: string, expected: string, actor: Actor): Promise<WriteOutcome> {

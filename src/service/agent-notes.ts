@@ -248,8 +248,8 @@ export class AgentNotes {
 	}
 
 	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
-	revert(actor: Actor, path: string, revision: string | undefined, ifMatch: EntityTagCondition): Promise<RevertOutcome> {
-		return this.followUndo(path, actor, this.deps.activity.revert(path, revision, actor, ifMatch), (outcome) => (outcome.kind === "write" ? outcome.outcome : null));
+	revert(actor: Actor, path: string, revision: string | undefined, ifMatch: EntityTagCondition, ifNoneMatch?: EntityTagCondition): Promise<RevertOutcome> {
+		return this.followUndo(path, actor, this.deps.activity.revert(path, revision, actor, ifMatch, ifNoneMatch), (outcome) => (outcome.kind === "write" ? outcome.outcome : null));
 	}
 
 	/** An undo's write is credited to its actor in `onNoteChanged`, like any write through `write`. */

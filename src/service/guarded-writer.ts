@@ -15,7 +15,7 @@ import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
 import type { MutationOutcome, MutationPlan, VaultGateway } from "../vault/gateway";
 import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
-import type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
+import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { clientOf, historySource, type Actor } from "./actor";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "./diff-pages";
@@ -23,7 +23,7 @@ import { heldRevision, withHeldRevision } from "./implicit-tokens";
 import { answerRefusal, refusedWithout } from "./refusal";
 import type { RevisionTracker } from "./revision-tracker";
 
-export type { CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
+export type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 
 /** How often a merge is recomputed because the note kept changing while it was being merged. */
 const MERGE_ATTEMPTS = 3;
@@ -54,6 +54,7 @@ type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | nu
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
 	private readonly written = new Set<(write: CompletedWrite) => Promise<void>>();
+	private readonly deleted = new Set<(deletion: CompletedDelete) => Promise<void>>();
 
 	constructor(private readonly deps: GuardedWriterDeps) {}
 
@@ -64,6 +65,12 @@ export class GuardedWriter {
 	onWritten(listener: (write: CompletedWrite) => Promise<void>): () => void {
 		this.written.add(listener);
 		return () => this.written.delete(listener);
+	}
+
+	/** Subscribes to every delete through the writer (the delete is answered once every listener is done). */
+	onDeleted(listener: (deletion: CompletedDelete) => Promise<void>): () => void {
+		this.deleted.add(listener);
+		return () => this.deleted.delete(listener);
 	}
 
 	/** The revision a tokenless write from `client` would be held to now (its last read), or null. */
@@ -149,6 +156,7 @@ export class GuardedWriter {
 				case "unchanged":
 					return { kind: "unchanged", revision: revisionOf(current ?? "") };
 				case "delete":
+					if (current !== null) await this.afterDelete(path, current, request.actor);
 					return { kind: "deleted" };
 				case "inapplicable":
 					return { kind: "inapplicable", ...decision.failure, currentRevision: revisionOf(current ?? "") };
@@ -185,9 +193,25 @@ export class GuardedWriter {
 			// The writer knows this content, so it is a fair base for its next write.
 			this.deps.history.markServed(path, revision, this.deps.now());
 			await this.deps.bases.retain(revision, content);
-			if (replaced === null) return;
+			if (replaced === null) {
+				this.deps.history.markCreated(path, revision);
+				return;
+			}
 			const write: CompletedWrite = { path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by };
 			for (const listener of this.written) await listener(write);
+		} catch (error) {
+			this.deps.onError?.(error);
+		}
+	}
+
+	/** A delete is history too: who removed which revision, whose text is kept so the delete can be undone. */
+	private async afterDelete(path: string, removed: string, by: Actor): Promise<void> {
+		try {
+			const deletion: CompletedDelete = { path, removed: revisionOf(removed), removedContent: removed, by };
+			this.deps.tracker.recordDeletion(path, deletion.removed, historySource(by));
+			// Listeners first (history pins the removed text), so the retain's eviction already spares it.
+			for (const listener of this.deleted) await listener(deletion);
+			await this.deps.bases.retain(deletion.removed, removed);
 		} catch (error) {
 			this.deps.onError?.(error);
 		}

@@ -13,7 +13,7 @@ import type { RevisionGuardSettings } from "../settings";
 import type { VaultGateway } from "../vault/gateway";
 import type { Actor } from "./actor";
 import { diffCapBytes, type DiffPages } from "./diff-pages";
-import type { CompletedWrite, GuardedWriter, WriteOutcome } from "./guarded-writer";
+import type { CompletedDelete, CompletedWrite, GuardedWriter, WriteOutcome } from "./guarded-writer";
 
 /** One revision as people see it. */
 export interface RevisionView {
@@ -28,6 +28,8 @@ export interface RevisionView {
 	restorable: boolean;
 	/** It is what the note holds now. */
 	current: boolean;
+	/** The note was deleted here (`revision` is what the delete removed). */
+	deleted: boolean;
 	/** The revision before it (what a write through the guarded writer replaced, when known), or null for the first. */
 	previous: string | null;
 }
@@ -80,6 +82,12 @@ export class NoteHistoryService {
 		if (this.deps.history.markReplaced(write.path, write.revision, write.replaced)) this.deps.onDirty();
 		if (write.by.kind === "agent") this.pins = null;
 		await this.deps.bases.retain(write.replaced, write.replacedContent);
+	}
+
+	/** Subscribed to the writer's deletes: the history entry is already there; an agent's delete changes the pins. */
+	recordDelete(deletion: CompletedDelete): Promise<void> {
+		if (deletion.by.kind === "agent") this.pins = null;
+		return Promise.resolve();
 	}
 
 	/** Pinned in the base store: the texts open conflicts need, and before and after of the latest agent writes. */
@@ -145,7 +153,8 @@ export class NoteHistoryService {
 			source: entry.source.kind,
 			size: entry.size,
 			restorable: this.deps.bases.has(entry.revision),
-			current: entry.revision === currentRevision,
+			current: entry.revision === currentRevision && !entry.deleted,
+			deleted: entry.deleted === true,
 			previous: entry.replaced ?? before?.revision ?? null,
 		};
 	}
@@ -194,7 +203,8 @@ function conditionHolds(current: string | null, ifMatch: EntityTagCondition, ifN
 	return current !== null && (ifMatch.kind === "any" || strongMatch(ifMatch, current));
 }
 
+/** The latest entry that produced `revision` (a delete of it is not shown as the revision). */
 function lastIndexOf(entries: readonly RevisionEntry[], revision: string): number {
-	for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision) return i;
+	for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision && !entries[i]!.deleted) return i;
 	return -1;
 }

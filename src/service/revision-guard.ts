@@ -130,6 +130,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	const noteHistory = new NoteHistoryService({ gateway, history, bases, writer, conflicts, diffs, settings, onDirty: () => persistence.markDirty() });
 	// Every write keeps what it replaced, so any write (a wiping one above all) can be undone.
 	writer.onWritten((write) => noteHistory.recordWrite(write));
+	writer.onDeleted((deletion) => noteHistory.recordDelete(deletion));
 	bases.setPinned((revision) => noteHistory.isPinned(revision));
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);

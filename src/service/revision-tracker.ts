@@ -68,6 +68,13 @@ export class RevisionTracker {
 		if (history.observe(path, revision, byteLength(content), source, now())) onDirty();
 	}
 
+	/** A delete through the guarded writer: who removed `path`, and which revision (its text is kept as a base). */
+	recordDeletion(path: string, revision: string, source: RevisionSource): void {
+		this.expected.delete(path);
+		this.options.history.recordDeletion(path, revision, source, this.options.now());
+		this.options.onDirty();
+	}
+
 	/** A note is being handed to an agent: remember when, and keep its content as a future merge base. */
 	async served(snapshot: Pick<NoteSnapshot, "path" | "content">, knownRevision?: string): Promise<string> {
 		// The caller may have hashed the content already (a read checks If-None-Match first): hash once per request.

@@ -64,3 +64,11 @@ export interface CompletedWrite {
 	content: string;
 	by: Actor;
 }
+
+export interface CompletedDelete {
+	path: string;
+	/** The revision the delete removed, and its content. */
+	removed: string;
+	removedContent: string;
+	by: Actor;
+}

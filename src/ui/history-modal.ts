@@ -49,20 +49,23 @@ export class NoteHistoryModal extends Modal {
 	private renderRevision(list: HTMLElement, view: RevisionView, page: HistoryPage): void {
 		const item = list.createEl("li", { cls: "revision-guard-history-item" });
 		item.dataset.revision = view.revision;
-		const title = item.createDiv({ cls: "revision-guard-history-title", text: `${capitalized(view.by)} · ${new Date(view.time).toLocaleString()}` });
+		const title = item.createDiv({ cls: "revision-guard-history-title", text: `${capitalized(view.by)} · ${new Date(view.time).toLocaleString()}${view.deleted ? " · deleted the note" : ""}` });
 		if (view.current) title.createSpan({ cls: "revision-guard-history-tag", text: "Current" });
-		const meta = view.restorable ? `${view.size} bytes` : `${view.size} bytes · text no longer kept`;
+		const size = view.deleted ? "removed the note's text" : `${view.size} bytes`;
+		const meta = view.restorable ? size : `${size} · text no longer kept`;
 		item.createDiv({ cls: "revision-guard-history-meta", text: meta });
 		const buttons = item.createDiv({ cls: "revision-guard-history-actions" });
 		const diff = item.createEl("pre", { cls: "revision-guard-history-diff" });
 		diff.hidden = true;
-		if (view.restorable) {
+		// A delete's row names the revision it removed: its text is shown and restored from that revision's own row.
+		if (view.restorable && !view.deleted) {
 			buttons.createEl("button", { text: "Show changes" }).addEventListener("click", () => void this.toggleDiff(diff, view));
 		}
-		if (view.restorable && !view.current) {
+		if (view.restorable && !view.current && !view.deleted) {
 			buttons.createEl("button", { text: "Restore", cls: "mod-cta" }).addEventListener("click", () => void this.restore(view, page.currentRevision));
 		}
-		if (view.source === "agent" && view.previous !== null) {
+		// Reverting a write that created the note moves it to the trash (while it is unchanged); the service checks.
+		if (view.source === "agent") {
 			buttons.createEl("button", { text: "Revert this write" }).addEventListener("click", () => void this.revert(view, page.currentRevision));
 		}
 	}
@@ -96,7 +99,12 @@ export class NoteHistoryModal extends Modal {
 	}
 
 	private async revert(view: RevisionView, seen: string | null): Promise<void> {
-		if (!(await this.actions.confirm(`Take ${view.by}'s write out of ${this.path}? Later changes are kept where they do not conflict.`, "Revert"))) return;
+		const question = view.deleted
+			? `Bring ${this.path} back as it was before ${view.by} deleted it? A note created there since is never replaced.`
+			: view.previous === null
+				? `Move ${this.path}, which ${view.by} created, to the trash? Only if it is unchanged since.`
+				: `Take ${view.by}'s write out of ${this.path}? Later changes are kept where they do not conflict.`;
+		if (!(await this.actions.confirm(question, "Revert"))) return;
 		const message = await this.actions.revert(this.path, view.revision, seen);
 		if (message === null) return this.close();
 		new Notice(message);

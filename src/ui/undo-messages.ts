@@ -21,7 +21,9 @@ export function revertMessage(path: string, outcome: Exclude<RevertOutcome, { ki
 		case "unknown":
 			return `That agent write is no longer in the history of ${path}.`;
 		case "nothing-replaced":
-			return `The agent created ${path}, so there is nothing earlier to go back to. Delete the note if you do not want it.`;
+			return `Revert does not delete ${path}: the agent created it and it changed since (or what the write replaced is not recorded). Delete the note if you do not want it.`;
+		case "exists":
+			return `A new ${path} was created after the agent deleted it, so nothing was written. Restore the deleted version from the note's history to replace it.`;
 		case "not-retained":
 			return `The text needed to revert this write to ${path} is no longer kept.`;
 		case "missing":
@@ -29,8 +31,14 @@ export function revertMessage(path: string, outcome: Exclude<RevertOutcome, { ki
 		case "stale":
 			return staleMessage(path);
 		case "write":
-			return writeMessage(path, outcome.outcome, outcome.merged ? `Took the agent's change out of ${path}; the later changes were kept.` : `Reverted the agent's write to ${path}.`);
+			return writeMessage(path, outcome.outcome, outcome.merged ? `Took the agent's change out of ${path}; the later changes were kept.` : revertDone(path, outcome.outcome));
 	}
+}
+
+function revertDone(path: string, outcome: WriteOutcome): string {
+	if (outcome.kind === "deleted") return `Moved ${path}, which the agent created, to the trash.`;
+	if (outcome.kind === "written" && outcome.created) return `Brought back ${path}, which the agent deleted.`;
+	return `Reverted the agent's write to ${path}.`;
 }
 
 function writeMessage(path: string, outcome: WriteOutcome, done: string): string {

@@ -98,6 +98,21 @@ describe("RevisionHistory deletion and rename", () => {
 		expect(history.toSnapshot().notes[0]).not.toHaveProperty("deletedAt");
 	});
 
+	it("recordDeletion keeps who deleted which revision, once, whichever of it and the delete event comes first", () => {
+		const history = new RevisionHistory();
+		history.observe("a.md", "r1", 1, user, 1);
+		history.markDeleted("a.md", 4);
+		history.recordDeletion("a.md", "r1", agent, 5);
+		history.markDeleted("a.md", 6);
+		expect(history.entries("a.md").at(-1)).toEqual({ revision: "r1", time: 5, size: 0, source: agent, replaced: "r1", deleted: true });
+		expect(history.latest("a.md")).toBeUndefined();
+		expect(history.trackedPaths()).toEqual([]);
+		// The delete is not the revision: lookups of r1 find the entry that produced it.
+		expect(history.find("a.md", "r1")).toMatchObject({ source: user, time: 1 });
+		expect(history.observe("a.md", "r1", 1, user, 9)).toBe(true);
+		expect(history.entries("a.md")).toHaveLength(3);
+	});
+
 	it("markDeleted on an unknown path does nothing", () => {
 		const history = new RevisionHistory();
 		history.markDeleted("nope.md", 1);

@@ -141,6 +141,48 @@ describe("the agent activity modal", () => {
 		expect(Notice.shown.at(-1)?.message).toBe("Reverted the agent's write to a.md.");
 	});
 
+	it("lists an agent's delete and Revert brings the note back with the deleted text", async () => {
+		await personWrites("a.md", "what I wrote\n");
+		const etag = (await h.api("/vault/a.md")).headers.etag as string;
+		expect((await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": etag } })).status).toBe(204);
+		await settle();
+		expect(h.app.vault.getFileByPath("a.md")).toBeNull();
+		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
+		modal.open();
+		expect(items(modal)[0]!.textContent).toContain("deleted the note");
+		await click(button(items(modal)[0]!, "Revert"));
+		expect(questions).toEqual([expect.stringContaining("created again")]);
+		expect(await note("a.md")).toBe("what I wrote\n");
+		expect(Notice.shown.at(-1)?.message).toBe("Brought back a.md, which the agent deleted.");
+		const history = await openHistory("a.md");
+		expect(items(history)[1]!.querySelector(".revision-guard-history-title")?.textContent).toMatch(/^Test-agent · .* · deleted the note$/);
+	});
+
+	it("does not bring a deleted note back over one the person created since", async () => {
+		await personWrites("a.md", "old\n");
+		const etag = (await h.api("/vault/a.md")).headers.etag as string;
+		expect((await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": etag } })).status).toBe(204);
+		await settle();
+		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
+		modal.open();
+		await personWrites("a.md", "a new note\n");
+		await click(button(items(modal)[0]!, "Revert"));
+		expect(await note("a.md")).toBe("a new note\n");
+		expect(Notice.shown.at(-1)?.message).toContain("was created after the agent deleted it");
+	});
+
+	it("moves a note an agent created to the trash on Revert while it is unchanged", async () => {
+		expect((await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } })).status).toBe(201);
+		await settle();
+		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
+		modal.open();
+		expect(items(modal)[0]!.textContent).toContain("created the note");
+		await click(button(items(modal)[0]!, "Revert"));
+		expect(questions).toEqual([expect.stringContaining("moved to the trash")]);
+		expect(h.app.vault.getFileByPath("new.md")).toBeNull();
+		expect(Notice.shown.at(-1)?.message).toBe("Moved new.md, which the agent created, to the trash.");
+	});
+
 	it("shows one key's writes when the person picks that key", async () => {
 		await personWrites("a.md", "a\n");
 		await personWrites("b.md", "b\n");

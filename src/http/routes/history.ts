@@ -4,7 +4,8 @@
  *   GET  /history/{path}[?offset&limit]            a page of the note's revisions, newest first
  *   GET  /history/{path}?revision=R[&offset]        one revision: its text if kept, and the diff from the one before
  *   POST /history/{path}/restore?revision=R         writes R back (If-Match: the note's revision now; required)
- *   POST /history/{path}/revert[?revision=R]        undoes the agent write that produced R (default: the latest)
+ *   POST /history/{path}/revert[?revision=R]        undoes the agent write that produced R (default: the latest);
+ *                                                    for an agent's delete, recreates the note (If-None-Match: *)
  *   GET  /activity[?agent&limit]                    recent agent writes across the vault
  */
 import { etagOf, parseEntityTagCondition } from "../../core/revision";
@@ -50,8 +51,9 @@ export async function revertAgentWrite(context: RequestContext): Promise<ApiResp
 	const path = resolvePath(context, "note");
 	const revision = unquoted(context.query.get("revision"));
 	const ifMatch = parseEntityTagCondition(headersValue(context, "if-match"));
-	if (ifMatch.kind === "absent") return precondition(path);
-	const outcome = await context.notes.revert(actorOf(context), path, revision, ifMatch);
+	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
+	if (ifMatch.kind === "absent" && ifNoneMatch.kind !== "any") return precondition(path);
+	const outcome = await context.notes.revert(actorOf(context), path, revision, ifMatch, ifNoneMatch);
 	if (outcome.kind === "write") return respond(context, path, outcome.outcome);
 	if (outcome.kind === "needs-merge") {
 		const { sides } = outcome;
@@ -84,14 +86,16 @@ function answerUndo(context: RequestContext, path: string, outcome: RestoreOutco
 		case "missing":
 			return problem("note-not-found", `"${path}" no longer exists. Restore a revision with POST ${historyLink(path)}/restore?revision=… and If-None-Match: *.`, { path });
 		case "nothing-replaced":
-			return problem("nothing-to-revert", `That agent write created "${path}"; there is no earlier text to return to. Nothing was written.`, { path });
+			return problem("nothing-to-revert", `That agent write created "${path}" and the note changed since (or what the write replaced was never recorded), so Revert does not delete it. Nothing was written. DELETE /vault/${path} with If-Match if you do not want it.`, { path });
+		case "exists":
+			return problem("revert-note-exists", `An agent deleted "${path}", and a note was created there since (revision ${outcome.currentRevision}). Nothing was written. Compare them with GET ${historyLink(path)}; to put the deleted text back anyway, POST ${historyLink(path)}/restore?revision=${outcome.deleted} with If-Match: "${outcome.currentRevision}".`, { path, currentRevision: outcome.currentRevision, deletedRevision: outcome.deleted });
 		default:
 			return respond(context, path, outcome);
 	}
 }
 
 function precondition(path: string): never {
-	return refuse("precondition-required", `Send If-Match with the note's current revision (the ETag of GET ${historyLink(path)} or GET /vault/${path}), so an undo never overwrites a newer note blindly. Nothing was written.`);
+	return refuse("precondition-required", `Send If-Match with the note's current revision (the ETag of GET ${historyLink(path)} or GET /vault/${path}), or If-None-Match: * to undo a delete, so an undo never overwrites a newer note blindly. Nothing was written.`);
 }
 
 function historyLink(path: string): string {

@@ -21,6 +21,7 @@ const revisionView = {
 		size: { type: "integer" },
 		restorable: { type: "boolean", description: "Its text is still kept (false: listed, but it can no longer be shown or restored)." },
 		current: { type: "boolean" },
+		deleted: { type: "boolean", description: "The note was deleted here through the guarded writer; revision is the one the delete removed." },
 		previous: { type: ["string", "null"], description: "The revision before it (what a write replaced)." },
 	},
 };
@@ -65,16 +66,26 @@ export function historyPaths({ problemResponse, pathParam, etagHeader, common, r
 		},
 		"/history/{path}/revert": {
 			post: {
-				summary: "Undoes an agent's write. Unchanged since: what it replaced is written back. Changed since: a three-way revert (base = the agent's result, mine = the note now, theirs = what it replaced); clean: written; not clean: 409 revert-needs-merge with mergePreview, nothing written.",
-				parameters: [pathParam, revisionQuery("The revision the agent's write produced (GET /activity); default: the note's latest agent write.", false), ifMatchRequired],
-				responses: { ...undoResponses, "409": problemResponse("revert-needs-merge (with mergePreview and currentRevision); nothing-to-revert: the agent created the note.") },
+				summary: "Undoes an agent's write or delete. Unchanged since: what it replaced is written back. Changed since: a three-way revert (base = the agent's result, mine = the note now, theirs = what it replaced); clean: written; not clean: 409 revert-needs-merge with mergePreview, nothing written. A delete: the note is created again with the text it removed (If-None-Match: *; 201). A write that created the note: the note is moved to the trash if it is still exactly what the agent wrote (204).",
+				parameters: [
+					pathParam,
+					revisionQuery("The revision the agent's write produced, or the one its delete removed (GET /activity); default: the note's latest agent write or delete.", false),
+					{ ...ifMatchRequired, required: false, description: `${ifMatchRequired.description} Required unless If-None-Match: * undoes a delete.` },
+					{ name: "If-None-Match", in: "header", required: false, description: "* to undo a delete: the note is created again only while none is at its path.", schema: { type: "string", enum: ["*"] } },
+				],
+				responses: {
+					...undoResponses,
+					"201": { description: "An agent's delete was undone: the note exists again with the text the delete removed.", headers: etagHeader },
+					"409": problemResponse("revert-needs-merge (with mergePreview and currentRevision); nothing-to-revert: the agent created the note and it changed since; revert-note-exists: the agent deleted the note and one was created at its path since (currentRevision, deletedRevision), nothing written."),
+					"428": problemResponse("If-Match (or If-None-Match: * to undo a delete) is required."),
+				},
 			},
 		},
 		"/activity": {
 			get: {
-				summary: "Recent agent writes across the vault, newest first, each with the note, the key, the revision it produced and the one it replaced, and whether Revert can still work.",
+				summary: "Recent agent writes and deletes across the vault, newest first, each with the note, the key, the revision it produced (for a delete: the one it removed) and the one it replaced, and whether Revert can still work.",
 				parameters: [{ name: "agent", in: "query", required: false, description: "Only this key's writes.", schema: { type: "string" } }, { name: "limit", in: "query", required: false, description: "At most 200; default 50.", schema: { type: "integer", minimum: 1, maximum: 200 } }],
-				responses: { "200": { description: "{agent, writes: [{path, agent, time, revision, replaced, current, revertible, history}]}." }, ...common },
+				responses: { "200": { description: "{agent, writes: [{path, agent, time, revision, replaced, deleted, current, revertible, history}]}." }, ...common },
 			},
 		},
 	};

@@ -167,11 +167,74 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		expect((await h.api("/history/a.md/revert", { method: "POST" })).status).toBe(428);
 		const stale = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": '"old"' } });
 		expect(stale.json()).toMatchObject({ status: 412, type: "/problems/history-stale", currentRevision: revision });
+		expect(await note("a.md")).toBe("after\n");
+	});
+});
+
+describe("undoing an agent's delete or create", () => {
+	async function agentDelete(path: string, content: string): Promise<void> {
+		// No read first: the token is the content's hash, so the deleted text was never served and kept before.
+		expect((await h.api(`/vault/${path}`, { method: "DELETE", headers: { "If-Match": `"${sha256Token(content)}"` } })).status).toBe(204);
+	}
+
+	it("lists an agent's delete in history and activity, and Revert brings the note back (If-None-Match: *)", async () => {
+		await writeVaultFile(h.dir, "a.md", "the person's text\n");
+		await agentDelete("a.md", "the person's text\n");
+		const deleted = sha256Token("the person's text\n");
+		const history = (await h.api("/history/a.md")).json<HistoryBody & { revisions: { deleted: boolean }[] }>();
+		expect(history.currentRevision).toBeNull();
+		expect(history.revisions[0]).toMatchObject({ revision: deleted, by: "test-agent", source: "agent", deleted: true, current: false, restorable: true });
+		const activity = (await h.api("/activity")).json<{ writes: unknown[] }>();
+		expect(activity.writes[0]).toMatchObject({ path: "a.md", agent: "test-agent", deleted: true, revision: deleted, replaced: deleted, current: true, revertible: true });
+		expect((await h.api("/history/a.md/revert", { method: "POST" })).status).toBe(428);
+		const res = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-None-Match": "*" } });
+		expect(res.status).toBe(201);
+		expect(res.headers.etag).toBe(`"${deleted}"`);
+		expect(await note("a.md")).toBe("the person's text\n");
+		const after = (await h.api("/history/a.md")).json<HistoryBody>();
+		expect(after.revisions[0]).toMatchObject({ revision: deleted, by: "test-agent", current: true });
+	});
+
+	it("never overwrites a note created again since the delete: 409 with the next step, nothing written, no .bak", async () => {
+		await writeVaultFile(h.dir, "a.md", "old text\n");
+		await agentDelete("a.md", "old text\n");
+		await writeVaultFile(h.dir, "a.md", "a new note by the person\n");
+		await until(async () => (await h.api("/history/a.md")).json<HistoryBody>().currentRevision !== null, "the new note to be seen");
+		const filesBefore = await visibleFiles(h.dir);
+		const res = await h.api(`/history/a.md/revert?revision=${sha256Token("old text\n")}`, { method: "POST", headers: { "If-None-Match": "*" } });
+		expect(res.json()).toMatchObject({ status: 409, type: "/problems/revert-note-exists", currentRevision: sha256Token("a new note by the person\n"), detail: expect.stringContaining("/restore?revision=") });
+		expect(await note("a.md")).toBe("a new note by the person\n");
+		expect(await visibleFiles(h.dir)).toEqual(filesBefore);
+	});
+
+	it("moves a note the agent created to the trash when it is still what the agent wrote", async () => {
 		const created = await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
 		const createdRevision = (created.headers.etag as string).slice(1, -1);
 		const res = await h.api("/history/new.md/revert", { method: "POST", headers: { "If-Match": `"${createdRevision}"` } });
+		expect(res.status).toBe(204);
+		expect(await visibleFiles(h.dir)).not.toContain("new.md");
+		const history = (await h.api("/history/new.md")).json<HistoryBody>();
+		expect(history.revisions[0]).toMatchObject({ revision: createdRevision, deleted: true, by: "test-agent" });
+	});
+
+	it("does not trash a note when history does not say the agent's write created it (history from an older version)", async () => {
+		const created = await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
+		const createdRevision = (created.headers.etag as string).slice(1, -1);
+		delete h.guard.history.find("new.md", createdRevision)!.created;
+		expect((await h.api("/activity")).json<{ writes: unknown[] }>().writes[0]).toMatchObject({ path: "new.md", revertible: false });
+		const res = await h.api("/history/new.md/revert", { method: "POST", headers: { "If-Match": `"${createdRevision}"` } });
 		expect(res.json()).toMatchObject({ status: 409, type: "/problems/nothing-to-revert" });
-		expect(await note("a.md")).toBe("after\n");
+		expect(await note("new.md")).toBe("new\n");
+	});
+
+	it("keeps a note the agent created once someone changed it (409 nothing-to-revert)", async () => {
+		const created = await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
+		const createdRevision = (created.headers.etag as string).slice(1, -1);
+		await writeVaultFile(h.dir, "new.md", "new\nand the person's line\n");
+		const now = sha256Token("new\nand the person's line\n");
+		const res = await h.api(`/history/new.md/revert?revision=${createdRevision}`, { method: "POST", headers: { "If-Match": `"${now}"` } });
+		expect(res.json()).toMatchObject({ status: 409, type: "/problems/nothing-to-revert" });
+		expect(await note("new.md")).toBe("new\nand the person's line\n");
 	});
 });
 
@@ -196,6 +259,21 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 			expect(body.revisions.find((entry) => entry.revision === sha256Token(PERSON_TEXT))?.restorable).toBe(true);
 			const res = await h.api(`/history/a.md/revert`, { method: "POST", headers: { "If-Match": `"${sha256Token("")}"` } });
 			expect(res.status).toBe(204);
+			expect(await note("a.md")).toBe(PERSON_TEXT);
+		});
+		it("keeps a deleted note's text restorable too, and Revert recreates it", async () => {
+			await writeVaultFile(h.dir, "a.md", PERSON_TEXT);
+			const readOthers = async (from: number) => {
+				for (let n = from; n < from + 8; n++) {
+					await writeVaultFile(h.dir, `b${n}.md`, `other note ${n}\n`.padEnd(120, "y"));
+					expect((await h.api(`/vault/b${n}.md`)).status).toBe(200);
+				}
+			};
+			// The store is full (and its pins worked out) before the delete, and fills again after it.
+			await readOthers(0);
+			expect((await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": `"${sha256Token(PERSON_TEXT)}"` } })).status).toBe(204);
+			await readOthers(8);
+			expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-None-Match": "*" } })).status).toBe(201);
 			expect(await note("a.md")).toBe(PERSON_TEXT);
 		});
 	});
