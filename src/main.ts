@@ -151,7 +151,7 @@ export default class RevisionGuardPlugin extends Plugin {
 				this.conflictUi = conflictUi;
 				this.register(conflictUi.start());
 				// Agents' clients may offer the person "open the merge modal" when a write is refused (MCP elicitation).
-				this.register(guard.notes.offerMergeModal((id) => conflictUi.openMerge(id)));
+				this.register(guard.notes.mergeModal.offer((id) => conflictUi.openMerge(id)));
 				this.undo = new GuardUndo(app, guard, (path) => this.showHistory(path));
 				const countActivity = () => this.activityBar?.update(guard.activity.list(Number.MAX_SAFE_INTEGER).map((write) => write.time), guard.now());
 				countActivity();

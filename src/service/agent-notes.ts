@@ -23,9 +23,10 @@ import type { RevisionTracker } from "./revision-tracker";
 import type { MergeResult } from "../core/merge";
 import { NoteChangeFeed, type NoteChange } from "./note-change-feed";
 import { notePage, type NotePage } from "./note-pages";
-import type { Actor } from "./actor";
-import type { AgentActivity, ActivityEntry, RevertOutcome } from "./agent-activity";
-import type { HistoryPage, NoteHistoryService, RestoreOutcome, RevisionDetail } from "./note-history";
+import type { AgentActivity } from "./agent-activity";
+import { MergeModalHook } from "./merge-modal-hook";
+import type { NoteHistoryService } from "./note-history";
+import { UndoNotes } from "./undo-notes";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -88,8 +89,10 @@ export class AgentNotes {
 	readonly settings: () => RevisionGuardSettings;
 	readonly pathPolicy: () => PathPolicy;
 	private readonly changeFeed: NoteChangeFeed;
-	/** How the host shows a conflict in its merge modal (Obsidian); absent headless. */
-	private mergeModal: ((conflictId: string) => void) | null = null;
+	/** History and undo: a person's (or an agent's) way back from any agent write. */
+	readonly undo: UndoNotes;
+	/** How the host shows a conflict in its merge modal (Obsidian offers one; headless does not). */
+	readonly mergeModal = new MergeModalHook();
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -98,6 +101,7 @@ export class AgentNotes {
 		this.settings = deps.settings;
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
+		this.undo = new UndoNotes({ noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
 	}
 
 	/**
@@ -205,58 +209,6 @@ export class AgentNotes {
 	/** The person chose to keep the note as it is: the conflict is dismissed, the agent's .bak stays. */
 	dismissAsPerson(id: string): void {
 		this.deps.resolver.dismiss(id);
-	}
-
-	/** The host offers its merge modal (Obsidian does, headless does not). Returns the withdrawal. */
-	offerMergeModal(open: (conflictId: string) => void): () => void {
-		this.mergeModal = open;
-		return () => {
-			if (this.mergeModal === open) this.mergeModal = null;
-		};
-	}
-
-	canOpenMergeModal(): boolean {
-		return this.mergeModal !== null;
-	}
-
-	/** Shows a conflict in the host's merge modal; false when the host has none. */
-	openMergeModal(conflictId: string): boolean {
-		if (!this.mergeModal) return false;
-		this.mergeModal(conflictId);
-		return true;
-	}
-
-	/** A page of a note's revisions, newest first (who, when, restorable); null when the note is unknown. */
-	history(path: string, offset: number, limit: number): Promise<HistoryPage | null> {
-		return this.deps.noteHistory.page(path, offset, limit);
-	}
-
-	/** One revision of a note: its text if kept, and a page of the diff from the revision before it. */
-	historyRevision(path: string, revision: string, offset: number): Promise<RevisionDetail> {
-		return this.deps.noteHistory.detail(path, revision, offset);
-	}
-
-	/** Writes an earlier revision back, guarded like any write (it must replace exactly the revision in `ifMatch`). */
-	restore(actor: Actor, path: string, revision: string, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition): Promise<RestoreOutcome> {
-		const work = this.deps.noteHistory.restore(path, revision, actor, ifMatch, ifNoneMatch);
-		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "written" ? outcome : null));
-	}
-
-	/** Recent agent writes across the vault, newest first. */
-	agentActivity(limit: number, agent?: string): ActivityEntry[] {
-		return this.deps.activity.list(limit, agent);
-	}
-
-	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
-	revert(actor: Actor, path: string, revision: string | undefined, ifMatch: EntityTagCondition, ifNoneMatch?: EntityTagCondition): Promise<RevertOutcome> {
-		return this.followUndo(path, actor, this.deps.activity.revert(path, revision, actor, ifMatch, ifNoneMatch), (outcome) => (outcome.kind === "write" ? outcome.outcome : null));
-	}
-
-	/** An undo's write is credited to its actor in `onNoteChanged`, like any write through `write`. */
-	private async followUndo<T>(path: string, actor: Actor, work: Promise<T>, written: (outcome: T) => WriteOutcome | null): Promise<T> {
-		const NOTHING: WriteOutcome = { kind: "unchanged", revision: "" };
-		await this.changeFeed.track(path, actor, work.then((outcome) => written(outcome) ?? NOTHING, () => NOTHING));
-		return work;
 	}
 
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */

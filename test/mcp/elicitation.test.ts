@@ -98,7 +98,7 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 
 	it("offers and opens the host's merge modal when the host has one", async () => {
 		const opened: string[] = [];
-		const withdraw = s.guard.notes.offerMergeModal((id) => opened.push(id));
+		const withdraw = s.guard.notes.mergeModal.offer((id) => opened.push(id));
 		try {
 			const result = await staleWrite(await connectAs(choose("open")));
 			expect(offered()).toEqual(["merge", "keep", "take", "open"]);

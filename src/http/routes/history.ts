@@ -23,13 +23,13 @@ export async function getHistory(context: RequestContext): Promise<ApiResponse> 
 	const revision = unquoted(context.query.get("revision"));
 	const offset = whole(context, "offset", 0);
 	if (revision !== undefined) {
-		const detail = await context.notes.historyRevision(path, revision, offset);
+		const detail = await context.notes.undo.historyRevision(path, revision, offset);
 		if (detail.kind === "unknown") return answerUndo(context, path, { kind: "unknown" });
 		const { view, content, diff } = detail;
 		const more = diff?.nextOffset == null ? {} : { truncated: true, nextOffset: diff.nextOffset, next: `${historyLink(path)}?revision=${encodeURIComponent(revision)}&offset=${diff.nextOffset}` };
 		return json(200, { path, ...view, content, diff: diff?.text ?? null, diffOffset: offset, ...more, ...(diff === null ? { diffMissing: "The text of this revision or of the one before it is no longer kept, so no diff can be shown." } : {}) });
 	}
-	const page = await context.notes.history(path, offset, whole(context, "limit", 20));
+	const page = await context.notes.undo.history(path, offset, whole(context, "limit", 20));
 	if (!page) return problem("note-not-found", `There is no note at "${path}" and no history of one.`);
 	const end = page.offset + page.revisions.length;
 	const next = end < page.total ? { next: `${historyLink(path)}?offset=${end}` } : {};
@@ -43,7 +43,7 @@ export async function restoreRevision(context: RequestContext): Promise<ApiRespo
 	const ifMatch = parseEntityTagCondition(headersValue(context, "if-match"));
 	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
 	if (ifMatch.kind === "absent" && ifNoneMatch.kind !== "any") return precondition(path);
-	const outcome = await context.notes.restore(actorOf(context), path, revision, ifMatch, ifNoneMatch);
+	const outcome = await context.notes.undo.restore(actorOf(context), path, revision, ifMatch, ifNoneMatch);
 	return answerUndo(context, path, outcome);
 }
 
@@ -53,7 +53,7 @@ export async function revertAgentWrite(context: RequestContext): Promise<ApiResp
 	const ifMatch = parseEntityTagCondition(headersValue(context, "if-match"));
 	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
 	if (ifMatch.kind === "absent" && ifNoneMatch.kind !== "any") return precondition(path);
-	const outcome = await context.notes.revert(actorOf(context), path, revision, ifMatch, ifNoneMatch);
+	const outcome = await context.notes.undo.revert(actorOf(context), path, revision, ifMatch, ifNoneMatch);
 	if (outcome.kind === "write") return respond(context, path, outcome.outcome);
 	if (outcome.kind === "needs-merge") {
 		const { sides } = outcome;
@@ -71,7 +71,7 @@ export async function revertAgentWrite(context: RequestContext): Promise<ApiResp
 
 export async function listActivity(context: RequestContext): Promise<ApiResponse> {
 	const agent = context.query.get("agent") ?? undefined;
-	const entries = context.notes.agentActivity(whole(context, "limit", 50), agent);
+	const entries = context.notes.undo.agentActivity(whole(context, "limit", 50), agent);
 	return json(200, { agent: agent ?? null, writes: entries.map((entry) => ({ ...entry, history: historyLink(entry.path) })) });
 }
 

@@ -53,7 +53,7 @@ export class PersonAsker {
 		try {
 			const merge = await this.deps.notes.conflictMerge(conflict.id, false);
 			if (!merge || merge.sides.theirs === null || merge.sides.mineRevision === null) return { kind: "not-asked" };
-			const form = choiceForm({ agent: this.deps.agent(), path, backupPath: conflict.backupPath, canMerge: merge.result.clean, canOpen: this.deps.notes.canOpenMergeModal() });
+			const form = choiceForm({ agent: this.deps.agent(), path, backupPath: conflict.backupPath, canMerge: merge.result.clean, canOpen: this.deps.notes.mergeModal.canOpen() });
 			const choice = await this.question(server, form);
 			if (typeof choice !== "string") return choice;
 			return await this.carryOut(conflict.id, choice, merge);
@@ -90,7 +90,7 @@ export class PersonAsker {
 				notes.dismissAsPerson(id);
 				return { kind: "kept" };
 			case "open":
-				return notes.openMergeModal(id) ? { kind: "opened" } : { kind: "no-answer", why: "failed" };
+				return notes.mergeModal.open(id) ? { kind: "opened" } : { kind: "no-answer", why: "failed" };
 			case "merge":
 			case "take": {
 				const text = choice === "merge" ? merge.text : merge.sides.theirs!;
