@@ -65,7 +65,7 @@ export class RevisionHistory {
 		if (note.deletedAt !== undefined) this.deletedCount--;
 		delete note.deletedAt;
 		note.entries.push({ revision, time, size, source });
-		if (note.entries.length > this.maxEntriesPerNote) note.entries.splice(0, note.entries.length - this.maxEntriesPerNote);
+		trimEntries(note.entries, this.maxEntriesPerNote);
 		return true;
 	}
 
@@ -94,7 +94,7 @@ export class RevisionHistory {
 			this.notes.set(path, note);
 		}
 		note.entries.push({ revision, time, size: 0, source, replaced: revision, deleted: true });
-		if (note.entries.length > this.maxEntriesPerNote) note.entries.splice(0, note.entries.length - this.maxEntriesPerNote);
+		trimEntries(note.entries, this.maxEntriesPerNote);
 		this.markDeleted(path, time);
 	}
 
@@ -168,16 +168,34 @@ export class RevisionHistory {
 		if (!isSnapshot(snapshot)) return history;
 		// Entries are checked one by one: a hand-edited or half-written state file must not break later lookups.
 		for (const note of snapshot.notes) {
-			history.notes.set(note.path, { ...note, entries: note.entries.filter(isEntry) });
+			history.notes.set(note.path, { ...note, entries: note.entries.filter(isEntry).map(withValidSource) });
 			if (note.deletedAt !== undefined) history.deletedCount++;
 		}
 		return history;
 	}
 }
 
+/**
+ * Keeps a note's history within `max` entries, the oldest person and program revisions going first: an agent write
+ * stays listed (and so revertible, with what it replaced) while the person saves the note many times after it.
+ */
+function trimEntries(entries: RevisionEntry[], max: number): void {
+	while (entries.length > max) {
+		const oldestOther = entries.findIndex((entry, index) => entry.source.kind !== "agent" && index < entries.length - 1);
+		entries.splice(oldestOther < 0 ? 0 : oldestOther, 1);
+	}
+}
+
 function isEntry(value: unknown): value is RevisionEntry {
 	const entry = value as Partial<RevisionEntry> | null;
 	return typeof entry === "object" && entry !== null && typeof entry.revision === "string" && typeof entry.time === "number";
+}
+
+/** An entry whose source is damaged is kept as another program's revision, so views that label it never fail. */
+function withValidSource(entry: RevisionEntry): RevisionEntry {
+	const source = entry.source as Partial<RevisionSource> | null | undefined;
+	const valid = source?.kind === "user" || source?.kind === "external" || (source?.kind === "agent" && typeof source.agent === "string");
+	return valid ? entry : { ...entry, source: { kind: "external" } };
 }
 
 function isSnapshot(value: unknown): value is HistorySnapshot {

@@ -121,6 +121,12 @@ export class AgentActivity {
 		return this.write(path, text, mineRevision, actor);
 	}
 
+	/** The note as it is now, for a revert merge to be redone against after the person's save was refused. */
+	async noteNow(path: string): Promise<{ content: string; revision: string } | null> {
+		const note = await this.history.deps.gateway.read(path);
+		return note ? { content: note.content, revision: revisionOf(note.content) } : null;
+	}
+
 	/** Creates the note again with the text the agent's delete removed, never over a note created since. */
 	private async undoDelete(path: string, deleted: string, actor: Actor): Promise<RevertOutcome> {
 		const { bases, gateway, writer } = this.history.deps;

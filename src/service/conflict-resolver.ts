@@ -116,6 +116,8 @@ export class ConflictResolver {
 	/** With the "trash" setting, an untouched .bak goes to the trash (through the guard, with its own token). */
 	private async afterResolve(record: ConflictRecord): Promise<void> {
 		if (this.deps.settings().backupAfterResolve !== "trash" || !record.backupPath) return;
+		// A repeated refusal reuses its .bak: while another open conflict names it, it is that conflict's copy too.
+		if (this.deps.conflicts.list({ status: "open", path: record.path }).some((other) => other.backupPath === record.backupPath)) return;
 		const backup = await this.deps.gateway.read(record.backupPath);
 		if (!backup || revisionOf(backup.content) !== record.proposedRevision) return;
 		await this.deps.writer.write({

@@ -9,7 +9,6 @@ import type { RevertSides } from "../service/agent-activity";
 import type { RevisionGuard } from "../service/revision-guard";
 import { ConfirmModal } from "./confirm-modal";
 import { MergeView } from "./merge/merge-view";
-import { revertMessage } from "./undo-messages";
 
 export class RevertMergeModal extends Modal {
 	private view: MergeView | null = null;
@@ -19,8 +18,6 @@ export class RevertMergeModal extends Modal {
 		app: App,
 		private readonly guard: Pick<RevisionGuard, "activity">,
 		private readonly sides: RevertSides,
-		/** The agent write being reverted (the revision it produced). */
-		private readonly revision: string,
 	) {
 		super(app);
 		this.mineRevision = sides.mineRevision;
@@ -57,15 +54,14 @@ export class RevertMergeModal extends Modal {
 			this.close();
 			return;
 		}
-		// The note moved on while the person merged: merge again against the newer note.
-		const again = await this.guard.activity.revert(this.sides.path, this.revision, PERSON, { kind: "absent" });
-		if (again.kind !== "needs-merge") {
-			// Against the newer note the revert merged cleanly (and was written), or can no longer be made: say which.
-			new Notice(revertMessage(this.sides.path, again));
-			this.close();
+		// The note moved on while the person merged: merge again against the newer note, keeping their choices. Never
+		// write an automatic revert here: the person's merge may differ from it, and they have not seen it.
+		const now = await this.guard.activity.noteNow(this.sides.path);
+		if (now === null) {
+			new Notice(`${this.sides.path} was deleted before your save could land, so nothing was written. Your merge is still open here; copy what you need.`);
 			return;
 		}
-		this.mineRevision = again.sides.mineRevision;
-		this.view?.rebase(again.sides.mine, "The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.");
+		this.mineRevision = now.revision;
+		this.view?.rebase(now.content, "The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.");
 	}
 }

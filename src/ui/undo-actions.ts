@@ -56,7 +56,7 @@ export class GuardUndo implements UndoActions {
 	async revert(path: string, revision: string, seen: string | null): Promise<string | null> {
 		const outcome = await this.guard.activity.revert(path, revision, PERSON, parseEntityTagCondition(seen === null ? undefined : `"${seen}"`));
 		if (outcome.kind !== "needs-merge") return revertMessage(path, outcome);
-		new RevertMergeModal(this.app, this.guard, outcome.sides, revision).open();
+		new RevertMergeModal(this.app, this.guard, outcome.sides).open();
 		return null;
 	}
 

@@ -48,6 +48,21 @@ describe("RevisionHistory.observe", () => {
 		expect(history.find("a.md", "r3")?.time).toBe(3);
 	});
 
+	it("drops the oldest person and program revisions before agent writes, so an agent write stays undoable", () => {
+		const history = new RevisionHistory(3);
+		history.observe("a.md", "r0", 1, user, 1);
+		history.observe("a.md", "agent", 1, agent, 2);
+		for (let i = 1; i <= 5; i++) history.observe("a.md", `r${i}`, i, i % 2 ? user : external, 2 + i);
+		expect(history.entries("a.md").map((e) => e.revision)).toEqual(["agent", "r4", "r5"]);
+		for (let i = 0; i < 3; i++) history.observe("a.md", `agent${i}`, 1, agent, 10 + i);
+		expect(history.entries("a.md").map((e) => e.revision)).toEqual(["agent0", "agent1", "agent2"]);
+	});
+
+	it("keeps an entry whose saved source is damaged as another program's, so views can label it", () => {
+		const history = RevisionHistory.fromSnapshot({ version: 1, notes: [{ path: "a.md", entries: [{ revision: "x", time: 1 }, { revision: "y", time: 2, source: { kind: "agent" } }, { revision: "z", time: 3, source: agent }] }] });
+		expect(history.entries("a.md").map((e) => e.source)).toEqual([external, external, agent]);
+	});
+
 	it("defaults to 20 entries per note", () => {
 		const history = new RevisionHistory();
 		for (let i = 0; i < 25; i++) history.observe("a.md", `r${i}`, i, user, i);

@@ -1,5 +1,6 @@
 /** The same refused body sent again within minutes keeps no second identical .bak: the answer names the first one. */
 import { describe, expect, it } from "vitest";
+import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { agentActor } from "../../src/service/actor";
 import { SAME_BACKUP_MS } from "../../src/service/refused-body";
@@ -11,9 +12,10 @@ import { writeRequest } from "../helpers/write-request";
 async function open(initial: Record<string, string>) {
 	const gateway = new MemoryGateway(initial);
 	const clock = { now: Date.UTC(2026, 10, 21, 10, 15, 0) };
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => structuredClone(DEFAULT_SETTINGS), configDir: ".obsidian", timers: nodeTimers, now: () => clock.now });
+	const settings = structuredClone(DEFAULT_SETTINGS);
+	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => clock.now });
 	const backups = () => [...gateway.notes.keys()].filter((path) => path.endsWith(".bak.md"));
-	return { gateway, guard, clock, backups };
+	return { gateway, guard, clock, backups, settings };
 }
 
 const refused = (outcome: Awaited<ReturnType<import("../../src/service/guarded-writer").GuardedWriter["write"]>>) => {
@@ -41,6 +43,19 @@ describe("a refused body sent again", () => {
 		expect(second.conflict?.backupPath).toBe(first.conflict?.backupPath);
 		expect(second.conflict?.id).not.toBe(first.conflict?.id);
 		expect(backups()).toHaveLength(1);
+	});
+
+	it("keeps a shared .bak while another open conflict still names it, even when resolving one trashes backups", async () => {
+		const { guard, gateway, settings } = await open({ "a.md": "now\n" });
+		const first = refused(await guard.writer.write(writeRequest("a.md", "agent\n", { basedOn: "old\n" })));
+		gateway.notes.set("a.md", "later\n");
+		const second = refused(await guard.writer.write(writeRequest("a.md", "agent\n", { basedOn: "old\n" })));
+		expect(second.conflict?.backupPath).toBe(first.conflict?.backupPath);
+		settings.backupAfterResolve = "trash";
+		const saved = await guard.resolver.save(first.conflict!.id, "merged by the person\n", revisionOf("later\n"));
+		expect(saved.kind).toBe("saved");
+		expect(guard.conflicts.get(second.conflict!.id)?.status).toBe("open");
+		expect(gateway.notes.get(second.conflict!.backupPath!)).toBe("agent\n");
 	});
 
 	it("makes a new .bak after the window, for another agent, or when the first .bak was changed", async () => {

@@ -8,6 +8,7 @@ import { readFile } from "fs/promises";
 import { join } from "path";
 import type { App as ObsidianApp } from "obsidian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { revisionOf } from "../../src/core/revision";
 import { AgentActivityModal } from "../../src/ui/activity-modal";
 import { NoteHistoryModal } from "../../src/ui/history-modal";
 import { RevertMergeModal } from "../../src/ui/revert-merge-modal";
@@ -239,6 +240,33 @@ describe("the agent activity modal", () => {
 		await personWrites("a.md", LINES({ 1: "agent, then edited by me", 11: "and more" }));
 		await merge.save(LINES({ 1: "my choice" }));
 		expect(await note("a.md")).toBe(LINES({ 1: "agent, then edited by me", 11: "and more" }));
+		expect(merge.isOpen).toBe(true);
+		await merge.save(LINES({ 1: "my choice", 11: "and more" }));
+		expect(await note("a.md")).toBe(LINES({ 1: "my choice", 11: "and more" }));
+	});
+
+	it("keeps an agent write in the activity list, revertible, after the person saved the note more times than history lists", async () => {
+		await personWrites("a.md", LINES());
+		await agentWrites("a.md", LINES({ 1: "agent" }));
+		for (let i = 0; i < 25; i++) await personWrites("a.md", LINES({ 1: "agent", 11: `typing ${i}` }));
+		expect(h.guard.activity.list(10)).toMatchObject([{ path: "a.md", revertible: true }]);
+		const outcome = await undo.revert("a.md", h.guard.activity.list(10)[0]!.revision, revisionOf(LINES({ 1: "agent", 11: "typing 24" })));
+		expect(outcome).not.toBeNull();
+		expect(await note("a.md")).toBe(LINES({ 11: "typing 24" }));
+	});
+
+	it("never writes a revert the person did not see when their save is refused, even one that now merges cleanly", async () => {
+		await personWrites("a.md", LINES());
+		await agentWrites("a.md", LINES({ 1: "agent" }));
+		await personWrites("a.md", LINES({ 1: "agent, then edited by me" }));
+		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
+		modal.open();
+		await click(button(items(modal)[0]!, "Revert"));
+		const merge = Modal.opened.at(-1) as unknown as { save(text: string): Promise<void>; isOpen: boolean };
+		// Meanwhile the note goes back to the agent's line, so taking the agent's change out no longer conflicts.
+		await personWrites("a.md", LINES({ 1: "agent", 11: "and more" }));
+		await merge.save(LINES({ 1: "my choice" }));
+		expect(await note("a.md")).toBe(LINES({ 1: "agent", 11: "and more" }));
 		expect(merge.isOpen).toBe(true);
 		await merge.save(LINES({ 1: "my choice", 11: "and more" }));
 		expect(await note("a.md")).toBe(LINES({ 1: "my choice", 11: "and more" }));
