@@ -12,10 +12,7 @@ import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
 import { startHost, type Host } from "./host/start-host";
 import { registerCliCommands } from "./cli/register";
-import { AgentActivityModal } from "./ui/activity-modal";
-import { ActivityStatusBar } from "./ui/activity-status-bar";
-import { NoteHistoryModal } from "./ui/history-modal";
-import { GuardUndo } from "./ui/undo-actions";
+import { HistoryUi } from "./ui/history-ui";
 
 /** Vaults bigger than this get a progress notice while start-up reconciles them. */
 const RECONCILE_NOTICE_THRESHOLD = 2000;
@@ -28,9 +25,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	private lifecycle: Promise<void> = Promise.resolve();
 	private statusBar: ConflictStatusBar | null = null;
 	private conflictUi: ConflictUi | null = null;
-	private activityBar: ActivityStatusBar | null = null;
-	/** Restore and Revert as the person (history and activity modals); set once the guard is open. */
-	private undo: GuardUndo | null = null;
+	private historyUi: HistoryUi | null = null;
 	/** Set once the plugin is disabled, so a start-up still under way stops instead of opening a port. */
 	private unloaded = false;
 	/** The keys as `data.json` last held them (to blank the secrets of revoked ones). */
@@ -49,18 +44,9 @@ export default class RevisionGuardPlugin extends Plugin {
 		this.statusBar = new ConflictStatusBar(this.addStatusBarItem(), () => this.showConflicts());
 		this.statusBar.update(null);
 		this.addCommand({ id: "show-conflicts", name: "Show agent conflicts", callback: () => this.showConflicts() });
-		this.activityBar = new ActivityStatusBar(this.addStatusBarItem(), () => this.showActivity());
-		this.addCommand({
-			id: "show-note-history",
-			name: "Show note history",
-			checkCallback: (checking) => {
-				const file = this.app.workspace.getActiveFile();
-				if (!file) return false;
-				if (!checking) this.showHistory(file.path);
-				return true;
-			},
-		});
-		this.addCommand({ id: "show-agent-activity", name: "Show recent agent activity", callback: () => this.showActivity() });
+		const historyUi = new HistoryUi(this.app, this.addStatusBarItem());
+		this.historyUi = historyUi;
+		for (const command of historyUi.commands()) this.addCommand(command);
 		this.addCommand({
 			id: "copy-api-key",
 			name: "Copy the first agent key",
@@ -152,12 +138,7 @@ export default class RevisionGuardPlugin extends Plugin {
 				this.register(conflictUi.start());
 				// Agents' clients may offer the person "open the merge modal" when a write is refused (MCP elicitation).
 				this.register(guard.notes.mergeModal.offer((id) => conflictUi.openMerge(id)));
-				this.undo = new GuardUndo(app, guard, (path) => this.showHistory(path));
-				const countActivity = () => this.activityBar?.update(guard.activity.list(Number.MAX_SAFE_INTEGER).map((write) => write.time), guard.now());
-				countActivity();
-				this.register(guard.notes.onNoteChanged((change) => {
-					if (change.by?.kind === "agent") countActivity();
-				}));
+				if (this.historyUi) this.register(this.historyUi.start(guard));
 			},
 			onProgress: (done, total) => {
 				if (total < RECONCILE_NOTICE_THRESHOLD) return;
@@ -188,16 +169,6 @@ export default class RevisionGuardPlugin extends Plugin {
 		this.conflictUi.showList();
 	}
 
-	private showHistory(path: string): void {
-		if (!this.undo) return void new Notice("The agent API is still starting.");
-		new NoteHistoryModal(this.app, this.undo, path).open();
-	}
-
-	private showActivity(): void {
-		if (!this.undo) return void new Notice("The agent API is still starting.");
-		new AgentActivityModal(this.app, this.undo).open();
-	}
-
 	private async stop(): Promise<void> {
 		const { host, guard } = this;
 		this.host = null;
@@ -206,6 +177,5 @@ export default class RevisionGuardPlugin extends Plugin {
 		if (host) await host.close();
 		else await guard?.close();
 		this.conflictUi = null;
-		this.undo = null;
 	}
 }

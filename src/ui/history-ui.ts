@@ -1,0 +1,71 @@
+/**
+ * Everything a person sees of history and undo: the commands, the "agent edits today" status-bar item, and the
+ * history and activity modals. The modals answer "still starting" until the host has opened its guard.
+ */
+import { Notice, type App, type Command } from "obsidian";
+import { MAX_ACTIVITY } from "../service/agent-activity";
+import type { RevisionGuard } from "../service/revision-guard";
+import { AgentActivityModal } from "./activity-modal";
+import { ActivityStatusBar } from "./activity-status-bar";
+import { NoteHistoryModal } from "./history-modal";
+import { GuardUndo } from "./undo-actions";
+
+export class HistoryUi {
+	private readonly bar: ActivityStatusBar;
+	/** Restore and Revert as the person; set while the guard is open. */
+	private undo: GuardUndo | null = null;
+
+	constructor(
+		private readonly app: App,
+		statusBarItem: HTMLElement,
+	) {
+		this.bar = new ActivityStatusBar(statusBarItem, () => this.showActivity());
+	}
+
+	/** The commands the plugin adds. */
+	commands(): Command[] {
+		return [
+			{
+				id: "show-note-history",
+				name: "Show note history",
+				checkCallback: (checking) => {
+					const file = this.app.workspace.getActiveFile();
+					if (!file) return false;
+					if (!checking) this.showHistory(file.path);
+					return true;
+				},
+			},
+			{ id: "show-agent-activity", name: "Show recent agent activity", callback: () => this.showActivity() },
+		];
+	}
+
+	/** Follows the guard's agent writes; returns the cleanup for the plugin to register. */
+	start(guard: RevisionGuard): () => void {
+		this.undo = new GuardUndo(this.app, guard, (path) => this.showHistory(path));
+		// Counted from history once, then one more per new agent revision (the change feed may tell a change more than
+		// once): never a scan of every note's history per write.
+		let writes = guard.activity.list(MAX_ACTIVITY).map((write) => ({ key: `${write.path}\n${write.revision}`, time: write.time }));
+		const show = () => this.bar.update(writes.map((write) => write.time), guard.now());
+		show();
+		const stop = guard.notes.onNoteChanged((change) => {
+			const key = `${change.path}\n${change.revision ?? ""}`;
+			if (change.by?.kind !== "agent" || writes.some((write) => write.key === key)) return;
+			writes = [{ key, time: new Date(guard.now()).toISOString() }, ...writes].slice(0, MAX_ACTIVITY);
+			show();
+		});
+		return () => {
+			stop();
+			this.undo = null;
+		};
+	}
+
+	private showHistory(path: string): void {
+		if (!this.undo) return void new Notice("The agent API is still starting.");
+		new NoteHistoryModal(this.app, this.undo, path).open();
+	}
+
+	showActivity(): void {
+		if (!this.undo) return void new Notice("The agent API is still starting.");
+		new AgentActivityModal(this.app, this.undo).open();
+	}
+}
