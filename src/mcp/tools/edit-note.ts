@@ -7,9 +7,8 @@ import { z } from "zod";
 import { MAX_EDITS } from "../../core/edit";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ifMatchOf, ok } from "./context";
-import { inapplicableResult } from "./inapplicable";
-import { refusalResult } from "./refusal";
+import { checkPath, guarded, ifMatchOf } from "./context";
+import { inPlaceChangeResult } from "./inapplicable";
 
 export const EDIT_NOTE_DESCRIPTION =
 	"Change part of a note by exact text replacement: the best tool for most changes to an existing note. Each edit's old_string must occur " +
@@ -48,20 +47,7 @@ export function registerEditNote(server: McpServer, context: ToolContext): void 
 				ifNoneMatch: { kind: "absent" },
 				actor: context.actor(),
 			});
-			switch (outcome.kind) {
-				case "written":
-				case "unchanged":
-					return ok({ path: notePath, revision: outcome.revision });
-				case "inapplicable":
-					return inapplicableResult(notePath, outcome, "edit_note");
-				case "refused":
-					if (outcome.refusal.reason === "not-found") {
-						return fail(`There is no note at ${JSON.stringify(notePath)}; edit_note changes an existing note, so nothing was written. To create it, call write_note without a revision.`, { error: "not-found", path: notePath });
-					}
-					return refusalResult(notePath, outcome, "edit_note", context);
-				case "deleted":
-					throw new Error(`an edit cannot end as "${outcome.kind}"`);
-			}
+			return inPlaceChangeResult(notePath, outcome, "edit_note", context);
 		}),
 	);
 }

@@ -4,7 +4,8 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
-import { fail } from "./context";
+import { fail, ok, type ToolContext } from "./context";
+import { refusalResult } from "./refusal";
 
 type Inapplicable = Extract<WriteOutcome, { kind: "inapplicable" }>;
 
@@ -31,5 +32,23 @@ function nextStep(reason: Inapplicable["reason"], tool: "edit_note" | "patch_not
 			return `fix the call as said above and call ${tool} again`;
 		case "invalid-frontmatter":
 			return `call read_note {"path":${quoted}}, then write the whole note, frontmatter fixed, with write_note and the revision it returns`;
+	}
+}
+
+/** The answer to an edit or a patch: both change an existing note in place, so they end, and are answered, alike. */
+export async function inPlaceChangeResult(path: string, outcome: WriteOutcome, tool: "edit_note" | "patch_note", context: ToolContext): Promise<CallToolResult> {
+	switch (outcome.kind) {
+		case "written":
+		case "unchanged":
+			return ok({ path, revision: outcome.revision });
+		case "inapplicable":
+			return inapplicableResult(path, outcome, tool);
+		case "refused":
+			if (outcome.refusal.reason === "not-found") {
+				return fail(`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`, { error: "not-found", path });
+			}
+			return refusalResult(path, outcome, tool, context);
+		case "deleted":
+			throw new Error(`${tool === "edit_note" ? "an edit" : "a patch"} cannot end as "${outcome.kind}"`);
 	}
 }

@@ -8,9 +8,8 @@ import { z } from "zod";
 import { applyPatch, type PatchInstruction, type PatchOperation, type PatchTargetType } from "../../core/patch";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, heldAt, ifMatchOf, ok } from "./context";
-import { inapplicableResult } from "./inapplicable";
-import { refusalResult } from "./refusal";
+import { checkPath, fail, guarded, heldAt, ifMatchOf } from "./context";
+import { inPlaceChangeResult } from "./inapplicable";
 
 const TARGET_TYPES = ["heading", "frontmatter", "block"] as const satisfies readonly PatchTargetType[];
 const OPERATIONS = ["append", "prepend", "replace", "delete"] as const satisfies readonly PatchOperation[];
@@ -56,20 +55,7 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 				actor: context.actor(),
 				...heldAt(context, extra.requestId, notePath),
 			});
-			switch (outcome.kind) {
-				case "written":
-				case "unchanged":
-					return ok({ path: notePath, revision: outcome.revision });
-				case "inapplicable":
-					return inapplicableResult(notePath, outcome, "patch_note");
-				case "refused":
-					if (outcome.refusal.reason === "not-found") {
-						return fail(`There is no note at ${JSON.stringify(notePath)}; patch_note changes an existing note, so nothing was written. To create it, call write_note without a revision.`, { error: "not-found", path: notePath });
-					}
-					return refusalResult(notePath, outcome, "patch_note", context);
-				case "deleted":
-					throw new Error(`a patch cannot end as "${outcome.kind}"`);
-			}
+			return inPlaceChangeResult(notePath, outcome, "patch_note", context);
 		}),
 	);
 }
