@@ -45,15 +45,20 @@ export interface ConflictSnapshot {
 
 export type ConflictListener = (record: ConflictRecord) => void;
 
+/** One change to the log as it is saved: a record as it now stands, or the id of one that is gone. */
+export type ConflictChange = { put: ConflictRecord } | { remove: string };
+
 export class ConflictLog {
 	private readonly records = new Map<string, ConflictRecord>();
 	private readonly listeners = new Set<ConflictListener>();
+	private readonly savers = new Set<(change: ConflictChange) => void>();
 
 	constructor(private readonly maxRecords = 1000) {}
 
 	add(record: ConflictRecord): void {
 		this.records.set(record.id, record);
-		this.trim();
+		this.save({ put: record });
+		for (const id of this.trim()) this.save({ remove: id });
 		this.emit(record);
 	}
 
@@ -89,18 +94,45 @@ export class ConflictLog {
 			if (resolution.agentTaken !== undefined) record.agentTaken = resolution.agentTaken;
 			if (resolution.resolvedBy !== undefined) record.resolvedBy = resolution.resolvedBy;
 		}
+		this.save({ put: record });
 		this.emit(record);
 		return record;
 	}
 
 	/** A moved note's conflicts follow it. */
 	rename(from: string, to: string): void {
-		for (const record of this.records.values()) if (record.path === from) record.path = to;
+		for (const record of this.records.values()) {
+			if (record.path !== from) continue;
+			record.path = to;
+			this.save({ put: record });
+		}
 	}
 
 	onChange(listener: ConflictListener): () => void {
 		this.listeners.add(listener);
 		return () => this.listeners.delete(listener);
+	}
+
+	/**
+	 * Subscribes to every change as it must be saved (additions, status changes, renames, and records dropped to
+	 * stay within the cap). Replaying them in order over the snapshot they followed gives this log back.
+	 */
+	onSave(saver: (change: ConflictChange) => void): () => void {
+		this.savers.add(saver);
+		return () => this.savers.delete(saver);
+	}
+
+	/**
+	 * Applies saved changes (at load) without announcing them. Replaying changes that a snapshot already holds
+	 * changes nothing: each one sets a record or removes it, whatever was there.
+	 */
+	replay(changes: readonly unknown[]): void {
+		for (const change of changes) {
+			const { put, remove } = (change ?? {}) as { put?: Partial<ConflictRecord>; remove?: unknown };
+			if (isRecord(put)) this.records.set(put.id, put);
+			else if (typeof remove === "string") this.records.delete(remove);
+		}
+		this.trim();
 	}
 
 	toSnapshot(): ConflictSnapshot {
@@ -112,27 +144,41 @@ export class ConflictLog {
 		const records = (snapshot as Partial<ConflictSnapshot> | null)?.records;
 		if (!Array.isArray(records)) return log;
 		for (const record of records) {
-			if (typeof record?.id === "string" && typeof record.path === "string") log.records.set(record.id, record);
+			if (isRecord(record)) log.records.set(record.id, record);
 		}
 		return log;
 	}
 
-	/** Drops the oldest settled records first; open ones are kept while any settled one remains. */
-	private trim(): void {
-		if (this.records.size <= this.maxRecords) return;
+	/** Drops the oldest settled records first; open ones are kept while any settled one remains. Returns their ids. */
+	private trim(): string[] {
+		const dropped: string[] = [];
+		const drop = (id: string) => {
+			this.records.delete(id);
+			dropped.push(id);
+		};
 		for (const [id, record] of this.records) {
-			if (this.records.size <= this.maxRecords) return;
-			if (record.status !== "open") this.records.delete(id);
+			if (this.records.size <= this.maxRecords) return dropped;
+			if (record.status !== "open") drop(id);
 		}
 		for (const [id] of this.records) {
-			if (this.records.size <= this.maxRecords) return;
-			this.records.delete(id);
+			if (this.records.size <= this.maxRecords) return dropped;
+			drop(id);
 		}
+		return dropped;
+	}
+
+	private save(change: ConflictChange): void {
+		for (const saver of this.savers) saver(change);
 	}
 
 	private emit(record: ConflictRecord): void {
 		for (const listener of this.listeners) listener(record);
 	}
+}
+
+function isRecord(value: unknown): value is ConflictRecord {
+	const record = value as Partial<ConflictRecord> | null | undefined;
+	return typeof record?.id === "string" && typeof record.path === "string";
 }
 
 /** A sortable, unique conflict id: UTC time plus randomness. */

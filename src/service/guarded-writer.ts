@@ -2,7 +2,8 @@
  * THE guarded write. Every path that changes a note (REST PUT/POST/DELETE/PATCH, the merge modal, MCP tools) comes
  * through `write`. The token check runs inside the gateway's atomic read-check-write; a refused body is kept as a
  * .bak note and a conflict record before the caller learns of the refusal, and before any work whose cost grows
- * with the note.
+ * with the note. Keeping it happens after the note's lock is released, so refusals never hold up the writes that
+ * get through (under contention most requests are refusals).
  */
 import type { BaseStore } from "../core/base-store";
 import { isBackupPath, type ConflictLog } from "../core/conflicts";
@@ -20,7 +21,8 @@ import { clientOf, historySource, type Actor } from "./actor";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "./diff-pages";
 import { heldRevision, withHeldRevision } from "./implicit-tokens";
-import { answerRefusal, refusedWithout } from "./refusal";
+import { LandedWrites } from "./landed-writes";
+import { answerRefusal, refusedWithout, seeRefusal, type SeenRefusal } from "./refusal";
 import type { RevisionTracker } from "./revision-tracker";
 
 export type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
@@ -51,10 +53,20 @@ export interface GuardedWriterDeps {
 /** What the decide step asks for: the guard's decision, or a merge computed outside the atomic step first. */
 type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | null } | { kind: "needs-merge" };
 
+/** A refusal decided inside the lock, answered once the lock is released. */
+interface Refusing {
+	kind: "refusing";
+	seen: SeenRefusal;
+	landed: ReturnType<LandedWrites["watch"]>;
+}
+
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
 	private readonly written = new Set<(write: CompletedWrite) => Promise<void>>();
 	private readonly deleted = new Set<(deletion: CompletedDelete) => Promise<void>>();
+	private readonly landedBeforeRecord = new Set<(write: CompletedWrite) => Promise<void>>();
+	private readonly landed = new LandedWrites();
+	private readonly backupsInFlight = new Set<string>();
 
 	constructor(private readonly deps: GuardedWriterDeps) {}
 
@@ -73,30 +85,60 @@ export class GuardedWriter {
 		return () => this.deleted.delete(listener);
 	}
 
+	/**
+	 * Subscribes to writes that landed on a note while a refusal of it was being kept outside the lock: each is handed
+	 * over again once that refusal's conflict record is saved (before the refusal is answered), so a listener that
+	 * settles records on writes (idempotently) settles that one too.
+	 */
+	onWrittenBeforeRecord(listener: (write: CompletedWrite) => Promise<void>): () => void {
+		this.landedBeforeRecord.add(listener);
+		return () => this.landedBeforeRecord.delete(listener);
+	}
+
 	/** The revision a tokenless write from `client` would be held to now (its last read), or null. */
 	heldRevision(client: string | undefined, path: string): string | null {
 		return heldRevision(this.deps, client, path);
 	}
 
-	write(request: WriteRequest): Promise<WriteOutcome> {
+	async write(request: WriteRequest): Promise<WriteOutcome> {
 		// Captured before waiting for the lock: a parallel write by the same client must not become this one's basis.
 		const client = clientOf(request.actor);
 		const held = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.path);
 		const { checked, implicit } = withHeldRevision(request, held);
 		if (request.actor.kind === "agent" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
-			return Promise.resolve(refusedWithout({ reason: "backup-read-only" }, null));
+			return refusedWithout({ reason: "backup-read-only" }, null);
 		}
-		return this.locks.run(request.path, async () => {
-			const outcome = await this.writeLocked(checked);
-			if (client !== undefined && (outcome.kind === "written" || outcome.kind === "unchanged")) {
+		const outcome = await this.locks.run(request.path, async () => {
+			const locked = await this.writeLocked(checked);
+			if (client !== undefined && (locked.kind === "written" || locked.kind === "unchanged")) {
 				// The writer knows what it just wrote, so its next tokenless write is checked against that.
-				this.deps.reads.record(client, request.path, outcome.revision, this.deps.now());
+				this.deps.reads.record(client, request.path, locked.revision, this.deps.now());
 			}
-			return outcome.kind === "refused" ? { ...outcome, implicit } : outcome;
+			return locked;
 		});
+		if (outcome.kind !== "refusing") return outcome;
+		return { ...(await this.answerUnlocked(outcome)), implicit };
 	}
 
-	private async writeLocked(request: WriteRequest): Promise<WriteOutcome> {
+	/**
+	 * Keeps the refused body and answers, with the note's lock released. Two refusals of one note may keep their
+	 * bodies at once: each gets its own .bak (a new file, never replacing one) and its own record.
+	 */
+	private async answerUnlocked(refusing: Refusing): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
+		try {
+			const outcome = await answerRefusal({ ...this.deps, backupsInFlight: this.backupsInFlight }, refusing.seen);
+			const conflict = outcome.conflict;
+			for (const write of refusing.landed.writes) {
+				if (conflict?.status !== "open" || write.replaced !== conflict.currentRevision) continue;
+				for (const listener of this.landedBeforeRecord) await listener(write).catch((error: unknown) => this.deps.onError?.(error));
+			}
+			return outcome;
+		} finally {
+			refusing.landed.stop();
+		}
+	}
+
+	private async writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing> {
 		const { tracker } = this.deps;
 		const { path, operation } = request;
 		const source = historySource(request.actor);
@@ -160,8 +202,11 @@ export class GuardedWriter {
 					return { kind: "deleted" };
 				case "inapplicable":
 					return { kind: "inapplicable", ...decision.failure, currentRevision: revisionOf(current ?? "") };
-				case "refuse":
-					return answerRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null, merge?.kind === "conflicted" ? merge.rules : []);
+				case "refuse": {
+					// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
+					const seen = seeRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null, merge?.kind === "conflicted" ? merge.rules : []);
+					return { kind: "refusing", seen, landed: this.landed.watch(path) };
+				}
 			}
 		}
 	}
@@ -198,6 +243,7 @@ export class GuardedWriter {
 				return;
 			}
 			const write: CompletedWrite = { path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by };
+			this.landed.landed(write);
 			for (const listener of this.written) await listener(write);
 		} catch (error) {
 			this.deps.onError?.(error);

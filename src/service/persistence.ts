@@ -1,25 +1,27 @@
 /**
  * Loads and saves the plugin's own state (revision history, the base index, conflict records) through a
- * StateStorage. History saves are debounced; conflict records are saved at once (one save per change) because they
- * point at .bak notes a person may need.
+ * StateStorage. History saves are debounced; each conflict record change is appended to a log at once, because
+ * records point at .bak notes a person may need (see conflict-journal.ts).
  */
 import type { BlobStorage } from "../core/base-store";
+import type { ConflictChange } from "../core/conflicts";
 import type { Timers } from "../core/timers";
 import type { StateStorage } from "../vault/gateway";
+import { ConflictJournal, loadConflicts, type SavedConflicts } from "./conflict-journal";
 
 const HISTORY_FILE = "history.json";
-const CONFLICTS_FILE = "conflicts.json";
 const BASES_PREFIX = "bases/";
 
 export interface PersistedState {
 	history: unknown;
 	bases: unknown;
-	conflicts: unknown;
+	conflicts: SavedConflicts;
 }
 
 /** Reads the saved state; a damaged file is kept aside as evidence and read as nothing. */
 export async function loadState(storage: StateStorage): Promise<PersistedState> {
-	const [history, conflicts] = await Promise.all([readJson(storage, HISTORY_FILE), readJson(storage, CONFLICTS_FILE)]);
+	const parse = (name: string, text: string) => parseOrKeep(storage, name, text);
+	const [history, conflicts] = await Promise.all([readJson(storage, HISTORY_FILE), loadConflicts(storage, parse)]);
 	const historyFile = (history ?? {}) as { history?: unknown; bases?: unknown };
 	return { history: historyFile.history, bases: historyFile.bases, conflicts };
 }
@@ -37,15 +39,18 @@ export function blobStorage(storage: StateStorage): BlobStorage {
 export class StatePersistence {
 	private timer: unknown = null;
 	private saving: Promise<void> = Promise.resolve();
-	private conflictsSaving: Promise<void> = Promise.resolve();
+	private readonly conflicts: ConflictJournal;
 
 	constructor(
 		private readonly storage: StateStorage,
 		private readonly snapshot: () => { history: unknown; bases: unknown },
-		private readonly conflictSnapshot: () => unknown,
+		conflictSnapshot: () => unknown,
 		private readonly timers: Timers,
 		private readonly debounceMs = 1000,
-	) {}
+		savedConflicts?: Pick<SavedConflicts, "logged" | "snapshotBytes">,
+	) {
+		this.conflicts = new ConflictJournal(storage, conflictSnapshot, savedConflicts);
+	}
 
 	/** Schedules a history save. */
 	markDirty(): void {
@@ -56,15 +61,19 @@ export class StatePersistence {
 		}, this.debounceMs);
 	}
 
-	/** Saves the conflict records (call once per change: the log's change listener does). */
-	saveConflicts(): Promise<void> {
-		this.conflictsSaving = this.chain(() => this.storage.write(CONFLICTS_FILE, JSON.stringify(this.conflictSnapshot())));
-		return this.conflictsSaving;
+	/** Saves one conflict record change (the log's save listener calls this, synchronously, at each change). */
+	saveConflictChange(change: ConflictChange): void {
+		this.conflicts.record(change);
 	}
 
-	/** Resolves once the latest conflict change is on storage (a refusal awaits this before it is answered). */
+	/** Resolves once every conflict change so far is on storage (a refusal awaits this before it is answered). */
 	conflictsSaved(): Promise<void> {
-		return this.conflictsSaving;
+		return this.conflicts.saved();
+	}
+
+	/** Folds the conflict log into its snapshot (at load, when a log was left). */
+	compactConflicts(): Promise<void> {
+		return this.conflicts.compact();
 	}
 
 	/** Writes everything pending now (shutdown, tests). */
@@ -72,7 +81,7 @@ export class StatePersistence {
 		if (this.timer !== null) this.timers.cancel(this.timer);
 		this.timer = null;
 		await this.saveHistory();
-		await this.saveConflicts();
+		await this.conflicts.compact();
 	}
 
 	private saveHistory(): Promise<void> {
@@ -89,7 +98,10 @@ export class StatePersistence {
 
 async function readJson(storage: StateStorage, name: string): Promise<unknown> {
 	const text = await storage.read(name);
-	if (text === null) return null;
+	return text === null ? null : parseOrKeep(storage, name, text);
+}
+
+async function parseOrKeep(storage: StateStorage, name: string, text: string): Promise<unknown> {
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {

@@ -1,6 +1,9 @@
 /**
- * Answering a refused write: first keep what it carried (the .bak and conflict record), then add what helps the
- * agent retry (the current revision, a bounded diff since its read, a merge preview), each within the answer's cap.
+ * Answering a refused write, in two steps. Inside the note's lock, only what must be ordered with the note's writes:
+ * the note as the refusal saw it, and recording that the agent is handed it. Outside it, first keep what the write
+ * carried (the .bak and conflict record), then add what helps the agent retry (a bounded diff since its read, a
+ * merge preview), each within the answer's cap. Keeping a body needs no lock: the .bak is a new file that never
+ * replaces anything, and the record names the revision that refused it, captured inside the lock.
  */
 import type { BaseStore } from "../core/base-store";
 import type { ConflictLog, ConflictReason } from "../core/conflicts";
@@ -25,6 +28,8 @@ export interface RefusalDeps {
 	settings: () => RevisionGuardSettings;
 	now: () => number;
 	conflictsSaved: () => Promise<void>;
+	/** .bak names being created right now (see RefusedBodyDeps). */
+	backupsInFlight: Set<string>;
 	diffs: DiffPages;
 	onError?: (error: unknown) => void;
 }
@@ -32,7 +37,43 @@ export interface RefusalDeps {
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
 const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss", "note-in-use"]);
 
-export async function answerRefusal(deps: RefusalDeps, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null, mergeRules: readonly MergeRule[] = []): Promise<WriteOutcome> {
+/**
+ * What answering a refusal needs from inside the note's lock: the note as the refusal saw it, and the hand-over of
+ * that note to the agent as read, started there so that history records it in order with the note's writes.
+ */
+export interface SeenRefusal {
+	request: WriteRequest;
+	refusal: Refusal;
+	current: string | null;
+	mergePreview: string | null;
+	mergeRules: readonly MergeRule[];
+	/** Resolves true once the current note counts as served (its base kept), false when that failed (reported). */
+	served: Promise<boolean>;
+}
+
+/** The part of a refusal that needs the note's lock: cheap and synchronous but for the base it starts keeping. */
+export function seeRefusal(deps: Pick<RefusalDeps, "tracker" | "onError">, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null, mergeRules: readonly MergeRule[] = []): SeenRefusal {
+	// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
+	// documented retry with currentRevision is not refused by the read validity window.
+	const served =
+		current === null
+			? Promise.resolve(false)
+			: deps.tracker.served({ path: request.path, content: current }, revisionOf(current)).then(
+					() => true,
+					(error: unknown) => {
+						deps.onError?.(error);
+						return false;
+					},
+				);
+	return { request, refusal, current, mergePreview, mergeRules, served };
+}
+
+/**
+ * The rest, outside the note's lock: keep what the write carried (the .bak and the conflict record, both durable
+ * before this resolves), then add what helps the agent retry (a bounded diff since its read, a merge preview).
+ */
+export async function answerRefusal(deps: RefusalDeps, seen: SeenRefusal): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
+	const { request, refusal, current, mergePreview, mergeRules } = seen;
 	const currentRevision = current === null ? null : revisionOf(current);
 	const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
 	// A patch or edit that no longer applies to the note now is kept as it applies to the revision the agent read.
@@ -46,12 +87,7 @@ export async function answerRefusal(deps: RefusalDeps, request: WriteRequest, re
 	const budget = diffCapBytes(deps.settings()) / (mergePreview === null ? 1 : 2);
 	let changes: Page | null = null;
 	try {
-		if (current !== null) {
-			// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
-			// documented retry with currentRevision is not refused by the read validity window.
-			await deps.tracker.served({ path: request.path, content: current }, currentRevision!);
-			if (sentRevision !== null) changes = await changesSince(deps, request.path, sentRevision, { revision: currentRevision!, content: current }, budget);
-		}
+		if ((await seen.served) && sentRevision !== null) changes = await changesSince(deps, request.path, sentRevision, { revision: currentRevision!, content: current! }, budget);
 	} catch (error) {
 		deps.onError?.(error);
 	}

@@ -17,6 +17,12 @@ export interface RefusedBodyDeps {
 	now: () => number;
 	/** Persists conflict records; awaited, so the record is on disk before the refusal is answered. */
 	conflictsSaved: () => Promise<void>;
+	/**
+	 * .bak names being created right now. Refusals of one note keep their bodies at the same time (outside the note's
+	 * lock), and a gateway's exclusive create need not be exclusive against a second call of its own in flight
+	 * (Obsidian's index learns of a new file only once it is written): each name is tried by one refusal at a time.
+	 */
+	backupsInFlight: Set<string>;
 }
 
 export interface RefusedBody {
@@ -93,12 +99,23 @@ async function writeBackup(deps: RefusedBodyDeps, notePath: string, body: string
 	const folder = deps.backupFolder();
 	for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
 		const candidate = backupPathFor(notePath, when, folder, attempt);
-		if (await deps.gateway.createExclusive(candidate, body)) return candidate;
+		if (await createIfFree(deps, candidate, body)) return candidate;
 	}
 	// A burst of refusals within one second can take every numbered name; a random number then keeps the body.
 	for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
 		const candidate = backupPathFor(notePath, when, folder, BACKUP_ATTEMPTS + 1 + randomInt(1_000_000_000));
-		if (await deps.gateway.createExclusive(candidate, body)) return candidate;
+		if (await createIfFree(deps, candidate, body)) return candidate;
 	}
 	throw new Error(`no free .bak name after ${2 * BACKUP_ATTEMPTS} attempts`);
+}
+
+/** Creates `path` unless it exists or another refusal is creating it right now. */
+async function createIfFree(deps: RefusedBodyDeps, path: string, body: string): Promise<boolean> {
+	if (deps.backupsInFlight.has(path)) return false;
+	deps.backupsInFlight.add(path);
+	try {
+		return await deps.gateway.createExclusive(path, body);
+	} finally {
+		deps.backupsInFlight.delete(path);
+	}
 }

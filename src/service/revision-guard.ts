@@ -81,12 +81,15 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	const now = options.now ?? Date.now;
 	const loaded = await loadState(storage);
 	const history = RevisionHistory.fromSnapshot(loaded.history);
-	const conflicts = ConflictLog.fromSnapshot(loaded.conflicts);
+	const conflicts = ConflictLog.fromSnapshot(loaded.conflicts.snapshot);
+	conflicts.replay(loaded.conflicts.changes);
 	const bases = new BaseStore(blobStorage(storage), settings().baseStoreCapMB * MB);
 	bases.load(loaded.bases);
-	const persistence = new StatePersistence(storage, () => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }), () => conflicts.toSnapshot(), options.timers, options.persistDebounceMs);
-	// The one place conflict records are saved: once per change.
-	conflicts.onChange(() => void persistence.saveConflicts().catch(() => undefined));
+	const persistence = new StatePersistence(storage, () => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }), () => conflicts.toSnapshot(), options.timers, options.persistDebounceMs, loaded.conflicts);
+	// A log left by the last run is folded into the snapshot now (a failure leaves it to the first commit).
+	if (loaded.conflicts.logged) await persistence.compactConflicts().catch((error: unknown) => options.onError?.(error));
+	// The one place conflict records are saved: each change is appended as it happens.
+	conflicts.onSave((change) => persistence.saveConflictChange(change));
 
 	const pathPolicy = (): PathPolicy => ({
 		configDir: options.configDir,
@@ -127,6 +130,8 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	});
 	const resolver = new ConflictResolver({ gateway, bases, conflicts, writer, settings, now, yieldToHost });
 	writer.onWritten((write) => resolver.settle(write));
+	// A refusal recorded after a write landed on the revision it refused settles as if recorded first.
+	writer.onWrittenBeforeRecord((write) => resolver.settle(write));
 	const noteHistory = new NoteHistoryService({ gateway, history, bases, writer, conflicts, diffs, settings, onDirty: () => persistence.markDirty() });
 	// Every write keeps what it replaced, so any write (a wiping one above all) can be undone.
 	writer.onWritten((write) => noteHistory.recordWrite(write));

@@ -62,7 +62,11 @@ export interface VaultGateway {
 
 	stat(path: string): Promise<NoteStat | null>;
 
-	/** Subscribes to changes made by anyone (including us). Returns an unsubscribe function. */
+	/**
+	 * Subscribes to changes other programs make, and to our own deletes. Our own writes and creates may be reported
+	 * too (Obsidian reports everything) or not (the Node folder's watcher leaves out what it wrote itself): the writer
+	 * records what it wrote, so nothing may depend on hearing them. Returns an unsubscribe function.
+	 */
 	onChange(listener: (change: VaultChange) => void): () => void;
 
 	/**
@@ -80,6 +84,11 @@ export interface StateStorage {
 	 * (the content-addressed bases); everything else is made durable before the promise resolves.
 	 */
 	write(name: string, content: string, options?: { durable?: boolean }): Promise<void>;
+	/**
+	 * Adds `text` at the end of the file (creating it), durably before the promise resolves. A crash mid-append may
+	 * leave part of `text` at the end, never anything else changed.
+	 */
+	append(name: string, text: string): Promise<void>;
 	remove(name: string): Promise<void>;
 	/** Makes an existing file readable by this user only, where the platform has such a thing. */
 	restrict?(name: string): Promise<void>;

@@ -4,12 +4,14 @@
  */
 import { promises as fs } from "fs";
 import { dirname, join } from "path";
-import { writeFileAtomic } from "./atomic-file";
+import { fsyncFolder, writeFileAtomic } from "./atomic-file";
 import type { StateStorage } from "./gateway";
 
 export class NodeStateStorage implements StateStorage {
 	/** Folders already created, so hot paths skip a mkdir syscall. */
 	private readonly madeFolders = new Set<string>();
+	/** Files this process appended to since they were last removed: their folder entry is durable already. */
+	private readonly appended = new Set<string>();
 
 	constructor(private readonly folder: string) {}
 
@@ -24,12 +26,25 @@ export class NodeStateStorage implements StateStorage {
 
 	async write(name: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
 		const target = join(this.folder, name);
-		const folder = dirname(target);
-		if (!this.madeFolders.has(folder)) {
-			await fs.mkdir(folder, { recursive: true, mode: 0o700 });
-			this.madeFolders.add(folder);
-		}
+		await this.makeFolder(dirname(target));
 		await writeFileAtomic(target, content, { durable: options.durable ?? true, mode: 0o600 });
+	}
+
+	async append(name: string, text: string): Promise<void> {
+		const target = join(this.folder, name);
+		await this.makeFolder(dirname(target));
+		const handle = await fs.open(target, "a", 0o600);
+		try {
+			await handle.writeFile(text);
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		// The first append may have created the file: its name must survive a crash too.
+		if (!this.appended.has(target)) {
+			await fsyncFolder(dirname(target));
+			this.appended.add(target);
+		}
 	}
 
 	/** Makes an existing file private to this user (one written by an older version may be world-readable). */
@@ -38,6 +53,14 @@ export class NodeStateStorage implements StateStorage {
 	}
 
 	async remove(name: string): Promise<void> {
-		await fs.rm(join(this.folder, name), { force: true });
+		const target = join(this.folder, name);
+		this.appended.delete(target);
+		await fs.rm(target, { force: true });
+	}
+
+	private async makeFolder(folder: string): Promise<void> {
+		if (this.madeFolders.has(folder)) return;
+		await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+		this.madeFolders.add(folder);
 	}
 }

@@ -12,6 +12,9 @@ import type { StateStorage } from "./gateway";
 const READ_ATTEMPTS = 5;
 
 export class ObsidianStateStorage implements StateStorage {
+	/** Files known to exist (appended to since they were last removed), so an append is one adapter call. */
+	private readonly appendable = new Set<string>();
+
 	constructor(
 		private readonly adapter: DataAdapter,
 		/** The plugin folder, e.g. `manifest.dir`. */
@@ -47,8 +50,21 @@ export class ObsidianStateStorage implements StateStorage {
 		}
 	}
 
+	/** As durable as the adapter's own writes (Obsidian's adapter does not fsync). */
+	async append(name: string, text: string): Promise<void> {
+		const path = this.pathOf(name);
+		if (this.appendable.has(path)) return this.adapter.append(path, text);
+		const folder = path.slice(0, path.lastIndexOf("/"));
+		if (!(await this.adapter.exists(folder))) await this.adapter.mkdir(folder);
+		// Not every adapter creates a missing file on append; a new file is written whole.
+		if (await this.adapter.exists(path)) await this.adapter.append(path, text);
+		else await this.adapter.write(path, text);
+		this.appendable.add(path);
+	}
+
 	async remove(name: string): Promise<void> {
 		const path = this.pathOf(name);
+		this.appendable.delete(path);
 		if (await this.adapter.exists(path)) await this.adapter.remove(path);
 	}
 

@@ -120,6 +120,9 @@ export class MemoryStorage implements StateStorage {
 	async write(name: string, content: string): Promise<void> {
 		this.files.set(name, content);
 	}
+	async append(name: string, text: string): Promise<void> {
+		this.files.set(name, (this.files.get(name) ?? "") + text);
+	}
 	async remove(name: string): Promise<void> {
 		this.files.delete(name);
 	}

@@ -1,6 +1,6 @@
 /** The simulated vault's raw file adapter (see DataAdapter). */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync } from "fs";
-import { access, mkdir, readFile, rename, rm, stat, writeFile } from "fs/promises";
+import { access, appendFile, mkdir, readFile, rename, rm, stat, writeFile } from "fs/promises";
 import { dirname, join } from "path";
 
 /**
@@ -36,6 +36,10 @@ export class DataAdapter {
 	async write(path: string, data: string): Promise<void> {
 		await mkdir(dirname(join(this.basePath, path)), { recursive: true });
 		await writeFile(join(this.basePath, path), data);
+	}
+	/** Adds text at the end of a file (Obsidian's `append(normalizedPath, data, options?)`); like Node's, it creates a missing file. */
+	async append(path: string, data: string, _options?: { ctime?: number; mtime?: number }): Promise<void> {
+		await appendFile(join(this.basePath, path), data);
 	}
 	async mkdir(path: string): Promise<void> {
 		await mkdir(join(this.basePath, path), { recursive: true });

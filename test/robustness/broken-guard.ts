@@ -45,9 +45,14 @@ export class CheckOutsideTheAtomicStep implements VaultGateway {
 
 /**
  * The writer's own per-note lock would serialize the writers and hide the bug above, so the negative control calls
- * its private lock-free body directly. The cast is test-only and deliberate: nothing in src may do this.
+ * its private lock-free body directly (the locked step, then the answer a refusal gets once the lock is released).
+ * The cast is test-only and deliberate: nothing in src may do this.
  */
 export function withoutWriterLock(writer: GuardedWriter): (request: WriteRequest) => Promise<WriteOutcome> {
-	const unlocked = writer as unknown as { writeLocked(request: WriteRequest): Promise<WriteOutcome> };
-	return (request) => unlocked.writeLocked(request);
+	type Refusing = { kind: "refusing" };
+	const unlocked = writer as unknown as { writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing>; answerUnlocked(refusing: Refusing): Promise<WriteOutcome> };
+	return async (request) => {
+		const step = await unlocked.writeLocked(request);
+		return step.kind === "refusing" ? unlocked.answerUnlocked(step) : step;
+	};
 }

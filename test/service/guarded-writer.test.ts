@@ -16,18 +16,21 @@ async function open(initial: Record<string, string>) {
 }
 
 describe("GuardedWriter", () => {
-	it("saves the conflict records once per refusal, before it answers", async () => {
+	it("saves the conflict record once per refusal, as one appended line, before it answers", async () => {
 		const { guard, storage } = await open({ "a.md": "new\n" });
 		const saves: string[] = [];
-		const write = storage.write.bind(storage);
-		storage.write = async (name, content) => {
-			if (name === "conflicts.json") saves.push(content);
-			await write(name, content);
+		const append = storage.append.bind(storage);
+		storage.append = async (name, text) => {
+			saves.push(text);
+			await append(name, text);
 		};
 		const outcome = await guard.writer.write(writeRequest("a.md", "agent\n", { basedOn: "old\n" }));
 		expect(outcome.kind).toBe("refused");
 		expect(saves).toHaveLength(1);
+		expect(saves[0]!.split("\n")).toHaveLength(2);
 		expect(saves[0]).toContain(outcome.kind === "refused" ? outcome.conflict!.id : "");
+		// The whole snapshot is not rewritten for a refusal.
+		expect(storage.files.has("conflicts.json")).toBe(false);
 	});
 
 	it("still refuses a stale write when the .bak cannot be written, and says why", async () => {

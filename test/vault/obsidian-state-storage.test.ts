@@ -71,4 +71,28 @@ describe("ObsidianStateStorage", () => {
 		await adapter.write(`${FOLDER}/history.json.tmp`, '{"version":"ne');
 		expect(await storage.read("history.json")).toBe('{"version":"old"}');
 	});
+
+	it("appends to the end of a file, creating it and its folder first, and again after a removal", async () => {
+		await storage.append("conflicts.jsonl", "one\n");
+		await storage.append("conflicts.jsonl", "two\n");
+		expect(await storage.read("conflicts.jsonl")).toBe("one\ntwo\n");
+		await storage.remove("conflicts.jsonl");
+		expect(await storage.read("conflicts.jsonl")).toBeNull();
+		await storage.append("conflicts.jsonl", "three\n");
+		expect(await adapter.read(`${FOLDER}/conflicts.jsonl`)).toBe("three\n");
+	});
+
+	it("appends through the adapter's own append once the file exists (no rewrite of what is there)", async () => {
+		await storage.append("conflicts.jsonl", "one\n");
+		const writes: string[] = [];
+		const write = adapter.write.bind(adapter);
+		adapter.write = async (path, data) => {
+			writes.push(path);
+			await write(path, data);
+		};
+		await storage.append("conflicts.jsonl", "two\n");
+		await new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER).append("conflicts.jsonl", "three\n");
+		expect(writes).toEqual([]);
+		expect(await storage.read("conflicts.jsonl")).toBe("one\ntwo\nthree\n");
+	});
 });
