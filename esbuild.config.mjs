@@ -1,4 +1,5 @@
-// Builds the plugin (main.js), the headless host (dist/cli.js) and the benchmark (dist/bench.js).
+// Builds the plugin (main.js), the headless host (dist/cli.js), the merge program (dist/merge.js) and the benchmark
+// (dist/bench.js).
 // `node esbuild.config.mjs production` builds once; `watch` rebuilds on change. `--out-dir DIR` writes DIR/main.js
 // and DIR/dist/ instead (the reproducible-build test compares two builds without touching the real main.js).
 // The production build is reproducible: the same sources and lock file give byte-identical files, wherever the
@@ -44,6 +45,8 @@ const builds = [
 		alias: { ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv" },
 	},
 	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: join(outDir, "dist/cli.js"), banner: { js: "#!/usr/bin/env node" } },
+	// The merge program (package.json's bin revision-guard-merge): the merge engine only, so it starts like a small tool.
+	{ ...shared, entryPoints: ["src/headless/merge-main.ts"], outfile: join(outDir, "dist/merge.js"), banner: { js: "#!/usr/bin/env node" } },
 	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: join(outDir, "dist/bench.js"), external: ["playwright-core", "esbuild"] },
 ];
 

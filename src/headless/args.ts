@@ -26,6 +26,12 @@ export interface MergeArgs {
 
 export type CliArgs = ServeArgs | MergeArgs | HelpArgs | { command: "error"; message: string };
 
+/** The merge program's help (dist/merge.js, installed as revision-guard-merge). */
+export const MERGE_USAGE = `Usage: revision-guard-merge MINE BASE THEIRS [--diff3]
+  Three-way merge of three files, printed to stdout, like git merge-file -p. The exit code is the number of
+  conflicts (0 = clean, at most 127), 255 when a file cannot be read or is not UTF-8, 129 for wrong arguments.
+  --diff3   show the base between the two sides of each conflict`;
+
 export const USAGE = `Usage:
   npm start                                  serve ./demo-vault (created with a few notes if missing)
   npm start -- --vault DIR [--create] [--port N] [--api-key KEY]
@@ -39,7 +45,8 @@ Options:
 
   npm start --silent -- merge MINE BASE THEIRS [--diff3]
                   three-way merge of three files, printed to stdout; the exit code is the number of
-                  conflicts (0 = clean), like git merge-file -p`;
+                  conflicts (0 = clean), like git merge-file -p. revision-guard-merge (node dist/merge.js)
+                  takes the same arguments and starts without building or loading the host`;
 
 export function parseArgs(argv: readonly string[]): CliArgs {
 	if (argv[0] === "merge") return parseMergeArgs(argv.slice(1));
@@ -84,7 +91,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	return result;
 }
 
-function parseMergeArgs(argv: readonly string[]): CliArgs {
+/** `merge`'s own arguments (after the word `merge`, or all of them for the revision-guard-merge program). */
+export function parseMergeArgs(argv: readonly string[]): MergeArgs | HelpArgs | { command: "error"; message: string } {
+	if (argv.includes("--help") || argv.includes("-h")) return { command: "help" };
 	const files = argv.filter((arg) => arg !== "--diff3");
 	const unknown = files.find((arg) => arg.startsWith("--"));
 	if (unknown) return { command: "error", message: `Unknown merge option "${unknown}".` };

@@ -3,11 +3,16 @@
  * to stdout and the exit code is the number of conflicts (capped at 127), so the two can be compared directly.
  */
 import { readFile } from "fs/promises";
-import { mergeThreeWay, renderMerge } from "../core/merge";
+// From the modules themselves, not the index: the index also exports the word diff, whose diff-match-patch the
+// merge never uses and would only slow the merge program's start (esbuild keeps a CommonJS package it reaches).
+import { mergeThreeWay } from "../core/merge/merge";
+import { renderMerge } from "../core/merge/render";
 import type { MergeArgs } from "./args";
 
 /** Exit code for unreadable input (git uses -1, which a shell sees as 255). */
 export const MERGE_ERROR_EXIT = 255;
+/** Exit code for wrong arguments: git's, above any conflict count, so a script can tell the two apart. */
+export const MERGE_USAGE_EXIT = 129;
 
 export async function runMerge(args: MergeArgs, out: (text: string) => void, err: (text: string) => void): Promise<number> {
 	let texts: string[];
