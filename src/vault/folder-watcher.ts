@@ -1,17 +1,36 @@
 /**
- * Changes other programs make to a plain folder, as vault changes. Hidden files and folders (our state, temp files,
- * the trash) are not notes and are not reported. Starts on the first listener, stops with the last.
+ * Changes other programs make to a plain folder, as vault changes, from Node's own `fs.watch` events: each event
+ * costs one lstat of the path it names, never a listing of the folder (see folder-watch-session.ts; which watcher
+ * per platform: folder-watch-source.ts). Hidden files and folders (our state, temp files, the trash) are not notes
+ * and are neither reported nor looked at; symlinks are not followed. Starts on the first listener, stops with the last.
  */
-import { watch, type FSWatcher } from "chokidar";
-import { relative, sep } from "path";
 import type { VaultChange } from "./gateway";
+import { WatchSession } from "./folder-watch-session";
+import { PLATFORM_WATCH_MODE, type WatchFunction, type WatchMode } from "./folder-watch-source";
+
+export interface FolderWatcherOptions {
+	/** Paths never reported, decided from the name alone (no fs call); hidden paths are skipped regardless. */
+	skip?: (path: string) => boolean;
+	/** Told when a folder cannot be watched (inotify limits) and is polled instead; a warning on stderr by default. */
+	onTrouble?: (message: string) => void;
+	/** How often a folder that cannot be watched is listed again. */
+	pollMs?: number;
+	/** Tests only: one watcher per folder or one for the tree (by default, what the platform does natively). */
+	mode?: WatchMode;
+	/** Tests only: stands in for `fs.watch`. */
+	watch?: WatchFunction;
+}
+
+const POLL_MS = 2000;
 
 export class FolderWatcher {
 	private readonly listeners = new Set<(change: VaultChange) => void>();
-	private watcher: FSWatcher | null = null;
-	private ready: Promise<void> = Promise.resolve();
+	private session: WatchSession | null = null;
 
-	constructor(private readonly root: string) {}
+	constructor(
+		private readonly root: string,
+		private readonly options: FolderWatcherOptions = {},
+	) {}
 
 	subscribe(listener: (change: VaultChange) => void): () => void {
 		this.listeners.add(listener);
@@ -22,32 +41,40 @@ export class FolderWatcher {
 		};
 	}
 
-	/** Resolves once the watcher is ready (tests wait on it so early edits are not missed). */
+	/** Resolves once every folder is watched and listed (tests wait on it so early edits are not missed). */
 	async watching(): Promise<void> {
-		this.start();
-		await this.ready;
+		await this.start().ready;
 	}
 
-	async close(): Promise<void> {
-		const watcher = this.watcher;
-		this.watcher = null;
-		await watcher?.close();
+	/**
+	 * Announces our own next change to `path` (see WatchSession.expectOwnChange): it is not reported as another
+	 * program's. Returns the function that withdraws it when the change did not happen.
+	 */
+	expectOwnChange(path: string): () => void {
+		return this.session?.expectOwnChange(path) ?? (() => undefined);
 	}
 
-	private start(): void {
-		if (this.watcher) return;
-		const watcher = watch(this.root, {
-			ignoreInitial: true,
-			followSymlinks: false,
-			ignored: (path: string) => relative(this.root, path).split(sep).some((part) => part.startsWith(".")),
-		});
-		const emit = (type: "create" | "modify" | "delete") => (absolute: string) => {
-			const path = relative(this.root, absolute).split(sep).join("/");
-			for (const listener of this.listeners) listener({ type, path });
-		};
-		watcher.on("add", emit("create")).on("change", emit("modify")).on("unlink", emit("delete"));
-		watcher.on("error", () => undefined);
-		this.ready = new Promise((resolve) => watcher.once("ready", () => resolve()));
-		this.watcher = watcher;
+	/** Closes every watcher at once (a promise, as the gateway's close is). */
+	close(): Promise<void> {
+		this.session?.close();
+		this.session = null;
+		return Promise.resolve();
+	}
+
+	private start(): WatchSession {
+		this.session ??= new WatchSession(
+			this.root,
+			{
+				mode: this.options.mode ?? PLATFORM_WATCH_MODE,
+				skip: this.options.skip ?? (() => false),
+				onTrouble: this.options.onTrouble ?? ((message) => console.warn(message)),
+				pollMs: this.options.pollMs ?? POLL_MS,
+				watch: this.options.watch,
+			},
+			(change) => {
+				for (const listener of this.listeners) listener(change);
+			},
+		);
+		return this.session;
 	}
 }

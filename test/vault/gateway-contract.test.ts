@@ -34,6 +34,7 @@ runGatewayContract("NodeFsGateway", {
 			gateway,
 			// Its watcher must be ready before a change can be heard; the change itself is reported late (the cases poll).
 			settle: () => gateway.watching(),
+			writeOutside: (path, content) => layOut(dir, { [path]: content }),
 			async close() {
 				await gateway.close();
 				await rm(dir, { recursive: true, force: true });
@@ -58,6 +59,11 @@ runGatewayContract("ObsidianGateway on the simulation", {
 				await app.clock.runAll();
 				await settle();
 			},
+			async writeOutside(path, content) {
+				app.outside.write(path, content);
+				await app.clock.runAll();
+				await settle();
+			},
 			async close() {
 				for (const cleanup of cleanups) cleanup();
 				await rm(dir, { recursive: true, force: true });
@@ -70,6 +76,6 @@ runGatewayContract("MemoryGateway (the service tests' fake)", {
 	async open(files = {}) {
 		const gateway = new MemoryGateway(Object.fromEntries(Object.entries(files).filter(([path]) => !path.endsWith("/"))));
 		for (const path of Object.keys(files)) if (path.endsWith("/")) gateway.folders.add(path.slice(0, -1));
-		return { gateway, settle: async () => undefined, close: async () => undefined };
+		return { gateway, settle: async () => undefined, writeOutside: async (path, content) => gateway.externalEdit(path, content), close: async () => undefined };
 	},
 });
