@@ -5,6 +5,7 @@
  */
 import { fork, type ChildProcess } from "child_process";
 import { createHash } from "crypto";
+import { existsSync } from "fs";
 import { cp, mkdtemp, rm } from "fs/promises";
 import { cpus, tmpdir } from "os";
 import { join } from "path";
@@ -20,6 +21,8 @@ import { measureHugeNote } from "./huge-note";
 import { measureMainThread } from "./main-thread";
 import { measurePluginLoad } from "./plugin-load";
 import { writeReport, type Row } from "./report";
+import { measureContention } from "./contention";
+import { measureMergeStartup } from "./startup";
 
 const ROUNDS = 3;
 const SECONDS_PER_ROUND = Number(process.env.BENCH_SECONDS ?? 3);
@@ -87,75 +90,135 @@ function measureHashing(): { ours: number; raw: number } {
 	return results;
 }
 
+/** `BENCH_ONLY=get,put,contention` runs only those parts and leaves BENCHMARKS.md alone (for quick checks). */
+const ONLY = process.env.BENCH_ONLY?.split(",") ?? null;
+const runs = (part: string) => ONLY === null || ONLY.includes(part);
+const CONTENTION_CLIENTS = 32;
+
 async function main(): Promise<void> {
 	const work = await mkdtemp(join(tmpdir(), "rg-bench-"));
+	const rows: Row[] = [];
+	let errors = 0;
 	try {
 		const readVault = join(work, "read");
 		const paths = await makeVault(readVault, NOTES, 2048);
-		await cp(readVault, join(work, "put-guarded"), { recursive: true });
-		await cp(readVault, join(work, "put-unguarded"), { recursive: true });
-		const pathFor = (loop: number, counter: number) => `/vault/${paths[(loop * 37 + counter) % paths.length]!}`;
 		const ms = SECONDS_PER_ROUND * 1000;
+		const readers = [{ name: "bare", kind: "bare", vault: readVault }, { name: "ours", kind: "revision-guard", vault: readVault }];
 
-		let getCounter = 0;
-		const get = await compare("GET", [{ name: "bare", kind: "bare", vault: readVault }, { name: "ours", kind: "revision-guard", vault: readVault }], (port) =>
-			runLoad(port, CONNECTIONS, ms, (loop) => ({ method: "GET", path: pathFor(loop, getCounter++), headers: auth }), (status) => status === 200),
-		);
-
-		const put = await compare("PUT", [{ name: "unguarded", kind: "unguarded", vault: join(work, "put-unguarded") }, { name: "guarded", kind: "revision-guard", vault: join(work, "put-guarded") }], (port, kind) => {
+		if (runs("get")) {
 			let counter = 0;
-			return runLoad(port, CONNECTIONS, ms, (loop, last) => {
-				// Each loop owns one note, so the guarded side never conflicts with itself: every PUT carries a fresh ETag.
-				const path = `/vault/${paths[loop]!}`;
-				if (kind === "revision-guard" && !last?.etag) return { method: "GET", path, headers: auth };
-				return { method: "PUT", path, headers: { ...auth, ...(last?.etag ? { "If-Match": last.etag } : {}) }, body: noteText(loop, 2048, ++counter) };
-			}, (status) => status === 204 || status === 200);
-		});
+			const spread = await compare("GET 1000 notes", readers, (port) =>
+				runLoad(port, CONNECTIONS, ms, (loop) => ({ method: "GET", path: `/vault/${paths[(loop * 37 + counter++) % paths.length]!}`, headers: auth }), (status) => status === 200),
+			);
+			const one = await compare("GET one note", readers, (port) => runLoad(port, CONNECTIONS, ms, () => ({ method: "GET", path: `/vault/${paths[0]!}`, headers: auth }), (status) => status === 200));
+			errors += spread.ours!.errors + spread.bare!.errors + one.ours!.errors + one.bare!.errors;
+			rows.push(
+				{ measure: `GET spread over ${NOTES} notes, requests/s`, ours: spread.ours!.rps, baseline: spread.bare!.rps, unit: "req/s", target: "≥ 1.0× bare Node (read + SHA-256 ETag)", pass: spread.ours!.rps >= spread.bare!.rps },
+				{ measure: "GET of one note, requests/s", ours: one.ours!.rps, baseline: one.bare!.rps, unit: "req/s", target: "≥ 1.0× bare Node (read + SHA-256 ETag)", pass: one.ours!.rps >= one.bare!.rps },
+				{ measure: `GET spread over ${NOTES} notes, p99 latency`, ours: spread.ours!.p99, baseline: spread.bare!.p99, unit: "ms", target: "report", pass: null },
+			);
+		}
 
-		const mcpServer = await spawnServer("revision-guard", join(work, "put-unguarded"));
-		const mcp = await measureMcp(mcpServer.port, paths[500]!);
-		mcpServer.child.kill();
+		if (runs("put")) {
+			await cp(readVault, join(work, "put-guarded"), { recursive: true });
+			await cp(readVault, join(work, "put-bare"), { recursive: true });
+			const put = await compare("PUT", [{ name: "bare", kind: "bare", vault: join(work, "put-bare") }, { name: "guarded", kind: "revision-guard", vault: join(work, "put-guarded") }], (port, kind) => {
+				let counter = 0;
+				return runLoad(port, CONNECTIONS, ms, (loop, last) => {
+					// Each loop owns one note, so the guarded side never conflicts with itself: every PUT carries a fresh ETag.
+					const path = `/vault/${paths[loop]!}`;
+					if (kind === "revision-guard" && !last?.etag) return { method: "GET", path, headers: auth };
+					return { method: "PUT", path, headers: { ...auth, ...(kind === "revision-guard" ? { "If-Match": last!.etag! } : {}) }, body: noteText(loop, 2048, ++counter) };
+				}, (status) => status === 204 || status === 200);
+			});
+			errors += put.guarded!.errors + put.bare!.errors;
+			rows.push(
+				{ measure: "guarded PUT with If-Match, requests/s (baseline: bare durable write, no check)", ours: put.guarded!.rps, baseline: put.bare!.rps, unit: "req/s", target: "≥ 0.80× bare temp + fsync + rename + folder fsync", pass: put.guarded!.rps >= 0.8 * put.bare!.rps },
+				{ measure: "guarded PUT p99 latency", ours: put.guarded!.p99, baseline: put.bare!.p99, unit: "ms", target: "report", pass: null },
+			);
+		}
 
-		const huge = await measureHugeNote(join(work, "huge"), (vault) => spawnServer("revision-guard", vault));
-		const hashing = measureHashing();
-		// Reconcile first of the in-process measures: its peak RSS must not carry what the others leave on the heap.
-		const reconcile = await measureReconcile(join(work, "reconcile"));
-		const mainThread = await measureMainThread();
-		const pluginLoad = await measurePluginLoad(join(__dirname, "..", "main.js"));
-		const merge = await measureMerge();
-		const modal = await measureModalOpen();
+		if (runs("contention")) {
+			await cp(readVault, join(work, "contention"), { recursive: true });
+			const server = await spawnServer("revision-guard", join(work, "contention"));
+			// One untimed round first (JIT warm-up), then the median of three.
+			await measureContention(server.port, `/vault/${paths[1]!}`, auth, CONTENTION_CLIENTS, 1000);
+			const results = [];
+			for (let round = 0; round < ROUNDS; round++) {
+				const result = await measureContention(server.port, `/vault/${paths[1]!}`, auth, CONTENTION_CLIENTS, ms);
+				console.log(`contention round ${round + 1}: ${result.pairsPerSecond.toFixed(0)} pairs/s, ${result.acknowledged} acknowledged, ${result.lost} lost, errors ${result.errors}`);
+				results.push(result);
+			}
+			server.child.kill();
+			const lost = results.reduce((n, r) => n + r.lost, 0);
+			const acknowledged = results.reduce((n, r) => n + r.acknowledged, 0);
+			errors += results.reduce((n, r) => n + r.errors, 0);
+			const pairs = median(results.map((r) => r.pairsPerSecond));
+			rows.push(
+				{ measure: `${CONTENTION_CLIENTS} read-modify-write clients on one note: GET + PUT pairs/s`, ours: pairs, baseline: null, unit: "pairs/s", target: "≥ 200 pairs/s", pass: pairs >= 200 },
+				{ measure: `the same: acknowledged writes missing from the final note (of ${acknowledged} acknowledged)`, ours: lost, baseline: null, unit: "lost", target: "0", pass: lost === 0 && acknowledged > 0 },
+			);
+		}
 
-		const rows: Row[] = [
-			{ measure: "GET requests/s", ours: get.ours!.rps, baseline: get.bare!.rps, unit: "req/s", target: "≥ 0.70× bare Node http", pass: get.ours!.rps >= 0.7 * get.bare!.rps },
-			{ measure: "GET p99 latency", ours: get.ours!.p99, baseline: get.bare!.p99, unit: "ms", target: "≥ 0.70× (bare p99 / ours)", pass: get.bare!.p99 / get.ours!.p99 >= 0.7 },
-			{ measure: "guarded PUT requests/s", ours: put.guarded!.rps, baseline: put.unguarded!.rps, unit: "req/s", target: "≥ 0.90× guard bypassed", pass: put.guarded!.rps >= 0.9 * put.unguarded!.rps },
-			{ measure: "guarded PUT p99 latency", ours: put.guarded!.p99, baseline: put.unguarded!.p99, unit: "ms", target: "≥ 0.90× (bypassed p99 / ours)", pass: put.unguarded!.p99 / put.guarded!.p99 >= 0.9 },
-			{ measure: "token hashing", ours: hashing.ours, baseline: hashing.raw, unit: "MB/s", target: "≥ 0.8× raw crypto SHA-256", pass: hashing.ours >= 0.8 * hashing.raw },
-			{ measure: "start-up reconcile, 10,000 notes (100 MB), first run", ours: reconcile.firstSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.firstSeconds <= 3 },
-			{ measure: "start-up reconcile, 10,000 notes, with stored history", ours: reconcile.secondSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.secondSeconds <= 3 },
-			{ measure: `three-way merge, 1 MB note (${merge.lines} lines), 100 edits per side (median; clean: ours ${merge.clean}, git ${merge.gitClean})`, ours: merge.oursMs, baseline: merge.gitMs, unit: "ms", target: "≤ 2× git merge-file (ratio ≥ 0.50)", pass: merge.oursMs <= 2 * merge.gitMs && merge.clean === merge.gitClean },
-			{ measure: `pathological merge: 20k lines from 7 distinct lines, both sides edited (${merge.pathologicalConflicts} conflicts)`, ours: merge.pathologicalMs, baseline: null, unit: "ms", target: "< 1000 ms", pass: merge.pathologicalMs < 1000 },
-			{ measure: "merge modal open-to-interactive, 1 MB note, 12 conflicts (Chromium; merge + DOM)", ours: modal.openMs, baseline: null, unit: "ms", target: "report", pass: null },
-			{ measure: "MCP read_note round trip (SDK client; median of 200)", ours: mcp.readMs, baseline: mcp.restGetMs, unit: "ms", target: "report (baseline: REST GET)", pass: null },
-			{ measure: "MCP write_note round trip (SDK client; median of 200)", ours: mcp.writeMs, baseline: mcp.restPutMs, unit: "ms", target: "report (baseline: REST PUT)", pass: null },
-			{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note, every line changed: size of the 412`, ours: huge.answerKB, baseline: null, unit: "KB", target: "≤ 300 KB (256 KB diff cap + facts)", pass: huge.answerKB <= 300 },
-			{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note: time to the 412 (.bak, record, diff)`, ours: huge.answerMs, baseline: null, unit: "ms", target: "report", pass: null },
-			{ measure: "longest wait of a small GET sent during that stale PUT (baseline: idle GET)", ours: huge.concurrentGetMs, baseline: huge.idleGetMs, unit: "ms", target: "≤ 100 ms", pass: huge.concurrentGetMs <= 100 },
-			{ measure: "final check before the rename, 5 MB note (baseline: re-reading the note, as before)", ours: huge.checkUs, baseline: huge.rereadUs, unit: "µs", target: "report", pass: null },
-			{ measure: "the rename itself, replacing a 5 MB note (the rest of the window)", ours: huge.renameUs, baseline: null, unit: "µs", target: "report", pass: null },
-			{ measure: `longest main-thread block: stale write to a ${mainThread.noteMB.toFixed(1)} MB note with merge=auto, then its merge preview (in-process)`, ours: mainThread.longestBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.longestBlockMs <= 50 },
-			{ measure: `longest main-thread block: start-up reconcile of ${mainThread.notes} notes, one of ${mainThread.noteMB.toFixed(1)} MB (in-process)`, ours: mainThread.reconcileBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.reconcileBlockMs <= 50 },
-			{ measure: `longest main-thread block: an accepted ${mainThread.noteMB.toFixed(1)} MB write (in-process)`, ours: mainThread.bigWriteBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.bigWriteBlockMs <= 50 },
-			{ measure: "plugin load: evaluating main.js + onload (Obsidian simulation, happy-dom; median of warm loads)", ours: pluginLoad.evalMs + pluginLoad.onloadMs, baseline: null, unit: "ms", target: "< 50 ms", pass: pluginLoad.evalMs + pluginLoad.onloadMs < 50 },
-			{ measure: "plugin load: first (cold) evaluation of main.js", ours: pluginLoad.firstEvalMs, baseline: null, unit: "ms", target: "report", pass: null },
-			{ measure: "main.js size", ours: pluginLoad.bundleKB, baseline: null, unit: "KB", target: "report", pass: null },
-			{ measure: "revision store memory after reconcile (heap)", ours: reconcile.storeHeapMB, baseline: null, unit: "MB", target: "report", pass: null },
-			{ measure: "peak process RSS during reconcile", ours: reconcile.peakRssMB, baseline: null, unit: "MB", target: "report", pass: null },
-		];
-		const errors = get.ours!.errors + get.bare!.errors + put.guarded!.errors + put.unguarded!.errors;
+		if (runs("merge-startup")) {
+			const entry = join(__dirname, "merge.js");
+			const startup = measureMergeStartup(existsSync(entry) ? [entry] : [join(__dirname, "cli.js"), "merge"]);
+			rows.push({ measure: "`merge` command start-up, three small files (baseline: `node -e 0`; median of 21 alternating runs)", ours: startup.mergeMs, baseline: startup.nodeMs, unit: "ms", target: "≤ 2× node -e 0 (ratio ≥ 0.50)", pass: startup.mergeMs <= 2 * startup.nodeMs });
+		}
+
+		if (runs("mcp")) {
+			await cp(readVault, join(work, "mcp"), { recursive: true });
+			const mcpServer = await spawnServer("revision-guard", join(work, "mcp"));
+			const mcp = await measureMcp(mcpServer.port, paths[500]!);
+			mcpServer.child.kill();
+			rows.push(
+				{ measure: "MCP read_note round trip (SDK client; median of 200)", ours: mcp.readMs, baseline: mcp.restGetMs, unit: "ms", target: "report (baseline: REST GET)", pass: null },
+				{ measure: "MCP write_note round trip (SDK client; median of 200)", ours: mcp.writeMs, baseline: mcp.restPutMs, unit: "ms", target: "report (baseline: REST PUT)", pass: null },
+			);
+		}
+
+		if (runs("plugin")) {
+			const pluginLoad = await measurePluginLoad(join(__dirname, "..", "main.js"));
+			rows.push(
+				{ measure: "plugin load: evaluating main.js + onload (Obsidian simulation, happy-dom; median of warm loads)", ours: pluginLoad.evalMs + pluginLoad.onloadMs, baseline: null, unit: "ms", target: "< 50 ms", pass: pluginLoad.evalMs + pluginLoad.onloadMs < 50 },
+				{ measure: "plugin load: first (cold) evaluation of main.js", ours: pluginLoad.firstEvalMs, baseline: null, unit: "ms", target: "report", pass: null },
+				{ measure: "main.js size", ours: pluginLoad.bundleKB, baseline: null, unit: "KB", target: "report", pass: null },
+			);
+		}
+
+		if (runs("rest")) {
+			const huge = await measureHugeNote(join(work, "huge"), (vault) => spawnServer("revision-guard", vault));
+			const hashing = measureHashing();
+			// Reconcile first of the in-process measures: its peak RSS must not carry what the others leave on the heap.
+			const reconcile = await measureReconcile(join(work, "reconcile"));
+			const mainThread = await measureMainThread();
+			const merge = await measureMerge();
+			const modal = await measureModalOpen();
+			rows.push(
+				{ measure: "token hashing", ours: hashing.ours, baseline: hashing.raw, unit: "MB/s", target: "≥ 0.8× raw crypto SHA-256", pass: hashing.ours >= 0.8 * hashing.raw },
+				{ measure: "start-up reconcile, 10,000 notes (100 MB), first run", ours: reconcile.firstSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.firstSeconds <= 3 },
+				{ measure: "start-up reconcile, 10,000 notes, with stored history", ours: reconcile.secondSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.secondSeconds <= 3 },
+				{ measure: `three-way merge, 1 MB note (${merge.lines} lines), 100 edits per side (median; clean: ours ${merge.clean}, git ${merge.gitClean})`, ours: merge.oursMs, baseline: merge.gitMs, unit: "ms", target: "≤ 2× git merge-file (ratio ≥ 0.50)", pass: merge.oursMs <= 2 * merge.gitMs && merge.clean === merge.gitClean },
+				{ measure: `pathological merge: 20k lines from 7 distinct lines, both sides edited (${merge.pathologicalConflicts} conflicts)`, ours: merge.pathologicalMs, baseline: null, unit: "ms", target: "< 1000 ms", pass: merge.pathologicalMs < 1000 },
+				{ measure: "merge modal open-to-interactive, 1 MB note, 12 conflicts (Chromium; merge + DOM)", ours: modal.openMs, baseline: null, unit: "ms", target: "report", pass: null },
+				{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note, every line changed: size of the 412`, ours: huge.answerKB, baseline: null, unit: "KB", target: "≤ 300 KB (256 KB diff cap + facts)", pass: huge.answerKB <= 300 },
+				{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note: time to the 412 (.bak, record, diff)`, ours: huge.answerMs, baseline: null, unit: "ms", target: "report", pass: null },
+				{ measure: "longest wait of a small GET sent during that stale PUT (baseline: idle GET)", ours: huge.concurrentGetMs, baseline: huge.idleGetMs, unit: "ms", target: "≤ 100 ms", pass: huge.concurrentGetMs <= 100 },
+				{ measure: "final check before the rename, 5 MB note (baseline: re-reading the note, as before)", ours: huge.checkUs, baseline: huge.rereadUs, unit: "µs", target: "report", pass: null },
+				{ measure: "the rename itself, replacing a 5 MB note (the rest of the window)", ours: huge.renameUs, baseline: null, unit: "µs", target: "report", pass: null },
+				{ measure: `longest main-thread block: stale write to a ${mainThread.noteMB.toFixed(1)} MB note with merge=auto, then its merge preview (in-process)`, ours: mainThread.longestBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.longestBlockMs <= 50 },
+				{ measure: `longest main-thread block: start-up reconcile of ${mainThread.notes} notes, one of ${mainThread.noteMB.toFixed(1)} MB (in-process)`, ours: mainThread.reconcileBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.reconcileBlockMs <= 50 },
+				{ measure: `longest main-thread block: an accepted ${mainThread.noteMB.toFixed(1)} MB write (in-process)`, ours: mainThread.bigWriteBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.bigWriteBlockMs <= 50 },
+				{ measure: "revision store memory after reconcile (heap)", ours: reconcile.storeHeapMB, baseline: null, unit: "MB", target: "report", pass: null },
+				{ measure: "peak process RSS during reconcile", ours: reconcile.peakRssMB, baseline: null, unit: "MB", target: "report", pass: null },
+			);
+		}
+
+		for (const row of rows) if (row.pass !== null) console.log(`${row.pass ? "met    " : "NOT MET"}  ${row.measure}`);
+		if (ONLY !== null) return;
 		await writeReport("BENCHMARKS.md", rows, {
 			machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
-			method: `${NOTES} notes of ~2 KB over loopback, ${CONNECTIONS} keep-alive connections, ${ROUNDS} alternating rounds of ${SECONDS_PER_ROUND} s per side (medians) after one untimed warm-up round per side. Servers run in their own processes. Load errors: ${errors}.`,
+			method: `${NOTES} notes of ~2 KB over loopback, ${CONNECTIONS} keep-alive connections (${CONTENTION_CLIENTS} for contention), ${ROUNDS} alternating rounds of ${SECONDS_PER_ROUND} s per side (medians) after one untimed warm-up round per side. Every server runs in its own process. Load errors: ${errors}.`,
 		});
 		console.log("\nWrote BENCHMARKS.md");
 	} finally {

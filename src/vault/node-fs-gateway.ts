@@ -3,20 +3,23 @@
  * checked against the note's identity just before the rename; symlinks that lead outside the folder are never
  * followed; notes are exactly their bytes (strict UTF-8); a watcher reports edits made by other programs.
  */
-import { promises as fs } from "fs";
+import { promises as fs, type BigIntStats, type Stats } from "fs";
 import { basename, dirname, join } from "path";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
 import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
-import { decodeNote, readForDecision, stillAsSeen, throwUnlessMissing } from "./note-file";
+import { decodeNote, readForDecision, settledBefore, stillAsSeen, throwUnlessMissing } from "./note-file";
+import { NoteReadCache } from "./note-read-cache";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
 	private readonly watcher: FolderWatcher;
+	/** Makes reads faster only: no write decision ever looks at it (see note-read-cache.ts). */
+	private readonly readCache = new NoteReadCache();
 
 	private constructor(
 		/** The vault folder, as its real path. */
@@ -36,26 +39,41 @@ export class NodeFsGateway implements VaultGateway {
 		// On Linux the opened file itself is checked (see readAt); elsewhere the name is resolved first.
 		const absolute = CAN_CHECK_OPENED_FILE ? join(this.root, path) : await this.paths.resolveExisting(path);
 		if (absolute === null) return null;
-		return this.readAt(path, absolute);
+		return (await this.readCache.lookup(path, absolute)) ?? this.readAt(path, absolute);
 	}
 
 	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
-		const absolute = await this.paths.resolveForWrite(path);
+		// Where the platform names the file a descriptor opened (Linux), the decision read checks the note it opened,
+		// as reads do: an existing note needs no resolving beforehand (one lstat and one realpath fewer per write).
+		let absolute = CAN_CHECK_OPENED_FILE ? null : await this.paths.resolveForWrite(path);
 		for (let attempt = 1; ; attempt++) {
-			const seen = await readForDecision(path, absolute);
-			if (seen.content === null) await this.refuseNameVariant(path, absolute);
+			const opened = absolute === null;
+			const seen = await readForDecision(path, absolute ?? join(this.root, path), opened ? (real) => real !== null && this.paths.assertInside(path, real) : undefined);
+			absolute ??= seen.realPath ?? (await this.paths.resolveForWrite(path));
+			const target = absolute;
+			if (seen.content === null) await this.refuseNameVariant(path, target);
 			const plan = decide(seen.content);
 			// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
 			// the check runs again on what the note holds now (writers in this process are kept out by the guarded writer's per-note lock).
-			const unchanged = () => stillAsSeen(absolute, seen);
+			const unchanged = () => stillAsSeen(target, seen);
 			// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
 			if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null)) return { result: plan.result, stat: null };
 			if (plan.kind === "trash") {
-				if (await moveToTrash(join(this.root, this.trashFolder), path, absolute, new Date(), unchanged)) return { result: plan.result, stat: null };
+				if (await moveToTrash(join(this.root, this.trashFolder), path, target, new Date(), unchanged)) {
+					this.readCache.forget(path);
+					return { result: plan.result, stat: null };
+				}
 			} else {
-				await mkdirFor(path, absolute);
-				const written = await writeFileAtomic(absolute, plan.content, { stillCurrent: unchanged });
-				if (written) return { result: plan.result, stat: toStat(written) };
+				// A note that is there has its folder (one that vanished since is a failed write step, decided again).
+				if (seen.content === null) await mkdirFor(path, target);
+				const written = await writeFileAtomic(target, plan.content, { stillCurrent: unchanged, announce: () => this.watcher.expectOwnChange(path) }).catch((error: NodeJS.ErrnoException) => {
+					if (error.code === "ENOENT" && seen.content !== null) return null;
+					throw error;
+				});
+				if (written) {
+					this.readCache.forget(path);
+					return { result: plan.result, stat: toStat(written) };
+				}
 			}
 			if (attempt >= DECIDE_ATTEMPTS) throw new NoteKeptChangingError(path, seen.content);
 		}
@@ -64,7 +82,8 @@ export class NodeFsGateway implements VaultGateway {
 	async createExclusive(path: string, content: string): Promise<boolean> {
 		const absolute = await this.paths.resolveForWrite(path);
 		await mkdirFor(path, absolute);
-		return createFileExclusive(absolute, content);
+		// Our own .bak notes are not reported back to us as another program's (see FolderWatcher.expectOwnChange).
+		return createFileExclusive(absolute, content, () => this.watcher.expectOwnChange(path));
 	}
 
 	async list(folder: string): Promise<FolderEntry[] | null> {
@@ -130,11 +149,15 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	private async readAt(path: string, absolute: string): Promise<NoteSnapshot | null> {
+		const readAtNs = BigInt(Date.now()) * 1_000_000n;
+		// Set when this platform could not name the opened file after all (no /proc): the name is resolved instead.
+		let unnamed = false;
 		let read;
 		try {
 			// One descriptor for stat and content, so they describe the same file.
 			read = await readFileWithStat(absolute, (real) => {
 				if (real !== null) this.paths.assertInside(path, real);
+				else unnamed = CAN_CHECK_OPENED_FILE;
 			});
 		} catch (error) {
 			// A parent that is a file (ENOTDIR) means there is no such note, as for a missing one.
@@ -142,7 +165,11 @@ export class NodeFsGateway implements VaultGateway {
 			throwUnlessMissing(path, error);
 			return null;
 		}
-		return read && { path, content: decodeNote(path, read.bytes), stat: toStat(read.stats) };
+		if (read === null) return null;
+		if (unnamed && (await this.paths.resolveExisting(path)) === null) return null;
+		const snapshot = { path, content: decodeNote(path, read.bytes), stat: toStat(read.stats) };
+		this.readCache.keep(snapshot, read.stats, settledBefore(read.stats, readAtNs));
+		return snapshot;
 	}
 
 	/** A new note may not stand beside one whose name differs only in Unicode normalization (NFC against NFD). */
@@ -155,8 +182,15 @@ export class NodeFsGateway implements VaultGateway {
 	}
 }
 
-function toStat(stats: { ctimeMs: number; mtimeMs: number; size: number; birthtimeMs?: number }): NoteStat {
-	return { ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
+function toStat(stats: Stats | BigIntStats): NoteStat {
+	if (typeof stats.size === "bigint") {
+		// Rounded from nanoseconds, as Node rounds its fractional milliseconds: the same file gives the same stat either way.
+		const ms = (ns: bigint) => Math.round(Number(ns) / 1e6);
+		const big = stats as BigIntStats;
+		return { ctime: ms(big.birthtimeNs || big.ctimeNs), mtime: ms(big.mtimeNs), size: Number(big.size) };
+	}
+	const small = stats as Stats;
+	return { ctime: Math.round(small.birthtimeMs || small.ctimeMs), mtime: Math.round(small.mtimeMs), size: small.size };
 }
 
 /** How often a write is decided again because another program kept changing the note under it. */

@@ -6,7 +6,7 @@
 // The fs object itself (not its named exports), so a test can act exactly at the final check.
 import fs, { type BigIntStats } from "fs";
 import { NoteEncodingError, VaultPathError } from "./errors";
-import { readFileWithIdentity } from "./read-file";
+import { readFileWithIdentity, readFileWithStat } from "./read-file";
 
 export interface SeenFile {
 	/** The note's text, or null when there is no file. */
@@ -28,21 +28,29 @@ export function decodeNote(path: string, bytes: Uint8Array): string {
 	}
 }
 
-/** Reads the note at `absolute` (a real path), refusing anything that is not a regular file of UTF-8 text. */
-export async function readForDecision(path: string, absolute: string): Promise<SeenFile> {
+/**
+ * Reads the note at `absolute`, refusing anything that is not a regular file of UTF-8 text. `absolute` is a real
+ * path, or (where the platform can name an opened file, read-file.ts) a joined one whose opened file `check` is
+ * shown, as reads do; `realPath` then says where the note really is.
+ */
+export async function readForDecision(path: string, absolute: string, check?: (realPath: string | null) => void): Promise<SeenFile & { realPath: string | null }> {
 	const readAtNs = BigInt(Date.now()) * 1_000_000n;
 	let read;
+	let realPath: string | null = null;
 	try {
-		read = await readFileWithIdentity(absolute);
+		read = check === undefined ? await readFileWithIdentity(absolute) : await readFileWithStat(absolute, (real) => {
+			check(real);
+			realPath = real;
+		});
 	} catch (error) {
 		throwUnlessMissing(path, error);
-		return { content: null, bytes: null, stats: null, readAtNs };
+		return { content: null, bytes: null, stats: null, readAtNs, realPath: null };
 	}
 	if (read === null) {
 		if (fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) throw new VaultPathError(path, "folder-in-the-way");
 		throw new VaultPathError(path, "not-a-file");
 	}
-	return { content: decodeNote(path, read.bytes), bytes: read.bytes, stats: read.stats, readAtNs };
+	return { content: decodeNote(path, read.bytes), bytes: read.bytes, stats: read.stats, readAtNs, realPath };
 }
 
 /**
@@ -54,6 +62,12 @@ export async function readForDecision(path: string, absolute: string): Promise<S
 const RACY_NS = 50_000_000n;
 const RACY_COARSE_NS = 3_000_000_000n;
 const SECOND_NS = 1_000_000_000n;
+
+/** Whether a file with these stats had stopped changing long enough before `readAtNs` for its stat to tell any later change. */
+export function settledBefore(stats: BigIntStats, readAtNs: bigint): boolean {
+	const coarse = stats.mtimeNs % SECOND_NS === 0n && stats.ctimeNs % SECOND_NS === 0n;
+	return readAtNs - stats.ctimeNs >= (coarse ? RACY_COARSE_NS : RACY_NS);
+}
 
 /**
  * Whether the file at `absolute` is still exactly what `seen` read: synchronous, for the moment just before the
@@ -69,8 +83,7 @@ export function stillAsSeen(absolute: string, seen: SeenFile): boolean {
 	if (seen.stats === null || now === undefined) return seen.stats === null && now === undefined;
 	const before = seen.stats;
 	if (now.dev !== before.dev || now.ino !== before.ino || now.size !== before.size || now.mtimeNs !== before.mtimeNs || now.ctimeNs !== before.ctimeNs) return false;
-	const coarse = before.mtimeNs % SECOND_NS === 0n && before.ctimeNs % SECOND_NS === 0n;
-	if (seen.readAtNs - before.ctimeNs >= (coarse ? RACY_COARSE_NS : RACY_NS)) return true;
+	if (settledBefore(before, seen.readAtNs)) return true;
 	try {
 		return fs.readFileSync(absolute).equals(seen.bytes!);
 	} catch {

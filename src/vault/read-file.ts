@@ -21,11 +21,11 @@ export const CAN_CHECK_OPENED_FILE = process.platform === "linux";
  * shown the real path of the file actually opened (null where the platform cannot tell) and may throw to refuse it:
  * checking the opened file, not the name beforehand, leaves no gap for a symlink swapped in between.
  */
-export function readFileWithStat(absolute: string, check: (realPath: string | null) => void = () => undefined): Promise<FileRead | null> {
-	return readThrough(absolute, false, check) as Promise<FileRead | null>;
+export function readFileWithStat(absolute: string, check: (realPath: string | null) => void = () => undefined): Promise<FileRead<BigIntStats> | null> {
+	return readThrough(absolute, true, check) as Promise<FileRead<BigIntStats> | null>;
 }
 
-/** The same read with nanosecond stats (the file's identity for a later "is it still what I read?" check). */
+/** The same read without the check. Both give nanosecond stats: the file's identity for a later "is it still what I read?". */
 export function readFileWithIdentity(absolute: string): Promise<FileRead<BigIntStats> | null> {
 	return readThrough(absolute, true, () => undefined) as Promise<FileRead<BigIntStats> | null>;
 }

@@ -3,19 +3,28 @@
  * hidden temp file beside it (`.<name>.rg-tmp-…`), then renames it over the note. Hooking the temp file's open lets
  * a test act after the guard's check and before the replace, without depending on timing.
  */
-import { promises as fsPromises } from "fs";
+import fs from "fs";
 import { join } from "path";
 import { vi } from "vitest";
 import { TEMP_MARKER } from "../../src/vault/atomic-file";
+
+type OpenCallback = (error: NodeJS.ErrnoException | null, fd: number) => void;
 
 /** Runs `hook` each time the gateway starts writing `note` (vault-relative) in `root`; returns the uninstaller. */
 export function onNoteWriteStep(root: string, note: string, hook: () => Promise<void> | void): () => void {
 	const slash = note.lastIndexOf("/");
 	const prefix = join(root, note.slice(0, slash + 1), `.${note.slice(slash + 1)}${TEMP_MARKER}`);
-	const open = fsPromises.open.bind(fsPromises);
-	const spy = vi.spyOn(fsPromises, "open").mockImplementation(async (...args: Parameters<typeof fsPromises.open>) => {
-		if (String(args[0]).startsWith(prefix)) await hook();
-		return open(...args);
-	});
+	// The gateway opens its temp file with the callback API (atomic-file.ts `writeNew`): open(path, flags, mode, callback).
+	const open = fs.open.bind(fs) as (...args: unknown[]) => void;
+	const spy = vi.spyOn(fs, "open").mockImplementation(((...args: unknown[]) => {
+		if (!String(args[0]).startsWith(prefix)) return open(...args);
+		const callback = args[args.length - 1] as OpenCallback;
+		Promise.resolve()
+			.then(hook)
+			.then(
+				() => open(...args),
+				(error: NodeJS.ErrnoException) => callback(error, -1),
+			);
+	}));
 	return () => spy.mockRestore();
 }

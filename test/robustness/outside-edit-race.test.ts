@@ -4,7 +4,7 @@
  * note holds now (so a stale token is refused and kept as a .bak). The outside edit is injected deterministically at
  * the moment the gateway opens its temp file, so this does not depend on timing.
  */
-import fs, { promises as fsPromises, readFileSync, renameSync, writeFileSync } from "fs";
+import fs, { readFileSync, renameSync, writeFileSync } from "fs";
 import { readFile } from "fs/promises";
 import { dirname, join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -133,15 +133,16 @@ describe("an outside save during the headless write step", () => {
 		writeFileSync(file, "before\n");
 		const etag = (await h.api("/vault/Note.md")).headers.etag as string;
 		// The folder fsync comes right after the rename: the note is moved away at that moment.
-		const open = fsPromises.open.bind(fsPromises);
+		// atomic-file.ts opens the folder with the callback API: open(path, "r", callback).
+		const open = fs.open.bind(fs) as (...args: unknown[]) => void;
 		let moved = false;
-		vi.spyOn(fsPromises, "open").mockImplementation(async (...args: Parameters<typeof fsPromises.open>) => {
+		vi.spyOn(fs, "open").mockImplementation(((...args: unknown[]) => {
 			if (!moved && String(args[0]) === dirname(file) && args[1] === "r") {
 				moved = true;
 				renameSync(file, join(h.dir, "Renamed.md"));
 			}
-			return open(...args);
-		});
+			open(...args);
+		}));
 		const put = await h.api("/vault/Note.md", { method: "PUT", body: "after\n", headers: { "If-Match": etag } });
 		expect(moved).toBe(true);
 		expect(put.status, put.text).toBe(204);

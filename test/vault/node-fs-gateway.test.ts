@@ -81,6 +81,8 @@ describe("NodeFsGateway", () => {
 		await expect(gateway.read("link.md")).rejects.toBeInstanceOf(VaultPathError);
 		await expect(gateway.mutate("link.md", write("pwned"))).rejects.toBeInstanceOf(VaultPathError);
 		await expect(gateway.mutate("dir/new.md", write("pwned"))).rejects.toBeInstanceOf(VaultPathError);
+		// An existing note behind the symlinked folder: the decision read checks the file it opened.
+		await expect(gateway.mutate("dir/secret.md", write("pwned"))).rejects.toBeInstanceOf(VaultPathError);
 		await expect(gateway.createExclusive("dir/x.md", "pwned")).rejects.toBeInstanceOf(VaultPathError);
 		expect(await readFile(join(outside, "secret.md"), "utf8")).toBe("secret");
 		expect(await readdir(outside)).toEqual(["secret.md"]);
@@ -91,6 +93,9 @@ describe("NodeFsGateway", () => {
 		await writeFile(join(root, "real/n.md"), "inside");
 		await symlink(join(root, "real"), join(root, "alias"));
 		expect((await gateway.read("alias/n.md"))?.content).toBe("inside");
+		await gateway.mutate("alias/n.md", write("written through the alias"));
+		expect(await readFile(join(root, "real/n.md"), "utf8")).toBe("written through the alias");
+		expect((await readdir(join(root, "real"))).sort()).toEqual(["n.md"]);
 	});
 
 	it("lists and walks no symlinks, not even ones that stay inside the folder", async () => {
