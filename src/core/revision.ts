@@ -5,8 +5,21 @@
 import { createHash } from "crypto";
 
 export function revisionOf(content: string | Uint8Array): string {
-	return createHash("sha256").update(content).digest("base64url");
+	if (typeof content !== "string") return createHash("sha256").update(content).digest("base64url");
+	// One write asks for the same texts' revisions several times (the check, the tracker, history): the last two
+	// answers are kept. Equal text is the same revision, so this can only skip work, never change an answer.
+	if (content === recent[0].content) return recent[0].revision;
+	if (content === recent[1].content) return recent[1].revision;
+	const revision = createHash("sha256").update(content).digest("base64url");
+	recent[1] = recent[0];
+	recent[0] = { content, revision };
+	return revision;
 }
+
+const recent: [{ content: string | null; revision: string }, { content: string | null; revision: string }] = [
+	{ content: null, revision: "" },
+	{ content: null, revision: "" },
+];
 
 /** A strong HTTP entity tag for a revision. */
 export function etagOf(revision: string): string {

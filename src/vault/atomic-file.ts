@@ -8,9 +8,14 @@ import { MAX_NAME_BYTES, truncateUtf8 } from "../core/utf8";
 /** Temp files are hidden (leading dot) and carry this marker, so start-up can find leftovers. */
 export const TEMP_MARKER = ".rg-tmp-";
 
+/** Random per process, so two processes never pick the same temp name; a counter within it (no random draw per write). */
+const PROCESS_TAG = randomBytes(4).toString("hex");
+let tempCounter = 0;
+
 /** A hidden name beside `target`, which fits the file system's name limit however long the target's name is. */
 export function tempPathFor(target: string): string {
-	const tail = `${TEMP_MARKER}${randomBytes(6).toString("hex")}`;
+	tempCounter = (tempCounter + 1) % 0x1_0000_0000;
+	const tail = `${TEMP_MARKER}${PROCESS_TAG}${tempCounter.toString(16).padStart(8, "0")}`;
 	return join(dirname(target), "." + truncateUtf8(basename(target), MAX_NAME_BYTES - 1 - tail.length) + tail);
 }
 
@@ -33,28 +38,46 @@ export interface WriteOptions {
 
 /** Writes a new file and returns its stat, taken from the written file itself before it is moved anywhere. */
 function writeNew(path: string, content: string | Uint8Array, durable: boolean, mode: number): Promise<Stats> {
-	// Node's callback API: a write costs four or five calls on the thread pool and no FileHandle bookkeeping (the
-	// promise API adds several turns of the event loop per call, on the API's hot path).
+	// Opening and the fsync go through the thread pool (they may wait on the disk); writing a small file into the page
+	// cache, its fstat and its close are a few microseconds each and run at once, which costs the main thread less than a
+	// round trip through the pool each. A large file is written on the pool, so it never holds up other requests.
 	const bytes = typeof content === "string" ? Buffer.from(content) : content;
 	return new Promise((resolve, reject) => {
 		fs.open(path, "wx", mode, (openError, fd) => {
 			if (openError) return reject(openError);
-			const finish = (error: Error | null, stats?: Stats) => {
-				fs.close(fd, (closeError) => {
-					const failure = error ?? closeError;
-					if (failure) reject(failure);
-					else resolve(stats!);
-				});
+			const finish = (error: Error | null) => {
+				let stats: Stats | undefined;
+				try {
+					if (!error) stats = fs.fstatSync(fd);
+				} catch (statError) {
+					error = statError as Error;
+				}
+				// Closing a file just written (nothing freed) is as quick as the fstat.
+				try {
+					fs.closeSync(fd);
+				} catch (closeError) {
+					error ??= closeError as Error;
+				}
+				if (error) reject(error);
+				else resolve(stats!);
 			};
-			writeAll(fd, bytes, 0, (writeError) => {
-				if (writeError) return finish(writeError);
-				const statIt = () => fs.fstat(fd, (statError, stats) => finish(statError, stats));
-				if (!durable) return statIt();
-				fs.fsync(fd, (syncError) => (syncError ? finish(syncError) : statIt()));
-			});
+			const written = (writeError: Error | null) => {
+				if (writeError || !durable) return finish(writeError);
+				fs.fsync(fd, finish);
+			};
+			if (bytes.length > SMALL_WRITE_BYTES) return writeAll(fd, bytes, 0, written);
+			try {
+				for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset, offset);
+			} catch (error) {
+				return written(error as Error);
+			}
+			written(null);
 		});
 	});
 }
+
+/** Files up to this size are written with synchronous calls once open (see writeNew). */
+const SMALL_WRITE_BYTES = 256 * 1024;
 
 function writeAll(fd: number, bytes: Uint8Array, offset: number, done: (error: Error | null) => void): void {
 	if (offset >= bytes.length) return done(null);
@@ -62,13 +85,24 @@ function writeAll(fd: number, bytes: Uint8Array, offset: number, done: (error: E
 }
 
 export function fsyncFolder(folder: string): Promise<void> {
+	// Opening and closing a folder touch no data (microseconds, done at once); the fsync waits on the disk, on the pool.
 	// Some platforms cannot fsync a directory (it fails there); the rename itself is still atomic on them.
-	return new Promise((resolve) => {
-		fs.open(folder, "r", (openError, fd) => {
-			if (openError) return resolve();
-			fs.fsync(fd, () => fs.close(fd, () => resolve()));
-		});
-	});
+	let fd: number;
+	try {
+		fd = fs.openSync(folder, "r");
+	} catch {
+		return Promise.resolve();
+	}
+	return new Promise((resolve) =>
+		fs.fsync(fd, () => {
+			try {
+				fs.closeSync(fd);
+			} catch {
+				// Nothing to do: the folder's entries are as durable as this platform makes them.
+			}
+			resolve();
+		}),
+	);
 }
 
 /**

@@ -80,8 +80,8 @@ export interface VaultGateway {
 export interface StateStorage {
 	read(name: string): Promise<string | null>;
 	/**
-	 * Replaces the file as a whole. `durable: false` skips fsync, for caches whose readers verify what they read
-	 * (the content-addressed bases); everything else is made durable before the promise resolves.
+	 * Replaces the file as a whole. `durable: false` skips fsync (and may write in place), for caches whose readers
+	 * verify what they read (the content-addressed bases); everything else is made durable before the promise resolves.
 	 */
 	write(name: string, content: string, options?: { durable?: boolean }): Promise<void>;
 	/**

@@ -10,7 +10,7 @@ import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
-import { decodeNote, readForDecision, settledBefore, stillAsSeen, throwUnlessMissing } from "./note-file";
+import { decodeNote, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
@@ -49,31 +49,35 @@ export class NodeFsGateway implements VaultGateway {
 		for (let attempt = 1; ; attempt++) {
 			const opened = absolute === null;
 			const seen = await readForDecision(path, absolute ?? join(this.root, path), opened ? (real) => real !== null && this.paths.assertInside(path, real) : undefined);
-			absolute ??= seen.realPath ?? (await this.paths.resolveForWrite(path));
-			const target = absolute;
-			if (seen.content === null) await this.refuseNameVariant(path, target);
-			const plan = decide(seen.content);
-			// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
-			// the check runs again on what the note holds now (writers in this process are kept out by the guarded writer's per-note lock).
-			const unchanged = () => stillAsSeen(target, seen);
-			// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
-			if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null)) return { result: plan.result, stat: null };
-			if (plan.kind === "trash") {
-				if (await moveToTrash(join(this.root, this.trashFolder), path, target, new Date(), unchanged)) {
-					this.readCache.forget(path);
-					return { result: plan.result, stat: null };
+			try {
+				absolute ??= seen.realPath ?? (await this.paths.resolveForWrite(path));
+				const target = absolute;
+				if (seen.content === null) await this.refuseNameVariant(path, target);
+				const plan = decide(seen.content);
+				// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
+				// the check runs again on what the note holds now (writers in this process are kept out by the guarded writer's per-note lock).
+				const unchanged = () => stillAsSeen(target, seen);
+				// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
+				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null)) return { result: plan.result, stat: null };
+				if (plan.kind === "trash") {
+					if (await moveToTrash(join(this.root, this.trashFolder), path, target, new Date(), unchanged)) {
+						this.readCache.forget(path);
+						return { result: plan.result, stat: null };
+					}
+				} else {
+					// A note that is there has its folder (one that vanished since is a failed write step, decided again).
+					if (seen.content === null) await mkdirFor(path, target);
+					const written = await writeFileAtomic(target, plan.content, { stillCurrent: unchanged, announce: () => this.watcher.expectOwnChange(path) }).catch((error: NodeJS.ErrnoException) => {
+						if (error.code === "ENOENT" && seen.content !== null) return null;
+						throw error;
+					});
+					if (written) {
+						this.readCache.forget(path);
+						return { result: plan.result, stat: toStat(written) };
+					}
 				}
-			} else {
-				// A note that is there has its folder (one that vanished since is a failed write step, decided again).
-				if (seen.content === null) await mkdirFor(path, target);
-				const written = await writeFileAtomic(target, plan.content, { stillCurrent: unchanged, announce: () => this.watcher.expectOwnChange(path) }).catch((error: NodeJS.ErrnoException) => {
-					if (error.code === "ENOENT" && seen.content !== null) return null;
-					throw error;
-				});
-				if (written) {
-					this.readCache.forget(path);
-					return { result: plan.result, stat: toStat(written) };
-				}
+			} finally {
+				releaseSeen(seen);
 			}
 			if (attempt >= DECIDE_ATTEMPTS) throw new NoteKeptChangingError(path, seen.content);
 		}

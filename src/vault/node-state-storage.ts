@@ -2,7 +2,7 @@
  * StateStorage in a folder on disk (the headless host's `.revision-guard/`), with atomic replaces. Everything in it
  * is private to this user (the settings hold the API keys; history and conflicts name every note).
  */
-import { promises as fs } from "fs";
+import { promises as fs, writeFile as writeFileInPlace } from "fs";
 import { dirname, join } from "path";
 import { fsyncFolder, writeFileAtomic } from "./atomic-file";
 import type { StateStorage } from "./gateway";
@@ -27,7 +27,10 @@ export class NodeStateStorage implements StateStorage {
 	async write(name: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
 		const target = join(this.folder, name);
 		await this.makeFolder(dirname(target));
-		await writeFileAtomic(target, content, { durable: options.durable ?? true, mode: 0o600 });
+		// A cache whose readers verify what they read (the bases) is written in place: a torn file is found out and
+		// dropped on read, so a temp file and a rename (two calls more on every accepted write) buy it nothing.
+		if (options.durable === false) await new Promise<void>((resolve, reject) => writeFileInPlace(target, content, { mode: 0o600 }, (error) => (error ? reject(error) : resolve())));
+		else await writeFileAtomic(target, content, { mode: 0o600 });
 	}
 
 	async append(name: string, text: string): Promise<void> {

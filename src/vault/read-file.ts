@@ -3,11 +3,13 @@
  * end, and a close that the caller does not wait for. Reads are the API's hot path, and the promise API's file
  * handles cost a second fstat and several extra turns of the event loop per read.
  */
-import { close, constants, fstat, open, read, readlink, type BigIntStats, type Stats } from "fs";
+import { close, constants, fstatSync, open, read, readlinkSync, readSync, type BigIntStats, type Stats } from "fs";
 
 export interface FileRead<S = Stats> {
 	bytes: Buffer;
 	stats: S;
+	/** The descriptor, still open, when the caller asked to hold it (it closes it); absent otherwise. */
+	fd?: number;
 }
 
 /** Where Linux shows the real path of an open descriptor. */
@@ -21,51 +23,79 @@ export const CAN_CHECK_OPENED_FILE = process.platform === "linux";
  * shown the real path of the file actually opened (null where the platform cannot tell) and may throw to refuse it:
  * checking the opened file, not the name beforehand, leaves no gap for a symlink swapped in between.
  */
-export function readFileWithStat(absolute: string, check: (realPath: string | null) => void = () => undefined): Promise<FileRead<BigIntStats> | null> {
-	return readThrough(absolute, true, check) as Promise<FileRead<BigIntStats> | null>;
+export function readFileWithStat(absolute: string, check: (realPath: string | null) => void = () => undefined, hold = false): Promise<FileRead<BigIntStats> | null> {
+	return readThrough(absolute, true, check, hold) as Promise<FileRead<BigIntStats> | null>;
 }
 
 /** The same read without the check. Both give nanosecond stats: the file's identity for a later "is it still what I read?". */
-export function readFileWithIdentity(absolute: string): Promise<FileRead<BigIntStats> | null> {
-	return readThrough(absolute, true, () => undefined) as Promise<FileRead<BigIntStats> | null>;
+export function readFileWithIdentity(absolute: string, hold = false): Promise<FileRead<BigIntStats> | null> {
+	return readThrough(absolute, true, () => undefined, hold) as Promise<FileRead<BigIntStats> | null>;
 }
 
-function readThrough(absolute: string, bigint: boolean, check: (realPath: string | null) => void): Promise<FileRead<Stats | BigIntStats> | null> {
+function readThrough(absolute: string, bigint: boolean, check: (realPath: string | null) => void, hold = false): Promise<FileRead<Stats | BigIntStats> | null> {
 	return new Promise((resolve, reject) => {
 		// Non-blocking, so a FIFO or device named like a note cannot hang the server (regular files ignore the flag).
 		open(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0), (openError, fd) => {
 			if (openError) return reject(openError);
 			const finish = (error: Error | null, result: FileRead<Stats | BigIntStats> | null) => {
-				close(fd, () => undefined);
+				if (error || result === null || !hold) close(fd, () => undefined);
 				if (error) reject(error);
-				else resolve(result);
+				else resolve(result && hold ? { ...result, fd } : result);
 			};
-			const proceed = () => fstat(fd, { bigint }, (statError, stats: Stats | BigIntStats) => {
-				if (statError) return finish(statError, null);
-				if (!stats.isFile()) return finish(null, null);
-				readAll(fd, Number(stats.size), (readError, bytes) => {
-					if (readError || !bytes) return finish(readError ?? new Error("read failed"), null);
-					finish(null, { bytes, stats });
-				});
-			});
-			if (!CAN_CHECK_OPENED_FILE) {
-				try {
-					check(null);
-				} catch (error) {
-					return finish(error as Error, null);
-				}
-				return proceed();
+			// Once the file is open, a small note takes a few microseconds of system calls: those run here, at once,
+			// which costs the main thread far less than a round trip through the thread pool each. A large note is
+			// read on the thread pool, so it never holds up other requests.
+			let real: string | null = null;
+			let stats: Stats | BigIntStats;
+			try {
+				if (CAN_CHECK_OPENED_FILE) real = realPathOf(fd);
+				check(real);
+				stats = fstatSync(fd, { bigint });
+			} catch (error) {
+				return finish(error as Error, null);
 			}
-			readlink(PROC_FD + fd, (linkError, real) => {
+			if (!stats.isFile()) return finish(null, null);
+			const size = Number(stats.size);
+			if (size <= SMALL_FILE_BYTES) {
 				try {
-					check(linkError ? null : real);
+					return finish(null, { bytes: readAllNow(fd, size), stats });
 				} catch (error) {
 					return finish(error as Error, null);
 				}
-				proceed();
+			}
+			readAll(fd, size, (readError, bytes) => {
+				if (readError || !bytes) return finish(readError ?? new Error("read failed"), null);
+				finish(null, { bytes, stats });
 			});
 		});
 	});
+}
+
+/** The real path of an open descriptor, or null where /proc cannot tell (the caller then resolves the name). */
+function realPathOf(fd: number): string | null {
+	try {
+		return readlinkSync(PROC_FD + fd);
+	} catch {
+		return null;
+	}
+}
+
+/** Files up to this size are read with synchronous calls once open (see readThrough). */
+const SMALL_FILE_BYTES = 256 * 1024;
+
+function readAllNow(fd: number, sizeHint: number): Buffer {
+	let buffer = Buffer.allocUnsafe(sizeHint + 1);
+	let length = 0;
+	for (;;) {
+		if (length === buffer.length) {
+			const grown = Buffer.allocUnsafe(buffer.length * 2);
+			buffer.copy(grown, 0, 0, length);
+			buffer = grown;
+		}
+		const read = readSync(fd, buffer, length, buffer.length - length, length);
+		length += read;
+		if (read === 0 || (sizeHint > 0 && length === sizeHint)) return buffer.subarray(0, length);
+	}
 }
 
 /** Reads from the start until end of file; the file may have grown or shrunk since its fstat. */

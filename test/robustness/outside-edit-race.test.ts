@@ -64,8 +64,10 @@ describe("an outside save during the headless write step", () => {
 
 	it("checks a settled note with one stat just before the rename: it does not read the note again", async () => {
 		const file = join(h.dir, "Note.md");
+		// The comparison reads the note through the descriptor the decision read held open (or by name where none is held).
 		const reads = vi.spyOn(fs, "readFileSync");
-		const readsOf = () => reads.mock.calls.filter(([path]) => String(path) === file).length;
+		const heldReads = vi.spyOn(fs, "readSync");
+		const readsOf = () => reads.mock.calls.filter(([path]) => String(path) === file).length + (heldReads.mock.calls.length > 0 ? 1 : 0);
 		// Control: a note changed a moment ago may hide a same-tick edit from its stat, so it IS compared byte for byte.
 		writeFileSync(file, "x".repeat(800_000));
 		const fresh = await h.api("/vault/Note.md");
@@ -79,6 +81,7 @@ describe("an outside save during the headless write step", () => {
 		const read = await h.api("/vault/Note.md");
 		await settle();
 		reads.mockClear();
+		heldReads.mockClear();
 		const put = await h.api("/vault/Note.md", { method: "PUT", body: "by the agent\n", headers: { "If-Match": read.headers.etag as string } });
 		expect(put.status).toBe(204);
 		expect(readsOf()).toBe(0);
@@ -133,16 +136,16 @@ describe("an outside save during the headless write step", () => {
 		writeFileSync(file, "before\n");
 		const etag = (await h.api("/vault/Note.md")).headers.etag as string;
 		// The folder fsync comes right after the rename: the note is moved away at that moment.
-		// atomic-file.ts opens the folder with the callback API: open(path, "r", callback).
-		const open = fs.open.bind(fs) as (...args: unknown[]) => void;
+		// atomic-file.ts opens the folder to fsync it with openSync(path, "r").
+		const openSync = fs.openSync.bind(fs);
 		let moved = false;
-		vi.spyOn(fs, "open").mockImplementation(((...args: unknown[]) => {
+		vi.spyOn(fs, "openSync").mockImplementation((...args: Parameters<typeof fs.openSync>) => {
 			if (!moved && String(args[0]) === dirname(file) && args[1] === "r") {
 				moved = true;
 				renameSync(file, join(h.dir, "Renamed.md"));
 			}
-			open(...args);
-		}));
+			return openSync(...args);
+		});
 		const put = await h.api("/vault/Note.md", { method: "PUT", body: "after\n", headers: { "If-Match": etag } });
 		expect(moved).toBe(true);
 		expect(put.status, put.text).toBe(204);

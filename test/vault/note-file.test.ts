@@ -1,10 +1,11 @@
+import { execFileSync } from "child_process";
 import fs from "fs";
 import { mkdtemp, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NoteEncodingError, VaultPathError } from "../../src/vault/errors";
-import { readForDecision, stillAsSeen } from "../../src/vault/note-file";
+import { readForDecision, releaseSeen, stillAsSeen } from "../../src/vault/note-file";
 
 let dir: string;
 beforeEach(async () => {
@@ -29,6 +30,36 @@ describe("readForDecision", () => {
 		await expect(readForDecision("sub", dir)).rejects.toMatchObject({ reason: "folder-in-the-way" });
 		await writeFile(join(dir, "file"), "x");
 		await expect(readForDecision("file/a.md", join(dir, "file/a.md"))).rejects.toBeInstanceOf(VaultPathError);
+	});
+});
+
+describe("a decision read holds its descriptor until released", () => {
+	it("compares a note read a moment ago byte for byte through it: a same-size edit with its times put back is seen", async () => {
+		const file = join(dir, "n.md");
+		await writeFile(file, "version A\n");
+		const seen = await readForDecision("n.md", file);
+		try {
+			if (process.platform !== "win32") expect(seen.fd).toEqual(expect.any(Number));
+			expect(stillAsSeen(file, seen)).toBe(true);
+			const times = join(dir, "times");
+			await writeFile(times, "");
+			execFileSync("touch", ["-r", file, times]);
+			fs.writeFileSync(file, "version B\n");
+			execFileSync("touch", ["-r", times, file]);
+			// Same inode, size and mtime; only the bytes (and, on most kernels, the ctime) tell.
+			expect(stillAsSeen(file, { ...seen, stats: { ...seen.stats!, ctimeNs: fs.statSync(file, { bigint: true }).ctimeNs } })).toBe(false);
+		} finally {
+			releaseSeen(seen);
+		}
+		expect(seen.fd).toBeNull();
+	});
+
+	it("closes it when the note is not UTF-8 (nothing is left open)", async () => {
+		await writeFile(join(dir, "latin1.md"), Buffer.from([0xe9, 0x0a]));
+		const close = vi.spyOn(fs, "close");
+		await expect(readForDecision("latin1.md", join(dir, "latin1.md"))).rejects.toBeInstanceOf(NoteEncodingError);
+		expect(close).toHaveBeenCalled();
+		close.mockRestore();
 	});
 });
 
