@@ -14,9 +14,12 @@ import { stat, type BigIntStats } from "fs";
 import type { NoteSnapshot } from "./gateway";
 
 /** Notes above this size are not kept (one such read is slow anyway, and memory matters more). */
-const MAX_ENTRY_CHARS = 4 * 1024 * 1024;
-/** The whole cache's bound, in UTF-16 characters of note text (about twice as many bytes in memory). */
-const MAX_TOTAL_CHARS = 32 * 1024 * 1024;
+const MAX_ENTRY_CHARS = 1024 * 1024;
+/**
+ * The whole cache's bound, in characters of note text (one byte each for plain text, two for other scripts): a
+ * few thousand typical notes, the ones agents are reading now; a start-up reconcile cycles through it.
+ */
+const MAX_TOTAL_CHARS = 8 * 1024 * 1024;
 
 interface Entry {
 	snapshot: NoteSnapshot;

@@ -265,3 +265,12 @@ describe("sentRevisions", () => {
 		expect(sentRevisions({ kind: "malformed", raw: "x" })).toEqual([]);
 	});
 });
+
+describe("revisionOf's memory of its last answers", () => {
+	it("answers every text with its own hash, however texts alternate (equal text built apart included)", () => {
+		const hash = (text: string) => createHash("sha256").update(text).digest("base64url");
+		const texts = ["a\n", "b\n", "a\n", "c\n", "b\n", ["a", "\n"].join(""), "", "a\n"];
+		for (const text of texts) expect(revisionOf(text)).toBe(hash(text));
+		expect(revisionOf(Buffer.from("b\n"))).toBe(hash("b\n"));
+	});
+});

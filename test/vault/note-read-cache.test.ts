@@ -70,9 +70,9 @@ describe("NoteReadCache", () => {
 				return { name, file };
 			}),
 		);
-		const big = "x".repeat(4 * 1024 * 1024);
+		const big = "x".repeat(1024 * 1024);
 		for (const { name, file } of files) cache.keep(snapshotOf(`${name}.md`, big), statSync(file, { bigint: true }), true);
-		// 9 × 4 M characters against a 32 M bound: the first is gone, the last is there.
+		// 9 × 1 M characters against an 8 M bound: the first is gone, the last is there.
 		expect(await cache.lookup("a.md", files[0]!.file)).toBeNull();
 		expect(await cache.lookup("i.md", files[8]!.file)).not.toBeNull();
 		cache.keep(snapshotOf("huge.md", big + "x"), statSync(files[0]!.file, { bigint: true }), true);
