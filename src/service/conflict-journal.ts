@@ -4,7 +4,8 @@
  * that arrive while an append is in flight are written together by the next one (one append and one fsync for all).
  * When the log grows past the snapshot's size, the snapshot is rewritten and the log removed. There is no moment
  * where a crash loses a record: the snapshot is replaced atomically and already holds every line of the log when the
- * log goes, and a line replayed over a snapshot that holds it changes nothing.
+ * log goes. Each line carries a sequence number and the snapshot the last one it holds, so a line left over from
+ * before a snapshot (a crash before the log's removal) is skipped on load and never brings an older state back.
  */
 import type { ConflictChange } from "../core/conflicts";
 import type { StateStorage } from "../vault/gateway";
@@ -22,7 +23,12 @@ export interface SavedConflicts {
 	/** Whether the log held anything (the journal then compacts it at once). */
 	logged: boolean;
 	snapshotBytes: number;
+	/** The last sequence number the snapshot or the log holds (new lines continue after it). */
+	lastSeq: number;
 }
+
+/** Where a snapshot says which lines it already holds (older snapshots have none: every line is replayed). */
+const SNAPSHOT_SEQ = "journalSeq";
 
 /**
  * Reads the snapshot and the log. A last line cut short (a crash mid-append) is skipped: its refusal was never
@@ -32,25 +38,38 @@ export interface SavedConflicts {
 export async function loadConflicts(storage: StateStorage, parseJson: (name: string, text: string) => Promise<unknown>): Promise<SavedConflicts> {
 	const [snapshotText, log] = await Promise.all([storage.read(CONFLICTS_FILE), storage.read(CONFLICT_LOG_FILE)]);
 	const snapshot = snapshotText === null ? null : await parseJson(CONFLICTS_FILE, snapshotText);
+	const held = snapshotSeq(snapshot);
+	let lastSeq = held;
 	const changes: unknown[] = [];
 	let damaged = false;
 	const lines = (log ?? "").split("\n");
 	lines.forEach((line, index) => {
 		if (line.trim() === "") return;
 		const change = parseChange(line);
-		if (change !== null) changes.push(change);
 		// Only the last line can be torn by a crash; a bad line anywhere else is damage worth keeping.
-		else if (index < lines.length - 1) damaged = true;
+		if (change === null) damaged ||= index < lines.length - 1;
+		// A line the snapshot already holds is skipped: replayed, it could undo a later change the snapshot holds.
+		else if (change.seq === undefined || change.seq > held) {
+			changes.push(change);
+			lastSeq = Math.max(lastSeq, change.seq ?? 0);
+		}
 	});
 	if (damaged && log !== null) await storage.write(`${CONFLICT_LOG_FILE}.damaged-${Date.now()}`, log);
-	return { snapshot, changes, logged: (log ?? "").trim() !== "", snapshotBytes: snapshotText?.length ?? 0 };
+	return { snapshot, changes, logged: (log ?? "").trim() !== "", snapshotBytes: snapshotText?.length ?? 0, lastSeq };
+}
+
+function snapshotSeq(snapshot: unknown): number {
+	const seq = (snapshot as Record<string, unknown> | null)?.[SNAPSHOT_SEQ];
+	return typeof seq === "number" && Number.isSafeInteger(seq) ? seq : 0;
 }
 
 /** One saved change, or null when the line is not one (cut short, or damaged). */
-function parseChange(line: string): unknown {
+function parseChange(line: string): { seq?: number } | null {
 	try {
-		const change = JSON.parse(line) as { put?: unknown; remove?: unknown } | null;
-		return typeof change === "object" && change !== null && (typeof change.put === "object" || typeof change.remove === "string") ? change : null;
+		const change = JSON.parse(line) as { put?: unknown; remove?: unknown; seq?: unknown } | null;
+		if (typeof change !== "object" || change === null || (typeof change.put !== "object" && typeof change.remove !== "string")) return null;
+		if (change.seq !== undefined && !(typeof change.seq === "number" && Number.isSafeInteger(change.seq))) return null;
+		return change as { seq?: number };
 	} catch {
 		return null;
 	}
@@ -71,19 +90,22 @@ export class ConflictJournal {
 	 */
 	private compactionDue: boolean;
 	private snapshotBytes: number;
+	/** The last sequence number given to a change (a snapshot holds every change up to the number it was taken at). */
+	private seq: number;
 
 	constructor(
 		private readonly storage: StateStorage,
 		private readonly snapshot: () => unknown,
-		saved: Pick<SavedConflicts, "logged" | "snapshotBytes"> = { logged: false, snapshotBytes: 0 },
+		saved: Pick<SavedConflicts, "logged" | "snapshotBytes" | "lastSeq"> = { logged: false, snapshotBytes: 0, lastSeq: 0 },
 	) {
 		this.compactionDue = saved.logged;
 		this.snapshotBytes = saved.snapshotBytes;
+		this.seq = saved.lastSeq;
 	}
 
 	/** Queues one change (the log's save listener calls this synchronously, at the change). */
 	record(change: ConflictChange): void {
-		this.pending.push(JSON.stringify(change) + "\n");
+		this.pending.push(JSON.stringify({ seq: ++this.seq, ...change }) + "\n");
 		if (this.scheduled) return;
 		this.scheduled = this.enqueue(() => this.commitPending());
 		this.latest = this.scheduled;
@@ -125,7 +147,8 @@ export class ConflictJournal {
 
 	private async writeSnapshot(): Promise<void> {
 		this.compactionDue = true;
-		const text = JSON.stringify(this.snapshot());
+		// Taken now, it holds every change recorded so far, pending ones included: it says so by their last number.
+		const text = JSON.stringify({ ...(this.snapshot() as object), [SNAPSHOT_SEQ]: this.seq });
 		await this.storage.write(CONFLICTS_FILE, text);
 		this.snapshotBytes = text.length;
 		// Until the log is gone, a crash replays it over this snapshot, which changes nothing.

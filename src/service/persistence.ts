@@ -47,7 +47,7 @@ export class StatePersistence {
 		conflictSnapshot: () => unknown,
 		private readonly timers: Timers,
 		private readonly debounceMs = 1000,
-		savedConflicts?: Pick<SavedConflicts, "logged" | "snapshotBytes">,
+		savedConflicts?: Pick<SavedConflicts, "logged" | "snapshotBytes" | "lastSeq">,
 	) {
 		this.conflicts = new ConflictJournal(storage, conflictSnapshot, savedConflicts);
 	}

@@ -36,6 +36,11 @@ export class FolderPoller {
 		this.schedule();
 	}
 
+	/** Whether `folder` is being listed in turn (its watcher failed or was refused). */
+	has(folder: string): boolean {
+		return this.folders.has(folder);
+	}
+
 	remove(folder: string): void {
 		this.folders.delete(folder);
 	}

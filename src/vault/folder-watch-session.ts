@@ -74,7 +74,10 @@ export class WatchSession implements WatchEvents {
 	 * function withdraws it when the change did not happen. Unspent, it lapses after OWN_CHANGE_MS.
 	 */
 	expectOwnChange(path: string): () => void {
-		if (this.source.coversTree || this.closed) return () => undefined;
+		// Only where our change is sure to make its event: a folder known, with a watcher of its own, not listed in turn
+		// (a folder not watched yet, or polled, would leave the announcement to take another program's event).
+		const folder = parentOf(path);
+		if (this.source.coversTree || this.closed || !this.tree?.hasFolder(folder) || !this.source.watches(folder) || this.poller.has(folder)) return () => undefined;
 		const now = Date.now();
 		if (this.ownChanges.size > 256) for (const [each, { until }] of this.ownChanges) if (until < now) this.ownChanges.delete(each);
 		const expected: OwnChange = { until: now + OWN_CHANGE_MS, spent: null };
@@ -98,6 +101,12 @@ export class WatchSession implements WatchEvents {
 		this.look(path);
 	}
 
+	/** Announcements in `folder` and below are dropped: their events may never come (the folder lost its watcher). */
+	private dropAnnouncements(folder: string): void {
+		const prefix = folder === "" ? "" : folder + "/";
+		for (const path of this.ownChanges.keys()) if (path.startsWith(prefix)) this.ownChanges.delete(path);
+	}
+
 	/** Records our own change in the tree without looking; null when the tree cannot tell (then it is looked at). */
 	private tookOwnChange(path: string): OwnChange["spent"] {
 		const tree = this.tree;
@@ -116,6 +125,7 @@ export class WatchSession implements WatchEvents {
 
 	lost(folder: string, dropped: boolean, error?: unknown): void {
 		if (this.closed || !this.tree?.hasFolder(folder)) return;
+		this.dropAnnouncements(folder);
 		if (dropped) this.trouble(`${shown(folder)} lost its watcher (${describe(error)})`);
 		const folders = this.source.coversTree ? this.tree.foldersUnder(folder) : [folder];
 		for (const each of folders) this.poller.add(each, dropped);
@@ -214,7 +224,10 @@ export class WatchSession implements WatchEvents {
 		this.listings.set(folder, touched);
 		const watched = this.source.watch(folder, afresh);
 		if (typeof watched === "object") this.trouble(`${shown(folder)} cannot be watched (${describe(watched.refused)})`);
-		if (typeof watched === "object" || watched === "waiting") this.poller.add(folder, true);
+		if (typeof watched === "object" || watched === "waiting") {
+			this.dropAnnouncements(folder);
+			this.poller.add(folder, true);
+		}
 		const entries = await fs.readdir(absolutePath(this.root, folder), { withFileTypes: true }).catch(() => null);
 		const current = () => !this.closed && this.listings.get(folder) === touched;
 		if (!current()) return;

@@ -34,6 +34,8 @@ export interface WatchSource {
 	 */
 	watch(folder: string, afresh?: boolean): WatchOutcome;
 	unwatch(folder: string): void;
+	/** Whether `folder` has a watcher of its own right now (a per-folder source; a recursive one says false). */
+	watches(folder: string): boolean;
 	close(): void;
 }
 
@@ -87,6 +89,10 @@ class PerFolderSource implements WatchSource {
 		this.watchers.delete(folder);
 	}
 
+	watches(folder: string): boolean {
+		return this.watchers.has(folder);
+	}
+
 	close(): void {
 		for (const watcher of this.watchers.values()) watcher.close();
 		this.watchers.clear();
@@ -124,6 +130,10 @@ class RecursiveSource implements WatchSource {
 		});
 		this.watcher = watcher;
 		return "watching";
+	}
+
+	watches(): boolean {
+		return false;
 	}
 
 	unwatch(): void {

@@ -18,8 +18,14 @@ import { moveToTrash } from "./trash";
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
 	private readonly watcher: FolderWatcher;
-	/** Makes reads faster only: no write decision ever looks at it (see note-read-cache.ts). */
+	/**
+	 * Makes reads faster only: no write decision ever looks at it (see note-read-cache.ts). Used only while the
+	 * watcher runs: every change it reports drops that note's entry, so a folder moved out of the vault (and a
+	 * symlink left in its place) is read from disk again, where the opened file is checked.
+	 */
 	private readonly readCache = new NoteReadCache();
+	private listeners = 0;
+	private stopForgetting: (() => void) | null = null;
 
 	private constructor(
 		/** The vault folder, as its real path. */
@@ -39,19 +45,21 @@ export class NodeFsGateway implements VaultGateway {
 		// On Linux the opened file itself is checked (see readAt); elsewhere the name is resolved first.
 		const absolute = CAN_CHECK_OPENED_FILE ? join(this.root, path) : await this.paths.resolveExisting(path);
 		if (absolute === null) return null;
-		return (await this.readCache.lookup(path, absolute)) ?? this.readAt(path, absolute);
+		return (this.stopForgetting !== null ? await this.readCache.lookup(path, absolute) : null) ?? this.readAt(path, absolute);
 	}
 
 	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
-		// Where the platform names the file a descriptor opened (Linux), the decision read checks the note it opened,
-		// as reads do: an existing note needs no resolving beforehand (one lstat and one realpath fewer per write).
-		let absolute = CAN_CHECK_OPENED_FILE ? null : await this.paths.resolveForWrite(path);
+		// Where the platform names the file a descriptor opened (Linux), every decision read checks the note it opened,
+		// as reads do, so a note that is right where its name says needs no resolving beforehand (one lstat and one
+		// realpath fewer per write). Anything else (a symlink, a note moved or deleted while it was opened, a new
+		// note) is resolved by name, and the check before the rename then holds that name to what was read.
+		const joined = join(this.root, path);
+		const resolved = CAN_CHECK_OPENED_FILE ? null : await this.paths.resolveForWrite(path);
+		const checkOpened = (real: string | null) => real !== null && this.paths.assertInside(path, real);
 		for (let attempt = 1; ; attempt++) {
-			const opened = absolute === null;
-			const seen = await readForDecision(path, absolute ?? join(this.root, path), opened ? (real) => real !== null && this.paths.assertInside(path, real) : undefined);
+			const seen = await readForDecision(path, resolved ?? joined, resolved === null ? checkOpened : undefined);
 			try {
-				absolute ??= seen.realPath ?? (await this.paths.resolveForWrite(path));
-				const target = absolute;
+				const target = resolved ?? (seen.realPath === joined ? joined : await this.paths.resolveForWrite(path));
 				if (seen.content === null) await this.refuseNameVariant(path, target);
 				const plan = decide(seen.content);
 				// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
@@ -67,7 +75,9 @@ export class NodeFsGateway implements VaultGateway {
 				} else {
 					// A note that is there has its folder (one that vanished since is a failed write step, decided again).
 					if (seen.content === null) await mkdirFor(path, target);
-					const written = await writeFileAtomic(target, plan.content, { stillCurrent: unchanged, announce: () => this.watcher.expectOwnChange(path) }).catch((error: NodeJS.ErrnoException) => {
+					// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
+				const announce = target === joined ? () => this.watcher.expectOwnChange(path) : undefined;
+				const written = await writeFileAtomic(target, plan.content, { stillCurrent: unchanged, announce }).catch((error: NodeJS.ErrnoException) => {
 						if (error.code === "ENOENT" && seen.content !== null) return null;
 						throw error;
 					});
@@ -86,8 +96,9 @@ export class NodeFsGateway implements VaultGateway {
 	async createExclusive(path: string, content: string): Promise<boolean> {
 		const absolute = await this.paths.resolveForWrite(path);
 		await mkdirFor(path, absolute);
-		// Our own .bak notes are not reported back to us as another program's (see FolderWatcher.expectOwnChange).
-		return createFileExclusive(absolute, content, () => this.watcher.expectOwnChange(path));
+		// Our own .bak notes are not reported back to us as another program's (see FolderWatcher.expectOwnChange),
+		// where the event will name `path` (no symlink in the way).
+		return createFileExclusive(absolute, content, absolute === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined);
 	}
 
 	async list(folder: string): Promise<FolderEntry[] | null> {
@@ -135,8 +146,24 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	onChange(listener: (change: VaultChange) => void): () => void {
-		return this.watcher.subscribe(listener);
+		const unsubscribe = this.watcher.subscribe(listener);
+		this.listeners++;
+		this.stopForgetting ??= this.watcher.subscribe((change) => {
+			this.readCache.forget(change.path);
+			if (change.type === "rename") this.readCache.forget(change.oldPath);
+		});
+		let subscribed = true;
+		return () => {
+			if (!subscribed) return;
+			subscribed = false;
+			unsubscribe();
+			if (--this.listeners > 0) return;
+			this.stopForgetting?.();
+			this.stopForgetting = null;
+			this.readCache.clear();
+		};
 	}
+
 
 	/** A plain folder has no editor, so no note is ever active. */
 	async activeNote(): Promise<string | null> {
@@ -172,7 +199,7 @@ export class NodeFsGateway implements VaultGateway {
 		if (read === null) return null;
 		if (unnamed && (await this.paths.resolveExisting(path)) === null) return null;
 		const snapshot = { path, content: decodeNote(path, read.bytes), stat: toStat(read.stats) };
-		this.readCache.keep(snapshot, read.stats, settledBefore(read.stats, readAtNs));
+		if (this.stopForgetting !== null) this.readCache.keep(snapshot, read.stats, settledBefore(read.stats, readAtNs));
 		return snapshot;
 	}
 

@@ -59,6 +59,8 @@ export class NodeStateStorage implements StateStorage {
 		const target = join(this.folder, name);
 		this.appended.delete(target);
 		await fs.rm(target, { force: true });
+		// The removal must last too: a log that came back after a power loss could be replayed over a newer snapshot.
+		await fsyncFolder(dirname(target));
 	}
 
 	private async makeFolder(folder: string): Promise<void> {

@@ -177,7 +177,8 @@ for (const [name, makePlace] of Object.entries(PLACES)) {
 			const before = guard.conflicts.toSnapshot();
 			await guard.close();
 			expect(await place.names()).not.toContain(CONFLICT_LOG_FILE);
-			expect(JSON.parse((await place.storage().read(CONFLICTS_FILE))!)).toEqual(before);
+			// The snapshot also says which logged changes it holds (journalSeq), so none is replayed over it later.
+			expect(JSON.parse((await place.storage().read(CONFLICTS_FILE))!)).toEqual({ ...before, journalSeq: expect.any(Number) });
 		});
 	});
 }

@@ -83,9 +83,13 @@ describe("NoteReadCache", () => {
 describe("NodeFsGateway with its read cache", () => {
 	let root: string;
 	let gateway: NodeFsGateway;
+	let unsubscribe: () => void;
 	beforeEach(async () => {
 		root = await mkdtemp(join(tmpdir(), "rg-cache-gw-"));
 		gateway = await NodeFsGateway.open(root);
+		// The cache is used only while the watcher runs (its changes drop entries): as in the host, someone listens.
+		unsubscribe = gateway.onChange(() => undefined);
+		await gateway.watching();
 	});
 	afterEach(async () => {
 		await gateway.close();
@@ -102,6 +106,14 @@ describe("NodeFsGateway with its read cache", () => {
 		await editKeepingSizeAndMtime(file, "bbbb\n");
 		expect(statSync(file, { bigint: true })).toMatchObject({ size: before.size, mtimeNs: before.mtimeNs, ino: before.ino });
 		expect((await gateway.read("n.md"))?.content).toBe("bbbb\n");
+	});
+
+	it("is not used while nobody listens to the watcher (nothing would drop an entry for a folder moved away)", async () => {
+		await writeFile(join(root, "n.md"), "old\n");
+		await settle();
+		unsubscribe();
+		const first = await gateway.read("n.md");
+		expect(await gateway.read("n.md")).not.toBe(first);
 	});
 
 	it("never keeps an entry past our own write (the next read shows what was written)", async () => {

@@ -1,6 +1,9 @@
 /**
- * Review of issue 13 (data safety and confinement). Each test names the guarantee it checks; the review report says
- * which ones fail (a defect) and which pin a guarantee that holds.
+ * Issue 13 made the headless write step, the watcher, the read cache and the conflict log faster; these races keep
+ * each shortcut from costing a guarantee (data safety and confinement). Most were found by a review and failed before
+ * their fix: a write following a note moved during its read, a later attempt not checking the file it opened, the
+ * watcher spending another program's event for ours, the cache serving through a folder swapped for a symlink, and
+ * a log line replayed over a newer snapshot.
  */
 import fs from "fs";
 import { mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, symlink, writeFile } from "fs/promises";
@@ -61,7 +64,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		await rm(outside, { recursive: true, force: true });
 	});
 
-	it("DEFECT: a note moved away (to the trash) between the read's open and its /proc check: the write must not follow it there", async () => {
+	it("a note moved away (to the trash) between the read's open and its /proc check: the write must not follow it there", async () => {
 		await writeFile(join(root, "n.md"), "the person's\n");
 		await mkdir(join(root, ".trash"));
 		// A person deletes the note (a file manager or Obsidian moves it to the trash) just as the agent's write reads it.
@@ -75,7 +78,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		expect(await readFile(join(root, ".trash/n.md"), "utf8")).toBe("the person's\n");
 	});
 
-	it("DEFECT: through the guarded writer, the same race answers 'written' while the agent's text went into the trash", async () => {
+	it("through the guarded writer, the same race never answers 'written' with the agent's text put into the trash", async () => {
 		const h: Harness = await startHeadless();
 		try {
 			await writeFile(join(h.dir, "n.md"), "the person's\n");
@@ -95,7 +98,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		}
 	});
 
-	it("DEFECT (gateway contract only): a note deleted between the read's open and its /proc check is written as 'n.md (deleted)'", async () => {
+	it("a note deleted between the read's open and its /proc check is never written as 'n.md (deleted)'", async () => {
 		await writeFile(join(root, "n.md"), "the person's\n");
 		const unhook = onceOpenedForReading(join(root, "n.md"), () => fs.unlinkSync(join(root, "n.md")));
 		try {
@@ -107,7 +110,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		expect((await readdir(root)).sort()).toEqual(["n.md"]);
 	});
 
-	it("sound: concurrent stale writes to one note each keep their body in a .bak of their own, named by their record", async () => {
+	it("concurrent stale writes to one note each keep their body in a .bak of their own, named by their record", async () => {
 		const h: Harness = await startHeadless();
 		try {
 			await writeFile(join(h.dir, "n.md"), "now\n");
@@ -125,7 +128,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		}
 	});
 
-	it("DEFECT: a later attempt of the write step checks the file it opened too (a folder swapped for a symlink to outside)", async () => {
+	it("a later attempt of the write step checks the file it opened too (a folder swapped for a symlink to outside)", async () => {
 		await mkdir(join(root, "sub"));
 		await writeFile(join(root, "sub/n.md"), "inside\n");
 		await writeFile(join(outside, "n.md"), "secret outside the vault\n");
@@ -153,7 +156,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		expect(await readFile(join(outside, "n.md"), "utf8")).toBe("secret outside the vault\n");
 	});
 
-	it("sound: a note whose folder is a symlink to outside is refused at the first attempt, and nothing is written there", async () => {
+	it("a note whose folder is a symlink to outside is refused at the first attempt, and nothing is written there", async () => {
 		await writeFile(join(outside, "n.md"), "secret\n");
 		await symlink(outside, join(root, "out"));
 		await expect(gateway.mutate("out/n.md", write("pwned"))).rejects.toBeInstanceOf(VaultPathError);
@@ -161,7 +164,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		expect(await readdir(outside)).toEqual(["n.md"]);
 	});
 
-	it("sound: the write decision reads the disk even when the read cache holds the note (same size, same mtime outside edit)", async () => {
+	it("the write decision reads the disk even when the read cache holds the note (same size, same mtime outside edit)", async () => {
 		await writeFile(join(root, "n.md"), "aaaa\n");
 		await letSettle();
 		expect((await gateway.read("n.md"))?.content).toBe("aaaa\n");
@@ -174,7 +177,7 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		expect(decidedOn).toBe("bbbb\n");
 	});
 
-	it("DEFECT (minor): the read cache serves a note through a folder that now is a symlink leading outside", async () => {
+	it("the read cache does not serve a note through a folder that now is a symlink leading outside", async () => {
 		await mkdir(join(root, "sub"));
 		await writeFile(join(root, "sub/n.md"), "private\n");
 		await letSettle();
@@ -207,7 +210,7 @@ describe("the watcher's own changes (folder-watch-session.ts expectOwnChange)", 
 		await expect.poll(() => heard, { timeout: 10_000 }).toContain(`create ${marker}`);
 	}
 
-	it("DEFECT: a write through a symlinked note announces the link's name, whose next outside change is then swallowed", async () => {
+	it("a write through a symlinked note announces nothing, so the link's next outside change is reported", async () => {
 		await writeFile(join(root, "target.md"), "one\n");
 		await symlink(join(root, "target.md"), join(root, "alias.md"));
 		await gateway.watching();
@@ -219,7 +222,7 @@ describe("the watcher's own changes (folder-watch-session.ts expectOwnChange)", 
 		await expect.poll(() => heard, { timeout: 1_000 }).toContain("delete alias.md");
 	});
 
-	it("DEFECT: a note written into a new folder before the watcher watches that folder: its announcement swallows the person's next save", async () => {
+	it("a note written into a new folder before the watcher watches that folder announces nothing: the person's next save is reported", async () => {
 		await gateway.watching();
 		// The watcher's look at the new folder is slower than our write (deterministic here; a race in real life:
 		// the mkdir's event, an lstat and a watch against our temp write, fsync and rename).
@@ -246,7 +249,7 @@ describe("the watcher's own changes (folder-watch-session.ts expectOwnChange)", 
 		await expect.poll(() => heard, { timeout: 1_000 }).toContain("modify new/n.md");
 	});
 
-	it("sound: an outside save right after our write to a plain note is still reported", async () => {
+	it("an outside save right after our write to a plain note is still reported", async () => {
 		await writeFile(join(root, "n.md"), "one\n");
 		await gateway.watching();
 		await gateway.mutate("n.md", write("ours\n"));
@@ -257,7 +260,7 @@ describe("the watcher's own changes (folder-watch-session.ts expectOwnChange)", 
 });
 
 describe("the watcher's own changes and the poller (a folder that could not be watched at first)", () => {
-	it("DEFECT: an announcement whose event never came (folder polled) swallows the first outside change once the folder is watched again", async () => {
+	it("no announcement is made for a polled folder: the first outside change once it is watched again is reported", async () => {
 		let refusedOnce = false;
 		const watch = ((path: string, options: { persistent: boolean }, listener: (event: string, filename: string | null) => void) => {
 			if (!refusedOnce && path.endsWith("/a")) {
@@ -302,7 +305,7 @@ async function openGuard(storage: StateStorage): Promise<RevisionGuard> {
 }
 
 describe("the conflict journal (conflict-journal.ts)", () => {
-	it("DEFECT: a crash between a size-triggered snapshot and the log's removal brings back an older state of a record", async () => {
+	it("a crash between a size-triggered snapshot and the log's removal never brings back an older state of a record", async () => {
 		const storage = new MemoryStorage();
 		const guard = await openGuard(storage);
 		guard.conflicts.add(record(1));
@@ -320,7 +323,7 @@ describe("the conflict journal (conflict-journal.ts)", () => {
 		expect(after.conflicts.get(record(1).id)?.status).toBe("dismissed");
 	});
 
-	it("sound: replaying the log in order over an older snapshot gives the latest state of each record", () => {
+	it("replaying the log in order over an older snapshot gives the latest state of each record", () => {
 		const log = new ConflictLog();
 		const changes: unknown[] = [];
 		log.onSave((change) => changes.push(JSON.parse(JSON.stringify(change))));
