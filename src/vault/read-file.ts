@@ -61,11 +61,15 @@ function readThrough(absolute: string, bigint: boolean, check: (realPath: string
 		if (!stats.isFile()) return finish(null, null);
 		const size = Number(stats.size);
 		if (size <= SMALL_FILE_BYTES) {
+			let bytes: Buffer;
 			try {
-				return finish(null, { bytes: readAllNow(fd, size), stats });
+				bytes = readAllNow(fd, size);
 			} catch (error) {
 				return finish(error as Error, null);
 			}
+			// Answered on the next turn of the event loop: a caller reading notes one after another (a start-up
+			// reconcile) would otherwise never let anything else run until it is done.
+			return void setImmediate(() => finish(null, { bytes, stats }));
 		}
 		readAll(fd, size, (readError, bytes) => {
 			if (readError || !bytes) return finish(readError ?? new Error("read failed"), null);

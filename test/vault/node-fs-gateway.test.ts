@@ -88,6 +88,20 @@ describe("NodeFsGateway", () => {
 		expect(await readdir(outside)).toEqual(["secret.md"]);
 	});
 
+	it("lets the event loop turn on every read, so a loop of reads (a start-up reconcile) never starves other work", async () => {
+		for (let i = 0; i < 20; i++) await writeFile(join(root, `n${i}.md`), `note ${i}\n`);
+		let turns = 0;
+		let reads = 0;
+		// A callback queued for the next turn of the loop, again and again, while the notes are read one after another.
+		const tick = () => {
+			turns++;
+			if (reads < 20) setImmediate(tick);
+		};
+		setImmediate(tick);
+		for (; reads < 20; reads++) expect((await gateway.read(`n${reads}.md`))?.content).toBe(`note ${reads}\n`);
+		expect(turns).toBeGreaterThanOrEqual(20);
+	});
+
 	it("follows a symlink that stays inside the folder", async () => {
 		await mkdir(join(root, "real"));
 		await writeFile(join(root, "real/n.md"), "inside");
