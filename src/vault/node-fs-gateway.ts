@@ -10,7 +10,7 @@ import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
-import { decodeNote, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing } from "./note-file";
+import { decodeNote, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing, type SeenFile } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
@@ -73,14 +73,7 @@ export class NodeFsGateway implements VaultGateway {
 						return { result: plan.result, stat: null };
 					}
 				} else {
-					// A note that is there has its folder (one that vanished since is a failed write step, decided again).
-					if (seen.content === null) await mkdirFor(path, target);
-					// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
-				const announce = target === joined ? () => this.watcher.expectOwnChange(path) : undefined;
-				const written = await writeFileAtomic(target, plan.content, { stillCurrent: unchanged, announce }).catch((error: NodeJS.ErrnoException) => {
-						if (error.code === "ENOENT" && seen.content !== null) return null;
-						throw error;
-					});
+					const written = await this.replace(path, target, seen, plan.content, unchanged);
 					if (written) {
 						this.readCache.forget(path);
 						return { result: plan.result, stat: toStat(written) };
@@ -91,6 +84,18 @@ export class NodeFsGateway implements VaultGateway {
 			}
 			if (attempt >= DECIDE_ATTEMPTS) throw new NoteKeptChangingError(path, seen.content);
 		}
+	}
+
+	/** The write of one attempt: the new content in place of the note `seen` read, or null when that did not happen. */
+	private async replace(path: string, target: string, seen: SeenFile, content: string, unchanged: () => boolean): Promise<Stats | null> {
+		// A note that is there has its folder (one that vanished since is a failed write step, decided again).
+		if (seen.content === null) await mkdirFor(path, target);
+		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
+		const announce = target === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined;
+		return writeFileAtomic(target, content, { stillCurrent: unchanged, announce }).catch((error: NodeJS.ErrnoException) => {
+			if (error.code === "ENOENT" && seen.content !== null) return null;
+			throw error;
+		});
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {
