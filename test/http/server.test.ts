@@ -112,6 +112,12 @@ describe("request bodies", () => {
 		expect(await noteFiles()).toEqual([]);
 	});
 
+	it("reads the next body whole after a refused one (a cut-off character leaves nothing behind for the next request)", async () => {
+		expectProblem(await h.api("/vault/bad.md", { method: "PUT", body: Buffer.from("ok 🎉", "utf8").subarray(0, 5) }), 400, "invalid-utf8");
+		expect((await h.api("/vault/good.md", { method: "PUT", body: Buffer.from("\u00a9 kept\n", "utf8") })).status).toBe(201);
+		expect(await fileText("good.md")).toBe("\u00a9 kept\n");
+	});
+
 	it("refuses an invalid UTF-8 update or append with 400 and leaves the note as it was", async () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const etag = (await h.api("/vault/a.md")).headers.etag as string;
