@@ -9,6 +9,7 @@ import type { Handler, Method, RequestContext } from "../router";
 import { patchNote } from "./vault-patch";
 import { readVault } from "./vault-read";
 import { appendNote, deleteNote, putNote } from "./vault-write";
+import { withRest } from "../request-context";
 
 /** `/active/` as the Local REST API spells it, and `/active` for clients that drop the slash. */
 export function matchActive(raw: string): string | null {
@@ -34,7 +35,7 @@ function onActiveNote(handler: Handler): Handler {
 			return problem("no-active-note", `The active file "${path}" is not a note this API serves, so nothing was read or written. Open a note, or use /vault/{path}.`, { path });
 		}
 		const rest = path.split("/").map(encodeURIComponent).join("/");
-		const answer = await handler({ ...context, rest });
+		const answer = await handler(withRest(context, rest));
 		// Which note the answer is about: the active one can change between requests.
 		const location = `/vault/${rest}`;
 		return { ...answer, headers: { ...answer.headers, "Content-Location": location } };

@@ -17,6 +17,7 @@ import { resolvePath } from "./note-path";
 import { patchVersion } from "./patch-version";
 import { rawPatch, type RawTarget } from "./raw-patch";
 import { headersValue } from "./headers";
+import { withRest } from "../request-context";
 
 const TYPES: readonly string[] = ["heading", "frontmatter", "block"];
 const VAULT = "/vault/";
@@ -66,7 +67,7 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 	if (split.type !== "heading" && decoded.length > 1) {
 		refuse("invalid-path", `A ${split.type} target is one URL segment (percent-encode a / inside it as %2F). Nothing was read or written.`);
 	}
-	const path = resolvePath({ ...context, rest: split.note }, "note");
+	const path = resolvePath(withRest(context, split.note), "note");
 	const target: RawTarget = split.type === "heading" ? { type: "heading", target: decoded.join("::"), path: decoded } : { type: split.type, target: decoded[0]! };
 	return { path, target };
 }
