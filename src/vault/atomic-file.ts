@@ -38,9 +38,9 @@ export interface WriteOptions {
 
 /** Writes a new file and returns its stat, taken from the written file itself before it is moved anywhere. */
 function writeNew(path: string, content: string | Uint8Array, durable: boolean, mode: number): Promise<Stats> {
-	// Opening and the fsync go through the thread pool (they may wait on the disk); writing a small file into the page
-	// cache, its fstat and its close are a few microseconds each and run at once, which costs the main thread less than a
-	// round trip through the pool each. A large file is written on the pool, so it never holds up other requests.
+	// Opening and the fsync go through the thread pool (they may wait on the disk). Writing a small file into the
+	// page cache, its fstat and its close are a few microseconds each and run at once, which costs the main thread
+	// less than a round trip through the pool each. A large file is written on the pool, never holding up others.
 	const bytes = typeof content === "string" ? Buffer.from(content) : content;
 	return new Promise((resolve, reject) => {
 		fs.open(path, "wx", mode, (openError, fd) => {

@@ -63,7 +63,8 @@ export class NodeFsGateway implements VaultGateway {
 				if (seen.content === null) await this.refuseNameVariant(path, target);
 				const plan = decide(seen.content);
 				// Another program may save the note while ours is being written or trashed: then nothing is replaced, and
-				// the check runs again on what the note holds now (writers in this process are kept out by the guarded writer's per-note lock).
+				// the check runs again on what the note holds now (writers in this process are kept out by the guarded
+				// writer's per-note lock).
 				const unchanged = () => stillAsSeen(target, seen);
 				// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
 				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null)) return { result: plan.result, stat: null };

@@ -84,7 +84,10 @@ const RACY_NS = 50_000_000n;
 const RACY_COARSE_NS = 3_000_000_000n;
 const SECOND_NS = 1_000_000_000n;
 
-/** Whether a file with these stats had stopped changing long enough before `readAtNs` for its stat to tell any later change. */
+/**
+ * Whether a file with these stats had stopped changing long enough before `readAtNs` for its stat to tell any
+ * later change.
+ */
 export function settledBefore(stats: BigIntStats, readAtNs: bigint): boolean {
 	const coarse = stats.mtimeNs % SECOND_NS === 0n && stats.ctimeNs % SECOND_NS === 0n;
 	return readAtNs - stats.ctimeNs >= (coarse ? RACY_COARSE_NS : RACY_NS);
@@ -112,7 +115,10 @@ export function stillAsSeen(absolute: string, seen: SeenFile): boolean {
 	}
 }
 
-/** The file's bytes now: through the held descriptor when there is one (the stat showed it is the same file), else by name. */
+/**
+ * The file's bytes now: through the held descriptor when there is one (the stat showed it is the same file), else
+ * by name.
+ */
 function currentBytes(absolute: string, seen: SeenFile, size: number): Buffer {
 	if (seen.fd === undefined || seen.fd === null) return fs.readFileSync(absolute);
 	const buffer = Buffer.allocUnsafe(size + 1);
