@@ -152,12 +152,13 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	onChange(listener: (change: VaultChange) => void): () => void {
-		const unsubscribe = this.watcher.subscribe(listener);
-		this.listeners++;
+		// The cache's own listener comes first, so no listener can be handed a dropped entry while an event is told.
 		this.stopForgetting ??= this.watcher.subscribe((change) => {
 			this.readCache.forget(change.path);
 			if (change.type === "rename") this.readCache.forget(change.oldPath);
 		});
+		const unsubscribe = this.watcher.subscribe(listener);
+		this.listeners++;
 		let subscribed = true;
 		return () => {
 			if (!subscribed) return;
