@@ -4,12 +4,12 @@
  * run next.
  */
 import type { WriteOutcome } from "../service/guarded-writer";
+import { staleFacts, type Refused } from "../service/stale-facts";
 import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answer";
 
 /** The commands that write, each with what "retry" means for it. */
 export type WriteAction = "write" | "append" | "edit" | "patch" | "delete" | "resolve";
 
-type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
 export function writeAnswer(action: WriteAction, path: string, outcome: WriteOutcome): CliAnswer | CliError {
 	switch (outcome.kind) {
@@ -63,8 +63,9 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 }
 
 function staleAnswer(action: WriteAction, path: string, outcome: Refused, kept: string, record: Record<string, unknown>): CliError {
-	const { refusal, currentRevision, changes, mergePreview } = outcome;
-	const sentRevision = refusal.reason === "stale" ? refusal.sentRevision : null;
+	const { currentRevision, changes, mergePreview } = outcome;
+	const facts = staleFacts(outcome);
+	const { sentRevision } = facts;
 	const done = action === "delete" ? "deleted" : "written";
 	if (currentRevision === null) {
 		return failure("stale-revision", `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.${kept}`, action === "delete" ? "Nothing to do: the note is gone." : `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} (without revision=).`, { path, sentRevision, currentRevision, ...record });
@@ -74,13 +75,5 @@ function staleAnswer(action: WriteAction, path: string, outcome: Refused, kept: 
 		? `\`changes\` is a diff from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run revision-guard:${action === "resolve" ? "write" : action} again with revision=${currentRevision}.${changes.truncated ? " The diff was cut at the answer size limit; changesNext gives the rest." : ""}`
 		: `Read it again (${commandLine("read", { path })}), re-apply your change, then run revision-guard:${action === "resolve" ? "write" : action} again with revision=${currentRevision}.`;
 	const pages = changes?.truncated && sentRevision !== null ? { changesTruncated: true, changesNext: commandLine("changes", { path, since: sentRevision, to: currentRevision, offset: String(changes.nextOffset ?? 0) }) } : {};
-	return failure("stale-revision", `${merge}"${path}" changed since you read it, so nothing was ${done}.${kept}`, next, {
-		path,
-		sentRevision,
-		currentRevision,
-		...record,
-		changes: changes?.text ?? null,
-		...pages,
-		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}) } : {}),
-	});
+	return failure("stale-revision", `${merge}"${path}" changed since you read it, so nothing was ${done}.${kept}`, next, { path, ...facts, ...record, ...pages });
 }

@@ -88,6 +88,17 @@ describe("revision-guard:write", () => {
 		expect(await onDisk("List.md")).toBe("a, by the agent\nb\nc\nd\ne, by the person\n");
 	});
 
+	it("with merge=auto, refuses an overlapping stale change with the merge preview and the markdown rules that merged part of it", async () => {
+		const base = "# Plan\n\nintro\n\n- [ ] one\n- [ ] two\n\nend\n";
+		await h.create("Tasks.md", base);
+		const { revision } = await h.cli("read", { path: "Tasks.md" });
+		await h.edit("Tasks.md", base.replace("intro", "intro, by the person").replace("- [ ] one", "- [x] one"));
+		const content = base.replace("intro", "intro, by the agent").replace("- [ ] two", "- [ ] two, sooner");
+		const answer = await h.cli("write", { path: "Tasks.md", revision: revision as string, content, merge: "auto" });
+		expect(answer).toMatchObject({ ok: false, error: "stale-revision", sentRevision: revision, mergeRules: ["list"] });
+		expect(answer.mergePreview).toContain("- [x] one\n- [ ] two, sooner\n");
+	});
+
 	it("keeps a stale answer within the diff cap, with the command for the next page", async () => {
 		h.settings.maxDiffKB = 1;
 		const lines = Array.from({ length: 400 }, (_, i) => `line ${i}\n`).join("");

@@ -1,12 +1,11 @@
 /** Turns a refused write into the problem response that tells the agent exactly what happened and what to do next. */
 import { etagOf } from "../../core/revision";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import { staleFacts, type Refused } from "../../service/stale-facts";
 import { problem } from "../problems";
 import type { ApiResponse, JsonValue } from "../response";
 import type { RequestContext } from "../router";
 import { changesLink } from "./changes";
 
-type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 
 export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
 	const { refusal, conflict, currentRevision, backupError, implicit } = outcome;
@@ -57,8 +56,9 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 }
 
 function staleResponse(context: RequestContext, path: string, outcome: Refused, heldTo: string, kept: string, record: Record<string, JsonValue | undefined>, headers: Record<string, string>): ApiResponse {
-	const { refusal, currentRevision, changes, mergePreview, implicit, conflict } = outcome;
-	const sentRevision = refusal.reason === "stale" ? refusal.sentRevision : null;
+	const { currentRevision, changes, mergePreview, implicit, conflict } = outcome;
+	const facts = staleFacts(outcome);
+	const { sentRevision } = facts;
 	const retry = retryWording(context.method);
 	const done = context.method === "DELETE" ? "deleted" : "written";
 	const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "";
@@ -74,16 +74,7 @@ function staleResponse(context: RequestContext, path: string, outcome: Refused, 
 	const pages = changes?.truncated && sentRevision !== null && currentRevision !== null
 		? { changesTruncated: true, changesNext: changesLink(path, sentRevision, currentRevision, changes.nextOffset ?? 0) }
 		: {};
-	return problem("stale-revision", heldTo + merge + what + kept + next + previewCut, {
-		path,
-		sentRevision,
-		currentRevision,
-		...record,
-		changes: changes?.text ?? null,
-		...pages,
-		...(mergePreview !== null ? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true } : {}), ...(mergePreview.rules ? { mergeRules: mergePreview.rules } : {}) } : {}),
-		...(implicit ? { implicitRevision: true } : {}),
-	}, headers);
+	return problem("stale-revision", heldTo + merge + what + kept + next + previewCut, { path, ...facts, ...record, ...pages, ...(implicit ? { implicitRevision: true } : {}) }, headers);
 }
 
 /** PATCH is computed here on the note now, so its retry is the same PATCH; DELETE's retry is a DELETE, not a PUT. */
