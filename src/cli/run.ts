@@ -4,7 +4,7 @@
  * internals). A handler never throws to Obsidian: the agent always gets one JSON object.
  */
 import type { AgentNotes } from "../service/agent-notes";
-import { NoteEncodingError, VaultPathError } from "../vault/errors";
+import { vaultRefusalOf } from "../service/vault-refusals";
 import { answerText, CliFailure, failure, type CliError } from "./answer";
 import { Arguments, type CliArguments } from "./args";
 import type { CliCommand } from "./command";
@@ -27,15 +27,17 @@ export async function runCliCommand(command: CliCommand, data: CliArguments, not
 
 /** A gateway's refusal of a path or of a note's bytes, as REST and MCP answer it. */
 function vaultRefusal(error: unknown): CliError | null {
-	if (error instanceof NoteEncodingError) {
-		return failure("note-not-utf8", `${error.message} Nothing was read or written.`, "Ask the person to fix the note's encoding in an editor.", { path: error.path });
+	const refused = vaultRefusalOf(error);
+	switch (refused?.kind) {
+		case undefined:
+			return null;
+		case "note-not-utf8":
+			return failure("note-not-utf8", `${refused.message} Nothing was read or written.`, "Ask the person to fix the note's encoding in an editor.", { path: refused.path });
+		case "name-clash":
+			return failure("name-clash", `${refused.message} Nothing was written.`, "Use the existing note's exact name.", { path: refused.path, existing: refused.existing ?? null });
+		case "note-not-ready":
+			return failure("note-not-ready", refused.message, "Retry in a moment; read the note first to update it.", { path: refused.path });
+		case "invalid-path":
+			return failure("invalid-path", `${refused.message} Nothing was read or written.`, "Use the path of a note inside the vault.", { path: refused.path });
 	}
-	if (!(error instanceof VaultPathError)) return null;
-	if (error.reason === "name-variant" || error.reason === "case-variant") {
-		return failure("name-clash", `${error.message} Nothing was written.`, "Use the existing note's exact name.", { path: error.path, existing: error.existing ?? null });
-	}
-	if (error.reason === "not-indexed" || error.reason === "index-behind") {
-		return failure("note-not-ready", `${error.message}`, "Retry in a moment; read the note first to update it.", { path: error.path });
-	}
-	return failure("invalid-path", `${error.message} Nothing was read or written.`, "Use the path of a note inside the vault.", { path: error.path });
 }

@@ -2,7 +2,7 @@
  * The one place where what went wrong inside a request becomes its answer: a thrown Problem (a bad path, body or
  * id), or a gateway's refusal of a path or of a note's bytes. Anything else is left to the server's 500.
  */
-import { NoteEncodingError, VaultPathError } from "../vault/errors";
+import { vaultRefusalOf } from "../service/vault-refusals";
 import { problem, Problem } from "./problems";
 import type { ApiResponse } from "./response";
 
@@ -22,15 +22,17 @@ export async function answerProblems<T extends ApiResponse | null>(run: () => Pr
 }
 
 export function gatewayRefusal(error: unknown): ApiResponse | null {
-	if (error instanceof NoteEncodingError) {
-		return problem("note-not-utf8", `${error.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`, { path: error.path });
+	const refused = vaultRefusalOf(error);
+	switch (refused?.kind) {
+		case undefined:
+			return null;
+		case "note-not-utf8":
+			return problem("note-not-utf8", `${refused.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`, { path: refused.path });
+		case "name-clash":
+			return problem("name-clash", `${refused.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: refused.path, existing: refused.existing ?? null });
+		case "note-not-ready":
+			return problem("note-not-ready", `${refused.message} Retry in a moment; GET it first to update it.`, { path: refused.path }, { "Retry-After": "1" });
+		case "invalid-path":
+			return problem("invalid-path", `${refused.message} Nothing was read or written.`);
 	}
-	if (!(error instanceof VaultPathError)) return null;
-	if (error.reason === "name-variant" || error.reason === "case-variant") {
-		return problem("name-clash", `${error.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: error.path, existing: error.existing ?? null });
-	}
-	if (error.reason === "not-indexed" || error.reason === "index-behind") {
-		return problem("note-not-ready", `${error.message} Retry in a moment; GET it first to update it.`, { path: error.path }, { "Retry-After": "1" });
-	}
-	return problem("invalid-path", `${error.message} Nothing was read or written.`);
 }

@@ -16,7 +16,7 @@ import {
 import { validateVaultPath } from "../../core/path";
 import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
-import { NoteEncodingError, VaultPathError } from "../../vault/errors";
+import { vaultRefusalOf } from "../../service/vault-refusals";
 import { listNoteResources } from "./listing";
 import { readResource } from "./reading";
 import { NoteSubscriptions } from "./subscriptions";
@@ -89,7 +89,8 @@ async function answered<T>(run: () => Promise<T>, onError?: (error: unknown) => 
 		return await run();
 	} catch (error) {
 		if (error instanceof McpError) throw error;
-		if (error instanceof VaultPathError || error instanceof NoteEncodingError) throw new McpError(ErrorCode.InvalidParams, error.message);
+		const refused = vaultRefusalOf(error);
+		if (refused) throw new McpError(ErrorCode.InvalidParams, refused.message);
 		onError?.(error);
 		throw new McpError(ErrorCode.InternalError, "The server hit an unexpected error while handling this request; retry, and report it if it repeats.");
 	}

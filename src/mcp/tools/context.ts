@@ -5,7 +5,7 @@ import type { EntityTagCondition } from "../../core/revision";
 import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
 import type { PersonOutcome, RefusedWrite } from "../elicitation/ask-person";
-import { NoteEncodingError, VaultPathError } from "../../vault/errors";
+import { vaultRefusalOf } from "../../service/vault-refusals";
 
 export interface ToolContext {
 	/** The application service: every tool works through it. */
@@ -73,8 +73,8 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 		return await run();
 	} catch (error) {
 		if (error instanceof ToolFailure) return error.result;
-		if (error instanceof VaultPathError) return fail(`${error.message} Nothing was read or written.`, { error: error.reason, path: error.path, ...(error.existing ? { existing: error.existing } : {}) });
-		if (error instanceof NoteEncodingError) return fail(`${error.message} Nothing was read or written.`, { error: "note-not-utf8", path: error.path });
+		const refused = vaultRefusalOf(error);
+		if (refused) return fail(`${refused.message} Nothing was read or written.`, { error: refused.reason, path: refused.path, ...(refused.existing ? { existing: refused.existing } : {}) });
 		context.onError?.(error);
 		return fail("The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.");
 	}
