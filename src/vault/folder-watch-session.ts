@@ -6,6 +6,7 @@
 import { lstat, promises as fs, type Stats } from "fs";
 import { FolderPoller } from "./folder-watch-poller";
 import { absolutePath, openWatchSource, type WatchEvents, type WatchFunction, type WatchMode, type WatchSource } from "./folder-watch-source";
+import { OwnChanges } from "./folder-watch-own-changes";
 import { childPath, identityOf, isHiddenPath, KnownTree, nameOf, parentOf } from "./folder-watcher-tree";
 import type { VaultChange } from "./gateway";
 
@@ -17,15 +18,6 @@ export interface SessionOptions {
 	onTrouble: (message: string) => void;
 	pollMs: number;
 	watch?: WatchFunction;
-}
-
-/** How long an announced change of our own waits for its event (a rename's event comes within milliseconds). */
-const OWN_CHANGE_MS = 2000;
-
-/** An announced change of ours: when it lapses, and whether an event was taken for it (and the tree changed so). */
-interface OwnChange {
-	until: number;
-	spent: null | "known" | "added";
 }
 
 type Emit = (change: Extract<VaultChange, { type: "create" | "modify" | "delete" }>) => void;
@@ -41,8 +33,7 @@ export class WatchSession implements WatchEvents {
 	private readonly listings = new Map<string, Set<string>>();
 	private closed = false;
 	private troubled = false;
-	/** Our own changes announced in the last OWN_CHANGE_MS (see expectOwnChange). */
-	private readonly ownChanges = new Map<string, OwnChange>();
+	private readonly own: OwnChanges;
 
 	constructor(
 		private readonly root: string,
@@ -56,6 +47,12 @@ export class WatchSession implements WatchEvents {
 			// A listing can merge two changes into one: it never stands for one of our own (see expectOwnChange).
 			changed: (path) => this.look(path),
 			watchAgain: (folder) => this.source.watch(folder) === "watching",
+		});
+		this.own = new OwnChanges({
+			tree: () => this.tree,
+			// A folder not watched yet, or polled, would leave the announcement to take another program's event.
+			eventSure: (folder) => !this.source.coversTree && !this.closed && this.tree?.hasFolder(folder) === true && this.source.watches(folder) && !this.poller.has(folder),
+			look: (path) => this.look(path),
 		});
 		this.ready = this.start();
 	}
@@ -74,46 +71,11 @@ export class WatchSession implements WatchEvents {
 	 * function withdraws it when the change did not happen. Unspent, it lapses after OWN_CHANGE_MS.
 	 */
 	expectOwnChange(path: string): () => void {
-		// Only where our change is sure to make its event: a folder known, with a watcher of its own, not listed in turn
-		// (a folder not watched yet, or polled, would leave the announcement to take another program's event).
-		const folder = parentOf(path);
-		if (this.source.coversTree || this.closed || !this.tree?.hasFolder(folder) || !this.source.watches(folder) || this.poller.has(folder)) return () => undefined;
-		const now = Date.now();
-		if (this.ownChanges.size > 256) for (const [each, { until }] of this.ownChanges) if (until < now) this.ownChanges.delete(each);
-		const expected: OwnChange = { until: now + OWN_CHANGE_MS, spent: null };
-		this.ownChanges.set(path, expected);
-		return () => {
-			if (this.ownChanges.get(path) !== expected) return;
-			this.ownChanges.delete(path);
-			if (expected.spent === null) return;
-			// An event was taken for ours, but ours never happened: it was another program's. Undo and look after all.
-			if (expected.spent === "added") this.tree?.remove(path);
-			this.look(path);
-		};
+		return this.own.expect(path);
 	}
 
 	changed(path: string): void {
-		const own = this.ownChanges.get(path);
-		if (own !== undefined && own.spent === null && own.until >= Date.now()) {
-			own.spent = this.tookOwnChange(path);
-			if (own.spent !== null) return;
-		}
-		this.look(path);
-	}
-
-	/** Announcements in `folder` and below are dropped: their events may never come (the folder lost its watcher). */
-	private dropAnnouncements(folder: string): void {
-		const prefix = folder === "" ? "" : folder + "/";
-		for (const path of this.ownChanges.keys()) if (path.startsWith(prefix)) this.ownChanges.delete(path);
-	}
-
-	/** Records our own change in the tree without looking; null when the tree cannot tell (then it is looked at). */
-	private tookOwnChange(path: string): OwnChange["spent"] {
-		const tree = this.tree;
-		if (tree === null || !tree.hasFolder(parentOf(path))) return null;
-		const known = tree.kindOf(path);
-		if (known === "file") return "known";
-		return known === undefined && tree.addFile(path) ? "added" : null;
+		if (!this.own.take(path)) this.look(path);
 	}
 
 	private look(path: string): void {
@@ -125,7 +87,7 @@ export class WatchSession implements WatchEvents {
 
 	lost(folder: string, dropped: boolean, error?: unknown): void {
 		if (this.closed || !this.tree?.hasFolder(folder)) return;
-		this.dropAnnouncements(folder);
+		this.own.drop(folder);
 		if (dropped) this.trouble(`${shown(folder)} lost its watcher (${describe(error)})`);
 		const folders = this.source.coversTree ? this.tree.foldersUnder(folder) : [folder];
 		for (const each of folders) this.poller.add(each, dropped);
@@ -225,7 +187,7 @@ export class WatchSession implements WatchEvents {
 		const watched = this.source.watch(folder, afresh);
 		if (typeof watched === "object") this.trouble(`${shown(folder)} cannot be watched (${describe(watched.refused)})`);
 		if (typeof watched === "object" || watched === "waiting") {
-			this.dropAnnouncements(folder);
+			this.own.drop(folder);
 			this.poller.add(folder, true);
 		}
 		const entries = await fs.readdir(absolutePath(this.root, folder), { withFileTypes: true }).catch(() => null);
