@@ -17,11 +17,11 @@ import type { RevisionGuardSettings } from "../settings";
 import type { MutationOutcome, MutationPlan, VaultGateway } from "../vault/gateway";
 import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
 import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
-import { clientOf, historySource, type Actor } from "./actor";
+import { clientOf, historySource } from "./actor";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "./diff-pages";
 import { heldRevision, withHeldRevision } from "./implicit-tokens";
-import { LandedWrites } from "./landed-writes";
+import { WriteBookkeeping } from "./write-bookkeeping";
 import { answerRefusal, refusedWithout, seeRefusal, type SeenRefusal } from "./refusal";
 import type { RevisionTracker } from "./revision-tracker";
 
@@ -57,32 +57,29 @@ type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | nu
 interface Refusing {
 	kind: "refusing";
 	seen: SeenRefusal;
-	landed: ReturnType<LandedWrites["watch"]>;
+	landed: ReturnType<WriteBookkeeping["watchLanded"]>;
 }
 
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
-	private readonly written = new Set<(write: CompletedWrite) => Promise<void>>();
-	private readonly deleted = new Set<(deletion: CompletedDelete) => Promise<void>>();
-	private readonly landedBeforeRecord = new Set<(write: CompletedWrite) => Promise<void>>();
-	private readonly landed = new LandedWrites();
 	private readonly backupsInFlight = new Set<string>();
+	private readonly after: WriteBookkeeping;
 
-	constructor(private readonly deps: GuardedWriterDeps) {}
+	constructor(private readonly deps: GuardedWriterDeps) {
+		this.after = new WriteBookkeeping(deps);
+	}
 
 	/**
 	 * Subscribes to every write that replaced an existing note (conflict records settle themselves there); the write
 	 * is answered once every listener is done. Returns the unsubscriber.
 	 */
 	onWritten(listener: (write: CompletedWrite) => Promise<void>): () => void {
-		this.written.add(listener);
-		return () => this.written.delete(listener);
+		return this.after.onWritten(listener);
 	}
 
 	/** Subscribes to every delete through the writer (the delete is answered once every listener is done). */
 	onDeleted(listener: (deletion: CompletedDelete) => Promise<void>): () => void {
-		this.deleted.add(listener);
-		return () => this.deleted.delete(listener);
+		return this.after.onDeleted(listener);
 	}
 
 	/**
@@ -91,8 +88,7 @@ export class GuardedWriter {
 	 * settles records on writes (idempotently) settles that one too.
 	 */
 	onWrittenBeforeRecord(listener: (write: CompletedWrite) => Promise<void>): () => void {
-		this.landedBeforeRecord.add(listener);
-		return () => this.landedBeforeRecord.delete(listener);
+		return this.after.onWrittenBeforeRecord(listener);
 	}
 
 	/** The revision a tokenless write from `client` would be held to now (its last read), or null. */
@@ -127,11 +123,7 @@ export class GuardedWriter {
 	private async answerUnlocked(refusing: Refusing): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
 		try {
 			const outcome = await answerRefusal({ ...this.deps, backupsInFlight: this.backupsInFlight }, refusing.seen);
-			const conflict = outcome.conflict;
-			for (const write of refusing.landed.writes) {
-				if (conflict?.status !== "open" || write.replaced !== conflict.currentRevision) continue;
-				for (const listener of this.landedBeforeRecord) await listener(write).catch((error: unknown) => this.deps.onError?.(error));
-			}
+			await this.after.handOver(outcome.conflict, refusing.landed.writes);
 			return outcome;
 		} finally {
 			refusing.landed.stop();
@@ -192,20 +184,20 @@ export class GuardedWriter {
 			switch (decision.kind) {
 				case "write": {
 					const revision = revisionOf(decision.content);
-					await this.afterWrite(path, current, decision.content, revision, request.actor);
+					await this.after.afterWrite(path, current, decision.content, revision, request.actor);
 					return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) };
 				}
 				case "unchanged":
 					return { kind: "unchanged", revision: revisionOf(current ?? "") };
 				case "delete":
-					if (current !== null) await this.afterDelete(path, current, request.actor);
+					if (current !== null) await this.after.afterDelete(path, current, request.actor);
 					return { kind: "deleted" };
 				case "inapplicable":
 					return { kind: "inapplicable", ...decision.failure, currentRevision: revisionOf(current ?? "") };
 				case "refuse": {
 					// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
 					const seen = seeRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null, merge?.kind === "conflicted" ? merge.rules : []);
-					return { kind: "refusing", seen, landed: this.landed.watch(path) };
+					return { kind: "refusing", seen, landed: this.after.watchLanded(path) };
 				}
 			}
 		}
@@ -228,38 +220,6 @@ export class GuardedWriter {
 				return refusedStep({ reason: "note-in-use" });
 			}
 			throw error;
-		}
-	}
-
-	/** History, bases and conflict settling after a write landed. A failure here is reported, never answered as one. */
-	private async afterWrite(path: string, replaced: string | null, content: string, revision: string, by: Actor): Promise<void> {
-		try {
-			this.deps.tracker.record(path, content, revision, historySource(by));
-			// The writer knows this content, so it is a fair base for its next write.
-			this.deps.history.markServed(path, revision, this.deps.now());
-			await this.deps.bases.retain(revision, content);
-			if (replaced === null) {
-				this.deps.history.markCreated(path, revision);
-				return;
-			}
-			const write: CompletedWrite = { path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by };
-			this.landed.landed(write);
-			for (const listener of this.written) await listener(write);
-		} catch (error) {
-			this.deps.onError?.(error);
-		}
-	}
-
-	/** A delete is history too: who removed which revision, whose text is kept so the delete can be undone. */
-	private async afterDelete(path: string, removed: string, by: Actor): Promise<void> {
-		try {
-			const deletion: CompletedDelete = { path, removed: revisionOf(removed), removedContent: removed, by };
-			this.deps.tracker.recordDeletion(path, deletion.removed, historySource(by));
-			// Listeners first (history pins the removed text), so the retain's eviction already spares it.
-			for (const listener of this.deleted) await listener(deletion);
-			await this.deps.bases.retain(deletion.removed, removed);
-		} catch (error) {
-			this.deps.onError?.(error);
 		}
 	}
 

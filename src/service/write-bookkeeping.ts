@@ -1,0 +1,95 @@
+/**
+ * What follows a write or a delete through the guarded writer, inside the note's lock: the tracker, history and
+ * bases learn of it, and the listeners (conflict settling, note history) are told before the caller is answered.
+ * Also the writes that land while a refusal of the same note is kept outside the lock (landed-writes.ts), handed to
+ * their listeners again once that refusal's record is saved. A failure here is reported, never answered as one.
+ */
+import type { BaseStore } from "../core/base-store";
+import type { ConflictRecord } from "../core/conflicts";
+import { revisionOf } from "../core/revision";
+import type { RevisionHistory } from "../core/revision-history";
+import { historySource, type Actor } from "./actor";
+import { LandedWrites } from "./landed-writes";
+import type { RevisionTracker } from "./revision-tracker";
+import type { CompletedDelete, CompletedWrite } from "./write-request";
+
+export interface WriteBookkeepingDeps {
+	tracker: RevisionTracker;
+	history: RevisionHistory;
+	bases: BaseStore;
+	now: () => number;
+	onError?: (error: unknown) => void;
+}
+
+type Listener<T> = (event: T) => Promise<void>;
+
+export class WriteBookkeeping {
+	private readonly written = new Set<Listener<CompletedWrite>>();
+	private readonly deleted = new Set<Listener<CompletedDelete>>();
+	private readonly landedBeforeRecord = new Set<Listener<CompletedWrite>>();
+	private readonly landed = new LandedWrites();
+
+	constructor(private readonly deps: WriteBookkeepingDeps) {}
+
+	onWritten(listener: Listener<CompletedWrite>): () => void {
+		return subscribe(this.written, listener);
+	}
+
+	onDeleted(listener: Listener<CompletedDelete>): () => void {
+		return subscribe(this.deleted, listener);
+	}
+
+	onWrittenBeforeRecord(listener: Listener<CompletedWrite>): () => void {
+		return subscribe(this.landedBeforeRecord, listener);
+	}
+
+	/** Starts collecting the writes that land on `path` while a refusal of it is kept (call inside the lock). */
+	watchLanded(path: string): ReturnType<LandedWrites["watch"]> {
+		return this.landed.watch(path);
+	}
+
+	/** Hands the writes that landed on the revision `conflict` refused, before it was recorded, to their listeners. */
+	async handOver(conflict: ConflictRecord | null, writes: readonly CompletedWrite[]): Promise<void> {
+		for (const write of writes) {
+			if (conflict?.status !== "open" || write.replaced !== conflict.currentRevision) continue;
+			for (const listener of this.landedBeforeRecord) await listener(write).catch((error: unknown) => this.deps.onError?.(error));
+		}
+	}
+
+	/** History, bases and conflict settling after a write landed. */
+	async afterWrite(path: string, replaced: string | null, content: string, revision: string, by: Actor): Promise<void> {
+		try {
+			this.deps.tracker.record(path, content, revision, historySource(by));
+			// The writer knows this content, so it is a fair base for its next write.
+			this.deps.history.markServed(path, revision, this.deps.now());
+			await this.deps.bases.retain(revision, content);
+			if (replaced === null) {
+				this.deps.history.markCreated(path, revision);
+				return;
+			}
+			const write: CompletedWrite = { path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by };
+			this.landed.landed(write);
+			for (const listener of this.written) await listener(write);
+		} catch (error) {
+			this.deps.onError?.(error);
+		}
+	}
+
+	/** A delete is history too: who removed which revision, whose text is kept so the delete can be undone. */
+	async afterDelete(path: string, removed: string, by: Actor): Promise<void> {
+		try {
+			const deletion: CompletedDelete = { path, removed: revisionOf(removed), removedContent: removed, by };
+			this.deps.tracker.recordDeletion(path, deletion.removed, historySource(by));
+			// Listeners first (history pins the removed text), so the retain's eviction already spares it.
+			for (const listener of this.deleted) await listener(deletion);
+			await this.deps.bases.retain(deletion.removed, removed);
+		} catch (error) {
+			this.deps.onError?.(error);
+		}
+	}
+}
+
+function subscribe<T>(listeners: Set<Listener<T>>, listener: Listener<T>): () => void {
+	listeners.add(listener);
+	return () => listeners.delete(listener);
+}
