@@ -4,26 +4,19 @@
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_KEY } from "../helpers/headless-harness";
+import { describe, expect, it } from "vitest";
 import { sha256Token, visibleFiles } from "../helpers/vault-files";
-import { connect, type Connected } from "./mcp-client";
-import { SUBJECT_NAMES, SUBJECTS, type Subject } from "./subjects";
+import type { Connected } from "./mcp-client";
+import { eachMcpSubject, SUBJECT_NAMES, type Subject } from "./subjects";
 
 const PLAN = "# Plan\n\n- one\n- two\n- three\n- two again\n";
 
 describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 	let s: Subject;
 	let mcp: Connected;
-	beforeEach(async () => {
-		s = await SUBJECTS[name]!();
-		await s.create("Plan.md", PLAN);
-		mcp = await connect(s.port, TEST_KEY);
-	});
-	afterEach(async () => {
-		expect(s.errors).toEqual([]);
-		await mcp.close();
-		await s.close();
+	eachMcpSubject(name, { "Plan.md": PLAN }, (subject, client) => {
+		s = subject;
+		mcp = client;
 	});
 
 	const onDisk = async (path: string) => (await readFile(join(s.dir, path))).toString("utf8");

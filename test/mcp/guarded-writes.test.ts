@@ -4,12 +4,12 @@
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { clientIdOf } from "../../src/http/security";
 import { TEST_KEY } from "../helpers/headless-harness";
 import { allFiles, sha256Token, visibleFiles } from "../helpers/vault-files";
 import { connect, type Connected } from "./mcp-client";
-import { SUBJECT_NAMES, SUBJECTS, type Subject } from "./subjects";
+import { eachMcpSubject, SUBJECT_NAMES, type Subject } from "./subjects";
 
 const ORIGINAL = "# Plan\n\nline one\n";
 const EDITED = "# Plan\n\nline one\nline two from the person\n";
@@ -19,15 +19,9 @@ const AGENT = "\uFEFF# Plan\r\n\r\nthe agent's copy";
 describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) => {
 	let s: Subject;
 	let mcp: Connected;
-	beforeEach(async () => {
-		s = await SUBJECTS[name]!();
-		await s.create("Plan.md", ORIGINAL);
-		mcp = await connect(s.port, TEST_KEY);
-	});
-	afterEach(async () => {
-		expect(s.errors).toEqual([]);
-		await mcp.close();
-		await s.close();
+	eachMcpSubject(name, { "Plan.md": ORIGINAL }, (subject, client) => {
+		s = subject;
+		mcp = client;
 	});
 
 	const onDisk = (path: string) => readFile(join(s.dir, path));

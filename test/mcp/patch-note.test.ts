@@ -4,11 +4,10 @@
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_KEY } from "../helpers/headless-harness";
+import { describe, expect, it } from "vitest";
 import { sha256Token, visibleFiles } from "../helpers/vault-files";
-import { connect, type Connected } from "./mcp-client";
-import { SUBJECT_NAMES, SUBJECTS, type Subject } from "./subjects";
+import type { Connected } from "./mcp-client";
+import { eachMcpSubject, SUBJECT_NAMES, type Subject } from "./subjects";
 
 const NOTE = "---\ntags: [a]\n---\n# Plan\n\nIntro\n\n## Tasks\n\n- one\n- two ^blk\n\n## Done\n\n- zero\n";
 const APPENDED = NOTE.replace("- two ^blk\n", "- two ^blk\n- three\n");
@@ -16,15 +15,9 @@ const APPENDED = NOTE.replace("- two ^blk\n", "- two ^blk\n- three\n");
 describe.each(SUBJECT_NAMES)("patch_note over the %s gateway", (name) => {
 	let s: Subject;
 	let mcp: Connected;
-	beforeEach(async () => {
-		s = await SUBJECTS[name]!();
-		await s.create("Plan.md", NOTE);
-		mcp = await connect(s.port, TEST_KEY);
-	});
-	afterEach(async () => {
-		expect(s.errors).toEqual([]);
-		await mcp.close();
-		await s.close();
+	eachMcpSubject(name, { "Plan.md": NOTE }, (subject, client) => {
+		s = subject;
+		mcp = client;
 	});
 
 	const onDisk = async (path: string) => (await readFile(join(s.dir, path))).toString("utf8");

@@ -6,8 +6,10 @@ import { mkdir, writeFile } from "fs/promises";
 import { dirname, join } from "path";
 import type { RevisionGuard } from "../../src/service/revision-guard";
 import type { RevisionGuardSettings } from "../../src/settings";
-import { startHeadless } from "../helpers/headless-harness";
+import { afterEach, beforeEach, expect } from "vitest";
+import { startHeadless, TEST_KEY } from "../helpers/headless-harness";
 import { startObsidian } from "../helpers/obsidian-harness";
+import { connect, type Connected } from "./mcp-client";
 
 export interface Subject {
 	dir: string;
@@ -63,3 +65,23 @@ export const SUBJECTS: Record<string, (overrides?: Partial<RevisionGuardSettings
 };
 
 export const SUBJECT_NAMES = Object.keys(SUBJECTS);
+
+/**
+ * For each test: a fresh stack of gateway `name` holding `notes`, and an MCP client on it, handed to `use` (tests
+ * keep `let s` and `let mcp`); closed after the test, which fails if the server reported an error.
+ */
+export function eachMcpSubject(name: string, notes: Record<string, string>, use: (subject: Subject, mcp: Connected) => void): void {
+	let subject: Subject;
+	let mcp: Connected;
+	beforeEach(async () => {
+		subject = await SUBJECTS[name]!();
+		for (const [path, content] of Object.entries(notes)) await subject.create(path, content);
+		mcp = await connect(subject.port, TEST_KEY);
+		use(subject, mcp);
+	});
+	afterEach(async () => {
+		expect(subject.errors).toEqual([]);
+		await mcp.close();
+		await subject.close();
+	});
+}

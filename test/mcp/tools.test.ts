@@ -1,26 +1,19 @@
 /** The other tools over both gateways: append, delete, list, changes, conflict status (with its long-poll), merge: "auto", bad paths. */
 import { mkdir, readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_KEY } from "../helpers/headless-harness";
+import { describe, expect, it } from "vitest";
 import { allFiles, sha256Token, visibleFiles } from "../helpers/vault-files";
-import { connect, type Connected } from "./mcp-client";
-import { SUBJECT_NAMES, SUBJECTS, type Subject } from "./subjects";
+import type { Connected } from "./mcp-client";
+import { eachMcpSubject, SUBJECT_NAMES, type Subject } from "./subjects";
 
 const PLAN = "# Plan\n\n- one\n- two\n- three\n";
 
 describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 	let s: Subject;
 	let mcp: Connected;
-	beforeEach(async () => {
-		s = await SUBJECTS[name]!();
-		await s.create("Plan.md", PLAN);
-		mcp = await connect(s.port, TEST_KEY);
-	});
-	afterEach(async () => {
-		expect(s.errors).toEqual([]);
-		await mcp.close();
-		await s.close();
+	eachMcpSubject(name, { "Plan.md": PLAN }, (subject, client) => {
+		s = subject;
+		mcp = client;
 	});
 
 	const onDisk = async (path: string) => (await readFile(join(s.dir, path))).toString("utf8");
