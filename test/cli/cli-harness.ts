@@ -1,6 +1,6 @@
 /** The CLI commands registered on the Obsidian simulation over the real stack (Obsidian gateway), called as the CLI calls them. */
 import type { Plugin as ObsidianPlugin } from "obsidian";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { Plugin } from "../obsidian-stub";
 import { registerCliCommands } from "../../src/cli/register";
 import type { RevisionGuardSettings } from "../../src/settings";
@@ -44,4 +44,21 @@ export async function startCli(overrides: Partial<RevisionGuardSettings> = {}): 
 /** Base64 of a text's UTF-8 bytes, as an agent would pass it in content64=. */
 export function base64(text: string): string {
 	return Buffer.from(text, "utf8").toString("base64");
+}
+
+/**
+ * For each test: a fresh Obsidian stack with the CLI commands registered and `notes` created, handed to `use`
+ * (tests keep a `let h`); unloaded and closed after the test.
+ */
+export function eachCli(notes: Record<string, string>, use: (harness: CliHarness) => void): void {
+	let harness: CliHarness;
+	beforeEach(async () => {
+		harness = await startCli();
+		for (const [path, content] of Object.entries(notes)) await harness.create(path, content);
+		use(harness);
+	});
+	afterEach(async () => {
+		harness.plugin.unload();
+		await harness.close();
+	});
 }

@@ -1,24 +1,16 @@
 /** revision-guard:changes, :conflicts and :resolve: what changed since a read, the refused writes, and their merges. */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
-import { startCli, type CliHarness } from "./cli-harness";
+import { eachCli, type CliHarness } from "./cli-harness";
 
 const NOTE = "# Plan\n\n- first\n\n## Notes\n\n- a note\n";
 
 let h: CliHarness;
 const onDisk = (path: string) => readFile(join(h.dir, path), "utf8");
 
-beforeEach(async () => {
-	h = await startCli();
-	await h.create("Plan.md", NOTE);
-});
-
-afterEach(async () => {
-	h.plugin.unload();
-	await h.close();
-});
+eachCli({ "Plan.md": NOTE }, (harness) => (h = harness));
 
 /** The agent reads, the person edits, the agent writes its stale copy: one open conflict. */
 async function staleWrite(agentText: string, personText: string): Promise<Record<string, unknown>> {

@@ -1,24 +1,16 @@
 /** revision-guard:edit and :patch: computed inside the writer's atomic step, on the note as it is then. */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
-import { base64, startCli, type CliHarness } from "./cli-harness";
+import { base64, eachCli, type CliHarness } from "./cli-harness";
 
 const NOTE = "---\nstatus: draft\n---\n# Plan\n\n- first\n\n## Next\n\n- later\n";
 
 let h: CliHarness;
 const onDisk = (path: string) => readFile(join(h.dir, path), "utf8");
 
-beforeEach(async () => {
-	h = await startCli();
-	await h.create("Plan.md", NOTE);
-});
-
-afterEach(async () => {
-	h.plugin.unload();
-	await h.close();
-});
+eachCli({ "Plan.md": NOTE }, (harness) => (h = harness));
 
 describe("revision-guard:edit", () => {
 	it("replaces an exact text without a revision, and keeps the person's change elsewhere in the note", async () => {

@@ -4,22 +4,14 @@
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
-import { base64, startCli, type CliHarness } from "./cli-harness";
+import { base64, eachCli, type CliHarness } from "./cli-harness";
 
 let h: CliHarness;
 const onDisk = (path: string) => readFile(join(h.dir, path), "utf8");
 
-beforeEach(async () => {
-	h = await startCli();
-	await h.create("Plan.md", "# Plan\n\n- first\n");
-});
-
-afterEach(async () => {
-	h.plugin.unload();
-	await h.close();
-});
+eachCli({ "Plan.md": "# Plan\n\n- first\n" }, (harness) => (h = harness));
 
 describe("revision-guard:read", () => {
 	it("answers the content and its revision as one JSON object", async () => {
