@@ -103,7 +103,8 @@ describe("a refusal and the note's lock", () => {
 		expect(storage.appends.join("")).toContain(outcome.conflict!.id);
 	});
 
-	it("settles its record with a write that landed on the refused revision before the record existed", async () => {
+	/** A stale write whose .bak is held while another agent's write lands on the revision it refused, then let go. */
+	async function refusalWhileAWriteLands() {
 		const { gateway, guard } = await open({ "a.md": "now\n" });
 		const held = deferred();
 		gateway.holdCreates = held.promise;
@@ -111,6 +112,11 @@ describe("a refusal and the note's lock", () => {
 		await settle();
 		await guard.writer.write(writeRequest("a.md", "next\n", { basedOn: "now\n", actor: agentActor("other") }));
 		held.release();
+		return { guard, stale };
+	}
+
+	it("settles its record with a write that landed on the refused revision before the record existed", async () => {
+		const { guard, stale } = await refusalWhileAWriteLands();
 		const record = guard.conflicts.get(refused(await stale).conflict!.id)!;
 		// As if the record had been there when the write landed: a write on top of the refused revision settles it.
 		expect(record.status).toBe("resolved");
@@ -119,13 +125,7 @@ describe("a refusal and the note's lock", () => {
 	});
 
 	it("keeps history in order: the note it hands the refused agent is recorded before a later write", async () => {
-		const { gateway, guard } = await open({ "a.md": "now\n" });
-		const held = deferred();
-		gateway.holdCreates = held.promise;
-		const stale = guard.writer.write(writeRequest("a.md", "stale agent\n", { basedOn: "old\n" }));
-		await settle();
-		await guard.writer.write(writeRequest("a.md", "next\n", { basedOn: "now\n", actor: agentActor("other") }));
-		held.release();
+		const { guard, stale } = await refusalWhileAWriteLands();
 		await stale;
 		expect(guard.history.latest("a.md")?.revision).toBe(revisionOf("next\n"));
 	});
