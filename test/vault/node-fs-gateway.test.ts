@@ -2,7 +2,9 @@ import { execFileSync } from "child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import fs from "fs";
+import { syncBuiltinESMExports } from "module";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NoteKeptChangingError, VaultPathError } from "../../src/vault/errors";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { allFiles } from "../helpers/vault-files";
@@ -100,6 +102,28 @@ describe("NodeFsGateway", () => {
 		setImmediate(tick);
 		for (; reads < 20; reads++) expect((await gateway.read(`n${reads}.md`))?.content).toBe(`note ${reads}\n`);
 		expect(turns).toBeGreaterThanOrEqual(20);
+	});
+
+	it("still refuses a symlink leading outside when /proc cannot name the opened file (it resolves the name instead)", async () => {
+		await writeFile(join(outside, "secret.md"), "secret");
+		await symlink(join(outside, "secret.md"), join(root, "link.md"));
+		await writeFile(join(root, "plain.md"), "plain\n");
+		// read-file.ts imports readlinkSync by name: the builtin's named exports follow the spy once synced.
+		const readlink = fs.readlinkSync.bind(fs) as (path: string) => string;
+		const spy = vi.spyOn(fs, "readlinkSync").mockImplementation(((path: string) => {
+			if (String(path).startsWith("/proc/self/fd/")) throw Object.assign(new Error("no /proc"), { code: "ENOENT" });
+			return readlink(path);
+		}) as never);
+		syncBuiltinESMExports();
+		try {
+			await expect(gateway.read("link.md")).rejects.toBeInstanceOf(VaultPathError);
+			await expect(gateway.mutate("link.md", write("pwned"))).rejects.toBeInstanceOf(VaultPathError);
+			expect((await gateway.read("plain.md"))?.content).toBe("plain\n");
+		} finally {
+			spy.mockRestore();
+			syncBuiltinESMExports();
+		}
+		expect(await readFile(join(outside, "secret.md"), "utf8")).toBe("secret");
 	});
 
 	it("follows a symlink that stays inside the folder", async () => {
