@@ -48,6 +48,8 @@ const builds = [
 	// The merge program (package.json's bin revision-guard-merge): the merge engine only, so it starts like a small tool.
 	{ ...shared, entryPoints: ["src/headless/merge-main.ts"], outfile: join(outDir, "dist/merge.js"), banner: { js: "#!/usr/bin/env node" } },
 	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: join(outDir, "dist/bench.js"), external: ["playwright-core", "esbuild"] },
+	// Each benchmark server runs from this file, which loads the server under test and nothing else.
+	{ ...shared, entryPoints: ["bench/server-main.ts"], outfile: join(outDir, "dist/bench-server.js") },
 ];
 
 if (mode === "watch") {

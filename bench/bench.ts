@@ -11,7 +11,7 @@ import { cpus, tmpdir } from "os";
 import { join } from "path";
 import { revisionOf } from "../src/core/revision";
 import { runLoad, type LoadResult } from "./load";
-import { BENCH_KEY, startServer } from "./servers";
+import { BENCH_KEY } from "./servers";
 import { makeVault, noteText } from "./vault-fixture";
 import { measureMerge } from "./merge";
 import { measureMcp } from "./mcp";
@@ -29,14 +29,9 @@ const SECONDS_PER_ROUND = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = 16;
 const NOTES = 1000;
 
-async function serveChild(): Promise<void> {
-	const [kind, vault] = process.argv.slice(3);
-	const port = await startServer(kind!, vault!);
-	process.send?.({ port });
-}
-
 function spawnServer(kind: string, vault: string): Promise<{ port: number; child: ChildProcess }> {
-	const child = fork(__filename, ["--serve", kind, vault], { stdio: "inherit" });
+	// A file of its own (bench-server.js), so the server process loads nothing of the benchmark's tools.
+	const child = fork(join(__dirname, "bench-server.js"), [kind, vault], { stdio: "inherit" });
 	return new Promise((resolve, reject) => {
 		child.once("message", (message) => resolve({ port: (message as { port: number }).port, child }));
 		child.once("error", reject);
@@ -229,9 +224,7 @@ async function main(): Promise<void> {
 	}
 }
 
-if (process.argv[2] === "--serve") void serveChild();
-else
-	main().catch((error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	});
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
