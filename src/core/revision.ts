@@ -2,15 +2,22 @@
  * Revision tokens: SHA-256 of a note's exact UTF-8 bytes, base64url (256 bits). Identical content gives an identical
  * token, so A→B→A is harmless and devices that sync a vault agree on tokens without talking to each other.
  */
-import { createHash } from "crypto";
+import * as crypto from "crypto";
+
+/**
+ * SHA-256 in base64url. Node's one-shot `crypto.hash` (Node 20.12+) skips making a Hash object per call, a good part
+ * of the cost for a note-sized text; Obsidian's older Electron builds lack it and use `createHash`.
+ */
+const sha256: (content: string | Uint8Array) => string =
+	typeof crypto.hash === "function" ? (content) => crypto.hash("sha256", content, "base64url") : (content) => crypto.createHash("sha256").update(content).digest("base64url");
 
 export function revisionOf(content: string | Uint8Array): string {
-	if (typeof content !== "string") return createHash("sha256").update(content).digest("base64url");
+	if (typeof content !== "string") return sha256(content);
 	// One write asks for the same texts' revisions several times (the check, the tracker, history): the last two
 	// answers are kept. Equal text is the same revision, so this can only skip work, never change an answer.
 	if (content === recent[0].content) return recent[0].revision;
 	if (content === recent[1].content) return recent[1].revision;
-	const revision = createHash("sha256").update(content).digest("base64url");
+	const revision = sha256(content);
 	recent[1] = recent[0];
 	recent[0] = { content, revision };
 	return revision;

@@ -1,6 +1,6 @@
 import { createHash } from "crypto";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
 	etagOf,
 	parseEntityTagCondition,
@@ -272,5 +272,26 @@ describe("revisionOf's memory of its last answers", () => {
 		const texts = ["a\n", "b\n", "a\n", "c\n", "b\n", ["a", "\n"].join(""), "", "a\n"];
 		for (const text of texts) expect(revisionOf(text)).toBe(hash(text));
 		expect(revisionOf(Buffer.from("b\n"))).toBe(hash("b\n"));
+	});
+});
+
+describe("revisionOf without Node's one-shot crypto.hash (Obsidian's older Electron builds)", () => {
+	it("falls back to createHash with the same answers", async () => {
+		vi.resetModules();
+		vi.doMock("crypto", async (importOriginal) => ({ ...(await importOriginal<typeof import("crypto")>()), hash: undefined }));
+		try {
+			const { revisionOf: fallbackRevisionOf } = await import("../../src/core/revision");
+			expect(fallbackRevisionOf("")).toBe("47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU");
+			fc.assert(
+				fc.property(trickyString, (text) => {
+					expect(fallbackRevisionOf(text)).toBe(reference(Buffer.from(text, "utf8")));
+					expect(fallbackRevisionOf(new TextEncoder().encode(text))).toBe(revisionOf(text));
+				}),
+				{ numRuns: 100 },
+			);
+		} finally {
+			vi.doUnmock("crypto");
+			vi.resetModules();
+		}
 	});
 });
