@@ -143,8 +143,9 @@ export class GuardedWriter {
 		// now would re-create it under its old name, so that is refused as stale, never taken as a create.
 		let sawNote = false;
 		for (let attempt = 1; ; attempt++) {
-			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks).
-			const seen: { current: string | null } = { current: null };
+			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks),
+			// with the revisions a write's check computes, so nothing after it hashes the same text again.
+			const seen: { current: string | null; revisions?: { replaced: string | null; written: string } } = { current: null };
 			const outcome = await this.mutate(path, request, seen, (current) => {
 				seen.current = current;
 				if (current === null && sawNote) {
@@ -168,7 +169,8 @@ export class GuardedWriter {
 				}
 				const result: Decided = { kind: "decided", decision, merge };
 				if (decision.kind === "write") {
-					tracker.expect(path, revisionOf(decision.content), source);
+					seen.revisions = { replaced: current === null ? null : revisionOf(current), written: revisionOf(decision.content) };
+					tracker.expect(path, seen.revisions.written, source);
 					return { kind: "write", content: decision.content, result };
 				}
 				if (decision.kind === "delete") return { kind: "trash", result };
@@ -183,8 +185,8 @@ export class GuardedWriter {
 			const { decision, merge } = decided;
 			switch (decision.kind) {
 				case "write": {
-					const revision = revisionOf(decision.content);
-					await this.after.afterWrite(path, current, decision.content, revision, request.actor);
+					const { replaced, written: revision } = seen.revisions!;
+					await this.after.afterWrite(path, current === null ? null : { content: current, revision: replaced! }, decision.content, revision, request.actor);
 					return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) };
 				}
 				case "unchanged":

@@ -56,8 +56,11 @@ export class WriteBookkeeping {
 		}
 	}
 
-	/** History, bases and conflict settling after a write landed. */
-	async afterWrite(path: string, replaced: string | null, content: string, revision: string, by: Actor): Promise<void> {
+	/**
+	 * History, bases and conflict settling after a write landed. `replaced` comes with its revision, which the write's
+	 * check already computed (hashing it again here would cost as much).
+	 */
+	async afterWrite(path: string, replaced: { content: string; revision: string } | null, content: string, revision: string, by: Actor): Promise<void> {
 		try {
 			this.deps.tracker.record(path, content, revision, historySource(by));
 			// The writer knows this content, so it is a fair base for its next write.
@@ -67,7 +70,7 @@ export class WriteBookkeeping {
 				this.deps.history.markCreated(path, revision);
 				return;
 			}
-			const write: CompletedWrite = { path, replaced: revisionOf(replaced), replacedContent: replaced, revision, content, by };
+			const write: CompletedWrite = { path, replaced: replaced.revision, replacedContent: replaced.content, revision, content, by };
 			this.landed.landed(write);
 			for (const listener of this.written) await listener(write);
 		} catch (error) {
