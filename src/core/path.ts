@@ -2,6 +2,7 @@
  * The one path validator every route uses. A path that passes is relative, normalized, free of traversal and
  * look-alike tricks, outside every hidden or plugin-owned folder, and (for writes) a note type.
  */
+import { fitsInUtf8 } from "./utf8";
 
 export interface PathPolicy {
 	/** The vault's config folder (`vault.configDir`), always denied even if it is not a dot-folder. */
@@ -53,7 +54,9 @@ export function validateVaultPath(path: string, policy: PathPolicy, kind: "note"
 	const trimmed = kind === "folder" && path.endsWith("/") ? path.slice(0, -1) : path;
 	const segments = trimmed.split("/");
 	for (const segment of segments) {
-		const problem = segmentProblem(segment) ?? segmentProblem(segment.normalize("NFC").replace(/\u00a0/g, " "));
+		// The folded spelling is checked too, when it differs (most names are already NFC without a no-break space).
+		const spelled = segment.normalize("NFC").replace(/\u00a0/g, " ");
+		const problem = segmentProblem(segment) ?? (spelled === segment ? null : segmentProblem(spelled));
 		if (problem) return { ok: false, reason: problem };
 	}
 	const first = segments[0]!;
@@ -92,7 +95,7 @@ function segmentProblem(segment: string): string | null {
 	if (segment.startsWith(".")) return "Hidden files and folders (starting with .) are not served.";
 	if (/[. ]$/.test(segment)) return "A path segment may not end in a dot or a space.";
 	if (WINDOWS_RESERVED.test(segment)) return `"${segment}" is a reserved name on Windows.`;
-	if (new TextEncoder().encode(segment).length > MAX_SEGMENT_BYTES) return "A path segment is too long.";
+	if (!fitsInUtf8(segment, MAX_SEGMENT_BYTES)) return "A path segment is too long.";
 	return null;
 }
 
