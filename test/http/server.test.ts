@@ -1,8 +1,9 @@
 import { readFile } from "fs/promises";
+import { connect } from "net";
 import { join } from "path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PROBLEM_TYPES } from "../../src/http/problems";
-import { eachHeadless, type Harness } from "../helpers/headless-harness";
+import { eachHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
 import type { CallResult } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { allFiles, writeVaultFile } from "../helpers/vault-files";
@@ -99,6 +100,32 @@ describe("request bodies", () => {
 		const res = await h.api("/vault/fits.md", { method: "PUT", body: "y".repeat(1048) });
 		expect(res.status).toBe(201);
 		expect(await fileText("fits.md")).toBe("y".repeat(1048));
+	});
+
+	it("answers 413 to a chunked body that never ends and closes its connection, without reading it to the end", async () => {
+		const socket = connect(h.port, "127.0.0.1");
+		socket.on("error", () => undefined);
+		let received = "";
+		socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+		socket.write(`PUT /vault/endless.md HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+		const chunk = "x".repeat(512);
+		let sent = 0;
+		// Keeps sending until the server closes the connection; a server that read on to the end would never answer.
+		const sending = setInterval(() => {
+			if (socket.writable) {
+				socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+				sent += chunk.length;
+			}
+		}, 2);
+		try {
+			await new Promise<void>((resolve) => socket.once("close", () => resolve()));
+		} finally {
+			clearInterval(sending);
+		}
+		expect(received).toMatch(/^HTTP\/1\.1 413 /);
+		expect(received.toLowerCase()).toContain("connection: close");
+		expect(sent).toBeGreaterThan(1048);
+		expect(await noteFiles()).toEqual([]);
 	});
 
 	it.each([
