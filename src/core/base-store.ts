@@ -11,6 +11,10 @@ export interface BlobStorage {
 	read(key: string): Promise<string | null>;
 	write(key: string, content: string): Promise<void>;
 	remove(key: string): Promise<void>;
+	/** Forgets every blob `wanted` says no to (a storage that does not record removals asks the index at start-up). */
+	retainOnly?(wanted: (key: string) => boolean): Promise<void>;
+	/** Writes what waits and lets go of open files (shutdown). */
+	close?(): Promise<void>;
 }
 
 export interface BaseIndexSnapshot {

@@ -5,6 +5,7 @@
 import { basename, join } from "path";
 import { openRevisionGuard, type RevisionGuard, type RevisionGuardOptions } from "../service/revision-guard";
 import type { RevisionGuardSettings } from "../settings";
+import { PackedBlobStorage } from "../vault/base-pack";
 import { NodeFsGateway } from "../vault/node-fs-gateway";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { nodeTimers } from "./node-timers";
@@ -25,10 +26,12 @@ export async function openFolder(folder: string): Promise<Folder> {
 /** Tuning for tests and benchmarks: a clock, shorter coalescing and save delays, and how long work yields. */
 export type FolderGuardTuning = Partial<Pick<RevisionGuardOptions, "now" | "coalesceMs" | "persistDebounceMs" | "yieldToHost" | "onError">>;
 
-export function openFolderGuard({ gateway, storage }: Folder, settings: () => RevisionGuardSettings, tuning: FolderGuardTuning = {}): Promise<RevisionGuard> {
+export async function openFolderGuard({ gateway, storage }: Folder, settings: () => RevisionGuardSettings, tuning: FolderGuardTuning = {}): Promise<RevisionGuard> {
 	return openRevisionGuard({
 		gateway,
 		storage,
+		// Packed, not a file per base: see base-pack.ts.
+		blobs: await PackedBlobStorage.open(join(gateway.root, STATE_FOLDER, "bases"), nodeTimers),
 		settings,
 		configDir: ".obsidian",
 		vaultName: basename(gateway.root),

@@ -2,7 +2,7 @@
  * Assembles the services around one vault gateway: history, bases, conflicts, the tracker and the guarded writer.
  * The Obsidian plugin, the headless host and the tests all build the same thing through `openRevisionGuard`.
  */
-import { BaseStore } from "../core/base-store";
+import { BaseStore, type BlobStorage } from "../core/base-store";
 import { ReadLedger } from "../core/read-ledger";
 import { ConflictLog } from "../core/conflicts";
 import { validateVaultPath, type PathPolicy } from "../core/path";
@@ -24,6 +24,8 @@ import { AgentActivity } from "./agent-activity";
 export interface RevisionGuardOptions {
 	gateway: VaultGateway;
 	storage: StateStorage;
+	/** Where merge bases are kept; by default one file each in `storage`. */
+	blobs?: BlobStorage;
 	settings: () => RevisionGuardSettings;
 	/** The vault's config folder, never served. */
 	configDir: string;
@@ -83,8 +85,11 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	const history = RevisionHistory.fromSnapshot(loaded.history);
 	const conflicts = ConflictLog.fromSnapshot(loaded.conflicts.snapshot);
 	conflicts.replay(loaded.conflicts.changes);
-	const bases = new BaseStore(blobStorage(storage), settings().baseStoreCapMB * MB);
+	const blobs = options.blobs ?? blobStorage(storage);
+	const bases = new BaseStore(blobs, settings().baseStoreCapMB * MB);
 	bases.load(loaded.bases);
+	// Bases the saved index no longer lists are unreachable: a storage that keeps them (the pack) frees their space.
+	await blobs.retainOnly?.((key) => bases.has(key)).catch((error: unknown) => options.onError?.(error));
 	const persistence = new StatePersistence(storage, () => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }), () => conflicts.toSnapshot(), options.timers, options.persistDebounceMs, loaded.conflicts);
 	// A log left by the last run is folded into the snapshot now (a failure leaves it to the first commit).
 	if (loaded.conflicts.logged) await persistence.compactConflicts().catch((error: unknown) => options.onError?.(error));
@@ -166,6 +171,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 			await tracker.flush();
 			tracker.stop();
 			await bases.settle();
+			await blobs.close?.();
 			await persistence.flush();
 		},
 	};
