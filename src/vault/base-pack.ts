@@ -53,7 +53,8 @@ export class PackedBlobStorage implements BlobStorage {
 	private readonly segments = new Map<number, Segment>();
 	/** Bases an older version kept one file each: still read, and removed when evicted. */
 	private readonly legacy = new Set<string>();
-	private readonly compacting = new Set<number>();
+	/** Segments are deleted and compacted one at a time, in the background: an eviction never waits for it. */
+	private reclaiming: Promise<void> = Promise.resolve();
 	private active: number;
 	/** The one segment file held open: the one batches were last written to (usually the active one). */
 	private handle: { number: number; file: FileHandle } | null = null;
@@ -134,7 +135,7 @@ export class PackedBlobStorage implements BlobStorage {
 		const segment = this.segments.get(location.segment);
 		if (segment === undefined) return;
 		segment.live -= location.recordBytes;
-		await this.reclaim(location.segment);
+		this.reclaimLater(location.segment);
 	}
 
 	/**
@@ -151,12 +152,24 @@ export class PackedBlobStorage implements BlobStorage {
 			touched.add(location.segment);
 		}
 		for (const number of this.segments.keys()) if (number !== this.active && this.segments.get(number)!.live <= 0) touched.add(number);
-		for (const number of touched) await this.reclaim(number);
+		for (const key of this.legacy) {
+			if (wanted(key)) continue;
+			this.legacy.delete(key);
+			this.reclaiming = this.reclaiming.then(() => fs.rm(join(this.folder, key), { force: true })).catch(() => undefined);
+		}
+		for (const number of touched) this.reclaimLater(number);
 	}
 
-	/** Writes whatever waits and closes the segment being appended to. */
-	async close(): Promise<void> {
+	/** Resolves once what waits is written and space is reclaimed (tests, shutdown). */
+	async settle(): Promise<void> {
 		await this.flush();
+		await this.reclaiming;
+		await this.flush();
+	}
+
+	/** Writes whatever waits, finishes reclaiming space and closes the segment file held open. */
+	async close(): Promise<void> {
+		await this.settle();
 		await this.handle?.file.close();
 		this.handle = null;
 	}
@@ -242,30 +255,27 @@ export class PackedBlobStorage implements BlobStorage {
 	/** Starts a new segment for appends (after the sealed one, by number); the sealed one may then be reclaimed. */
 	private roll(): Segment {
 		const sealed = this.active;
-		void this.flush()
-			.catch(() => undefined)
-			.then(() => this.reclaim(sealed))
-			.catch(() => undefined);
+		void this.flush().catch(() => undefined);
+		this.reclaimLater(sealed);
 		this.active++;
 		const segment = { size: 0, live: 0 };
 		this.segments.set(this.active, segment);
 		return segment;
 	}
 
+	private reclaimLater(number: number): void {
+		this.reclaiming = this.reclaiming.then(() => this.reclaim(number)).catch(() => undefined);
+	}
+
 	/** Deletes a sealed segment nothing lives in, or writes the few live records of a mostly dead one again. */
 	private async reclaim(number: number): Promise<void> {
 		const segment = this.segments.get(number);
-		if (number === this.active || segment === undefined || this.compacting.has(number)) return;
+		if (number === this.active || segment === undefined) return;
 		if (segment.live > 0 && segment.live >= segment.size * COMPACT_BELOW) return;
-		this.compacting.add(number);
-		try {
-			await this.writing;
-			if (segment.live > 0) await this.moveLiveRecords(number);
-			this.segments.delete(number);
-			await fs.rm(join(this.folder, segmentName(number)), { force: true });
-		} finally {
-			this.compacting.delete(number);
-		}
+		await this.writing;
+		if (segment.live > 0) await this.moveLiveRecords(number);
+		this.segments.delete(number);
+		await fs.rm(join(this.folder, segmentName(number)), { force: true });
 	}
 
 	private async moveLiveRecords(number: number): Promise<void> {

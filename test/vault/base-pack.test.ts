@@ -60,7 +60,7 @@ describe("PackedBlobStorage", () => {
 		expect((await segments()).length).toBeGreaterThan(5);
 		// Evict all but every tenth base, oldest first (as the LRU store does).
 		for (let i = 0; i < 40; i++) if (i % 10 !== 0) await pack.remove(`k${i}`);
-		await pack.flush();
+		await pack.settle();
 		const usage = pack.usage();
 		expect(usage.bytes).toBeLessThanOrEqual(2 * usage.liveBytes + 1024);
 		for (let i = 0; i < 40; i += 10) expect(await pack.read(`k${i}`)).toBe(content(i));
@@ -95,7 +95,11 @@ describe("PackedBlobStorage", () => {
 		const { mkdir } = await import("fs/promises");
 		await mkdir(folder, { recursive: true });
 		await writeFile(join(folder, "old-key"), "old base");
+		await writeFile(join(folder, "unlisted-key"), "evicted before the upgrade");
 		const pack = await PackedBlobStorage.open(folder, nodeTimers);
+		await pack.retainOnly((key) => key === "old-key");
+		await pack.settle();
+		expect(await readdir(folder)).not.toContain("unlisted-key");
 		expect(await pack.read("old-key")).toBe("old base");
 		await pack.remove("old-key");
 		expect(await readdir(folder)).not.toContain("old-key");
