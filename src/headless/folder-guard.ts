@@ -30,8 +30,9 @@ export async function openFolderGuard({ gateway, storage }: Folder, settings: ()
 	return openRevisionGuard({
 		gateway,
 		storage,
-		// Packed, not a file per base: see base-pack.ts.
-		blobs: await PackedBlobStorage.open(join(gateway.root, STATE_FOLDER, "bases"), nodeTimers),
+		// Packed, not a file per base: see base-pack.ts. A pack that cannot be opened (a file where its folder goes)
+		// leaves the bases to one file each, which fail on their own and only cost merges.
+		blobs: await PackedBlobStorage.open(join(gateway.root, STATE_FOLDER, "bases"), nodeTimers).catch(() => undefined),
 		settings,
 		configDir: ".obsidian",
 		vaultName: basename(gateway.root),

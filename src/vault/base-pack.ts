@@ -92,7 +92,11 @@ export class PackedBlobStorage implements BlobStorage {
 		}
 		const pack = new PackedBlobStorage(folder, options.segmentBytes ?? 8 * 1024 * 1024, timers, { number, file });
 		for (const name of names) if (!name.startsWith(".") && !SEGMENT_NAME.test(name) && KEY.test(name)) pack.legacy.add(name);
-		for (const number of numbers) pack.index(number, await fs.readFile(join(folder, segmentName(number))));
+		for (const number of numbers) {
+			// A segment that cannot be read holds no base we can serve; it is left alone.
+			const bytes = await fs.readFile(join(folder, segmentName(number))).catch(() => null);
+			if (bytes !== null) pack.index(number, bytes);
+		}
 		return pack;
 	}
 
@@ -116,14 +120,23 @@ export class PackedBlobStorage implements BlobStorage {
 		const location = this.locations.get(key);
 		if (location === undefined) return this.legacy.has(key) ? fs.readFile(join(this.folder, key), "utf8").catch(() => null) : null;
 		if (location.pending !== undefined) return location.pending;
+		const content = await this.readRecord(location);
+		// Compaction may have moved the record and deleted its segment meanwhile: read it where it is now.
+		const now = this.locations.get(key);
+		return content === null && now !== undefined && now !== location ? this.read(key) : content;
+	}
+
+	private async readRecord(location: Location): Promise<string | null> {
 		const handle = await fs.open(join(this.folder, segmentName(location.segment)), "r").catch(() => null);
 		if (handle === null) return null;
 		try {
 			const buffer = Buffer.alloc(location.length);
 			const { bytesRead } = await handle.read(buffer, 0, location.length, location.offset);
 			return bytesRead === location.length ? buffer.toString("utf8") : null;
+		} catch {
+			return null;
 		} finally {
-			await handle.close();
+			await handle.close().catch(() => undefined);
 		}
 	}
 

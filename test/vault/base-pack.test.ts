@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { promises as fsPromises } from "fs";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BaseStore } from "../../src/core/base-store";
 import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
@@ -69,6 +70,31 @@ describe("PackedBlobStorage", () => {
 		const again = await PackedBlobStorage.open(folder, nodeTimers, { segmentBytes: 1024 });
 		for (let i = 0; i < 40; i += 10) expect(await again.read(`k${i}`)).toBe(content(i));
 		await again.close();
+	});
+
+	it("reads a base that compaction moved (and whose old segment it deleted) while the read was under way", async () => {
+		const pack = await PackedBlobStorage.open(folder, nodeTimers, { segmentBytes: 1024 });
+		const content = (i: number) => `${i} `.repeat(40);
+		await Promise.all(Array.from({ length: 40 }, (_, i) => pack.write(`k${i}`, content(i))));
+		// Hold the read's open of k0's segment until compaction has moved k0 and deleted that segment.
+		const realOpen = fsPromises.open.bind(fsPromises);
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		const spy = vi.spyOn(fsPromises, "open").mockImplementation(async (...args: Parameters<typeof fsPromises.open>) => {
+			if (args[1] === "r") await held;
+			return realOpen(...args);
+		});
+		try {
+			const reading = pack.read("k0");
+			for (let i = 1; i < 40; i++) if (i % 10 !== 0) await pack.remove(`k${i}`);
+			await pack.settle();
+			expect(await segments()).not.toContain("pack-00000001.rgpack");
+			release();
+			expect(await reading).toBe(content(0));
+		} finally {
+			spy.mockRestore();
+			await pack.close();
+		}
 	});
 
 	it("ignores a record torn by a crash and appends to a segment of its own afterwards", async () => {
