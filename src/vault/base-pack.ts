@@ -7,31 +7,21 @@
  * Bases are a cache: BaseStore checks every base it reads against its revision, so a torn or missing record costs a
  * merge, never a note (a write that cannot be merged is refused with its body kept). That is why nothing here is
  * fsynced, and why a base still waiting to be written when the process dies is simply not there afterwards.
- *
- * Record: `rgbase <key> <byte length>\n`, the content's UTF-8 bytes, `\n`.
+ * The record format is in base-pack-format.ts.
  */
-import { constants, promises as fs } from "fs";
+import { promises as fs } from "fs";
 import type { FileHandle } from "fs/promises";
 import { join } from "path";
 import type { BlobStorage } from "../core/base-store";
 import type { Timers } from "../core/timers";
+import { BatchedSegmentWriter } from "./base-pack-writer";
+import { encodeRecord, isPackKey, scanSegment, segmentName, segmentNumber, type RecordPlace } from "./base-pack-format";
 
-const SEGMENT_NAME = /^pack-(\d{8})\.rgpack$/;
-const KEY = /^[A-Za-z0-9_-]{1,128}$/;
-const HEADER = /^rgbase ([A-Za-z0-9_-]{1,128}) (\d{1,12})$/;
-/** Records wait at most this long to be written, or until this many bytes are waiting. */
-const FLUSH_DELAY_MS = 50;
-const FLUSH_BYTES = 1024 * 1024;
 /** A sealed segment whose live records fill less than this share of it is compacted (they are written again). */
 const COMPACT_BELOW = 0.5;
 
-interface Location {
+interface Location extends Omit<RecordPlace, "key"> {
 	segment: number;
-	/** Where the content starts, and its length in bytes. */
-	offset: number;
-	length: number;
-	/** Header, content and newline: what the segment loses when the base goes. */
-	recordBytes: number;
 	/** The content while its record waits to be written. */
 	pending?: string;
 }
@@ -39,13 +29,6 @@ interface Location {
 interface Segment {
 	size: number;
 	live: number;
-}
-
-interface Batch {
-	records: { segment: number; start: number; bytes: Buffer; key: string }[];
-	bytes: number;
-	written: Promise<void>;
-	settle: (error?: unknown) => void;
 }
 
 export class PackedBlobStorage implements BlobStorage {
@@ -56,21 +39,16 @@ export class PackedBlobStorage implements BlobStorage {
 	/** Segments are deleted and compacted one at a time, in the background: an eviction never waits for it. */
 	private reclaiming: Promise<void> = Promise.resolve();
 	private active: number;
-	/** The one segment file held open: the one batches were last written to (usually the active one). */
-	private handle: { number: number; file: FileHandle } | null = null;
-	private batch: Batch | null = null;
-	private timer: unknown = null;
-	/** Batches are written one after another, so offsets are handed out in the order they land. */
-	private writing: Promise<void> = Promise.resolve();
+	private readonly writer: BatchedSegmentWriter;
 
 	private constructor(
 		private readonly folder: string,
 		private readonly segmentBytes: number,
-		private readonly timers: Timers,
+		timers: Timers,
 		active: { number: number; file: FileHandle },
 	) {
 		this.active = active.number;
-		this.handle = active;
+		this.writer = new BatchedSegmentWriter(folder, timers, active);
 		this.segments.set(this.active, { size: 0, live: 0 });
 	}
 
@@ -78,7 +56,7 @@ export class PackedBlobStorage implements BlobStorage {
 	static async open(folder: string, timers: Timers, options: { segmentBytes?: number } = {}): Promise<PackedBlobStorage> {
 		await fs.mkdir(folder, { recursive: true, mode: 0o700 });
 		const names = await fs.readdir(folder);
-		const numbers = names.map((name) => SEGMENT_NAME.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number).sort((a, b) => a - b);
+		const numbers = names.map(segmentNumber).filter((n): n is number => n !== null).sort((a, b) => a - b);
 		// Appends go to a segment of its own every run, created here so that no other process appends to it too (a
 		// segment torn by a crash is never written after).
 		let number = (numbers.at(-1) ?? 0) + 1;
@@ -91,7 +69,7 @@ export class PackedBlobStorage implements BlobStorage {
 			});
 		}
 		const pack = new PackedBlobStorage(folder, options.segmentBytes ?? 8 * 1024 * 1024, timers, { number, file });
-		for (const name of names) if (!name.startsWith(".") && !SEGMENT_NAME.test(name) && KEY.test(name)) pack.legacy.add(name);
+		for (const name of names) if (!name.startsWith(".") && segmentNumber(name) === null && isPackKey(name)) pack.legacy.add(name);
 		for (const number of numbers) {
 			// A segment that cannot be read holds no base we can serve; it is left alone.
 			const bytes = await fs.readFile(join(folder, segmentName(number))).catch(() => null);
@@ -101,19 +79,27 @@ export class PackedBlobStorage implements BlobStorage {
 	}
 
 	async write(key: string, content: string): Promise<void> {
-		if (!KEY.test(key)) throw new Error(`Not a base key: ${key}`);
+		if (!isPackKey(key)) throw new Error(`Not a base key: ${key}`);
 		// Content-addressed: a key already packed holds this very content.
 		if (this.locations.has(key)) return;
-		const body = Buffer.from(content, "utf8");
-		const header = Buffer.from(`rgbase ${key} ${body.length}\n`, "latin1");
-		const bytes = Buffer.concat([header, body, NEWLINE]);
+		const { bytes, contentOffset, contentLength } = encodeRecord(key, content);
 		let segment = this.segments.get(this.active)!;
 		if (segment.size > 0 && segment.size + bytes.length > this.segmentBytes) segment = this.roll();
 		const start = segment.size;
 		segment.size += bytes.length;
 		segment.live += bytes.length;
-		this.locations.set(key, { segment: this.active, offset: start + header.length, length: body.length, recordBytes: bytes.length, pending: content });
-		return this.enqueue({ segment: this.active, start, bytes, key });
+		const location: Location = { segment: this.active, offset: start + contentOffset, length: contentLength, recordBytes: bytes.length, pending: content };
+		this.locations.set(key, location);
+		return this.writer.append({ segment: this.active, start, bytes }).then(
+			() => {
+				delete location.pending;
+			},
+			(error: unknown) => {
+				// Nothing of that batch is promised any more: the base is forgotten (BaseStore drops it too).
+				if (this.locations.get(key) === location) this.forget(key, location);
+				throw error;
+			},
+		);
 	}
 
 	async read(key: string): Promise<string | null> {
@@ -144,10 +130,7 @@ export class PackedBlobStorage implements BlobStorage {
 		if (this.legacy.delete(key)) await fs.rm(join(this.folder, key), { force: true });
 		const location = this.locations.get(key);
 		if (location === undefined) return;
-		this.locations.delete(key);
-		const segment = this.segments.get(location.segment);
-		if (segment === undefined) return;
-		segment.live -= location.recordBytes;
+		this.forget(key, location);
 		this.reclaimLater(location.segment);
 	}
 
@@ -159,9 +142,7 @@ export class PackedBlobStorage implements BlobStorage {
 		const touched = new Set<number>();
 		for (const [key, location] of this.locations) {
 			if (wanted(key)) continue;
-			this.locations.delete(key);
-			const segment = this.segments.get(location.segment);
-			if (segment !== undefined) segment.live -= location.recordBytes;
+			this.forget(key, location);
 			touched.add(location.segment);
 		}
 		for (const number of this.segments.keys()) if (number !== this.active && this.segments.get(number)!.live <= 0) touched.add(number);
@@ -183,23 +164,12 @@ export class PackedBlobStorage implements BlobStorage {
 	/** Writes whatever waits, finishes reclaiming space and closes the segment file held open. */
 	async close(): Promise<void> {
 		await this.settle();
-		await this.handle?.file.close();
-		this.handle = null;
+		await this.writer.close();
 	}
 
 	/** Writes the waiting records now; resolves once every batch so far is written. */
 	flush(): Promise<void> {
-		const batch = this.batch;
-		if (batch !== null) {
-			this.batch = null;
-			if (this.timer !== null) this.timers.cancel(this.timer);
-			this.timer = null;
-			this.writing = this.writing.then(() => this.writeBatch(batch)).then(
-				() => batch.settle(),
-				(error: unknown) => batch.settle(error),
-			);
-		}
-		return this.writing;
+		return this.writer.flush();
 	}
 
 	/** Bytes in segment files, and how many of them belong to bases still kept (tests and diagnostics). */
@@ -211,58 +181,6 @@ export class PackedBlobStorage implements BlobStorage {
 			liveBytes += segment.live;
 		}
 		return { segments: [...this.segments.values()].filter((segment) => segment.size > 0).length, bytes, liveBytes };
-	}
-
-	private enqueue(record: Batch["records"][number]): Promise<void> {
-		let batch = this.batch;
-		if (batch === null) {
-			let settle!: Batch["settle"];
-			const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error("The merge bases could not be written.")))));
-			batch = this.batch = { records: [], bytes: 0, written, settle };
-			this.timer = this.timers.schedule(() => void this.flush(), FLUSH_DELAY_MS);
-		}
-		batch.records.push(record);
-		batch.bytes += record.bytes.length;
-		const written = batch.written;
-		if (batch.bytes >= FLUSH_BYTES) void this.flush();
-		return written;
-	}
-
-	private async writeBatch(batch: Batch): Promise<void> {
-		try {
-			// Records of one segment lie end to end: each run of them is one write.
-			for (let i = 0; i < batch.records.length; ) {
-				const first = batch.records[i]!;
-				let end = i + 1;
-				while (end < batch.records.length && batch.records[end]!.segment === first.segment) end++;
-				const bytes = Buffer.concat(batch.records.slice(i, end).map((record) => record.bytes));
-				await this.writeAt(first.segment, bytes, first.start);
-				i = end;
-			}
-		} catch (error) {
-			// Nothing of this batch is promised any more: its bases are forgotten (BaseStore drops them too).
-			for (const record of batch.records) {
-				const location = this.locations.get(record.key);
-				if (location?.pending === undefined) continue;
-				this.locations.delete(record.key);
-				const segment = this.segments.get(location.segment);
-				if (segment !== undefined) segment.live -= location.recordBytes;
-			}
-			throw error;
-		}
-		for (const record of batch.records) delete this.locations.get(record.key)?.pending;
-	}
-
-	private async writeAt(number: number, bytes: Buffer, start: number): Promise<void> {
-		// Batches are written one at a time, so the held file is swapped safely. No O_APPEND: each record goes exactly
-		// where its location says.
-		if (this.handle?.number !== number) {
-			await this.handle?.file.close().catch(() => undefined);
-			this.handle = null;
-			this.handle = { number, file: await fs.open(join(this.folder, segmentName(number)), constants.O_WRONLY | constants.O_CREAT, 0o600) };
-		}
-		const file = this.handle.file;
-		for (let offset = 0; offset < bytes.length; ) offset += (await file.write(bytes, offset, bytes.length - offset, start + offset)).bytesWritten;
 	}
 
 	/** Starts a new segment for appends (after the sealed one, by number); the sealed one may then be reclaimed. */
@@ -285,7 +203,7 @@ export class PackedBlobStorage implements BlobStorage {
 		const segment = this.segments.get(number);
 		if (number === this.active || segment === undefined) return;
 		if (segment.live > 0 && segment.live >= segment.size * COMPACT_BELOW) return;
-		await this.writing;
+		await this.writer.flush();
 		if (segment.live > 0) await this.moveLiveRecords(number);
 		this.segments.delete(number);
 		await fs.rm(join(this.folder, segmentName(number)), { force: true });
@@ -311,26 +229,18 @@ export class PackedBlobStorage implements BlobStorage {
 	private index(number: number, bytes: Buffer): void {
 		const segment: Segment = { size: bytes.length, live: 0 };
 		this.segments.set(number, segment);
-		for (let start = 0; start < bytes.length; ) {
-			const newline = bytes.indexOf(10, start);
-			const header = newline === -1 || newline - start > 200 ? null : HEADER.exec(bytes.toString("latin1", start, newline));
-			if (header === null) break;
-			const length = Number(header[2]);
-			const end = newline + 1 + length;
-			// A record cut short by a crash ends the segment (everything after it is dead space).
-			if (end >= bytes.length || bytes[end] !== 10) break;
-			const key = header[1]!;
+		for (const { key, ...place } of scanSegment(bytes)) {
 			const earlier = this.locations.get(key);
-			if (earlier !== undefined) this.segments.get(earlier.segment)!.live -= earlier.recordBytes;
-			this.locations.set(key, { segment: number, offset: newline + 1, length, recordBytes: end + 1 - start });
-			segment.live += end + 1 - start;
-			start = end + 1;
+			if (earlier !== undefined) this.forget(key, earlier);
+			this.locations.set(key, { segment: number, ...place });
+			segment.live += place.recordBytes;
 		}
 	}
-}
 
-const NEWLINE = Buffer.from("\n");
-
-function segmentName(number: number): string {
-	return `pack-${String(number).padStart(8, "0")}.rgpack`;
+	/** Drops a base's location; its bytes become dead space in their segment. */
+	private forget(key: string, location: Location): void {
+		this.locations.delete(key);
+		const segment = this.segments.get(location.segment);
+		if (segment !== undefined) segment.live -= location.recordBytes;
+	}
 }
