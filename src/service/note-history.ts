@@ -12,6 +12,7 @@ import type { RevisionEntry, RevisionHistory, RevisionSource } from "../core/rev
 import type { RevisionGuardSettings } from "../settings";
 import type { VaultGateway } from "../vault/gateway";
 import type { Actor } from "./actor";
+import { AgentWritePins } from "./agent-write-pins";
 import { diffCapBytes, type DiffPages } from "./diff-pages";
 import type { CompletedDelete, CompletedWrite, GuardedWriter, WriteOutcome } from "./guarded-writer";
 
@@ -70,30 +71,38 @@ export interface NoteHistoryDeps {
 export const MAX_HISTORY_PAGE = 50;
 
 export class NoteHistoryService {
-	private pins: Set<string> | null = null;
+	/** What open conflicts need: worked out again when the conflict log next changes (it holds at most 1000). */
+	private conflictPins: Set<string> | null = null;
+	/** What the latest agent writes need: kept as writes arrive (see agent-write-pins.ts). */
+	private agentPins: AgentWritePins | null = null;
 
 	constructor(readonly deps: NoteHistoryDeps) {
-		deps.conflicts.onChange(() => (this.pins = null));
+		deps.conflicts.onChange(() => (this.conflictPins = null));
 	}
 
 	/** Subscribed to the writer: keeps what every write replaced, and links the new revision to it. */
 	async recordWrite(write: CompletedWrite): Promise<void> {
-		// Linked (and the pins redone) first, so the eviction this retain may cause already spares this write's texts.
+		// Linked (and pinned) first, so the eviction this retain may cause already spares this write's texts.
 		if (this.deps.history.markReplaced(write.path, write.revision, write.replaced)) this.deps.onDirty();
-		if (write.by.kind === "agent") this.pins = null;
+		if (write.by.kind === "agent") this.agentPins?.add(write.revision, write.replaced);
 		await this.deps.bases.retain(write.replaced, write.replacedContent);
 	}
 
 	/** Subscribed to the writer's deletes: the history entry is already there; an agent's delete changes the pins. */
 	recordDelete(deletion: CompletedDelete): Promise<void> {
-		if (deletion.by.kind === "agent") this.pins = null;
+		// As the history records a delete: the removed revision is both what it names and what it replaced.
+		if (deletion.by.kind === "agent") this.agentPins?.add(deletion.removed, deletion.removed);
 		return Promise.resolve();
 	}
 
 	/** Pinned in the base store: the texts open conflicts need, and before and after of the latest agent writes. */
 	isPinned(revision: string): boolean {
-		this.pins ??= this.computePins();
-		return this.pins.has(revision);
+		const limit = this.deps.settings().undoAgentWrites;
+		if (this.agentPins?.limit !== limit) {
+			this.agentPins = new AgentWritePins(limit, recentAgentWrites(this.deps.history, limit).map(({ entry }) => entry));
+		}
+		this.conflictPins ??= this.pinsOfOpenConflicts();
+		return this.conflictPins.has(revision) || this.agentPins.has(revision);
 	}
 
 	/** A page of the note's revisions, newest first; null when we know nothing of the note. */
@@ -159,14 +168,10 @@ export class NoteHistoryService {
 		};
 	}
 
-	private computePins(): Set<string> {
+	private pinsOfOpenConflicts(): Set<string> {
 		const pins = new Set<string>();
 		for (const record of this.deps.conflicts.list({ status: "open" })) {
 			for (const revision of [record.sentRevision, record.currentRevision, record.proposedRevision]) if (revision) pins.add(revision);
-		}
-		for (const write of recentAgentWrites(this.deps.history, this.deps.settings().undoAgentWrites)) {
-			pins.add(write.entry.revision);
-			if (write.entry.replaced) pins.add(write.entry.replaced);
 		}
 		return pins;
 	}

@@ -278,6 +278,34 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 		});
 	});
 
+	describe("with a full store and many notes in history", () => {
+		eachHeadless((harness) => (h = harness), { baseStoreCapMB: 600 / (1024 * 1024) }, { noServerErrors: true });
+
+		it("evicts without going through the whole history on every write", async () => {
+			// Every write evicts once the store is full. Working out the pins from the whole history each time made a
+			// write cost as much as the history is long; the latest agent writes are kept as they arrive instead.
+			await wipeThenReadOthers();
+			let scans = 0;
+			const history = h.guard.history;
+			const allNotes = history.allNotes.bind(history);
+			history.allNotes = () => {
+				scans++;
+				return allNotes();
+			};
+			let etag = (await h.api("/vault/b0.md")).headers.etag as string;
+			// Two writes: the store still holds every pinned text then (the cap is kept even over pins).
+			for (let n = 0; n < 2; n++) {
+				const res = await h.api("/vault/b0.md", { method: "PUT", body: `agent write ${n}\n`.padEnd(120, "z"), headers: { "If-Match": etag } });
+				expect(res.status).toBe(204);
+				etag = res.headers.etag as string;
+			}
+			expect(scans).toBe(0);
+			// And what the pins protect is still protected: the wiped text is restorable.
+			const body = (await h.api("/history/a.md")).json<HistoryBody>();
+			expect(body.revisions.find((entry) => entry.revision === sha256Token(PERSON_TEXT))?.restorable).toBe(true);
+		});
+	});
+
 	describe("with pinning turned off (undoAgentWrites: 0)", () => {
 		eachHeadless((harness) => (h = harness), { baseStoreCapMB: 600 / (1024 * 1024), undoAgentWrites: 0 }, { noServerErrors: true });
 
