@@ -6,6 +6,7 @@
  * read back, so a blob torn by a crash is dropped, never served.
  */
 import { revisionOf } from "./revision";
+import { utf8Length } from "./utf8";
 
 export interface BlobStorage {
 	read(key: string): Promise<string | null>;
@@ -21,8 +22,6 @@ export interface BaseIndexSnapshot {
 	/** [revision, byte size] pairs, least recently used first. */
 	entries: [string, number][];
 }
-
-const encoder = new TextEncoder();
 
 export class BaseStore {
 	/** revision → byte size, in least-recently-used-first order (Map keeps insertion order). */
@@ -50,7 +49,7 @@ export class BaseStore {
 			this.remember(revision, content, known);
 			return;
 		}
-		const size = encoder.encode(content).length;
+		const size = utf8Length(content);
 		// Indexed before any await, so a concurrent retain of the same revision counts it once.
 		this.index.set(revision, size);
 		this.totalBytes += size;

@@ -6,6 +6,7 @@
 import type { BaseStore } from "../core/base-store";
 import type { Timers } from "../core/timers";
 import { revisionOf } from "../core/revision";
+import { utf8Length } from "../core/utf8";
 import type { RevisionHistory, RevisionSource } from "../core/revision-history";
 import type { ConflictLog } from "../core/conflicts";
 import type { NoteSnapshot, VaultChange, VaultGateway } from "../vault/gateway";
@@ -65,7 +66,7 @@ export class RevisionTracker {
 		const expected = this.expected.get(path);
 		if (expected?.revision === revision) this.expected.delete(path);
 		const { history, now, onDirty } = this.options;
-		if (history.observe(path, revision, byteLength(content), source, now())) onDirty();
+		if (history.observe(path, revision, utf8Length(content), source, now())) onDirty();
 	}
 
 	/** A delete through the guarded writer: who removed `path`, and which revision (its text is kept as a base). */
@@ -199,7 +200,3 @@ export class RevisionTracker {
 
 const RECONCILE_CONCURRENCY = 8;
 const FOLLOW_UP_MS = 300;
-const encoder = new TextEncoder();
-function byteLength(text: string): number {
-	return encoder.encode(text).length;
-}

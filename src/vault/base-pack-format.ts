@@ -36,9 +36,14 @@ export function isPackKey(key: string): boolean {
 
 /** A record's bytes, and where its content starts within them. */
 export function encodeRecord(key: string, content: string): { bytes: Buffer; contentOffset: number; contentLength: number } {
-	const body = Buffer.from(content, "utf8");
-	const header = Buffer.from(`rgbase ${key} ${body.length}\n`, "latin1");
-	return { bytes: Buffer.concat([header, body, Buffer.of(NEWLINE)]), contentOffset: header.length, contentLength: body.length };
+	// Sized first and encoded once, straight into the record (every accepted write packs one).
+	const contentLength = Buffer.byteLength(content, "utf8");
+	const header = `rgbase ${key} ${contentLength}\n`;
+	const bytes = Buffer.allocUnsafe(header.length + contentLength + 1);
+	const contentOffset = bytes.write(header, 0, "latin1");
+	bytes.write(content, contentOffset, "utf8");
+	bytes[bytes.length - 1] = NEWLINE;
+	return { bytes, contentOffset, contentLength };
 }
 
 /** The records of one segment, in order; a record cut short by a crash ends it (what follows is dead space). */

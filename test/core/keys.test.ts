@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { generateKey, matchKey } from "../../src/core/keys";
 
 describe("generateKey", () => {
@@ -78,5 +78,22 @@ describe("matchKey", () => {
 				expect(found).toBe(expected);
 			}),
 		);
+	});
+});
+
+describe("matchKey without Node's one-shot crypto.hash (Obsidian's older Electron builds)", () => {
+	it("falls back to createHash and matches exactly the same keys", async () => {
+		vi.resetModules();
+		vi.doMock("crypto", async (importOriginal) => ({ ...(await importOriginal<typeof import("crypto")>()), hash: undefined }));
+		try {
+			const { matchKey: fallbackMatchKey } = await import("../../src/core/keys");
+			const keys = [{ name: "a", key: generateKey() }, { name: "b", key: "0123456789abcdef" }];
+			for (const candidate of keys) expect(fallbackMatchKey(keys, candidate.key)).toBe(candidate);
+			expect(fallbackMatchKey(keys, "0123456789abcdeF")).toBeUndefined();
+			expect(fallbackMatchKey(keys, "")).toBeUndefined();
+		} finally {
+			vi.doUnmock("crypto");
+			vi.resetModules();
+		}
 	});
 });

@@ -1,7 +1,7 @@
 /** UTF-8 sizes without encoding: checked against Node's own encoder on every kind of character. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fitsInUtf8, truncateUtf8, utf8Length } from "../../src/core/utf8";
+import { countUtf8, fitsInUtf8, truncateUtf8, utf8Length } from "../../src/core/utf8";
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 const SAMPLES = ["", "plain", "é", "日本語", "🙂 emoji", "a\ud800b", "\udc00", "mixed é 日 🙂"];
@@ -10,6 +10,11 @@ describe("utf8Length", () => {
 	it("agrees with the encoder, lone surrogates included", () => {
 		for (const text of SAMPLES) expect(utf8Length(text), text).toBe(bytes(text));
 		fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => utf8Length(text) === bytes(text)));
+	});
+
+	it("counts the same without Node's Buffer (the fallback for other hosts)", () => {
+		for (const text of SAMPLES) expect(countUtf8(text), text).toBe(bytes(text));
+		fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => countUtf8(text) === bytes(text)));
 	});
 });
 
