@@ -5,6 +5,7 @@
  * Blobs are written in the background (a read is never held up by one) and checked against their revision when
  * read back, so a blob torn by a crash is dropped, never served.
  */
+import { LruList } from "./lru-list";
 import { revisionOf } from "./revision";
 import { utf8Length } from "./utf8";
 
@@ -24,10 +25,10 @@ export interface BaseIndexSnapshot {
 }
 
 export class BaseStore {
-	/** revision → byte size, in least-recently-used-first order (Map keeps insertion order). */
-	private readonly index = new Map<string, number>();
+	/** revision → byte size, least recently used first. */
+	private readonly index = new LruList<number>();
 	private totalBytes = 0;
-	private readonly cache = new Map<string, string>();
+	private readonly cache = new LruList<string>();
 	private cacheBytes = 0;
 	/** Bases that undo and open conflicts still need: evicted only when nothing else is left to evict. */
 	private isPinned: (revision: string) => boolean = () => false;
@@ -106,7 +107,7 @@ export class BaseStore {
 	}
 
 	toSnapshot(): BaseIndexSnapshot {
-		return { entries: [...this.index.entries()] };
+		return { entries: this.index.entries() };
 	}
 
 	load(snapshot: unknown): void {
@@ -120,10 +121,7 @@ export class BaseStore {
 	}
 
 	private touch(revision: string): void {
-		const size = this.index.get(revision);
-		if (size === undefined) return;
-		this.index.delete(revision);
-		this.index.set(revision, size);
+		this.index.touch(revision);
 	}
 
 	/**
@@ -131,17 +129,12 @@ export class BaseStore {
 	 * ones too if the cap is still exceeded (the cap is a promise about disk use; pinning only changes the order).
 	 */
 	private async evict(keep: string | null): Promise<void> {
-		const pinned: string[] = [];
-		// Unpinned ones in LRU order, stopping as soon as the store fits (the usual case is one or two evictions).
-		for (const [revision] of this.index) {
-			if (this.totalBytes <= this.capBytes) return;
-			if (revision === keep) continue;
-			if (this.isPinned(revision)) pinned.push(revision);
-			else await this.drop(revision);
-		}
-		for (const revision of pinned) {
-			if (this.totalBytes <= this.capBytes) return;
-			await this.drop(revision);
+		// One at a time, looked up afresh after each drop (a drop waits, and other retains may come meanwhile); the
+		// usual case is one or two evictions, of entries at the very front.
+		while (this.totalBytes > this.capBytes) {
+			const victim = this.index.findFromOldest((revision) => revision !== keep && !this.isPinned(revision)) ?? this.index.findFromOldest((revision) => revision !== keep);
+			if (victim === null) return;
+			await this.drop(victim);
 		}
 	}
 
@@ -153,30 +146,23 @@ export class BaseStore {
 	}
 
 	private forget(revision: string): void {
-		const size = this.index.get(revision);
+		const size = this.index.delete(revision);
 		if (size === undefined) return;
-		this.index.delete(revision);
 		this.totalBytes -= size;
-		const cached = this.cache.get(revision);
-		if (cached !== undefined) {
-			this.cache.delete(revision);
-			this.cacheBytes -= cached.length;
-		}
+		const cached = this.cache.delete(revision);
+		if (cached !== undefined) this.cacheBytes -= cached.length;
 	}
 
 	private remember(revision: string, content: string, size: number): void {
 		if (size > this.cacheCapBytes) return;
 		const previous = this.cache.get(revision);
-		if (previous !== undefined) {
-			this.cache.delete(revision);
-			this.cacheBytes -= previous.length;
-		}
+		if (previous !== undefined) this.cacheBytes -= previous.length;
 		this.cache.set(revision, content);
 		this.cacheBytes += content.length;
-		for (const [key, value] of this.cache) {
-			if (this.cacheBytes <= this.cacheCapBytes) break;
-			this.cache.delete(key);
-			this.cacheBytes -= value.length;
+		while (this.cacheBytes > this.cacheCapBytes) {
+			const oldest = this.cache.oldest()!;
+			this.cache.delete(oldest.key);
+			this.cacheBytes -= oldest.value.length;
 		}
 	}
 }

@@ -1,6 +1,6 @@
 /** The gates every request passes before a handler: Host (DNS rebinding), Origin (web pages), and the bearer key. */
 import { createHash } from "crypto";
-import { matchKey, type KeyDigests } from "../core/keys";
+import { matchKey } from "../core/keys";
 import type { AgentKey } from "../settings";
 
 /**
@@ -35,10 +35,10 @@ export function bearerToken(authorization: string | undefined): string | null {
 	return match ? match[1]! : null;
 }
 
-export function authenticate(authorization: string | undefined, keys: readonly AgentKey[], digests?: KeyDigests): AgentKey | null {
+export function authenticate(authorization: string | undefined, keys: readonly AgentKey[]): AgentKey | null {
 	const token = bearerToken(authorization);
 	if (token === null) return null;
-	return matchKey(keys, token, digests) ?? null;
+	return matchKey(keys, token) ?? null;
 }
 
 /**

@@ -5,7 +5,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo, Socket } from "net";
 import type { Duplex } from "stream";
-import { KeyDigests } from "../core/keys";
 import type { AgentNotes } from "../service/agent-notes";
 import { answerProblems } from "./answer-problems";
 import type { Mount } from "./mount";
@@ -36,7 +35,6 @@ export interface ApiServerOptions {
 export class ApiServer {
 	private readonly server: Server;
 	private readonly throttle: AuthThrottle;
-	private readonly keyDigests = new KeyDigests();
 	private port = 0;
 	private host = LOOPBACK;
 	/** The response each connection is answering right now, if any. */
@@ -168,7 +166,7 @@ export class ApiServer {
 
 		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
 		const client = request.socket.remoteAddress ?? "unknown";
-		const agent = authenticate(request.headers.authorization, settings.keys, this.keyDigests);
+		const agent = authenticate(request.headers.authorization, settings.keys);
 		if (agent) this.connections.authenticated(request.socket);
 		if (!agent && !(found.kind === "found" && found.route.public)) {
 			const wait = this.throttle.retryAfter(client);

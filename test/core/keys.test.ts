@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generateKey, matchKey } from "../../src/core/keys";
 
 describe("generateKey", () => {
@@ -79,21 +79,17 @@ describe("matchKey", () => {
 			}),
 		);
 	});
-});
 
-describe("matchKey without Node's one-shot crypto.hash (Obsidian's older Electron builds)", () => {
-	it("falls back to createHash and matches exactly the same keys", async () => {
-		vi.resetModules();
-		vi.doMock("crypto", async (importOriginal) => ({ ...(await importOriginal<typeof import("crypto")>()), hash: undefined }));
-		try {
-			const { matchKey: fallbackMatchKey } = await import("../../src/core/keys");
-			const keys = [{ name: "a", key: generateKey() }, { name: "b", key: "0123456789abcdef" }];
-			for (const candidate of keys) expect(fallbackMatchKey(keys, candidate.key)).toBe(candidate);
-			expect(fallbackMatchKey(keys, "0123456789abcdeF")).toBeUndefined();
-			expect(fallbackMatchKey(keys, "")).toBeUndefined();
-		} finally {
-			vi.doUnmock("crypto");
-			vi.resetModules();
-		}
+	it("tells apart keys that differ only past a shorter key's end, or by a NUL (property)", () => {
+		expect(matchKey([{ key: "abc" }], "abc\u0000")).toBeUndefined();
+		expect(matchKey([{ key: "abc\u0000" }], "abc")).toBeUndefined();
+		fc.assert(
+			fc.property(fc.string({ unit: "binary", minLength: 1 }), fc.string({ unit: "binary" }), (key, extra) => {
+				const short = { key };
+				const long = { key: key + extra };
+				expect(matchKey([short], long.key)).toBe(extra === "" ? short : undefined);
+				expect(matchKey([long], short.key)).toBe(extra === "" ? long : undefined);
+			}),
+		);
 	});
 });

@@ -21,10 +21,12 @@ import { withRest } from "../request-context";
 
 const TYPES: readonly string[] = ["heading", "frontmatter", "block"];
 const VAULT = "/vault/";
+const TARGET_AFTER_NOTE = /\.md\/./i;
 
 /** The route's matcher: the raw remainder after /vault/ when it names a part of a note, else null. */
 export function matchNoteTarget(raw: string): string | null {
-	if (!raw.startsWith(VAULT)) return null;
+	// Every target has a note segment ending in .md followed by more: most note URLs are turned away here, unsplit.
+	if (!raw.startsWith(VAULT) || !TARGET_AFTER_NOTE.test(raw)) return null;
 	const rest = raw.slice(VAULT.length);
 	return splitTarget(rest) ? rest : null;
 }

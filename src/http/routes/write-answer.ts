@@ -6,8 +6,12 @@ import { json, noContent, type ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
 import { refusalResponse } from "./refusal";
 
-/** The revision this client's tokenless write is held to, as of now (the request's arrival). */
+/**
+ * The revision this client's tokenless write is held to, as of now (the request's arrival). A request with a
+ * condition of its own (If-Match or If-None-Match, even a malformed one) is never held to one, so none is looked up.
+ */
 export function heldRevision(context: RequestContext, path: string): string | null {
+	if (context.headers["if-match"] !== undefined || context.headers["if-none-match"] !== undefined) return null;
 	return context.notes.holdRevision(actorOf(context), path);
 }
 
