@@ -68,10 +68,12 @@ export class ConflictLog {
 
 	/** Newest first. */
 	list(filter?: { status?: ConflictStatus; path?: string }): ConflictRecord[] {
-		return [...this.records.values()]
-			.filter((record) => !filter?.status || record.status === filter.status)
-			.filter((record) => !filter?.path || record.path === filter.path)
-			.reverse();
+		// One pass with no copies of the whole log: every accepted write asks for its note's open conflicts.
+		const found: ConflictRecord[] = [];
+		for (const record of this.records.values()) {
+			if ((!filter?.status || record.status === filter.status) && (!filter?.path || record.path === filter.path)) found.push(record);
+		}
+		return found.reverse();
 	}
 
 	openCount(): number {

@@ -18,8 +18,11 @@ export interface Folder {
 	storage: NodeStateStorage;
 }
 
+/** Where the headless gateway writes its temp files: inside the state folder, so no watcher sees them. */
+export const TEMP_FOLDER = `${STATE_FOLDER}/tmp`;
+
 export async function openFolder(folder: string): Promise<Folder> {
-	const gateway = await NodeFsGateway.open(folder);
+	const gateway = await NodeFsGateway.open(folder, ".trash", TEMP_FOLDER);
 	return { gateway, storage: new NodeStateStorage(join(gateway.root, STATE_FOLDER)) };
 }
 

@@ -12,11 +12,35 @@ export const TEMP_MARKER = ".rg-tmp-";
 const PROCESS_TAG = randomBytes(4).toString("hex");
 let tempCounter = 0;
 
-/** A hidden name beside `target`, which fits the file system's name limit however long the target's name is. */
-export function tempPathFor(target: string): string {
+/**
+ * A hidden name for a temp file that will become `target`, in `folder` (by default beside `target`), which fits the
+ * file system's name limit however long the target's name is.
+ */
+export function tempPathFor(target: string, folder = dirname(target)): string {
 	tempCounter = (tempCounter + 1) % 0x1_0000_0000;
 	const tail = `${TEMP_MARKER}${PROCESS_TAG}${tempCounter.toString(16).padStart(8, "0")}`;
-	return join(dirname(target), "." + truncateUtf8(basename(target), MAX_NAME_BYTES - 1 - tail.length) + tail);
+	return join(folder, "." + truncateUtf8(basename(target), MAX_NAME_BYTES - 1 - tail.length) + tail);
+}
+
+/**
+ * Where the temp file for `target` is written: `tempFolder` when given (a folder no watcher follows, on the same file
+ * system, so writing the temp makes no events: only the rename into place does), else beside the target. A target
+ * folder that refused a rename from there (another file system mounted inside the vault) gets its temps beside it.
+ */
+function tempFolderFor(target: string, tempFolder: string | undefined): string {
+	const folder = dirname(target);
+	return tempFolder === undefined || crossDeviceFolders.has(folder) ? folder : tempFolder;
+}
+
+/** Target folders on another file system than the temp folder (bounded: a vault has few mount points). */
+const crossDeviceFolders = new Set<string>();
+
+/** Whether `error` says a rename or link could not cross file systems; the folder is remembered for next time. */
+function crossedDevice(error: unknown, target: string): boolean {
+	if ((error as NodeJS.ErrnoException).code !== "EXDEV") return false;
+	if (crossDeviceFolders.size >= 1024) crossDeviceFolders.clear();
+	crossDeviceFolders.add(dirname(target));
+	return true;
 }
 
 export interface WriteOptions {
@@ -34,6 +58,8 @@ export interface WriteOptions {
 	 * can tell the rename's own event apart. Returns the function that withdraws that, called if the rename fails.
 	 */
 	announce?: () => () => void;
+	/** Where the temp file goes (see tempFolderFor); beside the target when absent. */
+	tempFolder?: string;
 }
 
 /** Writes a new file and returns its stat, taken from the written file itself before it is moved anywhere. */
@@ -113,7 +139,7 @@ export function fsyncFolder(folder: string): Promise<void> {
  */
 export async function writeFileAtomic(target: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<Stats | null> {
 	const durable = options.durable ?? true;
-	const temp = tempPathFor(target);
+	const temp = tempPathFor(target, tempFolderFor(target, options.tempFolder));
 	let stats: Stats;
 	try {
 		stats = await writeNew(temp, content, durable, options.mode ?? 0o644);
@@ -125,6 +151,8 @@ export async function writeFileAtomic(target: string, content: string | Uint8Arr
 		}
 	} catch (error) {
 		await fs.promises.rm(temp, { force: true });
+		// Nothing was replaced: written again beside the target, checked again as the first time.
+		if (options.tempFolder !== undefined && crossedDevice(error, target)) return writeFileAtomic(target, content, options);
 		throw error;
 	}
 	if (durable) await fsyncFolder(dirname(target));
@@ -156,22 +184,26 @@ async function renameLater(temp: string, target: string, announce: WriteOptions[
  * Creates `target` with its full content, or returns false if anything is already there. The content is made
  * durable under a temp name first and then hard-linked into place, which fails atomically when the name is taken.
  */
-export async function createFileExclusive(target: string, content: string | Uint8Array, announce?: () => () => void): Promise<boolean> {
+export async function createFileExclusive(target: string, content: string | Uint8Array, announce?: () => () => void, tempFolder?: string): Promise<boolean> {
 	// A taken name is answered without writing and syncing a temp file first (callers probe numbered names in turn);
 	// the link below still decides atomically when the name is free.
 	if (await fs.promises.lstat(target).then(() => true, () => false)) return false;
-	const temp = tempPathFor(target);
+	const temp = tempPathFor(target, tempFolderFor(target, tempFolder));
 	await writeNew(temp, content, true, 0o644);
 	const withdraw = announce?.();
+	let crossed = false;
 	try {
 		await fs.promises.link(temp, target);
 		return true;
 	} catch (error) {
 		withdraw?.();
 		if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-		throw error;
+		crossed = tempFolder !== undefined && crossedDevice(error, target);
+		if (!crossed) throw error;
 	} finally {
 		await fs.promises.rm(temp, { force: true });
 		await fsyncFolder(dirname(target));
 	}
+	// Nothing was linked: made again beside the target.
+	return createFileExclusive(target, content, announce, tempFolder);
 }

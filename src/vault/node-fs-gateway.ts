@@ -31,14 +31,28 @@ export class NodeFsGateway implements VaultGateway {
 		/** The vault folder, as its real path. */
 		readonly root: string,
 		private readonly trashFolder: string,
+		/** Where note writes put their temp files (absolute), or undefined for beside each note. */
+		private readonly tempFolder: string | undefined,
 	) {
 		this.paths = new FolderPaths(root);
 		this.watcher = new FolderWatcher(root);
 	}
 
-	static async open(folder: string, trashFolder = ".trash"): Promise<NodeFsGateway> {
+	/**
+	 * `tempFolder` (vault-relative, hidden, so never watched nor served): where note writes put their temp files. A
+	 * temp file beside its note made three watcher events per write (created, written, renamed away) besides the one
+	 * of the rename into place; there it makes none. Without it, or when it cannot be made, temps go beside the note.
+	 */
+	static async open(folder: string, trashFolder = ".trash", tempFolder?: string): Promise<NodeFsGateway> {
 		await fs.mkdir(folder, { recursive: true });
-		return new NodeFsGateway(await fs.realpath(folder), trashFolder);
+		const root = await fs.realpath(folder);
+		let temps: string | undefined;
+		if (tempFolder !== undefined) {
+			temps = join(root, tempFolder);
+			// Private like the state folder it sits in: temp files hold note text.
+			if (!(await fs.mkdir(temps, { recursive: true, mode: 0o700 }).then(() => true, () => false))) temps = undefined;
+		}
+		return new NodeFsGateway(root, trashFolder, temps);
 	}
 
 	async read(path: string): Promise<NoteSnapshot | null> {
@@ -93,7 +107,7 @@ export class NodeFsGateway implements VaultGateway {
 		if (seen.content === null) await mkdirFor(path, target);
 		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
 		const announce = target === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined;
-		return writeFileAtomic(target, content, { stillCurrent: unchanged, announce }).catch((error: NodeJS.ErrnoException) => {
+		return writeFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).catch((error: NodeJS.ErrnoException) => {
 			if (error.code === "ENOENT" && seen.content !== null) return null;
 			throw error;
 		});
@@ -104,7 +118,7 @@ export class NodeFsGateway implements VaultGateway {
 		await mkdirFor(path, absolute);
 		// Our own .bak notes are not reported back to us as another program's (see FolderWatcher.expectOwnChange),
 		// where the event will name `path` (no symlink in the way).
-		return createFileExclusive(absolute, content, absolute === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined);
+		return createFileExclusive(absolute, content, absolute === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined, this.tempFolder);
 	}
 
 	async list(folder: string): Promise<FolderEntry[] | null> {

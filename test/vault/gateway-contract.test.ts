@@ -25,23 +25,25 @@ async function layOut(dir: string, files: Record<string, string>): Promise<void>
 	}
 }
 
-runGatewayContract("NodeFsGateway", {
-	async open(files = {}) {
-		const dir = await mkdtemp(join(tmpdir(), "rg-contract-node-"));
-		await layOut(dir, files);
-		const gateway = await NodeFsGateway.open(dir);
-		return {
-			gateway,
-			// Its watcher must be ready before a change can be heard; the change itself is reported late (the cases poll).
-			settle: () => gateway.watching(),
-			writeOutside: (path, content) => layOut(dir, { [path]: content }),
-			async close() {
-				await gateway.close();
-				await rm(dir, { recursive: true, force: true });
-			},
-		};
-	},
-});
+for (const [name, tempFolder] of [["NodeFsGateway", undefined], ["NodeFsGateway with its temp files in a folder of their own", ".revision-guard/tmp"]] as const) {
+	runGatewayContract(name, {
+		async open(files = {}) {
+			const dir = await mkdtemp(join(tmpdir(), "rg-contract-node-"));
+			await layOut(dir, files);
+			const gateway = await NodeFsGateway.open(dir, ".trash", tempFolder);
+			return {
+				gateway,
+				// Its watcher must be ready before a change can be heard; the change itself is reported late (the cases poll).
+				settle: () => gateway.watching(),
+				writeOutside: (path, content) => layOut(dir, { [path]: content }),
+				async close() {
+					await gateway.close();
+					await rm(dir, { recursive: true, force: true });
+				},
+			};
+		},
+	});
+}
 
 runGatewayContract("ObsidianGateway on the simulation", {
 	async open(files = {}) {

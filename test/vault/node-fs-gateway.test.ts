@@ -165,3 +165,113 @@ describe("NodeFsGateway", () => {
 		await expect.poll(() => changes, { timeout: 3000 }).toContain("delete new.md");
 	});
 });
+
+describe("NodeFsGateway with a temp folder of its own (the headless host's)", () => {
+	const TEMPS = ".revision-guard/tmp";
+	let withTemps: NodeFsGateway;
+	beforeEach(async () => {
+		withTemps = await NodeFsGateway.open(root, ".trash", TEMPS);
+	});
+	afterEach(() => withTemps.close());
+
+	/** The paths of the temp files the gateway opens while `run` runs. */
+	async function tempsOpenedDuring(run: () => Promise<unknown>): Promise<string[]> {
+		const opened: string[] = [];
+		const open = fs.open.bind(fs) as (...args: unknown[]) => void;
+		const spy = vi.spyOn(fs, "open").mockImplementation(((...args: unknown[]) => {
+			if (String(args[0]).includes(".rg-tmp-")) opened.push(String(args[0]));
+			return open(...args);
+		}));
+		try {
+			await run();
+		} finally {
+			spy.mockRestore();
+		}
+		return opened;
+	}
+
+	it("writes temp files there, never beside the note (no watcher sees them), and leaves none behind", async () => {
+		const opened = await tempsOpenedDuring(async () => {
+			await withTemps.mutate("a/b/c.md", write("hello\n"));
+			await withTemps.mutate("a/b/c.md", write("again\n"));
+			expect(await withTemps.createExclusive("a/b/new.md", "first")).toBe(true);
+		});
+		expect(opened).toHaveLength(3);
+		for (const path of opened) expect(path.startsWith(join(root, TEMPS) + "/")).toBe(true);
+		expect(await readFile(join(root, "a/b/c.md"), "utf8")).toBe("again\n");
+		expect((await readdir(join(root, "a/b"))).sort()).toEqual(["c.md", "new.md"]);
+		expect(await readdir(join(root, TEMPS))).toEqual([]);
+	});
+
+	it("writes beside the note when the rename cannot cross file systems (EXDEV), and from then on for that folder", async () => {
+		await mkdir(join(root, "mounted"));
+		const rename = fs.renameSync.bind(fs);
+		const link = fs.promises.link.bind(fs.promises);
+		const fromTemps = (path: unknown) => String(path).startsWith(join(root, TEMPS));
+		const crossDevice = () => Object.assign(new Error("EXDEV: cross-device link not permitted"), { code: "EXDEV" });
+		const renameSpy = vi.spyOn(fs, "renameSync").mockImplementation(((from: string, to: string) => {
+			if (fromTemps(from) && String(to).startsWith(join(root, "mounted"))) throw crossDevice();
+			return rename(from, to);
+		}) as never);
+		const linkSpy = vi.spyOn(fs.promises, "link").mockImplementation((async (from: string, to: string) => {
+			if (fromTemps(from) && String(to).startsWith(join(root, "mounted"))) throw crossDevice();
+			return link(from, to);
+		}) as never);
+		syncBuiltinESMExports();
+		try {
+			const first = await tempsOpenedDuring(() => withTemps.mutate("mounted/n.md", write("one\n")));
+			expect(first.map((path) => fromTemps(path))).toEqual([true, false]);
+			expect(await readFile(join(root, "mounted/n.md"), "utf8")).toBe("one\n");
+			const later = await tempsOpenedDuring(async () => {
+				await withTemps.mutate("mounted/n.md", write("two\n"));
+				expect(await withTemps.createExclusive("mounted/b.md", "bak")).toBe(true);
+			});
+			expect(later.some((path) => fromTemps(path))).toBe(false);
+			expect(await readFile(join(root, "mounted/n.md"), "utf8")).toBe("two\n");
+			expect(await readFile(join(root, "mounted/b.md"), "utf8")).toBe("bak");
+			// A folder on the same file system still has its temps in the temp folder.
+			expect((await tempsOpenedDuring(() => withTemps.mutate("n.md", write("here\n")))).every((path) => fromTemps(path))).toBe(true);
+		} finally {
+			renameSpy.mockRestore();
+			linkSpy.mockRestore();
+			syncBuiltinESMExports();
+		}
+		expect((await readdir(join(root, "mounted"))).sort()).toEqual(["b.md", "n.md"]);
+		expect(await readdir(join(root, TEMPS))).toEqual([]);
+	});
+
+	it("makes a .bak beside the note when the link cannot cross file systems (EXDEV)", async () => {
+		await mkdir(join(root, "other"));
+		const link = fs.promises.link.bind(fs.promises);
+		const spy = vi.spyOn(fs.promises, "link").mockImplementation((async (from: string, to: string) => {
+			if (String(from).startsWith(join(root, TEMPS)) && String(to).startsWith(join(root, "other"))) throw Object.assign(new Error("EXDEV"), { code: "EXDEV" });
+			return link(from, to);
+		}) as never);
+		try {
+			expect(await withTemps.createExclusive("other/n.bak.md", "kept\n")).toBe(true);
+			expect(await withTemps.createExclusive("other/n.bak.md", "again\n")).toBe(false);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(await readFile(join(root, "other/n.bak.md"), "utf8")).toBe("kept\n");
+		expect(await readdir(join(root, "other"))).toEqual(["n.bak.md"]);
+	});
+
+	it("puts temps beside the note when the temp folder cannot be made (a file in its place)", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "rg-gw-notemps-"));
+		try {
+			await writeFile(join(dir, ".revision-guard"), "a file where the state folder goes");
+			const blocked = await NodeFsGateway.open(dir, ".trash", TEMPS);
+			try {
+				const opened = await tempsOpenedDuring(() => blocked.mutate("n.md", write("still written\n")));
+				expect(opened).toHaveLength(1);
+				expect(opened[0]!.startsWith(join(dir, ".n.md.rg-tmp-"))).toBe(true);
+				expect(await readFile(join(dir, "n.md"), "utf8")).toBe("still written\n");
+			} finally {
+				await blocked.close();
+			}
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+});

@@ -31,6 +31,16 @@ describe("recoverTempFiles", () => {
 		expect(await readdir(join(root, "notes"))).toEqual(["Plan.md"]);
 	});
 
+	it("recovers what a crash left in the headless host's temp folder too", async () => {
+		await mkdir(join(root, ".revision-guard/tmp"), { recursive: true });
+		await writeFile(join(root, ".revision-guard/tmp/.Plan.md.rg-tmp-0a1b"), "a note's next text, not yet renamed into place");
+		const later = new Date(Date.now() + 120_000);
+		const recovered = await recoverTempFiles(root, join(root, ".revision-guard/recovered"), later);
+		expect(recovered).toEqual([`.revision-guard/recovered/${compactUtc(later)}/.revision-guard/tmp/.Plan.md.rg-tmp-0a1b`]);
+		expect(await readFile(join(root, recovered[0]!), "utf8")).toBe("a note's next text, not yet renamed into place");
+		expect(await readdir(join(root, ".revision-guard/tmp"))).toEqual([]);
+	});
+
 	it("leaves already recovered files alone on the next start", async () => {
 		await writeFile(join(root, ".a.md.rg-tmp-1"), "x");
 		const later = new Date(Date.now() + 120_000);
