@@ -13,20 +13,37 @@ const sha256: (content: string | Uint8Array) => string =
 
 export function revisionOf(content: string | Uint8Array): string {
 	if (typeof content !== "string") return sha256(content);
-	// One write asks for the same texts' revisions several times (the check, the tracker, history): the last two
-	// answers are kept. Equal text is the same revision, so this can only skip work, never change an answer.
-	if (content === recent[0].content) return recent[0].revision;
-	if (content === recent[1].content) return recent[1].revision;
+	// The same text is hashed again and again: a write's check hashes the note it reads back, which is what the last
+	// write wrote, and the tracker, history and reads ask too. Answers are remembered by the text itself (a Map looks
+	// a 2 KB note up in well under a microsecond, against several for SHA-256), so a remembered answer is always the
+	// hash of exactly this text: this can only skip work, never change an answer.
+	const known = remembered.current.get(content) ?? remembered.previous.get(content);
+	if (known !== undefined) return known;
 	const revision = sha256(content);
-	recent[1] = recent[0];
-	recent[0] = { content, revision };
+	if (content.length <= MAX_REMEMBERED_TEXT) remember(content, revision);
 	return revision;
 }
 
-const recent: [{ content: string | null; revision: string }, { content: string | null; revision: string }] = [
-	{ content: null, revision: "" },
-	{ content: null, revision: "" },
-];
+/** Texts longer than this are hashed each time (holding them would cost more memory than the hash costs time). */
+const MAX_REMEMBERED_TEXT = 256 * 1024;
+/** Each generation holds at most this many characters, so at most twice this is kept alive by the memory. */
+const GENERATION_CHARS = 2 * 1024 * 1024;
+
+/**
+ * Two generations: a full current one becomes the previous one (the one before is dropped whole), so remembering is
+ * bounded without per-entry bookkeeping; an answer found in the previous one moves back to the current one.
+ */
+const remembered = { current: new Map<string, string>(), previous: new Map<string, string>(), chars: 0 };
+
+function remember(content: string, revision: string): void {
+	if (remembered.chars + content.length > GENERATION_CHARS) {
+		remembered.previous = remembered.current;
+		remembered.current = new Map();
+		remembered.chars = 0;
+	}
+	remembered.current.set(content, revision);
+	remembered.chars += content.length;
+}
 
 /** A strong HTTP entity tag for a revision. */
 export function etagOf(revision: string): string {

@@ -165,10 +165,11 @@ export class ApiServer {
 		if (method === "OPTIONS") return preflight(found.kind === "found" ? allowedMethods(found.route) : null, cors);
 
 		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
-		const client = request.socket.remoteAddress ?? "unknown";
 		const agent = authenticate(request.headers.authorization, settings.keys);
 		if (agent) this.connections.authenticated(request.socket);
 		if (!agent && !(found.kind === "found" && found.route.public)) {
+			// Asked only here: the peer's address is a system call.
+			const client = request.socket.remoteAddress ?? "unknown";
 			const wait = this.throttle.retryAfter(client);
 			if (wait > 0) {
 				return withHeaders(problem("too-many-attempts", `Too many failed authentication attempts; retry in ${Math.ceil(wait / 1000)} s with a valid key.`, {}, { "Retry-After": String(Math.ceil(wait / 1000)) }), cors);

@@ -57,6 +57,7 @@ export function withHeaders(response: ApiResponse, headers: Record<string, strin
 /** How many Host field lines a request carries (Node keeps only the first in `headers`). */
 export function hostLines(rawHeaders: readonly string[]): number {
 	let count = 0;
-	for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === "host") count++;
+	// Only a four-letter name can be Host: the others are not lower-cased at all (this runs on every request).
+	for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === "host") count++;
 	return count;
 }

@@ -32,6 +32,10 @@ export function readFileWithIdentity(absolute: string, hold = false): Promise<Fi
 	return readThrough(absolute, true, () => undefined, hold) as Promise<FileRead<BigIntStats> | null>;
 }
 
+/**
+ * A held read is a write's decision read: one per write, never one of a run of reads, so a small note is answered at
+ * once rather than on the next turn of the event loop.
+ */
 function readThrough(absolute: string, bigint: boolean, check: (realPath: string | null) => void, hold = false): Promise<FileRead<Stats | BigIntStats> | null> {
 	return new Promise((resolve, reject) => {
 		// Non-blocking, so a FIFO or device named like a note cannot hang the server (regular files ignore the flag).
@@ -69,6 +73,7 @@ function readThrough(absolute: string, bigint: boolean, check: (realPath: string
 			}
 			// Answered on the next turn of the event loop: a caller reading notes one after another (a start-up
 			// reconcile) would otherwise never let anything else run until it is done.
+			if (hold) return finish(null, { bytes, stats });
 			return void setImmediate(() => finish(null, { bytes, stats }));
 		}
 		readAll(fd, size, (readError, bytes) => {

@@ -273,6 +273,39 @@ describe("revisionOf's memory of its last answers", () => {
 		for (const text of texts) expect(revisionOf(text)).toBe(hash(text));
 		expect(revisionOf(Buffer.from("b\n"))).toBe(hash("b\n"));
 	});
+
+	it("stays right past its bounds: many texts, and texts too long to be remembered", () => {
+		const hash = (text: string) => createHash("sha256").update(text).digest("base64url");
+		const texts = Array.from({ length: 3000 }, (_, n) => `note ${n}\n`.repeat(200));
+		for (const text of texts) expect(revisionOf(text)).toBe(hash(text));
+		for (const text of texts.slice(0, 50)) expect(revisionOf(text.split("").join(""))).toBe(hash(text));
+		const long = "x".repeat(300 * 1024);
+		expect(revisionOf(long)).toBe(hash(long));
+		expect(revisionOf(long + "")).toBe(hash(long));
+	});
+
+	it("hashes a text once, even when it comes back as another string after other texts (concurrent writes)", async () => {
+		vi.resetModules();
+		let hashed = 0;
+		vi.doMock("crypto", async (importOriginal) => {
+			const real = await importOriginal<typeof import("crypto")>();
+			return { ...real, hash: (...args: Parameters<typeof real.hash>) => (hashed++, real.hash(...args)) };
+		});
+		try {
+			const { revisionOf: counted } = await import("../../src/core/revision");
+			const text = "a note an agent wrote\n".repeat(100);
+			const first = counted(text);
+			// Other writes' texts come in between, as they do with many agents at once.
+			for (let n = 0; n < 5; n++) counted(`another note ${n}\n`);
+			// What a write's check decodes from disk: equal characters, another string.
+			const readBack = new TextDecoder().decode(new TextEncoder().encode(text));
+			expect(counted(readBack)).toBe(first);
+			expect(hashed).toBe(6);
+		} finally {
+			vi.doUnmock("crypto");
+			vi.resetModules();
+		}
+	});
 });
 
 describe("revisionOf without Node's one-shot crypto.hash (Obsidian's older Electron builds)", () => {
