@@ -24,6 +24,8 @@ export interface BaseIndexSnapshot {
 	entries: [string, number][];
 }
 
+const SETTLED = Promise.resolve();
+
 export class BaseStore {
 	/** revision → byte size, least recently used first. */
 	private readonly index = new LruList<number>();
@@ -41,29 +43,33 @@ export class BaseStore {
 		private readonly cacheCapBytes = 8 * 1024 * 1024,
 	) {}
 
-	/** Keeps `content` as the base for `revision` (which must be its token). */
-	async retain(revision: string, content: string): Promise<void> {
+	/**
+	 * Keeps `content` as the base for `revision` (which must be its token). Every accepted write retains two bases (what
+	 * it wrote and what it replaced), so this is written to settle at once when nothing needs evicting.
+	 */
+	retain(revision: string, content: string): Promise<void> {
 		const known = this.index.get(revision);
 		if (known !== undefined) {
 			// Every read retains its note: an already-kept base only moves up, with no re-encoding on the hot path.
 			this.touch(revision);
 			this.remember(revision, content, known);
-			return;
+			return SETTLED;
 		}
 		const size = utf8Length(content);
 		// Indexed before any await, so a concurrent retain of the same revision counts it once.
 		this.index.set(revision, size);
 		this.totalBytes += size;
 		this.remember(revision, content, size);
-		const write = this.storage.write(revision, content).catch(() => {
+		const done = () => {
+			if (this.pending.get(revision) === write) this.pending.delete(revision);
+		};
+		const write: Promise<void> = startWrite(this.storage, revision, content).then(done, () => {
 			// Unwritable storage: keep serving from memory while cached, then forget rather than promise a base.
 			if (!this.cache.has(revision)) this.forget(revision);
+			done();
 		});
 		this.pending.set(revision, write);
-		void write.finally(() => {
-			if (this.pending.get(revision) === write) this.pending.delete(revision);
-		});
-		await this.evict(revision);
+		return this.totalBytes > this.capBytes ? this.evict(revision) : SETTLED;
 	}
 
 	/** Waits for background blob writes (tests, shutdown). */
@@ -164,5 +170,14 @@ export class BaseStore {
 			this.cache.delete(oldest.key);
 			this.cacheBytes -= oldest.value.length;
 		}
+	}
+}
+
+/** A storage's write as a promise, even when it throws before it has one. */
+function startWrite(storage: BlobStorage, key: string, content: string): Promise<void> {
+	try {
+		return storage.write(key, content);
+	} catch (error) {
+		return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 	}
 }

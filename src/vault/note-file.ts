@@ -121,9 +121,16 @@ export function stillAsSeen(absolute: string, seen: SeenFile): boolean {
  */
 function currentBytes(absolute: string, seen: SeenFile, size: number): Buffer {
 	if (seen.fd === undefined || seen.fd === null) return fs.readFileSync(absolute);
+	// One byte more than the stat said: a read that comes back short has reached the end of the file (so a file of the
+	// stat's size takes one read, not a second one that finds nothing), and a longer file shows as longer.
 	const buffer = Buffer.allocUnsafe(size + 1);
 	let length = 0;
-	for (let read = -1; read !== 0 && length < buffer.length; length += read) read = fs.readSync(seen.fd, buffer, length, buffer.length - length, length);
+	for (let wanted = buffer.length; length < buffer.length; ) {
+		const read = fs.readSync(seen.fd, buffer, length, wanted, length);
+		length += read;
+		if (read < wanted) break;
+		wanted = buffer.length - length;
+	}
 	return buffer.subarray(0, length);
 }
 

@@ -257,6 +257,18 @@ describe("BaseStore background writes", () => {
 		expect(await store.get(revision)).toBe("memory only");
 	});
 
+	it("treats a storage that throws before it starts writing like one that fails (retain itself never throws)", async () => {
+		const storage = new MemoryBlobs();
+		storage.write = (() => {
+			throw new Error("not even started");
+		});
+		const store = new BaseStore(storage, 1000, 0);
+		const revision = revisionOf("lost too");
+		await expect(store.retain(revision, "lost too")).resolves.toBeUndefined();
+		await store.settle();
+		expect(store.has(revision)).toBe(false);
+	});
+
 	it("forgets an uncached base whose blob cannot be written", async () => {
 		const storage = new MemoryBlobs();
 		storage.failWrites = true;
