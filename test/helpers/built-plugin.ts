@@ -83,9 +83,12 @@ export async function enableBuiltPlugin(app: App, dir: string, data: unknown, la
 
 /** For afterEach: unloads every plugin enableBuiltPlugin loaded and removes its vault folder. */
 export async function unloadEnabledPlugins(): Promise<void> {
-	for (const { plugin, dir } of enabled.splice(0)) {
+	const loaded = enabled.splice(0);
+	// Every plugin first, then the folders: several plugins may have run on one vault (disabled and enabled again), and
+	// removing it while a later one still saves its state there fails with ENOTEMPTY.
+	for (const { plugin } of loaded) {
 		plugin.unload();
 		await plugin.whenSettled();
-		await rm(dir, { recursive: true, force: true });
 	}
+	for (const dir of new Set(loaded.map(({ dir }) => dir))) await rm(dir, { recursive: true, force: true });
 }
