@@ -14,18 +14,24 @@ const sha256: (content: string | Uint8Array) => string =
 export function revisionOf(content: string | Uint8Array): string {
 	if (typeof content !== "string") return sha256(content);
 	// The same text is hashed again and again: a write's check hashes the note it reads back, which is what the last
-	// write wrote, and the tracker, history and reads ask too. Answers are remembered by the text itself (a Map looks
-	// a 2 KB note up in well under a microsecond, against several for SHA-256), so a remembered answer is always the
-	// hash of exactly this text: this can only skip work, never change an answer.
-	const known = remembered.current.get(content) ?? remembered.previous.get(content);
+	// write wrote, and the tracker, history and reads ask too. Answers are remembered by the text itself, so a
+	// remembered answer is always the hash of exactly this text: this can only skip work, never change an answer.
+	if (content.length > MAX_MAPPED_TEXT) return revisionOfLong(content);
+	// A Map finds a 2 KB text in well under a microsecond, against several for SHA-256.
+	const known = remembered.current.get(content);
 	if (known !== undefined) return known;
-	const revision = sha256(content);
-	if (content.length <= MAX_REMEMBERED_TEXT) remember(content, revision);
+	const older = remembered.previous.get(content);
+	const revision = older ?? sha256(content);
+	remember(content, revision);
 	return revision;
 }
 
-/** Texts longer than this are hashed each time (holding them would cost more memory than the hash costs time). */
-const MAX_REMEMBERED_TEXT = 256 * 1024;
+/**
+ * V8 hashes a string in full only up to this length; a longer one is hashed by its length alone, so long texts of
+ * one length would all share one slot of a Map and each lookup would compare them in turn (a note growing line by
+ * line under many writers made every write slower than the last). Longer texts are remembered two at a time.
+ */
+const MAX_MAPPED_TEXT = 16_383;
 /** Each generation holds at most this many characters, so at most twice this is kept alive by the memory. */
 const GENERATION_CHARS = 2 * 1024 * 1024;
 
@@ -44,6 +50,21 @@ function remember(content: string, revision: string): void {
 	remembered.current.set(content, revision);
 	remembered.chars += content.length;
 }
+
+/** A long text's revision, remembering the last two (one write asks for its old and new text several times). */
+function revisionOfLong(content: string): string {
+	if (content === recentLong[0].content) return recentLong[0].revision;
+	if (content === recentLong[1].content) return recentLong[1].revision;
+	const revision = sha256(content);
+	recentLong[1] = recentLong[0];
+	recentLong[0] = { content, revision };
+	return revision;
+}
+
+const recentLong: [{ content: string | null; revision: string }, { content: string | null; revision: string }] = [
+	{ content: null, revision: "" },
+	{ content: null, revision: "" },
+];
 
 /** A strong HTTP entity tag for a revision. */
 export function etagOf(revision: string): string {

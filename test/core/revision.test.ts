@@ -284,6 +284,31 @@ describe("revisionOf's memory of its last answers", () => {
 		expect(revisionOf(long + "")).toBe(hash(long));
 	});
 
+	it("remembers long texts two at a time only: V8 hashes them by length alone, so a map of them would collide", async () => {
+		vi.resetModules();
+		let hashed = 0;
+		vi.doMock("crypto", async (importOriginal) => {
+			const real = await importOriginal<typeof import("crypto")>();
+			return { ...real, hash: (...args: Parameters<typeof real.hash>) => (hashed++, real.hash(...args)) };
+		});
+		try {
+			const { revisionOf: counted } = await import("../../src/core/revision");
+			// Three long texts of one length, as a note growing line by line under several writers gives.
+			const texts = ["a", "b", "c"].map((last) => "x".repeat(20_000) + last);
+			for (const text of texts) counted(text);
+			expect(hashed).toBe(3);
+			// The last two are remembered; the first, long enough to be hashed by length alone, is not.
+			counted(texts[2]!);
+			counted(texts[1]!);
+			expect(hashed).toBe(3);
+			counted(texts[0]!);
+			expect(hashed).toBe(4);
+		} finally {
+			vi.doUnmock("crypto");
+			vi.resetModules();
+		}
+	});
+
 	it("hashes a text once, even when it comes back as another string after other texts (concurrent writes)", async () => {
 		vi.resetModules();
 		let hashed = 0;
