@@ -4,7 +4,8 @@
  */
 import { promises as fs, writeFile as writeFileLater, writeFileSync } from "fs";
 import { dirname, join } from "path";
-import { fsyncFolder, writeFileAtomic } from "./atomic-file";
+import { writeFileAtomic } from "./atomic-file";
+import { fsyncFolder } from "./folder-sync";
 import type { StateStorage } from "./gateway";
 
 export class NodeStateStorage implements StateStorage {
