@@ -4,7 +4,6 @@ import { randomBytes } from "crypto";
 import fs, { renameSync, type Stats } from "fs";
 import { basename, dirname, join } from "path";
 import { MAX_NAME_BYTES, truncateUtf8 } from "../core/utf8";
-import { fsyncFolder } from "./folder-sync";
 
 /** Temp files are hidden (leading dot) and carry this marker, so start-up can find leftovers. */
 export const TEMP_MARKER = ".rg-tmp-";
@@ -109,6 +108,27 @@ const SMALL_WRITE_BYTES = 256 * 1024;
 function writeAll(fd: number, bytes: Uint8Array, offset: number, done: (error: Error | null) => void): void {
 	if (offset >= bytes.length) return done(null);
 	fs.write(fd, bytes, offset, bytes.length - offset, offset, (error, written) => (error ? done(error) : writeAll(fd, bytes, offset + written, done)));
+}
+
+export function fsyncFolder(folder: string): Promise<void> {
+	// Opening and closing a folder touch no data (microseconds, done at once); the fsync waits on the disk, on the pool.
+	// Some platforms cannot fsync a directory (it fails there); the rename itself is still atomic on them.
+	let fd: number;
+	try {
+		fd = fs.openSync(folder, "r");
+	} catch {
+		return Promise.resolve();
+	}
+	return new Promise((resolve) =>
+		fs.fsync(fd, () => {
+			try {
+				fs.closeSync(fd);
+			} catch {
+				// Nothing to do: the folder's entries are as durable as this platform makes them.
+			}
+			resolve();
+		}),
+	);
 }
 
 /**

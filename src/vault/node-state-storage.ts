@@ -4,8 +4,7 @@
  */
 import { promises as fs, writeFile as writeFileLater, writeFileSync } from "fs";
 import { dirname, join } from "path";
-import { writeFileAtomic } from "./atomic-file";
-import { fsyncFolder } from "./folder-sync";
+import { fsyncFolder, writeFileAtomic } from "./atomic-file";
 import type { StateStorage } from "./gateway";
 
 export class NodeStateStorage implements StateStorage {
