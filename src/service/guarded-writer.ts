@@ -18,6 +18,7 @@ import type { MutationOutcome, MutationPlan, VaultGateway } from "../vault/gatew
 import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
 import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { clientOf, historySource } from "./actor";
+import { BackupNames } from "./backup-names";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "./diff-pages";
 import { heldRevision, withHeldRevision } from "./implicit-tokens";
@@ -62,7 +63,7 @@ interface Refusing {
 
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
-	private readonly backupsInFlight = new Set<string>();
+	private readonly backupNames = new BackupNames();
 	private readonly after: WriteBookkeeping;
 
 	constructor(private readonly deps: GuardedWriterDeps) {
@@ -122,7 +123,7 @@ export class GuardedWriter {
 	 */
 	private async answerUnlocked(refusing: Refusing): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
 		try {
-			const outcome = await answerRefusal({ ...this.deps, backupsInFlight: this.backupsInFlight }, refusing.seen);
+			const outcome = await answerRefusal({ ...this.deps, backupNames: this.backupNames }, refusing.seen);
 			await this.after.handOver(outcome.conflict, refusing.landed.writes);
 			return outcome;
 		} finally {

@@ -17,6 +17,7 @@ import type { VaultGateway } from "../vault/gateway";
 import { actorLabel } from "./actor";
 import { diffCapBytes, type DiffPages, type DiffSide } from "./diff-pages";
 import { keepRefusedBody } from "./refused-body";
+import type { BackupNames } from "./backup-names";
 import type { RevisionTracker } from "./revision-tracker";
 import type { WriteOutcome, WriteRequest } from "./write-request";
 
@@ -28,8 +29,8 @@ export interface RefusalDeps {
 	settings: () => RevisionGuardSettings;
 	now: () => number;
 	conflictsSaved: () => Promise<void>;
-	/** .bak names being created right now (see RefusedBodyDeps). */
-	backupsInFlight: Set<string>;
+	/** .bak names being created right now, and hints to the next free one (see RefusedBodyDeps). */
+	backupNames: BackupNames;
 	diffs: DiffPages;
 	onError?: (error: unknown) => void;
 }

@@ -8,6 +8,7 @@ import type { BaseStore } from "../core/base-store";
 import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
 import { revisionOf } from "../core/revision";
 import type { VaultGateway } from "../vault/gateway";
+import type { BackupNames } from "./backup-names";
 
 export interface RefusedBodyDeps {
 	gateway: VaultGateway;
@@ -18,11 +19,12 @@ export interface RefusedBodyDeps {
 	/** Persists conflict records; awaited, so the record is on disk before the refusal is answered. */
 	conflictsSaved: () => Promise<void>;
 	/**
-	 * .bak names being created right now. Refusals of one note keep their bodies at the same time (outside the note's
-	 * lock), and a gateway's exclusive create need not be exclusive against a second call of its own in flight
-	 * (Obsidian's index learns of a new file only once it is written): each name is tried by one refusal at a time.
+	 * .bak names being created right now, and hints to the next free one. Refusals of one note keep their bodies at the
+	 * same time (outside the note's lock), and a gateway's exclusive create need not be exclusive against a second call
+	 * of its own in flight (Obsidian's index learns of a new file only once it is written): each name is tried by one
+	 * refusal at a time.
 	 */
-	backupsInFlight: Set<string>;
+	backupNames: BackupNames;
 }
 
 export interface RefusedBody {
@@ -97,9 +99,14 @@ async function earlierBackup(deps: RefusedBodyDeps, refused: RefusedBody, propos
 /** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */
 async function writeBackup(deps: RefusedBodyDeps, notePath: string, body: string, when: Date): Promise<string> {
 	const folder = deps.backupFolder();
-	for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
-		const candidate = backupPathFor(notePath, when, folder, attempt);
-		if (await createIfFree(deps, candidate, body)) return candidate;
+	const first = backupPathFor(notePath, when, folder, 1);
+	// From the number after the last one taken this second: names before it were taken a moment ago.
+	for (let attempt = deps.backupNames.firstToTry(first); attempt <= BACKUP_ATTEMPTS; attempt++) {
+		const candidate = attempt === 1 ? first : backupPathFor(notePath, when, folder, attempt);
+		if (await createIfFree(deps, candidate, body)) {
+			deps.backupNames.taken(first, attempt);
+			return candidate;
+		}
 	}
 	// A burst of refusals within one second can take every numbered name; a random number then keeps the body.
 	for (let attempt = 1; attempt <= BACKUP_ATTEMPTS; attempt++) {
@@ -111,11 +118,10 @@ async function writeBackup(deps: RefusedBodyDeps, notePath: string, body: string
 
 /** Creates `path` unless it exists or another refusal is creating it right now. */
 async function createIfFree(deps: RefusedBodyDeps, path: string, body: string): Promise<boolean> {
-	if (deps.backupsInFlight.has(path)) return false;
-	deps.backupsInFlight.add(path);
+	if (!deps.backupNames.claim(path)) return false;
 	try {
 		return await deps.gateway.createExclusive(path, body);
 	} finally {
-		deps.backupsInFlight.delete(path);
+		deps.backupNames.release(path);
 	}
 }

@@ -1,0 +1,43 @@
+/** .bak names of many refusals in one second: each takes the next free number without trying the taken ones again. */
+import { describe, expect, it, vi } from "vitest";
+import { nodeTimers } from "../../src/headless/node-timers";
+import { BackupNames } from "../../src/service/backup-names";
+import { openRevisionGuard } from "../../src/service/revision-guard";
+import { DEFAULT_SETTINGS } from "../../src/settings";
+import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
+import { writeRequest } from "../helpers/write-request";
+
+describe("BackupNames", () => {
+	it("lets one refusal at a time try a name, and remembers the number after the last one taken", () => {
+		const names = new BackupNames();
+		expect(names.claim("a.bak.md")).toBe(true);
+		expect(names.claim("a.bak.md")).toBe(false);
+		names.release("a.bak.md");
+		expect(names.claim("a.bak.md")).toBe(true);
+		expect(names.firstToTry("a.bak.md")).toBe(1);
+		names.taken("a.bak.md", 3);
+		names.taken("a.bak.md", 2);
+		expect(names.firstToTry("a.bak.md")).toBe(4);
+		expect(names.firstToTry("b.bak.md")).toBe(1);
+	});
+});
+
+describe("refusals of one note within one second", () => {
+	it("each try one name: the numbers already taken are not tried again, and every body keeps its own .bak", async () => {
+		const gateway = new MemoryGateway({ "a.md": "now\n" });
+		const settings = structuredClone(DEFAULT_SETTINGS);
+		const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 21, 10, 15, 0) });
+		const creates = vi.spyOn(gateway, "createExclusive");
+		const refusals = 60;
+		for (let n = 0; n < refusals; n++) {
+			const outcome = await guard.writer.write(writeRequest("a.md", `agent body ${n}\n`, { basedOn: "old\n" }));
+			expect(outcome.kind).toBe("refused");
+		}
+		const backups = [...gateway.notes.keys()].filter((path) => path.endsWith(".bak.md"));
+		expect(backups).toHaveLength(refusals);
+		for (let n = 0; n < refusals; n++) expect([...gateway.notes.values()]).toContain(`agent body ${n}\n`);
+		// 50 numbered names, then random ones; trying every taken number again would have made over a thousand tries.
+		expect(creates.mock.calls.length).toBe(refusals);
+		await guard.close();
+	});
+});
