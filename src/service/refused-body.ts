@@ -57,7 +57,7 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 	let backupPath: string | null = null;
 	let backupError: string | null = null;
 	try {
-		backupPath = earlier?.backupPath ?? (await writeBackup(deps, refused.path, refused.body, when));
+		backupPath = earlier?.backupPath ?? (await deps.backupNames.inTurn(() => writeBackup(deps, refused.path, refused.body, when)));
 	} catch (error) {
 		backupError = error instanceof Error ? error.message : String(error);
 	}

@@ -22,6 +22,37 @@ describe("BackupNames", () => {
 	});
 });
 
+describe("BackupNames.inTurn", () => {
+	it("lets at most four write at once; the others wait their turn, and a failed write passes its turn on", async () => {
+		const names = new BackupNames();
+		let running = 0;
+		let most = 0;
+		const releases: (() => void)[] = [];
+		const write = (fail: boolean) =>
+			names.inTurn(async () => {
+				running++;
+				most = Math.max(most, running);
+				await new Promise<void>((resolve) => releases.push(resolve));
+				running--;
+				if (fail) throw new Error("disk full");
+				return "written";
+			});
+		const outcomes = Array.from({ length: 10 }, (_, n) => write(n === 0).then((value) => value, (error: Error) => error.message));
+		for (let round = 0; round < 10; round++) {
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(running).toBeLessThanOrEqual(4);
+			releases.shift()?.();
+		}
+		await new Promise((resolve) => setImmediate(resolve));
+		while (releases.length > 0) {
+			releases.shift()!();
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		expect(await Promise.all(outcomes)).toEqual(["disk full", ...Array.from({ length: 9 }, () => "written")]);
+		expect(most).toBe(4);
+	});
+});
+
 describe("refusals of one note within one second", () => {
 	it("each try one name: the numbers already taken are not tried again, and every body keeps its own .bak", async () => {
 		const gateway = new MemoryGateway({ "a.md": "now\n" });
