@@ -4,7 +4,7 @@ import { joinLinesSteps } from "../markdown/lines";
 import { finishNow, type Steps } from "../steps";
 import { groupHunks, type Group } from "./group";
 import { toHunks, type Hunk } from "./hunks";
-import { analyzeBase, plainStructure } from "./markdown";
+import { analyzeBaseSteps, plainStructure } from "./markdown";
 import type { DraftRegion } from "./types";
 
 export interface LineMergeOptions {
@@ -30,7 +30,7 @@ export function* mergeLinesSteps(
 	const theirsOps = yield* diffInternedSteps(interned, 0, 2);
 	const theirsHunks = toHunks(theirsOps, base, theirs, "theirs");
 	yield;
-	const structure = options.markdown === false ? plainStructure(base.length) : analyzeBase(base);
+	const structure = options.markdown === false ? plainStructure(base.length) : yield* analyzeBaseSteps(base);
 	yield;
 	const groups = groupHunks(mineHunks, theirsHunks, { base, mine, theirs }, structure);
 	yield;

@@ -1,4 +1,5 @@
 /** The markdown structure the merge rules need, read line by line: fenced code blocks and list items. */
+import { finishNow, type Steps } from "../steps";
 
 /** A bullet (-, +, *) or ordered (1. / 1)) list marker followed by a space or the end of the line; tasks are items too. */
 const ITEM_START = /^[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
@@ -61,6 +62,14 @@ function fenceCloser(line: string): RegExp | null {
 
 /** One linear pass over the base lines. */
 export function analyzeBase(lines: readonly string[]): BaseStructure {
+	return finishNow(analyzeBaseSteps(lines));
+}
+
+/** Lines analyzed between two yields: each is run past a few regexes, so fewer than the plain passes take. */
+const ANALYZED_LINES_PER_STEP = 4096;
+
+/** The same pass, yielding every few thousand lines: a 5 MB base has tens of thousands. */
+export function* analyzeBaseSteps(lines: readonly string[]): Steps<BaseStructure> {
 	const n = lines.length;
 	const fences: Fence[] = [];
 	const fenceOf = new Int32Array(n).fill(-1);
@@ -71,6 +80,7 @@ export function analyzeBase(lines: readonly string[]): BaseStructure {
 	let closer: RegExp | null = null;
 	let inList = false;
 	for (let i = 0; i < n; i++) {
+		if (i > 0 && i % ANALYZED_LINES_PER_STEP === 0) yield;
 		const line = lines[i] ?? "";
 		if (closer) {
 			const fence = fences[fences.length - 1]!;
