@@ -10,7 +10,7 @@ import { isBackupPath, type ConflictLog } from "../core/conflicts";
 import { decideWrite, type GuardDecision, type Refusal } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
 import type { ReadLedger } from "../core/read-ledger";
-import { revisionOf, sentRevisions, strongMatch, type EntityTagCondition } from "../core/revision";
+import { revisionInSlices, revisionOf, sentRevisions, SLICE_CHARS, strongMatch, type EntityTagCondition } from "../core/revision";
 import type { RevisionHistory } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
@@ -137,6 +137,9 @@ export class GuardedWriter {
 		const source = historySource(request.actor);
 		const config = this.deps.settings();
 		const mergeBase = request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace" ? await mergeBaseOf(this.deps.bases, request.ifMatch) : null;
+		// A big replace's text is known before the atomic step: its revision is worked out now, a slice at a time, rather
+		// than all at once inside the step (a small one is hashed there, at once, as before).
+		const bodyRevision = operation.kind === "replace" && operation.body.length > SLICE_CHARS ? await revisionInSlices(operation.body, this.deps.yieldToHost) : null;
 		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
 		// last saw it, and used only if the step still sees exactly that note.
 		let merged: { against: string; result: AutoMerge } | null = null;
@@ -170,7 +173,8 @@ export class GuardedWriter {
 				}
 				const result: Decided = { kind: "decided", decision, merge };
 				if (decision.kind === "write") {
-					seen.revisions = { replaced: current === null ? null : revisionOf(current), written: revisionOf(decision.content) };
+					const written = bodyRevision !== null && decision.content === (operation as { body: string }).body ? bodyRevision : revisionOf(decision.content);
+					seen.revisions = { replaced: current === null ? null : revisionOf(current), written };
 					tracker.expect(path, seen.revisions.written, source);
 					return { kind: "write", content: decision.content, result };
 				}

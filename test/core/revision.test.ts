@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
 	etagOf,
 	parseEntityTagCondition,
+	revisionInSlices,
 	revisionOf,
 	sentRevisions,
 	strongMatch,
@@ -351,5 +352,27 @@ describe("revisionOf without Node's one-shot crypto.hash (Obsidian's older Elect
 			vi.doUnmock("crypto");
 			vi.resetModules();
 		}
+	});
+});
+
+describe("revisionInSlices", () => {
+	it("gives revisionOf's answer for texts long and short, surrogate pairs across slice edges and lone halves included", async () => {
+		const hash = (text: string) => createHash("sha256").update(text).digest("base64url");
+		let turns = 0;
+		const yieldToHost = () => {
+			turns++;
+			return Promise.resolve();
+		};
+		const slice = 256 * 1024;
+		const texts = [
+			"short\n",
+			"x".repeat(slice - 1) + "🙂" + "y".repeat(slice),
+			"x".repeat(slice - 1) + "\ud83d" + "y".repeat(slice),
+			"é".repeat(3 * slice + 7),
+			"z".repeat(slice * 2) + "\udc00",
+		];
+		for (const text of texts) expect(await revisionInSlices(text, yieldToHost)).toBe(hash(text));
+		// The long ones gave the host a turn between slices.
+		expect(turns).toBeGreaterThanOrEqual(1 + 1 + 3 + 2);
 	});
 });
