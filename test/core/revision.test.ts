@@ -285,40 +285,22 @@ describe("revisionOf's memory of its last answers", () => {
 		expect(revisionOf(long + "")).toBe(hash(long));
 	});
 
-	it("remembers long texts two at a time only: V8 hashes them by length alone, so a map of them would collide", async () => {
-		vi.resetModules();
-		let hashed = 0;
-		vi.doMock("crypto", async (importOriginal) => {
-			const real = await importOriginal<typeof import("crypto")>();
-			return { ...real, hash: (...args: Parameters<typeof real.hash>) => (hashed++, real.hash(...args)) };
-		});
-		try {
-			const { revisionOf: counted } = await import("../../src/core/revision");
+	it("remembers long texts two at a time only: V8 hashes them by length alone, so a map of them would collide", () =>
+		withCountedHashes((counted, hashed) => {
 			// Three long texts of one length, as a note growing line by line under several writers gives.
 			const texts = ["a", "b", "c"].map((last) => "x".repeat(20_000) + last);
 			for (const text of texts) counted(text);
-			expect(hashed).toBe(3);
+			expect(hashed()).toBe(3);
 			// The last two are remembered; the first, long enough to be hashed by length alone, is not.
 			counted(texts[2]!);
 			counted(texts[1]!);
-			expect(hashed).toBe(3);
+			expect(hashed()).toBe(3);
 			counted(texts[0]!);
-			expect(hashed).toBe(4);
-		} finally {
-			vi.doUnmock("crypto");
-			vi.resetModules();
-		}
-	});
+			expect(hashed()).toBe(4);
+		}));
 
-	it("hashes a text once, even when it comes back as another string after other texts (concurrent writes)", async () => {
-		vi.resetModules();
-		let hashed = 0;
-		vi.doMock("crypto", async (importOriginal) => {
-			const real = await importOriginal<typeof import("crypto")>();
-			return { ...real, hash: (...args: Parameters<typeof real.hash>) => (hashed++, real.hash(...args)) };
-		});
-		try {
-			const { revisionOf: counted } = await import("../../src/core/revision");
+	it("hashes a text once, even when it comes back as another string after other texts (concurrent writes)", () =>
+		withCountedHashes((counted, hashed) => {
 			const text = "a note an agent wrote\n".repeat(100);
 			const first = counted(text);
 			// Other writes' texts come in between, as they do with many agents at once.
@@ -326,13 +308,26 @@ describe("revisionOf's memory of its last answers", () => {
 			// What a write's check decodes from disk: equal characters, another string.
 			const readBack = new TextDecoder().decode(new TextEncoder().encode(text));
 			expect(counted(readBack)).toBe(first);
-			expect(hashed).toBe(6);
-		} finally {
-			vi.doUnmock("crypto");
-			vi.resetModules();
-		}
-	});
+			expect(hashed()).toBe(6);
+		}));
 });
+
+/** Runs `check` with a fresh revisionOf whose SHA-256 calls are counted (`crypto.hash` wrapped by a mock). */
+async function withCountedHashes(check: (counted: typeof revisionOf, hashed: () => number) => void): Promise<void> {
+	vi.resetModules();
+	let hashed = 0;
+	vi.doMock("crypto", async (importOriginal) => {
+		const real = await importOriginal<typeof import("crypto")>();
+		return { ...real, hash: (...args: Parameters<typeof real.hash>) => (hashed++, real.hash(...args)) };
+	});
+	try {
+		const { revisionOf: counted } = await import("../../src/core/revision");
+		check(counted, () => hashed);
+	} finally {
+		vi.doUnmock("crypto");
+		vi.resetModules();
+	}
+}
 
 describe("revisionOf without Node's one-shot crypto.hash (Obsidian's older Electron builds)", () => {
 	it("falls back to createHash with the same answers", async () => {
