@@ -84,12 +84,6 @@ export class LruList<V> {
 		return all;
 	}
 
-	clear(): void {
-		this.nodes.clear();
-		this.oldestNode = null;
-		this.newestNode = null;
-	}
-
 	private moveToNewest(node: Node<V>): void {
 		if (node === this.newestNode) return;
 		this.unlink(node);

@@ -54,11 +54,17 @@ function remember(content: string, revision: string): void {
 
 /** A long text's revision, remembering the last two (one write asks for its old and new text several times). */
 function revisionOfLong(content: string): string {
-	if (content === recentLong[0].content) return recentLong[0].revision;
-	if (content === recentLong[1].content) return recentLong[1].revision;
+	const known = rememberedLong(content);
+	if (known !== undefined) return known;
 	const revision = sha256(content);
 	rememberLong(content, revision);
 	return revision;
+}
+
+function rememberedLong(content: string): string | undefined {
+	if (content === recentLong[0].content) return recentLong[0].revision;
+	if (content === recentLong[1].content) return recentLong[1].revision;
+	return undefined;
 }
 
 function rememberLong(content: string, revision: string): void {
@@ -79,8 +85,8 @@ export const SLICE_CHARS = 256 * 1024;
  */
 export async function revisionInSlices(content: string, yieldToHost: YieldToHost): Promise<string> {
 	if (content.length <= SLICE_CHARS) return revisionOf(content);
-	if (content === recentLong[0].content) return recentLong[0].revision;
-	if (content === recentLong[1].content) return recentLong[1].revision;
+	const known = rememberedLong(content);
+	if (known !== undefined) return known;
 	const hash = crypto.createHash("sha256");
 	for (let start = 0; start < content.length; ) {
 		let end = Math.min(content.length, start + SLICE_CHARS);

@@ -19,7 +19,8 @@ describe("LruList", () => {
 		expect(list.findFromOldest((key) => key !== "c")).toBe("b");
 		expect(list.findFromOldest(() => false)).toBeNull();
 		expect(list.size).toBe(2);
-		list.clear();
+		list.delete("b");
+		list.delete("c");
 		expect(list.entries()).toEqual([]);
 		expect(list.oldest()).toBeUndefined();
 	});
