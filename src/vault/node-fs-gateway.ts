@@ -3,15 +3,16 @@
  * checked against the note's identity just before the rename; symlinks that lead outside the folder are never
  * followed; notes are exactly their bytes (strict UTF-8); a watcher reports edits made by other programs.
  */
-import { promises as fs, type BigIntStats, type Stats } from "fs";
+import { promises as fs, type Stats } from "fs";
 import { basename, dirname, join } from "path";
 import { createFileExclusive, writeFileAtomic } from "./atomic-file";
 import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
-import { decodeNote, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing, type SeenFile } from "./note-file";
+import { decodeNote, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing, toStat, type SeenFile } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
+import { listFolderAt, listNotesUnder } from "./node-folder-listing";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
 
@@ -123,40 +124,11 @@ export class NodeFsGateway implements VaultGateway {
 
 	async list(folder: string): Promise<FolderEntry[] | null> {
 		const absolute = await this.paths.resolveExisting(folder);
-		if (absolute === null) return null;
-		let entries;
-		try {
-			entries = await fs.readdir(absolute, { withFileTypes: true });
-		} catch {
-			return null;
-		}
-		const result: FolderEntry[] = [];
-		for (const entry of entries) {
-			// Hidden entries are never served; symlinks are not followed at all in listings.
-			if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
-			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
-			if (entry.isDirectory()) result.push({ path: path + "/", type: "folder" });
-			else if (entry.isFile()) {
-				const stats = await fs.stat(join(absolute, entry.name)).catch(() => null);
-				if (stats) result.push({ path, type: "file", stat: toStat(stats) });
-			}
-		}
-		return result.sort((a, b) => a.path.localeCompare(b.path));
+		return absolute === null ? null : listFolderAt(absolute, folder);
 	}
 
-	async listNotes(extensions: readonly string[]): Promise<string[]> {
-		const found: string[] = [];
-		const walk = async (folder: string, prefix: string): Promise<void> => {
-			const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
-			for (const entry of entries) {
-				if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
-				const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-				if (entry.isDirectory()) await walk(join(folder, entry.name), path);
-				else if (entry.isFile() && hasExtension(entry.name, extensions)) found.push(path);
-			}
-		};
-		await walk(this.root, "");
-		return found;
+	listNotes(extensions: readonly string[]): Promise<string[]> {
+		return listNotesUnder(this.root, extensions);
 	}
 
 	async stat(path: string): Promise<NoteStat | null> {
@@ -234,17 +206,6 @@ export class NodeFsGateway implements VaultGateway {
 	}
 }
 
-function toStat(stats: Stats | BigIntStats): NoteStat {
-	if (typeof stats.size === "bigint") {
-		// Rounded from nanoseconds, as Node rounds its fractional milliseconds: the same file gives the same stat either way.
-		const ms = (ns: bigint) => Math.round(Number(ns) / 1e6);
-		const big = stats as BigIntStats;
-		return { ctime: ms(big.birthtimeNs || big.ctimeNs), mtime: ms(big.mtimeNs), size: Number(big.size) };
-	}
-	const small = stats as Stats;
-	return { ctime: Math.round(small.birthtimeMs || small.ctimeMs), mtime: Math.round(small.mtimeMs), size: small.size };
-}
-
 /** How often a write is decided again because another program kept changing the note under it. */
 const DECIDE_ATTEMPTS = 20;
 
@@ -256,9 +217,4 @@ async function mkdirFor(path: string, absolute: string): Promise<void> {
 		if (code === "ENOTDIR" || code === "EEXIST") throw new VaultPathError(path, "file-in-the-way");
 		throw error;
 	}
-}
-
-function hasExtension(name: string, extensions: readonly string[]): boolean {
-	const lower = name.toLowerCase();
-	return extensions.some((ext) => lower.endsWith("." + ext.toLowerCase()));
 }

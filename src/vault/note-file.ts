@@ -4,7 +4,8 @@
  * the rename is one stat, whatever the note's size.
  */
 // The fs object itself (not its named exports), so a test can act exactly at the final check.
-import fs, { type BigIntStats } from "fs";
+import fs, { type BigIntStats, type Stats } from "fs";
+import type { NoteStat } from "./gateway";
 import { NoteEncodingError, VaultPathError } from "./errors";
 import { readFileWithIdentity, readFileWithStat } from "./read-file";
 
@@ -142,4 +143,16 @@ export function throwUnlessMissing(path: string, error: unknown): void {
 	if (code === "ENOTDIR") throw new VaultPathError(path, "file-in-the-way");
 	if (code === "ELOOP") throw new VaultPathError(path, "symlink-loop");
 	throw error;
+}
+
+/** A file's stat as the gateway reports it (milliseconds), from Node's stats in either form. */
+export function toStat(stats: Stats | BigIntStats): NoteStat {
+	if (typeof stats.size === "bigint") {
+		// Rounded from nanoseconds, as Node rounds its fractional milliseconds: the same file gives the same stat either way.
+		const ms = (ns: bigint) => Math.round(Number(ns) / 1e6);
+		const big = stats as BigIntStats;
+		return { ctime: ms(big.birthtimeNs || big.ctimeNs), mtime: ms(big.mtimeNs), size: Number(big.size) };
+	}
+	const small = stats as Stats;
+	return { ctime: Math.round(small.birthtimeMs || small.ctimeMs), mtime: Math.round(small.mtimeMs), size: small.size };
 }
