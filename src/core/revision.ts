@@ -15,22 +15,21 @@ const sha256: (content: string | Uint8Array) => string =
 export function revisionOf(content: string | Uint8Array): string {
 	if (typeof content !== "string") return sha256(content);
 	// The same text is hashed again and again: a write's check hashes the note it reads back, which is what the last
-	// write wrote, and the tracker, history and reads ask too. Answers are remembered by the text itself, so a
-	// remembered answer is always the hash of exactly this text: this can only skip work, never change an answer.
+	// write wrote, and the tracker, history and reads ask too. Answers are remembered with the text itself and given
+	// only for an equal text, so a remembered answer is always the hash of exactly this text: this can only skip work,
+	// never change an answer.
 	if (content.length > MAX_MAPPED_TEXT) return revisionOfLong(content);
-	// A Map finds a 2 KB text in well under a microsecond, against several for SHA-256.
-	const known = remembered.current.get(content);
+	const key = fingerprintOf(content);
+	const known = answerIn(remembered.current.get(key), content);
 	if (known !== undefined) return known;
-	const older = remembered.previous.get(content);
-	const revision = older ?? sha256(content);
-	remember(content, revision);
+	const revision = answerIn(remembered.previous.get(key), content) ?? sha256(content);
+	remember(key, content, revision);
 	return revision;
 }
 
 /**
- * V8 hashes a string in full only up to this length; a longer one is hashed by its length alone, so long texts of
- * one length would all share one slot of a Map and each lookup would compare them in turn (a note growing line by
- * line under many writers made every write slower than the last). Longer texts are remembered two at a time.
+ * Longer texts are remembered two at a time (one write asks for its old and new text several times), so a few big
+ * notes never push every small one out.
  */
 const MAX_MAPPED_TEXT = 16_383;
 /** Each generation holds at most this many characters, so at most twice this is kept alive by the memory. */
@@ -39,17 +38,60 @@ const GENERATION_CHARS = 2 * 1024 * 1024;
 /**
  * Two generations: a full current one becomes the previous one (the one before is dropped whole), so remembering is
  * bounded without per-entry bookkeeping; an answer found in the previous one moves back to the current one.
+ * Keyed by a fingerprint, not by the text: a Map keyed by a fresh 2 KB string (every request body and every decision
+ * read is one) hashes all of it, which costs nearly as much as the SHA-256 it would save. A slot keeps the last two
+ * texts with its fingerprint (a write's old and new text often share one: same length, one word changed); a third
+ * pushes out the oldest: a miss later, never a wrong answer.
  */
-const remembered = { current: new Map<string, string>(), previous: new Map<string, string>(), chars: 0 };
+interface Remembered {
+	content: string;
+	revision: string;
+	/** The text that had this slot before, if any (never itself with an older one). */
+	older: Remembered | null;
+}
+const remembered = { current: new Map<number, Remembered>(), previous: new Map<number, Remembered>(), chars: 0 };
 
-function remember(content: string, revision: string): void {
+function remember(key: number, content: string, revision: string): void {
 	if (remembered.chars + content.length > GENERATION_CHARS) {
 		remembered.previous = remembered.current;
 		remembered.current = new Map();
 		remembered.chars = 0;
 	}
-	remembered.current.set(content, revision);
+	const newest = remembered.current.get(key);
+	const older = newest === undefined ? null : { content: newest.content, revision: newest.revision, older: null };
+	remembered.current.set(key, { content, revision, older });
 	remembered.chars += content.length;
+}
+
+function answerIn(slot: Remembered | undefined, content: string): string | undefined {
+	if (slot === undefined) return undefined;
+	if (slot.content === content) return slot.revision;
+	return slot.older !== null && slot.older.content === content ? slot.older.revision : undefined;
+}
+
+/** Characters of a text that go into its fingerprint: the head (titles and front matter differ), a tail, samples between. */
+const HEAD_CHARS = 32;
+const TAIL_CHARS = 16;
+const SAMPLES = 32;
+
+/**
+ * A cheap 32-bit fingerprint of a text: its length and at most 80 of its characters. Texts that differ only where it
+ * does not look share one; equality of the texts themselves decides every answer.
+ */
+function fingerprintOf(text: string): number {
+	const length = text.length;
+	let hash = length;
+	const mix = (index: number) => (hash = Math.imul(hash ^ text.charCodeAt(index), 0x9e3779b1) ^ (hash >>> 15));
+	if (length <= HEAD_CHARS + TAIL_CHARS + SAMPLES) {
+		for (let index = 0; index < length; index++) mix(index);
+		return hash & 0x3fff_ffff;
+	}
+	for (let index = 0; index < HEAD_CHARS; index++) mix(index);
+	const step = (length - HEAD_CHARS - TAIL_CHARS) / SAMPLES;
+	for (let sample = 0; sample < SAMPLES; sample++) mix(HEAD_CHARS + Math.floor(sample * step));
+	for (let index = length - TAIL_CHARS; index < length; index++) mix(index);
+	// Small enough for V8 to keep as a small integer (no boxed number per key).
+	return hash & 0x3fff_ffff;
 }
 
 /** A long text's revision, remembering the last two (one write asks for its old and new text several times). */
