@@ -180,10 +180,13 @@ export class RevisionHistory {
  * stays listed (and so revertible, with what it replaced) while the person saves the note many times after it.
  */
 function trimEntries(entries: RevisionEntry[], max: number): void {
-	while (entries.length > max) {
-		const oldestOther = entries.findIndex((entry, index) => entry.source.kind !== "agent" && index < entries.length - 1);
-		entries.splice(oldestOther < 0 ? 0 : oldestOther, 1);
-	}
+	while (entries.length > max) entries.splice(oldestNotByAgent(entries), 1);
+}
+
+/** The oldest entry not written by an agent (never the latest), or the oldest of all: run after every write. */
+function oldestNotByAgent(entries: readonly RevisionEntry[]): number {
+	for (let index = 0; index < entries.length - 1; index++) if (entries[index]!.source.kind !== "agent") return index;
+	return 0;
 }
 
 function isEntry(value: unknown): value is RevisionEntry {
