@@ -10,7 +10,7 @@ import { isBackupPath, type ConflictLog } from "../core/conflicts";
 import { decideWrite, type GuardDecision, type Refusal } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
 import type { ReadLedger } from "../core/read-ledger";
-import { revisionInSlices, revisionOf, sentRevisions, SLICE_CHARS, strongMatch, type EntityTagCondition } from "../core/revision";
+import { revisionInSlices, revisionOf, sentRevisions, SLICE_CHARS } from "../core/revision";
 import type { RevisionHistory } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
@@ -21,7 +21,7 @@ import { clientOf, historySource } from "./actor";
 import { BackupNames } from "./backup-names";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "./diff-pages";
-import { heldRevision, withHeldRevision } from "./implicit-tokens";
+import { heldRevision, readExpired, withHeldRevision } from "./implicit-tokens";
 import { WriteBookkeeping } from "./write-bookkeeping";
 import { answerRefusal, refusedWithout, seeRefusal, type SeenRefusal } from "./refusal";
 import type { RevisionTracker } from "./revision-tracker";
@@ -59,6 +59,13 @@ interface Refusing {
 	kind: "refusing";
 	seen: SeenRefusal;
 	landed: ReturnType<WriteBookkeeping["watchLanded"]>;
+}
+
+/** A write in place whose last disk step is awaited once the lock is released (MutationOutcome.durable). */
+interface AwaitingDisk {
+	kind: "awaiting-disk";
+	written: Extract<WriteOutcome, { kind: "written" }>;
+	durable: Promise<void>;
 }
 
 export class GuardedWriter {
@@ -107,12 +114,15 @@ export class GuardedWriter {
 		}
 		const outcome = await this.locks.run(request.path, async () => {
 			const locked = await this.writeLocked(checked);
-			if (client !== undefined && (locked.kind === "written" || locked.kind === "unchanged")) {
+			const settled = locked.kind === "awaiting-disk" ? locked.written : locked;
+			if (client !== undefined && (settled.kind === "written" || settled.kind === "unchanged")) {
 				// The writer knows what it just wrote, so its next tokenless write is checked against that.
-				this.deps.reads.record(client, request.path, locked.revision, this.deps.now());
+				this.deps.reads.record(client, request.path, settled.revision, this.deps.now());
 			}
 			return locked;
 		});
+		// Acknowledged only once durable, but without holding up the next writer of the note meanwhile.
+		if (outcome.kind === "awaiting-disk") return outcome.durable.then(() => outcome.written);
 		if (outcome.kind !== "refusing") return outcome;
 		return { ...(await this.answerUnlocked(outcome)), implicit };
 	}
@@ -131,7 +141,7 @@ export class GuardedWriter {
 		}
 	}
 
-	private async writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing> {
+	private async writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing | AwaitingDisk> {
 		const { tracker } = this.deps;
 		const { path, operation } = request;
 		const source = historySource(request.actor);
@@ -162,7 +172,7 @@ export class GuardedWriter {
 					ifMatch: request.ifMatch,
 					ifNoneMatch: request.ifNoneMatch,
 					requireToken: config.requireToken,
-					readExpired: current !== null && request.actor.kind === "agent" && this.readExpired(path, current, request.ifMatch, config.readValidityMinutes),
+					readExpired: current !== null && request.actor.kind === "agent" && readExpired(this.deps, path, current, request.ifMatch, config.readValidityMinutes),
 					allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
 				});
 				let merge: AutoMerge | null = null;
@@ -192,7 +202,8 @@ export class GuardedWriter {
 				case "write": {
 					const { replaced, written: revision } = seen.revisions!;
 					await this.after.afterWrite(path, current === null ? null : { content: current, revision: replaced! }, decision.content, revision, request.actor);
-					return { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) };
+					const written = { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) } as const;
+					return outcome.durable === undefined ? written : { kind: "awaiting-disk", written, durable: outcome.durable };
 				}
 				case "unchanged":
 					return { kind: "unchanged", revision: revisionOf(current ?? "") };
@@ -228,14 +239,6 @@ export class GuardedWriter {
 			}
 			throw error;
 		}
-	}
-
-	private readExpired(path: string, current: string, ifMatch: EntityTagCondition, windowMinutes: number): boolean {
-		if (windowMinutes <= 0) return false;
-		const revision = revisionOf(current);
-		if (!strongMatch(ifMatch, revision)) return false;
-		const servedAt = this.deps.history.find(path, revision)?.servedAt;
-		return servedAt === undefined || this.deps.now() - servedAt > windowMinutes * 60_000;
 	}
 }
 

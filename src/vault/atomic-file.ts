@@ -138,6 +138,25 @@ export function fsyncFolder(folder: string): Promise<void> {
  * error.
  */
 export async function writeFileAtomic(target: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<Stats | null> {
+	const replaced = await replaceFileAtomic(target, content, options);
+	if (replaced === null) return null;
+	await replaced.durable;
+	return replaced.stats;
+}
+
+/** A replace that has happened (the new content is in place) and whose folder fsync may still be under way. */
+export interface Replaced {
+	stats: Stats;
+	/**
+	 * Resolves (never rejects) once the rename itself is on disk. Until then a crash may still bring back the old
+	 * content: the write must not be acknowledged before. Another write may go ahead meanwhile: it reads what is in
+	 * place now, and its own folder fsync makes both renames durable.
+	 */
+	durable: Promise<void>;
+}
+
+/** writeFileAtomic without waiting for the folder fsync: the caller awaits `durable` before acknowledging. */
+export async function replaceFileAtomic(target: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<Replaced | null> {
 	const durable = options.durable ?? true;
 	const temp = tempPathFor(target, tempFolderFor(target, options.tempFolder));
 	let stats: Stats;
@@ -152,11 +171,10 @@ export async function writeFileAtomic(target: string, content: string | Uint8Arr
 	} catch (error) {
 		await fs.promises.rm(temp, { force: true });
 		// Nothing was replaced: written again beside the target, checked again as the first time.
-		if (options.tempFolder !== undefined && crossedDevice(error, target)) return writeFileAtomic(target, content, options);
+		if (options.tempFolder !== undefined && crossedDevice(error, target)) return replaceFileAtomic(target, content, options);
 		throw error;
 	}
-	if (durable) await fsyncFolder(dirname(target));
-	return stats;
+	return { stats, durable: durable ? fsyncFolder(dirname(target)) : Promise.resolve() };
 }
 
 /** The rename in the same synchronous step as the check before it; `announce` as in WriteOptions. */

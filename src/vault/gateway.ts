@@ -32,6 +32,13 @@ export interface MutationOutcome<T> {
 	result: T;
 	/** The stat after a write, null when nothing was written or the note was trashed. */
 	stat: NoteStat | null;
+	/**
+	 * Present when the change is in place but its last step toward the disk is still under way (the headless host's
+	 * folder fsync after the rename). Resolves, never rejects, once a crash can no longer undo the change. The caller
+	 * releases the note's lock first, so the next write of the note need not wait on the disk for this one, and
+	 * acknowledges the write only after this.
+	 */
+	durable?: Promise<void>;
 }
 
 export type VaultChange =

@@ -3,9 +3,9 @@
  * checked against the note's identity just before the rename; symlinks that lead outside the folder are never
  * followed; notes are exactly their bytes (strict UTF-8); a watcher reports edits made by other programs.
  */
-import { promises as fs, type Stats } from "fs";
+import { promises as fs } from "fs";
 import { basename, dirname, join } from "path";
-import { createFileExclusive, writeFileAtomic } from "./atomic-file";
+import { createFileExclusive, replaceFileAtomic, type Replaced } from "./atomic-file";
 import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
@@ -92,7 +92,7 @@ export class NodeFsGateway implements VaultGateway {
 					const written = await this.replace(path, target, seen, plan.content, unchanged);
 					if (written) {
 						this.readCache.forget(path);
-						return { result: plan.result, stat: toStat(written) };
+						return { result: plan.result, stat: toStat(written.stats), durable: written.durable };
 					}
 				}
 			} finally {
@@ -103,12 +103,12 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	/** The write of one attempt: the new content in place of the note `seen` read, or null when that did not happen. */
-	private async replace(path: string, target: string, seen: SeenFile, content: string, unchanged: () => boolean): Promise<Stats | null> {
+	private async replace(path: string, target: string, seen: SeenFile, content: string, unchanged: () => boolean): Promise<Replaced | null> {
 		// A note that is there has its folder (one that vanished since is a failed write step, decided again).
 		if (seen.content === null) await mkdirFor(path, target);
 		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
 		const announce = target === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined;
-		return writeFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).catch((error: NodeJS.ErrnoException) => {
+		return replaceFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).catch((error: NodeJS.ErrnoException) => {
 			if (error.code === "ENOENT" && seen.content !== null) return null;
 			throw error;
 		});

@@ -45,14 +45,17 @@ export class CheckOutsideTheAtomicStep implements VaultGateway {
 
 /**
  * The writer's own per-note lock would serialize the writers and hide the bug above, so the negative control calls
- * its private lock-free body directly (the locked step, then the answer a refusal gets once the lock is released).
+ * its private lock-free body directly (the locked step, then the answer a refusal gets once the lock is released,
+ * or a write once it is durable).
  * The cast is test-only and deliberate: nothing in src may do this.
  */
 export function withoutWriterLock(writer: GuardedWriter): (request: WriteRequest) => Promise<WriteOutcome> {
 	type Refusing = { kind: "refusing" };
-	const unlocked = writer as unknown as { writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing>; answerUnlocked(refusing: Refusing): Promise<WriteOutcome> };
+	type AwaitingDisk = { kind: "awaiting-disk"; written: WriteOutcome; durable: Promise<void> };
+	const unlocked = writer as unknown as { writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing | AwaitingDisk>; answerUnlocked(refusing: Refusing): Promise<WriteOutcome> };
 	return async (request) => {
 		const step = await unlocked.writeLocked(request);
+		if (step.kind === "awaiting-disk") return step.durable.then(() => step.written);
 		return step.kind === "refusing" ? unlocked.answerUnlocked(step) : step;
 	};
 }

@@ -51,6 +51,38 @@ describe("NodeFsGateway", () => {
 		for (const outcome of settled) if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(NoteKeptChangingError);
 	});
 
+	it("hands back a write once it is in place, with `durable` resolving only after the folder's fsync", async () => {
+		await writeFile(join(root, "n.md"), "before\n");
+		// atomic-file.ts opens the folder with openSync(folder, "r") and fsyncs it with fs.fsync: that fsync is held.
+		const folderFds = new Set<number>();
+		const held: (() => void)[] = [];
+		const openSync = fs.openSync.bind(fs);
+		const fsync = fs.fsync.bind(fs);
+		vi.spyOn(fs, "openSync").mockImplementation((...args: Parameters<typeof fs.openSync>) => {
+			const fd = openSync(...args);
+			if (String(args[0]) === root && args[1] === "r") folderFds.add(fd);
+			return fd;
+		});
+		vi.spyOn(fs, "fsync").mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+			if (folderFds.has(fd)) held.push(() => fsync(fd, done));
+			else fsync(fd, done);
+		}));
+		try {
+			const outcome = await gateway.mutate("n.md", write("after\n"));
+			expect(await readFile(join(root, "n.md"), "utf8")).toBe("after\n");
+			expect(held).toHaveLength(1);
+			let durable = false;
+			const done = outcome.durable!.then(() => (durable = true));
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(durable).toBe(false);
+			held[0]!();
+			await done;
+			expect(durable).toBe(true);
+		} finally {
+			vi.restoreAllMocks();
+		}
+	});
+
 	it("moves trashed notes into .trash without overwriting earlier ones (a taken name goes into a dated folder)", async () => {
 		for (let i = 0; i < 3; i++) {
 			await writeFile(join(root, "n.md"), `v${i}`);
