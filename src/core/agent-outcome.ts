@@ -6,6 +6,7 @@
  */
 import { mergeThreeWaySteps, type MergeResult } from "./merge";
 import { splitLines } from "./markdown/lines";
+import { sharedStartCut } from "./shared-start";
 import { finishNow, type Steps } from "./steps";
 
 export type AgentTaken = "whole" | "partial" | "none";
@@ -27,18 +28,25 @@ export function agentTakenOf(sides: AgentTakenSides): AgentTaken {
 	return finishNow(agentTakenSteps(sides));
 }
 
-/** The same judgement as steps, so a host can run it in slices (it merges up to three times). */
-export function* agentTakenSteps({ base, mine, theirs, result, unresolved = false }: AgentTakenSides): Steps<AgentTaken> {
+/**
+ * The same judgement as steps, so a host can run it in slices (it merges up to three times). The start all four
+ * sides share is left out of the merges where that cannot change them (shared-start.ts); `wholeNotes` merges them
+ * whole (tests compare the two).
+ */
+export function* agentTakenSteps({ base, mine, theirs, result, unresolved = false }: AgentTakenSides, { wholeNotes = false } = {}): Steps<AgentTaken> {
 	if (unresolved) return "partial";
 	if (result === theirs) return "whole";
 	if (base === null) return result === mine ? "none" : "partial";
 	if (theirs === base) return "none";
+	const cut = wholeNotes ? 0 : sharedStartCut([base, mine, theirs, result]);
+	const [b, m, t, r] = [base, mine, theirs, result].map((text) => text.slice(cut)) as [string, string, string, string];
 	// Re-applying the agent's changes to the result adds nothing: they are all there (the person's text may sit beside them).
-	if (allTaken(yield* mergeThreeWaySteps(base, result, theirs))) return "whole";
+	if (allTaken(yield* mergeThreeWaySteps(b, r, t))) return "whole";
 	// Changes the person made too are theirs as much as the agent's: they never count against "none".
-	const shared = sharedChanges(yield* mergeThreeWaySteps(base, mine, theirs));
-	// Reverting the agent's own changes from the result finds none of them there.
-	if (noneTaken(yield* mergeThreeWaySteps(theirs, result, shared), lineSet(mine))) return "none";
+	const shared = sharedChanges(yield* mergeThreeWaySteps(b, m, t));
+	// Reverting the agent's own changes from the result finds none of them there (the person's lines: all of them).
+	let mineLines: Set<string> | null = null;
+	if (noneTaken(yield* mergeThreeWaySteps(t, r, shared), () => (mineLines ??= lineSet(mine)))) return "none";
 	return "partial";
 }
 
@@ -67,7 +75,7 @@ function allTaken(merged: MergeResult): boolean {
  * the agent's text untouched, and where the result changed the agent's lines it holds none of the lines the agent
  * added and no text of its own beyond what the person's note or the base had (typing a new text counts as partly taken).
  */
-function noneTaken(merged: MergeResult, mine: ReadonlySet<string>): boolean {
+function noneTaken(merged: MergeResult, mineLines: () => ReadonlySet<string>): boolean {
 	for (const region of merged.regions) {
 		if (region.kind === "stable") {
 			if (region.origin === "theirs") return false;
@@ -76,7 +84,7 @@ function noneTaken(merged: MergeResult, mine: ReadonlySet<string>): boolean {
 		const [agent, without, result] = [lineSet(region.base), lineSet(region.theirs), lineSet(region.mine)];
 		const added = [...agent].filter((line) => !without.has(line));
 		if (added.some((line) => result.has(line))) return false;
-		if ([...result].some((line) => !without.has(line) && !mine.has(line))) return false;
+		if ([...result].some((line) => !without.has(line) && !mineLines().has(line))) return false;
 	}
 	return true;
 }

@@ -1,0 +1,94 @@
+/**
+ * Leaving out the start every side shares (shared-start.ts) must never change a judgement of how much of an agent's
+ * proposal was kept: checked against merging whole notes on the real merge corpus (both ways round) and on
+ * generated markdown (lists, nested items, blank lines, fences, frontmatter, headings), and the cut itself is only
+ * made where the structure starts afresh.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { agentTakenSteps, type AgentTakenSides } from "../../src/core/agent-outcome";
+import { sharedStartCut } from "../../src/core/shared-start";
+import { finishNow } from "../../src/core/steps";
+import { corpusAvailable, loadCorpus } from "../helpers/merge-corpus";
+
+const judged = (sides: AgentTakenSides, wholeNotes: boolean) => finishNow(agentTakenSteps(sides, { wholeNotes }));
+
+const absentOnPurpose = process.env.REVISION_GUARD_CORPUS === "absent" && !corpusAvailable();
+
+describe("sharedStartCut", () => {
+	const items = Array.from({ length: 40 }, (_, n) => `- item ${n}\n`).join("");
+
+	it("cuts a long shared list at an item, keeping eight unchanged lines before the first change", () => {
+		const texts = [items, items + "- mine\n", items + "- theirs\n", items + "- result\n"];
+		const cut = sharedStartCut(texts);
+		expect(cut).toBe(items.indexOf("- item 32\n"));
+		for (const text of texts) expect(text.slice(0, cut)).toBe(items.slice(0, cut));
+	});
+
+	it("never cuts inside frontmatter or a fence, nor before a line that could pass for frontmatter", () => {
+		const fenced = "```\n" + items + "```\n";
+		expect(sharedStartCut([fenced + "a\n", fenced + "b\n"])).toBe(0);
+		const unclosed = "---\ntitle: x\n" + items;
+		expect(sharedStartCut([unclosed + "a\n", unclosed + "b\n"])).toBe(0);
+		const dashes = "x\n\n---\n" + "y\n".repeat(20);
+		expect(sharedStartCut([dashes + "a\n", dashes + "b\n"])).toBe(0);
+		// After a closed fence, cuts are allowed again.
+		const afterFence = fenced + items;
+		expect(sharedStartCut([afterFence + "a\n", afterFence + "b\n"])).toBeGreaterThan(fenced.length);
+	});
+
+	it("finds the place however the shared start begins (a blank first line, a byte-order mark)", () => {
+		for (const start of ["\n", "\n\n", "\uFEFF", "\uFEFF\n"]) {
+			const texts = [start + items + "a\n", start + items + "b\n"];
+			expect(sharedStartCut(texts), JSON.stringify(start)).toBe(start.length + items.indexOf("- item 32\n"));
+		}
+	});
+
+	it("does not cut when the texts differ early, nor inside an indented block", () => {
+		expect(sharedStartCut(["a\n" + items, "b\n" + items])).toBe(0);
+		const indented = "para\n\n" + Array.from({ length: 30 }, (_, n) => `    code ${n}\n`).join("");
+		expect(sharedStartCut([indented + "a\n", indented + "b\n"])).toBe(0);
+	});
+});
+
+describe("agentTakenSteps without the shared start", () => {
+	it.skipIf(absentOnPurpose)("judges every real merge of the corpus as merging whole notes does, both ways round", () => {
+		let cut = 0;
+		for (const c of loadCorpus()) {
+			for (const sides of [
+				{ base: c.base, mine: c.mine, theirs: c.theirs, result: c.result },
+				{ base: c.base, mine: c.theirs, theirs: c.mine, result: c.result },
+			]) {
+				if (sharedStartCut([sides.base, sides.mine, sides.theirs, sides.result]) > 0) cut++;
+				expect(judged(sides, false), c.id).toBe(judged(sides, true));
+			}
+		}
+		// The corpus has long notes with late changes: the cut is really made.
+		expect(cut).toBeGreaterThan(50);
+	});
+
+	it("judges generated markdown as merging whole notes does", () => {
+		const line = fc.constantFrom("- a\n", "- b\n", "  - nested\n", "1. one\n", "2. two\n", "\n", "# Heading\n", "text\n", "```\n", "~~~js\n", "    code\n", "---\n", "> quote\n", "- [ ] task\n", "- [x] done\n");
+		const lines = fc.array(line, { maxLength: 30 });
+		fc.assert(
+			fc.property(fc.boolean(), lines, lines, lines, lines, lines, (frontmatter, shared, base, mine, theirs, result) => {
+				const start = (frontmatter ? "---\ntags: [a]\n---\n" : "") + shared.join("");
+				const sides = { base: start + base.join(""), mine: start + mine.join(""), theirs: start + theirs.join(""), result: start + result.join("") };
+				expect(judged(sides, false)).toBe(judged(sides, true));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("judges edits near the end of a long shared note as merging whole notes does", () => {
+		const note = Array.from({ length: 200 }, (_, n) => (n % 17 === 0 ? "\n## Part\n\n" : `- item ${n}\n`)).join("");
+		const lines = fc.array(fc.constantFrom("- x\n", "- y\n", "\n", "text\n", "  - sub\n"), { maxLength: 6 });
+		fc.assert(
+			fc.property(lines, lines, lines, (mine, theirs, result) => {
+				const sides = { base: note, mine: note + mine.join(""), theirs: note + theirs.join(""), result: note + mine.join("") + result.join("") };
+				expect(judged(sides, false)).toBe(judged(sides, true));
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
