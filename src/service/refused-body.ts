@@ -88,8 +88,10 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 async function earlierBackup(deps: RefusedBodyDeps, refused: RefusedBody, proposedRevision: string): Promise<(ConflictRecord & { backupPath: string }) | null> {
 	const now = deps.now();
 	for (const record of deps.conflicts.list({ path: refused.path })) {
-		if (now - Date.parse(record.time) > SAME_BACKUP_MS) break;
+		// Compared before the time is parsed: under many refusals of one note most records are of other bodies.
 		if (record.proposedRevision !== proposedRevision || record.agent !== refused.agent || record.backupPath === null) continue;
+		// Newest first: this one and every one after it are too old.
+		if (now - Date.parse(record.time) > SAME_BACKUP_MS) break;
 		const backup = await deps.gateway.read(record.backupPath).catch(() => null);
 		if (backup && revisionOf(backup.content) === proposedRevision) return record as ConflictRecord & { backupPath: string };
 	}
