@@ -19,6 +19,7 @@ import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
 import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import { clientOf, historySource } from "./actor";
 import { BackupNames } from "./backup-names";
+import { PendingDurability, type AwaitingDisk } from "./pending-durability";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "./diff-pages";
 import { heldRevision, readExpired, withHeldRevision } from "./implicit-tokens";
@@ -61,16 +62,10 @@ interface Refusing {
 	landed: ReturnType<WriteBookkeeping["watchLanded"]>;
 }
 
-/** A write in place whose last disk step is awaited once the lock is released (MutationOutcome.durable). */
-interface AwaitingDisk {
-	kind: "awaiting-disk";
-	written: Extract<WriteOutcome, { kind: "written" }>;
-	durable: Promise<void>;
-}
-
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
 	private readonly backupNames = new BackupNames();
+	private readonly onDisk = new PendingDurability();
 	private readonly after: WriteBookkeeping;
 
 	constructor(private readonly deps: GuardedWriterDeps) {
@@ -112,6 +107,7 @@ export class GuardedWriter {
 		if (request.actor.kind === "agent" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
 			return refusedWithout({ reason: "backup-read-only" }, null);
 		}
+		let earlierOnDisk: Promise<void> | undefined;
 		const outcome = await this.locks.run(request.path, async () => {
 			const locked = await this.writeLocked(checked);
 			const settled = locked.kind === "awaiting-disk" ? locked.written : locked;
@@ -119,10 +115,14 @@ export class GuardedWriter {
 				// The writer knows what it just wrote, so its next tokenless write is checked against that.
 				this.deps.reads.record(client, request.path, settled.revision, this.deps.now());
 			}
+			if (locked.kind === "awaiting-disk") this.onDisk.pending(request.path, locked.durable);
+			// Nothing of its own to make durable: it stands on what an earlier write put in place, maybe not on disk yet.
+			else if (locked.kind === "unchanged" || locked.kind === "deleted") earlierOnDisk = this.onDisk.of(request.path);
 			return locked;
 		});
 		// Acknowledged only once durable, but without holding up the next writer of the note meanwhile.
 		if (outcome.kind === "awaiting-disk") return outcome.durable.then(() => outcome.written);
+		await earlierOnDisk;
 		if (outcome.kind !== "refusing") return outcome;
 		return { ...(await this.answerUnlocked(outcome)), implicit };
 	}

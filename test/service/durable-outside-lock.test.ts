@@ -1,7 +1,8 @@
 /**
  * A write whose change is in place but not yet durable (the headless host's folder fsync after the rename) is
  * acknowledged only once it is durable, but the note's lock is released first: the next write of the note reads
- * what is in place and need not wait on the disk for the one before it.
+ * what is in place and need not wait on the disk for the one before it. A later write with nothing of its own to
+ * make durable (the same text again, a delete) waits for the one before it.
  */
 import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
@@ -66,6 +67,25 @@ describe("a write not yet durable and the note's lock", () => {
 		// History and the tracker learned of both writes in the order they landed.
 		expect(guard.history.entries("a.md").map((entry) => entry.revision).slice(-2)).toEqual([revisionOf("first\n"), revisionOf("second\n")]);
 		expect(guard.history.latest("a.md")?.revision).toBe(revisionOf("second\n"));
+	});
+
+	it("acknowledges a retry of the same text (unchanged) or a delete only once the write before it is durable", async () => {
+		for (const second of ["retry", "delete"] as const) {
+			const { gateway, guard } = await open({ "a.md": "now\n" });
+			const disk = deferred();
+			gateway.holdNextDurable = disk.promise;
+			const first = guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" }));
+			for (let i = 0; i < 5; i++) await settle();
+			let answered = false;
+			const request = second === "retry" ? writeRequest("a.md", "first\n", { basedOn: "now\n", actor: agentActor("other") }) : { ...writeRequest("a.md", "", { basedOn: "first\n" }), operation: { kind: "delete" as const } };
+			const later = guard.writer.write(request).then((outcome) => ((answered = true), outcome));
+			for (let i = 0; i < 5; i++) await settle();
+			// Its own step is over (nothing to write, or the note moved to the trash), but what it stands on is not on disk.
+			expect(answered, second).toBe(false);
+			disk.release();
+			expect((await later).kind, second).toBe(second === "retry" ? "unchanged" : "deleted");
+			expect((await first).kind).toBe("written");
+		}
 	});
 
 	it("still refuses a write built on what the not-yet-durable write replaced (the check reads what is in place)", async () => {

@@ -1,0 +1,30 @@
+/**
+ * Writes in place whose last disk step (the folder fsync after the rename) is still under way, per note. A later
+ * write of the note that makes nothing durable of its own (its text was already there, or it moved the note to the
+ * trash) is acknowledged only once the one before it is on disk: else a crash could undo what it was told stands.
+ */
+import type { WriteOutcome } from "./write-request";
+
+/** A write in place whose last disk step is awaited once the lock is released (MutationOutcome.durable). */
+export interface AwaitingDisk {
+	kind: "awaiting-disk";
+	written: Extract<WriteOutcome, { kind: "written" }>;
+	durable: Promise<void>;
+}
+
+export class PendingDurability {
+	private readonly pendingByPath = new Map<string, Promise<void>>();
+
+	/** Remembers `durable` as the latest pending step of `path` (call inside the note's lock). */
+	pending(path: string, durable: Promise<void>): void {
+		this.pendingByPath.set(path, durable);
+		void durable.then(() => {
+			if (this.pendingByPath.get(path) === durable) this.pendingByPath.delete(path);
+		});
+	}
+
+	/** What must be on disk before a write of `path` that adds nothing of its own is acknowledged (call inside the lock). */
+	of(path: string): Promise<void> | undefined {
+		return this.pendingByPath.get(path);
+	}
+}
