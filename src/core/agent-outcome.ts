@@ -6,7 +6,7 @@
  */
 import { mergeThreeWaySteps, type MergeResult } from "./merge";
 import { splitLines } from "./markdown/lines";
-import { sharedStartCut } from "./shared-start";
+import { cutKeepsDiffs, sharedStartCut } from "./shared-start";
 import { finishNow, type Steps } from "./steps";
 
 export type AgentTaken = "whole" | "partial" | "none";
@@ -43,10 +43,12 @@ export function* agentTakenSteps({ base, mine, theirs, result, unresolved = fals
 	// Re-applying the agent's changes to the result adds nothing: they are all there (the person's text may sit beside them).
 	if (allTaken(yield* mergeThreeWaySteps(b, r, t))) return "whole";
 	// Changes the person made too are theirs as much as the agent's: they never count against "none".
-	const shared = sharedChanges(yield* mergeThreeWaySteps(b, m, t));
+	const sharedAfterCut = sharedChanges(yield* mergeThreeWaySteps(b, m, t));
+	// That text is new: it is merged cut only if it too diffs as it would whole (else the three are merged whole).
+	const shared = base.slice(0, cut) + sharedAfterCut;
+	const third = cut === 0 || cutKeepsDiffs([theirs, result, shared], cut) ? [t, r, sharedAfterCut] : [theirs, result, shared];
 	// Reverting the agent's own changes from the result finds none of them there (the person's lines: all of them).
-	let mineLines: Set<string> | null = null;
-	if (noneTaken(yield* mergeThreeWaySteps(t, r, shared), () => (mineLines ??= lineSet(mine)))) return "none";
+	if (noneTaken(yield* mergeThreeWaySteps(third[0]!, third[1]!, third[2]!), () => noteLineSet(mine))) return "none";
 	return "partial";
 }
 
@@ -103,6 +105,17 @@ function sharedChanges(merged: MergeResult): string {
 function lineSet(text: string): Set<string> {
 	return new Set(splitLines(text).map(withoutTerminator));
 }
+
+/**
+ * lineSet of the person's whole note, the last one remembered: one accepted write settles every record refused
+ * against the note it replaced, and each judges against that same text. Only read, never changed, by its users.
+ */
+function noteLineSet(text: string): ReadonlySet<string> {
+	if (text !== lastNote.text) lastNote = { text, lines: lineSet(text) };
+	return lastNote.lines;
+}
+
+let lastNote: { text: string | null; lines: ReadonlySet<string> } = { text: null, lines: new Set() };
 
 function withoutTerminator(line: string): string {
 	return line.replace(/\r?\n$/, "");

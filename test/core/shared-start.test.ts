@@ -1,8 +1,10 @@
 /**
  * Leaving out the start every side shares (shared-start.ts) must never change a judgement of how much of an agent's
- * proposal was kept: checked against merging whole notes on the real merge corpus (both ways round) and on
- * generated markdown (lists, nested items, blank lines, fences, frontmatter, headings), and the cut itself is only
- * made where the structure starts afresh.
+ * proposal was kept: checked against merging whole notes on the real merge corpus (both ways round), on generated
+ * markdown (lists, nested items, blank lines, fences, frontmatter, headings), and on small edits of one base whose
+ * lines also occur in the shared start; the cut itself is only made where the structure starts afresh. The cases
+ * that review found (a line that the diff counts as matchable only through the shared start, a backtick fence the
+ * merge does not count as one, frontmatter with spaces after its ---) are pinned here.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -44,6 +46,28 @@ describe("sharedStartCut", () => {
 		}
 	});
 
+	it("recognizes fences and frontmatter exactly as the merge does (a backtick in a fence's info string, spaces after ---)", () => {
+		const ctx = Array.from({ length: 8 }, (_, n) => `- ctx${n}\n`).join("");
+		// Not a fence for the merge, so the ``` below opens one that never closes: nowhere to cut.
+		const notAFence = "```x`y\ntext\n```\n" + ctx + items;
+		expect(sharedStartCut([notAFence + "- a\n", notAFence + "- b\n"])).toBe(0);
+		// Frontmatter for the merge (trailing spaces allowed), closed only after the first change: nowhere to cut.
+		const frontmatter = "---  \ntitle: t\ntags:\n" + ctx + items;
+		expect(sharedStartCut([frontmatter + "- a\n---\nbody\n", frontmatter + "- b\n---\nbody\n"])).toBe(0);
+	});
+
+	it("does not cut when a line after the cut also occurs before it but not after it in every text", () => {
+		// The line diff marks a line changed at once when the other side has it nowhere: the cut must not change that.
+		const start = "b\nd\nc\n\nstart\n" + Array.from({ length: 8 }, (_, n) => `ctx${n}\n`).join("");
+		const tail = (letters: string) => letters.split("").map((letter) => letter + "\n").join("");
+		const sides = { base: start + tail("dbb"), mine: start + tail("cc"), theirs: start + tail("cbbcccb"), result: start + tail("ccbbbccb") };
+		expect(sharedStartCut([sides.base, sides.mine, sides.theirs, sides.result])).toBe(0);
+		expect(judged(sides, false)).toBe(judged(sides, true));
+		// With lines of their own after the cut, the same texts are cut.
+		const own = { base: start + tail("xyy"), mine: start + tail("zz"), theirs: start + tail("zyyzzzy"), result: start + tail("zzyyyzzy") };
+		expect(sharedStartCut([own.base, own.mine, own.theirs, own.result])).toBeGreaterThan(0);
+	});
+
 	it("does not cut when the texts differ early, nor inside an indented block", () => {
 		expect(sharedStartCut(["a\n" + items, "b\n" + items])).toBe(0);
 		const indented = "para\n\n" + Array.from({ length: 30 }, (_, n) => `    code ${n}\n`).join("");
@@ -80,6 +104,31 @@ describe("agentTakenSteps without the shared start", () => {
 		);
 	});
 
+	it("judges small edits of one base as merging whole notes does, lines of the shared start coming back after it", () => {
+		const letter = fc.constantFrom("a\n", "b\n", "c\n", "d\n", "- a\n", "- b\n", "\n", "start\n");
+		const edit = fc.tuple(fc.nat(), fc.constantFrom("insert", "delete", "replace"), letter);
+		const edited = (lines: string[], edits: [number, string, string][]) => {
+			const out = [...lines];
+			for (const [at, kind, line] of edits) {
+				const index = at % (out.length + 1);
+				if (kind === "insert") out.splice(index, 0, line);
+				else if (kind === "delete") out.splice(index, 1);
+				else out[index] = line;
+			}
+			return out.join("");
+		};
+		const edits = fc.array(edit, { minLength: 1, maxLength: 4 });
+		fc.assert(
+			fc.property(fc.array(letter, { maxLength: 10 }), fc.array(letter, { maxLength: 8 }), edits, edits, edits, (before, base, mine, theirs, result) => {
+				const start = before.join("") + "\nstart\n" + Array.from({ length: 8 }, (_, n) => `- ctx${n}\n`).join("");
+				const mineLines = edited(base, mine);
+				const sides = { base: start + base.join(""), mine: start + mineLines, theirs: start + edited(base, theirs), result: start + edited(splitKeep(mineLines), result) };
+				expect(judged(sides, false)).toBe(judged(sides, true));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
 	it("judges edits near the end of a long shared note as merging whole notes does", () => {
 		const note = Array.from({ length: 200 }, (_, n) => (n % 17 === 0 ? "\n## Part\n\n" : `- item ${n}\n`)).join("");
 		const lines = fc.array(fc.constantFrom("- x\n", "- y\n", "\n", "text\n", "  - sub\n"), { maxLength: 6 });
@@ -92,3 +141,8 @@ describe("agentTakenSteps without the shared start", () => {
 		);
 	});
 });
+
+/** A text's lines with their terminators. */
+function splitKeep(text: string): string[] {
+	return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}

@@ -51,7 +51,7 @@ export function isListish(line: string): boolean {
 }
 
 /** Returns the closing-fence matcher for an opening fence line, or null when the line opens no fence. */
-function fenceCloser(line: string): RegExp | null {
+export function fenceCloser(line: string): RegExp | null {
 	const match = FENCE_OPEN.exec(content(line));
 	if (!match) return null;
 	const marker = match[1] ?? "";
