@@ -17,8 +17,13 @@ export interface ContentionResult {
 	errors: number;
 }
 
+/** Runs so far in this process (each names its lines with its own number). */
+let runs = 0;
+
 export async function measureContention(port: number, path: string, headers: Record<string, string>, clients: number, durationMs: number): Promise<ContentionResult> {
 	const agent = new Agent({ keepAlive: true, maxSockets: clients });
+	// Lines are unique across runs on one note too: a line an earlier run left would hide the loss of the same line now.
+	const run = ++runs;
 	const acknowledgedLines: string[] = [];
 	let pairs = 0;
 	let errors = 0;
@@ -32,7 +37,7 @@ export async function measureContention(port: number, path: string, headers: Rec
 					errors++;
 					continue;
 				}
-				const line = `- client ${client} attempt ${attempt}`;
+				const line = `- run ${run} client ${client} attempt ${attempt}`;
 				const written = await send(agent, port, "PUT", path, { ...headers, "If-Match": read.etag }, `${read.body}${line}\n`);
 				pairs++;
 				if (written.status >= 200 && written.status < 300) acknowledgedLines.push(line);
