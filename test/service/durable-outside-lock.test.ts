@@ -12,14 +12,8 @@ import { openRevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import type { MutationOutcome, MutationPlan } from "../../src/vault/gateway";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
+import { deferred, settle } from "../helpers/deferred";
 import { writeRequest } from "../helpers/write-request";
-
-/** A promise the test settles by hand. */
-function deferred(): { promise: Promise<void>; release: () => void } {
-	let release!: () => void;
-	const promise = new Promise<void>((resolve) => (release = resolve));
-	return { promise, release };
-}
 
 /** A gateway whose next write is in place at once but durable only when the test says so. */
 class SlowDiskGateway extends MemoryGateway {
@@ -39,9 +33,6 @@ async function open(initial: Record<string, string>) {
 	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 26, 10, 0, 0) });
 	return { gateway, guard };
 }
-
-/** Lets every queued promise step run. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe("a write not yet durable and the note's lock", () => {
 	it("is acknowledged only once durable, while the next write of the note lands meanwhile", async () => {

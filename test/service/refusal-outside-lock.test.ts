@@ -10,14 +10,8 @@ import type { WriteOutcome } from "../../src/service/guarded-writer";
 import { openRevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
+import { deferred, settle } from "../helpers/deferred";
 import { writeRequest } from "../helpers/write-request";
-
-/** A promise the test settles by hand. */
-function deferred(): { promise: Promise<void>; release: () => void } {
-	let release!: () => void;
-	const promise = new Promise<void>((resolve) => (release = resolve));
-	return { promise, release };
-}
 
 /** A gateway whose .bak creations wait for the test, and a storage whose appends can be made to wait too. */
 class HeldGateway extends MemoryGateway {
@@ -56,9 +50,6 @@ async function open(initial: Record<string, string>, gateway = new HeldGateway(i
 	const guard = await openRevisionGuard({ gateway, storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 21, 10, 15, 0) });
 	return { gateway, storage, guard };
 }
-
-/** Lets every queued promise step run. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function refused(outcome: WriteOutcome) {
 	expect(outcome.kind).toBe("refused");
