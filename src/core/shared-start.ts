@@ -14,16 +14,14 @@
  * - the diff's cost bound grows with the number of lines past about 65,000, so longer notes are not cut.
  */
 import { closesFrontmatter, opensFrontmatter } from "./markdown/frontmatter";
-import { splitLines } from "./markdown/lines";
-import { fenceCloser } from "./merge/markdown";
+import { lineCount, splitLines } from "./markdown/lines";
+import { fenceCloser, isBlank, isItemStart } from "./merge/markdown";
 
 /** Unchanged lines always kept before the first change, so every rule sees the same neighbourhood. */
 const CONTEXT_LINES = 8;
 /** Below this many lines on both sides of a diff together, its cost bound does not depend on their number. */
 const MAX_DIFFED_LINES = 65_000;
 
-const ITEM_START = /^(?:[-*+]|\d{1,9}[.)])[ \t]/;
-const BLANK = /^[ \t]*\r?\n?$/;
 
 /** Where `texts` may all be cut for their merges (a character offset, the same in each; 0 when nowhere). */
 export function sharedStartCut(texts: readonly string[]): number {
@@ -61,7 +59,7 @@ export function cutKeepsDiffs(texts: readonly string[], cut: number): boolean {
 /** Without fences or frontmatter there is no state to carry: the nearest place is looked for backwards from the limit. */
 function backwardCut(text: string, limit: number): number {
 	for (let start = limit; start > 0; start = previousLineStart(text, start)) {
-		if (isCut(lineAt(text, start), BLANK.test(lineAt(text, previousLineStart(text, start))))) return start;
+		if (isCut(lineAt(text, start), isBlank(lineAt(text, previousLineStart(text, start))))) return start;
 	}
 	return 0;
 }
@@ -84,7 +82,7 @@ function forwardCut(text: string, limit: number): number {
 			closer = fenceCloser(line);
 			if (closer === null && start > 0 && isCut(line, previousBlank)) cut = start;
 		}
-		previousBlank = BLANK.test(line);
+		previousBlank = isBlank(line);
 		const next = text.indexOf("\n", start);
 		if (next === -1) break;
 		start = next + 1;
@@ -96,7 +94,9 @@ function forwardCut(text: string, limit: number): number {
 /** Whether a cut may be made before `line` (outside fences and frontmatter). */
 function isCut(line: string, previousBlank: boolean): boolean {
 	if (opensFrontmatter(line)) return false;
-	return ITEM_START.test(line) || (previousBlank && !BLANK.test(line) && !/^[ \t]/.test(line));
+	// At the top level only (an indented item continues the list above it), as the merge reads items and blank lines.
+	if (/^[ \t]/.test(line)) return false;
+	return isItemStart(line) || (previousBlank && !isBlank(line));
 }
 
 /** The line starting at `start`, with its terminator. */
@@ -118,12 +118,6 @@ function startOfLineBefore(text: string, end: number, count: number): number {
 /** The start of the line before the one starting at `start` (> 0). */
 function previousLineStart(text: string, start: number): number {
 	return start < 2 ? 0 : text.lastIndexOf("\n", start - 2) + 1;
-}
-
-function lineCount(text: string): number {
-	let count = 1;
-	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-	return count;
 }
 
 function commonPrefixLength(texts: readonly string[]): number {

@@ -63,6 +63,13 @@ export function scanLines(content: string): Line[] {
 	return lines;
 }
 
+/** Lines in a text; a last line without a terminator counts. */
+export function lineCount(text: string): number {
+	let count = 0;
+	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+	return text === "" || text.endsWith("\n") ? count : count + 1;
+}
+
 /** Empty or only spaces and tabs (terminator aside). */
 export function isBlankLine(text: string): boolean {
 	return /^[ \t]*(?:\r?\n)?$/.test(text);

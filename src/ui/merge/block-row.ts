@@ -1,5 +1,5 @@
 /** One row of the merge view per block: base, your note, result and agent side by side, or a collapsed stretch. */
-import { lineCount } from "./block-text";
+import { lineCount } from "../../core/markdown/lines";
 import type { Block, ConflictBlock, StableBlock } from "./blocks";
 import { renderConflictCell } from "./conflict-block";
 import { paneTexts } from "./highlight";

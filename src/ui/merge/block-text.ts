@@ -11,14 +11,6 @@ export interface ConflictTexts {
 	theirs: string;
 }
 
-
-/** Lines in a text; a last line without a terminator counts. */
-export function lineCount(text: string): number {
-	let count = 0;
-	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-	return text === "" || text.endsWith("\n") ? count : count + 1;
-}
-
 /** Offset just after the first `lines` lines (or the end). */
 export function offsetAfterLines(text: string, lines: number): number {
 	let offset = 0;

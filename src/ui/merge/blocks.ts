@@ -1,7 +1,8 @@
 /** Turns a merge into the view's blocks: conflicts numbered, long unchanged stretches split around a collapsible middle. */
 import { mergeThreeWay, type MergeConflictReason, type StableOrigin } from "../../core/merge";
 import { eolOf } from "../../core/markdown/lines";
-import { lineCount, offsetAfterLines, offsetBeforeLastLines, type Choice } from "./block-text";
+import { lineCount } from "../../core/markdown/lines";
+import { offsetAfterLines, offsetBeforeLastLines, type Choice } from "./block-text";
 
 /** "no-base": what the agent read is no longer kept, so this difference cannot be attributed to either side. */
 export type BlockReason = MergeConflictReason | "no-base";

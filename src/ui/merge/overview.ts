@@ -2,7 +2,7 @@
  * The overview: a thin bar beside the rows with a mark for every change and conflict, placed by line in the result
  * (like the overview ruler of the big merge editors). Clicking a mark goes there; the keyboard uses next/previous.
  */
-import { lineCount } from "./block-text";
+import { lineCount } from "../../core/markdown/lines";
 import type { LineStarts } from "./lines";
 import type { MergeState } from "./merge-state";
 import { CLS } from "./panes";

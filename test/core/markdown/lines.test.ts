@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dominantEol, eolOf, isBlankLine, joinLinesSteps, LINES_PER_STEP, scanLines, splitLines, splitLinesSteps } from "../../../src/core/markdown/lines";
+import { dominantEol, eolOf, isBlankLine, joinLinesSteps, lineCount, LINES_PER_STEP, scanLines, splitLines, splitLinesSteps } from "../../../src/core/markdown/lines";
 import { finishNow } from "../../../src/core/steps";
+
+describe("lineCount", () => {
+	it("counts lines, a last line without terminator included", () => {
+		expect([lineCount(""), lineCount("a"), lineCount("a\n"), lineCount("a\nb"), lineCount("\n\n")]).toEqual([0, 1, 1, 2, 2]);
+	});
+});
 
 describe("splitLines", () => {
 	it("returns no lines for the empty string", () => {
