@@ -122,7 +122,7 @@ export class GuardedWriter {
 		});
 		// Acknowledged only once durable, but without holding up the next writer of the note meanwhile.
 		if (outcome.kind === "awaiting-disk") return outcome.durable.then(() => outcome.written);
-		await earlierOnDisk;
+		if (earlierOnDisk !== undefined) await earlierOnDisk;
 		if (outcome.kind !== "refusing") return outcome;
 		return { ...(await this.answerUnlocked(outcome)), implicit };
 	}
