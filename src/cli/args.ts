@@ -18,7 +18,8 @@ const IGNORED = new Set(["vault"]);
 const FLAG = "true";
 /** Names that credit history and conflict records: short, printable, no path or control characters. */
 const AGENT_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
-const REVISION = /^"?([A-Za-z0-9_-]{43})"?$/;
+/** A revision, or the part token or change tag of one (core/revision-tokens); quotes and a W/ from an ETag allowed. */
+const REVISION = /^(?:W\/)?"?((?:part\.|tag\.)?[A-Za-z0-9_-]{43})"?$/;
 export const DEFAULT_AGENT = "cli";
 
 export class Arguments {
@@ -73,7 +74,7 @@ export class Arguments {
 		const value = this.text(name);
 		if (value === undefined) return undefined;
 		const match = REVISION.exec(value.trim());
-		if (!match) badArgument(name, `${name}= is not a revision token (43 characters of letters, digits, - and _).`, `Pass the revision exactly as revision-guard:read returned it.`);
+		if (!match) badArgument(name, `${name}= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it).`, `Pass the revision exactly as revision-guard:read returned it.`);
 		return match[1]!;
 	}
 

@@ -5,6 +5,8 @@
  * a conflict: the record and the .bak are the person's to settle. A write of the agent's that lands on the revision
  * the conflict was refused against resolves it.
  */
+import { conflictForAgents } from "../service/conflict-view";
+import { revisionField } from "../core/revision-tokens";
 import type { ConflictStatus } from "../core/conflicts";
 import { headOfText } from "../core/diff/page";
 import { diffCapBytes } from "../service/diff-pages";
@@ -29,13 +31,13 @@ export const conflictsCommand: CliCommand = {
 		const id = args.text("id");
 		if (id !== undefined) {
 			const record = notes.conflict(id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
-			return ok({ conflict: { ...record } });
+			return ok({ conflict: conflictForAgents(record) });
 		}
 		const status = args.has("status") ? args.choice("status", STATUSES) : undefined;
 		const path = args.has("path") ? args.notePath(notes) : undefined;
 		const limit = Math.max(1, args.count("limit", DEFAULT_LIMIT, MAX_LIMIT));
 		const records = notes.listConflicts(status ? { status } : undefined).filter((record) => path === undefined || record.path === path);
-		return ok({ conflicts: records.slice(0, limit).map((record) => ({ ...record })), total: records.length, ...(records.length > limit ? { truncated: true } : {}) });
+		return ok({ conflicts: records.slice(0, limit).map(conflictForAgents), total: records.length, ...(records.length > limit ? { truncated: true } : {}) });
 	},
 };
 
@@ -55,7 +57,7 @@ export const resolveCommand: CliCommand = {
 		const diff3 = args.flag("diff3");
 		const record = notes.conflict(id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
 		if (record.status !== "open") {
-			return fail("conflict-not-open", `Conflict ${id} is already ${record.status}; nothing was written.`, `Read the note for what it holds now: ${commandLine("read", { path: record.path })}.`, { conflict: { ...record } });
+			return fail("conflict-not-open", `Conflict ${id} is already ${record.status}; nothing was written.`, `Read the note for what it holds now: ${commandLine("read", { path: record.path })}.`, { conflict: conflictForAgents(record) });
 		}
 		const preview = await notes.conflictMerge(id, diff3);
 		if (!preview) {
@@ -66,12 +68,16 @@ export const resolveCommand: CliCommand = {
 		if (sides.mineRevision === null) {
 			return fail("note-not-found", `"${path}" no longer exists, so there is nothing to merge into; your text is in "${record.backupPath ?? "(not kept)"}".`, `To create the note again, read the .bak and write it: ${commandLine("read", { path: record.backupPath ?? path })}.`, { id, path, backupPath: record.backupPath });
 		}
-		const facts = { id, path, clean: result.clean, conflicts: result.conflicts, baseRetained: sides.base !== null, currentRevision: sides.mineRevision, backupPath: record.backupPath };
+		// Bounded like every answer: the merge is a whole note, so it gets the diff cap a refusal's diff gets.
+		const shown = headOfText(text, diffCapBytes(notes.settings()));
+		// The whole merge carries every change the note made since the agent's read, so it can hand the note's revision;
+		// a cut one cannot (core/revision-tokens).
+		const mineSight = shown.truncated ? "none" : "whole";
+		const facts = { id, path, clean: result.clean, conflicts: result.conflicts, baseRetained: sides.base !== null, ...revisionField("currentRevision", sides.mineRevision, mineSight), backupPath: record.backupPath };
 		if (!apply || !result.clean) {
-			// Bounded like every answer: the merge is a whole note, so it gets the diff cap a refusal's diff gets.
-			const shown = headOfText(text, diffCapBytes(notes.settings()));
 			const cut = shown.truncated ? { mergeTruncated: true } : {};
-			const manual = `Resolve the <<<<<<< / ======= / >>>>>>> markers in the merge${shown.truncated ? " (cut here: merge the note and the .bak yourself)" : ""}, write the result to a file, then run ${commandLine("write", { path, revision: sides.mineRevision, file: "/absolute/path/to/merged.md" })}.`;
+			const writeIt = shown.truncated ? `read the note (${commandLine("read", { path })}) for its revision and write the result with it` : `run ${commandLine("write", { path, revision: sides.mineRevision, file: "/absolute/path/to/merged.md" })}`;
+			const manual = `Resolve the <<<<<<< / ======= / >>>>>>> markers in the merge${shown.truncated ? " (cut here: merge the note and the .bak yourself)" : ""}, write the result to a file, then ${writeIt}.`;
 			if (apply) return fail("merge-has-conflicts", `The automatic merge has ${result.conflicts} conflict(s), so nothing was written.`, manual, { ...facts, merge: shown.text, ...cut });
 			const next = result.clean ? `The merge is clean: write it with ${commandLine("resolve", { id, apply: true })}.` : manual;
 			return ok({ ...facts, merge: shown.text, ...cut, next });

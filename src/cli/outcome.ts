@@ -4,7 +4,8 @@
  * run next.
  */
 import type { WriteOutcome } from "../service/guarded-writer";
-import { staleFacts, type Refused } from "../service/stale-facts";
+import { revisionField } from "../core/revision-tokens";
+import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../service/stale-facts";
 import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answer";
 
 /** The commands that write, each with what "retry" means for it. */
@@ -14,14 +15,15 @@ export type WriteAction = "write" | "append" | "edit" | "patch" | "delete" | "re
 export function writeAnswer(action: WriteAction, path: string, outcome: WriteOutcome): CliAnswer | CliError {
 	switch (outcome.kind) {
 		case "written":
-			return ok({ path, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true, detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written." } : {}) });
+			// A revision (or a part token, for a write whose whole result the caller has not seen) it may write with next.
+			return ok({ path, ...revisionField("revision", outcome.revision, outcome.sight), created: outcome.created, ...(outcome.merged ? { merged: true, detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Read the note to see it (and for a revision that can replace it)." } : {}) });
 		case "unchanged":
-			return ok({ path, revision: outcome.revision, unchanged: true });
+			return ok({ path, ...revisionField("revision", outcome.revision, outcome.sight), unchanged: true });
 		case "deleted":
 			return ok({ path, deleted: true });
 		case "inapplicable": {
 			const error = action === "edit" ? "edit-not-applied" : outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch";
-			return failure(error, `${outcome.detail} Nothing was written.`, `Read the note again (${commandLine("read", { path })}) and fix the ${action === "edit" ? "old text" : "target"} to match it.`, { path, reason: outcome.reason, currentRevision: outcome.currentRevision });
+			return failure(error, `${outcome.detail} Nothing was written.`, `Read the note again (${commandLine("read", { path })}) and fix the ${action === "edit" ? "old text" : "target"} to match it.`, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) });
 		}
 		case "refused":
 			return refusalAnswer(action, path, outcome);
@@ -29,7 +31,8 @@ export function writeAnswer(action: WriteAction, path: string, outcome: WriteOut
 }
 
 function refusalAnswer(action: WriteAction, path: string, outcome: Refused): CliError {
-	const { refusal, conflict, currentRevision, backupError } = outcome;
+	const { refusal, conflict, backupError } = outcome;
+	const current = currentFields(outcome);
 	const read = commandLine("read", { path });
 	const kept = conflict?.backupPath
 		? ` Your text was kept, byte for byte, in "${conflict.backupPath}" (conflict ${conflict.id}).`
@@ -41,20 +44,22 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 	switch (refusal.reason) {
 		case "stale":
 			return staleAnswer(action, path, outcome, kept, record);
-		case "token-required":
-			return failure("revision-required", `"${path}" already exists, and ${action === "delete" ? "deleting" : "replacing"} it needs the revision you read; nothing was ${action === "delete" ? "deleted" : "written"}.`, `${redo}`, { path, currentRevision });
+		case "token-required": {
+			const what = refusal.sent === "change-tag" ? "revision= is a change tag (from a listing or a conflict record), which proves nothing about what you read" : refusal.sent === "part-token" ? "revision= came with part of the note (a patch's answer), which is not enough to replace or delete all of it" : `${action === "delete" ? "deleting" : "replacing"} it needs the revision you read`;
+			return failure("revision-required", `"${path}" already exists, and ${what}; nothing was ${action === "delete" ? "deleted" : "written"}.`, `${redo}`, { path, ...current });
+		}
 		case "exists":
-			return failure("note-exists", `"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`, redo, { path, currentRevision, ...record });
+			return failure("note-exists", `"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`, redo, { path, ...current, ...record });
 		case "read-expired":
-			return failure("read-expired", `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`, redo, { path, sentRevision: refusal.sentRevision, currentRevision, ...record });
+			return failure("read-expired", `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`, redo, { path, ...current, ...record });
 		case "content-loss":
-			return failure("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`, redo, { path, currentRevision, ...record });
+			return failure("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`, redo, { path, ...current, ...record });
 		case "empty-body":
-			return failure("empty-body", `The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`, `Check your text. To empty the note on purpose, run the same command with the flag: empty`, { path, currentRevision });
+			return failure("empty-body", `The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`, `Check your text. To empty the note on purpose, run the same command with the flag: empty`, { path, ...current });
 		case "note-in-use":
-			return failure("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`, `Retry once the person has finished: ${redo}`, { path, currentRevision, ...record });
+			return failure("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`, `Retry once the person has finished: ${redo}`, { path, ...current, ...record });
 		case "backup-read-only":
-			return failure("backup-read-only", `"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`, "Write to the note it belongs to instead; the person tidies backups in Obsidian.", { path });
+			return failure("backup-read-only", `"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`, "Write to the note it belongs to instead; the person keeps or deletes backups.", { path });
 		case "not-found":
 			return failure("note-not-found", `There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`, action === "delete" ? "Nothing to do." : `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
 		case "malformed-condition":
@@ -63,17 +68,19 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 }
 
 function staleAnswer(action: WriteAction, path: string, outcome: Refused, kept: string, record: Record<string, unknown>): CliError {
-	const { currentRevision, changes, mergePreview } = outcome;
+	const { currentRevision, currentSight, changes, mergePreview } = outcome;
 	const facts = staleFacts(outcome);
 	const { sentRevision } = facts;
+	const revisions = nextPageRevisions(outcome);
 	const done = action === "delete" ? "deleted" : "written";
 	if (currentRevision === null) {
 		return failure("stale-revision", `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.${kept}`, action === "delete" ? "Nothing to do: the note is gone." : `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} (without revision=).`, { path, sentRevision, currentRevision, ...record });
 	}
 	const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview shows the attempt with conflict markers). " : "";
-	const next = changes
-		? `\`changes\` is a diff from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run revision-guard:${action === "resolve" ? "write" : action} again with revision=${currentRevision}.${changes.truncated ? " The diff was cut at the answer size limit; changesNext gives the rest." : ""}`
-		: `Read it again (${commandLine("read", { path })}), re-apply your change, then run revision-guard:${action === "resolve" ? "write" : action} again with revision=${currentRevision}.`;
-	const pages = changes?.truncated && sentRevision !== null ? { changesTruncated: true, changesNext: commandLine("changes", { path, since: sentRevision, to: currentRevision, offset: String(changes.nextOffset ?? 0) }) } : {};
+	const command = `revision-guard:${action === "resolve" ? "write" : action}`;
+	const next = changes && currentSight !== "none"
+		? `\`changes\` is every change from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run ${command} again with revision=${facts.currentRevision}.`
+		: `${changes ? "`changes` is the start of the diff from the revision you sent, cut at the answer size limit (changesNext gives the rest); it is not all of the note, so it carries no revision. " : ""}Read it again (${commandLine("read", { path })}), re-apply your change, then run ${command} again with the revision it returns.`;
+	const pages = changes?.truncated && revisions !== null ? { changesTruncated: true, changesNext: commandLine("changes", { path, since: revisions.since, to: revisions.to, offset: String(changes.nextOffset ?? 0) }) } : {};
 	return failure("stale-revision", `${merge}"${path}" changed since you read it, so nothing was ${done}.${kept}`, next, { path, ...facts, ...record, ...pages });
 }

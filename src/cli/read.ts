@@ -1,4 +1,5 @@
 /** revision-guard:read and revision-guard:changes: what a note holds now with its revision, and what changed since one. */
+import { changeTagOf, revisionField, tokenFor } from "../core/revision-tokens";
 import { utf8Length } from "../core/utf8";
 import { commandLine, fail, ok } from "./answer";
 import { AGENT_FLAG, PATH_FLAG, type CliCommand } from "./command";
@@ -18,7 +19,7 @@ export const readCommand: CliCommand = {
 		// Bounded like every answer: a note too big to be written back in one piece is not sent in one piece either.
 		const cap = bodyCapBytes(notes);
 		if (utf8Length(read.content) > cap) {
-			return fail("note-too-large", `"${path}" is ${read.stat.size} bytes, over the ${cap / 1024 / 1024} MB answer limit, so its content was not sent.`, "Change it in place with revision-guard:edit or revision-guard:patch (they need no full copy), or ask the person to raise the body size limit.", { path, revision: read.revision, size: read.stat.size });
+			return fail("note-too-large", `"${path}" is ${read.stat.size} bytes, over the ${cap / 1024 / 1024} MB answer limit, so its content was not sent.`, "Change it in place with revision-guard:edit or revision-guard:patch (they need no full copy), or ask the person to raise the body size limit.", { path, changeTag: changeTagOf(read.revision), size: read.stat.size });
 		}
 		return ok({ path: read.path, revision: read.revision, content: read.content, size: read.stat.size, mtime: read.stat.mtime });
 	},
@@ -45,8 +46,10 @@ export const changesCommand: CliCommand = {
 		if (answer.kind === "not-retained") {
 			return fail("base-not-retained", `Revision ${answer.revision} of "${path}" is not retained (or never existed), so no diff can be made.`, `Read the note to start from its current content: ${commandLine("read", { path })}.`, { path });
 		}
-		const { page } = answer;
-		const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: commandLine("changes", { path, since, to: answer.to, offset: String(page.nextOffset) }) };
-		return ok({ path, since, to: answer.to, revision: answer.revision, changed: answer.changed, offset, diff: page.text, ...more, ...(page.lineCut ? { lineCut: true } : {}) });
+		const { page, sight } = answer;
+		// As REST's /changes: the note's revision only with the whole diff to it from a token the caller had.
+		const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: commandLine("changes", { path, since, to: changeTagOf(answer.to), offset: String(page.nextOffset) }) };
+		const toSight = answer.to === answer.revision ? sight : "none";
+		return ok({ path, since, to: tokenFor(answer.to, toSight), ...revisionField("revision", answer.revision, sight), changed: answer.changed, offset, diff: page.text, ...more, ...(page.lineCut ? { lineCut: true } : {}) });
 	},
 };

@@ -4,7 +4,8 @@
  */
 import { applyEdits, type TextEdit } from "./edit";
 import type { PatchFailure, PatchResult } from "./patch";
-import { revisionOf, sentRevisions, strongMatch, weakMatch, type EntityTagCondition } from "./revision";
+import { revisionOf, sentRevisions, type EntityTagCondition } from "./revision";
+import { noneMatchSight, proofIn, sentTokenKind } from "./revision-tokens";
 
 export type WriteOperation =
 	| { kind: "replace"; body: string }
@@ -31,11 +32,21 @@ export interface GuardRequest {
 	readExpired?: boolean;
 	/** The client said it means to empty a non-empty note (an empty body is otherwise refused). */
 	allowEmpty?: boolean;
+	/**
+	 * `ifMatch` is the client's last read standing in for a missing If-Match, not a condition it sent: a note that is
+	 * not there (any more) is then simply created, as it would be without a token.
+	 */
+	implicit?: boolean;
 }
 
 export type Refusal =
-	/** 428: an update needs `If-Match` (`wildcard`: it was `If-Match: *`, which proves nothing about what was read). */
-	| { reason: "token-required"; wildcard?: boolean }
+	/**
+	 * 428: an update needs a token that proves the client saw what it replaces. `wildcard`: it sent `If-Match: *`;
+	 * `sent`: it sent a change tag (from a listing, HEAD or a 428), or a part token (from a document map or a section
+	 * read) for a write that replaces or deletes the whole note; `lastReadPart`: it sent none, and its last read was
+	 * of part of the note.
+	 */
+	| { reason: "token-required"; wildcard?: boolean; sent?: "change-tag" | "part-token"; lastReadPart?: boolean }
 	/** 412: `If-Match` names a revision that is not current. */
 	| { reason: "stale"; sentRevision: string | null }
 	/** 412: `If-None-Match: *` (or a matching tag) but the note exists. */
@@ -74,12 +85,12 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 
 	if (current === null) {
 		if (operation.kind === "delete" || operation.kind === "patch" || operation.kind === "edit") return refuse({ reason: "not-found" });
-		// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1).
-		if (ifMatch.kind !== "absent") return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+		// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1); a last read stands for none.
+		if (ifMatch.kind !== "absent" && !request.implicit) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 		return { kind: "write", content: operation.body, created: true };
 	}
 
-	if (ifNoneMatch.kind === "any" || (ifNoneMatch.kind === "tags" && weakMatch(ifNoneMatch, revisionOf(current)))) {
+	if (ifNoneMatch.kind === "any" || noneMatchSight(ifNoneMatch, revisionOf(current)) !== null) {
 		return refuse({ reason: "exists" });
 	}
 	if (operation.kind === "patch") return decidePatch(current, operation.apply, request);
@@ -92,9 +103,9 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 
 	const needsToken = operation.kind !== "append";
 	if (ifMatch.kind === "tags") {
-		const revision = revisionOf(current);
-		if (!strongMatch(ifMatch, revision)) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
-		if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
+		// Appending overwrites nothing, so a part token, when sent, is enough for it; replacing or deleting is not.
+		const refused = checkToken(current, request, needsToken ? "whole" : "part");
+		if (refused) return refused;
 	} else if (needsToken) {
 		// `If-Match: *` proves nothing about what the client read, so it is treated like no token at all.
 		if (ifMatch.kind === "any") return refuse({ reason: "token-required", wildcard: true });
@@ -114,25 +125,41 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 	}
 }
 
-/** A patch needs the revision it was meant for (sent, or the client's last read); only then is it computed. */
+/**
+ * A patch needs the revision it was meant for (sent, or the client's last read); only then is it computed. A part
+ * token is enough: a patch changes only the part it names.
+ */
 function decidePatch(current: string, apply: (current: string) => PatchResult, request: GuardRequest): GuardDecision {
 	const { ifMatch } = request;
 	if (ifMatch.kind !== "tags") return refuse({ reason: "token-required", ...(ifMatch.kind === "any" ? { wildcard: true } : {}) });
-	const revision = revisionOf(current);
-	if (!strongMatch(ifMatch, revision)) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
-	if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
-	return applied(current, apply(current));
+	return checkToken(current, request, "part") ?? applied(current, apply(current));
 }
 
 /** Edits need no token (they change only the text they match); a sent token must still be current. */
 function decideEdit(current: string, edits: readonly TextEdit[], request: GuardRequest): GuardDecision {
-	const { ifMatch } = request;
-	if (ifMatch.kind === "tags") {
-		const revision = revisionOf(current);
-		if (!strongMatch(ifMatch, revision)) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
-		if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
+	if (request.ifMatch.kind === "tags") {
+		const refused = checkToken(current, request, "part");
+		if (refused) return refused;
 	}
 	return applied(current, applyEdits(current, edits));
+}
+
+/**
+ * Checks a sent If-Match against the note: null when it proves the client saw at least `needs` of the current
+ * revision (and the read is within the validity window), else the refusal. A change tag never proves anything, and
+ * a part token never proves the whole note, whether or not the note changed since: that is a 428 (read first), not
+ * a stale write.
+ */
+function checkToken(current: string, request: GuardRequest, needs: "whole" | "part"): GuardDecision | null {
+	const { ifMatch } = request;
+	const revision = revisionOf(current);
+	const proof = proofIn(ifMatch, revision);
+	const sent = sentTokenKind(ifMatch);
+	if (sent === "tag") return refuse({ reason: "token-required", sent: "change-tag" });
+	if (needs === "whole" && (proof === "part" || (proof === null && sent === "part"))) return refuse({ reason: "token-required", sent: "part-token" });
+	if (proof === null) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+	if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
+	return null;
 }
 
 function applied(current: string, result: PatchResult): GuardDecision {

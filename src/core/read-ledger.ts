@@ -8,18 +8,35 @@ export interface LastRead {
 	revision: string;
 	/** Epoch milliseconds of the read or write. */
 	time: number;
+	/**
+	 * How much of the note the client saw: all of it (a read, or a write it knew the whole result of), or a part (a
+	 * document map, a section, an append to a note it never read). Only a whole read stands in for a missing
+	 * If-Match on a write that replaces or deletes the whole note.
+	 */
+	sight: "whole" | "part";
 }
+
+/** A client's last read as a tokenless write is held to it: the revision, and how much of it the client saw. */
+export type HeldRead = Pick<LastRead, "revision" | "sight">;
 
 export class ReadLedger {
 	private readonly entries = new Map<string, LastRead>();
 
 	constructor(private capacity: number) {}
 
-	record(client: string, path: string, revision: string, time: number): void {
+	/** A read or write of `revision` by `client`. A part of a revision it saw whole leaves it seen whole. */
+	record(client: string, path: string, revision: string, time: number, sight: "whole" | "part" = "whole"): void {
 		const key = keyOf(client, path);
+		const earlier = this.entries.get(key);
+		const seen = sight === "part" && earlier?.revision === revision ? earlier.sight : sight;
 		this.entries.delete(key);
-		this.entries.set(key, { revision, time });
+		this.entries.set(key, { revision, time, sight: seen });
 		this.trim();
+	}
+
+	/** The client's read of `path` ends: it deleted the note, or a read found it gone. */
+	forget(client: string, path: string): void {
+		this.entries.delete(keyOf(client, path));
 	}
 
 	lastRead(client: string, path: string): LastRead | undefined {

@@ -4,6 +4,8 @@
  * guard decision (that is always hashed from the content itself); this is history and attribution only.
  */
 
+import { changeTagOf, partTokenOf, tokenKind } from "./revision-tokens";
+
 /**
  * Who produced a revision, as the history stores it (and has since its first saved state, so the stored shape stays):
  * an agent's write, the person (in Obsidian), or a program we do not know. Requests are made by an `Actor`
@@ -83,6 +85,19 @@ export class RevisionHistory {
 	find(path: string, revision: string): RevisionEntry | undefined {
 		const entries = this.notes.get(path)?.entries ?? [];
 		for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision && !entries[i]!.deleted) return entries[i];
+		return undefined;
+	}
+
+	/**
+	 * The revision of `path`'s history that `token` names: the revision itself, or one whose part token or change tag
+	 * it is (the forms agents are handed instead of the revision; they cannot be turned back into it otherwise).
+	 */
+	revisionNamed(path: string, token: string): string | undefined {
+		const kind = tokenKind(token);
+		if (kind === "whole") return token;
+		const formOf = kind === "part" ? partTokenOf : changeTagOf;
+		const entries = this.notes.get(path)?.entries ?? [];
+		for (let i = entries.length - 1; i >= 0; i--) if (formOf(entries[i]!.revision) === token) return entries[i]!.revision;
 		return undefined;
 	}
 

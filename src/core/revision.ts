@@ -170,10 +170,18 @@ export type EntityTagCondition =
 	| { kind: "malformed"; raw: string };
 
 const TAG = /^\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(,|$)/;
+/**
+ * One of our tokens without its quotes (a revision, a part token or a change tag): what an agent copies out of a
+ * JSON answer's `currentRevision` or a document map's `version`. Taken as that tag, so the commonest slip cannot
+ * turn a retry into a 400; a weak tag always needs its `W/"…"`.
+ */
+const BARE_TOKEN = /^\s*((?:part\.|tag\.)?[A-Za-z0-9_-]{43})\s*$/;
 
 export function parseEntityTagCondition(raw: string | undefined): EntityTagCondition {
 	if (raw === undefined) return { kind: "absent" };
 	if (raw.trim() === "*") return { kind: "any" };
+	const bare = BARE_TOKEN.exec(raw);
+	if (bare) return { kind: "tags", tags: [{ weak: false, opaque: bare[1]! }] };
 	const tags: EntityTag[] = [];
 	// RFC 9110 list syntax tolerates empty elements anywhere, including before the first: `, "a"`.
 	let rest = raw.replace(/^(\s*,)+/, "");

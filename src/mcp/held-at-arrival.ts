@@ -5,6 +5,7 @@
  * write) rather than to the read both were based on.
  */
 import { validateVaultPath, type PathPolicy } from "../core/path";
+import type { HeldRead } from "../core/read-ledger";
 
 /** The tools whose missing revision stands for the session's last read (appends and edits need none). */
 const HELD_TOOLS: ReadonlySet<string> = new Set(["write_note", "patch_note", "delete_note"]);
@@ -12,10 +13,10 @@ const HELD_TOOLS: ReadonlySet<string> = new Set(["write_note", "patch_note", "de
 const MAX_PENDING = 256;
 
 export class HeldAtArrival {
-	private readonly byRequest = new Map<string, { path: string; held: string | null }>();
+	private readonly byRequest = new Map<string, { path: string; held: HeldRead | null }>();
 
 	/** Notes, for every tools/call in this POST body that may be held, what it is held to now. */
-	capture(body: unknown, policy: PathPolicy, hold: (path: string) => string | null): void {
+	capture(body: unknown, policy: PathPolicy, hold: (path: string) => HeldRead | null): void {
 		for (const message of Array.isArray(body) ? body : [body]) {
 			const call = heldCall(message, policy);
 			if (!call) continue;
@@ -25,7 +26,7 @@ export class HeldAtArrival {
 	}
 
 	/** What the call was held to on arrival (once), or undefined when nothing was captured for it and this path. */
-	take(requestId: string | number, path: string): string | null | undefined {
+	take(requestId: string | number, path: string): HeldRead | null | undefined {
 		const key = String(requestId);
 		const entry = this.byRequest.get(key);
 		this.byRequest.delete(key);

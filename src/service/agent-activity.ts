@@ -136,7 +136,7 @@ export class AgentActivity {
 		if (note) return { kind: "exists", currentRevision: revisionOf(note.content), deleted };
 		// The writer checks If-None-Match: * again inside its atomic step, so a note created meanwhile is not replaced.
 		const ifNoneMatch = parseEntityTagCondition("*");
-		const outcome = await writer.write({ path, operation: { kind: "replace", body: text }, ifMatch: { kind: "absent" }, ifNoneMatch, actor, heldRevision: null, allowEmpty: true });
+		const outcome = await writer.write({ path, operation: { kind: "replace", body: text }, ifMatch: { kind: "absent" }, ifNoneMatch, actor, heldRevision: null, allowEmpty: true, unseenBody: true });
 		return { kind: "write", outcome, merged: false };
 	}
 
@@ -150,6 +150,6 @@ export class AgentActivity {
 
 	private write(path: string, text: string, expected: string, actor: Actor): Promise<WriteOutcome> {
 		const ifMatch = parseEntityTagCondition(`"${expected}"`);
-		return this.history.deps.writer.write({ path, operation: { kind: "replace", body: text }, ifMatch, ifNoneMatch: parseEntityTagCondition(undefined), actor, heldRevision: null, allowEmpty: true });
+		return this.history.deps.writer.write({ path, operation: { kind: "replace", body: text }, ifMatch, ifNoneMatch: parseEntityTagCondition(undefined), actor, heldRevision: null, allowEmpty: true, unseenBody: true });
 	}
 }

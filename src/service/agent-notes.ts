@@ -8,8 +8,10 @@ import type { BaseStore } from "../core/base-store";
 import type { ConflictLog, ConflictRecord, ConflictStatus } from "../core/conflicts";
 import type { Page } from "../core/diff/page";
 import type { PathPolicy } from "../core/path";
-import type { ReadLedger } from "../core/read-ledger";
-import { revisionOf, weakMatch, type EntityTagCondition } from "../core/revision";
+import type { HeldRead, ReadLedger } from "../core/read-ledger";
+import type { RevisionHistory } from "../core/revision-history";
+import { revisionOf, type EntityTagCondition } from "../core/revision";
+import { noneMatchSight, tokenKind, type Sight } from "../core/revision-tokens";
 import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { NoteStat, VaultGateway } from "../vault/gateway";
@@ -30,15 +32,24 @@ import { UndoNotes } from "./undo-notes";
 
 export type { NoteChange } from "./note-change-feed";
 
+/** `sight`: how much of the note the answer shows, which decides the token it may hand out (core/revision-tokens). */
 export type NoteRead =
 	| { kind: "missing" }
-	/** The note still matches the client's If-None-Match: nothing was shown, so nothing counts as read. */
-	| { kind: "not-modified"; path: string; revision: string; stat: NoteStat }
-	| { kind: "read"; path: string; content: string; revision: string; stat: NoteStat };
+	/**
+	 * The note still matches the client's If-None-Match: nothing was shown, so nothing counts as read, and the answer
+	 * hands back only the form of the revision the client already had (`sight`).
+	 */
+	| { kind: "not-modified"; path: string; revision: string; stat: NoteStat; sight: Sight }
+	| { kind: "read"; path: string; content: string; revision: string; stat: NoteStat; sight: Sight };
 
 export interface ReadOptions {
 	/** Only the facts are wanted (HEAD): the content is not shown, so it does not count as read. */
 	head?: boolean;
+	/**
+	 * Only part of the note is shown (a document map, a section): it counts as a read of that part, whose token can
+	 * patch the note but never replace or delete it.
+	 */
+	part?: boolean;
 	ifNoneMatch?: EntityTagCondition;
 }
 
@@ -52,10 +63,15 @@ export interface ChangesQuery {
 	copies?: 1 | 2;
 }
 
+/**
+ * `to` is the revision the page diffs to, and `revision` the note's now; both come with `sight`, which is what the
+ * client has seen of them: the revision it diffed from, plus every change to them, is all of them only when the page
+ * holds the whole diff from a revision it had seen whole.
+ */
 export type ChangesAnswer =
 	| { kind: "missing" }
 	| { kind: "not-retained"; revision: string }
-	| { kind: "diff"; since: string; to: string; revision: string; changed: boolean; page: Page };
+	| { kind: "diff"; since: string; to: string; revision: string; sight: Sight; changed: boolean; page: Page };
 
 export interface ConflictMerge {
 	sides: ConflictSides;
@@ -63,8 +79,14 @@ export interface ConflictMerge {
 	text: string;
 }
 
+/** Which host serves the vault: Obsidian (the plugin), or a plain folder (the headless host). */
+export type HostKind = "obsidian" | "folder";
+
 export interface AgentNotesDeps {
+	host: HostKind;
 	gateway: VaultGateway;
+	/** Where the forms of a revision handed to agents (part tokens, change tags) are looked up again. */
+	history: RevisionHistory;
 	tracker: RevisionTracker;
 	bases: BaseStore;
 	reads: ReadLedger;
@@ -84,6 +106,8 @@ export interface AgentNotesDeps {
 
 export class AgentNotes {
 	readonly vaultName: string;
+	/** Which host serves the vault, so answers speak of what it has (Obsidian's settings and merge view, or none). */
+	readonly hostName: HostKind;
 	readonly now: () => number;
 	readonly timers: Timers;
 	readonly settings: () => RevisionGuardSettings;
@@ -96,12 +120,13 @@ export class AgentNotes {
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
+		this.hostName = deps.host;
 		this.now = deps.now;
 		this.timers = deps.timers;
 		this.settings = deps.settings;
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
-		this.undo = new UndoNotes({ noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
+		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
 	}
 
 	/**
@@ -110,15 +135,21 @@ export class AgentNotes {
 	 */
 	async read(actor: AgentActor, path: string, options: ReadOptions = {}): Promise<NoteRead> {
 		const snapshot = await this.deps.gateway.read(path);
-		if (!snapshot) return { kind: "missing" };
+		if (!snapshot) {
+			// Whatever this client read of the note is gone with it: creating it again needs no token.
+			if (actor.client !== undefined) this.deps.reads.forget(actor.client, path);
+			return { kind: "missing" };
+		}
 		const current = revisionOf(snapshot.content);
 		const { ifNoneMatch } = options;
-		if (ifNoneMatch && (ifNoneMatch.kind === "any" || weakMatch(ifNoneMatch, current))) return { kind: "not-modified", path: snapshot.path, revision: current, stat: snapshot.stat };
-		if (!options.head) {
+		const unchanged = ifNoneMatch === undefined ? null : ifNoneMatch.kind === "any" ? "none" : noneMatchSight(ifNoneMatch, current);
+		if (unchanged !== null) return { kind: "not-modified", path: snapshot.path, revision: current, stat: snapshot.stat, sight: unchanged };
+		const sight: Sight = options.head ? "none" : options.part ? "part" : "whole";
+		if (sight !== "none") {
 			await this.deps.tracker.served(snapshot, current);
-			this.recordRead(actor, snapshot.path, current);
+			this.recordRead(actor, snapshot.path, current, sight);
 		}
-		return { kind: "read", path: snapshot.path, content: snapshot.content, revision: current, stat: snapshot.stat };
+		return { kind: "read", path: snapshot.path, content: snapshot.content, revision: current, stat: snapshot.stat, sight };
 	}
 
 	/** A folder's contents as agents may see them, each note with its revision (a listing is not a read). */
@@ -128,26 +159,32 @@ export class AgentNotes {
 
 	/** What changed since a revision the agent saw: a page of the diff to the note now (or to `to`). */
 	async changes(path: string, query: ChangesQuery): Promise<ChangesAnswer> {
-		const { gateway, bases, tracker, diffs } = this.deps;
+		const { gateway, bases, tracker, diffs, history } = this.deps;
 		const snapshot = await gateway.read(path);
 		if (!snapshot) return { kind: "missing" };
-		const base = await bases.get(query.since);
+		// `since` and `to` may be any form a client was handed (a change tag from a listing, a page's `to`).
+		const since = history.revisionNamed(path, query.since) ?? query.since;
+		const base = await bases.get(since);
 		if (base === null) return { kind: "not-retained", revision: query.since };
-		// The answer names the note's current revision, which the agent may write with: that counts as serving it.
+		// The answer may name the note's current revision, which the agent may write with: that counts as serving it.
 		const revision = await tracker.served(snapshot);
 		let to = { revision, content: snapshot.content };
-		if (query.to !== undefined && query.to !== revision) {
-			const content = await bases.get(query.to);
-			if (content === null) return { kind: "not-retained", revision: query.to };
-			to = { revision: query.to, content };
+		const wantedTo = query.to === undefined ? undefined : (history.revisionNamed(path, query.to) ?? query.to);
+		if (wantedTo !== undefined && wantedTo !== revision) {
+			const content = await bases.get(wantedTo);
+			if (content === null) return { kind: "not-retained", revision: query.to! };
+			to = { revision: wantedTo, content };
 		}
 		const maxBytes = diffCapBytes(this.settings()) / (query.copies ?? 1);
-		const page = await diffs.page({ path, from: { revision: query.since, content: base }, to, offset: query.offset, maxBytes });
-		return { kind: "diff", since: query.since, to: to.revision, revision, changed: query.since !== revisionOf(to.content), page };
+		const page = await diffs.page({ path, from: { revision: since, content: base }, to, offset: query.offset, maxBytes });
+		const whole = query.offset === 0 && page.nextOffset === null && !page.lineCut;
+		const sinceSight = tokenKind(query.since);
+		const sight: Sight = whole && sinceSight !== "tag" ? sinceSight : "none";
+		return { kind: "diff", since: query.since, to: to.revision, revision, sight, changed: since !== revisionOf(to.content), page };
 	}
 
-	/** The revision a tokenless write from `actor` is held to, as of now: capture it when the request arrives. */
-	holdRevision(actor: AgentActor, path: string): string | null {
+	/** The read a tokenless write from `actor` is held to, as of now: capture it when the request arrives. */
+	holdRevision(actor: AgentActor, path: string): HeldRead | null {
 		return this.deps.writer.heldRevision(actor.client, path);
 	}
 
@@ -216,7 +253,7 @@ export class AgentNotes {
 		this.deps.reads.forgetClient(client);
 	}
 
-	private recordRead(actor: AgentActor, path: string, revision: string): void {
-		if (actor.client !== undefined) this.deps.reads.record(actor.client, path, revision, this.now());
+	private recordRead(actor: AgentActor, path: string, revision: string, sight: "whole" | "part"): void {
+		if (actor.client !== undefined) this.deps.reads.record(actor.client, path, revision, this.now(), sight);
 	}
 }

@@ -9,7 +9,8 @@ import type { BaseStore } from "../core/base-store";
 import { isBackupPath, type ConflictLog } from "../core/conflicts";
 import { decideWrite, type GuardDecision, type Refusal } from "../core/guard";
 import { KeyedMutex } from "../core/keyed-mutex";
-import type { ReadLedger } from "../core/read-ledger";
+import type { HeldRead, ReadLedger } from "../core/read-ledger";
+import { sentTokenKind } from "../core/revision-tokens";
 import { revisionInSlices, revisionOf, sentRevisions, SLICE_CHARS } from "../core/revision";
 import type { RevisionHistory } from "../core/revision-history";
 import type { YieldToHost } from "../core/steps";
@@ -22,7 +23,7 @@ import { BackupNames } from "./backup-names";
 import { PendingDurability, type AwaitingDisk } from "./pending-durability";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "./diff-pages";
-import { heldRevision, readExpired, withHeldRevision } from "./implicit-tokens";
+import { basisSight, heldRevision, readExpired, sightAfterWrite, withHeldRevision } from "./implicit-tokens";
 import { WriteBookkeeping } from "./write-bookkeeping";
 import { answerRefusal, refusedWithout, seeRefusal, type SeenRefusal } from "./refusal";
 import type { RevisionTracker } from "./revision-tracker";
@@ -54,6 +55,14 @@ export interface GuardedWriterDeps {
 
 /** What the decide step asks for: the guard's decision, or a merge computed outside the atomic step first. */
 type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | null } | { kind: "needs-merge" };
+
+/** What the client showed it had seen before this write: its own If-Match, or the read it is held to. */
+interface Basis {
+	sent: WriteRequest["ifMatch"];
+	held: HeldRead | null;
+	/** The held read stands in for the If-Match the client did not send. */
+	implicit: boolean;
+}
 
 /** A refusal decided inside the lock, answered once the lock is released. */
 interface Refusing {
@@ -94,8 +103,8 @@ export class GuardedWriter {
 		return this.after.onWrittenBeforeRecord(listener);
 	}
 
-	/** The revision a tokenless write from `client` would be held to now (its last read), or null. */
-	heldRevision(client: string | undefined, path: string): string | null {
+	/** The read a tokenless write from `client` would be held to now (its last read), or null. */
+	heldRevision(client: string | undefined, path: string): HeldRead | null {
 		return heldRevision(this.deps, client, path);
 	}
 
@@ -103,18 +112,20 @@ export class GuardedWriter {
 		// Captured before waiting for the lock: a parallel write by the same client must not become this one's basis.
 		const client = clientOf(request.actor);
 		const held = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.path);
-		const { checked, implicit } = withHeldRevision(request, held);
+		const { checked, implicit, lastReadPart } = withHeldRevision(request, held);
 		if (request.actor.kind === "agent" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
 			return refusedWithout({ reason: "backup-read-only" }, null);
 		}
 		let earlierOnDisk: Promise<void> | undefined;
 		const outcome = await this.locks.run(request.path, async () => {
-			const locked = await this.writeLocked(checked);
+			const locked = await this.writeLocked(checked, { sent: request.ifMatch, held, implicit });
 			const settled = locked.kind === "awaiting-disk" ? locked.written : locked;
 			if (client !== undefined && (settled.kind === "written" || settled.kind === "unchanged")) {
-				// The writer knows what it just wrote, so its next tokenless write is checked against that.
-				this.deps.reads.record(client, request.path, settled.revision, this.deps.now());
+				// The writer knows what it just wrote (all of it, or the part it wrote): its next tokenless write is held to that.
+				if (settled.sight !== "none") this.deps.reads.record(client, request.path, settled.revision, this.deps.now(), settled.sight);
 			}
+			// A client that deleted the note has no read of it left: creating it again needs no token.
+			if (client !== undefined && settled.kind === "deleted") this.deps.reads.forget(client, request.path);
 			if (locked.kind === "awaiting-disk") this.onDisk.pending(request.path, locked.durable);
 			// Nothing of its own to make durable: it stands on what an earlier write put in place, maybe not on disk yet.
 			else if (locked.kind === "unchanged" || locked.kind === "deleted") earlierOnDisk = this.onDisk.of(request.path);
@@ -124,7 +135,10 @@ export class GuardedWriter {
 		if (outcome.kind === "awaiting-disk") return outcome.durable.then(() => outcome.written);
 		if (earlierOnDisk !== undefined) await earlierOnDisk;
 		if (outcome.kind !== "refusing") return outcome;
-		return { ...(await this.answerUnlocked(outcome)), implicit };
+		const refused = await this.answerUnlocked(outcome);
+		// A read of part of the note did not stand in for the If-Match: say so, or the 428 makes no sense to the client.
+		const refusal = lastReadPart && refused.refusal.reason === "token-required" ? { ...refused.refusal, lastReadPart: true } : refused.refusal;
+		return { ...refused, refusal, implicit };
 	}
 
 	/**
@@ -141,7 +155,7 @@ export class GuardedWriter {
 		}
 	}
 
-	private async writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing | AwaitingDisk> {
+	private async writeLocked(request: WriteRequest, basis: Basis): Promise<WriteOutcome | Refusing | AwaitingDisk> {
 		const { tracker } = this.deps;
 		const { path, operation } = request;
 		const source = historySource(request.actor);
@@ -174,6 +188,7 @@ export class GuardedWriter {
 					requireToken: config.requireToken,
 					readExpired: current !== null && request.actor.kind === "agent" && readExpired(this.deps, path, current, request.ifMatch, config.readValidityMinutes),
 					allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
+					implicit: basis.implicit,
 				});
 				let merge: AutoMerge | null = null;
 				if (decision.kind === "refuse" && decision.refusal.reason === "stale" && mergeBase !== null && current !== null && attempt <= MERGE_ATTEMPTS) {
@@ -202,19 +217,26 @@ export class GuardedWriter {
 				case "write": {
 					const { replaced, written: revision } = seen.revisions!;
 					await this.after.afterWrite(path, current === null ? null : { content: current, revision: replaced! }, decision.content, revision, request.actor);
-					const written = { kind: "written", revision, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) } as const;
+					const sight = sightAfterWrite({ operation: operation.kind, merged: merge?.kind === "merged", unseenBody: request.unseenBody, replaced: current === null ? null : replaced!, ...basis });
+					const written = { kind: "written", revision, sight, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) } as const;
 					return outcome.durable === undefined ? written : { kind: "awaiting-disk", written, durable: outcome.durable };
 				}
-				case "unchanged":
-					return { kind: "unchanged", revision: revisionOf(current ?? "") };
+				case "unchanged": {
+					const revision = revisionOf(current ?? "");
+					return { kind: "unchanged", revision, sight: sightAfterWrite({ operation: operation.kind, merged: false, unseenBody: request.unseenBody, replaced: revision, ...basis }) };
+				}
 				case "delete":
 					if (current !== null) await this.after.afterDelete(path, current, request.actor);
 					return { kind: "deleted" };
-				case "inapplicable":
-					return { kind: "inapplicable", ...decision.failure, currentRevision: revisionOf(current ?? "") };
+				case "inapplicable": {
+					const currentRevision = revisionOf(current ?? "");
+					return { kind: "inapplicable", ...decision.failure, currentRevision, currentSight: basisSight(currentRevision, basis.sent, basis.held) };
+				}
 				case "refuse": {
 					// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
-					const seen = seeRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null, merge?.kind === "conflicted" ? merge.rules : []);
+					// What the client knew of the revision it sent decides what a complete diff from it lets it know of the note now.
+					const sentSight = basis.implicit ? (basis.held?.sight ?? "whole") : sentTokenKind(basis.sent) === "part" ? "part" : "whole";
+					const seen = seeRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null, merge?.kind === "conflicted" ? merge.rules : [], sentSight);
 					return { kind: "refusing", seen, landed: this.after.watchLanded(path) };
 				}
 			}

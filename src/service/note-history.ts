@@ -146,7 +146,7 @@ export class NoteHistoryService {
 		if (!conditionHolds(currentRevision, ifMatch, ifNoneMatch)) return { kind: "stale", currentRevision };
 		// The writer checks the same conditions again inside its atomic step, so a change meanwhile is still refused.
 		// An empty revision is restored on purpose: it was chosen from the history, not a missing file.
-		return this.deps.writer.write({ path, operation: { kind: "replace", body: content }, ifMatch, ifNoneMatch, actor, heldRevision: null, allowEmpty: true });
+		return this.deps.writer.write({ path, operation: { kind: "replace", body: content }, ifMatch, ifNoneMatch, actor, heldRevision: null, allowEmpty: true, unseenBody: true });
 	}
 
 	/** A revision of this note, or what one of its writes replaced. */

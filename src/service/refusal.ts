@@ -12,6 +12,8 @@ import { applyEdits } from "../core/edit";
 import type { Refusal, WriteOperation } from "../core/guard";
 import type { MergeRule } from "../core/merge";
 import { revisionOf } from "../core/revision";
+import type { RevisionHistory } from "../core/revision-history";
+import type { Sight } from "../core/revision-tokens";
 import type { RevisionGuardSettings } from "../settings";
 import type { VaultGateway } from "../vault/gateway";
 import { actorLabel } from "./actor";
@@ -25,6 +27,8 @@ export interface RefusalDeps {
 	gateway: VaultGateway;
 	tracker: RevisionTracker;
 	bases: BaseStore;
+	/** Where a part token sent with a stale patch is looked up, to diff from the revision it stands for. */
+	history: RevisionHistory;
 	conflicts: ConflictLog;
 	settings: () => RevisionGuardSettings;
 	now: () => number;
@@ -50,10 +54,12 @@ export interface SeenRefusal {
 	mergeRules: readonly MergeRule[];
 	/** Resolves true once the current note counts as served (its base kept), false when that failed (reported). */
 	served: Promise<boolean>;
+	/** How much of the revision it sent the client had seen (a part token, or a held read of a part, is "part"). */
+	sentSight: "whole" | "part";
 }
 
 /** The part of a refusal that needs the note's lock: cheap and synchronous but for the base it starts keeping. */
-export function seeRefusal(deps: Pick<RefusalDeps, "tracker" | "onError">, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null, mergeRules: readonly MergeRule[] = []): SeenRefusal {
+export function seeRefusal(deps: Pick<RefusalDeps, "tracker" | "onError">, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null, mergeRules: readonly MergeRule[] = [], sentSight: "whole" | "part" = "whole"): SeenRefusal {
 	// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
 	// documented retry with currentRevision is not refused by the read validity window.
 	const served =
@@ -66,7 +72,7 @@ export function seeRefusal(deps: Pick<RefusalDeps, "tracker" | "onError">, reque
 						return false;
 					},
 				);
-	return { request, refusal, current, mergePreview, mergeRules, served };
+	return { request, refusal, current, mergePreview, mergeRules, served, sentSight };
 }
 
 /**
@@ -74,8 +80,10 @@ export function seeRefusal(deps: Pick<RefusalDeps, "tracker" | "onError">, reque
  * before this resolves), then add what helps the agent retry (a bounded diff since its read, a merge preview).
  */
 export async function answerRefusal(deps: RefusalDeps, seen: SeenRefusal): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
-	const { request, refusal, current, mergePreview, mergeRules } = seen;
+	const { request, refusal: decided, current, mergePreview, mergeRules } = seen;
 	const currentRevision = current === null ? null : revisionOf(current);
+	// A stale part token (a document map's version) stands for a revision: diff and keep from that one.
+	const refusal = decided.reason === "stale" && decided.sentRevision !== null ? { ...decided, sentRevision: revisionOfToken(deps.history, request.path, decided.sentRevision) } : decided;
 	const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
 	// A patch or edit that no longer applies to the note now is kept as it applies to the revision the agent read.
 	const body = bodyOf(request.operation, current) ?? (sentRevision === null ? null : await bodyOnBase(deps.bases, request.operation, sentRevision));
@@ -93,7 +101,15 @@ export async function answerRefusal(deps: RefusalDeps, seen: SeenRefusal): Promi
 		deps.onError?.(error);
 	}
 	const preview = mergePreview === null ? null : { ...headOfText(mergePreview, budget), ...(mergeRules.length > 0 ? { rules: [...mergeRules] } : {}) };
-	return { kind: "refused", refusal, currentRevision, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
+	// The client may be handed the note's revision only with every change from what it had seen to it.
+	const complete = refusal.reason === "stale" && changes !== null && !changes.truncated && !changes.lineCut;
+	const currentSight: Sight = complete ? seen.sentSight : "none";
+	return { kind: "refused", refusal, currentRevision, currentSight, sentSight: seen.sentSight, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
+}
+
+/** The revision a sent token names: itself, or for a part token the revision of the note's history it was made from. */
+function revisionOfToken(history: RevisionHistory, path: string, token: string): string {
+	return history.revisionNamed(path, token) ?? token;
 }
 
 async function changesSince(deps: RefusalDeps, path: string, sentRevision: string, current: DiffSide, maxBytes: number): Promise<Page | null> {
@@ -129,5 +145,5 @@ async function bodyOnBase(bases: BaseStore, operation: WriteOperation, sentRevis
 
 /** A refusal decided before the note was looked at (nothing to keep, nothing to diff). */
 export function refusedWithout(refusal: Refusal, currentRevision: string | null): WriteOutcome {
-	return { kind: "refused", refusal, currentRevision, conflict: null, backupError: null, changes: null, mergePreview: null, implicit: false };
+	return { kind: "refused", refusal, currentRevision, currentSight: "none", sentSight: "whole", conflict: null, backupError: null, changes: null, mergePreview: null, implicit: false };
 }

@@ -11,7 +11,7 @@ import { yieldVia, type YieldToHost } from "../core/steps";
 import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
-import { AgentNotes } from "./agent-notes";
+import { AgentNotes, type HostKind } from "./agent-notes";
 import { ConflictResolver } from "./conflict-resolver";
 import { ConflictWaits } from "./conflict-waits";
 import { DiffPages } from "./diff-pages";
@@ -38,6 +38,11 @@ export interface RevisionGuardOptions {
 	timers: Timers;
 	/** Who we credit for changes we did not make ("user" inside Obsidian, "external" for a plain folder). */
 	changeSource?: RevisionSource;
+	/**
+	 * Which host serves the vault, so answers speak of what it has (Obsidian's merge view and settings, or the headless
+	 * host's command line). By default Obsidian when changes are credited to its user, else a plain folder.
+	 */
+	host?: HostKind;
 	coalesceMs?: number;
 	persistDebounceMs?: number;
 	/** Unexpected errors in bookkeeping that must not fail the request they happened in. */
@@ -145,7 +150,7 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
-	const notes = new AgentNotes({ gateway, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity });
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity });
 
 	return {
 		notes,

@@ -2,8 +2,13 @@
  * History and undo, as the application service offers them: a note's revisions, restoring one, recent agent writes
  * and reverting one. Every undo is a write through the one guarded writer, credited to whoever asked, and followed
  * by the change feed like any write.
+ *
+ * History shows no note's content, so callers are handed change tags for its revisions (core/revision-tokens), and
+ * name a revision back by its change tag or by the revision itself. An undo writes a text the caller has not been
+ * shown (an old revision, a three-way revert), so its answer hands a change tag too (the writer's `unseenBody`).
  */
 import type { EntityTagCondition } from "../core/revision";
+import type { RevisionHistory } from "../core/revision-history";
 import type { Actor } from "./actor";
 import type { ActivityEntry, AgentActivity, RevertOutcome } from "./agent-activity";
 import type { WriteOutcome } from "./guarded-writer";
@@ -11,6 +16,7 @@ import type { NoteChangeFeed } from "./note-change-feed";
 import type { HistoryPage, NoteHistoryService, RestoreOutcome, RevisionDetail } from "./note-history";
 
 export interface UndoNotesDeps {
+	history: RevisionHistory;
 	noteHistory: NoteHistoryService;
 	activity: AgentActivity;
 	changeFeed: NoteChangeFeed;
@@ -26,12 +32,12 @@ export class UndoNotes {
 
 	/** One revision of a note: its text if kept, and a page of the diff from the revision before it. */
 	historyRevision(path: string, revision: string, offset: number): Promise<RevisionDetail> {
-		return this.deps.noteHistory.detail(path, revision, offset);
+		return this.deps.noteHistory.detail(path, this.named(path, revision), offset);
 	}
 
 	/** Writes an earlier revision back, guarded like any write (it must replace exactly the revision in `ifMatch`). */
 	restore(actor: Actor, path: string, revision: string, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition): Promise<RestoreOutcome> {
-		const work = this.deps.noteHistory.restore(path, revision, actor, ifMatch, ifNoneMatch);
+		const work = this.deps.noteHistory.restore(path, this.named(path, revision), actor, ifMatch, ifNoneMatch);
 		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "written" ? outcome : null));
 	}
 
@@ -42,13 +48,20 @@ export class UndoNotes {
 
 	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
 	revert(actor: Actor, path: string, revision: string | undefined, ifMatch: EntityTagCondition, ifNoneMatch?: EntityTagCondition): Promise<RevertOutcome> {
-		return this.followUndo(path, actor, this.deps.activity.revert(path, revision, actor, ifMatch, ifNoneMatch), (outcome) => (outcome.kind === "write" ? outcome.outcome : null));
+		const work = this.deps.activity.revert(path, revision === undefined ? undefined : this.named(path, revision), actor, ifMatch, ifNoneMatch);
+		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "write" ? outcome.outcome : null));
+	}
+
+	/** The revision of the note's history a caller names, by the revision itself or by its change tag. */
+	private named(path: string, revision: string): string {
+		return this.deps.history.revisionNamed(path, revision) ?? revision;
 	}
 
 	/** An undo's write is credited to its actor in `onNoteChanged`, like any write through `write`. */
 	private async followUndo<T>(path: string, actor: Actor, work: Promise<T>, written: (outcome: T) => WriteOutcome | null): Promise<T> {
-		const NOTHING: WriteOutcome = { kind: "unchanged", revision: "" };
+		const NOTHING: WriteOutcome = { kind: "unchanged", revision: "", sight: "none" };
 		await this.deps.changeFeed.track(path, actor, work.then((outcome) => written(outcome) ?? NOTHING, () => NOTHING));
 		return work;
 	}
 }
+

@@ -5,6 +5,8 @@ import type { MergeRule } from "../core/merge";
 import type { PatchFailure } from "../core/patch";
 import type { ConflictRecord } from "../core/conflicts";
 import type { EntityTagCondition } from "../core/revision";
+import type { HeldRead } from "../core/read-ledger";
+import type { Sight } from "../core/revision-tokens";
 import type { NoteStat } from "../vault/gateway";
 import type { Actor } from "./actor";
 
@@ -27,22 +29,39 @@ export interface WriteRequest {
 	 * lock is not held to a revision the client's own parallel write produced meanwhile. Captured at the call when
 	 * absent.
 	 */
-	heldRevision?: string | null;
+	heldRevision?: HeldRead | null;
 	/** The client said it means to replace a non-empty note with nothing (an empty body is refused otherwise). */
 	allowEmpty?: boolean;
+	/**
+	 * The text written is not one the caller was shown (an undo writes an old revision, or a three-way revert): the
+	 * answer then hands only a change tag, and nothing counts as the caller's read of the result.
+	 */
+	unseenBody?: boolean;
 }
 
+/**
+ * Every revision in an outcome comes with how much of that note the client has seen (`sight`, core/revision-tokens):
+ * the answer hands the client a token that can do only what that sight allows, so no token ever reaches a client
+ * without the content it names.
+ */
 export type WriteOutcome =
 	/** `mergeRules`: with `merged`, the markdown rules that merged parts of it where git would have conflicted. */
-	| { kind: "written"; revision: string; created: boolean; stat: NoteStat | null; merged: boolean; mergeRules?: MergeRule[] }
-	| { kind: "unchanged"; revision: string }
+	| { kind: "written"; revision: string; sight: Sight; created: boolean; stat: NoteStat | null; merged: boolean; mergeRules?: MergeRule[] }
+	| { kind: "unchanged"; revision: string; sight: Sight }
 	| { kind: "deleted" }
 	/** A patch whose token was current but which does not apply to the note; nothing was written. */
-	| { kind: "inapplicable"; reason: PatchFailure; detail: string; currentRevision: string }
+	| { kind: "inapplicable"; reason: PatchFailure; detail: string; currentRevision: string; currentSight: Sight }
 	| {
 			kind: "refused";
 			refusal: Refusal;
 			currentRevision: string | null;
+			/**
+			 * What the client may be handed of `currentRevision`: whole (or part) only when the answer carries every change
+			 * from the whole (or part) revision it sent to this one; otherwise a change tag, never a token that passes.
+			 */
+			currentSight: Sight;
+			/** How much of the revision it sent the client had seen: a part token (or a held read of a part) is "part". */
+			sentSight: "whole" | "part";
 			/** Set when the refused body was kept (or keeping it was attempted). */
 			conflict: ConflictRecord | null;
 			/** Why the .bak could not be written, when it could not. */

@@ -3,6 +3,7 @@ import { readFile } from "fs/promises";
 import { join } from "path";
 import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
+import { partTokenOf } from "../../src/core/revision-tokens";
 import { base64, eachCli, type CliHarness } from "./cli-harness";
 
 const NOTE = "---\nstatus: draft\n---\n# Plan\n\n- first\n\n## Next\n\n- later\n";
@@ -17,7 +18,8 @@ describe("revision-guard:edit", () => {
 		await h.edit("Plan.md", NOTE.replace("- later", "- later, says the person"));
 		const answer = await h.cli("edit", { path: "Plan.md", old: "- first", new: "- first, done", agent: "claude-code" });
 		const expected = NOTE.replace("- first", "- first, done").replace("- later", "- later, says the person");
-		expect(answer).toEqual({ ok: true, path: "Plan.md", revision: revisionOf(expected), created: false });
+		// The caller never read the note: its answer names only the part it changed (a token that patches, not replaces).
+		expect(answer).toEqual({ ok: true, path: "Plan.md", revision: partTokenOf(revisionOf(expected)), created: false });
 		expect(await onDisk("Plan.md")).toBe(expected);
 	});
 

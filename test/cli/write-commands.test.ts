@@ -6,6 +6,7 @@ import { readFile } from "fs/promises";
 import { join } from "path";
 import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
+import { changeTagOf } from "../../src/core/revision-tokens";
 import { base64, eachCli, type CliHarness } from "./cli-harness";
 
 let h: CliHarness;
@@ -29,7 +30,9 @@ describe("revision-guard:read", () => {
 		h.settings.maxBodyMB = 0.001;
 		await h.create("Big.md", "x".repeat(2000));
 		const answer = await h.cli("read", { path: "Big.md" });
-		expect(answer).toMatchObject({ ok: false, error: "note-too-large", revision: revisionOf("x".repeat(2000)) });
+		// No content, so no revision: only the change tag.
+		expect(answer).toMatchObject({ ok: false, error: "note-too-large", changeTag: changeTagOf(revisionOf("x".repeat(2000))) });
+		expect(answer).not.toHaveProperty("revision");
 		expect(JSON.stringify(answer).length).toBeLessThan(1000);
 	});
 });
@@ -52,7 +55,8 @@ describe("revision-guard:write", () => {
 
 	it("never replaces an existing note without a revision: refused, the text kept as a .bak", async () => {
 		const answer = await h.cli("write", { path: "Plan.md", content: "blind overwrite\n" });
-		expect(answer).toMatchObject({ ok: false, error: "note-exists", path: "Plan.md", currentRevision: revisionOf("# Plan\n\n- first\n") });
+		expect(answer).toMatchObject({ ok: false, error: "note-exists", path: "Plan.md", changeTag: changeTagOf(revisionOf("# Plan\n\n- first\n")) });
+		expect(answer).not.toHaveProperty("currentRevision");
 		expect(answer.next).toContain("revision-guard:read");
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- first\n");
 		expect(await onDisk(answer.backupPath as string)).toBe("blind overwrite\n");

@@ -7,9 +7,9 @@ describe("ReadLedger", () => {
 		ledger.record("key:a", "Note.md", "r1", 1000);
 		ledger.record("key:a", "Other.md", "r2", 2000);
 		ledger.record("key:b", "Note.md", "r3", 3000);
-		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r1", time: 1000 });
-		expect(ledger.lastRead("key:a", "Other.md")).toEqual({ revision: "r2", time: 2000 });
-		expect(ledger.lastRead("key:b", "Note.md")).toEqual({ revision: "r3", time: 3000 });
+		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r1", time: 1000, sight: "whole" });
+		expect(ledger.lastRead("key:a", "Other.md")).toEqual({ revision: "r2", time: 2000, sight: "whole" });
+		expect(ledger.lastRead("key:b", "Note.md")).toEqual({ revision: "r3", time: 3000, sight: "whole" });
 		expect(ledger.size).toBe(3);
 	});
 
@@ -24,7 +24,7 @@ describe("ReadLedger", () => {
 		const ledger = new ReadLedger(10);
 		ledger.record("key:a", "Note.md", "r1", 1000);
 		ledger.record("key:a", "Note.md", "r2", 2000);
-		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r2", time: 2000 });
+		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r2", time: 2000, sight: "whole" });
 		expect(ledger.size).toBe(1);
 	});
 
@@ -86,5 +86,27 @@ describe("ReadLedger", () => {
 		expect(ledger.lastRead("key:a", "2.md")).toBeUndefined();
 		expect(ledger.lastRead("key:ab", "1.md")?.revision).toBe("r3");
 		expect(ledger.size).toBe(1);
+	});
+
+	it("remembers how much of the note a read showed: a part of a revision already seen whole stays whole", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key:a", "Note.md", "r1", 1000, "part");
+		expect(ledger.lastRead("key:a", "Note.md")?.sight).toBe("part");
+		ledger.record("key:a", "Note.md", "r1", 2000, "whole");
+		ledger.record("key:a", "Note.md", "r1", 3000, "part");
+		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r1", time: 3000, sight: "whole" });
+		ledger.record("key:a", "Note.md", "r2", 4000, "part");
+		expect(ledger.lastRead("key:a", "Note.md")).toEqual({ revision: "r2", time: 4000, sight: "part" });
+	});
+
+	it("forgets one client's read of one note (it deleted the note, or found it gone)", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key:a", "Note.md", "r1", 1000);
+		ledger.record("key:a", "Other.md", "r2", 1000);
+		ledger.record("key:b", "Note.md", "r1", 1000);
+		ledger.forget("key:a", "Note.md");
+		expect(ledger.lastRead("key:a", "Note.md")).toBeUndefined();
+		expect(ledger.lastRead("key:a", "Other.md")?.revision).toBe("r2");
+		expect(ledger.lastRead("key:b", "Note.md")?.revision).toBe("r1");
 	});
 });

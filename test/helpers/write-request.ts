@@ -1,6 +1,7 @@
 /** Builds the guarded writer's requests for tests, so each test says only what matters to it. */
 import type { WriteOperation } from "../../src/core/guard";
 import { parseEntityTagCondition, revisionOf } from "../../src/core/revision";
+import type { HeldRead } from "../../src/core/read-ledger";
 import { agentActor, type Actor } from "../../src/service/actor";
 import type { WriteRequest } from "../../src/service/write-request";
 
@@ -14,7 +15,7 @@ export interface WriteRequestOptions {
 	/** An agent named "bot" unless said. */
 	actor?: Actor;
 	merge?: "auto";
-	heldRevision?: string | null;
+	heldRevision?: HeldRead | null;
 	allowEmpty?: boolean;
 }
 

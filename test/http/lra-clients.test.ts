@@ -3,6 +3,7 @@
  * gateways: they never send If-Match, read notes as markdown or as note+json, probe with HEAD, list folders, append
  * with POST and patch with Operation/Target-Type/Target. They work unchanged, and their stale writes are refused.
  */
+import { changeTagOf } from "../../src/core/revision-tokens";
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -68,10 +69,10 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 		expect(folder.json<{ files: string[] }>().files).toEqual(["Plan.md"]);
 	});
 
-	it("probes existence with HEAD: 200 with an ETag, or 404, never a body", async () => {
+	it("probes existence with HEAD: 200 with an ETag (a change tag: HEAD shows no content), or 404, never a body", async () => {
 		const there = await s.api(plan, { method: "HEAD" });
 		expect(there.status).toBe(200);
-		expect(there.headers.etag).toBe(`"${sha256Token(PLAN)}"`);
+		expect(there.headers.etag).toBe(`W/"${changeTagOf(sha256Token(PLAN))}"`);
 		expect(there.text).toBe("");
 		const missing = await s.api(url("Projects/Nope.md"), { method: "HEAD" });
 		expect(missing.status).toBe(404);

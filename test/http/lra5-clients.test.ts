@@ -4,6 +4,7 @@
  * mode. They work, and every write among them is guarded like a PUT: current token → written, stale → 412 with the
  * whole patched note kept as .bak, no token → held to the last read, or 428.
  */
+import { partTokenOf } from "../../src/core/revision-tokens";
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -73,12 +74,13 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 	const backups = async () => (await visibleFiles(dir)).filter((path) => path.endsWith(".bak.md"));
 
 	describe("the document map", () => {
-		it("is a nested heading tree with blocks, frontmatter fields and version, the revision the ETag carries", async () => {
+		it("is a nested heading tree with blocks, frontmatter fields and version, the part token the ETag carries", async () => {
 			const res = await s.api(NOTE, { headers: MAP });
 			expect(res.status).toBe(200);
 			expect(res.headers["content-type"]).toBe("application/vnd.olrapi.document-map+json; charset=utf-8");
-			expect(res.json()).toEqual({ headings: { Plan: { "Next Steps": {}, Done: {} } }, blocks: ["intro", "zero"], frontmatterFields: ["status", "tags"], version: sha256Token(PLAN) });
-			expect(res.headers.etag).toBe(`"${sha256Token(PLAN)}"`);
+			expect(res.json()).toEqual({ headings: { Plan: { "Next Steps": {}, Done: {} } }, blocks: ["intro", "zero"], frontmatterFields: ["status", "tags"], version: partTokenOf(sha256Token(PLAN)) });
+			// The map shows the note's structure, not its text: its version patches, never replaces (see "part tokens").
+			expect(res.headers.etag).toBe(`"${partTokenOf(sha256Token(PLAN))}"`);
 			expect(res.headers.deprecation).toBeUndefined();
 		});
 
@@ -221,11 +223,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 	});
 
 	describe("URL targets", () => {
-		it("reads a nested heading's section, a frontmatter value as JSON and a block's text, each with the note's ETag", async () => {
+		it("reads a nested heading's section, a frontmatter value as JSON and a block's text, each with the note's part token", async () => {
 			const section = await s.api(`${NOTE}/heading/Plan/Next%20Steps`);
 			expect(section.status).toBe(200);
 			expect(section.text).toBe("- one\n");
-			expect(section.headers.etag).toBe(`"${sha256Token(PLAN)}"`);
+			expect(section.headers.etag).toBe(`"${partTokenOf(sha256Token(PLAN))}"`);
 			expect((await s.api(`${NOTE}/frontmatter/tags`)).json()).toEqual(["project"]);
 			expect((await s.api(`${NOTE}/block/intro`)).text).toBe("Intro text.");
 			expectProblem(await s.api(`${NOTE}/heading/Nope`), 404, "target-not-found");

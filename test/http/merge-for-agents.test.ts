@@ -1,11 +1,12 @@
 /** The merge, offered to agents: Prefer: merge=auto on PUT, GET /conflicts/{id}/merge, long-polling, and resolving by PUT. */
+import { changeTagOf, partTokenOf } from "../../src/core/revision-tokens";
 import { readFile } from "fs/promises";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConflictRecord } from "../../src/core/conflicts";
 import { startHeadless, type Harness } from "../helpers/headless-harness";
 import { forbidServerErrors } from "../helpers/no-server-errors";
-import { writeVaultFile } from "../helpers/vault-files";
+import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 
 forbidServerErrors();
 
@@ -36,7 +37,9 @@ describe("PUT with Prefer: merge=auto", () => {
 		expect(res.json()).toMatchObject({ path: "Plan.md", merged: true });
 		const merged = BASE.replace("intro", "intro, edited by the person").replace("- three", "- three\n- four");
 		expect(await note()).toBe(merged);
-		expect(res.headers.etag).toBe((await h.api("/vault/Plan.md")).headers.etag);
+		// The agent has not seen the merge: its ETag is a part token (it can patch), not the revision a GET hands out.
+		expect(res.headers.etag).toBe(`"${partTokenOf(sha256Token(merged))}"`);
+		expect((await h.api("/vault/Plan.md")).headers.etag).toBe(`"${sha256Token(merged)}"`);
 	});
 
 	it("refuses an overlapping stale write with the usual 412, a .bak and a merge preview with markers", async () => {
@@ -81,7 +84,7 @@ describe("GET /conflicts/{id}/merge and resolving by PUT", () => {
 		const put = await h.api("/vault/Plan.md", { method: "PUT", body: resolved, headers: { "If-Match": `"${body.currentRevision}"` } });
 		expect(put.status).toBe(204);
 		const record = (await h.api(`/conflicts/${refused.conflictId}`)).json<ConflictRecord>();
-		expect(record).toMatchObject({ status: "resolved", resolvedRevision: (put.headers.etag as string).slice(1, -1), agentTaken: "partial", resolvedBy: "test-agent" });
+		expect(record).toMatchObject({ status: "resolved", resolvedRevision: changeTagOf((put.headers.etag as string).slice(1, -1)), agentTaken: "partial", resolvedBy: "test-agent" });
 	});
 
 	it("reports agentTaken whole when the resolution keeps every agent change on top of the person's", async () => {

@@ -2,6 +2,7 @@
  * edit_note over both gateways: exact, literal old → new replacements applied to the note as it is, all or nothing,
  * with no revision needed (a sent one is checked), and errors that say what to call next.
  */
+import { changeTagOf, partTokenOf } from "../../src/core/revision-tokens";
 import { readFile } from "fs/promises";
 import { join } from "path";
 import { describe, expect, it } from "vitest";
@@ -22,12 +23,23 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 	const onDisk = async (path: string) => (await readFile(join(s.dir, path))).toString("utf8");
 	const edit = (edits: Record<string, unknown>[], extra: Record<string, unknown> = {}) => mcp.tool("edit_note", { path: "Plan.md", edits, ...extra });
 
-	it("replaces one exact text without a revision, in a note this session never read, and returns the new revision", async () => {
+	it("replaces one exact text without a revision, in a note this session never read, and returns a part token", async () => {
 		const result = await edit([{ old_string: "- one\n", new_string: "- one, done\n" }]);
 		const expected = PLAN.replace("- one\n", "- one, done\n");
 		expect(result.isError).toBe(false);
-		expect(result.structured).toEqual({ path: "Plan.md", revision: sha256Token(expected) });
+		// The agent saw only the text it edited: its revision can patch, never replace, the note.
+		expect(result.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token(expected)) });
 		expect(await onDisk("Plan.md")).toBe(expected);
+		const replace = await mcp.tool("write_note", { path: "Plan.md", content: "wiped\n", revision: result.structured!.revision });
+		expect(replace.isError).toBe(true);
+		expect(replace.details).toMatchObject({ error: "token-required", sentToken: "part-token" });
+		expect(await onDisk("Plan.md")).toBe(expected);
+	});
+
+	it("returns the whole revision when the session had read the note it edited", async () => {
+		await mcp.tool("read_note", { path: "Plan.md" });
+		const result = await edit([{ old_string: "- one\n", new_string: "- one, done\n" }]);
+		expect(result.structured).toEqual({ path: "Plan.md", revision: sha256Token(PLAN.replace("- one\n", "- one, done\n")) });
 	});
 
 	it("applies several edits in order, each on the result of the one before", async () => {
@@ -46,7 +58,8 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		expect(result.prose).toContain("Not edited: Edit 2's old text was not found in the note");
 		expect(result.prose).toContain(`call read_note {"path":"Plan.md"}`);
 		expect(result.prose).toContain("old_string copied exactly");
-		expect(result.details).toEqual({ error: "target-not-found", path: "Plan.md", currentRevision: sha256Token(PLAN) });
+		// The session never read the note: it is told only the note's change tag.
+		expect(result.details).toEqual({ error: "target-not-found", path: "Plan.md", changeTag: changeTagOf(sha256Token(PLAN)) });
 		// All or nothing: the first edit, which did apply, was not written either. Nothing is kept: nothing was lost.
 		expect(await onDisk("Plan.md")).toBe(PLAN);
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);

@@ -3,6 +3,7 @@
  * guarded writer as the person's, against the revision the person was asked about; declining, cancelling, not
  * answering in time and a client that cannot be asked all give today's plain refusal.
  */
+import { changeTagOf } from "../../src/core/revision-tokens";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { readFile } from "fs/promises";
 import { join } from "path";
@@ -70,7 +71,9 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 		const { prose, facts } = partsOf(result);
 		expect(result.isError).toBe(true);
 		expect(prose).toContain("the person chose, in your client, to merge both versions");
-		expect(facts).toMatchObject({ person: "merge", currentRevision: sha256Token(MERGED) });
+		// The agent has not seen the merge: the change tag, not a revision to write over it with.
+		expect(facts).toMatchObject({ person: "merge", changeTag: changeTagOf(sha256Token(MERGED)) });
+		expect(facts).not.toHaveProperty("currentRevision");
 		expect(await onDisk()).toBe(MERGED);
 		const conflict = s.guard.conflicts.get(facts.conflictId as string);
 		expect(conflict).toMatchObject({ status: "resolved", resolvedBy: "you", resolvedRevision: sha256Token(MERGED) });

@@ -2,6 +2,7 @@
  * The guarded write through MCP, over both gateways, with the SDK's own client: a stale revision (sent, or implicit
  * from this session's last read) is refused with a byte-identical .bak, and the refusal says what to call next.
  */
+import { changeTagOf } from "../../src/core/revision-tokens";
 import { readFile } from "fs/promises";
 import { join } from "path";
 import { describe, expect, it, vi } from "vitest";
@@ -97,7 +98,9 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(refused.prose).toContain("you passed no revision (and this session, if any, has not read it)");
 		expect(refused.prose).toContain("edit_note needs no revision");
 		expect(refused.prose).toContain(`Read first: call read_note {"path":"Plan.md"}`);
-		expect(refused.details).toMatchObject({ error: "token-required", path: "Plan.md", currentRevision: sha256Token(ORIGINAL) });
+		// A refusal that shows no content hands no token: only the note's change tag.
+		expect(refused.details).toMatchObject({ error: "token-required", path: "Plan.md", changeTag: changeTagOf(sha256Token(ORIGINAL)) });
+		expect(refused.details).not.toHaveProperty("currentRevision");
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(ORIGINAL);
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
 	});

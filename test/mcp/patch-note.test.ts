@@ -39,6 +39,7 @@ describe.each(SUBJECT_NAMES)("patch_note over the %s gateway", (name) => {
 
 	it("refuses a stale revision, keeping the patched note as a .bak and the person's note as it is", async () => {
 		const changed = NOTE.replace("Intro", "Intro, edited by the person");
+		await mcp.tool("read_note", { path: "Plan.md" });
 		await s.edit("Plan.md", changed);
 		const stale = await appendTask({ revision: sha256Token(NOTE) });
 		expect(stale.isError).toBe(true);

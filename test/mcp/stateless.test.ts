@@ -3,6 +3,7 @@
  * because nothing read is remembered, edit_note needs none, the request's server is closed with it, and the gates
  * and caps in front of /mcp are the same as for sessions.
  */
+import { changeTagOf, partTokenOf } from "../../src/core/revision-tokens";
 import { readFile } from "fs/promises";
 import { request } from "http";
 import { join } from "path";
@@ -59,7 +60,7 @@ describe("an MCP client without a session", () => {
 
 		const tokenless = await mcp.tool("write_note", { path: "Plan.md", content: "replaced\n" });
 		expect(tokenless.isError).toBe(true);
-		expect(tokenless.details).toMatchObject({ error: "token-required", currentRevision: sha256Token(NOTE) });
+		expect(tokenless.details).toMatchObject({ error: "token-required", changeTag: changeTagOf(sha256Token(NOTE)) });
 		expect(tokenless.prose).toContain("you passed no revision");
 		expect(tokenless.prose).toContain("edit_note needs no revision");
 		expect(await onDisk("Plan.md")).toBe(NOTE);
@@ -72,17 +73,22 @@ describe("an MCP client without a session", () => {
 		expect((await mcp.tool("write_note", { path: "Plan.md", content: "again\n" })).details).toMatchObject({ error: "token-required" });
 	});
 
-	it("edits and appends without a revision, and patches and deletes with one", async () => {
+	it("edits and appends without a revision, patches with the part token they return, and deletes only after a read", async () => {
 		const edited = await mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- 2" }] });
 		expect(edited.isError).toBe(false);
 		const appended = await mcp.tool("append_note", { path: "Plan.md", content: "- three\n" });
-		expect(appended.structured).toEqual({ path: "Plan.md", revision: sha256Token("# Plan\n\n- one\n- 2\n- three\n") });
+		// It never read the note: what it is handed names only the part it wrote.
+		expect(appended.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token("# Plan\n\n- one\n- 2\n- three\n")) });
 		const patch = { path: "Plan.md", target_type: "heading", target: "Plan", operation: "prepend", content: "Intro" };
 		expect((await mcp.tool("patch_note", patch)).details).toMatchObject({ error: "token-required" });
 		const patched = await mcp.tool("patch_note", { ...patch, revision: appended.structured!.revision });
 		expect(patched.isError).toBe(false);
 		expect(await onDisk("Plan.md")).toBe("# Plan\nIntro\n\n- one\n- 2\n- three\n");
-		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: patched.structured!.revision })).structured).toEqual({ path: "Plan.md", deleted: true });
+		const blind = await mcp.tool("delete_note", { path: "Plan.md", revision: patched.structured!.revision });
+		expect(blind.details).toMatchObject({ error: "token-required", sentToken: "part-token" });
+		expect(await onDisk("Plan.md")).toBe("# Plan\nIntro\n\n- one\n- 2\n- three\n");
+		const read = await mcp.tool("read_note", { path: "Plan.md" });
+		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: read.structured!.revision })).structured).toEqual({ path: "Plan.md", deleted: true });
 		expect(await visibleFiles(h.dir)).toEqual([]);
 	});
 

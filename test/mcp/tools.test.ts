@@ -1,4 +1,5 @@
 /** The other tools over both gateways: append, delete, list, changes, conflict status (with its long-poll), merge: "auto", bad paths. */
+import { changeTagOf, partTokenOf } from "../../src/core/revision-tokens";
 import { mkdir, readFile } from "fs/promises";
 import { join } from "path";
 import { describe, expect, it } from "vitest";
@@ -29,7 +30,13 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 
 	it("append_note appends without a revision, creates a missing note, and its revision counts as this session's read", async () => {
 		const appended = await mcp.tool("append_note", { path: "Plan.md", content: "- four\n" });
-		expect(appended.structured).toEqual({ path: "Plan.md", revision: sha256Token(PLAN + "- four\n") });
+		// The session never read Plan.md: it saw only what it appended, so it is handed a part token, and its append
+		// does not stand for a read of the whole note.
+		expect(appended.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token(PLAN + "- four\n")) });
+		expect(await onDisk("Plan.md")).toBe(PLAN + "- four\n");
+		const blind = await mcp.tool("write_note", { path: "Plan.md", content: "rewritten\n" });
+		expect(blind.details).toMatchObject({ error: "token-required" });
+		expect(blind.prose).toContain("showed only part of it");
 		expect(await onDisk("Plan.md")).toBe(PLAN + "- four\n");
 		const created = await mcp.tool("append_note", { path: "Log.md", content: "first\n" });
 		expect(created.structured).toEqual({ path: "Log.md", revision: sha256Token("first\n") });
@@ -60,18 +67,20 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		expect(gone.prose).toContain("There is no note");
 	});
 
-	it("list_notes lists one folder's notes with revisions, and its sub-folders, but nothing hidden or not a note", async () => {
+	it("list_notes lists one folder's notes with change tags, and its sub-folders, but nothing hidden or not a note", async () => {
 		await s.create("Projects/Alpha.md", "alpha\n");
 		await s.create("Projects/Deep/Beta.md", "beta\n");
 		await s.create("Projects/image.png", "not a note");
 		await mkdir(join(s.dir, ".hidden"), { recursive: true });
 		const root = await mcp.tool("list_notes", {});
 		expect(root.structured).toMatchObject({ folder: "", folders: ["Projects"] });
-		const rootNotes = (root.structured!.notes as { path: string; revision: string; size: number; mtime: number }[]);
-		expect(rootNotes.map((note) => [note.path, note.revision, note.size])).toEqual([["Plan.md", sha256Token(PLAN), Buffer.byteLength(PLAN)]]);
+		// A listing shows no content: each note comes with its change tag, never a revision.
+		const rootNotes = (root.structured!.notes as { path: string; changeTag: string; size: number; mtime: number }[]);
+		expect(rootNotes.map((note) => [note.path, note.changeTag, note.size])).toEqual([["Plan.md", changeTagOf(sha256Token(PLAN)), Buffer.byteLength(PLAN)]]);
+		expect(root.text).not.toContain(sha256Token(PLAN));
 		expect(rootNotes[0]!.mtime).toBeGreaterThan(0);
 		const projects = await mcp.tool("list_notes", { folder: "Projects" });
-		expect(projects.structured).toMatchObject({ folder: "Projects", folders: ["Projects/Deep"], notes: [{ path: "Projects/Alpha.md", revision: sha256Token("alpha\n") }] });
+		expect(projects.structured).toMatchObject({ folder: "Projects", folders: ["Projects/Deep"], notes: [{ path: "Projects/Alpha.md", changeTag: changeTagOf(sha256Token("alpha\n")) }] });
 		expect((projects.structured!.notes as unknown[]).length).toBe(1);
 		expect((await mcp.tool("list_notes", { folder: "Nope" })).prose).toContain("There is no folder");
 		expect((await mcp.tool("list_notes", { folder: "../outside" })).isError).toBe(true);
@@ -114,7 +123,8 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		const merged = await mcp.tool("write_note", { path: "Plan.md", content: PLAN.replace("- three", "- three (agent)"), revision: read.structured!.revision, merge: "auto" });
 		const expected = "# Plan\n\n- one (person)\n- two\n- three (agent)\n";
 		expect(merged.isError).toBe(false);
-		expect(merged.structured).toEqual({ path: "Plan.md", revision: sha256Token(expected), created: false, merged: true });
+		// The agent has not seen the merge: a part token (it can patch; read_note before replacing).
+		expect(merged.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token(expected)), created: false, merged: true });
 		expect(await onDisk("Plan.md")).toBe(expected);
 
 		await s.edit("Plan.md", expected.replace("- two", "- two (person)"));

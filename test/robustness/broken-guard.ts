@@ -52,9 +52,11 @@ export class CheckOutsideTheAtomicStep implements VaultGateway {
 export function withoutWriterLock(writer: GuardedWriter): (request: WriteRequest) => Promise<WriteOutcome> {
 	type Refusing = { kind: "refusing" };
 	type AwaitingDisk = { kind: "awaiting-disk"; written: WriteOutcome; durable: Promise<void> };
-	const unlocked = writer as unknown as { writeLocked(request: WriteRequest): Promise<WriteOutcome | Refusing | AwaitingDisk>; answerUnlocked(refusing: Refusing): Promise<WriteOutcome> };
+	type Basis = { sent: WriteRequest["ifMatch"]; held: null; implicit: false };
+	const unlocked = writer as unknown as { writeLocked(request: WriteRequest, basis: Basis): Promise<WriteOutcome | Refusing | AwaitingDisk>; answerUnlocked(refusing: Refusing): Promise<WriteOutcome> };
 	return async (request) => {
-		const step = await unlocked.writeLocked(request);
+		// The requests here always send If-Match: nothing stands in for one.
+		const step = await unlocked.writeLocked(request, { sent: request.ifMatch, held: null, implicit: false });
 		if (step.kind === "awaiting-disk") return step.durable.then(() => step.written);
 		return step.kind === "refusing" ? unlocked.answerUnlocked(step) : step;
 	};

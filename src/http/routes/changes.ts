@@ -3,7 +3,7 @@
  * agent saw, as a unified diff to the note now (or to `to`). Long diffs come in pages of at most the answer cap;
  * `next` names the request for the following page.
  */
-import { etagOf } from "../../core/revision";
+import { changeTagOf, etagFor, revisionField, tokenFor } from "../../core/revision-tokens";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
@@ -19,12 +19,15 @@ export async function noteChanges(context: RequestContext): Promise<ApiResponse>
 	const answer = await context.notes.changes(path, { since, offset, ...(wantedTo ? { to: wantedTo } : {}) });
 	if (answer.kind === "missing") return problem("note-not-found", `There is no note at "${path}".`);
 	if (answer.kind === "not-retained") return notRetained(path, answer.revision);
-	const { page, revision, to } = answer;
+	const { page, revision, to, sight } = answer;
+	// The next page is pinned to `to` by its change tag: a link never hands out a token whose content was not shown.
 	const more = {
-		...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: changesLink(path, since, to, page.nextOffset) }),
+		...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: changesLink(path, since, changeTagOf(to), page.nextOffset) }),
 		...(page.lineCut ? { lineCut: true } : {}),
 	};
-	return json(200, { path, since, to, revision, changed: answer.changed, offset, diff: page.text, ...more }, { ETag: etagOf(revision) });
+	// The note's revision is handed as a token only when this page is the whole diff to it from a token the client had.
+	const toSight = to === revision ? sight : "none";
+	return json(200, { path, since, to: tokenFor(to, toSight), ...revisionField("revision", revision, sight), changed: answer.changed, offset, diff: page.text, ...more }, { ETag: etagFor(revision, sight) });
 }
 
 /** The request for one page of the diff from `since` to `to` (both retained revisions of the note). */

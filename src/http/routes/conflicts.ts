@@ -3,6 +3,7 @@ import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
 import { rulesFired, type MergeResult, type MergeRule } from "../../core/merge";
 import { etagOf } from "../../core/revision";
 import { MAX_WAIT_MS } from "../../service/conflict-waits";
+import { conflictForAgents } from "../../service/conflict-view";
 import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type RequestContext } from "../router";
@@ -81,6 +82,7 @@ function decodeId(raw: string): string | null {
 	}
 }
 
+/** Revisions in a record are change tags: it shows no content (service/conflict-view.ts). */
 function toJson(record: ConflictRecord): JsonValue {
-	return { ...record };
+	return { ...conflictForAgents(record) };
 }

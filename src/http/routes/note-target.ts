@@ -8,7 +8,7 @@
  * named `heading`) is a note; a folder whose own name ends in `.md` cannot hold a folder named like a target type.
  */
 import { readTarget } from "../../core/read-target";
-import { etagOf } from "../../core/revision";
+import { etagFor } from "../../core/revision-tokens";
 import type { PatchTargetType } from "../../core/patch";
 import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
@@ -81,9 +81,10 @@ async function readPart(context: RequestContext): Promise<ApiResponse> {
 
 /** GET of one part of a note (also for a GET with Target-Type/Target headers). */
 export async function readNotePart(context: RequestContext, path: string, target: RawTarget): Promise<ApiResponse> {
-	const read = await context.notes.read(actorOf(context), path, { head: context.method === "HEAD" });
+	// A part of the note is a read of that part: its ETag is a part token, which can patch the note but never replace it.
+	const read = await context.notes.read(actorOf(context), path, { head: context.method === "HEAD", part: true });
 	if (read.kind !== "read") return problem("note-not-found", `There is no note at "${path}".`, { path });
-	const headers = { ETag: etagOf(read.revision), "Cache-Control": "no-store" };
+	const headers = { ETag: etagFor(read.revision, read.sight), "Cache-Control": "no-store" };
 	const part = readTarget(read.content, target.type, target.target, target.path);
 	switch (part.kind) {
 		case "missing":

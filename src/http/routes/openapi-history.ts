@@ -9,12 +9,12 @@ interface Shared {
 	refusals: Record<string, JsonValue>;
 }
 
-const revisionQuery = (description: string, required: boolean) => ({ name: "revision", in: "query", required, description, schema: { type: "string" } });
-const ifMatchRequired = { name: "If-Match", in: "header", required: true, description: "The note's revision now (its ETag), as you saw it: an undo never overwrites a newer note blindly. Stale: 412 history-stale, nothing written.", schema: { type: "string" } };
+const revisionQuery = (description: string, required: boolean) => ({ name: "revision", in: "query", required, description: `${description} Its change tag, as history lists it, or the revision itself.`, schema: { type: "string" } });
+const ifMatchRequired = { name: "If-Match", in: "header", required: true, description: "The note's revision now (the ETag of GET /vault/{path}), as you saw it: an undo never overwrites a newer note blindly. Stale: 412 history-stale, nothing written.", schema: { type: "string" } };
 const revisionView = {
 	type: "object",
 	properties: {
-		revision: { type: "string" },
+		revision: { type: "string", description: "History shows no content, so this is the revision's change tag; with ?revision=, whose text the answer shows, the revision itself." },
 		time: { type: "string", format: "date-time" },
 		by: { type: "string", description: "\"you\", an agent key's name, or \"another program\"." },
 		source: { type: "string", enum: ["agent", "user", "external"] },
@@ -22,13 +22,13 @@ const revisionView = {
 		restorable: { type: "boolean", description: "Its text is still kept (false: listed, but it can no longer be shown or restored)." },
 		current: { type: "boolean" },
 		deleted: { type: "boolean", description: "The note was deleted here through the guarded writer; revision is the one the delete removed." },
-		previous: { type: ["string", "null"], description: "The revision before it (what a write replaced)." },
+		previous: { type: ["string", "null"], description: "The change tag of the revision before it (what a write replaced)." },
 	},
 };
 
 export function historyPaths({ problemResponse, pathParam, etagHeader, common, refusals }: Shared): Record<string, JsonValue> {
 	const undoResponses = {
-		"204": { description: "Written through the guarded writer (credited to your key; the person's undo in Obsidian is credited to them). The ETag is the note's new revision, itself undoable.", headers: etagHeader },
+		"204": { description: "Written through the guarded writer (credited to your key; the person's undo in Obsidian is credited to them). The ETag is the change tag of the note's new revision (you were not shown its text: GET the note to write again), itself undoable.", headers: etagHeader },
 		"404": problemResponse("revision-not-found: no such revision or agent write in the note's history; note-not-found."),
 		"410": problemResponse("revision-not-retained: the history lists it, but its text is no longer kept."),
 		...common,

@@ -15,7 +15,8 @@ export const SCHEMAS: Record<string, JsonValue> = {
 					properties: {
 						path: { type: "string" },
 						sentRevision: { type: ["string", "null"] },
-						currentRevision: { type: ["string", "null"] },
+						currentRevision: { type: ["string", "null"], description: "The note's revision now, present only when this answer carries every change from sentRevision to it (changes complete); null when the note is gone. Otherwise changeTag." },
+						changeTag: { type: "string", description: "The note's change tag, instead of currentRevision when the answer does not carry every change to it: GET the note for its revision." },
 						backupPath: { type: ["string", "null"], description: "Where your refused body was kept, byte for byte." },
 						conflictId: { type: "string" },
 						changes: { type: ["string", "null"], description: "Unified diff from sentRevision to the note now, when that base is retained; its first page (whole lines, at most the answer cap)." },
@@ -52,7 +53,7 @@ export const SCHEMAS: Record<string, JsonValue> = {
 				headings: { type: "object", description: "Each heading's text maps to its child headings; duplicate siblings share one key (a patch on them is refused as ambiguous)." },
 				blocks: { type: "array", items: { type: "string" }, description: "Block ids (^id) outside code, without ^, each once." },
 				frontmatterFields: { type: "array", items: { type: "string" } },
-				version: { type: "string", description: "The note's revision, the ETag's value: send it as ifMatch." },
+				version: { type: "string", description: "The note's part token (the ETag's value): send it as ifMatch to PATCH what the map shows. It does not replace or delete the whole note: GET the note for that." },
 			},
 		},
 		FlatDocumentMap: {
@@ -76,7 +77,7 @@ export const SCHEMAS: Record<string, JsonValue> = {
 			type: "object",
 			properties: {
 				files: { type: "array", items: { type: "string" }, description: "Names as in the Local REST API; folders end in /." },
-				entries: { type: "array", items: { type: "object", properties: { name: { type: "string" }, path: { type: "string" }, type: { type: "string", enum: ["file", "folder"] }, revision: { type: "string" }, unreadable: { type: "string", description: "Why a note cannot be served (it is not UTF-8, say); it then has no revision." }, size: { type: "number" }, mtime: { type: "number" } } } },
+				entries: { type: "array", items: { type: "object", properties: { name: { type: "string" }, path: { type: "string" }, type: { type: "string", enum: ["file", "folder"] }, changeTag: { type: "string", description: "Changes whenever the note does; a listing shows no content, so it is never a revision (it passes no If-Match)." }, unreadable: { type: "string", description: "Why a note cannot be served (it is not UTF-8, say); it then has no change tag." }, size: { type: "number" }, mtime: { type: "number" } } } },
 			},
 		},
 		Conflict: {

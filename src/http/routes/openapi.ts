@@ -5,11 +5,15 @@ import { json, type ApiResponse, type JsonValue } from "../response";
 import { historyPaths } from "./openapi-history";
 import { SCHEMAS } from "./openapi-schemas";
 
+/** The rule every answer follows for the revisions it names (src/core/revision-tokens.ts). */
+const TOKENS =
+	"Revision tokens come only with the content they name, so an agent can never write from memory over text it never saw. Three forms: (1) the revision itself (a strong ETag, 43 base64url characters), from a read of the whole note, a write of the whole note, or a 412 that carries every change from the revision you sent to the note now: it passes If-Match for every write. (2) A part token, `part.<hash>`, from a document map (`version`), a section read through a URL target or Target headers, or the answer to an append, patch or edit of a note you had not read whole (or a merge you have not seen): it passes If-Match for PATCH (and appends and edits), which change only the part they name, never for a whole-note PUT or a DELETE (428, sentToken part-token). (3) A change tag, `tag.<hash>`, sent as a weak ETag `W/\"tag.<hash>\"`, from everything that shows no content: HEAD, a 428, a 304 reached by a change tag, folder listings (`changeTag`), history, activity and conflict records, a 412 whose diff was cut or missing: it serves If-None-Match and change detection, and never passes If-Match (428, sentToken change-tag). Both derived forms are one-way hashes: neither gives back the revision. A token may be sent quoted (as an ETag) or bare.";
+
 const problemRef = { $ref: "#/components/schemas/Problem" };
 const problemResponse = (description: string) => ({ description, content: { "application/problem+json": { schema: problemRef } } });
-const etagHeader = { ETag: { description: "The note's revision token (a strong entity tag).", schema: { type: "string" } } };
+const etagHeader = { ETag: { description: "The note's revision, in the form this answer may hand out (see the API description): the revision itself after a whole read or write, a part token after a part, a weak change tag when no content was shown.", schema: { type: "string" } } };
 const pathParam = { name: "path", in: "path", required: true, description: "Vault-relative note path, each segment percent-encoded once.", schema: { type: "string" } };
-const ifMatch = { name: "If-Match", in: "header", required: false, description: "The ETag from your last read. Required to update or delete an existing note.", schema: { type: "string" } };
+const ifMatch = { name: "If-Match", in: "header", required: false, description: "The ETag from your last read of the whole note, quoted or bare. Required to update or delete an existing note (a part token or a change tag is not enough: 428).", schema: { type: "string" } };
 const ifNoneMatch = { name: "If-None-Match", in: "header", required: false, description: "`*` to create only; with a tag on GET, 304 when unchanged (a 304 does not count as having read the note).", schema: { type: "string" } };
 const allowEmpty = { name: "Allow-Empty", in: "header", required: false, description: "`true`: an empty body may replace a non-empty note (otherwise 409 empty-body).", schema: { type: "string", enum: ["true"] } };
 const patchHeaders = [
@@ -20,7 +24,7 @@ const patchHeaders = [
 	{ name: "Create-Target-If-Missing", in: "header", required: false, description: "`true`: add a missing heading (at the end of its parent) or frontmatter key.", schema: { type: "string", enum: ["true", "false"] } },
 ];
 const patchVersion = { name: "Markdown-Patch-Version", in: "header", required: false, description: "The Local REST API 5.x format switch. `2` (the default): JSON PATCH instructions, URL targets, the nested document map. `1`: the header PATCH and the flat `A::B` document map, answered with `Deprecation: true`. Any other value is 400 invalid-patch-version.", schema: { type: "string", enum: ["1", "2"] } };
-const lenientIfMatch = { name: "If-Match", in: "header", required: false, description: "The revision you read: the ETag (quoted) or the document map's `version` (bare). Without it, the revision this key last read is used; never read: 428.", schema: { type: "string" } };
+const lenientIfMatch = { name: "If-Match", in: "header", required: false, description: "The revision you read: the ETag or the document map's `version` (a part token passes here), quoted or bare. Without it, the revision this key last read is used (a read of part of the note counts for a patch); never read: 428.", schema: { type: "string" } };
 const targetParams = [
 	pathParam,
 	{ name: "targetType", in: "path", required: true, description: "A URL is a target only when a segment ending in `.md` is followed by `heading`, `frontmatter` or `block` and at least one more segment; every other URL under /vault/ names a note or folder.", schema: { type: "string", enum: ["heading", "frontmatter", "block"] } },
@@ -45,7 +49,7 @@ const refusals = {
 	"409": problemResponse("content-loss: a tokenless write would erase most of the note (the body is kept as .bak); empty-body: an empty body over a non-empty note (send Allow-Empty: true to mean it); name-clash: a note whose name differs only in Unicode normalization exists; note-not-utf8: the note is not UTF-8 text."),
 	"412": { description: "Stale revision (or the note exists under If-None-Match). Nothing was written; the body is kept as .bak.", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/StaleProblem" } } } },
 	"413": problemResponse("Body over the size limit."),
-	"428": problemResponse("If-Match is required to change an existing note."),
+	"428": problemResponse("precondition-required: If-Match is required to change an existing note, and must be a revision you were handed with the whole note (sentToken: change-tag or part-token when it was not; lastReadPart when your last read showed only part of it). Carries only the note's change tag: GET the note for its revision."),
 };
 
 const mcpResponses = {
@@ -59,7 +63,7 @@ export const OPENAPI: JsonValue = {
 	info: {
 		title: "Revision Guard agent API",
 		version: "1",
-		description: "Guarded reads and writes of an Obsidian vault for AI agents. Every update of an existing note must send the ETag it read as If-Match; stale writes are refused with 412 and kept as .bak notes.",
+		description: "Guarded reads and writes of an Obsidian vault for AI agents. Every update of an existing note must send the ETag it read as If-Match; stale writes are refused with 412 and kept as .bak notes. " + TOKENS,
 	},
 	servers: [{ url: `http://127.0.0.1:${DEFAULT_PORT}` }],
 	security: [{ bearer: [] }],
@@ -73,7 +77,7 @@ export const OPENAPI: JsonValue = {
 				parameters: [pathParam, ifNoneMatch, patchVersion, ...partHeaders],
 				responses: {
 					"200": {
-						description: "The note and its ETag, its document map (a read like any other; `version` is the revision), or a folder listing.",
+						description: "The note and its ETag (the revision), its document map (a read of part of the note: `version` and the ETag are a part token, which can patch but not replace it), or a folder listing (each note's change tag, never a revision).",
 						headers: etagHeader,
 						content: {
 							"text/markdown": { schema: { type: "string" } },
@@ -86,7 +90,7 @@ export const OPENAPI: JsonValue = {
 					...common,
 				},
 			},
-			head: { summary: "The headers a GET would send.", parameters: [pathParam], responses: { "200": { description: "Exists.", headers: etagHeader }, "404": { description: "No such note." } } },
+			head: { summary: "The headers a GET would send, but for the ETag: HEAD shows no content, so it is the note's weak change tag (it answers If-None-Match; it passes no If-Match).", parameters: [pathParam], responses: { "200": { description: "Exists.", headers: etagHeader }, "404": { description: "No such note." } } },
 			put: {
 				summary: "Create a note, or replace it when If-Match names its current revision. With Prefer: merge=auto, a stale write whose three-way merge is clean is merged instead of refused.",
 				parameters: [pathParam, ifMatch, ifNoneMatch, allowEmpty, ...partHeaders, { name: "Prefer", in: "header", required: false, description: "`merge=auto`: merge with the newer note when If-Match is stale and the merge is clean.", schema: { type: "string" } }],
@@ -133,7 +137,7 @@ export const OPENAPI: JsonValue = {
 			},
 		},
 		"/vault/{path}/{targetType}/{target}": {
-			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of the note.", parameters: targetParams, responses: { "200": { description: "The part, with the note's ETag.", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common } },
+			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of that part: a tokenless PATCH may stand on it, a PUT or DELETE may not.", parameters: targetParams, responses: { "200": { description: "The part, with the note's part token as ETag (it can patch the note, never replace it).", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common } },
 			put: { summary: "Replace one part of a note, guarded like PUT /vault/{path}.", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common, "400": problemResponse("A target that is not in the note, a JSON body on a heading or block, or an empty body; nothing was written.") } },
 			post: { summary: "Append to one part of a note, guarded like PUT /vault/{path} (a tokenless append is held to this key's last read).", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common } },
 			patch: {
@@ -192,15 +196,15 @@ export const OPENAPI: JsonValue = {
 				summary: "Unified diff from a revision you saw to the note now (or to `to`), one page at a time: a page holds whole lines and at most the answer cap (256 KB by default).",
 				parameters: [
 					pathParam,
-					{ name: "since", in: "query", required: true, description: "The revision the diff starts from.", schema: { type: "string" } },
-					{ name: "to", in: "query", required: false, description: "A retained revision to diff to, instead of the note now (pages of one diff pin it).", schema: { type: "string" } },
+					{ name: "since", in: "query", required: true, description: "The revision the diff starts from (a revision, part token or change tag of the note's history).", schema: { type: "string" } },
+					{ name: "to", in: "query", required: false, description: "A retained revision to diff to, instead of the note now (pages of one diff pin it by its change tag).", schema: { type: "string" } },
 					{ name: "offset", in: "query", required: false, description: "The first line of the diff to send: nextOffset from the previous page.", schema: { type: "integer", minimum: 0 } },
 				],
 				responses: {
 					"200": {
-						description: "The diff (or one page of it) and the current revision.",
+						description: "The diff (or one page of it). `revision` is the note's current revision only when this answer is the whole diff to it from a revision (or part token) you had; otherwise `changeTag`, and GET the note for its revision.",
 						headers: etagHeader,
-						content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, since: { type: "string" }, to: { type: "string" }, revision: { type: "string" }, changed: { type: "boolean" }, offset: { type: "integer" }, diff: { type: "string" }, truncated: { type: "boolean" }, nextOffset: { type: "integer" }, next: { type: "string", description: "The request for the next page." } } } } },
+						content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, since: { type: "string" }, to: { type: "string" }, revision: { type: "string" }, changeTag: { type: "string" }, changed: { type: "boolean" }, offset: { type: "integer" }, diff: { type: "string" }, truncated: { type: "boolean" }, nextOffset: { type: "integer" }, next: { type: "string", description: "The request for the next page." } } } } },
 					},
 					"404": problemResponse("No such note, or that revision is not retained."),
 					...common,

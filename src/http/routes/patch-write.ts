@@ -3,8 +3,10 @@
  * writer's atomic step on the note as it is then, and checked against the token sent or, without one, the revision
  * this client last read. No token at all is a 428, never a blind write.
  */
+import type { HeldRead } from "../../core/read-ledger";
 import type { EntityTagCondition } from "../../core/revision";
-import { etagOf, revisionOf } from "../../core/revision";
+import { revisionOf } from "../../core/revision";
+import { etagFor } from "../../core/revision-tokens";
 import { applyPatch, type PatchInstruction } from "../../core/patch";
 import { problem } from "../problems";
 import type { ApiResponse } from "../response";
@@ -17,7 +19,7 @@ export interface PatchWrite {
 	body: string;
 	ifMatch: EntityTagCondition;
 	/** Captured when the request arrived, before its body was read (see heldRevision). */
-	held: string | null;
+	held: HeldRead | null;
 	/** Format 2 answers a patch with the patched note (200), as Local REST API 5.x does; format 1 with 204. */
 	answerWithNote: boolean;
 	/** Extra headers for the answer (Deprecation, for format 1). */
@@ -51,7 +53,8 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 	// The last text computed is what landed when its revision is the one written (the writer may have retried).
 	const landed: string | null = patched;
 	if (request.answerWithNote && (outcome.kind === "written" || outcome.kind === "unchanged") && landed !== null && revisionOf(landed) === outcome.revision) {
-		return { status: 200, headers: { ...extra, ETag: etagOf(outcome.revision) }, body: landed, contentType: "text/markdown; charset=utf-8" };
+		// The answer shows the whole patched note, so it can carry the token of all of it.
+		return { status: 200, headers: { ...extra, ETag: etagFor(outcome.revision, "whole") }, body: landed, contentType: "text/markdown; charset=utf-8" };
 	}
 	return { ...answer, headers: { ...extra, ...answer.headers } };
 }

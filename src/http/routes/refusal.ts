@@ -1,6 +1,7 @@
 /** Turns a refused write into the problem response that tells the agent exactly what happened and what to do next. */
-import { etagOf } from "../../core/revision";
-import { staleFacts, type Refused } from "../../service/stale-facts";
+import type { Refusal } from "../../core/guard";
+import { etagFor, tokenFor } from "../../core/revision-tokens";
+import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../../service/stale-facts";
 import { problem } from "../problems";
 import type { ApiResponse, JsonValue } from "../response";
 import type { RequestContext } from "../router";
@@ -8,10 +9,13 @@ import { changesLink } from "./changes";
 
 
 export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
-	const { refusal, conflict, currentRevision, backupError, implicit } = outcome;
+	const { refusal, conflict, currentRevision, currentSight, backupError, implicit } = outcome;
 	// A client that sent no If-Match was held to the revision it last read: say so, or the 412 makes no sense to it.
 	const heldTo = implicit ? "You sent no If-Match, so your last read of this note was used as your revision. " : "";
-	const headers: Record<string, string> = currentRevision ? { ETag: etagOf(currentRevision) } : {};
+	// A token only with the content it names: unless this answer carries every change since what the client saw, the
+	// ETag is a change tag (it tells that the note changed; it passes no If-Match).
+	const headers: Record<string, string> = currentRevision ? { ETag: etagFor(currentRevision, currentSight) } : {};
+	const current = currentFields(outcome);
 	const kept = conflict?.backupPath
 		? ` Your content was kept, byte for byte, in "${conflict.backupPath}".`
 		: backupError
@@ -23,31 +27,26 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 	const retry = retryWording(context.method);
 	switch (refusal.reason) {
 		case "token-required":
-			return problem("precondition-required", context.method === "DELETE"
-				? `Deleting "${path}" needs the revision you read${refusal.wildcard ? " (If-Match: * proves nothing about what you read)" : ""}. GET the note, then send DELETE with If-Match set to its ETag.`
-				: refusal.wildcard
-					? `If-Match: * proves nothing about which version of "${path}" you read, so nothing was written. GET the note, ${retry.read} with If-Match set to its ETag.`
-					: `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, ${retry.read} (ideally with If-Match set to its ETag).`,
-			{ path, currentRevision }, headers);
+			return problem("precondition-required", tokenRequired(context.method, path, refusal, retry), { path, ...current, ...(refusal.sent ? { sentToken: refusal.sent } : {}), ...(refusal.lastReadPart ? { lastReadPart: true } : {}) }, headers);
 		case "stale":
 			return staleResponse(context, path, outcome, heldTo, kept, record, headers);
 		case "read-expired":
-			return problem("read-expired", `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again and retry with the fresh ETag.`,
-				{ path, sentRevision: refusal.sentRevision, currentRevision, ...record }, headers);
+			return problem("read-expired", `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
+				{ path, sentRevision: tokenFor(refusal.sentRevision, outcome.sentSight), ...current, ...record }, headers);
 		case "exists":
 			return problem("note-exists", `"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
-				{ path, currentRevision, ...record }, headers);
+				{ path, ...current, ...record }, headers);
 		case "content-loss":
 			return problem("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
-				{ path, currentRevision, ...record }, headers);
+				{ path, ...current, ...record }, headers);
 		case "empty-body":
 			return problem("empty-body", `The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
-				{ path, currentRevision }, headers);
+				{ path, ...current }, headers);
 		case "note-in-use":
 			return problem("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
-				{ path, currentRevision, ...record }, headers);
+				{ path, ...current, ...record }, headers);
 		case "backup-read-only":
-			return problem("backup-read-only", `"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person can tidy backups in Obsidian).`, { path });
+			return problem("backup-read-only", `"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person keeps or deletes backups).`, { path });
 		case "not-found":
 			return problem("note-not-found", `There is no note at "${path}"; nothing was deleted.`, { path });
 		case "malformed-condition":
@@ -56,9 +55,8 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 }
 
 function staleResponse(context: RequestContext, path: string, outcome: Refused, heldTo: string, kept: string, record: Record<string, JsonValue | undefined>, headers: Record<string, string>): ApiResponse {
-	const { currentRevision, changes, mergePreview, implicit, conflict } = outcome;
+	const { currentRevision, currentSight, changes, mergePreview, implicit, conflict } = outcome;
 	const facts = staleFacts(outcome);
-	const { sentRevision } = facts;
 	const retry = retryWording(context.method);
 	const done = context.method === "DELETE" ? "deleted" : "written";
 	const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "";
@@ -67,14 +65,33 @@ function staleResponse(context: RequestContext, path: string, outcome: Refused, 
 		: `"${path}" changed since you read it, so nothing was ${done}.`;
 	const next = currentRevision === null
 		? context.method === "DELETE" ? "" : " To create it again, PUT without If-Match."
-		: changes
-			? ` The \`changes\` field is a diff from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.${changes.truncated ? " It was cut at the answer size limit; GET changesNext for the rest." : ""}`
-			: ` GET the note, ${retry.read} with the new ETag.`;
+		: changes && currentSight !== "none"
+			? ` The \`changes\` field is every change from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.`
+			: changes
+				? ` The \`changes\` field is the start of the diff from the revision you sent to the note now, cut at the answer size limit (GET changesNext for the rest). It is not all of the note, so it carries no revision to write with: GET the note, ${retry.read} with its ETag.`
+				: ` GET the note, ${retry.read} with its ETag.`;
 	const previewCut = mergePreview?.truncated && conflict ? ` The merge preview was cut at the answer size limit; GET /conflicts/${encodeURIComponent(conflict.id)}/merge for all of it.` : "";
-	const pages = changes?.truncated && sentRevision !== null && currentRevision !== null
-		? { changesTruncated: true, changesNext: changesLink(path, sentRevision, currentRevision, changes.nextOffset ?? 0) }
-		: {};
+	const revisions = nextPageRevisions(outcome);
+	const pages = changes?.truncated && revisions !== null ? { changesTruncated: true, changesNext: changesLink(path, revisions.since, revisions.to, changes.nextOffset ?? 0) } : {};
 	return problem("stale-revision", heldTo + merge + what + kept + next + previewCut, { path, ...facts, ...record, ...pages, ...(implicit ? { implicitRevision: true } : {}) }, headers);
+}
+
+/** Why a write needs a token it did not send, and how to get one: read the note (the whole note to replace or delete it). */
+function tokenRequired(method: string, path: string, refusal: Extract<Refusal, { reason: "token-required" }>, retry: { read: string }): string {
+	const act = method === "DELETE" ? "deleted" : "written";
+	const read = method === "DELETE" ? `GET the note, then send DELETE with If-Match set to its ETag` : `GET the note, ${retry.read} with If-Match set to its ETag`;
+	if (refusal.sent === "change-tag") {
+		return `The If-Match you sent is a change tag (from a folder listing, a HEAD, a 428 or a history or conflict record). It tells that "${path}" changed, but proves nothing about what you read, so nothing was ${act}. ${read}.`;
+	}
+	if (refusal.sent === "part-token") {
+		return `The If-Match you sent came with part of "${path}" (a document map's version, a section read, or the answer to a write of part of it). It can PATCH that part, but not replace or delete the whole note, whose rest you have not read; nothing was ${act}. ${read}.`;
+	}
+	if (refusal.lastReadPart) {
+		return `You sent no If-Match, and your last read of "${path}" showed only part of it (a document map or a section), so it cannot stand for the whole note; nothing was ${act}. ${read}.`;
+	}
+	if (refusal.wildcard) return `If-Match: * proves nothing about which version of "${path}" you read, so nothing was ${act}. ${read}.`;
+	if (method === "DELETE") return `Deleting "${path}" needs the revision you read. ${read}.`;
+	return `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, ${retry.read} (ideally with If-Match set to its ETag).`;
 }
 
 /** PATCH is computed here on the note now, so its retry is the same PATCH; DELETE's retry is a DELETE, not a PUT. */

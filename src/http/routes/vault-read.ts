@@ -1,7 +1,12 @@
-/** GET/HEAD /vault/{path}: a note with its revision token, or a folder listing with each note's revision. */
+/**
+ * GET/HEAD /vault/{path}: a note with its revision token, or a folder listing with each note's change tag. The token
+ * comes only with the content it names: a whole read hands the revision, a document map a part token (it can patch,
+ * never replace or delete), HEAD, a 304 reached by a change tag, and listings only a change tag (core/revision-tokens).
+ */
 import { documentMap, flatDocumentMap } from "../../core/markdown/document-map";
 import { readFrontmatter } from "../../core/markdown/frontmatter";
-import { etagOf, parseEntityTagCondition } from "../../core/revision";
+import { parseEntityTagCondition } from "../../core/revision";
+import { changeTagOf, etagFor, partTokenOf } from "../../core/revision-tokens";
 import { noteTags } from "../../core/tags";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
@@ -27,18 +32,20 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const part = format1Target(context);
 	if (part) return readNotePart(context, path, part);
 	const head = context.method === "HEAD";
-	const read = await context.notes.read(actorOf(context), path, { head, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
+	const accept = headersValue(context, "accept") ?? "";
+	const wantsMap = accept.includes(DOCUMENT_MAP_TYPE);
+	const read = await context.notes.read(actorOf(context), path, { head, part: wantsMap, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
 	if (read.kind === "missing") return problem("note-not-found", `There is no note at "${path}". To create it, PUT it without If-Match.`);
 	const headers = {
-		ETag: etagOf(read.revision),
+		ETag: etagFor(read.revision, read.sight),
 		"Last-Modified": new Date(read.stat.mtime).toUTCString(),
 		"Cache-Control": "no-store",
 	};
 	if (read.kind === "not-modified") return { status: 304, headers };
-	const accept = headersValue(context, "accept") ?? "";
-	if (accept.includes(DOCUMENT_MAP_TYPE)) {
-		// `version` is the revision, the ETag's value: send it back as ifMatch (or If-Match) to patch what this map shows.
-		const map = version === 1 ? { ...flatDocumentMap(read.content) } : { ...documentMap(read.content), version: read.revision };
+	if (wantsMap) {
+		// The map shows the note's structure, not its text: its `version` (the ETag's value) is a part token, which
+		// patches what this map shows (as ifMatch or If-Match) but never replaces or deletes the whole note.
+		const map = version === 1 ? { ...flatDocumentMap(read.content) } : { ...documentMap(read.content), version: partTokenOf(read.revision) };
 		return { ...json(200, map, { ...headers, ...(version === 1 ? DEPRECATION : {}) }), contentType: `${DOCUMENT_MAP_TYPE}; charset=utf-8`, omitBody: head };
 	}
 	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
@@ -47,6 +54,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 		const body = {
 			path: read.path,
 			content: read.content,
+			// Never sent for HEAD (which shows no content); built all the same so its Content-Length is GET's.
 			revision: read.revision,
 			stat: { ...read.stat },
 			frontmatter: frontmatter.data === null ? null : toJson(frontmatter.data),
@@ -63,8 +71,9 @@ async function listFolderRoute(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "folder");
 	const listed = await context.notes.listFolder(path);
 	if (!listed) return problem("note-not-found", `There is no folder at "${path}/".`);
-	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({ name, path, type, revision, unreadable, size: stat?.size, mtime: stat?.mtime }));
-	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds revisions.
+	// A listing shows no content: each note comes with its change tag (to see what changed), never a revision token.
+	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({ name, path, type, changeTag: revision === undefined ? undefined : changeTagOf(revision), unreadable, size: stat?.size, mtime: stat?.mtime }));
+	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds change tags.
 	return json(200, { files: entries.map((entry) => entry.name), entries }, { "Cache-Control": "no-store" });
 }
 

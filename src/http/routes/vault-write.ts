@@ -1,5 +1,6 @@
 /** PUT (replace or create), POST (append) and DELETE on /vault/{path}, all through the one guarded writer. */
 import type { WriteOperation } from "../../core/guard";
+import type { HeldRead } from "../../core/read-ledger";
 import { parseEntityTagCondition } from "../../core/revision";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { refuse } from "../problems";
@@ -46,7 +47,7 @@ async function bodyWrite(context: RequestContext, operation: (body: string) => W
 	return respond(context, path, await write(context, path, operation(body), held));
 }
 
-function write(context: RequestContext, path: string, operation: WriteOperation, held: string | null): Promise<WriteOutcome> {
+function write(context: RequestContext, path: string, operation: WriteOperation, held: HeldRead | null): Promise<WriteOutcome> {
 	return context.notes.write({
 		path,
 		operation,

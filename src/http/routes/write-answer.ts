@@ -1,5 +1,6 @@
 /** The answers every guarded write shares: the revision a tokenless write is held to, and the answer to its outcome. */
-import { etagOf } from "../../core/revision";
+import type { HeldRead } from "../../core/read-ledger";
+import { etagFor, revisionField } from "../../core/revision-tokens";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { problem } from "../problems";
 import { json, noContent, type ApiResponse } from "../response";
@@ -10,34 +11,40 @@ import { refusalResponse } from "./refusal";
  * The revision this client's tokenless write is held to, as of now (the request's arrival). A request with a
  * condition of its own (If-Match or If-None-Match, even a malformed one) is never held to one, so none is looked up.
  */
-export function heldRevision(context: RequestContext, path: string): string | null {
+export function heldRevision(context: RequestContext, path: string): HeldRead | null {
 	if (context.headers["if-match"] !== undefined || context.headers["if-none-match"] !== undefined) return null;
 	return context.notes.holdRevision(actorOf(context), path);
 }
 
-/** The answer to a guarded write's outcome (PATCH answers through this too). */
+/**
+ * The answer to a guarded write's outcome (PATCH answers through this too). Its ETag is a token only as far as the
+ * client has seen the note it names: a whole replace hands the revision; an append, patch or edit to a note it had not
+ * read whole, or a merge it has not seen, hands a part token (it can patch, not replace: read the note for that).
+ */
 export function respond(context: RequestContext, path: string, outcome: WriteOutcome): ApiResponse {
 	switch (outcome.kind) {
-		case "written":
+		case "written": {
+			const etag = { ETag: etagFor(outcome.revision, outcome.sight) };
 			if (outcome.merged) {
-				return json(200, { path, revision: outcome.revision, merged: true, ...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}), detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written." }, {
-					ETag: etagOf(outcome.revision),
+				return json(200, { path, ...revisionField("revision", outcome.revision, outcome.sight), merged: true, ...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}), detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Its ETag can patch the note; GET the note to see the merge (and for a revision that can replace it)." }, {
+					...etag,
 					"Preference-Applied": "merge=auto",
 				});
 			}
 			if (outcome.created) {
-				return json(201, { path, revision: outcome.revision, created: true }, {
-					ETag: etagOf(outcome.revision),
+				return json(201, { path, ...revisionField("revision", outcome.revision, outcome.sight), created: true }, {
+					...etag,
 					Location: `/vault/${path.split("/").map(encodeURIComponent).join("/")}`,
 				});
 			}
-			return noContent({ ETag: etagOf(outcome.revision) });
+			return noContent(etag);
+		}
 		case "unchanged":
-			return noContent({ ETag: etagOf(outcome.revision) });
+			return noContent({ ETag: etagFor(outcome.revision, outcome.sight) });
 		case "deleted":
 			return noContent();
 		case "inapplicable":
-			return problem(outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch", outcome.detail, { path, reason: outcome.reason, currentRevision: outcome.currentRevision });
+			return problem(outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch", outcome.detail, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) }, { ETag: etagFor(outcome.currentRevision, outcome.currentSight) });
 		case "refused":
 			return refusalResponse(context, path, outcome);
 	}

@@ -5,6 +5,8 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PersonOutcome, RefusedWrite } from "./ask-person";
+import { changeTagOf } from "../../core/revision-tokens";
+import { currentFields } from "../../service/stale-facts";
 
 export function answerWithPersonOutcome(plain: CallToolResult, person: PersonOutcome, path: string, outcome: RefusedWrite): CallToolResult {
 	if (person.kind === "not-asked") return plain;
@@ -19,13 +21,14 @@ export function answerWithPersonOutcome(plain: CallToolResult, person: PersonOut
 	});
 	switch (person.kind) {
 		case "merged":
-			return answer(`${refused}the person chose, in your client, to merge both versions: the merge is now the note (revision ${person.revision}), written as the person's. Do not write this change again; call read_note {"path":${quoted}} before your next change.`, { person: "merge", currentRevision: person.revision });
+			// The agent has not seen the merge: it gets the change tag, and reads the note before writing again.
+			return answer(`${refused}the person chose, in your client, to merge both versions: the merge is now the note, written as the person's. Do not write this change again; call read_note {"path":${quoted}} before your next change.`, { person: "merge", changeTag: changeTagOf(person.revision) });
 		case "taken":
 			return answer(`${refused}the person chose, in your client, to take your version: the note is now exactly what you sent (revision ${person.revision}). Do not write it again; pass revision ${JSON.stringify(person.revision)} with your next write of this note.`, { person: "take", currentRevision: person.revision });
 		case "kept":
-			return answer(`${refused}the person chose, in your client, to keep the note as it is, without your change. The conflict is dismissed; your content stays in ${JSON.stringify(conflict?.backupPath ?? "")}. Do not write this change again unless the person asks you to.`, { person: "keep", currentRevision: outcome.currentRevision });
+			return answer(`${refused}the person chose, in your client, to keep the note as it is, without your change. The conflict is dismissed; your content stays in ${JSON.stringify(conflict?.backupPath ?? "")}. Do not write this change again unless the person asks you to.`, { person: "keep", ...currentFields(outcome) });
 		case "opened":
-			return answer(`${refused}the person chose, in your client, to decide in Obsidian's merge view, which is open now. Wait for that: call conflict_status {"id":${JSON.stringify(conflict?.id ?? "")},"wait":50}; once it is resolved, call read_note {"path":${quoted}} before any further change.`, { person: "open", currentRevision: outcome.currentRevision });
+			return answer(`${refused}the person chose, in your client, to decide in Obsidian's merge view, which is open now. Wait for that: call conflict_status {"id":${JSON.stringify(conflict?.id ?? "")},"wait":50}; once it is resolved, call read_note {"path":${quoted}} before any further change.`, { person: "open", ...currentFields(outcome) });
 		case "settled":
 			return prefixed(plain, `The person was asked in your client what to do, but the conflict was settled meanwhile (${person.status}): check it with conflict_status before writing again. `, { person: "settled" });
 		case "moved-on":

@@ -3,6 +3,7 @@
  * start of the read validity window, the implicit revision of a tokenless write), with its revision in `_meta`; or
  * a conflict record as JSON, with links to the note and the .bak.
  */
+import { conflictForAgents } from "../../service/conflict-view";
 import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
 import type { AgentActor } from "../../service/actor";
@@ -35,7 +36,7 @@ function readConflict(notes: AgentNotes, uri: string, id: string): ReadResourceR
 	const record = notes.conflict(id);
 	if (!record) throw notFound(uri, `There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
 	const links = { noteUri: noteUri(record.path), ...(record.backupPath ? { backupUri: noteUri(record.backupPath) } : {}) };
-	return { contents: [{ uri: conflictUri(record.id), mimeType: "application/json", text: JSON.stringify({ ...record, ...links }) }] };
+	return { contents: [{ uri: conflictUri(record.id), mimeType: "application/json", text: JSON.stringify({ ...conflictForAgents(record), ...links }) }] };
 }
 
 /**

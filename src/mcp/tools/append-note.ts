@@ -5,11 +5,13 @@ import { APPENDS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ok } from "./context";
 import { refusalResult } from "./refusal";
+import { tokenFor } from "../../core/revision-tokens";
 
 export const APPEND_NOTE_DESCRIPTION =
 	"Append text to the end of a note, creating the note if it is missing. Appending overwrites nothing, so no revision is needed " +
-	"(add your own leading newline if the note may not end in one). Returns the note's new revision, which counts as your last read " +
-	"for a following write_note.";
+	"(add your own leading newline if the note may not end in one). Returns the note's new revision: if you had read the note's " +
+	"latest revision before appending, it is the revision itself; otherwise you have not seen the whole note, and it is a part token " +
+	"(part.…) that patch_note and edit_note accept but write_note and delete_note do not (call read_note first).";
 
 export function registerAppendNote(server: McpServer, context: ToolContext): void {
 	server.registerTool(
@@ -21,7 +23,7 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 				path: z.string().describe('Vault-relative note path, e.g. "Inbox/Log.md".'),
 				content: z.string().describe("The text to add at the end."),
 			},
-			outputSchema: { path: z.string(), revision: z.string().describe("The note's revision after the append.") },
+			outputSchema: { path: z.string(), revision: z.string().describe("The note's revision after the append (a part token, part.…, unless you had read the note whole just before).") },
 			annotations: APPENDS,
 		},
 		({ path, content }) => guarded(context, async () => {
@@ -36,7 +38,7 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 			switch (outcome.kind) {
 				case "written":
 				case "unchanged":
-					return ok({ path: notePath, revision: outcome.revision });
+					return ok({ path: notePath, revision: tokenFor(outcome.revision, outcome.sight) });
 				case "refused":
 					return refusalResult(notePath, outcome, "append_note", context);
 				case "deleted":

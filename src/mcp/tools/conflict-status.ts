@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import { READS } from "./annotations";
+import { conflictForAgents } from "../../service/conflict-view";
 import type { ToolContext } from "./context";
 import { fail, guarded, ok } from "./context";
 
@@ -51,7 +52,7 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			if (outcome.kind === "too-many") {
 				return fail(`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`, { error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds });
 			}
-			return ok({ ...outcome.record });
+			return ok({ ...conflictForAgents(outcome.record) });
 		}),
 	);
 }

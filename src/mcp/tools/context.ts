@@ -1,6 +1,7 @@
 /** What every MCP tool is given (the guard, who is calling) and the small helpers they share: paths, results, errors. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
+import type { HeldRead } from "../../core/read-ledger";
 import type { EntityTagCondition } from "../../core/revision";
 import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
@@ -25,7 +26,7 @@ export interface ToolContext {
 	 * What the call's missing revision stands for, as captured when its request arrived (sessions only); undefined when
 	 * nothing was captured, and the writer then takes the session's last read at the call.
 	 */
-	heldAtArrival?: (requestId: string | number, path: string) => string | null | undefined;
+	heldAtArrival?: (requestId: string | number, path: string) => HeldRead | null | undefined;
 }
 
 /** A tool's answer when it worked: the JSON as text (for clients that ignore structured content) and as structure. */
@@ -58,10 +59,19 @@ export function checkPath(context: ToolContext, path: string, kind: "note" | "fo
 	throw new ToolFailure(fail(`Invalid path "${path}": ${checked.reason} Nothing was read or written.`));
 }
 
-/** A revision the agent passed, as the If-Match the writer checks; quotes (an ETag copied from REST) are allowed. */
+/**
+ * A revision the agent passed, as the If-Match the writer checks; an ETag copied from REST is allowed, quotes and all
+ * (a weak `W/` one stays weak, so it never passes).
+ */
 export function ifMatchOf(revision: string | undefined): EntityTagCondition {
 	if (revision === undefined) return { kind: "absent" };
-	return { kind: "tags", tags: [{ weak: false, opaque: revision.replace(/^"(.*)"$/, "$1") }] };
+	const weak = revision.startsWith("W/");
+	return { kind: "tags", tags: [{ weak, opaque: unquoted(revision) }] };
+}
+
+/** A revision as an agent may paste it: bare, quoted, or as a weak ETag. */
+export function unquoted(revision: string): string {
+	return revision.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
 }
 
 /**
@@ -81,7 +91,7 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 }
 
 /** The WriteRequest field for a call's arrival-time held revision (absent when none was captured). */
-export function heldAt(context: ToolContext, requestId: string | number, path: string): { heldRevision?: string | null } {
+export function heldAt(context: ToolContext, requestId: string | number, path: string): { heldRevision?: HeldRead | null } {
 	const held = context.heldAtArrival?.(requestId, path);
 	return held === undefined ? {} : { heldRevision: held };
 }

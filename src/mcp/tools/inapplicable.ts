@@ -6,15 +6,16 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { fail, ok, type ToolContext } from "./context";
 import { refusalResult } from "./refusal";
+import { revisionField, tokenFor } from "../../core/revision-tokens";
 
 type Inapplicable = Extract<WriteOutcome, { kind: "inapplicable" }>;
 
 export function inapplicableResult(path: string, outcome: Inapplicable, tool: "edit_note" | "patch_note"): CallToolResult {
-	const { reason, detail, currentRevision } = outcome;
+	const { reason, detail, currentRevision, currentSight } = outcome;
 	const quoted = JSON.stringify(path);
-	const reread = `call read_note {"path":${quoted}} to see the note as it is now (revision ${currentRevision}), then call ${tool} again`;
+	const reread = `call read_note {"path":${quoted}} to see the note as it is now, then call ${tool} again`;
 	const next = nextStep(reason, tool, reread, quoted);
-	return fail(`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`, { error: reason, path, currentRevision });
+	return fail(`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`, { error: reason, path, ...revisionField("currentRevision", currentRevision, currentSight) });
 }
 
 function nextStep(reason: Inapplicable["reason"], tool: "edit_note" | "patch_note", reread: string, quoted: string): string {
@@ -40,7 +41,7 @@ export async function inPlaceChangeResult(path: string, outcome: WriteOutcome, t
 	switch (outcome.kind) {
 		case "written":
 		case "unchanged":
-			return ok({ path, revision: outcome.revision });
+			return ok({ path, revision: tokenFor(outcome.revision, outcome.sight) });
 		case "inapplicable":
 			return inapplicableResult(path, outcome, tool);
 		case "refused":

@@ -3,11 +3,13 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ok } from "./context";
+import { revisionField, tokenFor } from "../../core/revision-tokens";
+import { unquoted, checkPath, fail, guarded, ok } from "./context";
 
 export const NOTE_CHANGES_DESCRIPTION =
-	"Show what changed in a note since a revision you saw: a unified diff from that revision to the note now, and the note's current revision. " +
-	"Useful after a refused write. It does not give you the whole note: to rewrite it, call read_note and pass its revision to write_note. " +
+	"Show what changed in a note since a revision you saw: a unified diff from that revision to the note now. When the answer is the whole " +
+	"diff from a revision you had, it also gives the note's current revision (you then know all of it); a paged diff gives a changeTag instead. " +
+	"Useful after a refused write. To rewrite the note without the whole diff, call read_note and pass its revision to write_note. " +
 	"A long diff comes in pages: when `truncated` is true, call again with `offset` set to `nextOffset` (and `to` set to the `to` it returned).";
 
 export function registerNoteChanges(server: McpServer, context: ToolContext): void {
@@ -25,9 +27,10 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 			outputSchema: {
 				path: z.string(),
 				since: z.string(),
-				revision: z.string().describe("The note's current revision."),
+				revision: z.string().optional().describe("The note's current revision, given only when this answer is the whole diff to it from a revision you had (pass it to your next write); otherwise changeTag."),
+				changeTag: z.string().optional().describe("Instead of revision when this page is not the whole diff: it tells that the note changed; call read_note for a revision."),
 				changed: z.boolean(),
-				to: z.string().describe("The revision the diff ends at."),
+				to: z.string().describe("The revision the diff ends at (a change tag unless this is the whole diff to the note now); pass it back as `to` for the next page."),
 				diff: z.string().describe("Unified diff from `since` to `to` (empty when unchanged); one page of it when `truncated`."),
 				truncated: z.boolean().optional().describe("True when the diff goes on past this page."),
 				nextOffset: z.number().optional().describe("Pass as `offset` (with the same `to`) for the next page."),
@@ -37,15 +40,16 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 		},
 		({ path, since, to, offset }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
-			const unquote = (revision: string) => revision.replace(/^"(.*)"$/, "$1");
-			const from = unquote(since);
+			const from = unquoted(since);
 			// The result carries the page twice (as text and as structure, as MCP asks), so each gets half the cap.
-			const answer = await context.notes.changes(notePath, { since: from, offset: offset ?? 0, copies: 2, ...(to !== undefined ? { to: unquote(to) } : {}) });
+			const answer = await context.notes.changes(notePath, { since: from, offset: offset ?? 0, copies: 2, ...(to !== undefined ? { to: unquoted(to) } : {}) });
 			if (answer.kind === "missing") return fail(`There is no note at ${JSON.stringify(notePath)}.`);
 			if (answer.kind === "not-retained") return fail(`Revision ${answer.revision} of ${JSON.stringify(notePath)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
-			const { page } = answer;
+			const { page, sight } = answer;
 			const more = { ...(page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset }), ...(page.lineCut ? { lineCut: true } : {}) };
-			return ok({ path: notePath, since: from, to: answer.to, revision: answer.revision, changed: answer.changed, diff: page.text, ...more });
+			// As REST's /changes: the note's revision only with the whole diff to it from a revision the agent had.
+			const toSight = answer.to === answer.revision ? sight : "none";
+			return ok({ path: notePath, since: from, to: tokenFor(answer.to, toSight), ...revisionField("revision", answer.revision, sight), changed: answer.changed, diff: page.text, ...more });
 		}),
 	);
 }

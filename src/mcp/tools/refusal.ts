@@ -8,6 +8,8 @@ import type { WriteOutcome } from "../../service/guarded-writer";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";
 import { fail, type ToolContext } from "./context";
+import { tokenFor } from "../../core/revision-tokens";
+import { currentFields, nextPageRevisions } from "../../service/stale-facts";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 type RefusingTool = "write_note" | "append_note" | "delete_note" | "edit_note" | "patch_note";
@@ -21,7 +23,7 @@ export async function refusalResult(path: string, outcome: Refused, tool: Refusi
 }
 
 function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallToolResult {
-	const { refusal, conflict, currentRevision, changes, backupError, mergePreview, implicit } = outcome;
+	const { refusal, conflict, currentRevision, currentSight, changes, backupError, mergePreview, implicit } = outcome;
 	const quoted = JSON.stringify(path);
 	// An agent that sent no revision was held to its last read in this session: say so, or the refusal makes no sense.
 	const heldTo = implicit ? "You passed no revision, so your last read of this note in this session was used as your revision. " : "";
@@ -30,12 +32,16 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallT
 		: backupError
 			? ` Your content could NOT be kept as a .bak (${backupError}); it was not written anywhere, so keep your copy.`
 			: "";
-	const reread = `call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} again with revision=${JSON.stringify(currentRevision ?? "")}`;
+	// A token only with the content it names: the current revision is handed only with every change since what the
+	// agent had seen (core/revision-tokens); otherwise a change tag, and the agent takes the revision read_note returns.
+	const usable = currentRevision !== null && currentSight !== "none" ? tokenFor(currentRevision, currentSight) : null;
+	const reread = `call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} again with ${usable === null ? "the revision it returns" : `revision=${JSON.stringify(usable)}`}`;
 	const facts = {
 		error: refusal.reason,
 		path,
-		...("sentRevision" in refusal ? { sentRevision: refusal.sentRevision } : {}),
-		currentRevision,
+		...(refusal.reason === "stale" && refusal.sentRevision !== null ? { sentRevision: tokenFor(refusal.sentRevision, outcome.sentSight) } : {}),
+		...currentFields(outcome),
+		...(refusal.reason === "token-required" && refusal.sent ? { sentToken: refusal.sent } : {}),
 		...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}),
 		...(backupError ? { backupError } : {}),
 		// The diff itself is in the prose only: sent once, so a big refusal does not fill the agent's context twice.
@@ -44,19 +50,31 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallT
 		...(implicit ? { implicitRevision: true } : {}),
 	};
 	switch (refusal.reason) {
-		case "token-required":
-			return fail(tool === "delete_note"
-				? `Refused: deleting ${quoted} needs the revision you read. Call read_note {"path":${quoted}} first, then delete_note with its revision. Nothing was deleted.`
-				: `Refused: ${quoted} already exists and you passed no revision (and this session, if any, has not read it), so nothing was written. Read first: call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} with the revision it returned.${tool === "write_note" ? " (To change only part of it, edit_note needs no revision.)" : ""}`, facts);
+		case "token-required": {
+			const done = tool === "delete_note" ? "deleted" : "written";
+			const why =
+				refusal.sent === "change-tag"
+					? `the revision you passed is a change tag (from list_notes, a conflict record or a change notice): it proves nothing about what you read, so nothing was ${done}.`
+					: refusal.sent === "part-token"
+						? `the revision you passed came with part of ${quoted} (a patch's or append's answer, or a section): it can patch that part, but not replace or delete the whole note, so nothing was ${done}.`
+						: refusal.lastReadPart
+							? `you passed no revision, and this session's last read of ${quoted} showed only part of it, so nothing was ${done}.`
+							: tool === "delete_note"
+								? `deleting ${quoted} needs the revision you read. Nothing was deleted.`
+								: `${quoted} already exists and you passed no revision (and this session, if any, has not read it), so nothing was written.`;
+			const next = tool === "delete_note" ? `Call read_note {"path":${quoted}} first, then delete_note with its revision.` : `Read first: call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} with the revision it returned.${tool === "write_note" ? " (To change only part of it, edit_note needs no revision.)" : ""}`;
+			return fail(`Refused: ${why} ${next}`, facts);
+		}
 		case "stale": {
 			if (currentRevision === null) {
 				return fail(`${heldTo}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so nothing was written.${kept} To create it again, call write_note without a revision.`, facts);
 			}
 			const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview below shows the attempt with conflict markers). " : "";
-			const more = changes?.truncated ? ` (cut at the answer size limit: call note_changes {"path":${quoted},"since":${JSON.stringify(refusal.sentRevision)},"to":${JSON.stringify(currentRevision)},"offset":${changes.nextOffset}} for the rest)` : "";
+			const pages = nextPageRevisions(outcome);
+			const more = changes?.truncated && pages ? ` (cut at the answer size limit: call note_changes {"path":${quoted},"since":${JSON.stringify(pages.since)},"to":${JSON.stringify(pages.to)},"offset":${changes.nextOffset}} for the rest)` : "";
 			const diff = changes ? `\n\nWhat changed since your revision (unified diff from the revision you had to the note now${more}):\n${changes.text}` : "";
-			const next = tool === "delete_note" ? `call read_note {"path":${quoted}}, check it is still what you mean to delete, then call delete_note with revision=${JSON.stringify(currentRevision)}` : reread;
-			return fail(`${heldTo}${merge}Refused: ${quoted} changed since you read it (it is now revision ${currentRevision}), so nothing was ${tool === "delete_note" ? "deleted" : "written"}.${kept} Next: ${next}.${tool === "write_note" && mergePreview === null ? ' (Or pass merge: "auto" with the revision you read, to merge when the changes do not overlap.)' : ""}${diff}`, facts);
+			const next = tool === "delete_note" ? `call read_note {"path":${quoted}}, check it is still what you mean to delete, then call delete_note with ${usable === null ? "the revision it returns" : `revision=${JSON.stringify(usable)}`}` : reread;
+			return fail(`${heldTo}${merge}Refused: ${quoted} changed since you read it, so nothing was ${tool === "delete_note" ? "deleted" : "written"}.${kept} Next: ${next}.${tool === "write_note" && mergePreview === null ? ' (Or pass merge: "auto" with the revision you read, to merge when the changes do not overlap.)' : ""}${diff}`, facts);
 		}
 		case "read-expired":
 			return fail(`${heldTo}Refused: you read ${quoted} longer ago than the read validity window allows, so nothing was written.${kept} Next: ${reread}.`, facts);

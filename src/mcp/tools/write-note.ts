@@ -5,6 +5,7 @@ import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
+import { tokenFor } from "../../core/revision-tokens";
 
 export const WRITE_NOTE_DESCRIPTION =
 	"Create a note, or replace a whole note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last " +
@@ -31,7 +32,7 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 			},
 			outputSchema: {
 				path: z.string(),
-				revision: z.string().describe("The note's new revision: pass it to your next write of this note."),
+				revision: z.string().describe("The note's new revision: pass it to your next write of this note. After merged: true it is a part token (part.…), which patch_note accepts; call read_note to see the merge before replacing the note."),
 				created: z.boolean(),
 				merged: z.boolean().optional().describe("True when your revision was stale and a clean automatic merge was written."),
 				mergeRules: z.array(z.enum(["frontmatter", "tags", "list"])).optional().describe("With merged: the markdown rules that merged parts of it where a line merge would have conflicted; check those parts."),
@@ -52,9 +53,10 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 			});
 			switch (outcome.kind) {
 				case "written":
-					return ok({ path: notePath, revision: outcome.revision, created: outcome.created, ...(outcome.merged ? { merged: true } : {}), ...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}) });
+					// After a merge the agent has not seen the note: its revision comes as a part token (see the description).
+					return ok({ path: notePath, revision: tokenFor(outcome.revision, outcome.sight), created: outcome.created, ...(outcome.merged ? { merged: true } : {}), ...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}) });
 				case "unchanged":
-					return ok({ path: notePath, revision: outcome.revision, created: false });
+					return ok({ path: notePath, revision: tokenFor(outcome.revision, outcome.sight), created: false });
 				case "refused":
 					return refusalResult(notePath, outcome, "write_note", context);
 				case "deleted":

@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from "fs/promises";
+import { changeTagOf } from "../../../src/core/revision-tokens";
 import { tmpdir } from "os";
 import { join } from "path";
 import { describe, expect, it } from "vitest";
@@ -72,9 +73,10 @@ describe("GET /conflicts/{id}", () => {
 			id: refused.conflictId,
 			path: "notes/a.md",
 			reason: "stale",
-			sentRevision: sha256Token("base\n"),
-			currentRevision: sha256Token("user edit\n"),
-			proposedRevision: sha256Token("agent\n"),
+			// A record shows no content: its revisions are change tags.
+			sentRevision: changeTagOf(sha256Token("base\n")),
+			currentRevision: changeTagOf(sha256Token("user edit\n")),
+			proposedRevision: changeTagOf(sha256Token("agent\n")),
 			backupPath: refused.backupPath,
 			agent: "test-agent",
 			time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),

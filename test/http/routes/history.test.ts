@@ -6,6 +6,10 @@ import { eachHeadless, startHeadless, type Harness } from "../../helpers/headles
 import { until } from "../../helpers/built-plugin";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { readVaultFile, sha256Token, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
+import { changeTagOf } from "../../../src/core/revision-tokens";
+
+/** History shows no content: it names each revision by its change tag (src/core/revision-tokens.ts). */
+const tagOfText = (text: string) => changeTagOf(sha256Token(text));
 
 forbidServerErrors();
 
@@ -37,18 +41,24 @@ describe("GET /history/{path}", () => {
 		const agentRevision = await agentPut("a.md", "agent's\n");
 		const res = await h.api("/history/a.md");
 		expect(res.status).toBe(200);
-		expect(res.headers.etag).toBe(`"${agentRevision}"`);
+		expect(res.headers.etag).toBe(`W/"${changeTagOf(agentRevision)}"`);
 		const body = res.json<HistoryBody>();
-		expect(body.currentRevision).toBe(agentRevision);
-		expect(body.revisions[0]).toMatchObject({ revision: agentRevision, by: "test-agent", source: "agent", current: true, restorable: true, previous: sha256Token("mine\n") });
-		expect(body.revisions[1]).toMatchObject({ revision: sha256Token("mine\n"), by: "another program", restorable: true, current: false });
+		expect(body.currentRevision).toBe(changeTagOf(agentRevision));
+		expect(body.revisions[0]).toMatchObject({ revision: changeTagOf(agentRevision), by: "test-agent", source: "agent", current: true, restorable: true, previous: tagOfText("mine\n") });
+		expect(body.revisions[1]).toMatchObject({ revision: tagOfText("mine\n"), by: "another program", restorable: true, current: false });
+		// A listing shows no text: no revision token anywhere in it.
+		expect(res.text).not.toContain(agentRevision);
+		expect(res.text).not.toContain(sha256Token("mine\n"));
 	});
 
 	it("shows one revision's text and the diff from the one before", async () => {
 		await writeVaultFile(h.dir, "a.md", "one\ntwo\n");
 		const revision = await agentPut("a.md", "one\n2\n");
-		const body = (await h.api(`/history/a.md?revision=${revision}`)).json<{ content: string; diff: string; by: string }>();
+		const body = (await h.api(`/history/a.md?revision=${revision}`)).json<{ content: string; diff: string; by: string; revision: string }>();
 		expect(body.content).toBe("one\n2\n");
+		// The answer shows this revision's text, so it names it as itself; asking by its change tag is the same.
+		expect(body.revision).toBe(revision);
+		expect((await h.api(`/history/a.md?revision=${changeTagOf(revision)}`)).json()).toMatchObject({ content: "one\n2\n", revision });
 		expect(body.by).toBe("test-agent");
 		expect(body.diff).toContain("-two\n+2\n");
 	});
@@ -69,12 +79,15 @@ describe("POST /history/{path}/restore", () => {
 	it("writes an earlier revision back, guarded, and the restore is itself in history", async () => {
 		await writeVaultFile(h.dir, "a.md", "first\n");
 		const agentRevision = await agentPut("a.md", "second\n");
-		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, { method: "POST", headers: { "If-Match": `"${agentRevision}"` } });
+		// Named by its change tag, as the history listing shows it.
+		const res = await h.api(`/history/a.md/restore?revision=${tagOfText("first\n")}`, { method: "POST", headers: { "If-Match": `"${agentRevision}"` } });
 		expect(res.status).toBe(204);
+		// The caller was not shown the text it restored: the answer hands a change tag, not a token to write over it with.
+		expect(res.headers.etag).toBe(`W/"${tagOfText("first\n")}"`);
 		expect(await note("a.md")).toBe("first\n");
 		const body = (await h.api("/history/a.md")).json<HistoryBody>();
-		expect(body.revisions[0]).toMatchObject({ revision: sha256Token("first\n"), by: "test-agent", previous: agentRevision, current: true });
-		expect(body.revisions.some((entry) => entry.revision === agentRevision && entry.restorable)).toBe(true);
+		expect(body.revisions[0]).toMatchObject({ revision: tagOfText("first\n"), by: "test-agent", previous: changeTagOf(agentRevision), current: true });
+		expect(body.revisions.some((entry) => entry.revision === changeTagOf(agentRevision) && entry.restorable)).toBe(true);
 	});
 
 	it("refuses a stale If-Match (412, nothing written, no .bak) and a missing one (428)", async () => {
@@ -83,7 +96,8 @@ describe("POST /history/{path}/restore", () => {
 		await writeVaultFile(h.dir, "a.md", "third\n");
 		const stale = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, { method: "POST", headers: { "If-Match": `"${agentRevision}"` } });
 		expect(stale.status).toBe(412);
-		expect(stale.json()).toMatchObject({ type: "/problems/history-stale", currentRevision: sha256Token("third\n") });
+		expect(stale.json()).toMatchObject({ type: "/problems/history-stale", changeTag: tagOfText("third\n") });
+		expect(stale.json()).not.toHaveProperty("currentRevision");
 		const missing = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, { method: "POST" });
 		expect(missing.status).toBe(428);
 		expect(await note("a.md")).toBe("third\n");
@@ -108,7 +122,7 @@ describe("POST /history/{path}/restore with a tiny base store", () => {
 		await agentPut("a.md", "second text\n");
 		const revision = await agentPut("a.md", "third text\n");
 		const listed = (await h.api("/history/a.md")).json<HistoryBody>().revisions;
-		expect(listed.find((entry) => entry.revision === sha256Token("first text\n"))?.restorable).toBe(false);
+		expect(listed.find((entry) => entry.revision === tagOfText("first text\n"))?.restorable).toBe(false);
 		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("first text\n")}`, { method: "POST", headers: { "If-Match": `"${revision}"` } });
 		expect(res.status).toBe(410);
 		expect(res.json()).toMatchObject({ type: "/problems/revision-not-retained", detail: expect.stringContaining("no longer kept") });
@@ -121,7 +135,7 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		await writeVaultFile(h.dir, "a.md", "before\n");
 		const revision = await agentPut("a.md", "after\n");
 		const activity = (await h.api("/activity?agent=test-agent")).json<{ writes: { path: string; revision: string; replaced: string; revertible: boolean; current: boolean }[] }>();
-		expect(activity.writes).toEqual([expect.objectContaining({ path: "a.md", revision, replaced: sha256Token("before\n"), revertible: true, current: true })]);
+		expect(activity.writes).toEqual([expect.objectContaining({ path: "a.md", revision: changeTagOf(revision), replaced: tagOfText("before\n"), revertible: true, current: true })]);
 		expect((await h.api("/activity?agent=someone-else")).json<{ writes: unknown[] }>().writes).toEqual([]);
 		const res = await h.api(`/history/a.md/revert?revision=${revision}`, { method: "POST", headers: { "If-Match": `"${revision}"` } });
 		expect(res.status).toBe(204);
@@ -137,7 +151,7 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		await until(() => changes.length > 0, "the change to be reported");
 		stop();
 		expect(changes[0]).toBe("test-agent");
-		expect((await h.api("/history/a.md")).json<HistoryBody>().revisions[0]).toMatchObject({ by: "test-agent", revision: sha256Token("before\n") });
+		expect((await h.api("/history/a.md")).json<HistoryBody>().revisions[0]).toMatchObject({ by: "test-agent", revision: tagOfText("before\n") });
 	});
 
 	it("takes out only the agent's change when the note changed since (a clean three-way revert)", async () => {
@@ -166,7 +180,7 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		const revision = await agentPut("a.md", "after\n");
 		expect((await h.api("/history/a.md/revert", { method: "POST" })).status).toBe(428);
 		const stale = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": '"old"' } });
-		expect(stale.json()).toMatchObject({ status: 412, type: "/problems/history-stale", currentRevision: revision });
+		expect(stale.json()).toMatchObject({ status: 412, type: "/problems/history-stale", changeTag: changeTagOf(revision) });
 		expect(await note("a.md")).toBe("after\n");
 	});
 });
@@ -183,16 +197,16 @@ describe("undoing an agent's delete or create", () => {
 		const deleted = sha256Token("the person's text\n");
 		const history = (await h.api("/history/a.md")).json<HistoryBody & { revisions: { deleted: boolean }[] }>();
 		expect(history.currentRevision).toBeNull();
-		expect(history.revisions[0]).toMatchObject({ revision: deleted, by: "test-agent", source: "agent", deleted: true, current: false, restorable: true });
+		expect(history.revisions[0]).toMatchObject({ revision: changeTagOf(deleted), by: "test-agent", source: "agent", deleted: true, current: false, restorable: true });
 		const activity = (await h.api("/activity")).json<{ writes: unknown[] }>();
-		expect(activity.writes[0]).toMatchObject({ path: "a.md", agent: "test-agent", deleted: true, revision: deleted, replaced: deleted, current: true, revertible: true });
+		expect(activity.writes[0]).toMatchObject({ path: "a.md", agent: "test-agent", deleted: true, revision: changeTagOf(deleted), replaced: changeTagOf(deleted), current: true, revertible: true });
 		expect((await h.api("/history/a.md/revert", { method: "POST" })).status).toBe(428);
 		const res = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-None-Match": "*" } });
 		expect(res.status).toBe(201);
-		expect(res.headers.etag).toBe(`"${deleted}"`);
+		expect(res.headers.etag).toBe(`W/"${changeTagOf(deleted)}"`);
 		expect(await note("a.md")).toBe("the person's text\n");
 		const after = (await h.api("/history/a.md")).json<HistoryBody>();
-		expect(after.revisions[0]).toMatchObject({ revision: deleted, by: "test-agent", current: true });
+		expect(after.revisions[0]).toMatchObject({ revision: changeTagOf(deleted), by: "test-agent", current: true });
 	});
 
 	it("never overwrites a note created again since the delete: 409 with the next step, nothing written, no .bak", async () => {
@@ -202,7 +216,7 @@ describe("undoing an agent's delete or create", () => {
 		await until(async () => (await h.api("/history/a.md")).json<HistoryBody>().currentRevision !== null, "the new note to be seen");
 		const filesBefore = await visibleFiles(h.dir);
 		const res = await h.api(`/history/a.md/revert?revision=${sha256Token("old text\n")}`, { method: "POST", headers: { "If-None-Match": "*" } });
-		expect(res.json()).toMatchObject({ status: 409, type: "/problems/revert-note-exists", currentRevision: sha256Token("a new note by the person\n"), detail: expect.stringContaining("/restore?revision=") });
+		expect(res.json()).toMatchObject({ status: 409, type: "/problems/revert-note-exists", changeTag: tagOfText("a new note by the person\n"), detail: expect.stringContaining("/restore?revision=") });
 		expect(await note("a.md")).toBe("a new note by the person\n");
 		expect(await visibleFiles(h.dir)).toEqual(filesBefore);
 	});
@@ -214,7 +228,7 @@ describe("undoing an agent's delete or create", () => {
 		expect(res.status).toBe(204);
 		expect(await visibleFiles(h.dir)).not.toContain("new.md");
 		const history = (await h.api("/history/new.md")).json<HistoryBody>();
-		expect(history.revisions[0]).toMatchObject({ revision: createdRevision, deleted: true, by: "test-agent" });
+		expect(history.revisions[0]).toMatchObject({ revision: changeTagOf(createdRevision), deleted: true, by: "test-agent" });
 	});
 
 	it("does not trash a note when history does not say the agent's write created it (history from an older version)", async () => {
@@ -256,7 +270,7 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 
 		it("keeps the wiped text restorable while reads of other notes fill the base store", async () => {
 			const body = await wipeThenReadOthers();
-			expect(body.revisions.find((entry) => entry.revision === sha256Token(PERSON_TEXT))?.restorable).toBe(true);
+			expect(body.revisions.find((entry) => entry.revision === tagOfText(PERSON_TEXT))?.restorable).toBe(true);
 			const res = await h.api(`/history/a.md/revert`, { method: "POST", headers: { "If-Match": `"${sha256Token("")}"` } });
 			expect(res.status).toBe(204);
 			expect(await note("a.md")).toBe(PERSON_TEXT);
@@ -302,7 +316,7 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 			expect(scans).toBe(0);
 			// And what the pins protect is still protected: the wiped text is restorable.
 			const body = (await h.api("/history/a.md")).json<HistoryBody>();
-			expect(body.revisions.find((entry) => entry.revision === sha256Token(PERSON_TEXT))?.restorable).toBe(true);
+			expect(body.revisions.find((entry) => entry.revision === tagOfText(PERSON_TEXT))?.restorable).toBe(true);
 		});
 	});
 
@@ -311,7 +325,7 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 
 		it("lets the wiped text go like any other base", async () => {
 			const body = await wipeThenReadOthers();
-			expect(body.revisions.find((entry) => entry.revision === sha256Token(PERSON_TEXT))?.restorable).toBe(false);
+			expect(body.revisions.find((entry) => entry.revision === tagOfText(PERSON_TEXT))?.restorable).toBe(false);
 		});
 	});
 });
@@ -328,7 +342,7 @@ describe("after a restart", () => {
 			await first.close();
 			h = await startHeadless({}, dir);
 			const activity = (await h.api("/activity")).json<{ writes: { revision: string; replaced: string; revertible: boolean }[] }>();
-			expect(activity.writes).toEqual([expect.objectContaining({ revision: wiped, replaced: sha256Token("the person's text\n"), revertible: true })]);
+			expect(activity.writes).toEqual([expect.objectContaining({ revision: changeTagOf(wiped), replaced: tagOfText("the person's text\n"), revertible: true })]);
 			expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${wiped}"` } })).status).toBe(204);
 			expect(await note("a.md")).toBe("the person's text\n");
 			await h.close();

@@ -90,8 +90,8 @@ describe("note paths", () => {
 		const res = await h.api("/vault/plain.txt");
 		expect(res.status).toBe(200);
 		expect(res.text).toBe("text\n");
-		const listing = (await h.api("/vault/")).json<{ entries: { name: string; revision?: string }[] }>();
-		expect(listing.entries.find((entry) => entry.name === "plain.txt")?.revision).toEqual(expect.any(String));
+		const listing = (await h.api("/vault/")).json<{ entries: { name: string; changeTag?: string }[] }>();
+		expect(listing.entries.find((entry) => entry.name === "plain.txt")?.changeTag).toEqual(expect.any(String));
 	});
 
 	it("allows spaces, unicode and dots inside names", async () => {

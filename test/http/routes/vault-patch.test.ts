@@ -2,6 +2,7 @@
  * PATCH /vault/{path} with the Local REST API's headers, over BOTH gateways. The patched note is written through the
  * guarded writer, so PATCH is refused, kept and recorded exactly like a stale PUT, and never written blind.
  */
+import { changeTagOf } from "../../../src/core/revision-tokens";
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -119,7 +120,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await s.file(problem.backupPath!)).toBe(EDITED.replace("- one\n", "- one\n- two\n"));
 		expect(await s.file("Note.md")).toBe(EDITED);
 		const conflict = await s.api(`/conflicts/${problem.conflictId!}`);
-		expect(conflict.json()).toMatchObject({ path: "Note.md", reason: "stale", status: "open", sentRevision: sha256Token(NOTE), backupPath: problem.backupPath });
+		expect(conflict.json()).toMatchObject({ path: "Note.md", reason: "stale", status: "open", sentRevision: changeTagOf(sha256Token(NOTE)), backupPath: problem.backupPath });
 	});
 
 	it("refuses a tokenless PATCH from a client that read an older revision: 412, .bak and implicitRevision", async () => {

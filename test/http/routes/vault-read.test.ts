@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { eachHeadless, type Harness } from "../../helpers/headless-harness";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { sha256Token, writeVaultFile } from "../../helpers/vault-files";
+import { changeTagOf } from "../../../src/core/revision-tokens";
 
 forbidServerErrors();
 
@@ -18,7 +19,7 @@ interface NoteJson {
 
 interface Listing {
 	files: string[];
-	entries: { name: string; path: string; type: "file" | "folder"; revision?: string; size?: number; mtime?: number }[];
+	entries: { name: string; path: string; type: "file" | "folder"; changeTag?: string; size?: number; mtime?: number }[];
 }
 
 const NOTE = "---\ntitle: Plan\ntags: [a, b]\n---\n# Plan 🚀\r\nsecond line";
@@ -66,16 +67,20 @@ describe("GET /vault/{path} (a note)", () => {
 		expect(res.json<NoteJson>().frontmatter).toEqual({});
 	});
 
-	it("answers HEAD with the same headers as GET and no body", async () => {
+	it("answers HEAD with GET's headers and no body, its ETag the change tag of the same revision", async () => {
 		await writeVaultFile(h.dir, "a.md", NOTE);
 		const get = await h.api("/vault/a.md");
 		const head = await h.api("/vault/a.md", { method: "HEAD" });
 		expect(head.status).toBe(200);
 		expect(head.text).toBe("");
-		for (const name of ["etag", "content-type", "content-length", "last-modified", "cache-control"]) {
+		for (const name of ["content-type", "content-length", "last-modified", "cache-control"]) {
 			expect(head.headers[name], name).toBeDefined();
 			expect(head.headers[name], name).toBe(get.headers[name]);
 		}
+		// HEAD shows no content, so it hands no token: a weak change tag, which still answers If-None-Match.
+		expect(head.headers.etag).toBe(`W/"${changeTagOf(sha256Token(NOTE))}"`);
+		expect(get.headers.etag).toBe(`"${sha256Token(NOTE)}"`);
+		expect((await h.api("/vault/a.md", { headers: { "If-None-Match": head.headers.etag as string } })).status).toBe(304);
 	});
 
 	it("answers HEAD in JSON form with the JSON headers and no body", async () => {
@@ -85,7 +90,7 @@ describe("GET /vault/{path} (a note)", () => {
 		expect(head.text).toBe("");
 		expect(head.headers["content-type"]).toBe(get.headers["content-type"]);
 		expect(head.headers["content-length"]).toBe(get.headers["content-length"]);
-		expect(head.headers.etag).toBe(get.headers.etag);
+		expect(head.headers.etag).toBe(`W/"${changeTagOf(sha256Token(NOTE))}"`);
 	});
 
 	it("answers 304 without a body when If-None-Match names the current revision", async () => {
@@ -157,18 +162,19 @@ describe("GET /vault/ and /vault/{folder}/ (listings)", () => {
 		await writeVaultFile(h.dir, ".trash/old.md", "old\n");
 	});
 
-	it("lists the vault root: names, folders ending in /, notes with their revision", async () => {
+	it("lists the vault root: names, folders ending in /, notes with their change tags (never a revision)", async () => {
 		const res = await h.api("/vault/");
 		expect(res.status).toBe(200);
 		expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
 		const body = res.json<Listing>();
 		expect(body.files).toEqual(["picture.png", "root.md", "sub/"]);
 		const byName = new Map(body.entries.map((entry) => [entry.name, entry]));
-		expect(byName.get("root.md")).toMatchObject({ path: "root.md", type: "file", revision: sha256Token("root\n"), size: 5 });
+		expect(byName.get("root.md")).toMatchObject({ path: "root.md", type: "file", changeTag: changeTagOf(sha256Token("root\n")), size: 5 });
+		expect(res.text).not.toContain(sha256Token("root\n"));
 		expect(byName.get("sub/")).toMatchObject({ type: "folder" });
-		expect(byName.get("sub/")?.revision).toBeUndefined();
+		expect(byName.get("sub/")?.changeTag).toBeUndefined();
 		expect(byName.get("picture.png")).toMatchObject({ type: "file", size: 3 });
-		expect(byName.get("picture.png")?.revision).toBeUndefined();
+		expect(byName.get("picture.png")?.changeTag).toBeUndefined();
 	});
 
 	it("lists a subfolder with names relative to it and never shows hidden entries", async () => {
@@ -176,7 +182,7 @@ describe("GET /vault/ and /vault/{folder}/ (listings)", () => {
 		expect(res.status).toBe(200);
 		const body = res.json<Listing>();
 		expect(body.files).toEqual(["child.md", "deeper/"]);
-		expect(body.entries.find((entry) => entry.name === "child.md")).toMatchObject({ path: "sub/child.md", revision: sha256Token("child\n") });
+		expect(body.entries.find((entry) => entry.name === "child.md")).toMatchObject({ path: "sub/child.md", changeTag: changeTagOf(sha256Token("child\n")) });
 		expect(res.text).not.toContain("hidden");
 	});
 

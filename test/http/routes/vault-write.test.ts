@@ -6,6 +6,7 @@ import type { CallResult } from "../../helpers/http-client";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { allFiles, sha256Token, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
 import type { RevisionGuardSettings } from "../../../src/settings";
+import { changeTagOf, partTokenOf } from "../../../src/core/revision-tokens";
 
 forbidServerErrors();
 
@@ -136,7 +137,11 @@ describe("PUT /vault/{path}", () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const res = await h.api("/vault/a.md", { method: "PUT", body: "x\n", headers: { "If-Match": quoted(sha256Token("never seen\n")) } });
 		expectProblem(res, 412, "stale-revision");
-		expect(res.json<StaleProblem>()).toMatchObject({ sentRevision: sha256Token("never seen\n"), changes: null, currentRevision: sha256Token("one\n") });
+		// No diff, so no token of the note now: only its change tag (a token comes only with the content it names).
+		const body = res.json<StaleProblem>();
+		expect(body).toMatchObject({ sentRevision: sha256Token("never seen\n"), changes: null, changeTag: changeTagOf(sha256Token("one\n")) });
+		expect(body).not.toHaveProperty("currentRevision");
+		expect(res.headers.etag).toBe(`W/"${changeTagOf(sha256Token("one\n"))}"`);
 	});
 
 	it.each([
@@ -155,7 +160,8 @@ describe("PUT /vault/{path}", () => {
 		const kept = await readFile(join(h.dir, backupPath as string));
 		expect(kept.equals(sent), `${kept.toString("hex")} vs ${sent.toString("hex")}`).toBe(true);
 		const record = (await h.api(`/conflicts/${conflictId}`)).json();
-		expect(record.proposedRevision).toBe(sha256Token(sent));
+		// Records name revisions by their change tags (they show no content).
+		expect(record.proposedRevision).toBe(changeTagOf(sha256Token(sent)));
 		expect(await fileText("a.md")).toBe("changed\n");
 	});
 
@@ -260,7 +266,9 @@ describe("PUT /vault/{path}", () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const res = await h.api("/vault/a.md", { method: "PUT", body: "replacement\n", headers: { "If-None-Match": "*" } });
 		expectProblem(res, 412, "note-exists");
-		expect(res.json()).toMatchObject({ path: "a.md", currentRevision: sha256Token("one\n") });
+		// The client showed it had not read the note: it is told that the note exists, not handed a token to replace it.
+		expect(res.json()).toMatchObject({ path: "a.md", changeTag: changeTagOf(sha256Token("one\n")) });
+		expect(res.json()).not.toHaveProperty("currentRevision");
 		expect(await fileText("a.md")).toBe("one\n");
 		// The refused body is not lost either: it is kept as a .bak, not written to the note.
 		const backupPath = res.json<StaleProblem>().backupPath as string;
@@ -336,7 +344,8 @@ describe("PUT /vault/{path}", () => {
 			const res = await h.api("/vault/a.md", { method: "PUT", body: "y".repeat(49) });
 			expectProblem(res, 409, "content-loss");
 			const body = res.json<StaleProblem>();
-			expect(body).toMatchObject({ path: "a.md", currentRevision: sha256Token(LONG) });
+			expect(body).toMatchObject({ path: "a.md", changeTag: changeTagOf(sha256Token(LONG)) });
+			expect(body).not.toHaveProperty("currentRevision");
 			expect(await fileText(body.backupPath as string)).toBe("y".repeat(49));
 			expect(await fileText("a.md")).toBe(LONG);
 			expect((await h.api(`/conflicts/${body.conflictId}`)).json()).toMatchObject({ reason: "content-loss", sentRevision: null });
@@ -374,7 +383,7 @@ describe("PUT /vault/{path}", () => {
 			const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": etag } });
 			expectProblem(res, 412, "read-expired");
 			const body = res.json<StaleProblem>();
-			expect(body).toMatchObject({ path: "a.md", sentRevision: sha256Token("one\n"), currentRevision: sha256Token("one\n") });
+			expect(body).toMatchObject({ path: "a.md", sentRevision: sha256Token("one\n"), changeTag: changeTagOf(sha256Token("one\n")) });
 			expect(await fileText(body.backupPath as string)).toBe("two\n");
 			expect(await fileText("a.md")).toBe("one\n");
 			// A fresh read renews the token.
@@ -394,23 +403,40 @@ describe("PUT /vault/{path}", () => {
 			expect((await h.api("/vault/a.md", { method: "PUT", body: "three\n", headers: { "If-Match": res.headers.etag as string } })).status).toBe(204);
 		});
 
-		it("does not count a HEAD as a read", async () => {
+		it("does not count a HEAD as a read: its ETag is a change tag, which passes no If-Match", async () => {
 			await restart({ readValidityMinutes: 5 }, { now: manualClock().now });
 			await writeVaultFile(h.dir, "a.md", "one\n");
 			const head = await h.api("/vault/a.md", { method: "HEAD" });
-			const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": head.headers.etag as string } });
-			expectProblem(res, 412, "read-expired");
+			for (const sent of [head.headers.etag as string, (head.headers.etag as string).slice(2)]) {
+				const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": sent } });
+				expectProblem(res, 428, "precondition-required");
+				expect(res.json()).toMatchObject({ sentToken: "change-tag" });
+			}
+			expect(await fileText("a.md")).toBe("one\n");
 		});
 	});
 });
 
 describe("POST /vault/{path} (append)", () => {
-	it("appends without a token and returns the new ETag", async () => {
+	it("appends without a token; the new ETag is a part token when the client had not read the note", async () => {
 		await writeVaultFile(h.dir, "log.md", "one\n");
 		const res = await h.api("/vault/log.md", { method: "POST", body: "two\n" });
 		expect(res.status).toBe(204);
 		expect(await fileText("log.md")).toBe("one\ntwo\n");
+		// The client saw only what it appended: its token can patch the note, never replace it.
+		expect(res.headers.etag).toBe(quoted(partTokenOf(sha256Token("one\ntwo\n"))));
+		const put = await h.api("/vault/log.md", { method: "PUT", body: "wiped\n", headers: { "If-Match": res.headers.etag as string } });
+		expectProblem(put, 428, "precondition-required");
+		expect(put.json()).toMatchObject({ sentToken: "part-token" });
+		expect(await fileText("log.md")).toBe("one\ntwo\n");
+	});
+
+	it("hands the whole revision after appending to the revision the client read", async () => {
+		await writeVaultFile(h.dir, "log.md", "one\n");
+		await etagOf("log.md");
+		const res = await h.api("/vault/log.md", { method: "POST", body: "two\n" });
 		expect(res.headers.etag).toBe(quoted(sha256Token("one\ntwo\n")));
+		expect((await h.api("/vault/log.md", { method: "PUT", body: "three\n", headers: { "If-Match": res.headers.etag as string } })).status).toBe(204);
 	});
 
 	it("creates a missing note (and its folders) with 201", async () => {
