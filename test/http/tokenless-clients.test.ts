@@ -28,6 +28,18 @@ interface StaleProblem {
 	implicitRevision?: boolean;
 }
 
+/** The person (in Obsidian) or another program (a plain folder) deletes the note. */
+async function removeNote(s: Stack, dir: string): Promise<void> {
+	const file = s.app?.vault.getFileByPath("Note.md");
+	if (s.app && file) await s.app.vault.delete(file);
+	else await rm(join(dir, "Note.md"));
+	for (let attempt = 0; attempt < 200; attempt++) {
+		if ((await s.guard.gateway.read("Note.md").catch(() => null)) === null) return;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error("the note was never seen gone");
+}
+
 function expectProblem(res: CallResult, status: number, name: string): void {
 	expect(res.status, res.text).toBe(status);
 	expect(res.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
@@ -156,6 +168,56 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("tokenless clients
 		await s.api("/vault/Note.md");
 		expect((await s.api("/vault/Note.md", { method: "POST", body: "appended\n" })).status).toBe(204);
 		expect((await put("replaced\n")).status).toBe(204);
+	});
+
+	it("(d) an append to a note the client never read is not a read of the whole note: a tokenless PUT after it is 428", async () => {
+		await start();
+		expect((await s.api("/vault/Note.md", { method: "POST", body: "appended\n" })).status).toBe(204);
+		const refused = await put("replaced\n");
+		expectProblem(refused, 428, "precondition-required");
+		expect(refused.json()).toMatchObject({ lastReadPart: true });
+		// A patch may stand on what it appended: that changes only the part it names.
+		expect(await s.file("Note.md")).toBe(ORIGINAL + "appended\n");
+	});
+
+	describe("(k) a note that is gone stands for no read", () => {
+		it("creates the note again after the key deleted it, without a token and without a .bak (PUT and MCP alike)", async () => {
+			await start();
+			const read = await s.api("/vault/Note.md");
+			expect((await del({ "If-Match": read.headers.etag as string })).status).toBe(204);
+			const again = await put("back again\n");
+			expect(again.status, again.text).toBe(201);
+			expect(await s.file("Note.md")).toBe("back again\n");
+			expect(await backups()).toEqual([]);
+		});
+
+		it("creates it without a token after someone else deleted it, though the key had read it", async () => {
+			await start();
+			await s.api("/vault/Note.md");
+			await removeNote(s, dir);
+			const again = await put("recreated\n");
+			expect(again.status, again.text).toBe(201);
+			expect(await s.file("Note.md")).toBe("recreated\n");
+			expect(await backups()).toEqual([]);
+		});
+
+		it("forgets the read when a read finds the note gone: a new note at the path is 428, not held to the old one", async () => {
+			await start();
+			await s.api("/vault/Note.md");
+			await removeNote(s, dir);
+			expect((await s.api("/vault/Note.md")).status).toBe(404);
+			await s.edit("Note.md", "the person's new note\n");
+			expectProblem(await put("agent\n"), 428, "precondition-required");
+			expect(await s.file("Note.md")).toBe("the person's new note\n");
+			expect(await backups()).toEqual([]);
+		});
+
+		it("still refuses an explicit If-Match on a note that is gone (412): that client asked for that revision", async () => {
+			await start();
+			const read = await s.api("/vault/Note.md");
+			expect((await del({ "If-Match": read.headers.etag as string })).status).toBe(204);
+			expectProblem(await put("x\n", { "If-Match": read.headers.etag as string }), 412, "stale-revision");
+		});
 	});
 
 	it("(e) another key's read does not count for this key", async () => {

@@ -67,6 +67,16 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		expect(gone.prose).toContain("There is no note");
 	});
 
+	it("write_note creates a note again after this session deleted it: no revision needed, no .bak", async () => {
+		const read = await mcp.tool("read_note", { path: "Plan.md" });
+		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: read.structured!.revision })).isError).toBe(false);
+		const again = await mcp.tool("write_note", { path: "Plan.md", content: "back\n" });
+		expect(again.isError, again.text).toBe(false);
+		expect(again.structured).toMatchObject({ path: "Plan.md", created: true });
+		expect(await onDisk("Plan.md")).toBe("back\n");
+		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
+	});
+
 	it("list_notes lists one folder's notes with change tags, and its sub-folders, but nothing hidden or not a note", async () => {
 		await s.create("Projects/Alpha.md", "alpha\n");
 		await s.create("Projects/Deep/Beta.md", "beta\n");
