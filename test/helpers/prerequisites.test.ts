@@ -2,7 +2,9 @@
  * When a suite that needs something a fresh clone may lack skips, and when it must run and fail instead: a contributor's
  * clone skips, saying why; CI never skips unless told the thing is absent on purpose.
  */
+import { join } from "path";
 import { describe, expect, it } from "vitest";
+import { chromiumMissing } from "../browser/harness";
 import { CORPUS_FILE, corpusSkipNote } from "./merge-corpus";
 import { inCi, skipNote } from "./prerequisites";
 
@@ -48,6 +50,18 @@ describe("corpusSkipNote", () => {
 	it("skips them, also under CI, where REVISION_GUARD_CORPUS=absent says the corpus is absent on purpose", () => {
 		for (const env of [{ REVISION_GUARD_CORPUS: "absent" }, { REVISION_GUARD_CORPUS: "absent", CI: "true" }]) {
 			expect(corpusSkipNote(env, false)).toMatch(/REVISION_GUARD_CORPUS=absent/);
+		}
+	});
+});
+
+describe("chromiumMissing", () => {
+	it("finds an executable there", () => {
+		expect(chromiumMissing(process.execPath)).toBeNull();
+	});
+
+	it("says what to do when nothing runs there: no file, or a file that is not executable", () => {
+		for (const path of ["/nonexistent/chromium", join(__dirname, "prerequisites.ts")]) {
+			expect(chromiumMissing(path)).toBe(`no Chromium at ${path} (apt-get install chromium, or set REVISION_GUARD_CHROMIUM to its path)`);
 		}
 	});
 });
