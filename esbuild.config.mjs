@@ -2,6 +2,7 @@
 // (dist/bench.js).
 // `node esbuild.config.mjs production` builds once; `watch` rebuilds on change. `--out-dir DIR` writes DIR/main.js
 // and DIR/dist/ instead (the reproducible-build test compares two builds without touching the real main.js).
+// `--plugin-only` builds main.js alone (npm run install-plugin installs only that).
 // The production build is reproducible: the same sources and lock file give byte-identical files, wherever the
 // checkout is and whichever Node version runs it (the community directory rebuilds main.js to compare).
 import esbuild from "esbuild";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 
 const mode = process.argv[2] ?? "production";
 const quiet = process.argv.includes("--quiet");
+const pluginOnly = process.argv.includes("--plugin-only");
 const outDirIndex = process.argv.indexOf("--out-dir");
 const outDir = outDirIndex === -1 ? "." : process.argv[outDirIndex + 1];
 if (!outDir) {
@@ -52,8 +54,9 @@ const builds = [
 	{ ...shared, entryPoints: ["bench/server-main.ts"], outfile: join(outDir, "dist/bench-server.js") },
 ];
 
+const selected = pluginOnly ? builds.filter((options) => options.entryPoints[0] === "src/main.ts") : builds;
 if (mode === "watch") {
-	for (const options of builds) await (await esbuild.context(options)).watch();
+	for (const options of selected) await (await esbuild.context(options)).watch();
 } else {
-	await Promise.all(builds.map((options) => esbuild.build(options)));
+	await Promise.all(selected.map((options) => esbuild.build(options)));
 }

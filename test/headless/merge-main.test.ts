@@ -32,10 +32,12 @@ beforeAll(async () => {
 	});
 	const outputs = Object.values(result.metafile.outputs);
 	expect(outputs).toHaveLength(1);
-	// Only the modules with bytes in the bundle: a type-only import leaves none.
+	// Only the modules with bytes in the bundle: a type-only import leaves none. A package is named from its
+	// node_modules/ on: esbuild follows symlinks, so where node_modules is a link (a worktree or a clone sharing another
+	// checkout's install) its paths start with wherever the link points (../main/node_modules/yaml/...).
 	inputs = Object.entries(outputs[0]!.inputs)
 		.filter(([, input]) => input.bytesInOutput > 0)
-		.map(([path]) => path)
+		.map(([path]) => path.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?(?=node_modules\/)/, ""))
 		.sort();
 });
 

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "fs";
 import { join } from "path";
 import { splitLines } from "../../src/core/markdown/lines";
+import { skipNote } from "./prerequisites";
 
 type Edit = [from: number, to: number, text: string];
 
@@ -44,7 +45,26 @@ export function corpusAvailable(): boolean {
 	return existsSync(CORPUS_FILE);
 }
 
+/**
+ * Why the corpus tests skip here, or null when they run. A fresh clone has no ../shared beside it, so they skip
+ * there; under CI they run, and fail on a missing corpus, unless `REVISION_GUARD_CORPUS=absent` says it is missing
+ * on purpose (the release workflow's runner, which has no ../shared).
+ */
+export function corpusSkipNote(env: NodeJS.ProcessEnv = process.env, available = corpusAvailable()): string | null {
+	if (available) return null;
+	const missing = `no merge corpus at ${CORPUS_FILE} (the shared folder beside the clone)`;
+	if (env.REVISION_GUARD_CORPUS === "absent") return `${missing}, as REVISION_GUARD_CORPUS=absent says`;
+	return skipNote(missing, env);
+}
+
+/** The corpus's cases; throws, saying what to do, when the file is missing (a CI run without ../shared). */
 export function loadCorpus(): CorpusCase[] {
+	if (!corpusAvailable()) {
+		throw new Error(
+			`The merge corpus is missing: no file at ${CORPUS_FILE}. CI (CI=true) runs the corpus tests, so the shared folder ` +
+				"(with merge-corpus/) must be beside the clone; where it is absent on purpose, set REVISION_GUARD_CORPUS=absent.",
+		);
+	}
 	const raw = JSON.parse(readFileSync(CORPUS_FILE, "utf8")) as { texts: string[]; cases: RawCase[] };
 	return raw.cases.map((c) => {
 		const base = raw.texts[c.base]!;

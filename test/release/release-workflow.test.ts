@@ -118,6 +118,12 @@ describe("the release workflow", () => {
 		expect(runsBefore(tester!, /apt-get install .*\bchromium\b/, /^npm test$/)).toBe(true);
 	});
 
+	it("tells npm test the merge corpus is absent on purpose (GitHub sets CI, where a missing corpus fails)", () => {
+		// The corpus lives in ../shared beside the project's own CI clone; a release runner has none.
+		const tester = jobs.find(([, job]) => stepIndex(job, /^npm test$/) !== -1)![1];
+		expect(tester.steps[stepIndex(tester, /^npm test$/)]!.env?.REVISION_GUARD_CORPUS).toBe("absent");
+	});
+
 	it("installs from the lock file, builds, and checks the tag against the manifest before it creates the release", () => {
 		const [, job] = releaseJob!;
 		expect(runsBefore(job, /^if ! npm ci\b/, /^npm run build$/)).toBe(true);

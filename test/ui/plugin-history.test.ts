@@ -38,9 +38,14 @@ afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * Loads the plugin with `data` as its saved settings, then starts its host on a free port: never the default 27125,
+ * which the person's own `npm start` or Obsidian may hold (a new install, `data` null, would take it).
+ */
 async function start(data: unknown): Promise<void> {
 	plugin.data = data;
 	await (plugin.load() as unknown as Promise<void>);
+	plugin.settings.port = 0;
 	app.workspace.triggerLayoutReady();
 	await until(() => /127\.0\.0\.1:\d+/.test(plugin.serverStatus()), "the host to start");
 }
