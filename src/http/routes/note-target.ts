@@ -17,6 +17,7 @@ import { resolvePath } from "./note-path";
 import { patchVersion } from "./patch-version";
 import { rawPatch, type RawTarget } from "./raw-patch";
 import { headersValue } from "./headers";
+import { refuseUnsupportedPatchHeaders } from "./patch-headers";
 import { withRest } from "../request-context";
 
 const TYPES: readonly string[] = ["heading", "frontmatter", "block"];
@@ -58,6 +59,7 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 		refuse("conflicting-target", "The URL names a part of the note and so do Target-Type/Target headers; send one of them. Nothing was read or written.");
 	}
 	patchVersion(context);
+	refuseUnsupportedPatchHeaders(context);
 	const decoded: string[] = [];
 	for (const segment of split.segments) {
 		try {

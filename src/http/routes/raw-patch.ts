@@ -11,6 +11,7 @@ import type { RequestContext } from "../router";
 import { lenientIfMatch, percentDecoded } from "./patch-version";
 import { writePatch } from "./patch-write";
 import { headersValue } from "./headers";
+import { refuseUnsupportedPatchHeaders } from "./patch-headers";
 import { heldRevision } from "./write-answer";
 
 export interface RawTarget {
@@ -57,6 +58,7 @@ export function format1Target(context: RequestContext): RawTarget | null {
 	if (type === undefined || raw === undefined || !TYPES.includes(type as PatchTargetType)) {
 		return refuse("patch-target-not-supported", "Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.");
 	}
+	refuseUnsupportedPatchHeaders(context);
 	const target = percentDecoded(raw);
 	if (type !== "heading") return { type: type as PatchTargetType, target, format1: true };
 	const delimiter = headersValue(context, "target-delimiter") || "::";

@@ -17,6 +17,7 @@ import { resolvePath } from "./note-path";
 import { DEPRECATION, lenientIfMatch, patchVersion, percentDecoded } from "./patch-version";
 import { writePatch } from "./patch-write";
 import { headerTarget, rawPatch } from "./raw-patch";
+import { refuseUnsupportedPatchHeaders } from "./patch-headers";
 import { headersValue } from "./headers";
 import { heldRevision } from "./write-answer";
 
@@ -25,6 +26,7 @@ const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace"];
 export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
 	const { version, explicit } = patchVersion(context);
+	refuseUnsupportedPatchHeaders(context);
 	const headerTargeted = headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined;
 	if (version === 2 && explicit && headerTargeted) return rawPatch(context, path, headerTarget(context));
 	if (version === 1 || headerTargeted) return headerPatch(context, path, version === 1 ? DEPRECATION : {});
