@@ -100,4 +100,9 @@ export interface StateStorage {
 	remove(name: string): Promise<void>;
 	/** Makes an existing file readable by this user only, where the platform has such a thing. */
 	restrict?(name: string): Promise<void>;
+	/**
+	 * Called once nothing more will be saved through it (the guard closed, or failed to open). In Obsidian it hands
+	 * the plugin folder on to the next instance of the plugin, which waits for this before it reads the state.
+	 */
+	close?(): Promise<void>;
 }

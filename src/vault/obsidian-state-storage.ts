@@ -5,10 +5,12 @@
  * the copy removed. Every save has a copy of its own (`name.<instance>-<n>.tmp`), so no two saves, of this instance or
  * of another, ever write or move the same copy. Loading prefers the newest complete copy while one exists, and
  * retries when it meets a save half way, so a crash never finds the state missing. Copies found when a folder is
- * first used were left by a save that never finished (a crash), and the next save of their file removes them.
+ * first used were left by a crash: the plugin instance before this one has finished saving by then (see
+ * obsidian-state-turn.ts), and the next save of their file removes them.
  */
 import { normalizePath, type DataAdapter } from "obsidian";
 import type { StateStorage } from "./gateway";
+import type { StateTurn } from "./obsidian-state-turn";
 
 /** Reads retried when a concurrent save moved a file away between looking and reading. */
 const READ_ATTEMPTS = 5;
@@ -28,6 +30,8 @@ export class ObsidianStateStorage implements StateStorage {
 		private readonly adapter: DataAdapter,
 		/** The plugin folder, e.g. `manifest.dir`. */
 		private readonly folder: string,
+		/** This instance's turn at the folder, handed on at close (see obsidian-state-turn.ts). */
+		private readonly turn?: StateTurn,
 	) {}
 
 	async read(name: string, options: { durable?: boolean } = {}): Promise<string | null> {
@@ -96,6 +100,11 @@ export class ObsidianStateStorage implements StateStorage {
 		const path = this.pathOf(name);
 		this.appendable.delete(path);
 		await this.removeIfExists(path);
+	}
+
+	/** Nothing more will be saved through this storage: the next plugin instance may read the state. */
+	async close(): Promise<void> {
+		await this.turn?.release();
 	}
 
 	/** The copies of `path` to read before it, newest first: this instance's save under way, those a crash left, an older version's. */
