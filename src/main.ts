@@ -10,6 +10,7 @@ import { ConflictStatusBar } from "./ui/status-bar";
 import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
+import { StateTurn } from "./vault/obsidian-state-turn";
 import { startHost, type Host } from "./host/start-host";
 import { registerCliCommands } from "./cli/register";
 import { HistoryUi } from "./ui/history-ui";
@@ -70,7 +71,10 @@ export default class RevisionGuardPlugin extends Plugin {
 	override onunload(): void {
 		this.unloaded = true;
 		const starting = this.lifecycle;
-		this.lifecycle = this.stop().then(() => starting);
+		// Nobody awaits an unload: a last save that failed is reported here, never left as an unhandled rejection.
+		this.lifecycle = this.stop()
+			.catch((error: unknown) => console.error("Revision Guard: could not save its state while closing", error))
+			.then(() => starting);
 	}
 
 	/** Resolves once start-up, and a shut-down under way, have finished (a test waits on it before removing a vault). */
@@ -119,17 +123,22 @@ export default class RevisionGuardPlugin extends Plugin {
 			settings: () => this.settings,
 			saveSettings: () => this.saveSettings(),
 			otherKeyNames: elsewhere,
-			openGuard: () =>
-				openRevisionGuard({
+			openGuard: async () => {
+				// A disabled instance may still be saving (Obsidian does not wait for onunload): read the state after it.
+				const warn = (message: string) => console.warn(message);
+				const turn = await StateTurn.take({ adapter: app.vault.adapter, folder: pluginFolder, timers: this.timers, stopped: () => this.unloaded, warn });
+				if (!turn) return null;
+				return openRevisionGuard({
 					gateway: new ObsidianGateway(app, (cleanup) => this.register(cleanup), yieldVia(this.timers)),
-					storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder),
+					storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder, turn),
 					settings: () => this.settings,
 					configDir: app.vault.configDir,
 					vaultName: app.vault.getName(),
 					changeSource: { kind: "user" },
 					timers: this.timers,
 					onError: (error) => console.error("Revision Guard:", error),
-				}),
+				});
+			},
 			opened: (guard) => {
 				this.guard = guard;
 				if (!this.statusBar) return;

@@ -17,7 +17,8 @@ export interface HostOptions {
 	saveSettings: () => Promise<void>;
 	/** Keys that exist elsewhere (another device's): a first key is named so it does not clash with them. */
 	otherKeyNames?: readonly string[];
-	openGuard: () => Promise<RevisionGuard>;
+	/** Null when the host was stopped before anything was opened (the plugin, disabled while it waited for its state). */
+	openGuard: () => Promise<RevisionGuard | null>;
 	/** Called once the guard is open, before tracking starts (the plugin's conflict UI listens from here). */
 	opened?: (guard: RevisionGuard) => void;
 	/** Start-up reconcile progress. */
@@ -46,6 +47,7 @@ export async function startHost(options: HostOptions): Promise<Host | null> {
 	const firstKey = addFirstKey(options.settings(), options.otherKeyNames ?? []);
 	if (firstKey) await options.saveSettings();
 	const guard = await options.openGuard();
+	if (!guard) return null;
 	const stopIfAsked = async () => {
 		if (!options.stopped?.()) return false;
 		await guard.close();

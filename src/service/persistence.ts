@@ -29,7 +29,7 @@ export async function loadState(storage: StateStorage): Promise<PersistedState> 
 /** Where merge bases are kept: content-addressed files beside the state. */
 export function blobStorage(storage: StateStorage): BlobStorage {
 	return {
-		read: (key) => storage.read(BASES_PREFIX + key),
+		read: (key) => storage.read(BASES_PREFIX + key, { durable: false }),
 		// Bases are content-addressed and verified on read, so they need no fsync.
 		write: (key, content) => storage.write(BASES_PREFIX + key, content, { durable: false }),
 		remove: (key) => storage.remove(BASES_PREFIX + key),

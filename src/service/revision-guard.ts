@@ -77,13 +77,23 @@ export interface RevisionGuard {
 	readonly now: () => number;
 	readonly vaultName: string;
 	pathPolicy(): PathPolicy;
-	/** Flushes pending tracking and state to storage, and stops listening. */
+	/** Flushes pending tracking and state to storage, stops listening and closes the storage (once; a second call waits for the first). */
 	close(): Promise<void>;
 }
 
 const MB = 1024 * 1024;
 
 export async function openRevisionGuard(options: RevisionGuardOptions): Promise<RevisionGuard> {
+	try {
+		return await assemble(options);
+	} catch (error) {
+		// Nothing will be saved: the storage is free for the next instance (in Obsidian, the next plugin instance).
+		await options.storage.close?.().catch(() => undefined);
+		throw error;
+	}
+}
+
+async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const { gateway, storage, settings } = options;
 	const now = options.now ?? Date.now;
 	const loaded = await loadState(storage);
@@ -152,6 +162,18 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 	const vaultName = options.vaultName ?? "vault";
 	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity });
 
+	let closing: Promise<void> | null = null;
+	const close = async () => {
+		try {
+			await tracker.flush();
+			tracker.stop();
+			await bases.settle();
+			await blobs.close?.();
+			await persistence.flush();
+		} finally {
+			await storage.close?.();
+		}
+	};
 	return {
 		notes,
 		gateway,
@@ -172,12 +194,11 @@ export async function openRevisionGuard(options: RevisionGuardOptions): Promise<
 		now,
 		vaultName,
 		pathPolicy,
-		async close() {
-			await tracker.flush();
-			tracker.stop();
-			await bases.settle();
-			await blobs.close?.();
-			await persistence.flush();
+		// Once: a plugin disabled while it starts is closed by its start-up and by its unload, and a second flush
+		// after the storage was handed on would save this instance's state over the next one's.
+		close() {
+			closing ??= close();
+			return closing;
 		},
 	};
 }

@@ -85,7 +85,8 @@ export interface VaultGateway {
 
 /** Small files the plugin keeps for itself (state, bases): the plugin folder in Obsidian, a dot-folder headless. */
 export interface StateStorage {
-	read(name: string): Promise<string | null>;
+	/** `durable: false`: the file was written with `durable: false` (a cache), so there is no saved copy to look for. */
+	read(name: string, options?: { durable?: boolean }): Promise<string | null>;
 	/**
 	 * Replaces the file as a whole. `durable: false` skips fsync (and may write in place), for caches whose readers
 	 * verify what they read (the content-addressed bases); everything else is made durable before the promise resolves.
@@ -99,4 +100,9 @@ export interface StateStorage {
 	remove(name: string): Promise<void>;
 	/** Makes an existing file readable by this user only, where the platform has such a thing. */
 	restrict?(name: string): Promise<void>;
+	/**
+	 * Called once nothing more will be saved through it (the guard closed, or failed to open). In Obsidian it hands
+	 * the plugin folder on to the next instance of the plugin, which waits for this before it reads the state.
+	 */
+	close?(): Promise<void>;
 }

@@ -4,7 +4,7 @@
  * a failed start-up shown instead of "Starting…" forever, a port change during start-up that never listens twice,
  * two vaults on one port told apart, and unloading that detaches every listener.
  */
-import { mkdir, mkdtemp, readFile, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -124,6 +124,54 @@ describe("the built plugin's lifecycle", () => {
 			const conflicts = await call(port, "/conflicts", { headers: auth });
 			expect(conflicts.status, conflicts.text).toBe(200);
 			expect(conflicts.text).toContain("Plan.md");
+		}
+	});
+
+	it("survives eight immediate disables and enables: no unhandled rejection, no temp file left, no record or history entry lost", async () => {
+		const rejections: unknown[] = [];
+		const onRejection = (reason: unknown) => void rejections.push(reason);
+		process.on("unhandledRejection", onRejection);
+		try {
+			const { app, plugin, dir } = await enable({ before: (dir) => writeFile(join(dir, "Other.md"), "# Other\n") });
+			const auth = { Authorization: `Bearer ${KEY}` };
+			const refuse = async (port: number, note: string) => {
+				const read = await call(port, `/vault/${note}`, { headers: auth });
+				await writeFile(join(dir, note), `# ${note}\nthe person's edit\n`);
+				const refused = await call(port, `/vault/${note}`, { method: "PUT", body: "the agent's edit\n", headers: { ...auth, "If-Match": read.headers.etag as string } });
+				expect(refused.status).toBe(412);
+			};
+			const seen = async (port: number) => ({
+				conflicts: (await call(port, "/conflicts", { headers: auth })).json<{ conflicts: { path: string; status: string }[] }>().conflicts,
+				ideas: (await call(port, "/history/Ideas.md", { headers: auth })).json<{ revisions: { revision: string; by: string }[] }>().revisions,
+			});
+			let current = plugin;
+			let port = await listeningPort(current);
+			await refuse(port, "Plan.md");
+			// Made just before the first disable: its history save is still waiting for the debounce then.
+			expect((await call(port, "/vault/Ideas.md", { method: "PUT", body: "one idea\n", headers: { ...auth, "If-None-Match": "*" } })).status).toBe(201);
+			const cycle = async () => {
+				// Disabled while its saves may still be under way, and enabled again at once, as Obsidian does (unload not awaited).
+				current.unload();
+				current = await enableBuiltPlugin(app, dir, structuredClone(current.data));
+			};
+			for (let round = 0; round < 4; round++) await cycle();
+			port = await listeningPort(current);
+			await refuse(port, "Other.md");
+			for (let round = 0; round < 4; round++) await cycle();
+			port = await listeningPort(current);
+			const after = await seen(port);
+			expect(after.conflicts.map((record) => `${record.path} ${record.status}`).sort()).toEqual(["Other.md open", "Plan.md open"]);
+			expect(after.ideas.map((entry) => entry.by)).toEqual(["e2e-agent"]);
+			// Once every instance has settled, a fresh start reads the same state, and no save left a temp file behind.
+			current.unload();
+			await current.whenSettled();
+			current = await enableBuiltPlugin(app, dir, structuredClone(current.data));
+			expect(await seen(await listeningPort(current))).toEqual(after);
+			const left = await readdir(join(dir, STATE));
+			expect(left.filter((name) => name.includes("tmp"))).toEqual([]);
+			expect(rejections).toEqual([]);
+		} finally {
+			process.off("unhandledRejection", onRejection);
 		}
 	});
 

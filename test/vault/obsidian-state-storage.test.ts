@@ -3,7 +3,7 @@
  * refuse to move a file over an existing one. A save in progress must never leave a moment with no complete state
  * file (a quick disable and enable once read nothing there and failed to start), and a load must tolerate one.
  */
-import { mkdtemp, rm } from "fs/promises";
+import { mkdtemp, readdir, rm, utimes } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import type { DataAdapter as ObsidianAdapter } from "obsidian";
@@ -70,6 +70,46 @@ describe("ObsidianStateStorage", () => {
 		expect(await storage.read("history.json")).toBe('{"version":"new"}');
 		await adapter.write(`${FOLDER}/history.json.tmp`, '{"version":"ne');
 		expect(await storage.read("history.json")).toBe('{"version":"old"}');
+	});
+
+	it("gives every save a copy of its own: another instance's save meanwhile never moves or removes this one's", async () => {
+		// A disabled instance's first snapshot still under way while the next instance saves the same file (issue 22).
+		const other = new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER);
+		const rename = adapter.rename.bind(adapter);
+		let paused = false;
+		adapter.rename = async (from, to) => {
+			// This save's copy is written; the other instance saves the file from start to end before it goes on.
+			if (!paused) {
+				paused = true;
+				await other.write("conflicts.json", '{"save":"other"}');
+			}
+			return rename(from, to);
+		};
+		await storage.write("conflicts.json", '{"save":"this"}');
+		expect(await storage.read("conflicts.json")).toBe('{"save":"this"}');
+		expect((await readdir(join(dir, FOLDER))).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+	});
+
+	it("prefers the newest complete copy a crash left, ignores a torn one, and removes them all with the next save", async () => {
+		await storage.write("history.json", '{"version":"old"}');
+		// Copies of saves that stopped half way in two earlier runs, the later one last; and one cut short.
+		await adapter.write(`${FOLDER}/history.json.earlier-1.tmp`, '{"version":"new"}');
+		await utimes(join(dir, FOLDER, "history.json.earlier-1.tmp"), 1_000, 1_000);
+		await adapter.write(`${FOLDER}/history.json.later-1.tmp`, '{"version":"newer"}');
+		await adapter.write(`${FOLDER}/history.json.torn-1.tmp`, '{"version":"ne');
+		const restarted = new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER);
+		expect(await restarted.read("history.json")).toBe('{"version":"newer"}');
+		await restarted.write("history.json", '{"version":"newest"}');
+		expect(await new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER).read("history.json")).toBe('{"version":"newest"}');
+		expect((await readdir(join(dir, FOLDER))).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+	});
+
+	it("removes an older version's copy (one fixed name) once a save has replaced the file", async () => {
+		await storage.write("history.json", '{"version":"old"}');
+		await adapter.write(`${FOLDER}/history.json.tmp`, '{"version":"new"}');
+		await storage.write("history.json", '{"version":"newer"}');
+		expect(await storage.read("history.json")).toBe('{"version":"newer"}');
+		expect(await adapter.exists(`${FOLDER}/history.json.tmp`)).toBe(false);
 	});
 
 	it("appends to the end of a file, creating it and its folder first, and again after a removal", async () => {
