@@ -65,7 +65,7 @@ async function serve(args: ServeArgs): Promise<void> {
 	process.on("SIGINT", () => void stop("SIGINT"));
 	process.on("SIGTERM", () => void stop("SIGTERM"));
 
-	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions));
+	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions), settings.backupFolder);
 	say(welcomeText({ folder, port, key: settings.keys[0]!.key, notes: report.checked, changed: report.changed, sampleNote }));
 }
 

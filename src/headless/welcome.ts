@@ -1,4 +1,5 @@
 /** What the headless host prints at start: where it listens, the key, and three curl lines to try. */
+import { isBackupPath } from "../core/conflicts";
 
 export interface WelcomeInfo {
 	folder: string;
@@ -13,10 +14,15 @@ export interface WelcomeInfo {
 /** Stands in for a note's path in the curl lines when the folder has none. */
 export const NOTE_PLACEHOLDER = "YOUR-NOTE.md";
 
-/** A real note of the served folder for the examples: the shallowest, then the first by name (the demo's Welcome.md). */
-export function pickSampleNote(notePaths: readonly string[]): string | null {
+/**
+ * A real note of the served folder for the examples: the shallowest, then the first by name (the demo's Welcome.md).
+ * Never a refused write's `.bak` (`Welcome.20261127-145516.bak.md` sorts before `Welcome.md`) or a note in the
+ * backup folder: the examples would write to an agent's kept text.
+ */
+export function pickSampleNote(notePaths: readonly string[], backupFolder: string): string | null {
 	const depth = (path: string) => path.split("/").length;
-	const sorted = [...notePaths].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+	const notes = notePaths.filter((path) => !isBackupPath(path, backupFolder));
+	const sorted = notes.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
 	return sorted[0] ?? null;
 }
 

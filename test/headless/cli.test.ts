@@ -281,6 +281,20 @@ describe("the headless host serving the demo vault", () => {
 		expect(await stop(host, "SIGINT")).toEqual({ code: 0, signal: null });
 	});
 
+	it("run a second time, names the demo's Welcome.md in its curl lines, not the .bak the first run's stale write left", async () => {
+		const first = await serve(["--port", "0"]);
+		expect(await runTryLines(first)).toEqual([200, 204, 412]);
+		const vault = join(dir, "demo-vault");
+		const kept = await backups(vault);
+		// The .bak sorts before Welcome.md: "Welcome.2026…" < "Welcome.md".
+		expect(kept[0]! < "Welcome.md").toBe(true);
+		expect(await stop(first, "SIGINT")).toEqual({ code: 0, signal: null });
+
+		const second = await serve(["--port", "0"]);
+		for (const step of tryLines(second.welcome).steps) expect(step).toContain(`http://127.0.0.1:${second.port}/vault/Welcome.md`);
+		expect(second.welcome).not.toContain(".bak.md");
+	});
+
 	it("serves an existing demo vault as it is", async () => {
 		await writeVaultFile(dir, "demo-vault/Mine.md", "# Mine\n");
 		const host = await serve(["--port", "0"]);

@@ -1,6 +1,6 @@
-/** `npm start` prints the MCP URL beside the REST one (whose line other tests parse, so it stays as it was). */
-import { expect, it } from "vitest";
-import { welcomeText } from "../../src/headless/welcome";
+/** `npm start`'s welcome text: the MCP URL beside the REST one, and the note the curl lines use. */
+import { describe, expect, it } from "vitest";
+import { pickSampleNote, welcomeText } from "../../src/headless/welcome";
 
 it("prints the MCP endpoint on the same port, under the unchanged REST API line", () => {
 	const text = welcomeText({ folder: "/vault", port: 27125, key: "k", notes: 1, changed: 0, sampleNote: "a.md" });
@@ -8,4 +8,23 @@ it("prints the MCP endpoint on the same port, under the unchanged REST API line"
 	const rest = lines.indexOf("  REST API: http://127.0.0.1:27125/");
 	expect(rest).toBeGreaterThan(0);
 	expect(lines[rest + 1]).toBe("  MCP:      http://127.0.0.1:27125/mcp");
+});
+
+describe("the note the curl lines use", () => {
+	it("is never a .bak, even one that sorts first (Welcome.20261127-145516.bak.md before Welcome.md)", () => {
+		expect(pickSampleNote(["Welcome.20261127-145516.bak.md", "Welcome.md", "Projects/Plan.md"], "")).toBe("Welcome.md");
+		expect(pickSampleNote(["Welcome.20261127-145516.BAK.md", "Welcome.md"], "")).toBe("Welcome.md");
+	});
+
+	it("is never a note in the backup folder", () => {
+		expect(pickSampleNote(["Agent backups/A.md", "Projects/Plan.md"], "Agent backups")).toBe("Projects/Plan.md");
+	});
+
+	it("is none when the folder holds only .bak notes (the text then shows a placeholder)", () => {
+		expect(pickSampleNote(["Welcome.20261127-145516.bak.md"], "")).toBeNull();
+	});
+
+	it("is the shallowest note, then the first by name", () => {
+		expect(pickSampleNote(["b/a.md", "z.md", "c.md"], "")).toBe("c.md");
+	});
 });
