@@ -1,4 +1,4 @@
-/** What the headless host prints at start: where it listens, the key, and three curl lines to try. */
+/** What the headless host prints at start: where it listens, the key, how to connect an agent, and three curl lines to try. */
 import { isBackupPath } from "../core/conflicts";
 
 export interface WelcomeInfo {
@@ -44,6 +44,12 @@ export function welcomeText({ folder, port, key, notes, changed, sampleNote }: W
   MCP:      ${base}/mcp
   API key:  ${key}
 
+Connect an agent:
+  Claude Code:
+    ${claudeCommand(base, key)}
+  Any MCP client (Streamable HTTP), in its JSON configuration:
+    ${mcpClientJson(base, key)}
+
 Try it (bash):${placeholder}
   export RG=${base} RG_KEY=${key}
   # 1. Read a note; the ETag header is its revision:
@@ -54,4 +60,14 @@ Try it (bash):${placeholder}
   curl -i -X PUT -H "Authorization: Bearer $RG_KEY" -H "If-Match: $ETAG" --data-binary $'stale copy\\n' ${note}
 
 Press Ctrl+C to stop.`;
+}
+
+/** The line that adds this host to Claude Code, ready to paste. */
+export function claudeCommand(base: string, key: string): string {
+	return `claude mcp add --transport http revision-guard ${base}/mcp --header "Authorization: Bearer ${key}"`;
+}
+
+/** The usual `mcpServers` entry of MCP clients' JSON configuration, on one line. */
+export function mcpClientJson(base: string, key: string): string {
+	return JSON.stringify({ mcpServers: { "revision-guard": { type: "http", url: `${base}/mcp`, headers: { Authorization: `Bearer ${key}` } } } });
 }

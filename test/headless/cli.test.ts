@@ -218,6 +218,27 @@ describe("the headless host serving a folder", () => {
 		expect(await allFiles(dir).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual([]);
 	});
 
+	it("prints a ready-to-paste Claude Code command and MCP client JSON for its port and key, and they work", async () => {
+		await writeVaultFile(dir, "a.md", "a\n");
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		const mcpUrl = `http://127.0.0.1:${host.port}/mcp`;
+		const lines = host.welcome.split("\n").map((line) => line.trim());
+		expect(lines).toContain(`claude mcp add --transport http revision-guard ${mcpUrl} --header "Authorization: Bearer ${host.key}"`);
+		const json = lines.find((line) => line.startsWith('{"mcpServers"'));
+		expect(json, host.welcome).toBeDefined();
+		const config = JSON.parse(json!) as { mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+		expect(config).toEqual({ mcpServers: { "revision-guard": { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${host.key}` } } } });
+		// What a client configured from it sends: an MCP initialize to that URL with that header.
+		const entry = config.mcpServers["revision-guard"]!;
+		const initialize = await call(host.port, new URL(entry.url).pathname, {
+			method: "POST",
+			headers: { ...entry.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } } }),
+		});
+		expect(initialize.status, initialize.text).toBe(200);
+		expect(initialize.text).toContain("serverInfo");
+	});
+
 	it("accepts a key given with --api-key and prints it", async () => {
 		const key = "my-own-cli-key-0123456789";
 		const host = await serve(["--vault", dir, "--port", "0", "--api-key", key]);
