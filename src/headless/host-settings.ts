@@ -1,6 +1,6 @@
 /** The headless host's settings file (`<vault>/.revision-guard/settings.json`): the same settings as the plugin. */
 import { addFirstKey } from "../host/first-key";
-import { withDefaults, type RevisionGuardSettings } from "../settings";
+import { DEFAULT_SETTINGS, withDefaults, type RevisionGuardSettings } from "../settings";
 import type { StateStorage } from "../vault/gateway";
 
 const SETTINGS_FILE = "settings.json";
@@ -30,4 +30,17 @@ export async function loadHostSettings(storage: StateStorage, cliKey: string | n
 /** Writes settings.json: what was loaded and made, never a key given on the command line for this run. */
 export async function saveHostSettings(storage: StateStorage, settings: RevisionGuardSettings, cliKey: string | null = null): Promise<void> {
 	await storage.write(SETTINGS_FILE, JSON.stringify({ ...settings, keys: settings.keys.filter((key) => key.key !== cliKey) }, null, "\t"));
+}
+
+/**
+ * The address the host will listen on, read without changing anything (the port is held before anything is
+ * created): the default when the file is missing or damaged, as loadHostSettings will then decide too.
+ */
+export async function peekBindAddress(storage: StateStorage): Promise<string> {
+	const text = await storage.read(SETTINGS_FILE).catch(() => null);
+	try {
+		return withDefaults(text === null ? null : JSON.parse(text)).bindAddress;
+	} catch {
+		return DEFAULT_SETTINGS.bindAddress;
+	}
 }

@@ -134,6 +134,12 @@ async function runTryLines(served: Served): Promise<number[]> {
 	return [read.status, update.status, stale.status];
 }
 
+/** Every file under `root` with its bytes, to compare a folder before and after. */
+async function snapshotOf(root: string): Promise<Record<string, string>> {
+	const files = await allFiles(root);
+	return Object.fromEntries(await Promise.all(files.map(async (path) => [path, (await readFile(join(root, path))).toString("base64")] as const)));
+}
+
 async function backups(root: string): Promise<string[]> {
 	return (await allFiles(root)).filter((path) => path.endsWith(".bak.md"));
 }
@@ -345,6 +351,49 @@ describe("the headless host's command line", () => {
 		expect(exit).toEqual({ code: 1, signal: null });
 		expect(host.err()).toContain(`Port ${port} is in use; pick another with --port N.`);
 		expect(host.out()).not.toContain(READY_LINE);
+	});
+
+	it("leaves the folder as it was when the port is in use: no state folder, no key", async () => {
+		blocker = createServer((socket) => blocked.add(socket));
+		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
+		const host = launch(["--vault", dir, "--port", String(port)], dir);
+		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(host.err()).toContain("--port N");
+		expect(await allFiles(dir)).toEqual(["Inbox.md"]);
+
+		// Nor is a folder made for --create, or the demo vault.
+		const missing = join(dir, "New");
+		const create = launch(["--vault", missing, "--create", "--port", String(port)], dir);
+		expect(await within(create.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(existsSync(missing)).toBe(false);
+		const demo = launch(["--port", String(port)], dir);
+		expect(await within(demo.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(existsSync(join(dir, "demo-vault"))).toBe(false);
+	});
+
+	it("leaves an existing state folder exactly as it was when the port is in use", async () => {
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
+		const first = await serve(["--vault", dir, "--port", "0"]);
+		expect(await stop(first, "SIGTERM")).toEqual({ code: 0, signal: null });
+		const before = await snapshotOf(dir);
+		blocker = createServer((socket) => blocked.add(socket));
+		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		const host = launch(["--vault", dir, "--port", String(port)], dir);
+		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(await snapshotOf(dir)).toEqual(before);
+	});
+
+	it("names --port N when Revision Guard itself holds the port", async () => {
+		const other = join(dir, "Other");
+		await writeVaultFile(other, "a.md", "a\n");
+		const holder = await serve(["--vault", other, "--port", "0"]);
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
+		const host = launch(["--vault", dir, "--port", String(holder.port)], dir);
+		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(host.err()).toContain(`Port ${holder.port} is already used by Revision Guard for the vault "Other"; pick another with --port N.`);
+		expect(host.err()).not.toContain("settings");
+		expect((await allFiles(dir)).filter((path) => !path.startsWith("Other/"))).toEqual(["Inbox.md"]);
 	});
 
 	it.each([["--help"], ["-h"]])("prints the usage for %s and exits 0", async (flag) => {

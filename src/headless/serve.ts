@@ -1,0 +1,123 @@
+/**
+ * `npm start`: serve a folder. The order is the point: everything that can refuse a start (a missing folder, a busy
+ * port) is checked before anything is created, so a start that fails leaves the folder as it was; only then is its
+ * state opened.
+ */
+import { mkdir, stat } from "fs/promises";
+import { join, resolve } from "path";
+import type { ConflictReason } from "../core/conflicts";
+import { startHost } from "../host/start-host";
+import { NodeStateStorage } from "../vault/node-state-storage";
+import { recoverTempFiles } from "../vault/temp-recovery";
+import type { ServeArgs } from "./args";
+import { ensureDemoVault } from "./demo-vault";
+import { openFolder, openFolderGuard, STATE_FOLDER } from "./folder-guard";
+import { loadHostSettings, peekBindAddress, saveHostSettings } from "./host-settings";
+import { holdPort, portInUse, type HeldPort } from "./port-hold";
+import { pickSampleNote, welcomeText } from "./welcome";
+
+export async function serve(args: ServeArgs): Promise<void> {
+	const folder = resolve(args.vault);
+	const exists = await folderProblem(folder, args);
+	if (typeof exists === "string") return fail(exists, 2);
+	const bindAddress = exists ? await peekBindAddress(new NodeStateStorage(join(folder, STATE_FOLDER))) : "127.0.0.1";
+	const port = await holdPort(args.port, bindAddress);
+	if ("busy" in port) return fail(port.busy);
+	try {
+		await serveHeld(args, folder, exists, port.held);
+	} finally {
+		// Let go by the time the API listens; here only when the start failed before that.
+		await port.held.release();
+	}
+}
+
+async function serveHeld(args: ServeArgs, folder: string, exists: boolean, port: HeldPort): Promise<void> {
+	if (args.demo && (await ensureDemoVault(folder))) say(`Created a demo vault in ${folder}`);
+	else if (!exists) {
+		await mkdir(folder, { recursive: true });
+		say(`Created ${folder}`);
+	}
+	await run(args, folder, port);
+}
+
+/** Opens the folder and serves it; false when it did not start (the reason was printed). */
+async function run(args: ServeArgs, folder: string, port: HeldPort): Promise<boolean> {
+	const opened = await openFolder(folder);
+	const { gateway, storage } = opened;
+	const recovered = await recoverTempFiles(gateway.root, join(gateway.root, STATE_FOLDER, "recovered"));
+	if (recovered.length > 0) {
+		console.warn(`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves are whole. The partial files were moved, not deleted:`);
+		for (const path of recovered) console.warn(`  ${path}`);
+	}
+	const settings = await loadHostSettings(storage, args.apiKey, port.port);
+	const host = await startHost({
+		settings: () => settings,
+		saveSettings: () => saveHostSettings(storage, settings, args.apiKey),
+		openGuard: () => openFolderGuard(opened, () => settings),
+		opened: (guard) =>
+			guard.conflicts.onChange((record) => {
+				if (record.status !== "open") return;
+				const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
+				say(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
+			}),
+		warn: (message) => console.warn(message),
+		portInUse,
+		beforeListen: () => port.release(),
+		onError: (error) => console.error("request failed:", error),
+	});
+	const listening = host?.listener.port ?? null;
+	if (!host || listening === null) {
+		await host?.close();
+		await gateway.close();
+		process.exitCode = 1;
+		return false;
+	}
+	// Handlers first: the welcome text says Ctrl+C stops the host, so it must be true once that text is out.
+	let stopping = false;
+	const stop = async (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		say(`\n${signal}: stopping…`);
+		await host.close();
+		await gateway.close();
+		process.exit(0);
+	};
+	process.on("SIGINT", () => void stop("SIGINT"));
+	process.on("SIGTERM", () => void stop("SIGTERM"));
+
+	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions), settings.backupFolder);
+	say(welcomeText({ folder, port: listening, key: settings.keys[0]!.key, notes: host.reconcile.checked, changed: host.reconcile.changed, sampleNote }));
+	return true;
+}
+
+/** How the log names each kind of refused write. */
+const REFUSALS: Record<ConflictReason, string> = {
+	stale: "a stale write",
+	exists: "a write over an existing note",
+	"read-expired": "a write based on an expired read",
+	"content-loss": "a write that would have erased most of the note",
+	"note-in-use": "a write to a note being edited",
+};
+
+/**
+ * Whether `folder` exists (true), may be created (false: the demo vault, or --create), or why it cannot be served
+ * (missing without --create, or a file). Nothing is created here: that waits until the port is held.
+ */
+async function folderProblem(folder: string, args: ServeArgs): Promise<boolean | string> {
+	const stats = await stat(folder).catch(() => null);
+	if (stats === null) {
+		if (args.demo || args.create) return false;
+		return `The folder ${folder} does not exist, so nothing was served. Check the path, or add --create to start a new vault there.`;
+	}
+	return stats.isDirectory() ? true : `${folder} is a file, not a folder. Give --vault the folder that holds your notes.`;
+}
+
+function fail(message: string, code = 1): void {
+	console.error(message);
+	process.exitCode = code;
+}
+
+/** The host's own output, on stdout (its UI; Obsidian's linters reserve console.log for debugging). */
+function say(text: string): void {
+	process.stdout.write(`${text}\n`);
+}
