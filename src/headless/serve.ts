@@ -1,17 +1,20 @@
 /**
- * `npm start`: serve a folder. The order is the point: everything that can refuse a start (a missing folder, a busy
- * port) is checked before anything is created, so a start that fails leaves the folder as it was; only then is its
- * state opened.
+ * `npm start`: serve a folder. The order is the point: everything that can refuse a start (a missing folder, another
+ * host on it, Obsidian's plugin on it, a busy port) is checked before anything is created, so a start that fails
+ * leaves the folder as it was; then the folder's lock is taken, and only then is its state opened.
  */
 import { mkdir, stat } from "fs/promises";
 import { join, resolve } from "path";
 import type { ConflictReason } from "../core/conflicts";
+import { holderRecord } from "../host/running-marker";
 import { startHost } from "../host/start-host";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { recoverTempFiles } from "../vault/temp-recovery";
 import type { ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
 import { openFolder, openFolderGuard, STATE_FOLDER } from "./folder-guard";
+import { lockPath, pluginRefusal, serveRefusal, takeoverNote } from "./folder-holders";
+import { peekLock, takeLock, type HeldLock } from "./folder-lock";
 import { loadHostSettings, peekBindAddress, saveHostSettings } from "./host-settings";
 import { holdPort, portInUse, type HeldPort } from "./port-hold";
 import { pickSampleNote, welcomeText } from "./welcome";
@@ -20,6 +23,12 @@ export async function serve(args: ServeArgs): Promise<void> {
 	const folder = resolve(args.vault);
 	const exists = await folderProblem(folder, args);
 	if (typeof exists === "string") return fail(exists, 2);
+	if (exists) {
+		const holder = await peekLock(lockPath(folder));
+		if (holder !== null) return fail(serveRefusal(folder, holder));
+		const obsidian = await pluginRefusal(folder, args.besideObsidian, (line) => console.warn(line));
+		if (obsidian !== null) return fail(obsidian);
+	}
 	const bindAddress = exists ? await peekBindAddress(new NodeStateStorage(join(folder, STATE_FOLDER))) : "127.0.0.1";
 	const port = await holdPort(args.port, bindAddress);
 	if ("busy" in port) return fail(port.busy);
@@ -37,11 +46,22 @@ async function serveHeld(args: ServeArgs, folder: string, exists: boolean, port:
 		await mkdir(folder, { recursive: true });
 		say(`Created ${folder}`);
 	}
-	await run(args, folder, port);
+	const locked = await takeLock(lockPath(folder), holderRecord("headless", port.port));
+	if ("refused" in locked) return fail(serveRefusal(folder, locked.refused));
+	const lock = locked.held;
+	// However the process ends (an error included), the lock goes with it; a crash leaves it to be taken over.
+	process.on("exit", () => lock.releaseSync());
+	if (lock.tookOver !== null) console.warn(takeoverNote(lock.tookOver, lock.path));
+	try {
+		if (!(await run(args, folder, port, lock))) await lock.release();
+	} catch (error) {
+		await lock.release();
+		throw error;
+	}
 }
 
 /** Opens the folder and serves it; false when it did not start (the reason was printed). */
-async function run(args: ServeArgs, folder: string, port: HeldPort): Promise<boolean> {
+async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLock): Promise<boolean> {
 	const opened = await openFolder(folder);
 	const { gateway, storage } = opened;
 	const recovered = await recoverTempFiles(gateway.root, join(gateway.root, STATE_FOLDER, "recovered"));
@@ -80,10 +100,10 @@ async function run(args: ServeArgs, folder: string, port: HeldPort): Promise<boo
 		say(`\n${signal}: stopping…`);
 		await host.close();
 		await gateway.close();
+		await lock.release();
 		process.exit(0);
 	};
-	process.on("SIGINT", () => void stop("SIGINT"));
-	process.on("SIGTERM", () => void stop("SIGTERM"));
+	for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
 
 	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions), settings.backupFolder);
 	say(welcomeText({ folder, port: listening, key: settings.keys[0]!.key, notes: host.reconcile.checked, changed: host.reconcile.changed, sampleNote }));
