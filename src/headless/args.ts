@@ -52,6 +52,12 @@ Options:
   --help          this text
 One host serves a folder at a time: a second one refuses, naming the first (its pid, start and port).
 
+  npm start --silent -- keys list [--vault DIR]
+  npm start --silent -- keys add NAME [--vault DIR]
+  npm start --silent -- keys revoke NAME [--vault DIR]
+                  the folder's agent keys: list their names, add one (its key is printed once), revoke one.
+                  A host serving the folder takes the change within a second
+
   npm start --silent -- merge MINE BASE THEIRS [--diff3]
                   three-way merge of three files, printed to stdout; the exit code is the number of
                   conflicts (0 = clean), like git merge-file -p. revision-guard-merge (node dist/merge.js)

@@ -1,10 +1,18 @@
-/** The headless host's command line: serve a folder (serve.ts), or merge three files. */
+/** The headless host's command line: serve a folder (serve.ts), or one of its commands, each in its own file. */
 import { parseArgs, USAGE } from "./args";
+import { parseKeysArgs, runKeys } from "./keys-command";
 import { runMerge } from "./merge-command";
 import { serve } from "./serve";
 
+/** The folder commands parse their own words; everything else (serve, merge, help) is args.ts's. */
+function parse(argv: string[]) {
+	if (argv[0] !== "keys") return parseArgs(argv);
+	if (argv.includes("--help") || argv.includes("-h")) return { command: "help" as const };
+	return parseKeysArgs(argv.slice(1));
+}
+
 async function main(argv: string[]): Promise<void> {
-	const args = parseArgs(argv);
+	const args = parse(argv);
 	const out = (text: string) => void process.stdout.write(text);
 	const err = (text: string) => void process.stderr.write(text);
 	switch (args.command) {
@@ -16,6 +24,9 @@ async function main(argv: string[]): Promise<void> {
 			return;
 		case "merge":
 			process.exitCode = await runMerge(args, out, err);
+			return;
+		case "keys":
+			process.exitCode = await runKeys(args, out, err);
 			return;
 		case "serve":
 			return serve(args);

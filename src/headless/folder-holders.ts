@@ -13,6 +13,8 @@ import { STATE_FOLDER } from "./folder-guard";
 
 /** The lock a headless host (or a command that changes the folder's records) holds while it runs. */
 export const HOST_LOCK = `${STATE_FOLDER}/host.lock`;
+/** Held for a moment by whoever rewrites settings.json (a keys command, or a host making its first key). */
+export const SETTINGS_LOCK = `${STATE_FOLDER}/settings.lock`;
 
 export const lockPath = (folder: string, lock = HOST_LOCK) => join(folder, lock);
 

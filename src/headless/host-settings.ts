@@ -1,9 +1,9 @@
 /** The headless host's settings file (`<vault>/.revision-guard/settings.json`): the same settings as the plugin. */
 import { addFirstKey } from "../host/first-key";
-import { DEFAULT_SETTINGS, withDefaults, type RevisionGuardSettings } from "../settings";
+import { DEFAULT_SETTINGS, withDefaults, type AgentKey, type RevisionGuardSettings } from "../settings";
 import type { StateStorage } from "../vault/gateway";
 
-const SETTINGS_FILE = "settings.json";
+export const SETTINGS_FILE = "settings.json";
 
 /** Loads settings, generating and saving a key on first run. A key given on the command line is used as well. */
 export async function loadHostSettings(storage: StateStorage, cliKey: string | null, port: number): Promise<RevisionGuardSettings> {
@@ -21,10 +21,14 @@ export async function loadHostSettings(storage: StateStorage, cliKey: string | n
 	const settings = withDefaults(stored);
 	if (addFirstKey(settings)) await saveHostSettings(storage, settings);
 	settings.port = port;
-	if (cliKey !== null && !settings.keys.some((key) => key.key === cliKey)) {
-		settings.keys.unshift({ name: "cli", key: cliKey, created: new Date().toISOString() });
-	}
+	settings.keys = withCliKey(settings.keys, cliKey);
 	return settings;
+}
+
+/** The keys a host accepts: those of settings.json, and first a key given on the command line, if it is not one of them. */
+export function withCliKey(keys: AgentKey[], cliKey: string | null): AgentKey[] {
+	if (cliKey === null || keys.some((key) => key.key === cliKey)) return keys;
+	return [{ name: "cli", key: cliKey, created: new Date().toISOString() }, ...keys];
 }
 
 /** Writes settings.json: what was loaded and made, never a key given on the command line for this run. */

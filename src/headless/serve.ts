@@ -13,9 +13,10 @@ import { recoverTempFiles } from "../vault/temp-recovery";
 import type { ServeArgs } from "./args";
 import { ensureDemoVault } from "./demo-vault";
 import { openFolder, openFolderGuard, STATE_FOLDER } from "./folder-guard";
-import { lockPath, pluginRefusal, serveRefusal, takeoverNote } from "./folder-holders";
-import { peekLock, takeLock, type HeldLock } from "./folder-lock";
-import { loadHostSettings, peekBindAddress, saveHostSettings } from "./host-settings";
+import { lockPath, pluginRefusal, serveRefusal, SETTINGS_LOCK, takeoverNote } from "./folder-holders";
+import { peekLock, takeLock, takeLockWaiting, type HeldLock } from "./folder-lock";
+import { loadHostSettings, peekBindAddress, saveHostSettings, SETTINGS_FILE } from "./host-settings";
+import { followKeys } from "./key-reload";
 import { holdPort, portInUse, type HeldPort } from "./port-hold";
 import { pickSampleNote, welcomeText } from "./welcome";
 
@@ -69,7 +70,14 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 		console.warn(`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves are whole. The partial files were moved, not deleted:`);
 		for (const path of recovered) console.warn(`  ${path}`);
 	}
-	const settings = await loadHostSettings(storage, args.apiKey, port.port);
+	// A keys command rewriting settings.json right now is waited for, so the first key made here cannot undo its change.
+	const settingsLock = await takeLockWaiting(lockPath(folder, SETTINGS_LOCK), holderRecord("command", null, "settings"), 5_000);
+	if ("refused" in settingsLock) {
+		await gateway.close();
+		fail(`${lockPath(folder, SETTINGS_LOCK)} is held, so settings.json could not be read safely. Try again in a moment; if it stays, delete that file.`);
+		return false;
+	}
+	const settings = await loadHostSettings(storage, args.apiKey, port.port).finally(() => settingsLock.held.release());
 	const host = await startHost({
 		settings: () => settings,
 		saveSettings: () => saveHostSettings(storage, settings, args.apiKey),
@@ -92,12 +100,14 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 		process.exitCode = 1;
 		return false;
 	}
+	const stopFollowing = followKeys(join(gateway.root, STATE_FOLDER, SETTINGS_FILE), settings, args.apiKey, { say, warn: (line) => console.warn(line) });
 	// Handlers first: the welcome text says Ctrl+C stops the host, so it must be true once that text is out.
 	let stopping = false;
 	const stop = async (signal: string) => {
 		if (stopping) return;
 		stopping = true;
 		say(`\n${signal}: stopping…`);
+		stopFollowing();
 		await host.close();
 		await gateway.close();
 		await lock.release();

@@ -98,3 +98,10 @@ export async function stop(host: Host, signal: NodeJS.Signals): Promise<Exit> {
 	host.child.kill(signal);
 	return within(host.exited, 5000, `the host to exit on ${signal}`);
 }
+
+/** Runs a command (keys, conflicts) of the built CLI to its end. */
+export async function runCli(args: string[], cwd: string): Promise<Exit & { out: string; err: string }> {
+	const host = launch(args, cwd);
+	const exit = await within(host.exited, 10_000, `${args.join(" ")} to finish`);
+	return { ...exit, out: host.out(), err: host.err() };
+}
