@@ -58,6 +58,11 @@ One host serves a folder at a time: a second one refuses, naming the first (its 
                   the folder's agent keys: list their names, add one (its key is printed once), revoke one.
                   A host serving the folder takes the change within a second
 
+  npm start --silent -- conflicts list [--status open|resolved|dismissed] [--json] [--vault DIR]
+  npm start --silent -- conflicts dismiss ID [--vault DIR]
+                  the folder's refused writes; dismiss keeps the record (status dismissed) and its .bak note.
+                  dismiss refuses while a host serves the folder: stop the host first
+
   npm start --silent -- merge MINE BASE THEIRS [--diff3]
                   three-way merge of three files, printed to stdout; the exit code is the number of
                   conflicts (0 = clean), like git merge-file -p. revision-guard-merge (node dist/merge.js)

@@ -1,14 +1,15 @@
 /** The headless host's command line: serve a folder (serve.ts), or one of its commands, each in its own file. */
 import { parseArgs, USAGE } from "./args";
+import { parseConflictsArgs, runConflicts } from "./conflicts-command";
 import { parseKeysArgs, runKeys } from "./keys-command";
 import { runMerge } from "./merge-command";
 import { serve } from "./serve";
 
 /** The folder commands parse their own words; everything else (serve, merge, help) is args.ts's. */
 function parse(argv: string[]) {
-	if (argv[0] !== "keys") return parseArgs(argv);
+	if (argv[0] !== "keys" && argv[0] !== "conflicts") return parseArgs(argv);
 	if (argv.includes("--help") || argv.includes("-h")) return { command: "help" as const };
-	return parseKeysArgs(argv.slice(1));
+	return argv[0] === "keys" ? parseKeysArgs(argv.slice(1)) : parseConflictsArgs(argv.slice(1));
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -27,6 +28,9 @@ async function main(argv: string[]): Promise<void> {
 			return;
 		case "keys":
 			process.exitCode = await runKeys(args, out, err);
+			return;
+		case "conflicts":
+			process.exitCode = await runConflicts(args, out, err);
 			return;
 		case "serve":
 			return serve(args);
