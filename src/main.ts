@@ -12,6 +12,7 @@ import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
 import { StateTurn } from "./vault/obsidian-state-turn";
 import { startHost, type Host } from "./host/start-host";
+import { PluginMarker } from "./host/running-marker";
 import { registerCliCommands } from "./cli/register";
 import { HistoryUi } from "./ui/history-ui";
 
@@ -27,6 +28,8 @@ export default class RevisionGuardPlugin extends Plugin {
 	private statusBar: ConflictStatusBar | null = null;
 	private conflictUi: ConflictUi | null = null;
 	private historyUi: HistoryUi | null = null;
+	/** Says, while the plugin runs, that it serves this vault: the headless host then refuses to serve it too. */
+	private marker: PluginMarker | null = null;
 	/** Set once the plugin is disabled, so a start-up still under way stops instead of opening a port. */
 	private unloaded = false;
 	/** The keys as `data.json` last held them (to blank the secrets of revoked ones). */
@@ -61,7 +64,13 @@ export default class RevisionGuardPlugin extends Plugin {
 		// Obsidian 1.12.2+: guarded commands for the Obsidian CLI, answering once the host has started.
 		registerCliCommands(this, () => this.host?.guard.notes ?? null, (error) => console.error("Revision Guard: CLI command failed", error));
 		// Obsidian may quit without unloading plugins: save what is pending (best effort, as Obsidian allows).
-		this.registerEvent(this.app.workspace.on("quit", (tasks) => tasks.add(async () => this.guard?.persistence.flush())));
+		this.registerEvent(
+			this.app.workspace.on("quit", (tasks) => {
+				tasks.add(async () => this.guard?.persistence.flush());
+				// The marker goes with Obsidian, so a headless host started afterwards is not refused.
+				tasks.add(() => this.removeMarker());
+			}),
+		);
 		// Events fired while the vault loads are not edits; start tracking once the layout is ready.
 		this.app.workspace.onLayoutReady(() => {
 			this.lifecycle = this.start();
@@ -117,6 +126,10 @@ export default class RevisionGuardPlugin extends Plugin {
 	private async open(): Promise<void> {
 		const { app } = this;
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
+		const marker = new PluginMarker(app.vault.adapter, pluginFolder);
+		this.marker = marker;
+		// A marker that cannot be written costs only that warning to the headless host, never this start.
+		await marker.write(this.settings.port).catch((error: unknown) => console.error("Revision Guard: could not write the running marker", error));
 		const elsewhere = this.keysOnOtherDevices();
 		let progress: Notice | null = null;
 		const host = await startHost({
@@ -186,5 +199,12 @@ export default class RevisionGuardPlugin extends Plugin {
 		if (host) await host.close();
 		else await guard?.close();
 		this.conflictUi = null;
+		await this.removeMarker();
+	}
+
+	private async removeMarker(): Promise<void> {
+		const marker = this.marker;
+		this.marker = null;
+		await marker?.remove().catch((error: unknown) => console.error("Revision Guard: could not remove the running marker", error));
 	}
 }

@@ -1,6 +1,9 @@
 /** Command-line arguments of the headless host. */
 import { DEFAULT_PORT } from "../settings";
 
+/** The flag that lets the headless host serve a vault the Obsidian plugin serves too (see folder-holders.ts). */
+export const BESIDE_OBSIDIAN_FLAG = "--beside-obsidian";
+
 export interface ServeArgs {
 	command: "serve";
 	vault: string;
@@ -10,6 +13,8 @@ export interface ServeArgs {
 	demo: boolean;
 	/** --create: a --vault folder that does not exist may be created (otherwise a typo would serve an empty vault). */
 	create: boolean;
+	/** --beside-obsidian: serve even though Obsidian's Revision Guard runs on the folder (see folder-holders.ts). */
+	besideObsidian: boolean;
 }
 
 export interface HelpArgs {
@@ -34,14 +39,29 @@ export const MERGE_USAGE = `Usage: revision-guard-merge MINE BASE THEIRS [--diff
 
 export const USAGE = `Usage:
   npm start                                  serve ./demo-vault (created with a few notes if missing)
-  npm start -- --vault DIR [--create] [--port N] [--api-key KEY]
+  npm start -- --vault DIR [--create] [--port N] [--api-key KEY] [${BESIDE_OBSIDIAN_FLAG}]
                                              serve any folder; external edits are tracked live
 Options:
   --vault DIR     folder to serve (default ./demo-vault); it must exist, unless --create is given
   --create        create the --vault folder if it does not exist
   --port N        port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
   --api-key KEY   accept this key (default: a key generated once and kept in DIR/.revision-guard/settings.json)
+  ${BESIDE_OBSIDIAN_FLAG}
+                  serve a vault that Obsidian's Revision Guard serves too. Dangerous: this host cannot see
+                  typing Obsidian has not saved yet, and the two keep separate conflict records
   --help          this text
+One host serves a folder at a time: a second one refuses, naming the first (its pid, start and port).
+
+  npm start --silent -- keys list [--vault DIR]
+  npm start --silent -- keys add NAME [--vault DIR]
+  npm start --silent -- keys revoke NAME [--vault DIR]
+                  the folder's agent keys: list their names, add one (its key is printed once), revoke one.
+                  A host serving the folder takes the change within a second
+
+  npm start --silent -- conflicts list [--status open|resolved|dismissed] [--json] [--vault DIR]
+  npm start --silent -- conflicts dismiss ID [--vault DIR]
+                  the folder's refused writes; dismiss keeps the record (status dismissed) and its .bak note.
+                  dismiss refuses while a host serves the folder: stop the host first
 
   npm start --silent -- merge MINE BASE THEIRS [--diff3]
                   three-way merge of three files, printed to stdout; the exit code is the number of
@@ -50,7 +70,7 @@ Options:
 
 export function parseArgs(argv: readonly string[]): CliArgs {
 	if (argv[0] === "merge") return parseMergeArgs(argv.slice(1));
-	const result: ServeArgs = { command: "serve", vault: "demo-vault", port: DEFAULT_PORT, apiKey: null, demo: true, create: false };
+	const result: ServeArgs = { command: "serve", vault: "demo-vault", port: DEFAULT_PORT, apiKey: null, demo: true, create: false, besideObsidian: false };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i]!;
 		const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -69,6 +89,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case "--create":
 				if (inline !== undefined) return { command: "error", message: "--create takes no value." };
 				result.create = true;
+				break;
+			case BESIDE_OBSIDIAN_FLAG:
+				if (inline !== undefined) return { command: "error", message: `${BESIDE_OBSIDIAN_FLAG} takes no value.` };
+				result.besideObsidian = true;
 				break;
 			case "--port": {
 				// Digits only: Number("") is 0 (a random port), and "0x50" or "1e3" are not what anyone types for a port.

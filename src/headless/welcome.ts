@@ -1,4 +1,5 @@
-/** What the headless host prints at start: where it listens, the key, and three curl lines to try. */
+/** What the headless host prints at start: where it listens, the key, how to connect an agent, and three curl lines to try. */
+import { isBackupPath } from "../core/conflicts";
 
 export interface WelcomeInfo {
 	folder: string;
@@ -13,10 +14,15 @@ export interface WelcomeInfo {
 /** Stands in for a note's path in the curl lines when the folder has none. */
 export const NOTE_PLACEHOLDER = "YOUR-NOTE.md";
 
-/** A real note of the served folder for the examples: the shallowest, then the first by name (the demo's Welcome.md). */
-export function pickSampleNote(notePaths: readonly string[]): string | null {
+/**
+ * A real note of the served folder for the examples: the shallowest, then the first by name (the demo's Welcome.md).
+ * Never a refused write's `.bak` (`Welcome.20261127-145516.bak.md` sorts before `Welcome.md`) or a note in the
+ * backup folder: the examples would write to an agent's kept text.
+ */
+export function pickSampleNote(notePaths: readonly string[], backupFolder: string): string | null {
 	const depth = (path: string) => path.split("/").length;
-	const sorted = [...notePaths].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+	const notes = notePaths.filter((path) => !isBackupPath(path, backupFolder));
+	const sorted = notes.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
 	return sorted[0] ?? null;
 }
 
@@ -38,6 +44,12 @@ export function welcomeText({ folder, port, key, notes, changed, sampleNote }: W
   MCP:      ${base}/mcp
   API key:  ${key}
 
+Connect an agent:
+  Claude Code:
+    ${claudeCommand(base, key)}
+  Any MCP client (Streamable HTTP), in its JSON configuration:
+    ${mcpClientJson(base, key)}
+
 Try it (bash):${placeholder}
   export RG=${base} RG_KEY=${key}
   # 1. Read a note; the ETag header is its revision:
@@ -48,4 +60,14 @@ Try it (bash):${placeholder}
   curl -i -X PUT -H "Authorization: Bearer $RG_KEY" -H "If-Match: $ETAG" --data-binary $'stale copy\\n' ${note}
 
 Press Ctrl+C to stop.`;
+}
+
+/** The line that adds this host to Claude Code, ready to paste. */
+export function claudeCommand(base: string, key: string): string {
+	return `claude mcp add --transport http revision-guard ${base}/mcp --header "Authorization: Bearer ${key}"`;
+}
+
+/** The usual `mcpServers` entry of MCP clients' JSON configuration, on one line. */
+export function mcpClientJson(base: string, key: string): string {
+	return JSON.stringify({ mcpServers: { "revision-guard": { type: "http", url: `${base}/mcp`, headers: { Authorization: `Bearer ${key}` } } } });
 }

@@ -25,8 +25,10 @@ export interface HostOptions {
 	onProgress?: (done: number, total: number) => void;
 	/** A message the person must see (a notice in Obsidian, stderr headless). */
 	warn: (message: string) => void;
-	/** How this host's person picks another port, for when the port is taken by another program. */
-	portInUse?: (port: number) => string;
+	/** How this host's person picks another port when the port is taken (`otherVault`: Revision Guard holds it). */
+	portInUse?: (port: number, otherVault: string | null) => string;
+	/** Called just before the API listens (the headless host lets go of the port it held from the start). */
+	beforeListen?: () => Promise<void>;
 	/** Unexpected errors of requests (never sent to clients). */
 	onError: (error: unknown) => void;
 	/** True once the host is being stopped (the plugin disabled mid-start): then no port is opened. */
@@ -64,6 +66,7 @@ export async function startHost(options: HostOptions): Promise<Host | null> {
 		...(options.portInUse ? { portInUse: options.portInUse } : {}),
 	});
 	const settings = options.settings();
+	await options.beforeListen?.();
 	await listener.listen(settings.port, settings.bindAddress);
 	return {
 		guard,

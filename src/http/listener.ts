@@ -11,8 +11,11 @@ import { SERVICE_NAME } from "./routes/service";
 export interface ListenerHooks {
 	/** A message the person must see (a notice in Obsidian, stderr headless). */
 	warn: (message: string) => void;
-	/** What to say when another program holds the port: how this host's person picks another. */
-	portInUse?: (port: number) => string;
+	/**
+	 * What to say when the port is taken, in this host's words for picking another; `otherVault` names the vault
+	 * when Revision Guard itself holds it. Without it, the plugin's words (a port in settings).
+	 */
+	portInUse?: (port: number, otherVault: string | null) => string;
 }
 
 export class ApiListener {
@@ -82,16 +85,17 @@ export class ApiListener {
 }
 
 /** Why listening failed, in words: a taken port names the vault whose Revision Guard holds it, when one does. */
-async function describeListenError(error: unknown, port: number, portInUse?: (port: number) => string): Promise<string> {
+async function describeListenError(error: unknown, port: number, portInUse?: ListenerHooks["portInUse"]): Promise<string> {
 	const code = (error as NodeJS.ErrnoException).code;
 	if (code !== "EADDRINUSE") return `The agent API could not start (${code ?? "unknown error"}).`;
 	const other = await revisionGuardOn(port);
+	if (portInUse) return portInUse(port, other);
 	if (other !== null) return `Port ${port} is already used by Revision Guard for the vault "${other}". Give this vault another port in settings.`;
-	return portInUse?.(port) ?? `Port ${port} is in use by another program. Choose another port in settings.`;
+	return `Port ${port} is in use by another program. Choose another port in settings.`;
 }
 
 /** The vault name Revision Guard reports on 127.0.0.1:`port` (its `GET /` needs no key), or null. */
-function revisionGuardOn(port: number): Promise<string | null> {
+export function revisionGuardOn(port: number): Promise<string | null> {
 	return new Promise((resolve) => {
 		const req = request({ host: LOOPBACK, port, path: "/", headers: { Host: `${LOOPBACK}:${port}` }, timeout: 1_000 }, (res) => {
 			let text = "";

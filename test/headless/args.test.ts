@@ -4,14 +4,14 @@ import { parseArgs, USAGE } from "../../src/headless/args";
 
 describe("parseArgs", () => {
 	it("serves the demo vault on port 27125 with no arguments", () => {
-		expect(parseArgs([])).toEqual({ command: "serve", vault: "demo-vault", port: 27125, apiKey: null, demo: true, create: false });
+		expect(parseArgs([])).toEqual({ command: "serve", vault: "demo-vault", port: 27125, apiKey: null, demo: true, create: false, besideObsidian: false });
 	});
 
 	it.each([
 		[["--vault", "/notes/My Vault"]],
 		[["--vault=/notes/My Vault"]],
 	])("takes the folder from %j and leaves demo mode", (argv) => {
-		expect(parseArgs(argv)).toEqual({ command: "serve", vault: "/notes/My Vault", port: 27125, apiKey: null, demo: false, create: false });
+		expect(parseArgs(argv)).toEqual({ command: "serve", vault: "/notes/My Vault", port: 27125, apiKey: null, demo: false, create: false, besideObsidian: false });
 	});
 
 	it("does not treat an explicit --vault demo-vault as the demo", () => {
@@ -43,9 +43,12 @@ describe("parseArgs", () => {
 			apiKey: "k".repeat(43),
 			demo: false,
 			create: false,
+			besideObsidian: false,
 		});
 		expect(parseArgs(["--create", "--vault", "notes"])).toMatchObject({ vault: "notes", create: true });
 		expect(parseArgs(["--create=yes"])).toEqual({ command: "error", message: "--create takes no value." });
+		expect(parseArgs(["--vault", "notes", "--beside-obsidian"])).toMatchObject({ vault: "notes", besideObsidian: true });
+		expect(parseArgs(["--beside-obsidian=yes"])).toEqual({ command: "error", message: "--beside-obsidian takes no value." });
 	});
 
 	it.each([[["--port", "-1"]], [["--port", "65536"]], [["--port", "abc"]], [["--port", "80.5"]], [["--port", "0x50"]], [["--port", "1e3"]], [["--port"]], [["--port="]], [["--port", ""]]])(
@@ -78,7 +81,8 @@ describe("parseArgs", () => {
 	});
 
 	it("documents every option in the usage text", () => {
-		for (const option of ["--vault DIR", "--create", "--port N", "--api-key KEY", "--help"]) expect(USAGE).toContain(option);
+		for (const option of ["--vault DIR", "--create", "--port N", "--api-key KEY", "--beside-obsidian", "--help"]) expect(USAGE).toContain(option);
+		for (const command of ["keys list", "keys add NAME", "keys revoke NAME", "conflicts list", "conflicts dismiss ID"]) expect(USAGE).toContain(command);
 		expect(USAGE).toContain("default 27125");
 	});
 });

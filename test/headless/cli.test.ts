@@ -2,7 +2,7 @@
  * The BUILT headless host (dist/cli.js; `npm test` builds it first) as a person runs it: spawned with node, talked
  * to over HTTP and with the printed curl lines, and stopped with a signal.
  */
-import { execFile, spawn, type ChildProcess } from "child_process";
+import { execFile } from "child_process";
 import { existsSync } from "fs";
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "fs/promises";
 import { createServer, type Server, type Socket } from "net";
@@ -11,89 +11,15 @@ import { join } from "path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
+import { killSpawnedHosts, launch, READY_LINE, requireBuiltCli, serveHost, stop, until, within, type Served } from "../helpers/spawned-host";
 import { allFiles, writeVaultFile } from "../helpers/vault-files";
 
-const CLI = join(__dirname, "../../dist/cli.js");
-const READY_LINE = "Press Ctrl+C to stop.";
 const BASE64URL_KEY = /^[A-Za-z0-9_-]{43}$/;
 
-interface Exit {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-}
-
-interface Host {
-	child: ChildProcess;
-	out: () => string;
-	err: () => string;
-	exited: Promise<Exit>;
-}
-
-interface Served extends Host {
-	port: number;
-	key: string;
-	welcome: string;
-	api: (path: string, options?: Parameters<typeof call>[2]) => ReturnType<typeof call>;
-}
-
-const running = new Set<ChildProcess>();
 let dir: string;
 
-function launch(args: string[], cwd: string): Host {
-	const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-	running.add(child);
-	let out = "";
-	let err = "";
-	child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-	child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-	const exited = new Promise<Exit>((resolve) =>
-		child.on("exit", (code, signal) => {
-			running.delete(child);
-			resolve({ code, signal });
-		}),
-	);
-	return { child, out: () => out, err: () => err, exited };
-}
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
-	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function until(host: Host, probe: () => boolean, what: string, ms = 10_000): Promise<void> {
-	const deadline = Date.now() + ms;
-	let exited = false;
-	void host.exited.then(() => (exited = true));
-	while (!probe()) {
-		if (exited) throw new Error(`the host exited before ${what}.\nstdout:\n${host.out()}\nstderr:\n${host.err()}`);
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}.\nstdout:\n${host.out()}\nstderr:\n${host.err()}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-}
-
-/** Starts the host and waits for its welcome text; the port and key are read from what it printed. */
-async function serve(args: string[], cwd = dir): Promise<Served> {
-	const host = launch(args, cwd);
-	await until(host, () => host.out().includes(READY_LINE), "the welcome text");
-	const welcome = host.out();
-	const port = Number(/REST API: http:\/\/127\.0\.0\.1:(\d+)\//.exec(welcome)?.[1]);
-	const key = /API key: +(\S+)/.exec(welcome)?.[1] ?? "";
-	expect(port, welcome).toBeGreaterThan(0);
-	return {
-		...host,
-		port,
-		key,
-		welcome,
-		api: (path, options = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${key}`, ...options.headers } }),
-	};
-}
-
-/** Sends `signal` and waits (a few seconds at most) for the host to exit. */
-async function stop(host: Host, signal: NodeJS.Signals): Promise<Exit> {
-	host.child.kill(signal);
-	return within(host.exited, 5000, `the host to exit on ${signal}`);
-}
+/** Starts the host (in the test's folder unless told) and waits for its welcome text. */
+const serve = (args: string[], cwd = dir): Promise<Served> => serveHost(args, cwd);
 
 /** The printed lines to paste: the export, then steps 1, 2 and 3. */
 function tryLines(welcome: string): { exportLine: string; steps: string[] } {
@@ -134,23 +60,26 @@ async function runTryLines(served: Served): Promise<number[]> {
 	return [read.status, update.status, stale.status];
 }
 
+/** Every file under `root` with its bytes, to compare a folder before and after. */
+async function snapshotOf(root: string): Promise<Record<string, string>> {
+	const files = await allFiles(root);
+	return Object.fromEntries(await Promise.all(files.map(async (path) => [path, (await readFile(join(root, path))).toString("base64")] as const)));
+}
+
 async function backups(root: string): Promise<string[]> {
 	return (await allFiles(root)).filter((path) => path.endsWith(".bak.md"));
 }
 
 forbidServerErrors();
 
-beforeAll(() => {
-	if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does it for you).`);
-});
+beforeAll(requireBuiltCli);
 
 beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "rg-cli-"));
 });
 
 afterEach(async () => {
-	for (const child of running) child.kill("SIGKILL");
-	running.clear();
+	killSpawnedHosts();
 	await rm(dir, { recursive: true, force: true });
 });
 
@@ -218,6 +147,27 @@ describe("the headless host serving a folder", () => {
 		expect(await allFiles(dir).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual([]);
 	});
 
+	it("prints a ready-to-paste Claude Code command and MCP client JSON for its port and key, and they work", async () => {
+		await writeVaultFile(dir, "a.md", "a\n");
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		const mcpUrl = `http://127.0.0.1:${host.port}/mcp`;
+		const lines = host.welcome.split("\n").map((line) => line.trim());
+		expect(lines).toContain(`claude mcp add --transport http revision-guard ${mcpUrl} --header "Authorization: Bearer ${host.key}"`);
+		const json = lines.find((line) => line.startsWith('{"mcpServers"'));
+		expect(json, host.welcome).toBeDefined();
+		const config = JSON.parse(json!) as { mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+		expect(config).toEqual({ mcpServers: { "revision-guard": { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${host.key}` } } } });
+		// What a client configured from it sends: an MCP initialize to that URL with that header.
+		const entry = config.mcpServers["revision-guard"]!;
+		const initialize = await call(host.port, new URL(entry.url).pathname, {
+			method: "POST",
+			headers: { ...entry.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } } }),
+		});
+		expect(initialize.status, initialize.text).toBe(200);
+		expect(initialize.text).toContain("serverInfo");
+	});
+
 	it("accepts a key given with --api-key and prints it", async () => {
 		const key = "my-own-cli-key-0123456789";
 		const host = await serve(["--vault", dir, "--port", "0", "--api-key", key]);
@@ -246,9 +196,11 @@ describe("the headless host serving a folder", () => {
 	it("already stops cleanly on a signal sent the moment it says Ctrl+C stops it", async () => {
 		// Several at once, each signalled from the very data event that brings the ready line: if the handlers were
 		// installed after that line was printed, some of these would die by the signal instead of exiting 0.
-		await writeVaultFile(dir, "a.md", "a\n");
-		const hosts = Array.from({ length: 4 }, (_, i) => {
-			const host = launch(["--vault", dir, "--port", "0"], dir);
+		// Each on its own folder: one folder is served by one host at a time (a second refuses; see one-host.test.ts).
+		const folders = [0, 1, 2, 3].map((i) => join(dir, `vault-${i}`));
+		for (const folder of folders) await writeVaultFile(folder, "a.md", "a\n");
+		const hosts = folders.map((folder, i) => {
+			const host = launch(["--vault", folder, "--port", "0"], dir);
 			const signal = i % 2 === 0 ? "SIGTERM" : "SIGINT";
 			host.child.stdout!.on("data", () => {
 				if (host.out().includes(READY_LINE)) host.child.kill(signal);
@@ -281,6 +233,20 @@ describe("the headless host serving the demo vault", () => {
 		expect(await stop(host, "SIGINT")).toEqual({ code: 0, signal: null });
 	});
 
+	it("run a second time, names the demo's Welcome.md in its curl lines, not the .bak the first run's stale write left", async () => {
+		const first = await serve(["--port", "0"]);
+		expect(await runTryLines(first)).toEqual([200, 204, 412]);
+		const vault = join(dir, "demo-vault");
+		const kept = await backups(vault);
+		// The .bak sorts before Welcome.md: "Welcome.2026…" < "Welcome.md".
+		expect(kept[0]! < "Welcome.md").toBe(true);
+		expect(await stop(first, "SIGINT")).toEqual({ code: 0, signal: null });
+
+		const second = await serve(["--port", "0"]);
+		for (const step of tryLines(second.welcome).steps) expect(step).toContain(`http://127.0.0.1:${second.port}/vault/Welcome.md`);
+		expect(second.welcome).not.toContain(".bak.md");
+	});
+
 	it("serves an existing demo vault as it is", async () => {
 		await writeVaultFile(dir, "demo-vault/Mine.md", "# Mine\n");
 		const host = await serve(["--port", "0"]);
@@ -310,6 +276,49 @@ describe("the headless host's command line", () => {
 		expect(exit).toEqual({ code: 1, signal: null });
 		expect(host.err()).toContain(`Port ${port} is in use; pick another with --port N.`);
 		expect(host.out()).not.toContain(READY_LINE);
+	});
+
+	it("leaves the folder as it was when the port is in use: no state folder, no key", async () => {
+		blocker = createServer((socket) => blocked.add(socket));
+		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
+		const host = launch(["--vault", dir, "--port", String(port)], dir);
+		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(host.err()).toContain("--port N");
+		expect(await allFiles(dir)).toEqual(["Inbox.md"]);
+
+		// Nor is a folder made for --create, or the demo vault.
+		const missing = join(dir, "New");
+		const create = launch(["--vault", missing, "--create", "--port", String(port)], dir);
+		expect(await within(create.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(existsSync(missing)).toBe(false);
+		const demo = launch(["--port", String(port)], dir);
+		expect(await within(demo.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(existsSync(join(dir, "demo-vault"))).toBe(false);
+	});
+
+	it("leaves an existing state folder exactly as it was when the port is in use", async () => {
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
+		const first = await serve(["--vault", dir, "--port", "0"]);
+		expect(await stop(first, "SIGTERM")).toEqual({ code: 0, signal: null });
+		const before = await snapshotOf(dir);
+		blocker = createServer((socket) => blocked.add(socket));
+		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		const host = launch(["--vault", dir, "--port", String(port)], dir);
+		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(await snapshotOf(dir)).toEqual(before);
+	});
+
+	it("names --port N when Revision Guard itself holds the port", async () => {
+		const other = join(dir, "Other");
+		await writeVaultFile(other, "a.md", "a\n");
+		const holder = await serve(["--vault", other, "--port", "0"]);
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
+		const host = launch(["--vault", join(dir), "--port", String(holder.port)], join(dir, "Other"));
+		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
+		expect(host.err()).toContain(`Port ${holder.port} is already used by Revision Guard for the vault "Other"; pick another with --port N.`);
+		expect(host.err()).not.toContain("settings");
+		expect((await allFiles(dir)).filter((path) => !path.startsWith("Other/"))).toEqual(["Inbox.md"]);
 	});
 
 	it.each([["--help"], ["-h"]])("prints the usage for %s and exits 0", async (flag) => {
