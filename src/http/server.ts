@@ -18,6 +18,13 @@ import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./se
 import { answerAndClose, corsHeaders, hostLines, preflight, send, withHeaders } from "./wire";
 
 const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
+
+/** Where a person finds a key, on each host: the one the 401 points to. */
+const KEY_SOURCE = {
+	obsidian: "a key from Obsidian: Settings → Revision Guard → Agent keys",
+	folder: "the key the headless host printed when it started (or a new one from `npm start --silent -- keys add NAME --vault DIR`)",
+} as const;
+
 export const LOOPBACK = "127.0.0.1";
 
 export interface ApiServerOptions {
@@ -175,7 +182,7 @@ export class ApiServer {
 				return withHeaders(problem("too-many-attempts", `Too many failed authentication attempts; retry in ${Math.ceil(wait / 1000)} s with a valid key.`, {}, { "Retry-After": String(Math.ceil(wait / 1000)) }), cors);
 			}
 			this.throttle.fail(client);
-			return withHeaders(problem("unauthorized", "Send Authorization: Bearer <key> with a key from the Revision Guard settings.", {}, { "WWW-Authenticate": 'Bearer realm="revision-guard"' }), cors);
+			return withHeaders(problem("unauthorized", `Send Authorization: Bearer <key> with ${KEY_SOURCE[this.options.notes.hostName]}.`, {}, { "WWW-Authenticate": 'Bearer realm="revision-guard"' }), cors);
 		}
 
 		if (found.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
