@@ -297,7 +297,18 @@ describe("PUT /vault/{path}", () => {
 		expect(await fileText("a.md")).toBe("one\n");
 	});
 
-	it.each([["unquoted", "abc123"], ["half-quoted", '"abc123'], ["garbage after the tag", '"abc" xyz']])(
+	it("takes the currentRevision of a 412 as If-Match without its quotes, as a JSON field carries it", async () => {
+		await writeVaultFile(h.dir, "a.md", "one\n");
+		const etag = await etagOf("a.md");
+		await writeVaultFile(h.dir, "a.md", "one\ntwo\n");
+		const refused = (await h.api("/vault/a.md", { method: "PUT", body: "mine\n", headers: { "If-Match": etag } })).json<StaleProblem>();
+		expect(refused.currentRevision).toBe(sha256Token("one\ntwo\n"));
+		const res = await h.api("/vault/a.md", { method: "PUT", body: "one\ntwo\nmine\n", headers: { "If-Match": refused.currentRevision as string } });
+		expect(res.status, res.text).toBe(204);
+		expect(await fileText("a.md")).toBe("one\ntwo\nmine\n");
+	});
+
+	it.each([["unquoted, and not a token", "abc123"], ["half-quoted", '"abc123'], ["garbage after the tag", '"abc" xyz']])(
 		"answers an %s If-Match with 400 malformed-precondition and writes nothing",
 		async (_label, value) => {
 			await writeVaultFile(h.dir, "a.md", "one\n");
