@@ -84,14 +84,15 @@ export function noneMatchSight(condition: EntityTagCondition, revision: string):
 }
 
 /**
- * What the strong tags of an If-Match are, when none of them can be a whole revision: "tag" when every one is a
- * change tag (it never passes), "part" when each is a part token or a change tag (never enough to replace or delete).
+ * What kind of token an If-Match sent, for the refusal that names it: "tag" when every tag is a change tag (it never
+ * passes), "part" when the rest are part tokens (never enough to replace or delete), else "whole" (a revision, or an
+ * old client's weak tag of one: judged as stale or current like any revision). Null when no tags were sent.
  */
 export function sentTokenKind(condition: EntityTagCondition): "whole" | "part" | "tag" | null {
 	if (condition.kind !== "tags") return null;
-	const kinds = new Set(condition.tags.map((tag) => (tokenKind(tag.opaque) === "tag" ? "tag" : tag.weak ? "weak" : tokenKind(tag.opaque))));
-	if (kinds.has("whole") || kinds.has("weak")) return "whole";
-	return kinds.has("part") ? "part" : "tag";
+	const kinds = condition.tags.map((tag) => tokenKind(tag.opaque));
+	if (kinds.includes("whole")) return "whole";
+	return kinds.includes("part") ? "part" : "tag";
 }
 
 function derived(purpose: string, revision: string): string {
