@@ -6,9 +6,12 @@ import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { findFrontmatter } from "./markdown/frontmatter";
 import { parseMarkdown } from "./markdown/structure";
 import { yamlRefusal } from "./nesting";
-import type { PatchOperation, PatchResult } from "./patch";
+import type { PatchInstruction, PatchResult } from "./patch";
+import { editEntries, preexistsIn } from "./patch-frontmatter-entries";
 
-export function patchFrontmatter(content: string, operation: PatchOperation, key: string, value: unknown, create: boolean): PatchResult {
+export function patchFrontmatter(content: string, instruction: PatchInstruction, key: string, value: unknown): PatchResult {
+	const { operation } = instruction;
+	const create = instruction.createTargetIfMissing === true;
 	if (key === "" || /[\r\n]/.test(key)) return failure("invalid-target", "The frontmatter key is empty or holds a line break; name one top-level key.");
 	const block = findFrontmatter(content);
 	const unsafe = yamlRefusal(block?.yaml ?? "");
@@ -19,7 +22,13 @@ export function patchFrontmatter(content: string, operation: PatchOperation, key
 	if (doc.contents !== null && !isMap(doc.contents)) return failure("invalid-frontmatter", "The note's frontmatter is not a set of keys (it is a list or a single value), so no key can be patched; nothing was changed.");
 
 	const existing: unknown = doc.get(key, true);
-	if (operation === "delete") {
+	const scope = instruction.scope ?? "content";
+	const preexists = instruction.rejectIfContentPreexists && operation !== "replace" && operation !== "delete" && preexistsIn(existing, value);
+	if (preexists) return failure("content-preexists", `The frontmatter key "${key}" already holds what you sent (Reject-If-Content-Preexists), so it was not added again; nothing was changed.`);
+	if (scope === "marker" || scope === "markerAndContent") {
+		const edited = editEntries(doc, key, scope, operation, value);
+		if (edited !== null) return edited;
+	} else if (operation === "delete") {
 		if (!doc.has(key)) return failure("target-not-found", `The frontmatter has no key "${key}", so there is nothing to delete; nothing was changed.`);
 		doc.delete(key);
 	} else if (operation === "replace" || existing === undefined || (isScalar(existing) && existing.value === null)) {
