@@ -176,8 +176,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect(problem.detail).toMatch(/different revisions/);
 		});
 
-		it("answers a target the note lacks with 400 patch-target-not-found", async () => {
-			expectProblem(await instruction({ targetType: "block", target: "nope", operation: "append", content: "x", ifMatch: sha256Token(PLAN) }), 400, "patch-target-not-found");
+		// Issue 23 item 7: LRA 5.1 answers a format 2 PATCH with a missing target 404 (it was 400 before).
+		it("answers a target the note lacks with 404 target-not-found", async () => {
+			expectProblem(await instruction({ targetType: "block", target: "nope", operation: "append", content: "x", ifMatch: sha256Token(PLAN) }), 404, "target-not-found");
 		});
 	});
 
