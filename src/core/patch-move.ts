@@ -21,7 +21,9 @@ export function moveHeading(content: string, doc: MarkdownStructure, section: Se
 	const eol = doc.eol;
 	// The section cut out whole, ending with a line break; the note closed up behind it.
 	let moved = content.slice(section.start, section.end).replace(/(?:\r?\n[ \t]*)*$/, "") + eol;
-	const rest = content.slice(0, section.start) + content.slice(section.end);
+	const cutBefore = content.slice(0, section.start);
+	// Cut from the note's end, the blank lines that led up to it go too.
+	const rest = section.end >= content.length ? cutBefore.replace(/(\r?\n)(?:[ \t]*\r?\n)+$/, "$1") : cutBefore + content.slice(section.end);
 	const after = parseMarkdown(rest);
 	const parent = parentPath.length > 0 ? (headingSections(after, parentPath)[0] ?? null) : null;
 	if (parentPath.length > 0 && parent === null) return fail("invalid-instruction", "The destination parent could not be found once the section was cut out; nothing was changed.");
