@@ -90,8 +90,9 @@ function carrier(type: PatchTargetType, op: PatchOperation, scope: PatchScope, c
 	}
 	if (type === "frontmatter") {
 		if (scope === "markerAndContent" && value === undefined) return 'Whole frontmatter entries go in "value" as a JSON object, e.g. {"status": "done"}. Nothing was written.';
-		if (value === undefined && content === undefined) return 'A frontmatter patch needs "value" (any JSON value) or "content" (a string). Nothing was written.';
-		return value === undefined ? { body: content as string, json: false } : { body: JSON.stringify(value), json: true };
+		// As in LRA 5.1, a frontmatter value is JSON and rides in "value"; "content" names a key only (scope marker).
+		if (value === undefined) return `A frontmatter value goes in "value" as JSON (a text as ${JSON.stringify(typeof content === "string" ? content.slice(0, 40) : "text")}, a list as ["a", "b"]), not in "content". Nothing was written.`;
+		return { body: JSON.stringify(value), json: true };
 	}
 	if (value !== undefined) {
 		if (type === "heading") return 'A heading\'s body is markdown text: send it in "content", not "value". Nothing was written.';

@@ -35,11 +35,13 @@ describe("parsePatchInstruction (Local REST API format 2)", () => {
 		expect(parsed({ targetType: "heading", target: "Plan", operation: "append", content: "x" }).instruction.headingPath).toEqual(["Plan"]);
 	});
 
-	it("carries a frontmatter value as JSON, and a content string as text", () => {
+	// Issue 23: a frontmatter value rides in "value" only, as LRA 5.1 defines it (issue 22 also took "content" as text).
+	it("carries a frontmatter value as JSON, a text as a JSON string, and refuses one sent in content", () => {
 		const value = parsed({ targetType: "frontmatter", target: "tags", operation: "append", value: ["b"] });
 		expect(patched(applyPatch(NOTE, value.instruction, value.body))).toBe(NOTE.replace("tags: [a]", "tags: [a, b]"));
-		const text = parsed({ targetType: "frontmatter", target: "status", operation: "replace", content: "done" });
+		const text = parsed({ targetType: "frontmatter", target: "status", operation: "replace", value: "done" });
 		expect(patched(applyPatch(NOTE, text.instruction, text.body))).toBe(NOTE.replace("draft", "done"));
+		expect(refusal({ targetType: "frontmatter", target: "status", operation: "replace", content: "done" })).toMatch(/goes in "value" as JSON/);
 	});
 
 	it("reads scope, within, destination, rejectIfContentPreexists and table rows (LRA 5.1's whole algebra)", () => {

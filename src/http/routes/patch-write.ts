@@ -62,7 +62,8 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 	// The last text computed is what landed when its revision is the one written (the writer may have retried).
 	const landed: string | null = patched;
 	if (request.answerWithNote && (outcome.kind === "written" || outcome.kind === "unchanged") && landed !== null && revisionOf(landed) === outcome.revision) {
-		// The answer shows the whole patched note, so it can carry the token of all of it.
+		// The answer shows the whole patched note, so it can carry the token of all of it, and counts as a read of it.
+		context.notes.shownWhole(actorOf(context), path, outcome.revision);
 		return { status: 200, headers: { ...extra, ETag: etagFor(outcome.revision, "whole") }, body: landed, contentType: "text/markdown; charset=utf-8" };
 	}
 	return { ...answer, headers: { ...extra, ...answer.headers } };
