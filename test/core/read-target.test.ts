@@ -21,4 +21,14 @@ describe("readTarget", () => {
 		expect(readTarget("# A\n# A\n", "heading", "", ["A"])).toMatchObject({ kind: "unreadable" });
 		expect(readTarget("---\n[1\n---\n", "frontmatter", "a")).toMatchObject({ kind: "unreadable" });
 	});
+
+	it("reads the label alone (marker) or the whole node as a replace at that scope takes it (markerAndContent)", () => {
+		expect(readTarget(NOTE, "heading", "", ["Plan", "Next steps"], "marker")).toEqual({ kind: "text", text: "Next steps" });
+		expect(readTarget(NOTE, "heading", "", ["Plan"], "markerAndContent")).toEqual({ kind: "text", text: "# Plan\nintro\n## Next steps\n- one\n" });
+		expect(readTarget(NOTE, "heading", "", ["Plan", "Next steps"], "markerAndContent")).toEqual({ kind: "text", text: "# Next steps\n- one\n" });
+		expect(readTarget(NOTE, "block", "b1", undefined, "marker")).toEqual({ kind: "text", text: "b1" });
+		expect(readTarget(NOTE, "block", "b1", undefined, "markerAndContent")).toEqual({ kind: "text", text: "text ^b1\n" });
+		expect(readTarget(NOTE, "frontmatter", "list", undefined, "markerAndContent")).toEqual({ kind: "json", value: { list: [1, 2] } });
+		expect(readTarget(NOTE, "frontmatter", "list", undefined, "marker")).toEqual({ kind: "json", value: "list" });
+	});
 });

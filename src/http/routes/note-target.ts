@@ -91,7 +91,9 @@ export async function readNotePart(context: RequestContext, path: string, target
 	const read = await context.notes.read(actorOf(context), path, { head: context.method === "HEAD", part: true });
 	if (read.kind !== "read") return problem("note-not-found", `There is no note at "${path}".`, { path });
 	const headers = { ETag: etagFor(read.revision, read.sight), "Cache-Control": "no-store" };
-	const part = readTarget(read.content, target.type, target.target, target.path);
+	// Target-Scope narrows the read as it narrows a PATCH (content, marker, markerAndContent; checked before the read).
+	const scope = patchHeaderOptions(context, "read").scope;
+	const part = readTarget(read.content, target.type, target.target, target.path, scope === "parent" ? "content" : scope);
 	switch (part.kind) {
 		case "missing":
 			return problem("target-not-found", `${part.detail} GET the note with Accept: application/vnd.olrapi.document-map+json to see what it has.`, { path }, headers);

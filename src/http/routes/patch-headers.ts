@@ -13,8 +13,8 @@ import { headersValue } from "./headers";
 
 /**
  * How the request names its part: `raw` (PATCH raw-content mode: a URL target or format 2 Target headers), `format1`
- * (the 1.x headers, on PATCH or on GET/PUT/POST), `implied` (PUT or POST on a URL target), `instruction` (a JSON
- * PATCH instruction: its options are fields, not headers), `read` (GET of a URL target).
+ * (the 1.x headers, on PATCH or on PUT/POST), `implied` (PUT or POST on a URL target), `instruction` (a JSON PATCH
+ * instruction: its options are fields, not headers), `read` (GET of a part: Target-Scope narrows what it reads).
  */
 export type HeaderFormat = "raw" | "format1" | "implied" | "instruction" | "read";
 
@@ -30,11 +30,11 @@ export function patchHeaderOptions(context: RequestContext, format: HeaderFormat
 	const options: PatchHeaderOptions = {};
 	const scope = headersValue(context, "target-scope")?.trim();
 	if (scope !== undefined && scope !== "") {
-		const allowed: readonly string[] = format === "raw" ? PATCH_SCOPES : format === "format1" ? ["content", "marker", "markerAndContent"] : ["content"];
+		const allowed: readonly string[] = format === "raw" ? PATCH_SCOPES : format === "format1" || format === "read" ? ["content", "marker", "markerAndContent"] : ["content"];
 		if (!allowed.includes(scope)) {
 			if (format === "instruction") unsupported("Target-Scope", scope, 'A JSON instruction carries its scope as the field "scope"; the header is not read with it.');
-			if (format === "read" || format === "implied") unsupported("Target-Scope", scope, `${format === "read" ? "A GET" : "A PUT or POST"} of a URL target acts on the part's content only. To rename, move or rewrite a heading or block whole, send a PATCH with Target-Scope.`);
-			invalid(`Target-Scope "${scope.slice(0, 40)}" is not a scope: send ${allowed.join(", ")}${format === "format1" ? " (parent, a move, is format 2 only)" : ""}. Nothing was written.`);
+			if (format === "implied") unsupported("Target-Scope", scope, "A PUT or POST of a URL target acts on the part's content only. To rename, move or rewrite a heading or block whole, send a PATCH with Target-Scope.");
+			invalid(`Target-Scope "${scope.slice(0, 40)}" is not a scope ${format === "read" ? "a read takes (parent places a section, it has nothing to read)" : "here"}: send ${allowed.join(", ")}${format === "format1" ? " (parent, a move, is format 2 only)" : ""}. Nothing was ${format === "read" ? "read" : "written"}.`);
 		}
 		if (scope !== "content") options.scope = scope as PatchScope;
 	}

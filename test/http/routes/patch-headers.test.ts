@@ -66,10 +66,18 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH option head
 			expect(expectRefused(format1, 400, "invalid-patch-instruction").detail).toMatch(/format 2 only/);
 		});
 
-		it("is refused by name where it has no meaning: beside a JSON instruction, on a GET or PUT of a URL target", async () => {
+		it("narrows a GET of a part: marker reads the label, markerAndContent the whole node as a replace takes it", async () => {
+			const marker = await s.api("/vault/Plan.md/heading/Plan/Log", { headers: { "Target-Scope": "marker" } });
+			expect(marker.status, marker.text).toBe(200);
+			expect(marker.text).toBe("Log");
+			expect((await s.api("/vault/Plan.md/heading/Plan/Log", { headers: { "Target-Scope": "markerAndContent" } })).text).toBe("# Log\n- one\n");
+			expect((await s.api("/vault/Plan.md/frontmatter/status", { headers: { "Target-Scope": "markerAndContent" } })).json()).toEqual({ status: "draft" });
+			expectRefused(await s.api("/vault/Plan.md/heading/Plan/Log", { headers: { "Target-Scope": "parent" } }), 400, "invalid-patch-instruction");
+		});
+
+		it("is refused by name where it has no meaning: beside a JSON instruction, on a PUT of a URL target", async () => {
 			const refusals = [
 				await instruction({ targetType: "heading", target: ["Plan", "Log"], operation: "append", content: "x" }, { "Target-Scope": "marker" }),
-				await s.api("/vault/Plan.md/heading/Plan/Log", { headers: { "Target-Scope": "marker" } }),
 				await s.api("/vault/Plan.md/heading/Plan/Log", { method: "PUT", body: "x\n", headers: { "If-Match": etag, "Target-Scope": "markerAndContent" } }),
 			];
 			for (const res of refusals) expect(expectRefused(res, 400, "unsupported-header").header).toBe("Target-Scope");
