@@ -58,10 +58,11 @@ export function patchHeaderOptions(context: RequestContext, format: HeaderFormat
 	}
 	const trim = headersValue(context, "trim-target-whitespace");
 	if (trim !== undefined && format !== "read") {
-		if (format !== "format1") {
+		const value = flag(context, "trim-target-whitespace", "Trim-Target-Whitespace");
+		// Raw-content mode refuses it whatever its value, as LRA 5.1 does: a 1.x client's request must not be reread as format 2.
+		if (format !== "format1" && (value || format === "raw")) {
 			unsupported("Trim-Target-Whitespace", trim, "It belongs to the 1.x header format (Markdown-Patch-Version: 1); format 2 owns the whitespace at a target's edges, as Local REST API 5.x does.");
 		}
-		const value = flag(context, "trim-target-whitespace", "Trim-Target-Whitespace");
 		if (value) options.trimTargetWhitespace = true;
 	}
 	return options;

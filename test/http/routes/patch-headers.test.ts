@@ -169,6 +169,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH option head
 			const format1 = await s.api("/vault/Plan.md", { method: "PATCH", body: "x", headers: { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log", "Trim-Target-Whitespace": "maybe" } });
 			expectRefused(format1, 400, "invalid-patch-instruction");
 			expect(await note()).toBe(NOTE);
+			// false asks for nothing a JSON instruction does not do.
+			const json = await instruction({ targetType: "heading", target: ["Plan", "Log"], operation: "append", content: "- two" }, { "Trim-Target-Whitespace": "false" });
+			expect(json.status, json.text).toBe(200);
 		});
 	});
 
