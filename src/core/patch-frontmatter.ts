@@ -45,8 +45,14 @@ export function patchFrontmatter(content: string, instruction: PatchInstruction,
 	} else if (isScalar(existing) && typeof existing.value === "string") {
 		if (typeof value !== "string") return failure("invalid-value", `"${key}" holds text, so only text can be ${operation}ed to it; send the value as text (or a JSON string), or use Operation: replace.`);
 		existing.value = operation === "append" ? existing.value + value : value + existing.value;
+	} else if (isMap(existing) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+		// A map merges (LRA 5.1): new keys are added; a key it already has is refused, never overwritten.
+		const taken = Object.keys(value).find((name) => existing.has(name));
+		if (taken !== undefined) return failure("key-collision", `"${key}" already has a key "${taken}"; a merge adds only new keys, so nothing was changed. Set it with Operation: replace on the whole value.`);
+		const pairs = Object.entries(value as Record<string, unknown>).map(([name, entry]) => doc.createPair(name, entry));
+		existing.items = (operation === "append" ? [...existing.items, ...pairs] : [...pairs, ...existing.items]) as typeof existing.items;
 	} else {
-		return failure("invalid-value", `"${key}" holds ${isMap(existing) ? "a map" : "a number, a boolean or a date"}; append and prepend work on a list or a text value. Use Operation: replace to set it.`);
+		return failure("invalid-value", `"${key}" holds ${isMap(existing) ? "a map (which merges only a JSON object of new keys)" : "a number, a boolean or a date"}; append and prepend work on a list, a map or a text value. Use Operation: replace to set it.`);
 	}
 
 	let yaml: string;

@@ -30,4 +30,11 @@ describe("frontmatter entries", () => {
 		expect(applyPatch(NOTE, fm("append", "tags", { json: true, rejectIfContentPreexists: true }), '["a"]')).toMatchObject({ ok: false, reason: "content-preexists" });
 		expect(patched(applyPatch(NOTE, fm("append", "tags", { json: true, rejectIfContentPreexists: true }), '["c"]'))).toContain("  - c\n");
 	});
+
+	it("merges a JSON object into a map value (new keys only; a key it has is refused, never overwritten)", () => {
+		const note = "---\nmeta:\n  a: 1\n---\n";
+		expect(patched(applyPatch(note, fm("append", "meta", { json: true }), '{"b": 2}'))).toBe("---\nmeta:\n  a: 1\n  b: 2\n---\n");
+		expect(patched(applyPatch(note, fm("prepend", "meta", { json: true }), '{"z": 0}'))).toBe("---\nmeta:\n  z: 0\n  a: 1\n---\n");
+		expect(applyPatch(note, fm("append", "meta", { json: true }), '{"a": 5}')).toMatchObject({ ok: false, reason: "key-collision" });
+	});
 });
