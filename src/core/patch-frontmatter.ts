@@ -50,7 +50,7 @@ export function patchFrontmatter(content: string, instruction: PatchInstruction,
 		const taken = Object.keys(value).find((name) => existing.has(name));
 		if (taken !== undefined) return failure("key-collision", `"${key}" already has a key "${taken}"; a merge adds only new keys, so nothing was changed. Set it with Operation: replace on the whole value.`);
 		const pairs = Object.entries(value as Record<string, unknown>).map(([name, entry]) => doc.createPair(name, entry));
-		existing.items = (operation === "append" ? [...existing.items, ...pairs] : [...pairs, ...existing.items]) as typeof existing.items;
+		existing.items = (operation === "append" ? [...existing.items, ...pairs] : [...pairs, ...existing.items]);
 	} else {
 		return failure("invalid-value", `"${key}" holds ${isMap(existing) ? "a map (which merges only a JSON object of new keys)" : "a number, a boolean or a date"}; append and prepend work on a list, a map or a text value. Use Operation: replace to set it.`);
 	}
