@@ -62,6 +62,13 @@ describe("scope markerAndContent on a heading", () => {
 		expect(result).toMatchObject({ ok: true, warnings: [{ code: "heading-depth-overflow" }] });
 		expect(patched(result)).toContain("###### deep\n");
 	});
+
+	it("names at most five overflowing headings, then counts the rest (the warnings travel in a header)", () => {
+		const many = Array.from({ length: 40 }, (_, index) => `###### h${index}`).join("\n");
+		const result = applyPatch(NOTE, v2("replace", ["Delta"], "content"), many);
+		expect(result.ok && result.warnings).toHaveLength(6);
+		expect(result.ok && result.warnings?.[5]?.message).toMatch(/^35 more headings/);
+	});
 });
 
 describe("Reject-If-Content-Preexists and Trim-Target-Whitespace on a heading", () => {
