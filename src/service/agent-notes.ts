@@ -248,6 +248,14 @@ export class AgentNotes {
 		this.deps.resolver.dismiss(id);
 	}
 
+	/**
+	 * The client was just shown the whole of `revision` (a format 2 PATCH answers with the patched note): it counts as
+	 * a read of all of it, so a tokenless write that follows stands on it as on a GET.
+	 */
+	shownWhole(actor: AgentActor, path: string, revision: string): void {
+		this.recordRead(actor, path, revision, "whole");
+	}
+
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */
 	forgetClient(client: string): void {
 		this.deps.reads.forgetClient(client);

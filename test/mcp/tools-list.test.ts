@@ -46,8 +46,8 @@ describe("tools/list", () => {
 		expect(Object.keys(edit.items.properties).sort()).toEqual(["new_string", "old_string", "replace_all"]);
 		expect(edit.items.required.sort()).toEqual(["new_string", "old_string"]);
 		expect(edit.maxItems).toBe(100);
-		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "json", "operation", "path", "revision", "target", "target_type"], required: ["operation", "path", "target", "target_type"] });
-		expect(outputs("patch_note")).toEqual(["path", "revision"]);
+		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "destination", "json", "operation", "path", "reject_if_content_preexists", "revision", "scope", "target", "target_type", "within"], required: ["operation", "path", "target", "target_type"] });
+		expect(outputs("patch_note")).toEqual(["path", "revision", "warnings"]);
 		expect(inputs("write_note")).toEqual({ properties: ["allow_empty", "content", "merge", "path", "revision"], required: ["content", "path"] });
 		expect(outputs("write_note")).toEqual(["created", "mergeRules", "merged", "path", "revision"]);
 		expect(inputs("append_note")).toEqual({ properties: ["content", "path"], required: ["content", "path"] });
