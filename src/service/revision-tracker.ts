@@ -70,9 +70,17 @@ export class RevisionTracker {
 	}
 
 	/** A delete through the guarded writer: who removed `path`, and which revision (its text is kept as a base). */
-	recordDeletion(path: string, revision: string, source: RevisionSource): void {
+	recordDeletion(path: string, revision: string, source: RevisionSource, change?: string): void {
 		this.expected.delete(path);
-		this.options.history.recordDeletion(path, revision, source, this.options.now());
+		this.options.history.recordDeletion(path, revision, source, this.options.now(), change);
+		this.options.onDirty();
+	}
+
+	/** A move through the guarded writer: the note's history and conflicts follow it, and the move is in its history. */
+	recordMove(from: string, to: string, content: string, revision: string, source: RevisionSource, change: string): void {
+		this.expected.delete(from);
+		this.options.history.recordMove(from, to, { revision, size: utf8Length(content), source, time: this.options.now(), change });
+		this.options.conflicts.rename(from, to);
 		this.options.onDirty();
 	}
 
