@@ -147,6 +147,15 @@ export class RevisionHistory {
 		if (entry) entry.servedAt = time;
 	}
 
+	/**
+	 * Credits the note's latest entry, when it is `revision`, to `source`: a change we learn of only after it landed (the
+	 * links Obsidian rewrote for an agent's move) may have been seen first by the vault's own events, as nobody's.
+	 */
+	creditLatest(path: string, revision: string, source: RevisionSource): void {
+		const latest = this.latest(path);
+		if (latest?.revision === revision) latest.source = source;
+	}
+
 	/** Marks the entry that produced `revision` of `path` as part of one agent change (see RevisionEntry.change). */
 	markChange(path: string, revision: string, change: string): void {
 		const entry = this.find(path, revision);

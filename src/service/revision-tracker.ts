@@ -84,6 +84,16 @@ export class RevisionTracker {
 		this.options.onDirty();
 	}
 
+	/**
+	 * A note's latest revision is part of an agent's change (the links Obsidian rewrote for its move): credited to it,
+	 * since Obsidian's own modify event may have reached history first, as nobody's.
+	 */
+	recordChangePart(path: string, revision: string, source: RevisionSource, change: string): void {
+		this.options.history.creditLatest(path, revision, source);
+		this.options.history.markChange(path, revision, change);
+		this.options.onDirty();
+	}
+
 	/** A note is being handed to an agent: remember when, and keep its content as a future merge base. */
 	async served(snapshot: Pick<NoteSnapshot, "path" | "content">, knownRevision?: string): Promise<string> {
 		// The caller may have hashed the content already (a read checks If-None-Match first): hash once per request.

@@ -99,7 +99,7 @@ export class WriteBookkeeping {
  * A move in history: the note's entries follow it and the move is one of them; the notes Obsidian rewrote links in
  * for it are the mover's writes, each marked as part of the same change, so an undo takes them back together.
  */
-export async function afterMove(after: WriteBookkeeping, deps: Pick<WriteBookkeepingDeps, "tracker" | "history" | "bases" | "onError">, move: CompletedMove): Promise<void> {
+export async function afterMove(after: WriteBookkeeping, deps: Pick<WriteBookkeepingDeps, "tracker" | "bases" | "onError">, move: CompletedMove): Promise<void> {
 	try {
 		deps.tracker.recordMove(move.from, move.to, move.content, move.revision, historySource(move.by), move.change);
 		await deps.bases.retain(move.revision, move.content);
@@ -108,7 +108,7 @@ export async function afterMove(after: WriteBookkeeping, deps: Pick<WriteBookkee
 	}
 	for (const note of move.rewritten) {
 		await after.afterWrite(note.path, { content: note.before, revision: note.beforeRevision }, note.after, note.revision, move.by);
-		deps.history.markChange(note.path, note.revision, move.change);
+		deps.tracker.recordChangePart(note.path, note.revision, historySource(move.by), move.change);
 	}
 }
 

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CallResult } from "../../helpers/http-client";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { sha256Token, writeVaultFile } from "../../helpers/vault-files";
@@ -113,6 +113,21 @@ describe("links Obsidian rewrites for a move", () => {
 		expect(await s.file("Projects/Plan.md")).toBe(PLAN);
 		expect(await s.file("Index.md")).toBe(INDEX);
 		expect(res.json<{ links: { path: string; result: string }[] }>().links).toEqual([{ path: "Index.md", result: expect.stringMatching(/^(restored|already)$/) }]);
+	});
+
+	it("credits the rewrite to the mover even when Obsidian's own modify event reached history first", async () => {
+		await start("obsidian", { "Projects/Plan.md": PLAN, "Index.md": INDEX });
+		const renameFile = s.app!.fileManager.renameFile.bind(s.app!.fileManager);
+		vi.spyOn(s.app!.fileManager, "renameFile").mockImplementation(async (file, path) => {
+			await renameFile(file, path);
+			// The tracker takes in Obsidian's modify events before the move is answered.
+			await new Promise((resolve) => setTimeout(resolve, 60));
+			await s.guard.tracker.flush();
+			expect(s.guard.history.latest("Index.md")?.source.kind).toBe("user");
+		});
+		await move("Projects/Plan.md", "Projects/Roadmap.md");
+		const index = s.guard.history.latest("Index.md")!;
+		expect(index).toMatchObject({ source: { kind: "agent", agent: "test-agent" }, replaced: sha256Token(INDEX), change: s.guard.history.latest("Projects/Roadmap.md")!.change });
 	});
 
 	it("leaves a rewritten note that changed since as it is, and says so", async () => {
