@@ -14,6 +14,7 @@ import { noContent, type ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
 import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
+import { patchVersion } from "./patch-version";
 import { relocationRefusal, type Verb } from "./relocation-refusal";
 import { heldRevision } from "./write-answer";
 
@@ -35,6 +36,8 @@ function relocation(context: RequestContext, verb: Verb) {
 		return refuse("method-not-allowed", `${context.method} moves or copies one note, and "${context.rest}" names a folder, so nothing was ${verb}. Move the notes in it one by one.`, {}, { Allow: "GET, HEAD" });
 	}
 	const from = resolvePath(context, "note");
+	// Local REST API 5.x refuses a Markdown-Patch-Version it does not know on every /vault/ request; so do we.
+	patchVersion(context);
 	const destination = resolveDestination(headersValue(context, "destination"), from, context.notes.pathPolicy(), true);
 	if (!destination.ok && destination.problem === "missing") {
 		refuse("destination-required", `The Destination header is required for MOVE and COPY: the note's new path, relative to the vault (percent-encoded; ending in / to keep the note's name). Nothing was ${verb}.`);
