@@ -4,6 +4,10 @@
  * not needed; when sent, the copy is made only of exactly that revision. An existing destination is replaced only
  * when the client asks to and proves it has that note whole (sent, or its last whole read), whatever the settings
  * say. A refused copy keeps nothing: its text is the source's, which stays where it is.
+ *
+ * The gateway needs no copy of its own: the copy's text is the note as the gateway reads it (an open editor's buffer
+ * included, which a file copy would miss), and the destination's atomic step is `mutate`'s, which never creates over
+ * a note that appeared meanwhile (If-None-Match: *) nor replaces one that changed since its revision was read.
  */
 import type { HeldRead } from "../core/read-ledger";
 import { revisionOf, sentRevisions } from "../core/revision";
