@@ -20,7 +20,7 @@ import type { ConflictResolver, ConflictSides, SaveOutcome } from "./conflict-re
 import type { ConflictWaits, WaitOutcome } from "./conflict-waits";
 import { diffCapBytes, type DiffPages } from "./diff-pages";
 import { listFolder, type ListedEntry } from "./folder-listing";
-import type { GuardedWriter, WriteOutcome, WriteRequest } from "./guarded-writer";
+import type { CopyOutcome, CopyRequest, GuardedWriter, MoveOutcome, MoveRequest, WriteOutcome, WriteRequest } from "./guarded-writer";
 import type { RevisionTracker } from "./revision-tracker";
 import type { MergeResult } from "../core/merge";
 import { NoteChangeFeed, type NoteChange } from "./note-change-feed";
@@ -191,6 +191,22 @@ export class AgentNotes {
 	/** The one way to change a note. Followed, so the change it makes is credited to its actor (`onNoteChanged`). */
 	write(request: WriteRequest): Promise<WriteOutcome> {
 		return this.changeFeed.track(request.path, request.actor, this.deps.writer.write(request));
+	}
+
+	/**
+	 * Moves (renames) a note, guarded: it needs the note's whole revision, and never replaces a note at the destination
+	 * without that note's revision (guarded-move.ts). Followed like a write: the note's old and new paths and the notes
+	 * Obsidian rewrote links in are credited to the mover.
+	 */
+	move(request: MoveRequest): Promise<MoveOutcome> {
+		return this.changeFeed.trackMany([request.from, request.to], request.actor, this.deps.writer.move(request), (outcome) =>
+			outcome.kind === "moved" ? [{ path: outcome.from, revision: null }, { path: outcome.to, revision: outcome.revision }, ...outcome.rewritten] : [],
+		);
+	}
+
+	/** Copies a note to a new path (guarded-copy.ts), followed like a write of the destination. */
+	copy(request: CopyRequest): Promise<CopyOutcome> {
+		return this.changeFeed.trackMany([request.to], request.actor, this.deps.writer.copy(request), (outcome) => (outcome.kind === "copied" ? [{ path: outcome.to, revision: outcome.revision }] : []));
 	}
 
 	/**

@@ -249,7 +249,8 @@ describe("Origin header", () => {
 		const res = await h.raw("/vault/a.md", { method: "OPTIONS", headers: { Origin: ALLOWED, "Access-Control-Request-Method": "PUT" } });
 		expect(res.status).toBe(204);
 		expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
-		expect(res.headers["access-control-allow-methods"]).toBe("GET, PUT, POST, DELETE, PATCH, HEAD");
+		expect(res.headers["access-control-allow-methods"]).toBe("GET, PUT, POST, DELETE, PATCH, MOVE, COPY, HEAD");
+		expect(res.headers["access-control-allow-headers"]).toContain("Destination");
 		expect(res.headers["access-control-allow-headers"]).toContain("If-Match");
 		expect(res.headers["access-control-allow-headers"]).toContain("Authorization");
 	});

@@ -5,7 +5,8 @@ import { CliRegistry } from "./cli";
 import { SimClock } from "./clock";
 import { MarkdownViewModel } from "./editor";
 import { Events } from "./events";
-import type { TAbstractFile, TFile } from "./files";
+import { TFile, type TAbstractFile } from "./files";
+import { MetadataCache, updateLinks } from "./links";
 import { Vault, type VaultOptions } from "./vault";
 import { OutsideWorld, type WatcherOptions } from "./watcher";
 
@@ -126,7 +127,22 @@ export class Workspace extends Events {
 }
 
 export class FileManager {
-	constructor(private readonly vault: Vault) {}
+	constructor(
+		private readonly vault: Vault,
+		private readonly metadataCache: MetadataCache,
+	) {}
+
+	/**
+	 * Renames or moves a file, then updates the links to it in other notes (and in itself) as the person's setting says
+	 * (see links.ts). Refuses a destination that exists, as `vault.rename` does.
+	 */
+	async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
+		const oldPath = file.path;
+		const linking = file instanceof TFile ? Object.entries(this.metadataCache.resolvedLinks).filter(([, targets]) => targets[oldPath] !== undefined).map(([source]) => source) : [];
+		await this.vault.rename(file, newPath);
+		if (file instanceof TFile) await updateLinks(this.vault, file, oldPath, linking);
+	}
+
 	/** Follows the person's "Deleted files" setting: system trash, the vault's `.trash`, or permanently delete. */
 	async trashFile(file: TAbstractFile): Promise<void> {
 		await this.vault.removeFile(file, (this.vault.getConfig("trashOption") as "system" | "local" | "none" | undefined) ?? "local");
@@ -162,6 +178,7 @@ export class App {
 	readonly vault: Vault;
 	readonly workspace = new Workspace();
 	readonly fileManager: FileManager;
+	readonly metadataCache: MetadataCache;
 	/** Other programs changing the vault's folder, noticed late by the watcher. */
 	readonly outside: OutsideWorld;
 	readonly secretStorage: SecretStorage | undefined;
@@ -175,7 +192,8 @@ export class App {
 		this.vault.onFileRemoved = (file) => this.editors(file.path).forEach((view) => this.closeView(view));
 		this.vault.loadFromDisk();
 		this.workspace.beforeLayoutReady = () => this.vault.deliverStartupFlood();
-		this.fileManager = new FileManager(this.vault);
+		this.metadataCache = new MetadataCache(this.vault);
+		this.fileManager = new FileManager(this.vault, this.metadataCache);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
 		this.vault.adapter.noticeLater = (path) => this.outside.notice(path);
 		this.secretStorage = options.noSecretStorage ? undefined : (options.secretStorage ?? new SecretStorage());

@@ -11,6 +11,7 @@ export { Events, type EventRef } from "./events";
 export { normalizePath, TAbstractFile, TFile, TFolder } from "./files";
 export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, PluginSettingTab, Setting, ValueComponent, type PluginManifest } from "./plugin";
 export { DataAdapter } from "./adapter";
+export { MetadataCache } from "./links";
 export { Vault, type TrashOption, type WriteRecord } from "./vault";
 export { OutsideWorld } from "./watcher";
 export const Platform = { isDesktop: true, isMobile: false, isDesktopApp: true };

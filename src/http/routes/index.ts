@@ -6,6 +6,7 @@ import { openApiDocument } from "./openapi";
 import { describeProblem, serviceStatus } from "./service";
 import { readVault } from "./vault-read";
 import { appendNote, deleteNote, putNote } from "./vault-write";
+import { copyNote, moveNote } from "./vault-move";
 import { ACTIVE_HANDLERS, matchActive } from "./active-note";
 import { patchNote } from "./vault-patch";
 import { matchNoteTarget, NOTE_TARGET_HANDLERS } from "./note-target";
@@ -23,7 +24,7 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
 	// Before /vault/{path}, which would take every URL under /vault/ (see note-target.ts for which URLs are targets).
 	{ template: "/vault/{path}/{targetType}/{target}", match: matchNoteTarget, handlers: NOTE_TARGET_HANDLERS },
-	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote } },
+	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote, MOVE: moveNote, COPY: copyNote } },
 	{ template: "/active/", match: matchActive, handlers: ACTIVE_HANDLERS },
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },

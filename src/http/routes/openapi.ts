@@ -3,6 +3,7 @@ import { DEFAULT_PORT } from "../../settings";
 import { PROBLEM_TYPES } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { historyPaths } from "./openapi-history";
+import { moveOperations } from "./openapi-move";
 import { SCHEMAS } from "./openapi-schemas";
 
 /** The rule every answer follows for the revisions it names (src/core/revision-tokens.ts). */
@@ -152,6 +153,7 @@ export const OPENAPI: JsonValue = {
 					"400": problemResponse("An instruction with an unknown field or outside the algebra (invalid-patch-instruction), missing or malformed PATCH headers, a header that format does not read (unsupported-header), a Markdown-Patch-Version other than 1 or 2, a format 1 target that is not in the note (patch-target-not-found), or a value that cannot be applied; nothing was written."),
 				},
 			},
+			additionalOperations: moveOperations({ problemResponse, pathParam, etagHeader, common }),
 		},
 		"/vault/{path}/{targetType}/{target}": {
 			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of that part: a tokenless PATCH may stand on it, a PUT or DELETE may not.", parameters: [...targetParams, { name: "Target-Scope", in: "header", required: false, description: "`content` (default); `marker`: the label alone (a heading's text, a block's id, a frontmatter key); `markerAndContent`: the whole node as a PATCH replace at that scope takes it (a heading's section with its own line as `#`, a whole block, a frontmatter entry as {key: value}). `parent` is 400.", schema: { type: "string", enum: ["content", "marker", "markerAndContent"] } }], responses: { "200": { description: "The part, with the note's part token as ETag (it can patch the note, never replace it).", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common } },
@@ -230,7 +232,7 @@ export const OPENAPI: JsonValue = {
 		},
 		...historyPaths({ problemResponse, pathParam, etagHeader, common, refusals }),
 		"/mcp": {
-			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
+			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, move_note, copy_note, list_notes, note_changes, conflict_status. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
 			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream (change notices, questions to the person); 405 without Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 		},
