@@ -8,6 +8,7 @@ import { Events } from "./events";
 import type { TAbstractFile, TFile } from "./files";
 import { Vault, type VaultOptions } from "./vault";
 import { OutsideWorld, type WatcherOptions } from "./watcher";
+import { MetadataCache } from "./metadata-cache";
 
 export class View {
 	constructor(public leaf: WorkspaceLeaf) {}
@@ -160,6 +161,8 @@ export class App {
 	/** The simulation's own clock: autosave and the file watcher run on it (see clock.ts). */
 	readonly clock = new SimClock();
 	readonly vault: Vault;
+	/** Obsidian's index of tags and links (metadata-cache.ts): it follows the vault's events, late. */
+	readonly metadataCache: MetadataCache;
 	readonly workspace = new Workspace();
 	readonly fileManager: FileManager;
 	/** Other programs changing the vault's folder, noticed late by the watcher. */
@@ -170,6 +173,7 @@ export class App {
 
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);
+		this.metadataCache = new MetadataCache(this.vault);
 		this.vault.onFileWritten = (file) => this.editors(file.path).forEach((view) => view.fileChanged());
 		// A deleted note's tabs close; unsaved typing in them is gone, as in Obsidian.
 		this.vault.onFileRemoved = (file) => this.editors(file.path).forEach((view) => this.closeView(view));

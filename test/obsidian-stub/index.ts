@@ -13,4 +13,6 @@ export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, P
 export { DataAdapter } from "./adapter";
 export { Vault, type TrashOption, type WriteRecord } from "./vault";
 export { OutsideWorld } from "./watcher";
+export { getAllTags, MetadataCache, type CachedMetadata } from "./metadata-cache";
+export { MarkdownRenderer } from "./renderer";
 export const Platform = { isDesktop: true, isMobile: false, isDesktopApp: true };
