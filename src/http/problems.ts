@@ -54,6 +54,7 @@ export const PROBLEM_TYPES = {
 	"nothing-to-revert": { status: 409, title: "That agent write replaced nothing", howToFix: "The agent created the note and it changed since, so Revert does not delete it. Delete the note (DELETE /vault/{path} with If-Match) if you do not want it." },
 	"revert-note-exists": { status: 409, title: "A note was created where the deleted one was", howToFix: "Undoing the delete would overwrite a note created since, so nothing was written. Compare the two with GET /history/{path}; to put the deleted text back anyway, POST /history/{path}/restore?revision=<deleted> with If-Match: the ETag of GET /vault/{path}." },
 	"revert-needs-merge": { status: 409, title: "The revert needs a person to merge it", howToFix: "The note changed after the agent's write and taking the write out conflicts with the later changes. In Obsidian, open the note's history (command \"Show note history\") to merge it; on any host, edit the note by hand using mergePreview, then PUT it with If-Match. Nothing was written." },
+	"not-renderable": { status: 406, title: "The note cannot be sent as HTML", howToFix: "GET the note without Accept: text/html to have its markdown. The detail says why (this host has no renderer, or the note or its HTML is too long)." },
 	"internal-error": { status: 500, title: "Internal error", howToFix: "Nothing was written. Retry; if it keeps failing, report it with the time of the request." },
 } satisfies Record<string, ProblemType>;
 
