@@ -29,15 +29,18 @@ export class MetadataCache extends Events {
 
 	constructor(private readonly vault: Vault) {
 		super();
-		vault.on("create", (file: TAbstractFile) => this.later(() => this.index(file, true)));
-		vault.on("modify", (file: TAbstractFile) => this.later(() => this.index(file, false)));
-		vault.on("delete", (file: TAbstractFile) => this.later(() => this.forget(file.path)));
-		vault.on("rename", (file: TAbstractFile, oldPath: string) =>
-			this.later(() => {
-				this.forget(oldPath);
-				this.index(file, true);
-			}),
-		);
+		vault.internalListeners.push((name, ...args) => {
+			const file = args[0] as TAbstractFile;
+			if (name === "create") this.later(() => this.index(file, true));
+			else if (name === "modify") this.later(() => this.index(file, false));
+			else if (name === "delete") this.later(() => this.forget(file.path));
+			else if (name === "rename") {
+				this.later(() => {
+					this.forget(args[1] as string);
+					this.index(file, true);
+				});
+			}
+		});
 	}
 
 	getFileCache(file: TFile): CachedMetadata | null {
