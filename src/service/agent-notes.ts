@@ -197,7 +197,10 @@ export class AgentNotes {
 
 	/** The one way to change a note. Followed, so the change it makes is credited to its actor (`onNoteChanged`). */
 	write(request: WriteRequest): Promise<WriteOutcome> {
-		return this.changeFeed.track(request.path, request.actor, this.deps.writer.write(request));
+		const written = this.deps.writer.write(request);
+		// Before the answer: the next read of tags or links sees this write (a folder's watcher leaves ours out).
+		written.then(() => this.facts.changed(request.path), () => undefined);
+		return this.changeFeed.track(request.path, request.actor, written);
 	}
 
 	/**

@@ -50,6 +50,11 @@ export class NoteFacts {
 		return html === null ? { kind: "too-large", limit: "html" } : { kind: "html", html };
 	}
 
+	/** `path` was written, created or deleted through the guarded writer (see NoteIndex.changed). */
+	changed(path: string): void {
+		this.deps.index.changed?.(path);
+	}
+
 	/** The notes whose tags and links count: served, and not a .bak. */
 	private counts(): (path: string) => boolean {
 		const policy = this.deps.pathPolicy();

@@ -1,10 +1,9 @@
 /**
  * The note index of a host without Obsidian (the headless host): tags and links parsed from the notes themselves
  * (core/tags.ts, core/markdown/links.ts) and links resolved by Obsidian's rules over the folder's files
- * (core/link-resolution.ts). Each call walks the folder (listings only) and parses again only the notes whose size
- * or modification time changed since they were parsed, so asking twice costs a walk, not a read of every note.
- * Rendering, when the host offers it, is handed in (the headless host's markdown library): the plugin never
- * bundles one.
+ * (core/link-resolution.ts). What a note holds is parsed once and kept until the note changes: a change it hears of
+ * (vault-files.ts) drops it, and each full walk checks every kept note's size and time. Rendering, when the host
+ * offers it, is handed in (the headless host's markdown library): the plugin never bundles one.
  */
 import { LinkTargets } from "../core/link-resolution";
 import { noteLinkpaths } from "../core/markdown/links";
@@ -12,6 +11,7 @@ import { SLICE_MS, type YieldToHost } from "../core/steps";
 import { tagOccurrences } from "../core/tags";
 import type { NoteStat, VaultGateway } from "../vault/gateway";
 import type { NoteIndex, NoteLinks } from "../vault/note-index";
+import { VaultFiles } from "./vault-files";
 
 /** Markdown → safe HTML of at most `maxChars` (null when longer). */
 export type RenderMarkdown = (markdown: string, maxChars: number) => string | null;
@@ -32,24 +32,17 @@ interface Parsed {
 	linkpaths: string[];
 }
 
-interface Scan {
-	/** Every file a link may lead to. */
-	files: string[];
-	/** The markdown notes the caller admits, with what they hold. */
-	notes: Map<string, Parsed>;
-}
-
 /**
  * A note changed again within this long of the time it was parsed may still show the stat it was parsed with (times
- * are kept to the millisecond): its facts are trusted only once it is older than this when parsed, as git trusts
- * its index only for files older than the index ("racy git").
+ * are kept to the millisecond): a walk trusts what was parsed only for notes older than this when parsed, as git
+ * trusts its index only for files older than the index ("racy git").
  */
 const RACY_MS = 2000;
-/** Folders deeper than this are not walked (no vault a person keeps comes near it; a generated one cannot hang us). */
-const MAX_DEPTH = 64;
 
 export class ParsedNoteIndex implements NoteIndex {
 	private readonly parsed = new Map<string, Parsed>();
+	private readonly files: VaultFiles;
+	private readonly clock: () => number;
 	/** One scan at a time: each starts after the last, so they never parse the same note twice at once. */
 	private queue: Promise<unknown> = Promise.resolve();
 	readonly renderHtml?: (path: string, markdown: string, maxChars: number) => Promise<string | null>;
@@ -57,6 +50,8 @@ export class ParsedNoteIndex implements NoteIndex {
 	constructor(private readonly options: ParsedNoteIndexOptions) {
 		const { render } = options;
 		if (render) this.renderHtml = (_path, markdown, maxChars) => Promise.resolve(render(markdown, maxChars));
+		this.clock = options.wallClock ?? Date.now;
+		this.files = new VaultFiles(options.gateway, this.clock);
 	}
 
 	async tagUses(include: (path: string) => boolean): Promise<string[][]> {
@@ -78,50 +73,47 @@ export class ParsedNoteIndex implements NoteIndex {
 		const name = stemOf(path);
 		for (const [source, note] of notes) {
 			// Only a link whose last segment names this note can lead to it: the rest are not resolved at all.
-			if (note.linkpaths.some((linkpath) => couldName(linkpath, name) && targets.resolve(linkpath, source) === path)) backlinks.push(source);
+			if (note.linkpaths.some((linkpath) => stemOf(linkpath) === name && targets.resolve(linkpath, source) === path)) backlinks.push(source);
 		}
 		return { links: [...links], unresolvedLinks: [...unresolvedLinks], backlinks: backlinks.sort() };
 	}
 
-	private scan(include: (path: string) => boolean): Promise<Scan> {
+	changed(path: string): void {
+		this.files.touch(path);
+	}
+
+	close(): void {
+		this.files.close();
+	}
+
+	private scan(include: (path: string) => boolean): Promise<{ files: Iterable<string>; notes: Map<string, Parsed> }> {
 		const run = this.queue.then(() => this.scanNow(include));
 		this.queue = run.catch(() => undefined);
 		return run;
 	}
 
-	private async scanNow(include: (path: string) => boolean): Promise<Scan> {
-		const { gateway, yieldToHost } = this.options;
-		const clock = this.options.wallClock ?? Date.now;
-		const files: string[] = [];
+	private async scanNow(include: (path: string) => boolean) {
+		const { files, walked, touched } = await this.files.now();
+		for (const path of touched) this.parsed.delete(path);
 		const notes = new Map<string, Parsed>();
-		const seen = new Set<string>();
 		let sliceStart = performance.now();
-		const folders: { path: string; depth: number }[] = [{ path: "", depth: 0 }];
-		while (folders.length > 0) {
-			const folder = folders.pop()!;
-			for (const entry of (await gateway.list(folder.path)) ?? []) {
-				if (entry.type === "folder") {
-					if (folder.depth < MAX_DEPTH) folders.push({ path: entry.path.slice(0, -1), depth: folder.depth + 1 });
-					continue;
-				}
-				files.push(entry.path);
-				if (!entry.path.toLowerCase().endsWith(".md") || !entry.stat || !include(entry.path)) continue;
-				seen.add(entry.path);
-				const known = this.parsed.get(entry.path);
-				const fresh = known && sameStat(known.stat, entry.stat) && known.parsedAt - entry.stat.mtime > RACY_MS ? known : await this.parse(entry.path, clock);
-				if (fresh) notes.set(entry.path, fresh);
-				if (performance.now() - sliceStart >= SLICE_MS) {
-					await yieldToHost();
-					sliceStart = performance.now();
-				}
+		for (const [path, stat] of files) {
+			if (!path.toLowerCase().endsWith(".md") || !include(path)) continue;
+			const known = this.parsed.get(path);
+			const trusted = known && (!walked || (sameStat(known.stat, stat) && known.parsedAt - stat.mtime > RACY_MS));
+			const note = trusted ? known : await this.parse(path);
+			if (note) notes.set(path, note);
+			if (performance.now() - sliceStart >= SLICE_MS) {
+				await this.options.yieldToHost();
+				sliceStart = performance.now();
 			}
 		}
-		for (const path of this.parsed.keys()) if (!seen.has(path)) this.parsed.delete(path);
-		return { files, notes };
+		for (const path of this.parsed.keys()) if (!files.has(path)) this.parsed.delete(path);
+		return { files: files.keys(), notes };
 	}
 
-	private async parse(path: string, clock: () => number): Promise<Parsed | null> {
-		const parsedAt = clock();
+	private async parse(path: string): Promise<Parsed | null> {
+		const parsedAt = this.clock();
 		// A note that cannot be read as text (not UTF-8, gone meanwhile) has no tags or links to count.
 		const snapshot = await this.options.gateway.read(path).catch(() => null);
 		if (!snapshot) {
@@ -141,8 +133,4 @@ function sameStat(a: NoteStat, b: NoteStat): boolean {
 /** A note's name without folders or `.md`, lower-cased: what a link's last segment must be to name it. */
 function stemOf(path: string): string {
 	return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "").toLowerCase();
-}
-
-function couldName(linkpath: string, stem: string): boolean {
-	return stemOf(linkpath) === stem;
 }

@@ -167,11 +167,16 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index: options.noteIndex ?? new ParsedNoteIndex({ gateway, yieldToHost }) });
+	const index = options.noteIndex ?? new ParsedNoteIndex({ gateway, yieldToHost });
+	// The person's writes (a resolution, a restore) reach the index as agents' do (AgentNotes.write).
+	writer.onWritten(async (write) => index.changed?.(write.path));
+	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {
 		try {
+			index.close?.();
 			await tracker.flush();
 			tracker.stop();
 			await bases.settle();

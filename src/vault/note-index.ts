@@ -32,4 +32,13 @@ export interface NoteIndex {
 	 * `maxChars` long; null when it would be longer. Absent when the host cannot render.
 	 */
 	renderHtml?(path: string, markdown: string, maxChars: number): Promise<string | null>;
+
+	/**
+	 * `path` was just written, created or deleted through this host's guarded writer, which a folder's watcher does not
+	 * report (Obsidian's index hears of it by itself, so its index has no need of this).
+	 */
+	changed?(path: string): void;
+
+	/** Nothing more will be asked: stop listening to the vault. */
+	close?(): void;
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ParsedNoteIndex } from "../../src/service/parsed-note-index";
-import type { NoteSnapshot } from "../../src/vault/gateway";
+import { WALK_MS } from "../../src/service/vault-files";
+import type { FolderEntry, NoteSnapshot } from "../../src/vault/gateway";
 import { MemoryGateway } from "../helpers/memory-gateway";
 
 const all = () => true;
 const now = () => Promise.resolve();
 
-/** A memory gateway that counts reads and reports a chosen modification time for every note. */
+/** A memory gateway that counts reads and reports a chosen modification time for every file. */
 class CountingGateway extends MemoryGateway {
 	reads: string[] = [];
 	mtime = 1_000;
@@ -15,7 +16,7 @@ class CountingGateway extends MemoryGateway {
 		const snapshot = await super.read(path);
 		return snapshot && { ...snapshot, stat: { ...snapshot.stat, mtime: this.mtime } };
 	}
-	override async list(folder: string) {
+	override async list(folder: string): Promise<FolderEntry[] | null> {
 		const entries = await super.list(folder);
 		return entries && entries.map((entry) => (entry.stat ? { ...entry, stat: { ...entry.stat, mtime: this.mtime } } : entry));
 	}
@@ -29,25 +30,47 @@ describe("ParsedNoteIndex", () => {
 		expect(uses.sort()).toEqual([["x", "x"], ["y", "x"]].sort());
 	});
 
-	it("parses again only the notes whose stat changed, once they are older than the racy window", async () => {
+	it("parses a note once, and again only when it hears the note changed (another program's edit, or this host's write)", async () => {
 		const gateway = new CountingGateway({ "a.md": "#one\n", "b.md": "#two\n" });
-		let clock = 1_000 + 5_000;
-		const index = new ParsedNoteIndex({ gateway, yieldToHost: now, wallClock: () => clock });
+		const index = new ParsedNoteIndex({ gateway, yieldToHost: now, wallClock: () => 10_000 });
 		await index.tagUses(all);
 		expect(gateway.reads.sort()).toEqual(["a.md", "b.md"]);
 		gateway.reads = [];
+		expect((await index.tagUses(all)).sort()).toEqual([["one"], ["two"]]);
+		expect(gateway.reads).toEqual([]);
+		gateway.externalEdit("a.md", "#three\n");
+		expect((await index.tagUses(all)).sort()).toEqual([["three"], ["two"]]);
+		expect(gateway.reads).toEqual(["a.md"]);
+		// This host's own writes are told by the service (a folder's watcher leaves them out).
+		gateway.notes.set("b.md", "#four\n");
+		gateway.notes.set("new.md", "#five\n");
+		index.changed("b.md");
+		index.changed("new.md");
+		expect((await index.tagUses(all)).sort()).toEqual([["five"], ["four"], ["three"]]);
+		gateway.notes.delete("new.md");
+		index.changed("new.md");
+		expect((await index.tagUses(all)).sort()).toEqual([["four"], ["three"]]);
+	});
+
+	it("walks again after WALK_MS and then parses again what changed unheard, by size and time, and what was racy", async () => {
+		const gateway = new CountingGateway({ "a.md": "#one\n", "b.md": "#two\n" });
+		let clock = 1_000 + 100;
+		const index = new ParsedNoteIndex({ gateway, yieldToHost: now, wallClock: () => clock });
+		await index.tagUses(all);
+		// Changed without a word: unseen until the next walk.
+		gateway.notes.set("a.md", "#three #four\n");
+		gateway.notes.set("b.md", "#six\n");
+		clock += 1;
+		expect((await index.tagUses(all)).sort()).toEqual([["one"], ["two"]]);
+		clock += WALK_MS + 1;
+		gateway.reads = [];
+		// a.md's size changed; b.md kept its size and time, but was parsed within RACY_MS of that time.
+		expect((await index.tagUses(all)).sort()).toEqual([["six"], ["three", "four"]]);
+		expect(gateway.reads.sort()).toEqual(["a.md", "b.md"]);
+		gateway.reads = [];
+		clock += WALK_MS + 1;
 		await index.tagUses(all);
 		expect(gateway.reads).toEqual([]);
-		gateway.notes.set("a.md", "#three #four\n");
-		expect((await index.tagUses(all)).sort()).toEqual([["three", "four"], ["two"]].sort());
-		expect(gateway.reads).toEqual(["a.md"]);
-		// Parsed within the racy window of its modification: read again next time, even with the same stat.
-		clock = 1_000 + 100;
-		gateway.notes.set("b.md", "#five\n");
-		gateway.reads = [];
-		await index.tagUses(all);
-		gateway.notes.set("b.md", "#six!\n");
-		expect((await index.tagUses(all)).sort()).toEqual([["six"], ["three", "four"]].sort());
 	});
 
 	it("forgets deleted notes and skips notes it cannot read", async () => {
@@ -55,7 +78,7 @@ describe("ParsedNoteIndex", () => {
 		gateway.read = async (path) => (path === "b.md" ? Promise.reject(new Error("not UTF-8")) : MemoryGateway.prototype.read.call(gateway, path));
 		const index = new ParsedNoteIndex({ gateway, yieldToHost: now });
 		expect(await index.tagUses(all)).toEqual([["a"]]);
-		gateway.notes.delete("a.md");
+		await gateway.mutate("a.md", () => ({ kind: "trash", result: null }));
 		expect(await index.tagUses(all)).toEqual([]);
 	});
 
@@ -71,6 +94,17 @@ describe("ParsedNoteIndex", () => {
 		const index = new ParsedNoteIndex({ gateway, yieldToHost: now });
 		const links = await index.links("Plan.md", ["Goals", "pic.png", "Missing", "Goals"], (path) => path !== "Skipped.md");
 		expect(links).toEqual({ links: ["Projects/Goals.md", "pic.png"], unresolvedLinks: ["Missing"], backlinks: ["Other.md", "Projects/Goals.md"] });
+		gateway.externalEdit("Missing.md", "[[Plan]]\n");
+		expect(await index.links("Plan.md", ["Missing"], all)).toMatchObject({ links: ["Missing.md"], unresolvedLinks: [], backlinks: ["Missing.md", "Other.md", "Projects/Goals.md", "Skipped.md"] });
+	});
+
+	it("stops listening to the vault when closed", async () => {
+		const gateway = new MemoryGateway({ "a.md": "#a\n" });
+		const index = new ParsedNoteIndex({ gateway, yieldToHost: now });
+		await index.tagUses(all);
+		index.close();
+		gateway.externalEdit("a.md", "#b\n");
+		expect(await index.tagUses(all)).toEqual([["a"]]);
 	});
 
 	it("renders only when given a renderer", async () => {

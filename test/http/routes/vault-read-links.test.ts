@@ -78,10 +78,33 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links o
 		expect((await noteJson("Plan.md")).unresolvedLinks).toContain("xylophone-does-not-exist");
 		await s.edit("xylophone-does-not-exist.md", "now it does, and links [[Plan]]\n");
 		await s.edit("Other.md", "no more links\n");
+		// Another program's edits reach the host when its watcher (or Obsidian's index) takes them in: a moment later.
+		await expect.poll(async () => (await noteJson("Plan.md")).backlinks, { timeout: 10_000 }).toEqual(["Projects/Goals.md", "xylophone-does-not-exist.md"]);
 		const body = await noteJson("Plan.md");
 		expect(body.links).toEqual(["Projects/Goals.md", "pic.png", "xylophone-does-not-exist.md"]);
 		expect(body.unresolvedLinks).toEqual(["Secret"]);
-		expect(body.backlinks).toEqual(["Projects/Goals.md", "xylophone-does-not-exist.md"]);
+	});
+
+	it("sees an agent's own write at once, though a folder's watcher leaves it out", async () => {
+		expect((await noteJson("Plan.md")).backlinks).toEqual(["Other.md", "Projects/Goals.md"]);
+		const put = await s.api("/vault/Newer.md", { method: "PUT", body: "[[Plan]]\n" });
+		expect(put.status, put.text).toBe(201);
+		const read = await s.api("/vault/Other.md");
+		const rewrite = await s.api("/vault/Other.md", { method: "PUT", headers: { "If-Match": read.headers.etag as string }, body: "no link now\n" });
+		expect(rewrite.status, rewrite.text).toBe(204);
+		expect((await noteJson("Plan.md")).backlinks).toEqual(["Newer.md", "Projects/Goals.md"]);
+	});
+
+	it("sees a write that is not an agent's own write call at once too (a restore from history)", async () => {
+		const original = "[[Plan]] twice: [[Plan|again]]\n";
+		const read = await s.api("/vault/Other.md");
+		await s.api("/vault/Other.md", { method: "PUT", headers: { "If-Match": read.headers.etag as string }, body: "no link now\n" });
+		expect((await noteJson("Plan.md")).backlinks).toEqual(["Projects/Goals.md"]);
+		const now = await s.api("/vault/Other.md");
+		const restore = await s.api(`/history/Other.md/restore?revision=${sha256Token(original)}`, { method: "POST", headers: { "If-Match": now.headers.etag as string } });
+		expect(restore.status, restore.text).toBeLessThan(300);
+		expect(await s.file("Other.md")).toBe(original);
+		expect((await noteJson("Plan.md")).backlinks).toEqual(["Other.md", "Projects/Goals.md"]);
 	});
 
 	it("does not count a .bak note as linking here", async () => {
