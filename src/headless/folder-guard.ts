@@ -1,6 +1,7 @@
 /**
  * The guard over a plain folder, built one way for the headless host, the benchmark and the tests: the Node
- * gateway, state in `<folder>/.revision-guard/` (never served), Node's timers.
+ * gateway, state in `<folder>/.revision-guard/` (never served), Node's timers, tags and links parsed from the notes
+ * and HTML rendered by markdown-it.
  */
 import { basename, join } from "path";
 import { openRevisionGuard, type RevisionGuard, type RevisionGuardOptions } from "../service/revision-guard";
