@@ -59,6 +59,7 @@ export const PROBLEM_TYPES = {
 	"destination-required": { status: 400, title: "MOVE and COPY need a Destination", howToFix: "Send the Destination header: the note's new path relative to the vault (percent-encoded; ending in / to keep the note's name), e.g. Destination: Archive/Plan.md. Nothing was moved or copied." },
 	"invalid-destination": { status: 400, title: "The Destination is not a path this vault serves", howToFix: "Name a note path relative to the vault: no leading /, no .. past the vault's root, not in a hidden or config folder, ending in a note extension (.md), percent-encoded once. The detail says which rule it broke; nothing was moved or copied." },
 	"destination-exists": { status: 409, title: "Something is already at the destination", howToFix: "A note at the destination is never replaced unless you ask: GET it, then send the same request with Allow-Overwrite: true and Destination-If-Match set to its ETag (MCP: overwrite and destination_revision); or choose another destination. A folder there is never replaced." },
+	"not-renderable": { status: 406, title: "The note cannot be sent as HTML", howToFix: "GET the note without Accept: text/html to have its markdown. The detail says why (this host has no renderer, or the note or its HTML is too long)." },
 	"internal-error": { status: 500, title: "Internal error", howToFix: "Nothing was written. Retry; if it keeps failing, report it with the time of the request." },
 } satisfies Record<string, ProblemType>;
 

@@ -29,6 +29,8 @@ import type { AgentActivity } from "./agent-activity";
 import { MergeModalHook } from "./merge-modal-hook";
 import type { NoteHistoryService } from "./note-history";
 import { UndoNotes } from "./undo-notes";
+import type { NoteIndex } from "../vault/note-index";
+import { NoteFacts } from "./note-facts";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -102,6 +104,8 @@ export interface AgentNotesDeps {
 	vaultName: string;
 	noteHistory: NoteHistoryService;
 	activity: AgentActivity;
+	/** What the host knows about notes beyond their text: tags, links, rendering. */
+	index: NoteIndex;
 }
 
 export class AgentNotes {
@@ -117,6 +121,8 @@ export class AgentNotes {
 	readonly undo: UndoNotes;
 	/** How the host shows a conflict in its merge modal (Obsidian offers one; headless does not). */
 	readonly mergeModal = new MergeModalHook();
+	/** Tags, links and rendering: what agents may learn about notes besides their text. */
+	readonly facts: NoteFacts;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -127,6 +133,7 @@ export class AgentNotes {
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
 		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
+		this.facts = new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings });
 	}
 
 	/**
@@ -190,7 +197,10 @@ export class AgentNotes {
 
 	/** The one way to change a note. Followed, so the change it makes is credited to its actor (`onNoteChanged`). */
 	write(request: WriteRequest): Promise<WriteOutcome> {
-		return this.changeFeed.track(request.path, request.actor, this.deps.writer.write(request));
+		const written = this.deps.writer.write(request);
+		// Before the answer: the next read of tags or links sees this write (a folder's watcher leaves ours out).
+		written.then(() => this.facts.changed(request.path), () => undefined);
+		return this.changeFeed.track(request.path, request.actor, written);
 	}
 
 	/**

@@ -43,8 +43,9 @@ function samplePath(template: string): string {
 describe("authentication", () => {
 	const protectedRoutes = ROUTES.filter((route) => !route.public);
 
-	it("leaves only GET / open: the route table has exactly one public route", () => {
-		expect(ROUTES.filter((route) => route.public).map((route) => route.template)).toEqual(["/"]);
+	it("leaves only GET / and the static GET /openapi.yaml open (as the Local REST API does): the route table has exactly these public routes", () => {
+		expect(ROUTES.filter((route) => route.public).map((route) => route.template)).toEqual(["/", "/openapi.yaml"]);
+		expect(ROUTES.find((route) => route.template === "/openapi.yaml")?.handlers).toEqual({ GET: expect.any(Function) });
 	});
 
 	it.each(protectedRoutes.map((route) => [route.template, route] as const))("answers every method on %s without a key with 401 and WWW-Authenticate", async (_template, route) => {

@@ -1,5 +1,5 @@
 /**
- * The tool contract: exactly eleven tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
+ * The tool contract: exactly twelve tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
  * use to decide what needs a person's approval, and descriptions that state the revision rule and which tool to use.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,9 +21,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the eleven tools, each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the twelve tools, each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "move_note", "note_changes", "patch_note", "read_note", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "patch_note", "read_note", "write_note"]);
 		expect([...TOOL_NAMES].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -64,6 +64,8 @@ describe("tools/list", () => {
 		expect(outputs("note_changes")).toEqual(expect.arrayContaining(["diff", "path", "revision", "to", "truncated", "nextOffset"]));
 		expect(inputs("conflict_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
 		expect(outputs("conflict_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]));
+		expect(inputs("list_tags")).toEqual({ properties: ["after", "limit"], required: [] });
+		expect(outputs("list_tags")).toEqual(["next", "tags"]);
 	});
 
 	it("says plainly that writes need the revision from the last read, and offers merge: \"auto\"", async () => {
@@ -101,6 +103,7 @@ describe("tools/list", () => {
 			list_notes: reads,
 			note_changes: reads,
 			conflict_status: reads,
+			list_tags: reads,
 			write_note: rewrites,
 			patch_note: rewrites,
 			edit_note: rewrites,

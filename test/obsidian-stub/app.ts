@@ -6,9 +6,10 @@ import { SimClock } from "./clock";
 import { MarkdownViewModel } from "./editor";
 import { Events } from "./events";
 import { TFile, type TAbstractFile } from "./files";
-import { MetadataCache, updateLinks } from "./links";
+import { updateLinks } from "./links";
 import { Vault, type VaultOptions } from "./vault";
 import { OutsideWorld, type WatcherOptions } from "./watcher";
+import { MetadataCache } from "./metadata-cache";
 
 export class View {
 	constructor(public leaf: WorkspaceLeaf) {}
@@ -176,9 +177,10 @@ export class App {
 	/** The simulation's own clock: autosave and the file watcher run on it (see clock.ts). */
 	readonly clock = new SimClock();
 	readonly vault: Vault;
+	/** Obsidian's index of tags and links (metadata-cache.ts): it follows the vault's events, late. */
+	readonly metadataCache: MetadataCache;
 	readonly workspace = new Workspace();
 	readonly fileManager: FileManager;
-	readonly metadataCache: MetadataCache;
 	/** Other programs changing the vault's folder, noticed late by the watcher. */
 	readonly outside: OutsideWorld;
 	readonly secretStorage: SecretStorage | undefined;
@@ -187,12 +189,12 @@ export class App {
 
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);
+		this.metadataCache = new MetadataCache(this.vault);
 		this.vault.onFileWritten = (file) => this.editors(file.path).forEach((view) => view.fileChanged());
 		// A deleted note's tabs close; unsaved typing in them is gone, as in Obsidian.
 		this.vault.onFileRemoved = (file) => this.editors(file.path).forEach((view) => this.closeView(view));
 		this.vault.loadFromDisk();
 		this.workspace.beforeLayoutReady = () => this.vault.deliverStartupFlood();
-		this.metadataCache = new MetadataCache(this.vault);
 		this.fileManager = new FileManager(this.vault, this.metadataCache);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
 		this.vault.adapter.noticeLater = (path) => this.outside.notice(path);

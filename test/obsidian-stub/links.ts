@@ -1,42 +1,16 @@
 /**
- * Links between notes, as far as the plugin's moves need them: the metadata cache's `resolvedLinks` (which notes link
- * to which), and the link updates `fileManager.renameFile` makes in the notes that link to a moved note. Like
- * Obsidian, the updates follow the "Automatically update internal links" setting (`alwaysUpdateLinks`, on unless set
- * to false here) and are written through `vault.process`, after the rename. Only the link forms tests use: wikilinks
+ * The link updates `fileManager.renameFile` makes in the notes that link to a moved note (which notes those are, the
+ * metadata cache's `resolvedLinks` says: metadata-cache.ts). Like Obsidian, the updates follow the "Automatically
+ * update internal links" setting (`alwaysUpdateLinks`, on unless set to false here) and are written through
+ * `vault.process`, after the rename. Only the link forms tests use: wikilinks
  * and embeds (`[[Name]]`, `[[Folder/Name|alias]]`, `![[Name#Heading]]`) and markdown links from the vault root
  * (`[text](Folder/Name.md)`, spaces as %20).
  */
-import { readFileSync } from "fs";
-import { join } from "path";
 import type { TFile } from "./files";
 import type { Vault } from "./vault";
 
 const WIKILINK = /(!?\[\[)([^\]|#^\n]+)([^\]\n]*\]\])/g;
 const MARKDOWN_LINK = /(\]\()([^)\s]+\.md)(\))/g;
-
-export class MetadataCache {
-	constructor(private readonly vault: Vault) {}
-
-	/** For each note, the notes its links resolve to, with how many links: worked out from the disk as it is now. */
-	get resolvedLinks(): Record<string, Record<string, number>> {
-		const links: Record<string, Record<string, number>> = {};
-		for (const file of this.vault.getMarkdownFiles()) {
-			const counts: Record<string, number> = {};
-			for (const target of linkTargets(readFileSync(join(this.vault.basePath, file.path), "utf8"))) {
-				const resolved = this.resolve(target);
-				if (resolved) counts[resolved.path] = (counts[resolved.path] ?? 0) + 1;
-			}
-			links[file.path] = counts;
-		}
-		return links;
-	}
-
-	/** The note a link's text names: its path (with or without `.md`), or its name alone. */
-	resolve(text: string): TFile | null {
-		const decoded = safeDecode(text);
-		return this.vault.getMarkdownFiles().find((file) => [file.path, stripMd(file.path), file.basename].includes(decoded)) ?? null;
-	}
-}
 
 /** What `fileManager.renameFile` does after the rename: rewrites the links that named the note's old path. */
 export async function updateLinks(vault: Vault, file: TFile, oldPath: string, linking: readonly string[]): Promise<void> {
@@ -53,10 +27,6 @@ export async function updateLinks(vault: Vault, file: TFile, oldPath: string, li
 				.replace(MARKDOWN_LINK, (whole, open: string, target: string, close: string) => (named(target) ? open + encodeURI(file.path) + close : whole)),
 		);
 	}
-}
-
-function linkTargets(text: string): string[] {
-	return [...text.matchAll(WIKILINK)].map((match) => match[2]!).concat([...text.matchAll(MARKDOWN_LINK)].map((match) => match[2]!));
 }
 
 function stripMd(path: string): string {

@@ -43,6 +43,11 @@ export class Vault extends Events {
 	onFileWritten: (file: TFile) => void = () => undefined;
 	/** Set by the App: a file left the vault (its views close), just before the `delete` event. */
 	onFileRemoved: (file: TAbstractFile) => void = () => undefined;
+	/**
+	 * Obsidian's own indexes (the metadata cache) hear every vault event, after the plugins' listeners, without being
+	 * listeners a plugin must detach (so `listenerCount` counts only what a plugin registered).
+	 */
+	readonly internalListeners: ((name: string, ...args: unknown[]) => void)[] = [];
 
 	constructor(
 		readonly basePath: string,
@@ -69,6 +74,11 @@ export class Vault extends Events {
 		const flood = this.startupFlood ?? [];
 		this.startupFlood = null;
 		for (const file of flood) this.trigger("create", file);
+	}
+
+	override trigger(name: string, ...args: unknown[]): void {
+		super.trigger(name, ...args);
+		for (const listener of this.internalListeners) listener(name, ...args);
 	}
 
 	getName(): string {

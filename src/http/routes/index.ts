@@ -11,6 +11,8 @@ import { ACTIVE_HANDLERS, matchActive } from "./active-note";
 import { patchNote } from "./vault-patch";
 import { matchNoteTarget, NOTE_TARGET_HANDLERS } from "./note-target";
 import { getHistory, listActivity, restoreRevision, revertAgentWrite } from "./history";
+import { listTags, matchTags } from "./tags";
+import { openApiYaml } from "./openapi-yaml";
 
 /** /history/{path}/{action}: the note path is everything between (a note path always ends in its extension). */
 function historyAction(action: string): (raw: string) => string | null {
@@ -21,6 +23,8 @@ function historyAction(action: string): (raw: string) => string | null {
 export const ROUTES: readonly Route[] = [
 	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true },
 	{ template: "/openapi.json", match: exact("/openapi.json"), handlers: { GET: openApiDocument } },
+	// Without a key, as the Local REST API serves it: the document describes the API, never the vault.
+	{ template: "/openapi.yaml", match: exact("/openapi.yaml"), handlers: { GET: openApiYaml }, public: true },
 	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
 	// Before /vault/{path}, which would take every URL under /vault/ (see note-target.ts for which URLs are targets).
 	{ template: "/vault/{path}/{targetType}/{target}", match: matchNoteTarget, handlers: NOTE_TARGET_HANDLERS },
@@ -34,4 +38,5 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/history/{path}/revert", match: historyAction("revert"), handlers: { POST: revertAgentWrite } },
 	{ template: "/history/{path}", match: prefix("/history/"), handlers: { GET: getHistory } },
 	{ template: "/activity", match: exact("/activity"), handlers: { GET: listActivity } },
+	{ template: "/tags/", match: matchTags, handlers: { GET: listTags } },
 ];

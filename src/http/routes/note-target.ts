@@ -19,6 +19,7 @@ import { rawPatch, type RawTarget } from "./raw-patch";
 import { headersValue } from "./headers";
 import { patchHeaderOptions } from "./patch-headers";
 import { withRest } from "../request-context";
+import { htmlAnswer, wantsHtml } from "./note-html";
 
 const TYPES: readonly string[] = ["heading", "frontmatter", "block"];
 const VAULT = "/vault/";
@@ -100,8 +101,11 @@ export async function readNotePart(context: RequestContext, path: string, target
 		case "unreadable":
 			return problem("bad-request", `${part.detail} Nothing was read.`, { path }, headers);
 		case "json":
+			if (wantsHtml(context)) return problem("bad-request", "A frontmatter value is data, not markdown, so it cannot be sent as HTML. GET it without Accept: text/html for its JSON.", { path }, headers);
 			return { ...json(200, toJson(part.value), headers), omitBody: context.method === "HEAD" };
 		case "text":
+			// The Local REST API renders a heading's or block's part alone, as the note's own renderer shows it.
+			if (wantsHtml(context)) return htmlAnswer(context, read.path, part.text, headers);
 			return { status: 200, headers, body: part.text, contentType: "text/markdown; charset=utf-8", omitBody: context.method === "HEAD" };
 	}
 }

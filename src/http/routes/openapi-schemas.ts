@@ -82,6 +82,9 @@ export const SCHEMAS: Record<string, JsonValue> = {
 				frontmatter: { type: ["object", "null"], description: "null when the frontmatter cannot be read (see warnings)." },
 				warnings: { type: "array", items: { type: "string" }, description: "Why frontmatter is null: not valid YAML, not a set of keys, too large, or nested too deeply." },
 				tags: { type: "array", items: { type: "string" }, description: "Frontmatter tags, then inline #tags outside code; without '#', each once." },
+				links: { type: "array", items: { type: "string" }, description: "Vault paths of the files this note links to (wikilinks, embeds, markdown links, frontmatter wikilinks), each once. Resolved by Obsidian in Obsidian; headless, by Obsidian's rules (exact path, then the note's own folder, then the shortest path)." },
+				unresolvedLinks: { type: "array", items: { type: "string" }, description: "Link paths, as written (no #heading or alias), that lead to no file, each once." },
+				backlinks: { type: "array", items: { type: "string" }, description: "Vault paths of the notes that link to this one (not .bak notes), sorted." },
 			},
 		},
 		Listing: {

@@ -4,6 +4,7 @@ import { PROBLEM_TYPES } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { historyPaths } from "./openapi-history";
 import { moveOperations } from "./openapi-move";
+import { tagsPaths } from "./openapi-tags";
 import { SCHEMAS } from "./openapi-schemas";
 
 /** The rule every answer follows for the revisions it names (src/core/revision-tokens.ts). */
@@ -100,8 +101,10 @@ export const OPENAPI: JsonValue = {
 							"text/markdown": { schema: { type: "string" } },
 							"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Note" }, { $ref: "#/components/schemas/Listing" }] } },
 							"application/vnd.olrapi.document-map+json": { schema: { oneOf: [{ $ref: "#/components/schemas/DocumentMap" }, { $ref: "#/components/schemas/FlatDocumentMap" }] } },
+							"text/html": { schema: { type: "string", description: "With Accept: text/html (and not text/markdown): the note rendered (Obsidian's renderer in Obsidian, markdown-it headless), safe to show: raw HTML in the note is escaped headless and reduced to plain document elements in Obsidian, nothing that runs is kept. A rendering is a read of part of the note: the ETag is a part token." } },
 						},
 					},
+					"406": problemResponse("not-renderable: HTML was asked for and this host cannot render (no renderer), or the note is over 1 MB of text or its HTML over 4 MB."),
 					"304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader },
 					"404": problemResponse("No such note or folder."),
 					...common,
@@ -231,8 +234,9 @@ export const OPENAPI: JsonValue = {
 			},
 		},
 		...historyPaths({ problemResponse, pathParam, etagHeader, common, refusals }),
+		...tagsPaths({ problemResponse, common }),
 		"/mcp": {
-			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, move_note, copy_note, list_notes, note_changes, conflict_status. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
+			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, move_note, copy_note, list_notes, note_changes, conflict_status, list_tags. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions, and this document as YAML (openapi-spec, obsidian://local-rest-api/openapi.yaml, as in the Local REST API); see the MCP specification.", responses: mcpResponses },
 			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream (change notices, questions to the person); 405 without Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 		},

@@ -1,4 +1,4 @@
-/** The MCP server of one session (or of one stateless request): its instructions and the eleven tools, each bound to its context. */
+/** The MCP server of one session (or of one stateless request): its instructions and its tools, each bound to its context. */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { registerAppendNote } from "./append-note";
 import { registerConflictStatus } from "./conflict-status";
@@ -8,6 +8,7 @@ import { registerEditNote } from "./edit-note";
 import { registerListNotes } from "./list-notes";
 import { registerCopyNote } from "./copy-note";
 import { registerMoveNote } from "./move-note";
+import { registerListTags } from "./list-tags";
 import { registerNoteChanges } from "./note-changes";
 import { registerPatchNote } from "./patch-note";
 import { registerReadNote } from "./read-note";
@@ -17,7 +18,7 @@ declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
 
 /** The tool names are part of the contract with agents. */
-export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status"] as const;
+export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "list_tags"] as const;
 
 export const INSTRUCTIONS =
 	"This server edits an Obsidian vault without ever silently overwriting what a person wrote. read_note returns a note's content and its " +
@@ -40,5 +41,6 @@ export function createMcpServer(context: ToolContext): McpServer {
 	registerListNotes(server, context);
 	registerNoteChanges(server, context);
 	registerConflictStatus(server, context);
+	registerListTags(server, context);
 	return server;
 }
