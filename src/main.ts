@@ -10,6 +10,7 @@ import { ConflictStatusBar } from "./ui/status-bar";
 import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
+import { ObsidianWorkspace } from "./vault/obsidian-workspace";
 import { StateTurn } from "./vault/obsidian-state-turn";
 import { startHost, type Host } from "./host/start-host";
 import { PluginMarker } from "./host/running-marker";
@@ -148,6 +149,7 @@ export default class RevisionGuardPlugin extends Plugin {
 					configDir: app.vault.configDir,
 					vaultName: app.vault.getName(),
 					changeSource: { kind: "user" },
+					workspace: new ObsidianWorkspace(app),
 					timers: this.timers,
 					onError: (error) => console.error("Revision Guard:", error),
 				});

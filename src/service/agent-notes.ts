@@ -29,6 +29,10 @@ import type { AgentActivity } from "./agent-activity";
 import { MergeModalHook } from "./merge-modal-hook";
 import type { NoteHistoryService } from "./note-history";
 import { UndoNotes } from "./undo-notes";
+import { validateVaultPath } from "../core/path";
+import type { HostWorkspace } from "../vault/workspace";
+import { CommandRuns } from "./command-runs";
+import { PeriodicNotes } from "./periodic-notes";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -102,6 +106,8 @@ export interface AgentNotesDeps {
 	vaultName: string;
 	noteHistory: NoteHistoryService;
 	activity: AgentActivity;
+	/** Obsidian's commands, panes and periodic-notes settings; null headless, where there are none. */
+	workspace?: HostWorkspace | null;
 }
 
 export class AgentNotes {
@@ -117,6 +123,10 @@ export class AgentNotes {
 	readonly undo: UndoNotes;
 	/** How the host shows a conflict in its merge modal (Obsidian offers one; headless does not). */
 	readonly mergeModal = new MergeModalHook();
+	/** Periodic notes (/periodic/{period}/): which note a period names for a day, and creating it from its template. */
+	readonly periodic: PeriodicNotes;
+	/** Obsidian commands, run only by keys the person allowed, every change credited to the key. */
+	readonly commands: CommandRuns;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -127,6 +137,26 @@ export class AgentNotes {
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
 		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
+		const workspace = deps.workspace ?? null;
+		this.periodic = new PeriodicNotes({
+			workspace,
+			settings: deps.settings,
+			pathPolicy: deps.pathPolicy,
+			now: deps.now,
+			exists: async (path) => (await deps.gateway.stat(path)) !== null,
+			readText: async (path) => (await deps.gateway.read(path))?.content ?? null,
+			write: (request) => this.write(request),
+			recordPartRead: (actor, path, revision) => this.recordRead(actor, path, revision, "part"),
+		});
+		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
+		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, now: deps.now, isNote });
+	}
+
+	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */
+	async openNote(path: string, newLeaf: boolean): Promise<"opened" | "missing" | "unavailable"> {
+		const workspace = this.deps.workspace;
+		if (!workspace) return "unavailable";
+		return (await workspace.openNote(path, newLeaf)) ? "opened" : "missing";
 	}
 
 	/**

@@ -11,6 +11,7 @@ import { yieldVia, type YieldToHost } from "../core/steps";
 import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
+import type { HostWorkspace } from "../vault/workspace";
 import { AgentNotes, type HostKind } from "./agent-notes";
 import { ConflictResolver } from "./conflict-resolver";
 import { ConflictWaits } from "./conflict-waits";
@@ -49,6 +50,8 @@ export interface RevisionGuardOptions {
 	onError?: (error: unknown) => void;
 	/** How long diffs and merges give the host a turn; by default a zero-delay timer. */
 	yieldToHost?: YieldToHost;
+	/** Obsidian's commands, panes and periodic-notes settings (absent headless). */
+	workspace?: HostWorkspace;
 }
 
 export interface RevisionGuard {
@@ -160,7 +163,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity });
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, workspace: options.workspace ?? null });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {

@@ -11,6 +11,7 @@ import { openRevisionGuard, type RevisionGuard } from "../../src/service/revisio
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
 import { ObsidianStateStorage } from "../../src/vault/obsidian-state-storage";
+import { ObsidianWorkspace } from "../../src/vault/obsidian-workspace";
 import { call, type CallOptions } from "./http-client";
 import { TEST_KEY } from "./headless-harness";
 
@@ -40,6 +41,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		settings: () => settings,
 		configDir: app.vault.configDir,
 		changeSource: { kind: "user" },
+		workspace: new ObsidianWorkspace(app as unknown as ObsidianApp),
 		timers: nodeTimers,
 		coalesceMs: 20,
 		persistDebounceMs: 20,
