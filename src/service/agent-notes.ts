@@ -149,7 +149,7 @@ export class AgentNotes {
 			recordPartRead: (actor, path, revision) => this.recordRead(actor, path, revision, "part"),
 		});
 		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
-		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, now: deps.now, isNote });
+		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote });
 	}
 
 	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */

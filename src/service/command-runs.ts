@@ -25,6 +25,8 @@ import type { RevisionTracker } from "./revision-tracker";
 const QUIET_MS = 300;
 /** A command that keeps changing notes longer than this is credited for what it changed until then. */
 const LONGEST_RUN_MS = 5_000;
+/** An answer lists at most this many changed notes (a command may touch the whole vault). */
+const MAX_LISTED = 500;
 
 export interface ChangedNote {
 	path: string;
@@ -45,7 +47,8 @@ export type CommandRun =
 	| { kind: "unknown"; id: string }
 	/** Obsidian would not run it now (a command that needs an open editor, say). */
 	| { kind: "not-run"; id: string }
-	| { kind: "ran"; id: string; changed: ChangedNote[] };
+	/** `changed` lists at most MAX_LISTED notes; `unlisted` counts the rest (all of them are credited all the same). */
+	| { kind: "ran"; id: string; changed: ChangedNote[]; unlisted: number };
 
 export interface CommandRunsDeps {
 	workspace: HostWorkspace | null;
@@ -56,7 +59,6 @@ export interface CommandRunsDeps {
 	writer: GuardedWriter;
 	settings: () => RevisionGuardSettings;
 	timers: Timers;
-	now: () => number;
 	isNote: (path: string) => boolean;
 }
 
@@ -88,7 +90,7 @@ export class CommandRuns {
 		const { tracker, gateway, history } = this.deps;
 		await this.savePersonsTyping(workspace);
 		const before = await this.snapshotOpenNotes(workspace);
-		const changes = new RunChanges(history, this.deps.now);
+		const changes = new RunChanges(history);
 		const stopListening = gateway.onChange((change) => changes.add(change));
 		const stopCrediting = tracker.attribute(historySource(actor));
 		try {
@@ -109,7 +111,7 @@ export class CommandRuns {
 			const credited = await this.credit(actor, note, beforeText);
 			if (credited) changed.push(credited);
 		}
-		return { kind: "ran", id, changed };
+		return { kind: "ran", id, changed: changed.slice(0, MAX_LISTED), unlisted: Math.max(0, changed.length - MAX_LISTED) };
 	}
 
 	/** The person's typing goes to disk as their revision before the command runs (never credited to the agent). */
@@ -159,14 +161,15 @@ export class CommandRuns {
 		return { path, change: "modified", ...renamed, undoable: true, revision };
 	}
 
-	/** Waits until no change has come for QUIET_MS, or LONGEST_RUN_MS have passed. */
+	/**
+	 * Waits until a whole QUIET_MS passes without a change, or LONGEST_RUN_MS have passed. Counted in timer turns, not
+	 * read from a clock, so a clock that stands still (a test's) cannot keep it waiting.
+	 */
 	private async settle(changes: RunChanges): Promise<void> {
-		const { now, timers } = this.deps;
-		const started = now();
-		for (;;) {
-			const quietFor = now() - changes.lastChange;
-			if (quietFor >= QUIET_MS || now() - started >= LONGEST_RUN_MS) return;
-			await new Promise<void>((resolve) => timers.schedule(resolve, QUIET_MS - quietFor));
+		for (let waited = 0; waited < LONGEST_RUN_MS; waited += QUIET_MS) {
+			const seen = changes.count;
+			await new Promise<void>((resolve) => this.deps.timers.schedule(resolve, QUIET_MS));
+			if (changes.count === seen) return;
 		}
 	}
 }
@@ -184,17 +187,13 @@ interface RunNote {
 /** The notes one run changed, by their path now: renames carry what was seen of the note before. */
 class RunChanges {
 	private readonly byPath = new Map<string, RunNote>();
-	lastChange: number;
+	/** How many changes have arrived (settling waits for it to stop growing). */
+	count = 0;
 
-	constructor(
-		private readonly history: RevisionHistory,
-		private readonly now: () => number,
-	) {
-		this.lastChange = now();
-	}
+	constructor(private readonly history: RevisionHistory) {}
 
 	add(change: VaultChange): void {
-		this.lastChange = this.now();
+		this.count++;
 		if (change.type === "rename") {
 			const earlier = this.byPath.get(change.oldPath);
 			this.byPath.delete(change.oldPath);

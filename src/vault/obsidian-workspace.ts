@@ -40,7 +40,13 @@ export class ObsidianWorkspace implements HostWorkspace {
 	runCommand(id: string): boolean {
 		const registry = this.registry();
 		if (!registry?.commands?.[id] || typeof registry.executeCommandById !== "function") return false;
-		return registry.executeCommandById(id) !== false;
+		try {
+			return registry.executeCommandById(id) !== false;
+		} catch (error) {
+			// It ran, and failed part way: what it changed before failing is still credited to the key that ran it.
+			console.error(`Revision Guard: the command ${id} failed`, error);
+			return true;
+		}
 	}
 
 	async openNote(path: string, newLeaf: boolean): Promise<boolean> {

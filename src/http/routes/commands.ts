@@ -45,7 +45,7 @@ export async function runCommand(context: RequestContext): Promise<ApiResponse> 
 			return problem("command-not-run", `Obsidian did not run "${id}": it cannot run now (many commands need a note open in the active editor). Nothing was changed. Open the note first (POST /open/{path}), then run it again.`, { id });
 		case "ran":
 			if (!wantsRepresentation(headersValue(context, "prefer"))) return noContent();
-			return json(200, { id, changed: run.changed.map(describe) }, { "Preference-Applied": "return=representation" });
+			return json(200, { id, changed: run.changed.map(describe), ...(run.unlisted > 0 ? { unlisted: run.unlisted } : {}) }, { "Preference-Applied": "return=representation" });
 	}
 }
 

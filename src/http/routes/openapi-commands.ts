@@ -34,7 +34,7 @@ export function commandPaths({ problemResponse, pathParam, common }: Shared): Re
 					{ name: "Prefer", in: "header", required: false, description: "`return=representation`: answer 200 with the notes the command changed.", schema: { type: "string" } },
 				],
 				responses: {
-					"200": { description: "Ran (Prefer: return=representation): the notes it changed.", content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" }, changed: { type: "array", items: changed } } } } } },
+					"200": { description: "Ran (Prefer: return=representation): the notes it changed (at most 500 listed; `unlisted` counts the rest, credited all the same).", content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" }, changed: { type: "array", items: changed }, unlisted: { type: "integer" } } } } } },
 					"204": { description: "Ran (the Local REST API's answer)." },
 					"403": problemResponse("commands-not-allowed: this key may not run commands (or a request from a web page)."),
 					"404": problemResponse("command-not-found."),

@@ -43,7 +43,7 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		({ commandId }) => guarded(context, async () => {
 			const run = await context.notes.commands.run(context.actor(), commandId);
 			if (run.kind !== "ran") stop(commandRunFailure(run, commandId));
-			return lraOk({ changed: run.changed.map(({ path, change, from, undoable }) => ({ path, change, from, undoable })) });
+			return lraOk({ changed: run.changed.map(({ path, change, from, undoable }) => ({ path, change, from, undoable })), ...(run.unlisted > 0 ? { unlisted: run.unlisted } : {}) });
 		}),
 	);
 

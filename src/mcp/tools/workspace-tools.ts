@@ -69,6 +69,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 			outputSchema: {
 				id: z.string(),
 				changed: z.array(z.object({ path: z.string(), change: z.enum(["modified", "created", "deleted", "renamed"]), from: z.string().optional(), undoable: z.boolean(), changeTag: z.string().optional() })),
+				unlisted: z.number().optional().describe("How many more notes it changed than are listed (all are credited to you)."),
 			},
 			annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 		},
@@ -76,7 +77,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 			const run = await context.notes.commands.run(context.actor(), id);
 			if (run.kind !== "ran") return fail(commandRunFailure(run, id));
 			const changed = run.changed.map(({ path, change, from, undoable, revision }) => ({ path, change, ...(from === undefined ? {} : { from }), undoable, ...(revision === undefined ? {} : { changeTag: changeTagOf(revision) }) }));
-			return ok({ id, changed });
+			return ok({ id, changed, ...(run.unlisted > 0 ? { unlisted: run.unlisted } : {}) });
 		}),
 	);
 }

@@ -160,6 +160,29 @@ describe("commands in Obsidian", () => {
 	});
 });
 
+describe("commands in Obsidian with a clock that stands still", () => {
+	it("still ends a run once the vault is quiet (the wait is counted in timer turns, not read from the clock)", async () => {
+		s = await STACKS.obsidian(dir, { settings: { commandKeys: ["test-agent"] }, now: () => Date.UTC(2026, 2, 5) });
+		const app = s.app!;
+		addCommand(app, "test:rewrite", () => app.vault.modify(app.vault.getFileByPath("Notes/Plan.md")!, "rewritten\n"));
+		expect((await s.api("/commands/test:rewrite/", { method: "POST" })).status).toBe(204);
+		expect(await s.file("Notes/Plan.md")).toBe("rewritten\n");
+	});
+
+	it("answers a command that throws part way as run, crediting what it changed before failing", async () => {
+		s = await STACKS.obsidian(dir, { settings: { commandKeys: ["test-agent"] } });
+		const app = s.app!;
+		addCommand(app, "test:fails", () => {
+			void app.vault.modify(app.vault.getFileByPath("Notes/Plan.md")!, "half done\n");
+			throw new Error("the command's own bug");
+		});
+		const res = await s.api("/commands/test:fails/", { method: "POST", headers: { Prefer: "return=representation" } });
+		expect(res.status, res.text).toBe(200);
+		expect(res.json()).toMatchObject({ changed: [{ path: "Notes/Plan.md", change: "modified" }] });
+		expect((await s.api("/history/Notes/Plan.md")).json<{ revisions: { by: string }[] }>().revisions[0]!.by).toBe("test-agent");
+	});
+});
+
 describe("POST /open/{path} in Obsidian", () => {
 	beforeEach(async () => {
 		s = await STACKS.obsidian(dir);
