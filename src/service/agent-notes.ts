@@ -31,6 +31,10 @@ import type { NoteHistoryService } from "./note-history";
 import { UndoNotes } from "./undo-notes";
 import type { NoteIndex } from "../vault/note-index";
 import { NoteFacts } from "./note-facts";
+import { validateVaultPath } from "../core/path";
+import type { HostWorkspace } from "../vault/workspace";
+import { CommandRuns } from "./command-runs";
+import { PeriodicNotes } from "./periodic-notes";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -106,6 +110,8 @@ export interface AgentNotesDeps {
 	activity: AgentActivity;
 	/** What the host knows about notes beyond their text: tags, links, rendering. */
 	index: NoteIndex;
+	/** Obsidian's commands, panes and periodic-notes settings; null headless, where there are none. */
+	workspace?: HostWorkspace | null;
 }
 
 export class AgentNotes {
@@ -123,6 +129,10 @@ export class AgentNotes {
 	readonly mergeModal = new MergeModalHook();
 	/** Tags, links and rendering: what agents may learn about notes besides their text. */
 	readonly facts: NoteFacts;
+	/** Periodic notes (/periodic/{period}/): which note a period names for a day, and creating it from its template. */
+	readonly periodic: PeriodicNotes;
+	/** Obsidian commands, run only by keys the person allowed, every change credited to the key. */
+	readonly commands: CommandRuns;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -134,6 +144,26 @@ export class AgentNotes {
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
 		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
 		this.facts = new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings });
+		const workspace = deps.workspace ?? null;
+		this.periodic = new PeriodicNotes({
+			workspace,
+			settings: deps.settings,
+			pathPolicy: deps.pathPolicy,
+			now: deps.now,
+			exists: async (path) => (await deps.gateway.stat(path)) !== null,
+			readText: async (path) => (await deps.gateway.read(path))?.content ?? null,
+			write: (request) => this.write(request),
+			recordPartRead: (actor, path, revision) => this.recordRead(actor, path, revision, "part"),
+		});
+		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
+		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote });
+	}
+
+	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */
+	async openNote(path: string, newLeaf: boolean): Promise<"opened" | "missing" | "unavailable"> {
+		const workspace = this.deps.workspace;
+		if (!workspace) return "unavailable";
+		return (await workspace.openNote(path, newLeaf)) ? "opened" : "missing";
 	}
 
 	/**
