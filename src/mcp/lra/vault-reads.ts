@@ -43,7 +43,7 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 				path: pathArg,
 				targetType: z.enum(["heading", "block", "frontmatter"]).optional().describe("Type of section to extract: 'heading', 'block' reference, or 'frontmatter' key"),
 				target: z.union([z.array(z.string()), z.string()]).optional().describe("A heading: the array of heading texts from the top level down (a bare string is refused). A block: its id without '^'. A frontmatter field: its key."),
-				scope: z.enum(["content", "marker", "markerAndContent"]).optional().describe("Only 'content' (the default) is served here."),
+				scope: z.enum(["content", "marker", "markerAndContent"]).optional().describe("'content' (the default): the part's body; 'marker': the heading line or block id; 'markerAndContent': both."),
 			},
 			annotations: READS,
 		},
@@ -51,7 +51,6 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 			const notePath = checkPath(context, path, "note");
 			if ((targetType === undefined) !== (target === undefined)) stop("targetType and target must be provided together. Nothing was read.");
 			if (scope !== undefined && targetType === undefined) stop("scope requires targetType and target. Nothing was read.");
-			if (scope !== undefined && scope !== "content") stop(`scope "${scope}" is not served here: only "content" (a heading's body, a block's text, a frontmatter value). Read the whole note for the rest. Nothing was read.`);
 			const read = await context.notes.read(context.actor(), notePath, { part: targetType !== undefined });
 			if (read.kind !== "read") stop(`File not found: ${notePath}. Call vault_list to see what the folder holds, or vault_write to create it.`);
 			if (targetType === undefined) {
@@ -61,7 +60,7 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 			const resolved = lraTarget(targetType, target);
 			if (!resolved.ok) stop(`Invalid target: ${resolved.reason}. Nothing was read.`);
 			const headingPath = Array.isArray(resolved.target) ? resolved.target : undefined;
-			const part = readTarget(read.content, targetType, headingPath ? headingPath.join("::") : (resolved.target as string), headingPath);
+			const part = readTarget(read.content, targetType, headingPath ? headingPath.join("::") : (resolved.target as string), headingPath, scope);
 			switch (part.kind) {
 				case "text":
 					return lraText(part.text);

@@ -53,20 +53,20 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 		{
 			description:
 				"Edit a vault file with one structured instruction: an operation ('replace', 'prepend', 'append' or 'delete') on a heading's section (target: the array of heading texts), a block (target: its id) or a frontmatter field (target: its key). The payload is 'content' (markdown) or 'value' (any JSON, frontmatter only). " +
-				"Pass ifMatch (vault_get_document_map's version) to make it conditional; without it, your last read of the note in this session is used. A stale patch is refused, the patched note kept as a .bak. Only scope 'content' is carried out here (no heading renames or moves).",
+				"Pass ifMatch (vault_get_document_map's version) to make it conditional; without it, your last read of the note in this session is used. A stale patch is refused, the patched note kept as a .bak. scope 'marker' renames a heading or block id, 'markerAndContent' rewrites it whole, 'parent' with destination moves a section.",
 			inputSchema: {
 				path: pathArg,
 				targetType: z.enum(["heading", "block", "frontmatter"]).describe("What target names."),
 				target: z.union([z.array(z.string()), z.string(), z.null()]).describe("A heading: the array of heading texts from the top level down. A block: its id without '^'. A frontmatter field: its key."),
 				operation: z.enum(["replace", "prepend", "append", "delete"]),
-				scope: z.enum(["content", "marker", "markerAndContent", "parent"]).optional().describe("Only 'content' (the default) is carried out here."),
+				scope: z.enum(["content", "marker", "markerAndContent", "parent"]).optional().describe("'content' (the default): the part's body; 'marker': the heading line or block id; 'markerAndContent': both; 'parent': move the section to destination."),
 				content: z.string().optional().describe("Markdown text to put in place or add."),
 				value: z.unknown().optional().describe("A JSON value (frontmatter only)."),
-				destination: z.unknown().optional().describe("Not carried out here (moving headings)."),
-				within: z.number().int().optional().describe("Not carried out here."),
+				destination: z.unknown().optional().describe('Where scope "parent" moves a section: {"parent": ["Heading"] or null, "place": "first" | "last" | {"before": [...]} | {"after": [...]}}.'),
+				within: z.number().int().optional().describe("The index of a block in the section's own body (0 the first, -1 the last) to act on instead of the whole section."),
 				ifMatch: z.string().optional().describe("The document map's version (or the revision): the patch lands only on that version."),
 				createTargetIfMissing: z.boolean().optional(),
-				rejectIfContentPreexists: z.boolean().optional().describe("Not carried out here (send ifMatch instead)."),
+				rejectIfContentPreexists: z.boolean().optional().describe("Refuse an append or prepend whose content is already in the target."),
 			},
 			annotations: REWRITES,
 		},

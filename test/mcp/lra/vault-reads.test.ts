@@ -43,7 +43,11 @@ describe.each(SUBJECT_NAMES)("Local REST API read tools over the %s gateway", (n
 		expect(bare.text).toContain("anyOf");
 		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["NoSuchHeading"] })).isError).toBe(true);
 		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading" })).isError).toBe(true);
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha"], scope: "marker" })).isError).toBe(true);
+	});
+
+	it("vault_read reads a part's marker, or marker and content, as REST's Target-Scope does", async () => {
+		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha"], scope: "marker" })).prose).toBe("Alpha");
+		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "block", target: "beta", scope: "markerAndContent" })).prose).toBe("beta paragraph ^beta\n");
 	});
 
 	it("vault_get_document_map gives the nested map and a part token as version (it patches, never replaces)", async () => {

@@ -76,12 +76,15 @@ describe.each(SUBJECT_NAMES)("Local REST API write tools over the %s gateway", (
 		expect(await onDisk(stale.details!.backupPath as string)).toBe(`${NOTE}more\n`.replace("alpha text\n", "alpha text\nx\n"));
 		await mcp.tool("vault_read", { path: "Tests/fixture.md" });
 		expect((await mcp.tool("vault_patch", { path: "Tests/fixture.md", targetType: "heading", target: ["NoSuchHeading"], operation: "replace", content: "x" })).isError).toBe(true);
-		const scope = await mcp.tool("vault_patch", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha"], operation: "replace", scope: "marker", content: "Renamed" });
+		const scope = await mcp.tool("vault_patch", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha"], operation: "replace", scope: "sideways", content: "Renamed" });
 		expect(scope.isError).toBe(true);
-		expect(scope.prose).toContain("scope");
+		expect(scope.text).toContain("scope");
 		const bare = await mcp.tool("vault_patch", { path: "Tests/fixture.md", targetType: "heading", target: "Alpha", operation: "append", content: "x" });
 		expect(bare.text).toContain("anyOf");
 		expect(await onDisk("Tests/fixture.md")).toBe(NOTE + "more\n");
+		const renamed = await mcp.tool("vault_patch", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha"], operation: "replace", scope: "marker", content: "Renamed" });
+		expect(jsonOf(renamed)).toEqual({ message: "OK" });
+		expect(await onDisk("Tests/fixture.md")).toBe((NOTE + "more\n").replace("# Alpha\n", "# Renamed\n"));
 	});
 
 	it("vault_delete trashes a note the session read (permanent or not), and refuses one it has not", async () => {
