@@ -100,12 +100,16 @@ export interface AgentNotesDeps {
 	now: () => number;
 	timers: Timers;
 	vaultName: string;
+	/** Obsidian's version (its apiVersion) inside Obsidian; null on the headless host. */
+	appVersion?: string | null;
 	noteHistory: NoteHistoryService;
 	activity: AgentActivity;
 }
 
 export class AgentNotes {
 	readonly vaultName: string;
+	/** Obsidian's version inside Obsidian (GET / tells it, as the Local REST API does); null headless. */
+	readonly appVersion: string | null;
 	/** Which host serves the vault, so answers speak of what it has (Obsidian's settings and merge view, or none). */
 	readonly hostName: HostKind;
 	readonly now: () => number;
@@ -120,6 +124,7 @@ export class AgentNotes {
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
+		this.appVersion = deps.appVersion ?? null;
 		this.hostName = deps.host;
 		this.now = deps.now;
 		this.timers = deps.timers;

@@ -31,6 +31,8 @@ export interface RevisionGuardOptions {
 	configDir: string;
 	/** The vault's name, as `GET /` tells it (so a person with two vaults sees which one holds a port). */
 	vaultName?: string;
+	/** Obsidian's version (its apiVersion), as `GET /` tells it; left out headless. */
+	appVersion?: string;
 	/** Folders of our own inside the vault that are never served (the headless state folder). */
 	privateFolders?: string[];
 	now?: () => number;
@@ -160,7 +162,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity });
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, appVersion: options.appVersion });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import type { App as ObsidianApp } from "obsidian";
-import { App, type AppOptions, type MarkdownView, type WriteRecord } from "../obsidian-stub";
+import { apiVersion, App, type AppOptions, type MarkdownView, type WriteRecord } from "../obsidian-stub";
 import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { createApiServer } from "../../src/host/api-server";
@@ -39,6 +39,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		storage: new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`),
 		settings: () => settings,
 		configDir: app.vault.configDir,
+		appVersion: apiVersion,
 		changeSource: { kind: "user" },
 		timers: nodeTimers,
 		coalesceMs: 20,

@@ -8,7 +8,8 @@ import { resolveTarget } from "../../core/patch-instruction";
 import { refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";
-import { lenientIfMatch, percentDecoded } from "./patch-version";
+import { LRA_CASE } from "../lra-error-codes";
+import { lenientIfMatch, patchVersion, percentDecoded } from "./patch-version";
 import { writePatch } from "./patch-write";
 import { headersValue } from "./headers";
 import { refuseUnsupportedPatchHeaders } from "./patch-headers";
@@ -50,13 +51,19 @@ export function headerTarget(context: RequestContext): RawTarget {
 /**
  * The part of a note that `Target-Type` and `Target` (split on `Target-Delimiter`, default `::`) name on a GET, PUT
  * or POST, as Local REST API 4.x clients send them: the request then acts on that part, never on the whole note.
+ * Local REST API 5.1 does this only under `Markdown-Patch-Version: 1` (the caller marks its answer deprecated) and
+ * refuses the headers otherwise; so do we, rather than guess which format they mean.
  */
 export function format1Target(context: RequestContext): RawTarget | null {
 	const type = headersValue(context, "target-type")?.trim().toLowerCase();
 	const raw = headersValue(context, "target");
 	if (type === undefined && raw === undefined) return null;
-	if (type === undefined || raw === undefined || !TYPES.includes(type as PatchTargetType)) {
-		return refuse("patch-target-not-supported", "Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.");
+	const together = "Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.";
+	if (type === undefined) return refuse("patch-target-not-supported", together, { errorCode: LRA_CASE.missingTargetType });
+	if (!TYPES.includes(type as PatchTargetType)) return refuse("patch-target-not-supported", `Target-Type "${type.slice(0, 40)}" is not one of heading, block or frontmatter. ${together}`);
+	if (raw === undefined || raw.trim() === "") return refuse("patch-target-not-supported", together, { errorCode: LRA_CASE.missingTarget });
+	if (patchVersion(context).version !== 1) {
+		return refuse("header-target-needs-version", `Target-Type and Target name a part of the note only under Markdown-Patch-Version: 1 (the deprecated header format), so nothing was read or written. Add Markdown-Patch-Version: 1, or name the part in the URL: /vault/{note}/${type}/{${type === "heading" ? "A}/{B" : type === "block" ? "id" : "key"}}.`);
 	}
 	refuseUnsupportedPatchHeaders(context);
 	const target = percentDecoded(raw);

@@ -14,10 +14,15 @@ import { actorOf, type RequestContext } from "../router";
 import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
 import { readNotePart } from "./note-target";
-import { DEPRECATION, patchVersion } from "./patch-version";
+import { DEPRECATION, patchVersion, servedAsFormat1 } from "./patch-version";
 import { format1Target } from "./raw-patch";
 
-export const NOTE_JSON_TYPES = ["application/vnd.olrapi.note+json", "application/json"];
+/**
+ * The note as JSON, for a client that asks for it by name. `application/json` alone is not enough: axios and the n8n
+ * node send it with every request (beside text/plain and any type) and expect the markdown, which is what Local REST
+ * API 5.1 sends them: it serves JSON only for this type.
+ */
+export const NOTE_JSON_TYPE = "application/vnd.olrapi.note+json";
 export const DOCUMENT_MAP_TYPE = "application/vnd.olrapi.document-map+json";
 
 export async function readVault(context: RequestContext): Promise<ApiResponse> {
@@ -30,7 +35,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
 	const { version } = patchVersion(context);
 	const part = format1Target(context);
-	if (part) return readNotePart(context, path, part);
+	if (part) return servedAsFormat1(() => readNotePart(context, path, part));
 	const head = context.method === "HEAD";
 	const accept = headersValue(context, "accept") ?? "";
 	const wantsMap = accept.includes(DOCUMENT_MAP_TYPE);
@@ -48,7 +53,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 		const map = version === 1 ? { ...flatDocumentMap(read.content) } : { ...documentMap(read.content), version: partTokenOf(read.revision) };
 		return { ...json(200, map, { ...headers, ...(version === 1 ? DEPRECATION : {}) }), contentType: `${DOCUMENT_MAP_TYPE}; charset=utf-8`, omitBody: head };
 	}
-	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
+	const wantsJson = accept.includes(NOTE_JSON_TYPE);
 	if (wantsJson) {
 		const frontmatter = readFrontmatter(read.content);
 		const body = {
@@ -61,8 +66,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 			tags: noteTags(read.content),
 			...(frontmatter.warning ? { warnings: [`${frontmatter.warning} It is served as null; the note's content is unaffected.`] } : {}),
 		};
-		const contentType = accept.includes(NOTE_JSON_TYPES[0]!) ? `${NOTE_JSON_TYPES[0]!}; charset=utf-8` : "application/json; charset=utf-8";
-		return { ...json(200, body, headers), contentType, omitBody: head };
+		return { ...json(200, body, headers), contentType: `${NOTE_JSON_TYPE}; charset=utf-8`, omitBody: head };
 	}
 	return { status: 200, headers, body: read.content, contentType: "text/markdown; charset=utf-8", omitBody: head };
 }

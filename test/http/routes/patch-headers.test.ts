@@ -32,25 +32,25 @@ describe("PATCH headers this API does not carry out", () => {
 	});
 
 	it("refuses Target-Scope: marker (a 1.x heading rename) instead of replacing the section's body", async () => {
-		const res = await h.api("/vault/Plan.md", { method: "PATCH", body: "Echo", headers: { "If-Match": etag, Operation: "replace", "Target-Type": "heading", Target: "Plan::Delta", "Target-Scope": "marker" } });
+		const res = await h.api("/vault/Plan.md", { method: "PATCH", body: "Echo", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "heading", Target: "Plan::Delta", "Target-Scope": "marker" } });
 		expectRefused(res, "Target-Scope");
 		expect(await note()).toBe(NOTE);
 	});
 
 	it("refuses Reject-If-Content-Preexists: true, so a retried append is never applied twice unasked", async () => {
-		const headers = { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log", "Reject-If-Content-Preexists": "true" };
+		const headers = { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Log", "Reject-If-Content-Preexists": "true" };
 		expectRefused(await h.api("/vault/Plan.md", { method: "PATCH", body: "- two\n", headers }), "Reject-If-Content-Preexists");
 		expectRefused(await h.api("/vault/Plan.md/heading/Plan/Log", { method: "POST", body: "- two\n", headers: { "If-Match": etag, "Reject-If-Content-Preexists": "true" } }), "Reject-If-Content-Preexists");
 		expect(await note()).toBe(NOTE);
 		// false asks for nothing this API does not do.
 		const plain = await h.api("/vault/Plan.md", { method: "PATCH", body: "- two\n", headers: { ...headers, "Reject-If-Content-Preexists": "false" } });
-		expect(plain.status, plain.text).toBe(204);
+		expect(plain.status, plain.text).toBe(200);
 	});
 
 	it("honours Apply-If-Content-Preexists: true (what it always does) and refuses false", async () => {
-		const headers = { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log" };
+		const headers = { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Log" };
 		expectRefused(await h.api("/vault/Plan.md", { method: "PATCH", body: "- two\n", headers: { ...headers, "Apply-If-Content-Preexists": "false" } }), "Apply-If-Content-Preexists");
-		expect((await h.api("/vault/Plan.md", { method: "PATCH", body: "- two\n", headers: { ...headers, "Apply-If-Content-Preexists": "true" } })).status).toBe(204);
+		expect((await h.api("/vault/Plan.md", { method: "PATCH", body: "- two\n", headers: { ...headers, "Apply-If-Content-Preexists": "true" } })).status).toBe(200);
 	});
 
 	it.each([
@@ -59,11 +59,11 @@ describe("PATCH headers this API does not carry out", () => {
 		["Target-Scope", "markerAndContent"],
 	])("refuses %s in every format that names a part", async (header, value) => {
 		const formats: [string, Parameters<Harness["api"]>[1]][] = [
-			["/vault/Plan.md", { method: "PATCH", body: "x\n", headers: { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log", [header]: value } }],
+			["/vault/Plan.md", { method: "PATCH", body: "x\n", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Log", [header]: value } }],
 			["/vault/Plan.md", { method: "PATCH", body: "x\n", headers: { "If-Match": etag, "Markdown-Patch-Version": "2", Operation: "append", "Target-Type": "heading", Target: encodeURIComponent('["Plan", "Log"]'), [header]: value } }],
 			["/vault/Plan.md/heading/Plan/Log", { method: "PATCH", body: "x\n", headers: { "If-Match": etag, Operation: "append", [header]: value } }],
 			["/vault/Plan.md/heading/Plan/Log", { headers: { [header]: value } }],
-			["/vault/Plan.md", { method: "PUT", body: "x\n", headers: { "If-Match": etag, "Target-Type": "heading", Target: "Plan::Log", [header]: value } }],
+			["/vault/Plan.md", { method: "PUT", body: "x\n", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", "Target-Type": "heading", Target: "Plan::Log", [header]: value } }],
 			["/vault/Plan.md", { method: "PATCH", body: JSON.stringify({ targetType: "heading", target: ["Plan", "Log"], operation: "append", content: "x\n", ifMatch: etag }), headers: { "Content-Type": "application/json", [header]: value } }],
 		];
 		for (const [url, options] of formats) expectRefused(await h.api(url, options), header);
@@ -71,16 +71,16 @@ describe("PATCH headers this API does not carry out", () => {
 	});
 
 	it("accepts Target-Scope: content, the default", async () => {
-		const res = await h.api("/vault/Plan.md", { method: "PATCH", body: "- two\n", headers: { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log", "Target-Scope": "content" } });
-		expect(res.status, res.text).toBe(204);
+		const res = await h.api("/vault/Plan.md", { method: "PATCH", body: "- two\n", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Log", "Target-Scope": "content" } });
+		expect(res.status, res.text).toBe(200);
 		expect(await note()).toBe(NOTE.replace("- one\n", "- one\n- two\n"));
 	});
 
 	it("takes Trim-Target-Whitespace true or false (targets never begin or end with whitespace), and refuses anything else", async () => {
-		const headers = { "If-Match": etag, Operation: "replace", "Target-Type": "frontmatter", Target: "status" };
+		const headers = { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "frontmatter", Target: "status" };
 		expectRefused(await h.api("/vault/Plan.md", { method: "PATCH", body: "done", headers: { ...headers, "Trim-Target-Whitespace": "maybe" } }), "Trim-Target-Whitespace");
 		const res = await h.api("/vault/Plan.md", { method: "PATCH", body: "done", headers: { ...headers, "Trim-Target-Whitespace": "false" } });
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
 		expect(await note()).toContain("status: done");
 	});
 });
