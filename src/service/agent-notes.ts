@@ -253,6 +253,14 @@ export class AgentNotes {
 		this.deps.resolver.dismiss(id);
 	}
 
+	/**
+	 * The client was shown the whole note as its write left it (a PATCH answered with the patched note, as the Local
+	 * REST API answers): that counts as its read of all of it, so a tokenless PUT is held to it like any whole read.
+	 */
+	shownWhole(actor: AgentActor, path: string, revision: string): void {
+		this.recordRead(actor, path, revision, "whole");
+	}
+
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */
 	forgetClient(client: string): void {
 		this.deps.reads.forgetClient(client);

@@ -154,6 +154,28 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 		});
 	});
 
+	describe("a PATCH answered with the whole patched note", () => {
+		it("counts as the client's read of all of it: its next tokenless PUT is held to that, not refused as a part read", async () => {
+			const map = await s.api(PATH, { headers: { Accept: "application/vnd.olrapi.document-map+json" } });
+			const version = map.json<{ version: string }>().version;
+			const patched = await s.api(`${PATH}/heading/Later`, { method: "PATCH", body: "More.\n", headers: { ...MARKDOWN, Operation: "append", "If-Match": version } });
+			expect(patched.status, patched.text).toBe(200);
+			const put = await s.api(PATH, { method: "PUT", body: "# Rewritten\n", headers: MARKDOWN });
+			expect(put.status, put.text).toBe(204);
+			expect(await s.file("Work/Review.md")).toBe("# Rewritten\n");
+		});
+
+		it("still refuses that PUT once someone else changed the note since", async () => {
+			await s.api(PATH, { headers: { Accept: "application/vnd.olrapi.document-map+json" } });
+			const patched = await s.api(PATH, { method: "PATCH", body: "x\n", headers: { ...MARKDOWN, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Later" } });
+			expect(patched.status, patched.text).toBe(200);
+			await s.edit("Work/Review.md", patched.text + "the person's line\n");
+			const put = await s.api(PATH, { method: "PUT", body: "# Rewritten\n", headers: MARKDOWN });
+			expect(put.status, put.text).toBe(412);
+			expect(await s.file("Work/Review.md")).toBe(patched.text + "the person's line\n");
+		});
+	});
+
 	describe("frontmatter values", () => {
 		it("are JSON, a string included, from a URL target and from a 1.x header target", async () => {
 			const url = await s.api(`${PATH}/frontmatter/title`);

@@ -20,7 +20,7 @@ export interface PatchWrite {
 	ifMatch: EntityTagCondition;
 	/** Captured when the request arrived, before its body was read (see heldRevision). */
 	held: HeldRead | null;
-	/** Format 2 answers a patch with the patched note (200), as Local REST API 5.x does; format 1 with 204. */
+	/** Answer with the patched note (200), as Local REST API 5.1 does for every format. */
 	answerWithNote: boolean;
 	/** Extra headers for the answer (Deprecation, for format 1). */
 	headers?: Record<string, string>;
@@ -53,7 +53,8 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 	// The last text computed is what landed when its revision is the one written (the writer may have retried).
 	const landed: string | null = patched;
 	if (request.answerWithNote && (outcome.kind === "written" || outcome.kind === "unchanged") && landed !== null && revisionOf(landed) === outcome.revision) {
-		// The answer shows the whole patched note, so it can carry the token of all of it.
+		// The answer shows the whole patched note, so it can carry the token of all of it, and counts as a read of all of it.
+		context.notes.shownWhole(actorOf(context), path, outcome.revision);
 		return { status: 200, headers: { ...extra, ETag: etagFor(outcome.revision, "whole") }, body: landed, contentType: "text/markdown; charset=utf-8" };
 	}
 	return { ...answer, headers: { ...extra, ...answer.headers } };
