@@ -228,6 +228,12 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect(res.status, res.text).toBe(200);
 		});
 
+		it("names a raw-content PATCH's missing or unknown Operation with LRA's code (40056, 40057)", async () => {
+			lraError(await s.api(`${PATH}/heading/Later`, { method: "PATCH", body: "x", headers: MARKDOWN }), 400, 40056);
+			lraError(await s.api(`${PATH}/heading/Later`, { method: "PATCH", body: "x", headers: { ...MARKDOWN, Operation: "sideways" } }), 400, 40057);
+			expect(await s.file("Work/Review.md")).toBe(NOTE);
+		});
+
 		it("refuses a malformed instruction with 40081 and an invalid version with 40082", async () => {
 			lraError(await s.api(PATH, { method: "PATCH", body: JSON.stringify({ targetType: "paragraph", target: ["Later"], operation: "append", content: "x" }), headers: JSON_BODY }), 400, 40081);
 			lraError(await s.api(PATH, { method: "PATCH", body: "{}", headers: { ...JSON_BODY, "Markdown-Patch-Version": "9" } }), 400, 40082);

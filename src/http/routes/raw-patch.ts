@@ -76,7 +76,7 @@ export function format1Target(context: RequestContext): RawTarget | null {
 export async function rawPatch(context: RequestContext, path: string, target: RawTarget, implied?: PatchOperation): Promise<ApiResponse> {
 	if (!target.format1 && headersValue(context, "target-delimiter") !== undefined) invalid("Target-Delimiter belongs to Markdown-Patch-Version: 1; here each heading is its own URL segment (or a JSON list), so no delimiter is needed. Nothing was written.");
 	const operation = implied ?? (headersValue(context, "operation")?.trim().toLowerCase() as PatchOperation | undefined);
-	if (operation === undefined || !OPERATIONS.includes(operation)) invalid(`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation}")` : ""}. Nothing was written.`);
+	if (operation === undefined || !OPERATIONS.includes(operation)) invalid(`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation.slice(0, 40)}")` : ""}. Nothing was written.`, operation === undefined ? LRA_CASE.missingOperation : LRA_CASE.invalidOperation);
 	const ifMatch = lenientIfMatch(context);
 	const held = heldRevision(context, path);
 	const body = await context.body();
@@ -94,6 +94,7 @@ export async function rawPatch(context: RequestContext, path: string, target: Ra
 	return writePatch(context, { path, instruction, body: operation === "delete" ? "" : body, ifMatch, held, answerWithNote: true });
 }
 
-function invalid(detail: string): never {
-	return refuse("invalid-patch-instruction", detail);
+/** `errorCode`: LRA's finer code, where the request's headers (not an instruction) were wrong. */
+function invalid(detail: string, errorCode?: number): never {
+	return refuse("invalid-patch-instruction", detail, errorCode === undefined ? {} : { errorCode });
 }
