@@ -34,6 +34,18 @@ export class ReadLedger {
 		this.trim();
 	}
 
+	/**
+	 * Someone acting for the same agent changed the note from `from` to `to`: a read that stood exactly on `from` now
+	 * stands on `to`, seen as much as before. Nothing that was not this agent's own change can come in between.
+	 */
+	carry(client: string, path: string, from: string, to: string, time: number): void {
+		const key = keyOf(client, path);
+		const earlier = this.entries.get(key);
+		if (earlier?.revision !== from) return;
+		this.entries.delete(key);
+		this.entries.set(key, { revision: to, time, sight: earlier.sight });
+	}
+
 	/** The client's read of `path` ends: it deleted the note, or a read found it gone. */
 	forget(client: string, path: string): void {
 		this.entries.delete(keyOf(client, path));

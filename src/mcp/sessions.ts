@@ -79,7 +79,7 @@ export class McpSessions {
 			onsessionclosed: () => void this.end(id),
 		});
 		const { onError } = this.options;
-		const actor = () => agentActor(session.agent, session.client);
+		const actor = () => agentActor(session.agent, session.client, owner);
 		const asker = new PersonAsker({ notes: this.notes, server: () => session.server, agent: () => session.agent, listening: () => session.listening > 0, timeoutMs: this.options.askTimeoutMs, onError });
 		const held = new HeldAtArrival();
 		const session: McpSession = {

@@ -27,8 +27,9 @@ export class StatelessRequests {
 	async answer(request: IncomingMessage, response: ServerResponse, body: unknown, owner: string, agent: string, toolSet: ToolSet = "revision-guard"): Promise<void> {
 		// No session id generator: the SDK's stateless mode, which validates no session and announces none.
 		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-		// No client id in the actor: reads are not remembered, and a tokenless replace is refused (428's rule), never held to an old read.
-		const actor = () => agentActor(agent);
+		// No client id in the actor: reads are not remembered, and a tokenless replace is refused (428's rule), never held to
+		// an old read. Its writes still move its key's REST reads along, as a session's do.
+		const actor = () => agentActor(agent, undefined, owner);
 		// No elicitation and no subscriptions: both need a session whose client listens for what the server sends later.
 		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError }, toolSet);
 		listOnly(transport, listedTools(toolSet, this.notes, actor));

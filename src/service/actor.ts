@@ -10,14 +10,19 @@ export interface AgentActor {
 	name: string;
 	/** Who the caller is for implicit tokens (the key, plus the MCP session); absent for callers that have none. */
 	client?: string;
+	/**
+	 * For an MCP caller: the client of its key's plain REST calls. A key is one agent, so what this caller writes over
+	 * the revision those calls last read moves their read along (their own agent's change, never anyone else's).
+	 */
+	keyClient?: string;
 }
 
 export type Actor = { kind: "person" } | AgentActor;
 
 export const PERSON: Actor = { kind: "person" };
 
-export function agentActor(name: string, client?: string): AgentActor {
-	return client === undefined ? { kind: "agent", name } : { kind: "agent", name, client };
+export function agentActor(name: string, client?: string, keyClient?: string): AgentActor {
+	return { kind: "agent", name, ...(client === undefined ? {} : { client }), ...(keyClient === undefined ? {} : { keyClient }) };
 }
 
 /** How records and the UI name an actor: the key's name, or "you" for the person. */

@@ -272,6 +272,10 @@ export class GuardedWriter {
 			switch (decision.kind) {
 				case "write": {
 					const { replaced, written: revision } = seen.revisions!;
+					// An MCP caller's key is the same agent as its REST calls: their read of what it replaced moves along.
+					if (request.actor.kind === "agent" && request.actor.keyClient !== undefined && replaced !== null) {
+						this.deps.reads.carry(request.actor.keyClient, path, replaced, revision, this.deps.now());
+					}
 					await this.after.afterWrite(path, current === null ? null : { content: current, revision: replaced! }, decision.content, revision, request.actor);
 					const sight = sightAfterWrite({ operation: operation.kind, merged: merge?.kind === "merged", unseenBody: request.unseenBody, replaced: current === null ? null : replaced!, ...basis });
 					const written = { kind: "written", revision, sight, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) } as const;

@@ -109,4 +109,19 @@ describe("ReadLedger", () => {
 		expect(ledger.lastRead("key:a", "Other.md")?.revision).toBe("r2");
 		expect(ledger.lastRead("key:b", "Note.md")?.revision).toBe("r1");
 	});
+
+	it("carries a read along a change by the same agent only when it stood on exactly the revision replaced", () => {
+		const ledger = new ReadLedger(10);
+		ledger.record("key", "a.md", "r1", 100, "whole");
+		ledger.record("key", "b.md", "r1", 100, "part");
+		ledger.carry("key", "a.md", "r1", "r2", 200);
+		ledger.carry("key", "b.md", "r1", "r2", 200);
+		expect(ledger.lastRead("key", "a.md")).toEqual({ revision: "r2", time: 200, sight: "whole" });
+		expect(ledger.lastRead("key", "b.md")).toEqual({ revision: "r2", time: 200, sight: "part" });
+		// A read of something else (someone else's change came in between) stays where it was; no read, none is made.
+		ledger.carry("key", "a.md", "r1", "r3", 300);
+		ledger.carry("key", "c.md", "r1", "r2", 300);
+		expect(ledger.lastRead("key", "a.md")?.revision).toBe("r2");
+		expect(ledger.lastRead("key", "c.md")).toBeUndefined();
+	});
 });

@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
+import { refusalCode } from "../../core/refusal-codes";
 import { currentFields } from "../../service/stale-facts";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";
@@ -21,7 +22,7 @@ export async function lraRefusal(path: string, outcome: Refused, tool: LraWritin
 	const kept = conflict?.backupPath ? ` Your content was kept, byte for byte, in ${JSON.stringify(conflict.backupPath)}.` : backupError ? ` Your content could NOT be kept (${backupError}): keep your copy.` : "";
 	const again = tool === "vault_patch" ? "call vault_patch again (its ifMatch is optional: your last vault_read is used)" : `call ${tool} again (it is held to your last vault_read of the note)`;
 	const reread = `Call vault_read {"path":${quoted}}, re-apply your change to the content it returns, then ${again}.`;
-	const facts = { error: refusal.reason, path, ...currentFields(outcome), ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...(implicit ? { implicitRevision: true } : {}) };
+	const facts = { error: refusalCode(refusal), path, ...currentFields(outcome), ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...(implicit ? { implicitRevision: true } : {}) };
 	let text: string;
 	switch (refusal.reason) {
 		case "token-required":

@@ -34,6 +34,8 @@ describe.each(SUBJECT_NAMES)("Local REST API write tools over the %s gateway", (
 		const blind = await mcp.tool("vault_write", { path: "Tests/fixture.md", content: "overwritten\n" });
 		expect(blind.isError).toBe(true);
 		expect(blind.prose).toMatch(/^Refused: .*has not read it.*vault_read/);
+		// One refusal vocabulary: the code REST's problem type and our own tools use.
+		expect(blind.details).toMatchObject({ error: "precondition-required" });
 		expect(await onDisk("Tests/fixture.md")).toBe(NOTE);
 		await mcp.tool("vault_read", { path: "Tests/fixture.md" });
 		expect(jsonOf(await mcp.tool("vault_write", { path: "Tests/fixture.md", content: "overwritten\n" }))).toEqual({ message: "OK" });
@@ -46,7 +48,7 @@ describe.each(SUBJECT_NAMES)("Local REST API write tools over the %s gateway", (
 		const stale = await mcp.tool("vault_write", { path: "Tests/fixture.md", content: "agent's copy\n" });
 		expect(stale.isError).toBe(true);
 		expect(stale.prose).toMatch(/^Refused: "Tests\/fixture.md" changed since you read it/);
-		expect(stale.details).toMatchObject({ error: "stale", implicitRevision: true });
+		expect(stale.details).toMatchObject({ error: "stale-revision", implicitRevision: true });
 		expect(await onDisk("Tests/fixture.md")).toBe(NOTE + "person's line\n");
 		expect(await onDisk(stale.details!.backupPath as string)).toBe("agent's copy\n");
 	});
@@ -72,7 +74,7 @@ describe.each(SUBJECT_NAMES)("Local REST API write tools over the %s gateway", (
 		await s.edit("Tests/fixture.md", NOTE + "more\n");
 		const stale = await mcp.tool("vault_patch", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha"], operation: "append", content: "x\n", ifMatch: map.version });
 		expect(stale.isError).toBe(true);
-		expect(stale.details).toMatchObject({ error: "stale" });
+		expect(stale.details).toMatchObject({ error: "stale-revision" });
 		expect(await onDisk(stale.details!.backupPath as string)).toBe(`${NOTE}more\n`.replace("alpha text\n", "alpha text\nx\n"));
 		await mcp.tool("vault_read", { path: "Tests/fixture.md" });
 		expect((await mcp.tool("vault_patch", { path: "Tests/fixture.md", targetType: "heading", target: ["NoSuchHeading"], operation: "replace", content: "x" })).isError).toBe(true);
