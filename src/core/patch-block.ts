@@ -5,7 +5,7 @@
  * whole block (replace puts new text, id and all, in its place; prepend and append add a block beside it). A table's
  * rows can be sent as JSON (patch-table.ts).
  */
-import { findBlocks, type Block } from "./markdown/blocks";
+import { blockByKey, findBlocks, type Block } from "./markdown/blocks";
 import { parseMarkdown } from "./markdown/structure";
 import { contentPreexists, fail, type PatchInstruction, type PatchResult } from "./patch";
 import { trimBlankEdges } from "./patch-levels";
@@ -15,14 +15,13 @@ const BLOCK_ID = /^[A-Za-z0-9-]+$/;
 
 export function patchBlock(content: string, instruction: PatchInstruction, target: string, body: string, rows: unknown): PatchResult {
 	const { operation } = instruction;
-	const id = target.startsWith("^") ? target.slice(1) : target;
-	if (!BLOCK_ID.test(id)) return fail("invalid-target", `"${target}" is not a block id: an id is letters, digits and dashes (send it without the ^); nothing was changed.`);
 	const doc = parseMarkdown(content);
-	const blocks = findBlocks(doc).filter((block) => block.id === id);
-	if (blocks.length > 1) return fail("ambiguous-target", `The note has ${blocks.length} blocks with the id ^${id}, so the patch could not tell which one you meant; nothing was changed. Give one of them another id.`);
+	// A repeated id's later occurrences have keys of their own (the document map lists them); the plain id is the first.
+	const { id, occurrence, block } = blockByKey(findBlocks(doc), target.startsWith("^") ? target.slice(1) : target);
+	if (!BLOCK_ID.test(id)) return fail("invalid-target", `"${target}" is not a block id: an id is letters, digits and dashes (send it without the ^); nothing was changed.`);
 	const text = body.replace(/(\r?\n)+$/, "").replace(/\r?\n/g, doc.eol);
-	const block = blocks[0];
 	if (!block) {
+		if (occurrence > 1) return fail("target-not-found", `The note has no occurrence ${occurrence} of the block id ^${id}, so nothing was changed. Copy block keys from the note's document map.`);
 		if (!instruction.createTargetIfMissing || operation === "delete" || rows !== undefined) {
 			const known = [...new Set(findBlocks(doc).map((found) => `^${found.id}`))].slice(0, 20);
 			return fail("target-not-found", `The note has no block ^${id}, so nothing was changed.` + (known.length > 0 ? ` Its block ids: ${known.join(" ")}.` : " It has no block ids.") + " Send Create-Target-If-Missing: true (createTargetIfMissing in a JSON instruction) to add it at the end of the note.");

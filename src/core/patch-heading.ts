@@ -2,6 +2,7 @@
  * PATCH of a heading: its section's body (scope `content`, the default), its text (`marker`: a rename that keeps the
  * level), its whole section (`markerAndContent`), one block of its body (`within`), or its place (`parent`: a move).
  */
+import { parseOccurrence } from "./markdown/occurrences";
 import { headingSections, type Section } from "./markdown/sections";
 import { parseMarkdown, type MarkdownStructure } from "./markdown/structure";
 import { contentPreexists, DEFAULT_DELIMITER, fail, type PatchInstruction, type PatchResult, type PatchWarning } from "./patch";
@@ -18,7 +19,9 @@ export function patchHeading(content: string, instruction: PatchInstruction, bod
 	const doc = parseMarkdown(content);
 	const found = findSection(doc, path, delimiter);
 	if (!found.ok) {
-		if (found.reason === "target-not-found" && instruction.createTargetIfMissing && instruction.operation !== "delete") return createHeading(content, doc, path, body, delimiter, instruction.relativeHeadings === true);
+		// A key of a later occurrence names a heading that exists or nothing: it is never a heading's text to create.
+		const creatable = instruction.createTargetIfMissing && instruction.operation !== "delete" && path.every((key) => parseOccurrence(key).occurrence === 1);
+		if (found.reason === "target-not-found" && creatable) return createHeading(content, doc, path, body, delimiter, instruction.relativeHeadings === true);
 		return found;
 	}
 	const section = found.section;
@@ -58,11 +61,8 @@ function badPath(path: readonly string[], target: string, delimiter: string): Pa
 
 /** The one section at `path`, or why there is none. */
 export function findSection(doc: MarkdownStructure, path: readonly string[], delimiter: string): { ok: true; section: Section } | Extract<PatchResult, { ok: false }> {
-	const matches = headingSections(doc, path);
-	if (matches.length > 1) {
-		return fail("ambiguous-target", `${matches.length} headings have the path "${path.join(delimiter)}", so the patch could not tell which one you meant; nothing was changed. Name the enclosing headings too, or rename one.`);
-	}
-	const section = matches[0];
+	// Each heading has its own key (a repeat of a sibling carries an occurrence suffix), so at most one matches.
+	const section = headingSections(doc, path)[0];
 	if (section) return { ok: true, section };
 	const known = doc.headings.slice(0, 20).map((heading) => `${"#".repeat(heading.level)} ${heading.text}`);
 	return fail("target-not-found", `The note has no heading at the path "${path.join(delimiter)}" (nested headings are named outermost first, separated by "${delimiter}"), so nothing was changed.` +
@@ -76,10 +76,9 @@ function createHeading(content: string, doc: MarkdownStructure, path: readonly s
 	let parent: Section | null = null;
 	let depth = path.length - 1;
 	for (; depth > 0; depth--) {
-		const matches = headingSections(doc, path.slice(0, depth));
-		if (matches.length > 1) return fail("ambiguous-target", `Several headings have the path "${path.slice(0, depth).join(delimiter)}", so the new heading has no single place; nothing was changed.`);
-		if (matches[0]) {
-			parent = matches[0];
+		const match = headingSections(doc, path.slice(0, depth))[0];
+		if (match) {
+			parent = match;
 			break;
 		}
 	}

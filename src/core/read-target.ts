@@ -4,8 +4,9 @@
  * whole node in the shape a PATCH replace at that scope takes (`markerAndContent`: a heading's section with its own
  * line as `#`, levels relative to it; a whole block, id and all; a frontmatter entry as {key: value}).
  */
-import { findBlocks } from "./markdown/blocks";
+import { blockByKey, findBlocks } from "./markdown/blocks";
 import { readFrontmatter } from "./markdown/frontmatter";
+import { parseOccurrence } from "./markdown/occurrences";
 import { headingSections } from "./markdown/sections";
 import { parseMarkdown } from "./markdown/structure";
 import type { PatchScope, PatchTargetType } from "./patch";
@@ -24,19 +25,16 @@ export function readTarget(content: string, type: PatchTargetType, target: strin
 	if (type === "heading") {
 		const headingPath = path ?? [target];
 		const sections = headingSections(doc, headingPath);
-		if (sections.length > 1) return { kind: "unreadable", detail: `${sections.length} headings have the path ${JSON.stringify(headingPath)}; name the enclosing headings too.` };
 		const section = sections[0];
 		if (!section) return { kind: "missing", detail: `The note has no heading at the path ${JSON.stringify(headingPath)} (outermost first, one URL segment each).` };
-		if (scope === "marker") return { kind: "text", text: headingPath[headingPath.length - 1]! };
+		// The label is the heading's own text, never the occurrence suffix its key may carry.
+		if (scope === "marker") return { kind: "text", text: parseOccurrence(headingPath[headingPath.length - 1]!).text };
 		if (scope === "markerAndContent") return { kind: "text", text: shiftHeadings(content.slice(section.start, section.contentEnd), 1 - section.level, []) };
 		return { kind: "text", text: content.slice(section.contentStart, section.contentEnd) };
 	}
 	if (type === "block") {
-		const id = target.startsWith("^") ? target.slice(1) : target;
-		const blocks = findBlocks(doc).filter((block) => block.id === id);
-		if (blocks.length > 1) return { kind: "unreadable", detail: `The note has ${blocks.length} blocks with the id ^${id}.` };
-		const block = blocks[0];
-		if (!block) return { kind: "missing", detail: `The note has no block ^${id}.` };
+		const { id, occurrence, block } = blockByKey(findBlocks(doc), target.startsWith("^") ? target.slice(1) : target);
+		if (!block) return { kind: "missing", detail: occurrence > 1 ? `The note has no occurrence ${occurrence} of the block id ^${id}.` : `The note has no block ^${id}.` };
 		if (scope === "marker") return { kind: "text", text: id };
 		return { kind: "text", text: content.slice(scope === "markerAndContent" ? block.start : block.bodyStart, scope === "markerAndContent" ? block.end : block.bodyEnd) };
 	}

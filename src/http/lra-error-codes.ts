@@ -15,6 +15,9 @@ export const LRA_CASE = {
 	invalidOperation: 40057,
 	invalidTarget: 40058,
 	invalidContentType: 40012,
+	invalidDestinationHeader: 40022,
+	invalidWithinHeader: 40023,
+	invalidTargetScopeHeader: 40059,
 } as const;
 
 export const LRA_ERROR_CODES = {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { occurrenceKey } from "../../src/core/markdown/occurrences";
 import { applyPatch, type PatchInstruction, type PatchResult } from "../../src/core/patch";
 
 const block = (operation: PatchInstruction["operation"], target: string, extra: Partial<PatchInstruction> = {}): PatchInstruction => ({ operation, targetType: "block", target, ...extra });
@@ -41,8 +42,12 @@ describe("applyPatch on a block", () => {
 		expect(applyPatch(NOTE, block("delete", "nope", { createTargetIfMissing: true }), "")).toMatchObject({ ok: false, reason: "target-not-found" });
 	});
 
-	it("refuses a repeated id and a malformed one rather than guessing", () => {
-		expect(applyPatch("a ^x\n\nb ^x\n", block("append", "x"), "y")).toMatchObject({ ok: false, reason: "ambiguous-target" });
+	it("addresses each occurrence of a repeated id by its key (the plain id is the first), and refuses a malformed one", () => {
+		expect(patched(applyPatch("a ^x\n\nb ^x\n", block("append", "x"), "y"))).toBe("a\ny ^x\n\nb ^x\n");
+		expect(patched(applyPatch("a ^x\n\nb ^x\n", block("append", occurrenceKey("x", 2)), "y"))).toBe("a ^x\n\nb\ny ^x\n");
+		expect(applyPatch("a ^x\n\nb ^x\n", block("append", occurrenceKey("x", 3)), "y")).toMatchObject({ ok: false, reason: "target-not-found" });
+		// A later occurrence's key is never created, even when asked to create what is missing.
+		expect(applyPatch("a ^x\n", { ...block("append", occurrenceKey("x", 2)), createTargetIfMissing: true }, "y")).toMatchObject({ ok: false, reason: "target-not-found" });
 		expect(applyPatch(NOTE, block("append", "not an id"), "y")).toMatchObject({ ok: false, reason: "invalid-target" });
 	});
 

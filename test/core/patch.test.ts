@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { occurrenceKey } from "../../src/core/markdown/occurrences";
 import { applyPatch, type PatchInstruction, type PatchResult } from "../../src/core/patch";
 
 const heading = (operation: PatchInstruction["operation"], target: string, extra: Partial<PatchInstruction> = {}): PatchInstruction => ({ operation, targetType: "heading", target, ...extra });
@@ -80,9 +81,14 @@ describe("applyPatch on a heading", () => {
 		expect(patched(applyPatch(note, heading("append", "A"), "two"))).toBe("# A\r\none\r\ntwo\r\n\r\n# B\r\n");
 	});
 
-	it("refuses to guess between two headings with the same path", () => {
-		const result = applyPatch("# A\n## Notes\n# A\n## Notes\n", heading("append", "A::Notes"), "x");
-		expect(result).toMatchObject({ ok: false, reason: "ambiguous-target" });
+	it("addresses each of two headings with the same path by its key: the plain text is the first", () => {
+		const note = "# A\n## Notes\n# A\n## Notes\n";
+		expect(applyPatch(note, heading("append", "A::Notes"), "x")).toMatchObject({ ok: true, content: "# A\n## Notes\nx\n# A\n## Notes\n" });
+		const second = { ...heading("append", ""), headingPath: [occurrenceKey("A", 2), "Notes"] };
+		expect(applyPatch(note, second, "x")).toMatchObject({ ok: true, content: "# A\n## Notes\n# A\n## Notes\nx\n" });
+		// A later occurrence that is not there is missing, and never created under its key.
+		const third = { ...heading("append", ""), headingPath: [occurrenceKey("A", 3)], createTargetIfMissing: true };
+		expect(applyPatch(note, third, "x")).toMatchObject({ ok: false, reason: "target-not-found" });
 	});
 
 	it("names the note's headings when the target is missing", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { occurrenceKey } from "../../src/core/markdown/occurrences";
 import { applyPatch } from "../../src/core/patch";
 import { readTarget } from "../../src/core/read-target";
 
@@ -19,7 +20,11 @@ describe("readTarget", () => {
 		expect(readTarget(NOTE, "heading", "", ["Next steps"])).toMatchObject({ kind: "missing" });
 		expect(readTarget(NOTE, "block", "nope")).toMatchObject({ kind: "missing" });
 		expect(readTarget(NOTE, "frontmatter", "toString")).toMatchObject({ kind: "missing" });
-		expect(readTarget("# A\n# A\n", "heading", "", ["A"])).toMatchObject({ kind: "unreadable" });
+		// A repeated sibling: the plain text is the first occurrence, the key of the second (with its suffix) the second.
+		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", ["A"])).toEqual({ kind: "text", text: "one\n" });
+		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", [occurrenceKey("A", 2)])).toEqual({ kind: "text", text: "two\n" });
+		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", [occurrenceKey("A", 2)], "marker")).toEqual({ kind: "text", text: "A" });
+		expect(readTarget("a ^x\n\nb ^x\n", "block", occurrenceKey("x", 2))).toEqual({ kind: "text", text: "b" });
 		expect(readTarget("---\n[1\n---\n", "frontmatter", "a")).toMatchObject({ kind: "invalid-frontmatter" });
 	});
 

@@ -243,6 +243,15 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect(await s.file("Work/Review.md")).toBe(NOTE);
 		});
 
+		it("names a malformed Within (40023), Target-Scope (40059) or Destination (40022) header with LRA's code", async () => {
+			const raw = { ...MARKDOWN, Operation: "append" };
+			lraError(await s.api(`${PATH}/heading/Later`, { method: "PATCH", body: "x", headers: { ...raw, Within: "1x" } }), 400, 40023);
+			lraError(await s.api(`${PATH}/heading/Later`, { method: "PATCH", body: "x", headers: { ...raw, "Target-Scope": "sideways" } }), 400, 40059);
+			lraError(await s.api(`${PATH}/heading/Later`, { headers: { "Target-Scope": "parent" } }), 400, 40059);
+			lraError(await s.api(`${PATH}/heading/Later`, { method: "PATCH", headers: { Operation: "replace", "Target-Scope": "parent", Destination: "%7Bnot-json" } }), 400, 40022);
+			expect(await s.file("Work/Review.md")).toBe(NOTE);
+		});
+
 		it("refuses a malformed instruction with 40081 and an invalid version with 40082", async () => {
 			lraError(await s.api(PATH, { method: "PATCH", body: JSON.stringify({ targetType: "paragraph", target: ["Later"], operation: "append", content: "x" }), headers: JSON_BODY }), 400, 40081);
 			lraError(await s.api(PATH, { method: "PATCH", body: "{}", headers: { ...JSON_BODY, "Markdown-Patch-Version": "9" } }), 400, 40082);
@@ -285,6 +294,34 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect((await s.api("/vault/Work/Log.md", { method: "POST", body: "- a\n" })).status).toBe(204);
 			expect((await s.api("/vault/Work/Log.md", { method: "POST", body: "- b\n", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(204);
 			expect(await s.file("Work/Log.md")).toBe("- a\n- b\n");
+		});
+	});
+
+	describe("a heading or block id repeated", () => {
+		const DUPLICATES = "x ^dup\n\ny ^dup\n\n# Notes\n\nfirst\n\n# Notes\n\nsecond\n\n# Notes\n\nthird\n";
+		const MAP = { Accept: "application/vnd.olrapi.document-map+json" };
+
+		it("gets a key of its own at each occurrence in the map, each reachable by a URL target", async () => {
+			await s.edit("Dup.md", DUPLICATES);
+			const map = (await s.api("/vault/Dup.md", { headers: MAP })).json<{ headings: Record<string, unknown>; blocks: string[] }>();
+			const keys = Object.keys(map.headings);
+			expect(keys).toHaveLength(3);
+			expect(keys[0]).toBe("Notes");
+			expect(new Set(keys).size).toBe(3);
+			const bodies = [];
+			for (const key of keys) bodies.push((await s.api(`/vault/Dup.md/heading/${encodeURIComponent(key)}`)).text.trim());
+			expect(bodies).toEqual(["first", "second", "third"]);
+			expect(map.blocks).toHaveLength(2);
+			expect((await s.api(`/vault/Dup.md/block/${encodeURIComponent(map.blocks[1]!)}`)).text.trim()).toBe("y");
+		});
+
+		it("is patched at the occurrence its key names, and only there", async () => {
+			await s.edit("Dup.md", DUPLICATES);
+			const map = (await s.api("/vault/Dup.md", { headers: MAP })).json<{ headings: Record<string, unknown>; version: string }>();
+			const third = Object.keys(map.headings)[2]!;
+			const res = await s.api("/vault/Dup.md", { method: "PATCH", body: JSON.stringify({ targetType: "heading", target: [third], operation: "replace", content: "replaced third", ifMatch: map.version }), headers: JSON_BODY });
+			expect(res.status, res.text).toBe(200);
+			expect(await s.file("Dup.md")).toBe(DUPLICATES.replace("\n\nthird\n", "\nreplaced third\n"));
 		});
 	});
 

@@ -153,7 +153,7 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		await mcp.tool("append_note", { path: "Inbox/New.md", content: "more\n" });
 		await mcp.tool("delete_note", { path: "Inbox/New.md", revision: sha256Token("new\nmore\n") });
 		const client = `${clientIdOf(TEST_KEY)}:${mcp.transport.sessionId!}`;
-		const actor = { kind: "agent", name: "test-agent", client };
+		const actor = { kind: "agent", name: "test-agent", client, keyClient: clientIdOf(TEST_KEY) };
 		expect(write.mock.calls.map(([request]) => [request.operation.kind, request.actor])).toEqual([
 			["replace", actor],
 			["append", actor],

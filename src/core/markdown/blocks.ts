@@ -4,6 +4,7 @@
  * (a table, a list, a paragraph), blank lines between allowed.
  */
 import { isBlankLine } from "./lines";
+import { OccurrenceCounter, parseOccurrence } from "./occurrences";
 import type { MarkdownStructure } from "./structure";
 
 export interface Block {
@@ -60,4 +61,18 @@ export function findBlocks(doc: MarkdownStructure): Block[] {
 		blocks.push({ id: inline[1]!, bodyStart: lines[top]!.start, bodyEnd: line.start + inline.index, inline: true, start: lines[top]!.start, end: line.next });
 	}
 	return blocks;
+}
+
+/** Each block's key, in note order: its id, with an occurrence suffix when an earlier block has the same id. */
+export function blockKeys(blocks: readonly Block[]): string[] {
+	const counter = new OccurrenceCounter();
+	return blocks.map((block) => counter.next(block.id));
+}
+
+/** The block a key names (an id names its first occurrence; a suffixed key a later one), and its plain id. */
+export function blockByKey(blocks: readonly Block[], key: string): { id: string; occurrence: number; block: Block | undefined } {
+	const { text: id, occurrence } = parseOccurrence(key);
+	let seen = 0;
+	for (const block of blocks) if (block.id === id && ++seen === occurrence) return { id, occurrence, block };
+	return { id, occurrence, block: undefined };
 }

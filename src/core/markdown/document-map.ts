@@ -2,12 +2,12 @@
  * The document map of the Local REST API (markdown-patch formats 1 and 2): what a PATCH can target in a note. Format 2
  * nests headings as a tree (a path through it is a heading target); format 1 lists `A::B` paths.
  */
-import { findBlocks } from "./blocks";
+import { blockKeys, findBlocks } from "./blocks";
 import { readFrontmatter } from "./frontmatter";
-import { headingPaths } from "./sections";
+import { headingKeyPaths, headingPaths } from "./sections";
 import { parseMarkdown, type MarkdownStructure } from "./structure";
 
-/** Each heading's text maps to its child headings. Duplicate siblings share one key (a PATCH on them is ambiguous). */
+/** Each heading's key maps to its child headings: a repeat of an earlier sibling has its own key (occurrences.ts). */
 export interface HeadingTree {
 	[text: string]: HeadingTree;
 }
@@ -33,12 +33,13 @@ export function documentMap(content: string): DocumentMap {
 	const doc = parseMarkdown(content);
 	// Null-prototype objects: a heading named "__proto__" is an ordinary key, never the object's prototype.
 	const headings = Object.create(null) as HeadingTree;
-	for (const path of headingPaths(doc)) {
+	for (const path of headingKeyPaths(doc)) {
 		if (path.some((text) => text === "")) continue;
 		let level = headings;
 		for (const text of path) level = Object.prototype.hasOwnProperty.call(level, text) ? level[text]! : (level[text] = Object.create(null) as HeadingTree);
 	}
-	return { headings, blocks: blockIds(doc), frontmatterFields: frontmatterFields(content) };
+	// Every block, a repeated id at each occurrence with its own key, as Local REST API 5.1 lists them.
+	return { headings, blocks: blockKeys(findBlocks(doc)), frontmatterFields: frontmatterFields(content) };
 }
 
 /**
@@ -85,6 +86,7 @@ export function flatDocumentMap(content: string): FlatDocumentMap {
 	return { headings, blocks: blockIds(doc), frontmatterFields: frontmatterFields(content), ...(truncated ? { headingsTruncated: true as const } : {}) };
 }
 
+/** Format 1: each id once. */
 function blockIds(doc: MarkdownStructure): string[] {
 	return [...new Set(findBlocks(doc).map((block) => block.id))];
 }

@@ -1,5 +1,6 @@
 /** Heading sections: a heading's body runs to the next heading of the same or a higher level (its subtree). */
 import { isBlankLine } from "./lines";
+import { OccurrenceCounter } from "./occurrences";
 import type { MarkdownStructure } from "./structure";
 
 export interface Section {
@@ -16,15 +17,17 @@ export interface Section {
 	end: number;
 }
 
-/** Sections whose chain of enclosing headings (outermost first) is exactly `path`. */
+/**
+ * Sections whose chain of enclosing headings (outermost first) is exactly `path`. Each step is a heading's key: its
+ * text, with an occurrence suffix for a repeat of an earlier sibling (occurrences.ts), so plain text names the first.
+ */
 export function headingSections(doc: MarkdownStructure, path: readonly string[]): Section[] {
 	const found: Section[] = [];
-	const chain: { level: number; text: string }[] = [];
+	const keys = headingKeyPaths(doc);
 	const ends = sectionEndLines(doc);
 	doc.headings.forEach((heading, index) => {
-		while (chain.length > 0 && chain[chain.length - 1]!.level >= heading.level) chain.pop();
-		chain.push(heading);
-		if (chain.length !== path.length || chain.some((entry, depth) => entry.text !== path[depth])) return;
+		const chain = keys[index]!;
+		if (chain.length !== path.length || chain.some((key, depth) => key !== path[depth])) return;
 		const endLine = ends[index]!;
 		let last = endLine - 1;
 		while (last > heading.line && isBlankLine(doc.lines[last]!.text) && !doc.code.has(last)) last--;
@@ -52,12 +55,24 @@ function sectionEndLines(doc: MarkdownStructure): number[] {
 	return ends;
 }
 
-/** Every heading's path (outermost first), in note order. */
+/** Every heading's path (outermost first), in note order, as plain text (a repeat of an earlier sibling alike). */
 export function headingPaths(doc: MarkdownStructure): string[][] {
 	const chain: { level: number; text: string }[] = [];
 	return doc.headings.map((heading) => {
 		while (chain.length > 0 && chain[chain.length - 1]!.level >= heading.level) chain.pop();
 		chain.push(heading);
 		return chain.map((entry) => entry.text);
+	});
+}
+
+/** Every heading's path of keys (outermost first), in note order: a repeat of an earlier sibling gets its own key. */
+export function headingKeyPaths(doc: MarkdownStructure): string[][] {
+	const root = new OccurrenceCounter();
+	const chain: { level: number; key: string; children: OccurrenceCounter }[] = [];
+	return doc.headings.map((heading) => {
+		while (chain.length > 0 && chain[chain.length - 1]!.level >= heading.level) chain.pop();
+		const siblings = chain.length > 0 ? chain[chain.length - 1]!.children : root;
+		chain.push({ level: heading.level, key: siblings.next(heading.text), children: new OccurrenceCounter() });
+		return chain.map((entry) => entry.key);
 	});
 }

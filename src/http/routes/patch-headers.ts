@@ -7,6 +7,7 @@
  */
 import { PATCH_SCOPES, type PatchDestination, type PatchScope } from "../../core/patch";
 import { parseDestination } from "../../core/patch-instruction";
+import { LRA_CASE } from "../lra-error-codes";
 import { refuse } from "../problems";
 import type { RequestContext } from "../router";
 import { headersValue } from "./headers";
@@ -34,14 +35,14 @@ export function patchHeaderOptions(context: RequestContext, format: HeaderFormat
 		if (!allowed.includes(scope)) {
 			if (format === "instruction") unsupported("Target-Scope", scope, 'A JSON instruction carries its scope as the field "scope"; the header is not read with it.');
 			if (format === "implied") unsupported("Target-Scope", scope, "A PUT or POST of a URL target acts on the part's content only. To rename, move or rewrite a heading or block whole, send a PATCH with Target-Scope.");
-			invalid(`Target-Scope "${scope.slice(0, 40)}" is not a scope ${format === "read" ? "a read takes (parent places a section, it has nothing to read)" : "here"}: send ${allowed.join(", ")}${format === "format1" ? " (parent, a move, is format 2 only)" : ""}. Nothing was ${format === "read" ? "read" : "written"}.`);
+			invalid(`Target-Scope "${scope.slice(0, 40)}" is not a scope ${format === "read" ? "a read takes (parent places a section, it has nothing to read)" : "here"}: send ${allowed.join(", ")}${format === "format1" ? " (parent, a move, is format 2 only)" : ""}. Nothing was ${format === "read" ? "read" : "written"}.`, LRA_CASE.invalidTargetScopeHeader);
 		}
 		if (scope !== "content") options.scope = scope as PatchScope;
 	}
 	const within = headersValue(context, "within");
 	if (within !== undefined) {
 		if (format !== "raw") unsupported("Within", within, format === "instruction" ? 'A JSON instruction carries it as the field "within".' : "Within belongs to a format 2 PATCH (a URL target, or Target-Type/Target with Markdown-Patch-Version: 2).");
-		if (!/^-?\d{1,15}$/.test(within.trim())) invalid(`Within must be a whole number (0 the first block of the section's own body, -1 the last), not "${within.slice(0, 40)}". Nothing was written.`);
+		if (!/^-?\d{1,15}$/.test(within.trim())) invalid(`Within must be a whole number (0 the first block of the section's own body, -1 the last), not "${within.slice(0, 40)}". Nothing was written.`, LRA_CASE.invalidWithinHeader);
 		options.within = Number(within.trim());
 	}
 	const destination = headersValue(context, "destination");
@@ -82,16 +83,17 @@ function readDestination(raw: string): PatchDestination {
 	try {
 		parsed = JSON.parse(decodeURIComponent(raw.trim()));
 	} catch {
-		return invalid('The Destination header is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify({"parent": ["Appendix"], "place": "last"})). Nothing was written.');
+		return invalid('The Destination header is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify({"parent": ["Appendix"], "place": "last"})). Nothing was written.', LRA_CASE.invalidDestinationHeader);
 	}
 	const destination = parseDestination(parsed);
-	return typeof destination === "string" ? invalid(destination) : destination;
+	return typeof destination === "string" ? invalid(destination, LRA_CASE.invalidDestinationHeader) : destination;
 }
 
 function unsupported(header: string, value: string, why: string): never {
 	return refuse("unsupported-header", `${header}: ${value.slice(0, 60)} is not read here, so nothing was read or written. ${why}`, { header });
 }
 
-function invalid(detail: string): never {
-	return refuse("invalid-patch-instruction", detail);
+/** A header value the request cannot mean; `errorCode` is LRA's finer code for that header, where it has one. */
+function invalid(detail: string, errorCode?: number): never {
+	return refuse("invalid-patch-instruction", detail, errorCode === undefined ? {} : { errorCode });
 }

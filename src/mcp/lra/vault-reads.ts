@@ -76,7 +76,7 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 		"vault_get_document_map",
 		{
 			description:
-				"Return the structure of a vault file: {headings (a nested object of heading texts), blocks (block ids), frontmatterFields, version}. Use a path of heading keys as a vault_read or vault_patch heading target; pass version as vault_patch's ifMatch. The map is a read of part of the note: it lets vault_patch through, not vault_write or vault_delete.",
+				"Return the structure of a vault file: {headings (a nested object of heading texts), blocks (block ids), frontmatterFields, version}. Use a path of heading keys as a vault_read or vault_patch heading target; pass version as vault_patch's ifMatch. A heading repeated under one parent, or a block id used twice, has its own key at each occurrence (the first plain, later ones with a non-printable suffix): copy keys verbatim, never retype them. The map is a read of part of the note: it lets vault_patch through, not vault_write or vault_delete.",
 			inputSchema: { path: pathArg },
 			annotations: READS,
 		},

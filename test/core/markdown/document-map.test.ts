@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { occurrenceKey } from "../../../src/core/markdown/occurrences";
 import { documentMap, FLAT_HEADINGS_MIN_BUDGET, flatDocumentMap } from "../../../src/core/markdown/document-map";
 
 const NOTE = [
@@ -29,9 +30,11 @@ describe("documentMap (format 2)", () => {
 		});
 	});
 
-	it("keeps a heading named __proto__ as an ordinary key, and lists a repeated sibling once", () => {
-		const map = documentMap("# __proto__\n## a\n# x\n## b\n## b\n");
-		expect(JSON.stringify(map.headings)).toBe('{"__proto__":{"a":{}},"x":{"b":{}}}');
+	it("keeps a heading named __proto__ as an ordinary key, and gives a repeated sibling (or block id) a key of its own", () => {
+		const map = documentMap("# __proto__\n## a\n# x\n## b\n## b\n## b\none ^i\n\ntwo ^i\n");
+		expect(Object.keys(map.headings.x!)).toEqual(["b", occurrenceKey("b", 2), occurrenceKey("b", 3)]);
+		expect(map.headings.__proto__).toEqual({ a: {} });
+		expect(map.blocks).toEqual(["i", occurrenceKey("i", 2)]);
 		expect(Object.getPrototypeOf(map.headings)).toBe(null);
 	});
 

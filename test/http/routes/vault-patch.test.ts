@@ -250,12 +250,14 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 
-	it("answers a heading path that names two sections with 400 invalid-patch rather than guessing", async () => {
+	it("patches the first of two sections a heading path names by its plain text, as Local REST API 5.1 does (the second has a key of its own)", async () => {
 		const twice = NOTE + "# Plan\n## Tasks\n- other\n";
 		await s.edit("Note.md", twice);
-		const problem = expectProblem(await patch({ ...appendTask, "If-Match": await etag() }), 400, "invalid-patch");
-		expect(problem.reason).toBe("ambiguous-target");
-		expect(await s.file("Note.md")).toBe(twice);
+		const res = await patch({ ...appendTask, "If-Match": await etag() });
+		expect(res.status, res.text).toBe(200);
+		expect(await s.file("Note.md")).toMatch(/- other\n$/);
+		expect((await s.file("Note.md"))!.endsWith("# Plan\n## Tasks\n- other\n")).toBe(true);
+		expect(await s.file("Note.md")).not.toBe(twice);
 	});
 
 	it("answers a PATCH of a missing note with 404", async () => {
