@@ -3,18 +3,21 @@
  * (outside code), without the '#', each once.
  */
 import { readFrontmatter } from "./markdown/frontmatter";
+import { blankInlineCode } from "./markdown/inline-code";
 import { parseMarkdown } from "./markdown/structure";
 
 // Obsidian ends a tag at whitespace and at ASCII punctuation other than `_`, `-` and `/`.
 const INLINE_TAG = /(?<=^|\s)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu;
 
-export function noteTags(content: string): string[] {
-	const tags = [...frontmatterTags(content), ...inlineTags(content)];
+/** `frontmatter`: the note's frontmatter when the caller has read it already (it is read here otherwise). */
+export function noteTags(content: string, frontmatter: Record<string, unknown> | null = readFrontmatter(content).data): string[] {
+	const tags = [...tagsOfFrontmatter(frontmatter), ...inlineTags(content)];
 	return [...new Set(tags)];
 }
 
-function frontmatterTags(content: string): string[] {
-	const value = readFrontmatter(content).data?.tags;
+/** The tags a note's frontmatter names (a list, or one string of them), without '#'. */
+export function tagsOfFrontmatter(frontmatter: Record<string, unknown> | null): string[] {
+	const value = frontmatter?.tags;
 	const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,\s]+/) : [];
 	return items
 		.filter((item): item is string | number => typeof item === "string" || typeof item === "number")
@@ -35,36 +38,4 @@ function inlineTags(content: string): string[] {
 		}
 	}
 	return found;
-}
-
-/** Blanks out inline code spans: a run of backticks up to the next run of exactly the same length (CommonMark). */
-function blankInlineCode(text: string): string {
-	let result = "";
-	let at = 0;
-	while (at < text.length) {
-		const open = text.indexOf("`", at);
-		if (open === -1) break;
-		let length = 1;
-		while (text[open + length] === "`") length++;
-		const close = findRun(text, open + length, length);
-		if (close === -1) {
-			// An unmatched run is literal text; what follows it may still hold tags.
-			result += text.slice(at, open + length);
-			at = open + length;
-			continue;
-		}
-		result += text.slice(at, open) + " ".repeat(close + length - open);
-		at = close + length;
-	}
-	return result + text.slice(at);
-}
-
-function findRun(text: string, from: number, length: number): number {
-	for (let at = text.indexOf("`", from); at !== -1; ) {
-		let run = 1;
-		while (text[at + run] === "`") run++;
-		if (run === length) return at;
-		at = text.indexOf("`", at + run);
-	}
-	return -1;
 }

@@ -29,6 +29,8 @@ import type { AgentActivity } from "./agent-activity";
 import { MergeModalHook } from "./merge-modal-hook";
 import type { NoteHistoryService } from "./note-history";
 import { UndoNotes } from "./undo-notes";
+import { NoteSearch } from "./note-search";
+import { yieldVia, type YieldToHost } from "../core/steps";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -102,6 +104,8 @@ export interface AgentNotesDeps {
 	vaultName: string;
 	noteHistory: NoteHistoryService;
 	activity: AgentActivity;
+	/** How long work (search) gives the host a turn; by default a zero-delay timer of `timers`. */
+	yieldToHost?: YieldToHost;
 }
 
 export class AgentNotes {
@@ -117,6 +121,8 @@ export class AgentNotes {
 	readonly undo: UndoNotes;
 	/** How the host shows a conflict in its merge modal (Obsidian offers one; headless does not). */
 	readonly mergeModal = new MergeModalHook();
+	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/note-search.ts). */
+	readonly search: NoteSearch;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -127,6 +133,7 @@ export class AgentNotes {
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
 		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
+		this.search = new NoteSearch({ gateway: deps.gateway, pathPolicy: deps.pathPolicy, settings: deps.settings, yieldToHost: deps.yieldToHost ?? yieldVia(deps.timers) });
 	}
 
 	/**
