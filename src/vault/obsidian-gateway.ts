@@ -12,6 +12,7 @@ import { OpenEditors } from "./obsidian-editors";
 import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
 import { ensureParent, isFile, refuseIfOnDisk, toStat, trashRecoverably, unlessGone } from "./obsidian-files";
+import { ObsidianSearch } from "./obsidian-search";
 
 /** How often a write is decided again because the person kept typing while its changes were computed. */
 const EDITOR_ATTEMPTS = 10;
@@ -20,6 +21,8 @@ export class ObsidianGateway implements VaultGateway {
 	/** Vault event refs of the subscriptions still open; a closed one is dropped, so nothing keeps its listener alive. */
 	private readonly live = new Set<EventRef>();
 	private readonly editors: OpenEditors;
+	/** Obsidian's own simple search, metadata cache and Dataview, for the search service. */
+	readonly search: ObsidianSearch;
 
 	constructor(
 		private readonly app: App,
@@ -28,6 +31,7 @@ export class ObsidianGateway implements VaultGateway {
 		private readonly yieldToHost: YieldToHost,
 	) {
 		this.editors = new OpenEditors(app);
+		this.search = new ObsidianSearch(app);
 		register(() => {
 			for (const ref of this.live) this.app.vault.offref(ref);
 			this.live.clear();

@@ -2,6 +2,7 @@
 import { readFileSync } from "fs";
 import { join } from "path";
 import { CliRegistry } from "./cli";
+import { MetadataCache } from "./metadata-cache";
 import { SimClock } from "./clock";
 import { MarkdownViewModel } from "./editor";
 import { Events } from "./events";
@@ -167,12 +168,21 @@ export class App {
 	readonly secretStorage: SecretStorage | undefined;
 	/** The CLI's commands (plugins add theirs through registerCliHandler, 1.12.2+). */
 	readonly cli = new CliRegistry();
+	/** What Obsidian parsed of each note (metadata-cache.ts); it follows the vault's events. */
+	readonly metadataCache: MetadataCache;
+	/**
+	 * Obsidian's plugin registry (undocumented, as plugins reach each other's APIs): the loaded plugins by id. Tests put
+	 * a focused fake of another plugin here (Dataview's `api`).
+	 */
+	readonly plugins: { plugins: Record<string, unknown> } = { plugins: {} };
 
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);
 		this.vault.onFileWritten = (file) => this.editors(file.path).forEach((view) => view.fileChanged());
 		// A deleted note's tabs close; unsaved typing in them is gone, as in Obsidian.
 		this.vault.onFileRemoved = (file) => this.editors(file.path).forEach((view) => this.closeView(view));
+		// Before anything else listens: the cache parses a note when the vault announces it, as Obsidian's does.
+		this.metadataCache = new MetadataCache(this.vault);
 		this.vault.loadFromDisk();
 		this.workspace.beforeLayoutReady = () => this.vault.deliverStartupFlood();
 		this.fileManager = new FileManager(this.vault);

@@ -10,6 +10,7 @@ import { ACTIVE_HANDLERS, matchActive } from "./active-note";
 import { patchNote } from "./vault-patch";
 import { matchNoteTarget, NOTE_TARGET_HANDLERS } from "./note-target";
 import { getHistory, listActivity, restoreRevision, revertAgentWrite } from "./history";
+import { matchSearch, matchSimpleSearch, querySearch, simpleSearch } from "./search";
 
 /** /history/{path}/{action}: the note path is everything between (a note path always ends in its extension). */
 function historyAction(action: string): (raw: string) => string | null {
@@ -33,4 +34,6 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/history/{path}/revert", match: historyAction("revert"), handlers: { POST: revertAgentWrite } },
 	{ template: "/history/{path}", match: prefix("/history/"), handlers: { GET: getHistory } },
 	{ template: "/activity", match: exact("/activity"), handlers: { GET: listActivity } },
+	{ template: "/search/", match: matchSearch, handlers: { POST: querySearch } },
+	{ template: "/search/simple/", match: matchSimpleSearch, handlers: { POST: simpleSearch } },
 ];
