@@ -1,5 +1,5 @@
 /**
- * The tool contract: exactly nine tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
+ * The tool contract: exactly eleven tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
  * use to decide what needs a person's approval, and descriptions that state the revision rule and which tool to use.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,9 +21,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the nine tools, each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the eleven tools, each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "delete_note", "edit_note", "list_notes", "note_changes", "patch_note", "read_note", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "delete_note", "edit_note", "list_notes", "note_changes", "patch_note", "query_notes", "read_note", "search_notes", "write_note"]);
 		expect([...TOOL_NAMES].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -60,6 +60,10 @@ describe("tools/list", () => {
 		expect(outputs("note_changes")).toEqual(expect.arrayContaining(["diff", "path", "revision", "to", "truncated", "nextOffset"]));
 		expect(inputs("conflict_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
 		expect(outputs("conflict_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]));
+		expect(inputs("search_notes")).toEqual({ properties: ["context_length", "cursor", "include_backups", "limit", "query"], required: ["query"] });
+		expect(outputs("search_notes")).toEqual(["nextCursor", "results", "total"]);
+		expect(inputs("query_notes")).toEqual({ properties: ["cursor", "dql", "include_backups", "limit", "logic"], required: [] });
+		expect(outputs("query_notes")).toEqual(["nextCursor", "results", "total"]);
 	});
 
 	it("says plainly that writes need the revision from the last read, and offers merge: \"auto\"", async () => {
@@ -97,6 +101,8 @@ describe("tools/list", () => {
 			list_notes: reads,
 			note_changes: reads,
 			conflict_status: reads,
+			search_notes: reads,
+			query_notes: reads,
 			write_note: rewrites,
 			patch_note: rewrites,
 			edit_note: rewrites,

@@ -218,7 +218,7 @@ export const OPENAPI: JsonValue = {
 		...historyPaths({ problemResponse, pathParam, etagHeader, common, refusals }),
 		...searchPaths({ problemResponse, common }),
 		"/mcp": {
-			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
+			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status, search_notes, query_notes. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
 			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream (change notices, questions to the person); 405 without Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 		},

@@ -1,4 +1,4 @@
-/** The MCP server of one session (or of one stateless request): its instructions and the nine tools, each bound to its context. */
+/** The MCP server of one session (or of one stateless request): its instructions and its tools, each bound to its context. */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { registerAppendNote } from "./append-note";
 import { registerConflictStatus } from "./conflict-status";
@@ -8,21 +8,24 @@ import { registerEditNote } from "./edit-note";
 import { registerListNotes } from "./list-notes";
 import { registerNoteChanges } from "./note-changes";
 import { registerPatchNote } from "./patch-note";
+import { registerQueryNotes } from "./query-notes";
 import { registerReadNote } from "./read-note";
+import { registerSearchNotes } from "./search-notes";
 import { registerWriteNote } from "./write-note";
 
 declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
 
 /** The tool names are part of the contract with agents. */
-export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "list_notes", "note_changes", "conflict_status"] as const;
+export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "list_notes", "note_changes", "conflict_status", "search_notes", "query_notes"] as const;
 
 export const INSTRUCTIONS =
 	"This server edits an Obsidian vault without ever silently overwriting what a person wrote. read_note returns a note's content and its " +
 	"revision. To change part of a note, use edit_note (exact old → new text; it needs no revision, because it changes only what it matches) " +
 	"or patch_note (a heading's section, a frontmatter field or a block); to replace a whole note, write_note; to add at its end, append_note. " +
 	"Replacing, patching or deleting an existing note needs the revision from your last read (as `revision`). If the note changed since, the " +
-	"write is refused, your content is kept as a .bak note, and the error says what changed and which call to make next.";
+	"write is refused, your content is kept as a .bak note, and the error says what changed and which call to make next. To find notes, " +
+	"search_notes (words) or query_notes (tags, frontmatter, paths, links).";
 
 export function createMcpServer(context: ToolContext): McpServer {
 	const server = new McpServer({ name: "revision-guard", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
@@ -35,5 +38,7 @@ export function createMcpServer(context: ToolContext): McpServer {
 	registerListNotes(server, context);
 	registerNoteChanges(server, context);
 	registerConflictStatus(server, context);
+	registerSearchNotes(server, context);
+	registerQueryNotes(server, context);
 	return server;
 }
