@@ -18,7 +18,7 @@ import type { SearchPacing } from "./search-pacing";
 const PARSED: readonly NoteField[] = ["frontmatter", "tags", "links", "unresolvedLinks"];
 
 export class NoteDataBuilder {
-	private readonly resolver: LinkResolver;
+	private resolverOfNotes: LinkResolver | null = null;
 	private backlinks: Map<string, string[]> | null = null;
 
 	constructor(
@@ -27,8 +27,12 @@ export class NoteDataBuilder {
 		/** The notes the search covers (policy and backup rules applied), in path order. */
 		private readonly notes: readonly string[],
 		private readonly fields: ReadonlySet<NoteField>,
-	) {
-		this.resolver = new LinkResolver(notes);
+	) {}
+
+	/** Headless link resolution, built on first use (only queries that look at links need it). */
+	private get resolver(): LinkResolver {
+		this.resolverOfNotes ??= new LinkResolver(this.notes);
+		return this.resolverOfNotes;
 	}
 
 	/** Before the first note: backlinks need every note's links (from Obsidian's cache, or read here headless). */

@@ -16,11 +16,20 @@ export class SearchPacing {
 		this.sliceStart = clock();
 	}
 
-	/** Gives the host a turn if this slice has run its time. */
-	async turn(): Promise<void> {
-		if (this.clock() - this.sliceStart < this.sliceMs) return;
+	/** Whether this slice has run its time (then `pause`); checked without a promise, for tight loops. */
+	due(): boolean {
+		return this.clock() - this.sliceStart >= this.sliceMs;
+	}
+
+	/** Gives the host a turn now, and starts a new slice. */
+	async pause(): Promise<void> {
 		await this.yieldToHost();
 		this.sliceStart = this.clock();
+	}
+
+	/** Gives the host a turn if this slice has run its time. */
+	async turn(): Promise<void> {
+		if (this.due()) await this.pause();
 	}
 
 	/** Runs `steps` to the end, giving the host turns between its pieces as the slices run out. */
@@ -28,7 +37,7 @@ export class SearchPacing {
 		for (;;) {
 			const next = steps.next();
 			if (next.done) return next.value;
-			await this.turn();
+			if (this.due()) await this.pause();
 		}
 	}
 }
