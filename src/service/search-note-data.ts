@@ -41,14 +41,17 @@ export class NoteDataBuilder {
 		const index = new Map<string, string[]>();
 		const covered = new Set(this.notes);
 		const add = (source: string, target: string) => {
-			if (source === target || !covered.has(source)) return;
+			if (!covered.has(source)) return;
 			const sources = index.get(target);
 			if (sources) sources.push(source);
 			else index.set(target, [source]);
 		};
 		const host = this.gateway.search;
 		if (host) {
-			for (const [source, targets] of Object.entries(host.resolvedLinks())) for (const target of targets) add(source, target);
+			for (const [source, targets] of Object.entries(host.resolvedLinks())) {
+				for (const target of targets) add(source, target);
+				if (pacing.due()) await pacing.pause();
+			}
 		} else {
 			for (const path of this.notes) {
 				const content = await this.text(path);

@@ -13,6 +13,7 @@ import { forbidServerErrors } from "../helpers/no-server-errors";
 import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 import { connect, INITIALIZE, MCP_ACCEPT, postMcp, rawSession } from "./mcp-client";
 import { mcpMount } from "../../src/mcp/mount";
+import { TOOL_NAMES } from "../../src/mcp/tools";
 
 forbidServerErrors();
 
@@ -120,7 +121,7 @@ describe("bodies", () => {
 		const stateless = await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, auth);
 		expect(stateless.status).toBe(200);
 		expect(stateless.headers["mcp-session-id"]).toBeUndefined();
-		expect(stateless.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(9);
+		expect(stateless.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(TOOL_NAMES.length);
 		expectJsonRpcError(await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...auth, ...PROTOCOL, "Mcp-Session-Id": "no-such-session" }), 404, -32001);
 		const get = await call(h.port, "/mcp", { headers: { ...auth, Accept: "text/event-stream" } });
 		expectJsonRpcError(get, 405, -32000);

@@ -36,17 +36,19 @@ export class MetadataCache extends Events {
 
 	constructor(private readonly vault: Vault) {
 		super();
-		vault.on("create", (file: TAbstractFile) => this.parseFile(file));
-		vault.on("modify", (file: TAbstractFile) => this.parseFile(file));
-		vault.on("rename", (file: TAbstractFile, oldPath: string) => {
-			const cache = this.caches.get(oldPath);
-			this.caches.delete(oldPath);
-			if (cache) this.caches.set(file.path, cache);
-			this.resolveAll();
+		vault.listenInternally((name, ...args) => {
+			const file = args[0] as TAbstractFile;
+			if (name === "create" || name === "modify") this.parseFile(file);
+			else if (name === "rename") this.renamed(file, args[1] as string);
+			else if (name === "delete" && this.caches.delete(file.path)) this.resolveAll();
 		});
-		vault.on("delete", (file: TAbstractFile) => {
-			if (this.caches.delete(file.path)) this.resolveAll();
-		});
+	}
+
+	private renamed(file: TAbstractFile, oldPath: string): void {
+		const cache = this.caches.get(oldPath);
+		this.caches.delete(oldPath);
+		if (cache) this.caches.set(file.path, cache);
+		this.resolveAll();
 	}
 
 	getFileCache(file: TFile): CachedMetadata | null {
@@ -55,15 +57,7 @@ export class MetadataCache extends Events {
 
 	/** Obsidian's link resolution: an exact vault path (with or without .md), else the note of that name with the shortest path. */
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
-		if (linkpath === "") return this.vault.getFileByPath(sourcePath);
-		const lower = linkpath.toLowerCase();
-		const files = this.vault.getFiles();
-		const exact = files.find((file) => file.path.toLowerCase() === lower || file.path.toLowerCase() === lower + ".md");
-		if (exact) return exact;
-		const named = files
-			.filter((file) => [lower, lower + ".md"].some((ending) => file.path.toLowerCase() === ending || file.path.toLowerCase().endsWith("/" + ending)))
-			.sort((a, b) => a.path.length - b.path.length);
-		return named[0] ?? null;
+		return resolveIn(this.vault.getFiles(), linkpath, sourcePath, this.vault);
 	}
 
 	private parseFile(file: TAbstractFile): void {
@@ -80,23 +74,46 @@ export class MetadataCache extends Events {
 		this.trigger("changed", file, text, cache);
 	}
 
+	/**
+	 * Resolves every note's links again, once for all the events of one turn (Obsidian resolves in the background too):
+	 * a note that comes or goes can change what any other note's links reach.
+	 */
 	private resolveAll(): void {
-		this.resolvedLinks = {};
-		this.unresolvedLinks = {};
-		for (const [source, cache] of this.caches) {
-			const resolved: Record<string, number> = {};
-			const unresolved: Record<string, number> = {};
-			for (const { link } of [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])]) {
-				const path = link.split("#")[0]!;
-				const target = this.getFirstLinkpathDest(path, source);
-				if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
-				else unresolved[path] = (unresolved[path] ?? 0) + 1;
+		if (this.resolving) return;
+		this.resolving = true;
+		queueMicrotask(() => {
+			this.resolving = false;
+			const files = this.vault.getFiles();
+			this.resolvedLinks = {};
+			this.unresolvedLinks = {};
+			for (const [source, cache] of this.caches) {
+				const resolved: Record<string, number> = {};
+				const unresolved: Record<string, number> = {};
+				for (const { link } of [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])]) {
+					const path = link.split("#")[0]!;
+					const target = resolveIn(files, path, source, this.vault);
+					if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
+					else unresolved[path] = (unresolved[path] ?? 0) + 1;
+				}
+				this.resolvedLinks[source] = resolved;
+				this.unresolvedLinks[source] = unresolved;
 			}
-			this.resolvedLinks[source] = resolved;
-			this.unresolvedLinks[source] = unresolved;
-		}
-		this.trigger("resolved");
+			this.trigger("resolved");
+		});
 	}
+
+	private resolving = false;
+}
+
+function resolveIn(files: readonly TFile[], linkpath: string, sourcePath: string, vault: Vault): TFile | null {
+	if (linkpath === "") return vault.getFileByPath(sourcePath);
+	const lower = linkpath.toLowerCase();
+	const exact = files.find((file) => file.path.toLowerCase() === lower || file.path.toLowerCase() === lower + ".md");
+	if (exact) return exact;
+	const named = files
+		.filter((file) => [lower, lower + ".md"].some((ending) => file.path.toLowerCase() === ending || file.path.toLowerCase().endsWith("/" + ending)))
+		.sort((a, b) => a.path.length - b.path.length);
+	return named[0] ?? null;
 }
 
 function parseNote(text: string): CachedMetadata {

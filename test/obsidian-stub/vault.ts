@@ -43,6 +43,11 @@ export class Vault extends Events {
 	onFileWritten: (file: TFile) => void = () => undefined;
 	/** Set by the App: a file left the vault (its views close), just before the `delete` event. */
 	onFileRemoved: (file: TAbstractFile) => void = () => undefined;
+	/**
+	 * Obsidian's own index (the metadata cache) hears every vault event before any plugin, and is not one of the
+	 * listeners a plugin registers (tests count those).
+	 */
+	private readonly internal: ((name: string, ...args: unknown[]) => void)[] = [];
 
 	constructor(
 		readonly basePath: string,
@@ -69,6 +74,16 @@ export class Vault extends Events {
 		const flood = this.startupFlood ?? [];
 		this.startupFlood = null;
 		for (const file of flood) this.trigger("create", file);
+	}
+
+	/** Obsidian's own index listening to the vault (see `internal`). */
+	listenInternally(listener: (name: string, ...args: unknown[]) => void): void {
+		this.internal.push(listener);
+	}
+
+	override trigger(name: string, ...args: unknown[]): void {
+		for (const listener of this.internal) listener(name, ...args);
+		super.trigger(name, ...args);
 	}
 
 	getName(): string {

@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { revisionOf } from "../../../src/core/revision";
 import { changeTagOf, partTokenOf } from "../../../src/core/revision-tokens";
@@ -251,5 +252,36 @@ describe("inside Obsidian, search uses Obsidian's own", () => {
 		expect(filenames(await logic({ in: ["late", { var: "tags" }] }))).toEqual([]);
 		await s.app!.clock.runAll();
 		expect(filenames(await logic({ in: ["late", { var: "tags" }] }))).toEqual(["Other note.md"]);
+	});
+});
+
+describe("any input", () => {
+	beforeEach(async () => {
+		dir = await mkdtemp(join(tmpdir(), "rg-search-"));
+		for (const [path, content] of Object.entries(VAULT)) await writeVaultFile(dir, path, content);
+		s = await STACKS["node filesystem"](dir);
+	});
+
+	const ops = ["var", "==", "in", "cat", "map", "filter", "reduce", "all", "some", "if", "merge", "substr", "missing", "glob", "regexp", "+", "<", "nope"];
+	const query: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+		node: fc.oneof(
+			{ depthSize: "small" },
+			fc.jsonValue({ maxDepth: 2 }),
+			fc.constantFrom("path", "content", "tags", "frontmatter.title", "", "links").map((path) => ({ var: path })),
+			fc.tuple(fc.constantFrom("regexp", "glob"), fc.string({ maxLength: 12 }), tie("node")).map(([op, pattern, value]) => ({ [op]: [pattern, value] })),
+			fc.tuple(fc.constantFrom(...ops), fc.array(tie("node"), { maxLength: 3 })).map(([op, args]) => ({ [op]: args })),
+		),
+	})).node;
+
+	it("answers every query and body with 200 or a 4xx problem, never a 5xx (property)", async () => {
+		await fc.assert(
+			fc.asyncProperty(query, fc.string({ maxLength: 20 }), fc.string({ maxLength: 6 }), async (logicQuery, words, contextLength) => {
+				const byLogic = await s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" }, body: JSON.stringify(logicQuery) });
+				expect([200, 400], byLogic.text).toContain(byLogic.status);
+				const byWords = await s.api(`/search/simple/?query=${encodeURIComponent(words)}&contextLength=${encodeURIComponent(contextLength)}`, { method: "POST" });
+				expect(byWords.status, byWords.text).toBe(200);
+			}),
+			{ numRuns: 60 },
+		);
 	});
 });
