@@ -9,6 +9,7 @@ import { RevisionGuardSettingTab } from "./ui/settings-tab";
 import { ConflictStatusBar } from "./ui/status-bar";
 import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
 import { ObsidianGateway } from "./vault/obsidian-gateway";
+import { ObsidianNoteIndex } from "./vault/obsidian-note-index";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
 import { StateTurn } from "./vault/obsidian-state-turn";
 import { startHost, type Host } from "./host/start-host";
@@ -143,6 +144,7 @@ export default class RevisionGuardPlugin extends Plugin {
 				if (!turn) return null;
 				return openRevisionGuard({
 					gateway: new ObsidianGateway(app, (cleanup) => this.register(cleanup), yieldVia(this.timers)),
+					noteIndex: new ObsidianNoteIndex(app, yieldVia(this.timers)),
 					storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder, turn),
 					settings: () => this.settings,
 					configDir: app.vault.configDir,

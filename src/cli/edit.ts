@@ -5,7 +5,8 @@
  */
 import { MAX_EDITS, type TextEdit } from "../core/edit";
 import { jsonRefusal } from "../core/nesting";
-import { applyPatch, type PatchInstruction, type PatchOperation, type PatchTargetType } from "../core/patch";
+import { applyPatch, type PatchInstruction, type PatchOperation, type PatchScope, type PatchTargetType } from "../core/patch";
+import { algebraError } from "../core/patch-algebra";
 import type { AgentNotes } from "../service/agent-notes";
 import { badArgument, commandLine, fail } from "./answer";
 import type { Arguments } from "./args";
@@ -76,6 +77,7 @@ async function editList(args: Arguments, notes: AgentNotes): Promise<TextEdit[]>
 
 const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace", "delete"];
 const TARGET_TYPES: readonly PatchTargetType[] = ["heading", "frontmatter", "block"];
+const SCOPES: readonly PatchScope[] = ["content", "marker", "markerAndContent"];
 
 export const patchCommand: CliCommand = {
 	action: "patch",
@@ -89,6 +91,9 @@ export const patchCommand: CliCommand = {
 		delimiter: { value: "<text>", description: "Separates nested headings in target (default ::)." },
 		json: { description: "The text is a JSON value (frontmatter)." },
 		create: { description: "Create the heading or frontmatter key if it is missing." },
+		scope: { value: "content|marker|markerAndContent", description: "content (default); marker: replace renames the heading, block id or key (the new name in content); markerAndContent: the whole section, block or entry." },
+		within: { value: "<index>", description: "Heading only: act on one block of the section's own body (0 the first, -1 the last), splicing the text in literally." },
+		reject: { description: "Refuse an append or prepend whose text is already in the target (a safe retry)." },
 		...CONTENT_FLAGS,
 		...AGENT_FLAG,
 	},
@@ -103,6 +108,8 @@ export const patchCommand: CliCommand = {
 		const targetType = args.choice("type", TARGET_TYPES);
 		const target = args.required("target", "the heading path, frontmatter key or block id to change");
 		const delimiter = args.text("delimiter");
+		const within = args.text("within");
+		if (within !== undefined && !/^-?\d{1,15}$/.test(within)) badArgument("within", "within= must be a whole number (0 the first block of the section's body, -1 the last).", "Write it as digits, e.g. within=-1.");
 		const instruction: PatchInstruction = {
 			operation,
 			targetType,
@@ -110,8 +117,13 @@ export const patchCommand: CliCommand = {
 			...(delimiter ? { delimiter } : {}),
 			json: args.flag("json"),
 			createTargetIfMissing: args.flag("create"),
+			scope: args.choice("scope", SCOPES, "content"),
+			...(within !== undefined ? { within: Number(within) } : {}),
+			...(args.flag("reject") ? { rejectIfContentPreexists: true } : {}),
 		};
 		const body = (await textArgument(args, notes, "content", { required: operation !== "delete", fromFile: true })) ?? "";
+		const outside = algebraError(instruction, body);
+		if (outside !== null) fail("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
 		const outcome = await notes.write({
 			path,
 			// Computed inside the writer's atomic step, on the note as it is then.

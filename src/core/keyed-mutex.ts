@@ -12,4 +12,14 @@ export class KeyedMutex {
 		});
 		return result;
 	}
+
+	/**
+	 * Runs `work` holding every one of `keys` (a move holds its note and its destination). They are taken in one
+	 * order (sorted) by every caller, so two such runs never wait on each other in a circle; a run of one key is `run`.
+	 */
+	runAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+		const sorted = [...new Set(keys)].sort();
+		const hold = (index: number): Promise<T> => (index === sorted.length ? work() : this.run(sorted[index]!, () => hold(index + 1)));
+		return hold(0);
+	}
 }

@@ -6,9 +6,12 @@ import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { findFrontmatter } from "./markdown/frontmatter";
 import { parseMarkdown } from "./markdown/structure";
 import { yamlRefusal } from "./nesting";
-import type { PatchOperation, PatchResult } from "./patch";
+import type { PatchInstruction, PatchResult } from "./patch";
+import { editEntries, preexistsIn } from "./patch-frontmatter-entries";
 
-export function patchFrontmatter(content: string, operation: PatchOperation, key: string, value: unknown, create: boolean): PatchResult {
+export function patchFrontmatter(content: string, instruction: PatchInstruction, key: string, value: unknown): PatchResult {
+	const { operation } = instruction;
+	const create = instruction.createTargetIfMissing === true;
 	if (key === "" || /[\r\n]/.test(key)) return failure("invalid-target", "The frontmatter key is empty or holds a line break; name one top-level key.");
 	const block = findFrontmatter(content);
 	const unsafe = yamlRefusal(block?.yaml ?? "");
@@ -19,7 +22,13 @@ export function patchFrontmatter(content: string, operation: PatchOperation, key
 	if (doc.contents !== null && !isMap(doc.contents)) return failure("invalid-frontmatter", "The note's frontmatter is not a set of keys (it is a list or a single value), so no key can be patched; nothing was changed.");
 
 	const existing: unknown = doc.get(key, true);
-	if (operation === "delete") {
+	const scope = instruction.scope ?? "content";
+	const preexists = instruction.rejectIfContentPreexists && operation !== "replace" && operation !== "delete" && preexistsIn(existing, value);
+	if (preexists) return failure("content-preexists", `The frontmatter key "${key}" already holds what you sent (Reject-If-Content-Preexists), so it was not added again; nothing was changed.`);
+	if (scope === "marker" || scope === "markerAndContent") {
+		const edited = editEntries(doc, key, scope, operation, value);
+		if (edited !== null) return edited;
+	} else if (operation === "delete") {
 		if (!doc.has(key)) return failure("target-not-found", `The frontmatter has no key "${key}", so there is nothing to delete; nothing was changed.`);
 		doc.delete(key);
 	} else if (operation === "replace" || existing === undefined || (isScalar(existing) && existing.value === null)) {
@@ -36,8 +45,14 @@ export function patchFrontmatter(content: string, operation: PatchOperation, key
 	} else if (isScalar(existing) && typeof existing.value === "string") {
 		if (typeof value !== "string") return failure("invalid-value", `"${key}" holds text, so only text can be ${operation}ed to it; send the value as text (or a JSON string), or use Operation: replace.`);
 		existing.value = operation === "append" ? existing.value + value : value + existing.value;
+	} else if (isMap(existing) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+		// A map merges (LRA 5.1): new keys are added; a key it already has is refused, never overwritten.
+		const taken = Object.keys(value).find((name) => existing.has(name));
+		if (taken !== undefined) return failure("key-collision", `"${key}" already has a key "${taken}"; a merge adds only new keys, so nothing was changed. Set it with Operation: replace on the whole value.`);
+		const pairs = Object.entries(value as Record<string, unknown>).map(([name, entry]) => doc.createPair(name, entry));
+		existing.items = (operation === "append" ? [...existing.items, ...pairs] : [...pairs, ...existing.items]);
 	} else {
-		return failure("invalid-value", `"${key}" holds ${isMap(existing) ? "a map" : "a number, a boolean or a date"}; append and prepend work on a list or a text value. Use Operation: replace to set it.`);
+		return failure("invalid-value", `"${key}" holds ${isMap(existing) ? "a map (which merges only a JSON object of new keys)" : "a number, a boolean or a date"}; append and prepend work on a list, a map or a text value. Use Operation: replace to set it.`);
 	}
 
 	let yaml: string;

@@ -33,6 +33,16 @@ export interface RevisionEntry {
 	deleted?: true;
 	/** A write through the guarded writer that created the note (undoing it moves the note to the trash). */
 	created?: true;
+	/**
+	 * A move through the guarded writer: the note came here from this path (`revision` is what it held when it moved,
+	 * `replaced` the same). Undoing it moves the note back.
+	 */
+	movedFrom?: string;
+	/**
+	 * One agent change that touched several notes (a move, the links Obsidian rewrote in other notes for it, and a
+	 * destination it replaced): every entry it made carries the same id, so an undo takes them back together.
+	 */
+	change?: string;
 }
 
 export interface NoteHistory {
@@ -101,14 +111,14 @@ export class RevisionHistory {
 		return undefined;
 	}
 
-	/** Records who deleted `path` (through the guarded writer) and which revision it removed. */
-	recordDeletion(path: string, revision: string, source: RevisionSource, time: number): void {
+	/** Records who deleted `path` (through the guarded writer) and which revision it removed (`change`: see RevisionEntry). */
+	recordDeletion(path: string, revision: string, source: RevisionSource, time: number, change?: string): void {
 		let note = this.notes.get(path);
 		if (!note) {
 			note = { path, entries: [] };
 			this.notes.set(path, note);
 		}
-		note.entries.push({ revision, time, size: 0, source, replaced: revision, deleted: true });
+		note.entries.push({ revision, time, size: 0, source, replaced: revision, deleted: true, ...(change === undefined ? {} : { change }) });
 		trimEntries(note.entries, this.maxEntriesPerNote);
 		this.markDeleted(path, time);
 	}
@@ -137,13 +147,70 @@ export class RevisionHistory {
 		if (entry) entry.servedAt = time;
 	}
 
-	/** A moved note keeps its history under the new path. */
+	/**
+	 * Credits the note's latest entry, when it is `revision`, to `source`: a change we learn of only after it landed (the
+	 * links Obsidian rewrote for an agent's move) may have been seen first by the vault's own events, as nobody's.
+	 */
+	creditLatest(path: string, revision: string, source: RevisionSource): void {
+		const latest = this.latest(path);
+		if (latest?.revision === revision) latest.source = source;
+	}
+
+	/** Marks the entry that produced `revision` of `path` as part of one agent change (see RevisionEntry.change). */
+	markChange(path: string, revision: string, change: string): void {
+		const entry = this.find(path, revision);
+		if (entry) entry.change = change;
+	}
+
+	/**
+	 * A moved note keeps its history under the new path. What the new path had before (a note deleted there, or one a
+	 * move replaced) is not dropped: it stays first, and the moved note's revisions follow it.
+	 */
 	rename(from: string, to: string): void {
 		const note = this.notes.get(from);
-		if (!note) return;
+		if (!note || from === to) return;
 		this.notes.delete(from);
+		const earlier = this.notes.get(to);
+		if (earlier) {
+			if (earlier.deletedAt !== undefined) this.deletedCount--;
+			note.entries = [...earlier.entries, ...note.entries];
+			trimEntries(note.entries, this.maxEntriesPerNote);
+		}
 		note.path = to;
 		this.notes.set(to, note);
+	}
+
+	/**
+	 * A move through the guarded writer: the note's history goes with it (Obsidian's own rename event may have taken it
+	 * there already), and the move is an entry of it at the new path, credited to who moved it and naming where it came
+	 * from, so it shows in history and activity and can be undone. The note is live at its new path, whatever a
+	 * watcher's delete event of the old name said meanwhile.
+	 */
+	recordMove(from: string, to: string, move: { revision: string; size: number; source: RevisionSource; time: number; change?: string }): void {
+		this.rename(from, to);
+		let note = this.notes.get(to);
+		if (!note) {
+			note = { path: to, entries: [] };
+			this.notes.set(to, note);
+		}
+		if (note.deletedAt !== undefined) {
+			this.deletedCount--;
+			delete note.deletedAt;
+		}
+		const before = note.entries[note.entries.length - 1];
+		// The note was served before it moved: its read validity window goes on (the move changed no byte of it).
+		const servedAt = before && before.revision === move.revision && !before.deleted ? before.servedAt : undefined;
+		note.entries.push({
+			revision: move.revision,
+			time: move.time,
+			size: move.size,
+			source: move.source,
+			replaced: move.revision,
+			movedFrom: from,
+			...(move.change === undefined ? {} : { change: move.change }),
+			...(servedAt === undefined ? {} : { servedAt }),
+		});
+		trimEntries(note.entries, this.maxEntriesPerNote);
 	}
 
 	markDeleted(path: string, time: number): void {
@@ -209,11 +276,17 @@ function isEntry(value: unknown): value is RevisionEntry {
 	return typeof entry === "object" && entry !== null && typeof entry.revision === "string" && typeof entry.time === "number";
 }
 
-/** An entry whose source is damaged is kept as another program's revision, so views that label it never fail. */
+/**
+ * An entry whose source is damaged is kept as another program's revision, so views that label it never fail; a
+ * damaged move or change mark is dropped (an undo must never act on a path or a group it cannot trust).
+ */
 function withValidSource(entry: RevisionEntry): RevisionEntry {
 	const source = entry.source as Partial<RevisionSource> | null | undefined;
 	const valid = source?.kind === "user" || source?.kind === "external" || (source?.kind === "agent" && typeof source.agent === "string");
-	return valid ? entry : { ...entry, source: { kind: "external" } };
+	const checked = valid ? { ...entry } : { ...entry, source: { kind: "external" } as const };
+	if (checked.movedFrom !== undefined && typeof checked.movedFrom !== "string") delete checked.movedFrom;
+	if (checked.change !== undefined && typeof checked.change !== "string") delete checked.change;
+	return checked;
 }
 
 function isSnapshot(value: unknown): value is HistorySnapshot {

@@ -1,6 +1,7 @@
 /**
  * The guard over a plain folder, built one way for the headless host, the benchmark and the tests: the Node
- * gateway, state in `<folder>/.revision-guard/` (never served), Node's timers.
+ * gateway, state in `<folder>/.revision-guard/` (never served), Node's timers, tags and links parsed from the notes
+ * and HTML rendered by markdown-it.
  */
 import { basename, join } from "path";
 import { openRevisionGuard, type RevisionGuard, type RevisionGuardOptions } from "../service/revision-guard";
@@ -9,6 +10,9 @@ import { PackedBlobStorage } from "../vault/base-pack";
 import { NodeFsGateway } from "../vault/node-fs-gateway";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { nodeTimers } from "./node-timers";
+import { ParsedNoteIndex } from "../service/parsed-note-index";
+import { yieldVia } from "../core/steps";
+import { renderMarkdown } from "./markdown-html";
 
 export const STATE_FOLDER = ".revision-guard";
 
@@ -41,6 +45,8 @@ export async function openFolderGuard({ gateway, storage }: Folder, settings: ()
 		vaultName: basename(gateway.root),
 		privateFolders: [STATE_FOLDER],
 		timers: nodeTimers,
+		// Tags and links parsed from the notes, and notes rendered by markdown-it (the plugin uses Obsidian's instead).
+		noteIndex: new ParsedNoteIndex({ gateway, yieldToHost: yieldVia(nodeTimers), render: renderMarkdown }),
 		...tuning,
 	});
 }

@@ -8,7 +8,8 @@ import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
 import type { ApiResponse } from "./response";
 
-export type Method = "GET" | "HEAD" | "PUT" | "POST" | "DELETE" | "PATCH" | "OPTIONS";
+/** MOVE and COPY are WebDAV's (RFC 4918), as the Local REST API 5.x serves them on /vault/{path}. */
+export type Method = "GET" | "HEAD" | "PUT" | "POST" | "DELETE" | "PATCH" | "OPTIONS" | "MOVE" | "COPY";
 
 export interface RequestContext {
 	method: Method;

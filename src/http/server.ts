@@ -17,7 +17,7 @@ import { ROUTES } from "./routes";
 import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./security";
 import { answerAndClose, corsHeaders, hostLines, preflight, send, withHeaders } from "./wire";
 
-const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"];
+const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS", "MOVE", "COPY"];
 
 /** Where a person finds a key, on each host: the one the 401 points to. */
 const KEY_SOURCE = {
@@ -82,7 +82,7 @@ export class ApiServer {
 		this.server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => this.refuseUnparsable(error, socket));
 		// A CONNECT (a proxy tunnel) would otherwise be dropped without an answer; it gets the 405 any other method would.
 		this.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
-			answerAndClose(socket, problem("method-not-allowed", `${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`, {}, { Allow: "GET, HEAD, PUT, POST, PATCH, DELETE, OPTIONS" }));
+			answerAndClose(socket, problem("method-not-allowed", `${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`, {}, { Allow: METHODS.join(", ") }));
 		});
 		this.server.keepAliveTimeout = 5_000;
 		// The connection guard keeps the real limit (making room, or answering 503); this only bounds descriptors.

@@ -44,7 +44,7 @@ export function preflight(allow: string[] | null, cors: Record<string, string>):
 		headers: {
 			...cors,
 			"Access-Control-Allow-Methods": allow.join(", "),
-			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Markdown-Patch-Version, Allow-Empty, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+			"Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Markdown-Patch-Version, Allow-Empty, Destination, Allow-Overwrite, Destination-If-Match, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
 			"Access-Control-Max-Age": "600",
 		},
 	};

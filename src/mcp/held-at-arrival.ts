@@ -8,7 +8,7 @@ import { validateVaultPath, type PathPolicy } from "../core/path";
 import type { HeldRead } from "../core/read-ledger";
 
 /** The tools whose missing revision stands for the session's last read (appends and edits need none). */
-const HELD_TOOLS: ReadonlySet<string> = new Set(["write_note", "patch_note", "delete_note"]);
+const HELD_TOOLS: ReadonlySet<string> = new Set(["write_note", "patch_note", "delete_note", "move_note"]);
 /** Requests remembered per session until their tool runs; more in flight than this fall back to call-time capture. */
 const MAX_PENDING = 256;
 

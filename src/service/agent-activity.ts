@@ -14,6 +14,7 @@ import type { YieldToHost } from "../core/steps";
 import type { Actor } from "./actor";
 import type { WriteOutcome } from "./guarded-writer";
 import { recentAgentWrites, type NoteHistoryService } from "./note-history";
+import { undoMove, type MoveUndo } from "./undo-move";
 
 export interface ActivityEntry {
 	path: string;
@@ -25,6 +26,8 @@ export interface ActivityEntry {
 	replaced: string | null;
 	/** The agent deleted the note (`revision` and `replaced` are the revision it removed). */
 	deleted: boolean;
+	/** The agent moved the note here from this path (Revert moves it back); null for any other write. */
+	movedFrom: string | null;
 	/** The note still holds the agent's result (for a delete: the note is still gone). */
 	current: boolean;
 	/** Revert can work: what it replaced (or deleted) is still kept; for a created note, it is unchanged since. */
@@ -60,6 +63,8 @@ export type RevertOutcome =
 	/** The note is no longer the revision the caller sent in If-Match: nothing was written. */
 	| { kind: "stale"; currentRevision: string }
 	| { kind: "needs-merge"; sides: RevertSides }
+	/** The write was a move: moved back (with the links it rewrote), or why not (see undo-move.ts). */
+	| { kind: "move"; undo: MoveUndo }
 	| { kind: "write"; outcome: WriteOutcome; merged: boolean };
 
 export const MAX_ACTIVITY = 200;
@@ -75,6 +80,8 @@ export class AgentActivity {
 		const { history: revisions, bases } = this.history.deps;
 		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent).map(({ path, entry, agent: name }) => {
 			const current = entry.deleted ? revisions.latest(path) === undefined && revisions.entries(path).at(-1) === entry : revisions.latest(path)?.revision === entry.revision;
+			// A move is undone by moving the note back, which needs no kept text: only the note, still at its path.
+			const revertible = entry.movedFrom !== undefined ? revisions.latest(path) !== undefined : entry.replaced === undefined ? entry.created === true && current : bases.has(entry.replaced);
 			return {
 				path,
 				agent: name,
@@ -82,8 +89,9 @@ export class AgentActivity {
 				revision: entry.revision,
 				replaced: entry.replaced ?? null,
 				deleted: entry.deleted === true,
+				movedFrom: entry.movedFrom ?? null,
 				current,
-				revertible: entry.replaced === undefined ? entry.created === true && current : bases.has(entry.replaced),
+				revertible,
 			};
 		});
 	}
@@ -104,6 +112,7 @@ export class AgentActivity {
 		// If-None-Match: * expects no note, which is only right for undoing a delete.
 		const stale = ifNoneMatch.kind === "any" || (ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision));
 		if (stale) return { kind: "stale", currentRevision: mineRevision };
+		if (entry.movedFrom !== undefined) return { kind: "move", undo: await undoMove(this.history.deps, path, entry, entry.movedFrom, mineRevision, actor) };
 		if (entry.replaced === undefined) return entry.created ? this.undoCreate(path, entry.revision, mineRevision, actor) : { kind: "nothing-replaced" };
 		const replaced = await bases.get(entry.replaced);
 		if (replaced === null) return { kind: "not-retained", revision: entry.replaced };

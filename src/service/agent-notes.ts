@@ -20,7 +20,7 @@ import type { ConflictResolver, ConflictSides, SaveOutcome } from "./conflict-re
 import type { ConflictWaits, WaitOutcome } from "./conflict-waits";
 import { diffCapBytes, type DiffPages } from "./diff-pages";
 import { listFolder, type ListedEntry } from "./folder-listing";
-import type { GuardedWriter, WriteOutcome, WriteRequest } from "./guarded-writer";
+import type { CopyOutcome, CopyRequest, GuardedWriter, MoveOutcome, MoveRequest, WriteOutcome, WriteRequest } from "./guarded-writer";
 import type { RevisionTracker } from "./revision-tracker";
 import type { MergeResult } from "../core/merge";
 import { NoteChangeFeed, type NoteChange } from "./note-change-feed";
@@ -29,6 +29,8 @@ import type { AgentActivity } from "./agent-activity";
 import { MergeModalHook } from "./merge-modal-hook";
 import type { NoteHistoryService } from "./note-history";
 import { UndoNotes } from "./undo-notes";
+import type { NoteIndex } from "../vault/note-index";
+import { NoteFacts } from "./note-facts";
 import { NoteSearch } from "./note-search";
 import { yieldVia, type YieldToHost } from "../core/steps";
 
@@ -104,6 +106,8 @@ export interface AgentNotesDeps {
 	vaultName: string;
 	noteHistory: NoteHistoryService;
 	activity: AgentActivity;
+	/** What the host knows about notes beyond their text: tags, links, rendering. */
+	index: NoteIndex;
 	/** How long work (search) gives the host a turn; by default a zero-delay timer of `timers`. */
 	yieldToHost?: YieldToHost;
 }
@@ -121,6 +125,8 @@ export class AgentNotes {
 	readonly undo: UndoNotes;
 	/** How the host shows a conflict in its merge modal (Obsidian offers one; headless does not). */
 	readonly mergeModal = new MergeModalHook();
+	/** Tags, links and rendering: what agents may learn about notes besides their text. */
+	readonly facts: NoteFacts;
 	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/note-search.ts). */
 	readonly search: NoteSearch;
 
@@ -133,7 +139,14 @@ export class AgentNotes {
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
 		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
-		this.search = new NoteSearch({ gateway: deps.gateway, pathPolicy: deps.pathPolicy, settings: deps.settings, yieldToHost: deps.yieldToHost ?? yieldVia(deps.timers) });
+		this.facts = new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings });
+		this.search = new NoteSearch({
+			gateway: deps.gateway,
+			pathPolicy: deps.pathPolicy,
+			settings: deps.settings,
+			yieldToHost: deps.yieldToHost ?? yieldVia(deps.timers),
+			linkableFiles: deps.index.linkableFiles?.bind(deps.index),
+		});
 	}
 
 	/**
@@ -197,7 +210,26 @@ export class AgentNotes {
 
 	/** The one way to change a note. Followed, so the change it makes is credited to its actor (`onNoteChanged`). */
 	write(request: WriteRequest): Promise<WriteOutcome> {
-		return this.changeFeed.track(request.path, request.actor, this.deps.writer.write(request));
+		const written = this.deps.writer.write(request);
+		// Before the answer: the next read of tags or links sees this write (a folder's watcher leaves ours out).
+		written.then(() => this.facts.changed(request.path), () => undefined);
+		return this.changeFeed.track(request.path, request.actor, written);
+	}
+
+	/**
+	 * Moves (renames) a note, guarded: it needs the note's whole revision, and never replaces a note at the destination
+	 * without that note's revision (guarded-move.ts). Followed like a write: the note's old and new paths and the notes
+	 * Obsidian rewrote links in are credited to the mover.
+	 */
+	move(request: MoveRequest): Promise<MoveOutcome> {
+		return this.changeFeed.trackMany([request.from, request.to], request.actor, this.deps.writer.move(request), (outcome) =>
+			outcome.kind === "moved" ? [{ path: outcome.from, revision: null }, { path: outcome.to, revision: outcome.revision }, ...outcome.rewritten] : [],
+		);
+	}
+
+	/** Copies a note to a new path (guarded-copy.ts), followed like a write of the destination. */
+	copy(request: CopyRequest): Promise<CopyOutcome> {
+		return this.changeFeed.trackMany([request.to], request.actor, this.deps.writer.copy(request), (outcome) => (outcome.kind === "copied" ? [{ path: outcome.to, revision: outcome.revision }] : []));
 	}
 
 	/**
@@ -253,6 +285,14 @@ export class AgentNotes {
 	/** The person chose to keep the note as it is: the conflict is dismissed, the agent's .bak stays. */
 	dismissAsPerson(id: string): void {
 		this.deps.resolver.dismiss(id);
+	}
+
+	/**
+	 * The client was just shown the whole of `revision` (a format 2 PATCH answers with the patched note): it counts as
+	 * a read of all of it, so a tokenless write that follows stands on it as on a GET.
+	 */
+	shownWhole(actor: AgentActor, path: string, revision: string): void {
+		this.recordRead(actor, path, revision, "whole");
 	}
 
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */

@@ -18,6 +18,9 @@ import type { RevisionGuardSettings } from "../settings";
 import type { MutationOutcome, MutationPlan, VaultGateway } from "../vault/gateway";
 import { NoteBusyError, NoteKeptChangingError } from "../vault/errors";
 import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
+import type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "./move-request";
+import { GuardedMove } from "./guarded-move";
+import { copyNote } from "./guarded-copy";
 import { clientOf, historySource } from "./actor";
 import { BackupNames } from "./backup-names";
 import { PendingDurability, type AwaitingDisk } from "./pending-durability";
@@ -29,6 +32,7 @@ import { answerRefusal, refusedWithout, seeRefusal, type SeenRefusal } from "./r
 import type { RevisionTracker } from "./revision-tracker";
 
 export type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
+export type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "./move-request";
 
 /** How often a merge is recomputed because the note kept changing while it was being merged. */
 const MERGE_ATTEMPTS = 3;
@@ -76,9 +80,11 @@ export class GuardedWriter {
 	private readonly backupNames = new BackupNames();
 	private readonly onDisk = new PendingDurability();
 	private readonly after: WriteBookkeeping;
+	private readonly moves: GuardedMove;
 
 	constructor(private readonly deps: GuardedWriterDeps) {
 		this.after = new WriteBookkeeping(deps);
+		this.moves = new GuardedMove(deps, this.after);
 	}
 
 	/**
@@ -142,6 +148,42 @@ export class GuardedWriter {
 	}
 
 	/**
+	 * Moves (or renames) a note: the one guarded path for that, holding both notes' locks, so no write of either gets
+	 * in between (guarded-move.ts says what it checks). Acknowledged once durable, like a write.
+	 */
+	async move(request: MoveRequest): Promise<MoveOutcome> {
+		const client = clientOf(request.actor);
+		// Captured before waiting for the locks, as a write's is.
+		const heldSource = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.from);
+		const heldDestination = request.heldDestination !== undefined ? request.heldDestination : this.heldRevision(client, request.to);
+		const backupFolder = this.deps.settings().backupFolder;
+		for (const [side, path] of [["source", request.from], ["destination", request.to]] as const) {
+			if (request.actor.kind === "agent" && isBackupPath(path, backupFolder)) return { kind: "refused", side, path, refusal: { reason: "backup-read-only" }, currentRevision: null, implicit: false };
+		}
+		if (request.from === request.to) {
+			const note = await this.deps.gateway.read(request.from);
+			return note === null ? { kind: "missing" } : { kind: "same-path", path: request.from, revision: revisionOf(note.content) };
+		}
+		let earlierOnDisk: Promise<void> | undefined;
+		const locked = await this.locks.runAll([request.from, request.to], async () => {
+			const step = await this.moves.moveLocked(request, heldSource, heldDestination);
+			if (step.durable !== undefined) for (const path of [request.from, request.to]) this.onDisk.pending(path, step.durable);
+			else earlierOnDisk = this.onDisk.of(request.from);
+			return step;
+		});
+		await (locked.durable ?? earlierOnDisk);
+		return locked.outcome;
+	}
+
+	/**
+	 * Copies a note: the destination is written through `write` (its lock, its check), with the source's text as it
+	 * is now (guarded-copy.ts). A copy replaces nothing unless asked to, and then only with the destination's revision.
+	 */
+	copy(request: CopyRequest): Promise<CopyOutcome> {
+		return copyNote({ gateway: this.deps.gateway, write: (write) => this.write(write), heldRevision: (client, path) => this.heldRevision(client, path) }, request);
+	}
+
+	/**
 	 * Keeps the refused body and answers, with the note's lock released. Two refusals of one note may keep their
 	 * bodies at once: each gets its own .bak (a new file, never replacing one) and its own record.
 	 */
@@ -185,7 +227,7 @@ export class GuardedWriter {
 					operation,
 					ifMatch: request.ifMatch,
 					ifNoneMatch: request.ifNoneMatch,
-					requireToken: config.requireToken,
+					requireToken: config.requireToken || request.requireToken === true,
 					readExpired: current !== null && request.actor.kind === "agent" && readExpired(this.deps, path, current, request.ifMatch, config.readValidityMinutes),
 					allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
 					implicit: basis.implicit,

@@ -67,20 +67,30 @@ export class NoteChangeFeed {
 	 * here too: a folder watcher may miss a write that replaced the file in one rename.
 	 */
 	track(path: string, by: Actor, write: Promise<WriteOutcome>): Promise<WriteOutcome> {
-		const under = this.pending.get(path) ?? new Set<Promise<unknown>>();
-		this.pending.set(path, under);
-		const followed = write.then((outcome) => {
-			if (outcome.kind === "written") this.remember(path, outcome.revision, by);
-			else if (outcome.kind === "deleted") this.remember(path, null, by);
-			if (outcome.kind === "written" || outcome.kind === "deleted") this.changed(path);
+		return this.trackMany([path], by, write, (outcome) => (outcome.kind === "written" ? [{ path, revision: outcome.revision }] : outcome.kind === "deleted" ? [{ path, revision: null }] : []));
+	}
+
+	/**
+	 * Follows a change through the service that may touch several notes (a move: the note's old path, its new one,
+	 * the notes whose links were rewritten), crediting what `landed` says each now holds (null: gone) to `by`.
+	 */
+	trackMany<T>(paths: readonly string[], by: Actor, work: Promise<T>, landed: (outcome: T) => { path: string; revision: string | null }[]): Promise<T> {
+		const followed = work.then((outcome) => {
+			const changes = landed(outcome);
+			for (const { path, revision } of changes) this.remember(path, revision, by);
+			for (const { path } of changes) this.changed(path);
 			return outcome;
 		});
-		under.add(followed);
-		const done = () => {
-			under.delete(followed);
-			if (under.size === 0 && this.pending.get(path) === under) this.pending.delete(path);
-		};
-		followed.then(done, done);
+		for (const path of paths) {
+			const under = this.pending.get(path) ?? new Set<Promise<unknown>>();
+			this.pending.set(path, under);
+			under.add(followed);
+			const done = () => {
+				under.delete(followed);
+				if (under.size === 0 && this.pending.get(path) === under) this.pending.delete(path);
+			};
+			followed.then(done, done);
+		}
 		return followed;
 	}
 

@@ -33,6 +33,8 @@ export interface RevisionView {
 	deleted: boolean;
 	/** The revision before it (what a write through the guarded writer replaced, when known), or null for the first. */
 	previous: string | null;
+	/** The note was moved here from this path (through the guarded writer); null otherwise. */
+	movedFrom: string | null;
 }
 
 export interface HistoryPage {
@@ -165,6 +167,7 @@ export class NoteHistoryService {
 			current: entry.revision === currentRevision && !entry.deleted,
 			deleted: entry.deleted === true,
 			previous: entry.replaced ?? before?.revision ?? null,
+			movedFrom: entry.movedFrom ?? null,
 		};
 	}
 

@@ -21,7 +21,7 @@ import type { YieldToHost } from "../core/steps";
 import type { RevisionGuardSettings } from "../settings";
 import type { VaultGateway } from "../vault/gateway";
 import { dataviewRows } from "./search-dataview";
-import { NoteDataBuilder } from "./search-note-data";
+import { NoteDataBuilder, type LinkableFiles } from "./search-note-data";
 import { SearchPacing } from "./search-pacing";
 
 export type { SimpleHit } from "../core/search/simple-hits";
@@ -63,6 +63,8 @@ export interface NoteSearchDeps {
 	pathPolicy: () => PathPolicy;
 	settings: () => RevisionGuardSettings;
 	yieldToHost: YieldToHost;
+	/** Headless: the files links resolve over (the note index's, so a search's links are the note JSON's). */
+	linkableFiles?: LinkableFiles;
 	/** For the slices between the host's turns; tests pass their own to count turns without timing anything. */
 	clock?: () => number;
 	/** LOGIC_BUDGET unless given (tests give small ones). */
@@ -109,7 +111,7 @@ export class NoteSearch {
 		const collected = new RankedPage<LogicHit, string>({ after, limit: request.limit, maxBytes: request.maxBytes }, byPath);
 		const pacing = this.pacing();
 		const notes = await this.notes(request, pacing);
-		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, fieldsWanted(query));
+		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, fieldsWanted(query), this.deps.linkableFiles);
 		const session = new LogicSession(new SearchBudget(this.deps.logicBudget ?? LOGIC_BUDGET));
 		await data.prepare(pacing);
 		for (const path of notes) {

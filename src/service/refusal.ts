@@ -87,7 +87,7 @@ export async function answerRefusal(deps: RefusalDeps, seen: SeenRefusal): Promi
 	const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
 	// A patch or edit that no longer applies to the note now is kept as it applies to the revision the agent read.
 	const body = bodyOf(request.operation, current) ?? (sentRevision === null ? null : await bodyOnBase(deps.bases, request.operation, sentRevision));
-	const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent";
+	const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent" && request.bodyKeptElsewhere !== true;
 	const kept = keep && body !== null
 		? await keepRefusedBody({ ...deps, backupFolder: () => deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: actorLabel(request.actor) })
 		: null;

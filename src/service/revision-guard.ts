@@ -20,6 +20,8 @@ import { blobStorage, loadState, StatePersistence } from "./persistence";
 import { RevisionTracker } from "./revision-tracker";
 import { NoteHistoryService } from "./note-history";
 import { AgentActivity } from "./agent-activity";
+import type { NoteIndex } from "../vault/note-index";
+import { ParsedNoteIndex } from "./parsed-note-index";
 
 export interface RevisionGuardOptions {
 	gateway: VaultGateway;
@@ -49,6 +51,11 @@ export interface RevisionGuardOptions {
 	onError?: (error: unknown) => void;
 	/** How long diffs and merges give the host a turn; by default a zero-delay timer. */
 	yieldToHost?: YieldToHost;
+	/**
+	 * Tags, links and rendering (Obsidian's own inside Obsidian); by default parsed from the notes, without rendering
+	 * (the headless host hands in its markdown renderer).
+	 */
+	noteIndex?: NoteIndex;
 }
 
 export interface RevisionGuard {
@@ -160,11 +167,16 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, yieldToHost });
+	const index = options.noteIndex ?? new ParsedNoteIndex({ gateway, yieldToHost });
+	// The person's writes (a resolution, a restore) reach the index as agents' do (AgentNotes.write).
+	writer.onWritten(async (write) => index.changed?.(write.path));
+	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {
 		try {
+			index.close?.();
 			await tracker.flush();
 			tracker.stop();
 			await bases.settle();

@@ -70,9 +70,27 @@ export class RevisionTracker {
 	}
 
 	/** A delete through the guarded writer: who removed `path`, and which revision (its text is kept as a base). */
-	recordDeletion(path: string, revision: string, source: RevisionSource): void {
+	recordDeletion(path: string, revision: string, source: RevisionSource, change?: string): void {
 		this.expected.delete(path);
-		this.options.history.recordDeletion(path, revision, source, this.options.now());
+		this.options.history.recordDeletion(path, revision, source, this.options.now(), change);
+		this.options.onDirty();
+	}
+
+	/** A move through the guarded writer: the note's history and conflicts follow it, and the move is in its history. */
+	recordMove(from: string, to: string, content: string, revision: string, source: RevisionSource, change: string): void {
+		this.expected.delete(from);
+		this.options.history.recordMove(from, to, { revision, size: utf8Length(content), source, time: this.options.now(), change });
+		this.options.conflicts.rename(from, to);
+		this.options.onDirty();
+	}
+
+	/**
+	 * A note's latest revision is part of an agent's change (the links Obsidian rewrote for its move): credited to it,
+	 * since Obsidian's own modify event may have reached history first, as nobody's.
+	 */
+	recordChangePart(path: string, revision: string, source: RevisionSource, change: string): void {
+		this.options.history.creditLatest(path, revision, source);
+		this.options.history.markChange(path, revision, change);
 		this.options.onDirty();
 	}
 

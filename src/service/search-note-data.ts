@@ -7,7 +7,8 @@
 import { readFrontmatter } from "../core/markdown/frontmatter";
 import { validateVaultPath, type PathPolicy } from "../core/path";
 import { jsonOf } from "../core/search/json-logic-values";
-import { LinkResolver, linkPaths, noteLinks } from "../core/search/note-links";
+import { LinkTargets } from "../core/link-resolution";
+import { noteLinkpaths } from "../core/markdown/links";
 import type { NoteField } from "../core/search/query-fields";
 import { noteTags, tagsOfFrontmatter } from "../core/tags";
 import type { VaultGateway } from "../vault/gateway";
@@ -17,8 +18,11 @@ import type { SearchPacing } from "./search-pacing";
 
 const PARSED: readonly NoteField[] = ["frontmatter", "tags", "links", "unresolvedLinks"];
 
+/** Every file a link may lead to, attachments too (the host's note index: the same files the note JSON's links reach). */
+export type LinkableFiles = () => Promise<string[]>;
+
 export class NoteDataBuilder {
-	private resolverOfNotes: LinkResolver | null = null;
+	private targets: LinkTargets | null = null;
 	private backlinks: Map<string, string[]> | null = null;
 
 	constructor(
@@ -27,26 +31,30 @@ export class NoteDataBuilder {
 		/** The notes the search covers (policy and backup rules applied), in path order. */
 		private readonly notes: readonly string[],
 		private readonly fields: ReadonlySet<NoteField>,
+		/** Headless link resolution's files; without it, links reach notes only. */
+		private readonly linkableFiles?: LinkableFiles,
 	) {}
 
-	/** Headless link resolution, built on first use (only queries that look at links need it). */
-	private get resolver(): LinkResolver {
-		this.resolverOfNotes ??= new LinkResolver(this.notes);
-		return this.resolverOfNotes;
-	}
-
-	/** Before the first note: backlinks need every note's links (from Obsidian's cache, or read here headless). */
+	/**
+	 * Before the first note. Headless, a query that looks at links needs every file a link may reach (Obsidian's own
+	 * resolution, core/link-resolution.ts); backlinks need every note's links (from Obsidian's cache, or read here).
+	 */
 	async prepare(pacing: SearchPacing): Promise<void> {
+		const host = this.gateway.search;
+		const wantsLinks = ["links", "unresolvedLinks", "backlinks"].some((field) => this.fields.has(field as NoteField));
+		if (!host && wantsLinks) {
+			const files = this.linkableFiles ? await this.linkableFiles() : await this.gateway.listNotes(this.policy.noteExtensions);
+			this.targets = new LinkTargets(files.filter((path) => this.served(path)));
+		}
 		if (!this.fields.has("backlinks")) return;
 		const index = new Map<string, string[]>();
 		const covered = new Set(this.notes);
 		const add = (source: string, target: string) => {
 			if (!covered.has(source)) return;
 			const sources = index.get(target);
-			if (sources) sources.push(source);
-			else index.set(target, [source]);
+			if (!sources) index.set(target, [source]);
+			else if (sources[sources.length - 1] !== source) sources.push(source);
 		};
-		const host = this.gateway.search;
 		if (host) {
 			for (const [source, targets] of Object.entries(host.resolvedLinks())) {
 				for (const target of targets) add(source, target);
@@ -55,7 +63,7 @@ export class NoteDataBuilder {
 		} else {
 			for (const path of this.notes) {
 				const content = await this.text(path);
-				if (content !== null) for (const target of noteLinks(path, linkPaths(content, readFrontmatter(content).data), this.resolver).links) add(path, target);
+				if (content !== null) for (const target of this.resolved(path, content).links) add(path, target);
 				await pacing.turn();
 			}
 		}
@@ -96,10 +104,22 @@ export class NoteDataBuilder {
 		if (fields.has("frontmatter")) data.frontmatter = jsonOf(frontmatter ?? {});
 		if (fields.has("tags")) data.tags = noteTags(content, frontmatter);
 		if (fields.has("links") || fields.has("unresolvedLinks")) {
-			const { links, unresolvedLinks } = noteLinks(path, linkPaths(content, frontmatter), this.resolver);
+			const { links, unresolvedLinks } = this.resolved(path, content);
 			if (fields.has("links")) data.links = links;
 			if (fields.has("unresolvedLinks")) data.unresolvedLinks = unresolvedLinks;
 		}
+	}
+
+	/** Headless: where the note's links lead, each once (core/markdown/links.ts, core/link-resolution.ts). */
+	private resolved(path: string, content: string): { links: string[]; unresolvedLinks: string[] } {
+		const links = new Set<string>();
+		const unresolvedLinks = new Set<string>();
+		for (const linkpath of noteLinkpaths(content)) {
+			const target = this.targets?.resolve(linkpath, path) ?? null;
+			if (target === null) unresolvedLinks.add(linkpath);
+			else links.add(target);
+		}
+		return { links: [...links], unresolvedLinks: [...unresolvedLinks] };
 	}
 
 	/** The note's text as the search reads it: Obsidian's cached read, or the gateway's (skipping what is not text). */

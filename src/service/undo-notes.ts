@@ -11,7 +11,6 @@ import type { EntityTagCondition } from "../core/revision";
 import type { RevisionHistory } from "../core/revision-history";
 import type { Actor } from "./actor";
 import type { ActivityEntry, AgentActivity, RevertOutcome } from "./agent-activity";
-import type { WriteOutcome } from "./guarded-writer";
 import type { NoteChangeFeed } from "./note-change-feed";
 import type { HistoryPage, NoteHistoryService, RestoreOutcome, RevisionDetail } from "./note-history";
 
@@ -38,7 +37,7 @@ export class UndoNotes {
 	/** Writes an earlier revision back, guarded like any write (it must replace exactly the revision in `ifMatch`). */
 	restore(actor: Actor, path: string, revision: string, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition): Promise<RestoreOutcome> {
 		const work = this.deps.noteHistory.restore(path, this.named(path, revision), actor, ifMatch, ifNoneMatch);
-		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "written" ? outcome : null));
+		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "written" ? [{ path, revision: outcome.revision }] : []));
 	}
 
 	/** Recent agent writes across the vault, newest first. */
@@ -49,7 +48,11 @@ export class UndoNotes {
 	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
 	revert(actor: Actor, path: string, revision: string | undefined, ifMatch: EntityTagCondition, ifNoneMatch?: EntityTagCondition): Promise<RevertOutcome> {
 		const work = this.deps.activity.revert(path, revision === undefined ? undefined : this.named(path, revision), actor, ifMatch, ifNoneMatch);
-		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "write" ? outcome.outcome : null));
+		return this.followUndo(path, actor, work, (outcome) => {
+			if (outcome.kind === "move") return outcome.undo.kind === "moved-back" ? [{ path: outcome.undo.from, revision: null }, { path: outcome.undo.to, revision: outcome.undo.revision }] : [];
+			if (outcome.kind !== "write") return [];
+			return outcome.outcome.kind === "written" ? [{ path, revision: outcome.outcome.revision }] : outcome.outcome.kind === "deleted" ? [{ path, revision: null }] : [];
+		});
 	}
 
 	/** The revision of the note's history a caller names, by the revision itself or by its change tag. */
@@ -57,10 +60,9 @@ export class UndoNotes {
 		return this.deps.history.revisionNamed(path, revision) ?? revision;
 	}
 
-	/** An undo's write is credited to its actor in `onNoteChanged`, like any write through `write`. */
-	private async followUndo<T>(path: string, actor: Actor, work: Promise<T>, written: (outcome: T) => WriteOutcome | null): Promise<T> {
-		const NOTHING: WriteOutcome = { kind: "unchanged", revision: "", sight: "none" };
-		await this.deps.changeFeed.track(path, actor, work.then((outcome) => written(outcome) ?? NOTHING, () => NOTHING));
+	/** An undo's writes (a move back: both paths) are credited to its actor in `onNoteChanged`, like any write through `write`. */
+	private async followUndo<T>(path: string, actor: Actor, work: Promise<T>, landed: (outcome: T) => { path: string; revision: string | null }[]): Promise<T> {
+		await this.deps.changeFeed.trackMany([path], actor, work.then(landed, () => []), (changes) => changes);
 		return work;
 	}
 }

@@ -11,7 +11,7 @@ import type { RevisionHistory } from "../core/revision-history";
 import { historySource, type Actor } from "./actor";
 import { LandedWrites } from "./landed-writes";
 import type { RevisionTracker } from "./revision-tracker";
-import type { CompletedDelete, CompletedWrite } from "./write-request";
+import type { CompletedDelete, CompletedMove, CompletedWrite } from "./write-request";
 
 export interface WriteBookkeepingDeps {
 	tracker: RevisionTracker;
@@ -78,17 +78,37 @@ export class WriteBookkeeping {
 		}
 	}
 
-	/** A delete is history too: who removed which revision, whose text is kept so the delete can be undone. */
-	async afterDelete(path: string, removed: string, by: Actor): Promise<void> {
+	/**
+	 * A delete is history too: who removed which revision, whose text is kept so the delete can be undone. `change`:
+	 * the agent change it belongs to (a move that replaced the note), see RevisionEntry.change.
+	 */
+	async afterDelete(path: string, removed: string, by: Actor, change?: string): Promise<void> {
 		try {
 			const deletion: CompletedDelete = { path, removed: revisionOf(removed), removedContent: removed, by };
-			this.deps.tracker.recordDeletion(path, deletion.removed, historySource(by));
+			this.deps.tracker.recordDeletion(path, deletion.removed, historySource(by), change);
 			// Listeners first (history pins the removed text), so the retain's eviction already spares it.
 			for (const listener of this.deleted) await listener(deletion);
 			await this.deps.bases.retain(deletion.removed, removed);
 		} catch (error) {
 			this.deps.onError?.(error);
 		}
+	}
+}
+
+/**
+ * A move in history: the note's entries follow it and the move is one of them; the notes Obsidian rewrote links in
+ * for it are the mover's writes, each marked as part of the same change, so an undo takes them back together.
+ */
+export async function afterMove(after: WriteBookkeeping, deps: Pick<WriteBookkeepingDeps, "tracker" | "bases" | "onError">, move: CompletedMove): Promise<void> {
+	try {
+		deps.tracker.recordMove(move.from, move.to, move.content, move.revision, historySource(move.by), move.change);
+		await deps.bases.retain(move.revision, move.content);
+	} catch (error) {
+		deps.onError?.(error);
+	}
+	for (const note of move.rewritten) {
+		await after.afterWrite(note.path, { content: note.before, revision: note.beforeRevision }, note.after, note.revision, move.by);
+		deps.tracker.recordChangePart(note.path, note.revision, historySource(move.by), move.change);
 	}
 }
 

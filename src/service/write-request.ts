@@ -37,6 +37,13 @@ export interface WriteRequest {
 	 * answer then hands only a change tag, and nothing counts as the caller's read of the result.
 	 */
 	unseenBody?: boolean;
+	/** Never let a tokenless write replace an existing note, whatever the settings say (a copy over a destination). */
+	requireToken?: true;
+	/**
+	 * The body is another note's text, which stays where it is (a copy): a refusal has nothing to keep, so it makes no
+	 * .bak and no conflict record.
+	 */
+	bodyKeptElsewhere?: true;
 }
 
 /**
@@ -90,4 +97,18 @@ export interface CompletedDelete {
 	removed: string;
 	removedContent: string;
 	by: Actor;
+}
+
+/** A move that landed, as history records it (see write-bookkeeping.ts `afterMove`). */
+export interface CompletedMove {
+	from: string;
+	to: string;
+	/** What the note held when it moved, and its revision. */
+	content: string;
+	revision: string;
+	by: Actor;
+	/** The id its history entries share (RevisionEntry.change). */
+	change: string;
+	/** The notes Obsidian rewrote links in for it (the moved note itself too, at its new path, when its own links changed). */
+	rewritten: { path: string; before: string; beforeRevision: string; after: string; revision: string }[];
 }

@@ -49,7 +49,7 @@ export class NoteHistoryModal extends Modal {
 	private renderRevision(list: HTMLElement, view: RevisionView, page: HistoryPage): void {
 		const item = list.createEl("li", { cls: "revision-guard-history-item" });
 		item.dataset.revision = view.revision;
-		const title = item.createDiv({ cls: "revision-guard-history-title", text: `${capitalized(view.by)} · ${new Date(view.time).toLocaleString()}${view.deleted ? " · deleted the note" : ""}` });
+		const title = item.createDiv({ cls: "revision-guard-history-title", text: `${capitalized(view.by)} · ${new Date(view.time).toLocaleString()}${view.deleted ? " · deleted the note" : ""}${view.movedFrom !== null ? ` · moved it from ${view.movedFrom}` : ""}` });
 		if (view.current) title.createSpan({ cls: "revision-guard-history-tag", text: "Current" });
 		const size = view.deleted ? "removed the note's text" : `${view.size} bytes`;
 		const meta = view.restorable ? size : `${size} · text no longer kept`;
@@ -101,9 +101,11 @@ export class NoteHistoryModal extends Modal {
 	private async revert(view: RevisionView, seen: string | null): Promise<void> {
 		const question = view.deleted
 			? `Bring ${this.path} back as it was before ${view.by} deleted it? A note created there since is never replaced.`
-			: view.previous === null
-				? `Move ${this.path}, which ${view.by} created, to the trash? Only if it is unchanged since.`
-				: `Take ${view.by}'s write out of ${this.path}? Later changes are kept where they do not conflict.`;
+			: view.movedFrom !== null
+				? `Move ${this.path} back to ${view.movedFrom}, and put back the links ${view.by}'s move rewrote? A note at ${view.movedFrom} is never replaced.`
+				: view.previous === null
+					? `Move ${this.path}, which ${view.by} created, to the trash? Only if it is unchanged since.`
+					: `Take ${view.by}'s write out of ${this.path}? Later changes are kept where they do not conflict.`;
 		if (!(await this.actions.confirm(question, "Revert"))) return;
 		const message = await this.actions.revert(this.path, view.revision, seen);
 		if (message === null) return this.close();

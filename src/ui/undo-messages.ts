@@ -1,5 +1,6 @@
 /** What Restore and Revert did, as one sentence for a notice. */
 import type { RevertOutcome } from "../service/agent-activity";
+import type { MoveUndo } from "../service/undo-move";
 import type { WriteOutcome } from "../service/guarded-writer";
 import type { RestoreOutcome } from "../service/note-history";
 
@@ -32,7 +33,22 @@ export function revertMessage(path: string, outcome: Exclude<RevertOutcome, { ki
 			return staleMessage(path);
 		case "write":
 			return writeMessage(path, outcome.outcome, outcome.merged ? `Took the agent's change out of ${path}; the later changes were kept.` : revertDone(path, outcome.outcome));
+		case "move":
+			return moveMessage(outcome.undo);
 	}
+}
+
+/** What undoing a move did: moved back (and which rewritten links could not be put back), or why not. */
+function moveMessage(undo: MoveUndo): string {
+	if (undo.kind === "move-back-refused") {
+		return undo.outcome.kind === "refused" && undo.outcome.refusal.reason === "destination-exists"
+			? `${undo.to} is taken by a note created since, so ${undo.from} was not moved back.`
+			: staleMessage(undo.from);
+	}
+	const left = undo.links.filter((link) => link.result === "changed" || link.result === "not-retained" || link.result === "missing").map((link) => link.path);
+	const links = left.length === 0 ? "" : ` Links in ${left.join(", ")} changed since, so they were left as they are.`;
+	const replaced = undo.replaced === "exists" ? ` The note it had replaced was not brought back: a note is at ${undo.from} now.` : undo.replaced === "restored" ? ` The note it had replaced at ${undo.from} is back.` : "";
+	return `Moved ${undo.from} back to ${undo.to}.${links}${replaced}`;
 }
 
 function revertDone(path: string, outcome: WriteOutcome): string {

@@ -8,7 +8,7 @@
 export class VaultPathError extends Error {
 	constructor(
 		readonly path: string,
-		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant" | "case-variant" | "not-indexed" | "index-behind",
+		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant" | "case-variant" | "not-indexed" | "index-behind" | "symbolic-link",
 		/** For "name-variant": the existing note's path. */
 		readonly existing?: string,
 	) {
@@ -36,6 +36,8 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 			return `"${path}" is on disk, but Obsidian has not taken it in yet (another program just created it), so it was not created over.`;
 		case "index-behind":
 			return `"${path}" was just changed, removed or renamed on disk by another program, and Obsidian has not taken that in yet, so it was not written.`;
+		case "symbolic-link":
+			return `"${path}" is a symbolic link: it is read and written through, but not moved (moving the link could break it, and moving what it points to would take another name's note away).`;
 	}
 }
 

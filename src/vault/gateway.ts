@@ -42,6 +42,34 @@ export interface MutationOutcome<T> {
 	durable?: Promise<void>;
 }
 
+/** What a move's decide callback wants done with the note it was shown. */
+export type MovePlan<T> = { kind: "keep"; result: T } | { kind: "move"; result: T };
+
+/** A note whose text changed because another note moved (Obsidian rewriting links to it), with its text before and after. */
+export interface RewrittenNote {
+	/** Where the note is now (for the moved note itself, its new path). */
+	path: string;
+	before: string;
+	after: string;
+}
+
+export type MoveOutcome<T> =
+	/** Nothing moved: `decide` said keep (or was shown no note). */
+	| { kind: "kept"; result: T }
+	/** Something (a note, a folder, any file the disk takes for that name) is at the destination: nothing moved. */
+	| { kind: "destination-taken"; result: T }
+	| {
+			kind: "moved";
+			result: T;
+			/**
+			 * The notes whose text the move changed besides moving it: those Obsidian rewrote links in, the moved note
+			 * included when its own links were rewritten. Empty headless.
+			 */
+			rewritten: RewrittenNote[];
+			/** As MutationOutcome's: the move is in place, its last step toward the disk may still be under way. */
+			durable?: Promise<void>;
+	  };
+
 export type VaultChange =
 	| { type: "create" | "modify" | "delete"; path: string }
 	| { type: "rename"; path: string; oldPath: string };
@@ -58,6 +86,16 @@ export interface VaultGateway {
 	 * of the per-note lock); the gateway keeps each write atomic against everything else.
 	 */
 	mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>>;
+
+	/**
+	 * Moves the note at `from` to `to`, where nothing may be: a taken destination is never replaced (and never
+	 * trashed: replacing one is the caller's guarded delete first). `decide` is shown the note as it is (null when
+	 * missing) and runs in the step that moves it, so the note moved is the one decided on; if another program changes
+	 * it first, `decide` is shown it again. Creating the destination's folders is part of the move. Inside Obsidian the
+	 * move goes through its file manager, so links to the note are updated as the person's settings say; the notes that
+	 * changed so come back in `rewritten`. Calls are serialized by the guarded writer (it holds both paths' locks).
+	 */
+	rename<T>(from: string, to: string, decide: (current: string | null) => MovePlan<T>): Promise<MoveOutcome<T>>;
 
 	/** Creates a new note and never overwrites: resolves false if something is already at `path`. */
 	createExclusive(path: string, content: string): Promise<boolean>;

@@ -8,13 +8,14 @@ import { basename, dirname, join } from "path";
 import { createFileExclusive, replaceFileAtomic, type Replaced } from "./atomic-file";
 import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
-import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
+import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
 import { decodeNote, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing, toStat, type SeenFile } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
 import { listFolderAt, listNotesUnder } from "./node-folder-listing";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
+import { moveDurable, moveNoReplace } from "./node-move";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
@@ -112,6 +113,36 @@ export class NodeFsGateway implements VaultGateway {
 			if (error.code === "ENOENT" && seen.content !== null) return null;
 			throw error;
 		});
+	}
+
+	/**
+	 * A plain folder has no links to update: the note moves and nothing else changes. A note that is a symbolic link is
+	 * not moved (moving the link could break it, and moving what it points to would move another name's note).
+	 */
+	async rename<T>(from: string, to: string, decide: (current: string | null) => MovePlan<T>): Promise<MoveOutcome<T>> {
+		const source = await this.paths.resolveExisting(from);
+		if (source === null) return { kind: "kept", result: decide(null).result };
+		if ((await fs.lstat(join(this.root, from))).isSymbolicLink()) throw new VaultPathError(from, "symbolic-link");
+		const target = await this.paths.resolveForWrite(to);
+		for (let attempt = 1; ; attempt++) {
+			const seen = await readForDecision(from, source);
+			try {
+				const plan = decide(seen.content);
+				if (plan.kind === "keep" || seen.content === null || seen.bytes === null) return { kind: "kept", result: plan.result };
+				await mkdirFor(to, target);
+				await this.refuseNameVariant(to, target);
+				const step = await moveNoReplace(source, target, seen.bytes, () => stillAsSeen(source, seen));
+				if (step === "taken") return { kind: "destination-taken", result: plan.result };
+				if (step === "moved") {
+					this.readCache.forget(from);
+					this.readCache.forget(to);
+					return { kind: "moved", result: plan.result, rewritten: [], durable: moveDurable(source, target) };
+				}
+			} finally {
+				releaseSeen(seen);
+			}
+			if (attempt >= DECIDE_ATTEMPTS) throw new NoteKeptChangingError(from, seen.content);
+		}
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {

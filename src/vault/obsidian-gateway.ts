@@ -9,9 +9,10 @@ import { normalizePath, TFile, TFolder, type App, type EventRef, type MarkdownVi
 import type { YieldToHost } from "../core/steps";
 import { applyChanges, lineChanges } from "./editor-changes";
 import { OpenEditors } from "./obsidian-editors";
-import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
+import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
 import { ensureParent, isFile, refuseIfOnDisk, toStat, trashRecoverably, unlessGone } from "./obsidian-files";
+import { moveInObsidian } from "./obsidian-move";
 import { ObsidianSearch } from "./obsidian-search";
 
 /** How often a write is decided again because the person kept typing while its changes were computed. */
@@ -67,6 +68,11 @@ export class ObsidianGateway implements VaultGateway {
 		}
 		// The note changed between every decision and its write (the person kept typing, or switched the tab).
 		throw new NoteKeptChangingError(normalized, this.editors.markdownEditorOf(file)?.editor.getValue() ?? null);
+	}
+
+	/** Through Obsidian's file manager, so links are updated as the person's settings say (see obsidian-move.ts). */
+	rename<T>(from: string, to: string, decide: (current: string | null) => MovePlan<T>): Promise<MoveOutcome<T>> {
+		return moveInObsidian({ app: this.app, text: async (file) => (await this.read(file.path))?.content ?? null }, from, to, decide);
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {

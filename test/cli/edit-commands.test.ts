@@ -97,6 +97,22 @@ describe("revision-guard:patch", () => {
 		expect(await onDisk("Plan.md")).toBe(NOTE + "\nperson\n");
 	});
 
+	it("renames a heading (scope=marker), splices into one block (within=-1) and refuses a duplicate append (reject)", async () => {
+		let { revision } = await h.cli("read", { path: "Plan.md" });
+		const renamed = await h.cli("patch", { path: "Plan.md", revision: revision as string, type: "heading", target: "Plan::Next", operation: "replace", scope: "marker", content: "Later" });
+		expect(renamed).toMatchObject({ ok: true });
+		expect(await onDisk("Plan.md")).toContain("## Later\n");
+		revision = renamed.revision;
+		const spliced = await h.cli("patch", { path: "Plan.md", revision: revision as string, type: "heading", target: "Plan::Later", operation: "append", within: "-1", content: " too" });
+		expect(spliced).toMatchObject({ ok: true });
+		expect(await onDisk("Plan.md")).toContain("- later too\n");
+		const before = await onDisk("Plan.md");
+		const again = await h.invoke("patch", "path=Plan.md", `revision=${spliced.revision as string}`, "type=heading", "target=Plan::Later", "operation=append", "content=- later too", "reject");
+		expect(again).toMatchObject({ ok: false, error: "invalid-patch", reason: "content-preexists" });
+		expect(await h.cli("patch", { path: "Plan.md", revision: spliced.revision as string, type: "heading", target: "Plan::Later", operation: "append", scope: "marker", content: "x" })).toMatchObject({ ok: false, error: "invalid-patch" });
+		expect(await onDisk("Plan.md")).toBe(before);
+	});
+
 	it("refuses unknown operations and target types by name", async () => {
 		const { revision } = await h.cli("read", { path: "Plan.md" });
 		const answer = await h.cli("patch", { path: "Plan.md", revision: revision as string, type: "line", target: "3", operation: "append", content: "x" });

@@ -29,7 +29,8 @@ beforeEach(async () => {
 afterEach(async () => {
 	setApiVersion("1.12.3");
 	plugin?.unload();
-	await new Promise((resolve) => setTimeout(resolve, 50));
+	// Its last save and marker removal land in the plugin folder: the folder goes only once they are done.
+	await plugin?.whenSettled();
 	await rm(dir, { recursive: true, force: true });
 });
 
@@ -68,7 +69,7 @@ describe("registering the CLI commands", () => {
 		await enable("1.12.3");
 		plugin!.unload();
 		expect(app.cli.commands.size).toBe(0);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await plugin!.whenSettled();
 		plugin = new RevisionGuardPlugin(app as unknown as ObsidianApp, MANIFEST);
 		await (plugin.load() as unknown as Promise<void>);
 		expect([...app.cli.commands.keys()]).toEqual(COMMANDS);

@@ -143,4 +143,25 @@ describe("KeyedMutex", () => {
 		await settle();
 		expect((mutex as unknown as { tails: Map<string, unknown> }).tails.size).toBe(0);
 	});
+
+	it("runAll holds every key: work on any of them waits, and two runs over the same keys in either order finish", async () => {
+		const mutex = new KeyedMutex();
+		const events: string[] = [];
+		const held = deferred();
+		const both = mutex.runAll(["b", "a"], async () => {
+			events.push("both start");
+			await held.promise;
+			events.push("both end");
+		});
+		await settle();
+		const onA = mutex.run("a", async () => void events.push("a"));
+		const onB = mutex.run("b", async () => void events.push("b"));
+		await settle();
+		expect(events).toEqual(["both start"]);
+		held.resolve();
+		await Promise.all([both, onA, onB]);
+		expect(events.slice(0, 2)).toEqual(["both start", "both end"]);
+		// Opposite orders of the same keys: taken in one order, so neither waits on the other for ever.
+		await Promise.all([mutex.runAll(["x", "y"], async () => settle()), mutex.runAll(["y", "x"], async () => settle())]);
+	});
 });

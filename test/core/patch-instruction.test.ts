@@ -35,11 +35,23 @@ describe("parsePatchInstruction (Local REST API format 2)", () => {
 		expect(parsed({ targetType: "heading", target: "Plan", operation: "append", content: "x" }).instruction.headingPath).toEqual(["Plan"]);
 	});
 
-	it("carries a frontmatter value as JSON, and a content string as text", () => {
+	// Issue 23: a frontmatter value rides in "value" only, as LRA 5.1 defines it (issue 22 also took "content" as text).
+	it("carries a frontmatter value as JSON, a text as a JSON string, and refuses one sent in content", () => {
 		const value = parsed({ targetType: "frontmatter", target: "tags", operation: "append", value: ["b"] });
 		expect(patched(applyPatch(NOTE, value.instruction, value.body))).toBe(NOTE.replace("tags: [a]", "tags: [a, b]"));
-		const text = parsed({ targetType: "frontmatter", target: "status", operation: "replace", content: "done" });
+		const text = parsed({ targetType: "frontmatter", target: "status", operation: "replace", value: "done" });
 		expect(patched(applyPatch(NOTE, text.instruction, text.body))).toBe(NOTE.replace("draft", "done"));
+		expect(refusal({ targetType: "frontmatter", target: "status", operation: "replace", content: "done" })).toMatch(/goes in "value" as JSON/);
+	});
+
+	it("reads scope, within, destination, rejectIfContentPreexists and table rows (LRA 5.1's whole algebra)", () => {
+		expect(parsed({ targetType: "heading", target: ["Plan"], operation: "replace", scope: "marker", content: "Renamed" }).instruction).toMatchObject({ scope: "marker" });
+		expect(parsed({ targetType: "heading", target: ["Plan"], operation: "append", within: -1, content: " more" }).instruction).toMatchObject({ within: -1 });
+		const move = parsed({ targetType: "heading", target: ["Plan", "Details"], operation: "replace", scope: "parent", destination: { parent: ["Appendix"], place: { after: ["Appendix", "First"] } } });
+		expect(move).toMatchObject({ body: "", instruction: { scope: "parent", destination: { parent: ["Appendix"], place: { after: ["Appendix", "First"] } } } });
+		expect(parsed({ targetType: "heading", target: ["Plan"], operation: "append", content: "x", rejectIfContentPreexists: true }).instruction).toMatchObject({ rejectIfContentPreexists: true });
+		expect(parsed({ targetType: "block", target: "t", operation: "append", value: [["a", "b"]] })).toMatchObject({ body: '[["a","b"]]', instruction: { json: true } });
+		expect(parsed({ targetType: "frontmatter", target: "title", operation: "append", scope: "markerAndContent", value: { due: 1 } })).toMatchObject({ body: '{"due":1}', instruction: { json: true } });
 	});
 
 	it("needs no payload to delete", () => {
@@ -59,16 +71,22 @@ describe("parsePatchInstruction (Local REST API format 2)", () => {
 		["a body that is not JSON", "- item", /not valid JSON/],
 		["an unknown operation", { targetType: "heading", target: ["Plan"], operation: "insert", content: "x" }, /"operation" must be/],
 		["an unknown target type", { targetType: "file", target: "x", operation: "append", content: "x" }, /"targetType" must be/],
-		["a scope other than content", { targetType: "heading", target: ["Plan"], operation: "replace", scope: "marker", content: "x" }, /"scope": "marker" is not supported here; only "content"/],
-		["a move", { targetType: "heading", target: ["Plan"], operation: "replace", scope: "content", destination: { parent: null, place: "last" } }, /"destination" \(moving a heading\) is not supported/],
+		["an unknown scope", { targetType: "heading", target: ["Plan"], operation: "replace", scope: "label", content: "x" }, /"scope" must be "content" \(the default\), "marker"/],
+		["a destination without scope parent", { targetType: "heading", target: ["Plan"], operation: "replace", scope: "content", destination: { parent: null, place: "last" } }, /"destination" goes only with scope "parent"/],
+		["a move of a block", { targetType: "block", target: "b", operation: "replace", scope: "parent", destination: { parent: null, place: "last" } }, /Scope "parent" moves a heading section/],
+		["a destination of the wrong shape", { targetType: "heading", target: ["Plan"], operation: "replace", scope: "parent", destination: { parent: "Plan", place: "last" } }, /A "destination" is \{"parent"/],
+		["within with scope marker", { targetType: "heading", target: ["Plan"], operation: "replace", scope: "marker", within: 0, content: "x" }, /cannot be within-refined/],
+		["within with createTargetIfMissing", { targetType: "heading", target: ["Plan"], operation: "append", within: 0, content: "x", createTargetIfMissing: true }, /createTargetIfMissing/],
+		["a within that is not a whole number", { targetType: "heading", target: ["Plan"], operation: "append", within: 1.5, content: "x" }, /"within" must be a whole number/],
+		["a marker append", { targetType: "heading", target: ["Plan"], operation: "append", scope: "marker", content: "x" }, /can be replaced \(renamed\) or deleted/],
 		["both content and value", { targetType: "frontmatter", target: "a", operation: "replace", content: "x", value: 1 }, /exactly one of "content"/],
 		["a JSON value for a heading", { targetType: "heading", target: ["Plan"], operation: "append", value: 1 }, /heading's body is markdown text/],
-		["table rows for a block", { targetType: "block", target: "t", operation: "append", value: [["a"]] }, /Table rows in "value" are not supported/],
+		["table rows with a marker scope", { targetType: "block", target: "t", operation: "replace", scope: "marker", value: [["a"]] }, /takes the new block id as "content"/],
 		["no content", { targetType: "heading", target: ["Plan"], operation: "append" }, /needs "content"/],
 		["an empty heading path", { targetType: "heading", target: [], operation: "append", content: "x" }, /names the whole note/],
 		["a heading path that is not strings", { targetType: "heading", target: [1], operation: "append", content: "x" }, /list of heading texts/],
 		["an empty ifMatch", { targetType: "heading", target: ["Plan"], operation: "append", content: "x", ifMatch: "" }, /"ifMatch" must be/],
-		["rejectIfContentPreexists", { targetType: "heading", target: ["Plan"], operation: "append", content: "x", rejectIfContentPreexists: true }, /not supported here; send an ifMatch/],
+		["a rejectIfContentPreexists that is not a boolean", { targetType: "heading", target: ["Plan"], operation: "append", content: "x", rejectIfContentPreexists: "yes" }, /"rejectIfContentPreexists" must be true or false/],
 		["JSON nested too deeply", "[".repeat(100) + "]".repeat(100), /nested more than 64 levels/],
 	])("refuses %s, saying what is wrong", (_, body, detail) => {
 		expect(refusal(body)).toMatch(detail);

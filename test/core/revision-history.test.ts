@@ -148,6 +148,24 @@ describe("RevisionHistory deletion and rename", () => {
 		expect(history.observe("new.md", "r2", 2, user, 3)).toBe(false);
 	});
 
+	it("rename onto a path with a deleted note's history keeps that history first, and the note is live there", () => {
+		// Renaming used to replace what the path held: a note deleted there lost its history (and Revert of that delete).
+		const history = new RevisionHistory();
+		history.observe("b.md", "old", 1, user, 1);
+		history.recordDeletion("b.md", "old", agent, 2);
+		history.observe("a.md", "r1", 1, user, 3);
+		history.rename("a.md", "b.md");
+		expect(history.entries("b.md").map((e) => [e.revision, e.deleted === true])).toEqual([["old", false], ["old", true], ["r1", false]]);
+		expect(history.latest("b.md")?.revision).toBe("r1");
+		expect(history.trackedPaths()).toEqual(["b.md"]);
+		// The deleted count went down with it: a thousand deletes later, b.md is still there.
+		for (let n = 0; n < 1100; n++) {
+			history.observe(`d${n}.md`, "x", 1, user, 10);
+			history.markDeleted(`d${n}.md`, 11 + n);
+		}
+		expect(history.latest("b.md")?.revision).toBe("r1");
+	});
+
 	it("rename of an unknown path does nothing", () => {
 		const history = new RevisionHistory();
 		history.observe("a.md", "r1", 1, user, 1);
@@ -309,5 +327,43 @@ describe("deleted notes", () => {
 		expect(history.entries("gone-0.md")).toHaveLength(0);
 		expect(history.entries(`gone-${MAX_DELETED_NOTES}.md`)).toHaveLength(1);
 		expect(history.latest("live.md")?.revision).toBe("r");
+	});
+});
+
+describe("RevisionHistory.recordMove / markChange", () => {
+	it("moves the note's history and adds the move, credited and naming where it came from, its read window going on", () => {
+		const history = new RevisionHistory();
+		history.observe("a.md", "r1", 4, user, 1);
+		history.markServed("a.md", "r1", 5);
+		history.recordMove("a.md", "x/b.md", { revision: "r1", size: 4, source: agent, time: 9, change: "c1" });
+		expect(history.entries("a.md")).toEqual([]);
+		expect(history.entries("x/b.md").at(-1)).toEqual({ revision: "r1", time: 9, size: 4, source: agent, replaced: "r1", movedFrom: "a.md", change: "c1", servedAt: 5 });
+		expect(history.find("x/b.md", "r1")?.servedAt).toBe(5);
+		expect(history.observe("x/b.md", "r1", 4, user, 10)).toBe(false);
+	});
+
+	it("adds the move when the rename event already took the history there, and makes the note live after a delete event", () => {
+		const history = new RevisionHistory();
+		history.observe("a.md", "r1", 1, user, 1);
+		history.rename("a.md", "b.md");
+		history.markDeleted("b.md", 2);
+		history.recordMove("a.md", "b.md", { revision: "r1", size: 1, source: agent, time: 3 });
+		expect(history.entries("b.md").map((e) => e.movedFrom)).toEqual([undefined, "a.md"]);
+		expect(history.latest("b.md")?.revision).toBe("r1");
+		expect(history.trackedPaths()).toEqual(["b.md"]);
+	});
+
+	it("marks the entry that produced a revision, and a delete, as part of one change; a damaged mark is dropped on load", () => {
+		const history = new RevisionHistory();
+		history.observe("a.md", "r1", 1, agent, 1);
+		history.markChange("a.md", "r1", "c1");
+		history.recordDeletion("b.md", "r2", agent, 2, "c1");
+		expect(history.latest("a.md")?.change).toBe("c1");
+		expect(history.entries("b.md")[0]?.change).toBe("c1");
+		const damaged = { version: 1, notes: [{ path: "a.md", entries: [{ revision: "r1", time: 1, size: 1, source: agent, movedFrom: 7, change: { x: 1 } }] }] };
+		const loaded = RevisionHistory.fromSnapshot(damaged).entries("a.md")[0]!;
+		expect(loaded).not.toHaveProperty("movedFrom");
+		expect(loaded).not.toHaveProperty("change");
+		expect(RevisionHistory.fromSnapshot(history.toSnapshot()).latest("a.md")?.change).toBe("c1");
 	});
 });

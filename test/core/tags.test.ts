@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { noteTags } from "../../src/core/tags";
+import { countTags, MAX_TAG_USES_PER_NOTE, noteTags, tagOccurrences, tagPage } from "../../src/core/tags";
 
 describe("noteTags", () => {
 	it("reads a frontmatter list, without '#'", () => {
@@ -54,5 +54,74 @@ describe("noteTags", () => {
 		expect(noteTags("---\r\ntags: [x]\r\n---\r\nline #y\r\n")).toEqual(["x", "y"]);
 		expect(noteTags("just #one\n")).toEqual(["one"]);
 		expect(noteTags("")).toEqual([]);
+	});
+
+	it("also reads a singular `tag` key, in any case, as Obsidian's parseFrontMatterTags does", () => {
+		expect(noteTags("---\ntag: solo\nTags: [Two]\n---\n")).toEqual(["solo", "Two"]);
+	});
+});
+
+describe("tagOccurrences", () => {
+	it("keeps every use, frontmatter first, as Obsidian's getAllTags does", () => {
+		expect(tagOccurrences("---\ntags: [a, b]\n---\n#a text #c #a\n`#code` #c\n")).toEqual(["a", "b", "a", "c", "a", "c"]);
+	});
+
+	it("takes at most MAX_TAG_USES_PER_NOTE uses from one note", () => {
+		expect(tagOccurrences("#x ".repeat(MAX_TAG_USES_PER_NOTE + 5))).toHaveLength(MAX_TAG_USES_PER_NOTE);
+	});
+});
+
+describe("countTags", () => {
+	it("counts every use across notes, sorted by name", () => {
+		expect(countTags([["b", "a", "b"], ["a"]])).toEqual([
+			{ name: "a", count: 2 },
+			{ name: "b", count: 2 },
+		]);
+	});
+
+	it("counts a nested tag once for itself and once for each parent, as the Local REST API does", () => {
+		expect(countTags([["work/tasks/today"], ["work"], ["work/notes"]])).toEqual([
+			{ name: "work", count: 3 },
+			{ name: "work/notes", count: 1 },
+			{ name: "work/tasks", count: 1 },
+			{ name: "work/tasks/today", count: 1 },
+		]);
+	});
+
+	it("keeps case apart and leaves out empty names and empty parents", () => {
+		expect(countTags([["Tag", "tag", "", "/odd", "a//b"]])).toEqual([
+			{ name: "/odd", count: 1 },
+			{ name: "Tag", count: 1 },
+			{ name: "a", count: 1 },
+			{ name: "a/", count: 1 },
+			{ name: "a//b", count: 1 },
+			{ name: "tag", count: 1 },
+		]);
+	});
+
+	it("gives [] for no notes", () => {
+		expect(countTags([])).toEqual([]);
+	});
+});
+
+describe("tagPage", () => {
+	const all = countTags([["a", "b", "c", "d", "e"]]);
+
+	it("gives at most `limit` tags and names the last one as `next` when more follow", () => {
+		expect(tagPage(all, { limit: 2, maxChars: 1e6 })).toEqual({ tags: all.slice(0, 2), next: "b" });
+		expect(tagPage(all, { after: "b", limit: 2, maxChars: 1e6 })).toEqual({ tags: all.slice(2, 4), next: "d" });
+		expect(tagPage(all, { after: "d", limit: 2, maxChars: 1e6 })).toEqual({ tags: all.slice(4) });
+	});
+
+	it("starts after any name, listed or not, and gives an empty last page past the end", () => {
+		expect(tagPage(all, { after: "bb", limit: 10, maxChars: 1e6 })).toEqual({ tags: all.slice(2) });
+		expect(tagPage(all, { after: "z", limit: 10, maxChars: 1e6 })).toEqual({ tags: [] });
+	});
+
+	it("stops at maxChars of JSON but always moves on by one tag", () => {
+		expect(tagPage(all, { limit: 10, maxChars: 1 })).toEqual({ tags: all.slice(0, 1), next: "a" });
+		const page = tagPage(all, { limit: 10, maxChars: 60 });
+		expect(JSON.stringify(page.tags).length).toBeLessThanOrEqual(60);
+		expect(page.next).toBe(page.tags[page.tags.length - 1]!.name);
 	});
 });

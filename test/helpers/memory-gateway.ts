@@ -3,7 +3,7 @@
  * gateway contract (test/vault/gateway-contract.ts) like the real gateways do: a note's folders exist while it does
  * (and stay when it is trashed), hidden entries are never listed, and a folder or a file in the way is refused.
  */
-import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, StateStorage, VaultChange, VaultGateway } from "../../src/vault/gateway";
+import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, StateStorage, VaultChange, VaultGateway } from "../../src/vault/gateway";
 import { VaultPathError } from "../../src/vault/errors";
 
 export class MemoryGateway implements VaultGateway {
@@ -50,6 +50,21 @@ export class MemoryGateway implements VaultGateway {
 			this.emit({ type: "delete", path });
 		}
 		return { result: plan.result, stat: null };
+	}
+
+	/** A move as a plain folder makes one: no links are rewritten, and nothing at the destination is ever replaced. */
+	async rename<T>(from: string, to: string, decide: (current: string | null) => MovePlan<T>): Promise<MoveOutcome<T>> {
+		const content = this.notes.get(from) ?? null;
+		const plan = decide(content);
+		if (plan.kind === "keep" || content === null) return { kind: "kept", result: plan.result };
+		if (this.notes.has(to) || this.isFolder(to)) return { kind: "destination-taken", result: plan.result };
+		this.refuseFileInTheWay(to);
+		this.notes.delete(from);
+		this.notes.set(to, content);
+		const slash = from.lastIndexOf("/");
+		if (slash !== -1) this.folders.add(from.slice(0, slash));
+		this.emit({ type: "rename", path: to, oldPath: from });
+		return { kind: "moved", result: plan.result, rewritten: [] };
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {

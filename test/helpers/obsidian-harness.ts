@@ -10,6 +10,7 @@ import { createApiServer } from "../../src/host/api-server";
 import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
+import { ObsidianNoteIndex } from "../../src/vault/obsidian-note-index";
 import { ObsidianStateStorage } from "../../src/vault/obsidian-state-storage";
 import { call, type CallOptions } from "./http-client";
 import { TEST_KEY } from "./headless-harness";
@@ -40,6 +41,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		settings: () => settings,
 		configDir: app.vault.configDir,
 		changeSource: { kind: "user" },
+		noteIndex: new ObsidianNoteIndex(app as unknown as ObsidianApp, yieldVia(nodeTimers)),
 		timers: nodeTimers,
 		coalesceMs: 20,
 		persistDebounceMs: 20,

@@ -96,6 +96,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 			frontmatter: { status: "draft", tags: ["project", "#q3"] },
 			stat: { ctime: expect.any(Number), mtime: expect.any(Number), size: Buffer.byteLength(PLAN) },
 			tags: ["project", "q3", "idea", "work"],
+			links: [],
+			unresolvedLinks: [],
+			backlinks: [],
 			revision: sha256Token(PLAN),
 		});
 	});

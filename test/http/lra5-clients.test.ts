@@ -165,6 +165,15 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect(await s.file("Projects/Plan.md")).toBe(EDITED);
 		});
 
+		it("counts the patched note a 200 shows as a read of all of it: a tokenless PUT after a part-token PATCH stands on it", async () => {
+			const { version } = (await s.api(NOTE, { headers: MAP })).json<{ version: string }>();
+			const patched = await instruction({ ...appendStep, ifMatch: version });
+			expect(patched.status, patched.text).toBe(200);
+			const put = await s.api(NOTE, { method: "PUT", body: "replaced\n" });
+			expect(put.status, put.text).toBe(204);
+			expect(await s.file("Projects/Plan.md")).toBe("replaced\n");
+		});
+
 		it("refuses unknown fields with 400 naming them, writing nothing", async () => {
 			const problem = expectProblem(await instruction({ ...appendStep, ifMatch: sha256Token(PLAN), position: "end" }), 400, "invalid-patch-instruction");
 			expect(problem.detail).toMatch(/Unknown field "position"/);
@@ -176,8 +185,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect(problem.detail).toMatch(/different revisions/);
 		});
 
-		it("answers a target the note lacks with 400 patch-target-not-found", async () => {
-			expectProblem(await instruction({ targetType: "block", target: "nope", operation: "append", content: "x", ifMatch: sha256Token(PLAN) }), 400, "patch-target-not-found");
+		// Issue 23 item 7: LRA 5.1 answers a format 2 PATCH with a missing target 404 (it was 400 before).
+		it("answers a target the note lacks with 404 target-not-found", async () => {
+			expectProblem(await instruction({ targetType: "block", target: "nope", operation: "append", content: "x", ifMatch: sha256Token(PLAN) }), 404, "target-not-found");
 		});
 	});
 

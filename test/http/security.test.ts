@@ -43,8 +43,9 @@ function samplePath(template: string): string {
 describe("authentication", () => {
 	const protectedRoutes = ROUTES.filter((route) => !route.public);
 
-	it("leaves only GET / open: the route table has exactly one public route", () => {
-		expect(ROUTES.filter((route) => route.public).map((route) => route.template)).toEqual(["/"]);
+	it("leaves only GET / and the static GET /openapi.yaml open (as the Local REST API does): the route table has exactly these public routes", () => {
+		expect(ROUTES.filter((route) => route.public).map((route) => route.template)).toEqual(["/", "/openapi.yaml"]);
+		expect(ROUTES.find((route) => route.template === "/openapi.yaml")?.handlers).toEqual({ GET: expect.any(Function) });
 	});
 
 	it.each(protectedRoutes.map((route) => [route.template, route] as const))("answers every method on %s without a key with 401 and WWW-Authenticate", async (_template, route) => {
@@ -249,7 +250,8 @@ describe("Origin header", () => {
 		const res = await h.raw("/vault/a.md", { method: "OPTIONS", headers: { Origin: ALLOWED, "Access-Control-Request-Method": "PUT" } });
 		expect(res.status).toBe(204);
 		expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
-		expect(res.headers["access-control-allow-methods"]).toBe("GET, PUT, POST, DELETE, PATCH, HEAD");
+		expect(res.headers["access-control-allow-methods"]).toBe("GET, PUT, POST, DELETE, PATCH, MOVE, COPY, HEAD");
+		expect(res.headers["access-control-allow-headers"]).toContain("Destination");
 		expect(res.headers["access-control-allow-headers"]).toContain("If-Match");
 		expect(res.headers["access-control-allow-headers"]).toContain("Authorization");
 	});

@@ -49,7 +49,7 @@ describe("routing", () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const res = await h.api("/vault/a.md", { method: "PROPFIND" });
 		expectProblem(res, 405, "method-not-allowed");
-		expect(res.headers.allow).toBe("GET, PUT, POST, DELETE, PATCH, HEAD");
+		expect(res.headers.allow).toBe("GET, PUT, POST, DELETE, PATCH, MOVE, COPY, HEAD");
 		expect(await fileText("a.md")).toBe("one\n");
 	});
 

@@ -96,4 +96,41 @@ describe.each(SUBJECT_NAMES)("patch_note over the %s gateway", (name) => {
 		expect(noContent.prose).toContain('operation "append" needs content');
 		expect(await onDisk("Plan.md")).toBe(NOTE);
 	});
+
+	it("renames a heading (scope marker), moves a section (scope parent) and splices into one block (within)", async () => {
+		const renamed = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Plan::Done", operation: "replace", scope: "marker", content: "Finished", revision: sha256Token(NOTE) });
+		expect(renamed.isError, renamed.prose).toBe(false);
+		const afterRename = NOTE.replace("## Done", "## Finished");
+		expect(await onDisk("Plan.md")).toBe(afterRename);
+		const moved = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Plan::Finished", operation: "replace", scope: "parent", destination: { parent: ["Plan"], place: "first" }, revision: renamed.structured!.revision });
+		expect(moved.isError, moved.prose).toBe(false);
+		const afterMove = "---\ntags: [a]\n---\n# Plan\n\nIntro\n\n## Finished\n\n- zero\n\n## Tasks\n\n- one\n- two ^blk\n";
+		expect(await onDisk("Plan.md")).toBe(afterMove);
+		const spliced = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Plan::Tasks", operation: "append", within: -1, content: "\n- three", revision: moved.structured!.revision });
+		expect(spliced.isError, spliced.prose).toBe(false);
+		expect(await onDisk("Plan.md")).toBe(afterMove.replace("- two ^blk", "- two ^blk\n- three"));
+	});
+
+	it("refuses a duplicate append with reject_if_content_preexists, and an instruction outside the algebra, writing nothing", async () => {
+		const again = await appendTask({ content: "- one", reject_if_content_preexists: true, revision: sha256Token(NOTE) });
+		expect(again.isError).toBe(true);
+		expect(again.prose).toContain("already in the target");
+		const outside = await appendTask({ scope: "marker", revision: sha256Token(NOTE) });
+		expect(outside.isError).toBe(true);
+		expect(outside.prose).toContain('Scope "marker"');
+		expect(await onDisk("Plan.md")).toBe(NOTE);
+	});
+
+	it("appends table rows given as JSON, and reports a heading capped at level 6 as a warning", async () => {
+		await s.edit("Plan.md", NOTE.replace("- two ^blk\n", "- two ^blk\n\n###### Six\n") + "\n| A | B |\n|---|---|\n| 1 | 2 |\n^tbl\n");
+		await mcp.tool("read_note", { path: "Plan.md" });
+		const rows = await mcp.tool("patch_note", { path: "Plan.md", target_type: "block", target: "tbl", operation: "append", json: true, content: '[["3", "4"]]' });
+		expect(rows.isError, rows.prose).toBe(false);
+		expect(await onDisk("Plan.md")).toContain("| 1 | 2 |\n| 3 | 4 |\n^tbl\n");
+		// Moved one level down, the level-6 heading under Tasks would be a level 7: written at 6, with a warning.
+		const deep = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Plan::Tasks", operation: "replace", scope: "parent", destination: { parent: ["Plan", "Done"], place: "last" }, revision: rows.structured!.revision });
+		expect(deep.isError, deep.prose).toBe(false);
+		expect(deep.structured).toMatchObject({ warnings: [{ code: "heading-depth-overflow" }] });
+		expect(await onDisk("Plan.md")).toContain("### Tasks\n\n- one\n- two ^blk\n\n###### Six\n");
+	});
 });

@@ -22,6 +22,8 @@ export interface Subject {
 	edit(path: string, content: string): Promise<void>;
 	/** Creates a folder (parents included) as the person would. */
 	folder(path: string): Promise<void>;
+	/** Resolves once the host's index has taken in every change so far (Obsidian's metadata cache lags; headless has none to wait for). */
+	indexed(): Promise<void>;
 	/** Unexpected errors the server reported (headless only; the Obsidian harness does not collect them). */
 	errors: unknown[];
 	close(): Promise<void>;
@@ -35,7 +37,7 @@ export const SUBJECTS: Record<string, (overrides?: Partial<RevisionGuardSettings
 			await writeFile(join(h.dir, path), content);
 		};
 		const folder = async (path: string) => void (await mkdir(join(h.dir, path), { recursive: true }));
-		return { dir: h.dir, port: h.port, guard: h.guard, settings: h.settings, create: put, edit: put, folder, errors: h.errors, close: h.close };
+		return { dir: h.dir, port: h.port, guard: h.guard, settings: h.settings, create: put, edit: put, folder, indexed: () => Promise.resolve(), errors: h.errors, close: h.close };
 	},
 	obsidian: async (overrides) => {
 		const h = await startObsidian(overrides);
@@ -57,6 +59,7 @@ export const SUBJECTS: Record<string, (overrides?: Partial<RevisionGuardSettings
 				await vault.create(path, content);
 			},
 			folder,
+			indexed: () => h.app.metadataCache.settled(),
 			errors: [],
 			edit: (path, content) => vault.modify(vault.getFileByPath(path)!, content),
 			close: h.close,

@@ -1,5 +1,5 @@
 /**
- * The tool contract: exactly eleven tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
+ * The tool contract: exactly fourteen tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
  * use to decide what needs a person's approval, and descriptions that state the revision rule and which tool to use.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,9 +21,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the eleven tools, each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the fourteen tools, each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "delete_note", "edit_note", "list_notes", "note_changes", "patch_note", "query_notes", "read_note", "search_notes", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "patch_note", "query_notes", "read_note", "search_notes", "write_note"]);
 		expect([...TOOL_NAMES].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -46,20 +46,26 @@ describe("tools/list", () => {
 		expect(Object.keys(edit.items.properties).sort()).toEqual(["new_string", "old_string", "replace_all"]);
 		expect(edit.items.required.sort()).toEqual(["new_string", "old_string"]);
 		expect(edit.maxItems).toBe(100);
-		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "json", "operation", "path", "revision", "target", "target_type"], required: ["operation", "path", "target", "target_type"] });
-		expect(outputs("patch_note")).toEqual(["path", "revision"]);
+		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "destination", "json", "operation", "path", "reject_if_content_preexists", "revision", "scope", "target", "target_type", "within"], required: ["operation", "path", "target", "target_type"] });
+		expect(outputs("patch_note")).toEqual(["path", "revision", "warnings"]);
 		expect(inputs("write_note")).toEqual({ properties: ["allow_empty", "content", "merge", "path", "revision"], required: ["content", "path"] });
 		expect(outputs("write_note")).toEqual(["created", "mergeRules", "merged", "path", "revision"]);
 		expect(inputs("append_note")).toEqual({ properties: ["content", "path"], required: ["content", "path"] });
 		expect(outputs("append_note")).toEqual(["path", "revision"]);
 		expect(inputs("delete_note")).toEqual({ properties: ["path", "revision"], required: ["path", "revision"] });
 		expect(outputs("delete_note")).toEqual(["deleted", "path"]);
+		expect(inputs("move_note")).toEqual({ properties: ["destination", "destination_revision", "overwrite", "path", "revision"], required: ["destination", "path"] });
+		expect(outputs("move_note")).toEqual(["changeTag", "from", "path", "revision", "rewritten"]);
+		expect(inputs("copy_note")).toEqual({ properties: ["destination", "destination_revision", "overwrite", "path", "revision"], required: ["destination", "path"] });
+		expect(outputs("copy_note")).toEqual(["changeTag", "created", "from", "path", "revision"]);
 		expect(inputs("list_notes")).toEqual({ properties: ["folder"], required: [] });
 		expect(outputs("list_notes")).toEqual(["folder", "folders", "notes"]);
 		expect(inputs("note_changes")).toEqual({ properties: ["offset", "path", "since", "to"], required: ["path", "since"] });
 		expect(outputs("note_changes")).toEqual(expect.arrayContaining(["diff", "path", "revision", "to", "truncated", "nextOffset"]));
 		expect(inputs("conflict_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
 		expect(outputs("conflict_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]));
+		expect(inputs("list_tags")).toEqual({ properties: ["after", "limit"], required: [] });
+		expect(outputs("list_tags")).toEqual(["next", "tags"]);
 		expect(inputs("search_notes")).toEqual({ properties: ["context_length", "cursor", "include_backups", "limit", "query"], required: ["query"] });
 		expect(outputs("search_notes")).toEqual(["nextCursor", "results", "total"]);
 		expect(inputs("query_notes")).toEqual({ properties: ["cursor", "dql", "include_backups", "limit", "logic"], required: [] });
@@ -69,7 +75,7 @@ describe("tools/list", () => {
 	it("says plainly that writes need the revision from the last read, and offers merge: \"auto\"", async () => {
 		const { tools } = await mcp.client.listTools();
 		const description = (name: string) => tools.find((tool) => tool.name === name)?.description ?? "";
-		for (const name of ["read_note", "write_note", "patch_note", "delete_note"]) {
+		for (const name of ["read_note", "write_note", "patch_note", "delete_note", "move_note"]) {
 			expect(description(name), name).toMatch(/revision from your last read/);
 		}
 		expect(description("read_note")).toContain("write_note");
@@ -91,7 +97,7 @@ describe("tools/list", () => {
 		for (const name of ["edit_note", "patch_note", "write_note", "append_note"]) expect(mcp.client.getInstructions(), name).toContain(name);
 	});
 
-	it("annotates every tool as MCP 2025-11-25 defines: closed world; reads read-only; replacing writes destructive; only delete idempotent", async () => {
+	it("annotates every tool as MCP 2025-11-25 defines: closed world; reads read-only; replacing writes destructive; only delete and move idempotent", async () => {
 		const { tools } = await mcp.client.listTools();
 		const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
 		const reads = { readOnlyHint: true, openWorldHint: false };
@@ -101,6 +107,7 @@ describe("tools/list", () => {
 			list_notes: reads,
 			note_changes: reads,
 			conflict_status: reads,
+			list_tags: reads,
 			search_notes: reads,
 			query_notes: reads,
 			write_note: rewrites,
@@ -108,6 +115,8 @@ describe("tools/list", () => {
 			edit_note: rewrites,
 			append_note: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 			delete_note: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+			move_note: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+			copy_note: rewrites,
 		});
 		// Each tool keeps its human title.
 		for (const tool of tools) expect(tool.title, tool.name).toMatch(/^[A-Z][a-z]/);
@@ -126,6 +135,14 @@ describe("what the idempotent hints promise", () => {
 		expect((await visibleFiles(h.dir)).filter((path) => path.startsWith("Gone"))).toEqual(["Gone.md"]);
 		expect((await allFiles(h.dir)).filter((path) => path.startsWith(".trash/"))).toEqual(trashed);
 		expect(h.guard.conflicts.list().filter((record) => record.path === "Gone.md")).toEqual([]);
+	});
+
+	it("a repeated move_note has no further effect: the note is gone from its path", async () => {
+		await writeVaultFile(h.dir, "Here.md", "move me\n");
+		const args = { path: "Here.md", destination: "There.md", revision: sha256Token("move me\n") };
+		expect((await mcp.tool("move_note", args)).isError).toBe(false);
+		expect((await mcp.tool("move_note", args)).details).toMatchObject({ error: "not-found" });
+		expect((await visibleFiles(h.dir)).filter((path) => path.startsWith("Here") || path.startsWith("There"))).toEqual(["There.md"]);
 	});
 
 	it("a repeated write_note is not idempotent: after someone else's change, the same call leaves a .bak and a conflict", async () => {

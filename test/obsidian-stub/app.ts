@@ -2,13 +2,14 @@
 import { readFileSync } from "fs";
 import { join } from "path";
 import { CliRegistry } from "./cli";
-import { MetadataCache } from "./metadata-cache";
 import { SimClock } from "./clock";
 import { MarkdownViewModel } from "./editor";
 import { Events } from "./events";
-import type { TAbstractFile, TFile } from "./files";
+import { TFile, type TAbstractFile } from "./files";
+import { updateLinks } from "./links";
 import { Vault, type VaultOptions } from "./vault";
 import { OutsideWorld, type WatcherOptions } from "./watcher";
+import { MetadataCache } from "./metadata-cache";
 
 export class View {
 	constructor(public leaf: WorkspaceLeaf) {}
@@ -127,7 +128,22 @@ export class Workspace extends Events {
 }
 
 export class FileManager {
-	constructor(private readonly vault: Vault) {}
+	constructor(
+		private readonly vault: Vault,
+		private readonly metadataCache: MetadataCache,
+	) {}
+
+	/**
+	 * Renames or moves a file, then updates the links to it in other notes (and in itself) as the person's setting says
+	 * (see links.ts). Refuses a destination that exists, as `vault.rename` does.
+	 */
+	async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
+		const oldPath = file.path;
+		const linking = file instanceof TFile ? Object.entries(this.metadataCache.resolvedLinks).filter(([, targets]) => targets[oldPath] !== undefined).map(([source]) => source) : [];
+		await this.vault.rename(file, newPath);
+		if (file instanceof TFile) await updateLinks(this.vault, file, oldPath, linking);
+	}
+
 	/** Follows the person's "Deleted files" setting: system trash, the vault's `.trash`, or permanently delete. */
 	async trashFile(file: TAbstractFile): Promise<void> {
 		await this.vault.removeFile(file, (this.vault.getConfig("trashOption") as "system" | "local" | "none" | undefined) ?? "local");
@@ -161,6 +177,8 @@ export class App {
 	/** The simulation's own clock: autosave and the file watcher run on it (see clock.ts). */
 	readonly clock = new SimClock();
 	readonly vault: Vault;
+	/** Obsidian's index of tags and links (metadata-cache.ts): it follows the vault's events, late. */
+	readonly metadataCache: MetadataCache;
 	readonly workspace = new Workspace();
 	readonly fileManager: FileManager;
 	/** Other programs changing the vault's folder, noticed late by the watcher. */
@@ -168,8 +186,6 @@ export class App {
 	readonly secretStorage: SecretStorage | undefined;
 	/** The CLI's commands (plugins add theirs through registerCliHandler, 1.12.2+). */
 	readonly cli = new CliRegistry();
-	/** What Obsidian parsed of each note (metadata-cache.ts); it follows the vault's events. */
-	readonly metadataCache: MetadataCache;
 	/**
 	 * Obsidian's plugin registry (undocumented, as plugins reach each other's APIs): the loaded plugins by id. Tests put
 	 * a focused fake of another plugin here (Dataview's `api`).
@@ -178,14 +194,13 @@ export class App {
 
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);
+		this.metadataCache = new MetadataCache(this.vault);
 		this.vault.onFileWritten = (file) => this.editors(file.path).forEach((view) => view.fileChanged());
 		// A deleted note's tabs close; unsaved typing in them is gone, as in Obsidian.
 		this.vault.onFileRemoved = (file) => this.editors(file.path).forEach((view) => this.closeView(view));
-		// Before anything else listens: the cache parses a note when the vault announces it, as Obsidian's does.
-		this.metadataCache = new MetadataCache(this.vault);
 		this.vault.loadFromDisk();
 		this.workspace.beforeLayoutReady = () => this.vault.deliverStartupFlood();
-		this.fileManager = new FileManager(this.vault);
+		this.fileManager = new FileManager(this.vault, this.metadataCache);
 		this.outside = new OutsideWorld(this.vault, this.clock, options.watcher);
 		this.vault.adapter.noticeLater = (path) => this.outside.notice(path);
 		this.secretStorage = options.noSecretStorage ? undefined : (options.secretStorage ?? new SecretStorage());

@@ -69,6 +69,11 @@ export function installDomHelpers(): void {
 	Object.assign(proto, helpers);
 	// Obsidian gives DocumentFragment the same helpers, and a global createFragment.
 	Object.assign(DocumentFragment.prototype, helpers);
+	// Obsidian's global createDiv: a new, detached div.
+	(globalThis as unknown as Record<string, unknown>).createDiv = (info?: ElementInfo | string) => {
+		const holder = document.createDocumentFragment();
+		return helpers.createDiv.call(holder as unknown as HTMLElement, info);
+	};
 	(globalThis as unknown as Record<string, unknown>).createFragment = (build?: (fragment: DocumentFragment) => void) => {
 		const fragment = document.createDocumentFragment();
 		build?.(fragment);

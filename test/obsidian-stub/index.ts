@@ -13,6 +13,7 @@ export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, P
 export { DataAdapter } from "./adapter";
 export { Vault, type TrashOption, type WriteRecord } from "./vault";
 export { OutsideWorld } from "./watcher";
-export { MetadataCache, type CachedMetadata } from "./metadata-cache";
+export { getAllTags, MetadataCache, type CachedMetadata } from "./metadata-cache";
+export { MarkdownRenderer } from "./renderer";
 export { prepareSimpleSearch, simpleSearchCalls, type SearchResult } from "./search";
 export const Platform = { isDesktop: true, isMobile: false, isDesktopApp: true };

@@ -1,158 +1,184 @@
 /**
- * Obsidian's MetadataCache, as strict as the real one where search depends on it: a note is parsed only when the
- * vault announces it (`create`, `modify`, `rename`), so after a write the cache still describes the old text until
- * the event arrives; a note another program changed is parsed only once the watcher tells the vault. It keeps what
- * search reads (frontmatter without `position`, `frontmatterPosition`, body tags with their `#`, links, embeds and
- * frontmatter links) and `resolvedLinks`/`unresolvedLinks`, recomputed for every note when notes come or go.
- * Written on its own (with `yaml`), not from the plugin's core, so the two stacks check each other.
+ * Obsidian's metadata cache, as strict as it is where our answers depend on it:
+ * - it indexes what is saved (a file's bytes), never an editor's unsaved buffer, markdown files only;
+ * - it lags: a file is indexed after the vault's event for it, never inside the write (`settled()` waits for it);
+ * - links resolve by Obsidian's rules (an exact path, then the linking note's folder, then the shortest path), and
+ *   `resolvedLinks`/`unresolvedLinks` are resolved again whenever a file appears or goes.
+ * Its parser is deliberately simple (wikilinks, markdown links to notes, frontmatter tags, inline #tags outside ```
+ * fences): tests keep their
+ * notes plain. Written apart from the plugin's own parser, so a test compares two readings of the same rules.
  */
 import { readFileSync } from "fs";
 import { join } from "path";
 import { parse } from "yaml";
 import { Events } from "./events";
-import { TAbstractFile, TFile } from "./files";
+import type { TAbstractFile, TFile } from "./files";
 import type { Vault } from "./vault";
-
-interface Position {
-	start: { line: number; col: number; offset: number };
-	end: { line: number; col: number; offset: number };
-}
 
 export interface CachedMetadata {
 	frontmatter?: Record<string, unknown>;
-	frontmatterPosition?: Position;
-	tags?: { tag: string; position: Position }[];
-	links?: { link: string; original: string; position: Position }[];
-	embeds?: { link: string; original: string; position: Position }[];
-	frontmatterLinks?: { key: string; link: string; original: string }[];
+	tags?: { tag: string }[];
+	links?: { link: string }[];
 }
 
-const NOWHERE: Position = { start: { line: 0, col: 0, offset: 0 }, end: { line: 0, col: 0, offset: 0 } };
-
 export class MetadataCache extends Events {
-	private readonly caches = new Map<string, CachedMetadata>();
 	resolvedLinks: Record<string, Record<string, number>> = {};
 	unresolvedLinks: Record<string, Record<string, number>> = {};
+	private readonly caches = new Map<string, CachedMetadata>();
+	private pending = 0;
+	private idle: (() => void)[] = [];
 
 	constructor(private readonly vault: Vault) {
 		super();
-		vault.listenInternally((name, ...args) => {
+		vault.internalListeners.push((name, ...args) => {
 			const file = args[0] as TAbstractFile;
-			if (name === "create" || name === "modify") this.parseFile(file);
-			else if (name === "rename") this.renamed(file, args[1] as string);
-			else if (name === "delete" && this.caches.delete(file.path)) this.resolveAll();
+			if (name === "create") this.later(() => this.index(file, true));
+			else if (name === "modify") this.later(() => this.index(file, false));
+			else if (name === "delete") this.later(() => this.forget(file.path));
+			else if (name === "rename") {
+				this.later(() => {
+					this.forget(args[1] as string);
+					this.index(file, true);
+				});
+			}
 		});
-	}
-
-	private renamed(file: TAbstractFile, oldPath: string): void {
-		const cache = this.caches.get(oldPath);
-		this.caches.delete(oldPath);
-		if (cache) this.caches.set(file.path, cache);
-		this.resolveAll();
 	}
 
 	getFileCache(file: TFile): CachedMetadata | null {
 		return this.caches.get(file.path) ?? null;
 	}
 
-	/** Obsidian's link resolution: an exact vault path (with or without .md), else the note of that name with the shortest path. */
+	getCache(path: string): CachedMetadata | null {
+		return this.caches.get(path) ?? null;
+	}
+
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
-		return resolveIn(this.vault.getFiles(), linkpath, sourcePath, this.vault);
-	}
-
-	private parseFile(file: TAbstractFile): void {
-		if (!(file instanceof TFile) || file.extension !== "md") return;
-		let text: string;
-		try {
-			text = readFileSync(join(this.vault.basePath, file.path), "utf8");
-		} catch {
-			return; // gone again before it was parsed
+		const files = this.vault.getFiles();
+		const wanted = linkpath.toLowerCase();
+		const forms = /\.[^/.]+$/.test(wanted) && !wanted.endsWith(".md") ? [wanted, `${wanted}.md`] : wanted.endsWith(".md") ? [wanted] : [`${wanted}.md`];
+		for (const form of forms) {
+			const exact = files.find((file) => file.path.toLowerCase() === form);
+			if (exact) return exact;
+			const matches = files.filter((file) => file.path.toLowerCase().endsWith(`/${form}`));
+			if (matches.length === 0) continue;
+			const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/")) : "";
+			const beside = matches.filter((file) => (file.parent?.path === "/" ? "" : file.parent?.path) === folder);
+			return (beside.length > 0 ? beside : matches).sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path))[0]!;
 		}
-		const cache = parseNote(text);
-		this.caches.set(file.path, cache);
-		this.resolveAll();
-		this.trigger("changed", file, text, cache);
+		return null;
 	}
 
-	/**
-	 * Resolves every note's links again, once for all the events of one turn (Obsidian resolves in the background too):
-	 * a note that comes or goes can change what any other note's links reach.
-	 */
-	private resolveAll(): void {
-		if (this.resolving) return;
-		this.resolving = true;
-		queueMicrotask(() => {
-			this.resolving = false;
-			const files = this.vault.getFiles();
-			this.resolvedLinks = {};
-			this.unresolvedLinks = {};
-			for (const [source, cache] of this.caches) {
-				const resolved: Record<string, number> = {};
-				const unresolved: Record<string, number> = {};
-				for (const { link } of [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])]) {
-					const path = link.split("#")[0]!;
-					const target = resolveIn(files, path, source, this.vault);
-					if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
-					else unresolved[path] = (unresolved[path] ?? 0) + 1;
-				}
-				this.resolvedLinks[source] = resolved;
-				this.unresolvedLinks[source] = unresolved;
-			}
-			this.trigger("resolved");
-		});
+	/** Test helper: resolves once every change the vault announced so far is indexed. */
+	settled(): Promise<void> {
+		return this.pending === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
 	}
 
-	private resolving = false;
-}
-
-function resolveIn(files: readonly TFile[], linkpath: string, sourcePath: string, vault: Vault): TFile | null {
-	if (linkpath === "") return vault.getFileByPath(sourcePath);
-	const lower = linkpath.toLowerCase();
-	const exact = files.find((file) => file.path.toLowerCase() === lower || file.path.toLowerCase() === lower + ".md");
-	if (exact) return exact;
-	const named = files
-		.filter((file) => [lower, lower + ".md"].some((ending) => file.path.toLowerCase() === ending || file.path.toLowerCase().endsWith("/" + ending)))
-		.sort((a, b) => a.path.length - b.path.length);
-	return named[0] ?? null;
-}
-
-function parseNote(text: string): CachedMetadata {
-	const cache: CachedMetadata = {};
-	const lines = text.split(/\r?\n/);
-	let body = 0;
-	if (lines[0] === "---") {
-		const close = lines.findIndex((line, index) => index > 0 && (line === "---" || line === "..."));
-		if (close > 0) {
-			body = close + 1;
-			cache.frontmatterPosition = NOWHERE;
+	/** Indexing happens a moment after the vault's event, as Obsidian's worker does it. */
+	private later(work: () => void): void {
+		this.pending++;
+		setTimeout(() => {
 			try {
-				const data: unknown = parse(lines.slice(1, close).join("\n"));
-				if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-					cache.frontmatter = data as Record<string, unknown>;
-					cache.frontmatterLinks = Object.entries(cache.frontmatter).flatMap(([key, value]) =>
-						[value].flat().flatMap((item) => (typeof item === "string" ? [...item.matchAll(/\[\[([^\]|]+)(?:\|[^\]]*)?\]\]/g)].map((m) => ({ key, link: m[1]!, original: m[0] })) : [])),
-					);
-				}
-			} catch {
-				// Obsidian keeps no frontmatter it cannot parse.
+				work();
+			} finally {
+				if (--this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
 			}
+		}, 1);
+	}
+
+	private index(file: TAbstractFile, filesChanged: boolean): void {
+		const indexed = this.vault.getFileByPath(file.path);
+		if (!indexed) return;
+		if (indexed.extension !== "md") {
+			// An attachment is no note to parse, but links to it resolve from now on (`[[data.csv]]`, `![[pic.png]]`).
+			if (filesChanged) {
+				this.resolveAll();
+				this.trigger("resolved");
+			}
+			return;
+		}
+		let content: string;
+		try {
+			content = readFileSync(join(this.vault.basePath, indexed.path), "utf8");
+		} catch {
+			return;
+		}
+		this.caches.set(indexed.path, parseNote(content));
+		if (filesChanged) this.resolveAll();
+		else this.resolve(indexed.path);
+		this.trigger("changed", indexed, content, this.caches.get(indexed.path));
+		this.trigger("resolved");
+	}
+
+	private forget(path: string): void {
+		this.caches.delete(path);
+		delete this.resolvedLinks[path];
+		delete this.unresolvedLinks[path];
+		this.resolveAll();
+		this.trigger("resolved");
+	}
+
+	private resolveAll(): void {
+		for (const path of this.caches.keys()) this.resolve(path);
+	}
+
+	private resolve(path: string): void {
+		const resolved: Record<string, number> = {};
+		const unresolved: Record<string, number> = {};
+		for (const { link } of this.caches.get(path)?.links ?? []) {
+			const target = this.getFirstLinkpathDest(link, path);
+			if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
+			else unresolved[link] = (unresolved[link] ?? 0) + 1;
+		}
+		this.resolvedLinks[path] = resolved;
+		this.unresolvedLinks[path] = unresolved;
+	}
+}
+
+/** Obsidian's getAllTags: frontmatter tags then inline ones, each with its '#', every use (not made unique). */
+export function getAllTags(cache: CachedMetadata): string[] | null {
+	const tags: string[] = [];
+	for (const [key, value] of Object.entries(cache.frontmatter ?? {})) {
+		if (!/^tags?$/i.test(key)) continue;
+		const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,\s]+/) : [];
+		for (const item of items) if (typeof item === "string" && item.trim() !== "") tags.push(`#${item.trim().replace(/^#/, "")}`);
+	}
+	for (const { tag } of cache.tags ?? []) tags.push(tag);
+	return tags;
+}
+
+function parseNote(content: string): CachedMetadata {
+	const cache: CachedMetadata = {};
+	let body = content;
+	const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(content);
+	if (frontmatter) {
+		body = content.slice(frontmatter[0].length);
+		try {
+			const data: unknown = parse(frontmatter[1]!);
+			if (data && typeof data === "object") cache.frontmatter = data as Record<string, unknown>;
+		} catch {
+			// Obsidian indexes a note with broken frontmatter as one without.
 		}
 	}
-	let fenced = false;
-	for (const line of lines.slice(body)) {
-		if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-		if (fenced || /^\s*(```|~~~)/.test(line)) continue;
-		const prose = line.replace(/`[^`]*`/g, "");
-		for (const match of prose.matchAll(/(^|\s)(#[^\s#!"$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/g)) {
-			if (!/^#\d+$/.test(match[2]!)) (cache.tags ??= []).push({ tag: match[2]!, position: NOWHERE });
-		}
-		for (const match of prose.matchAll(/(!?)\[\[([^\]|#]*)(#[^\]|]*)?(\|[^\]]*)?\]\]/g)) {
-			(match[1] ? (cache.embeds ??= []) : (cache.links ??= [])).push({ link: match[2]! + (match[3] ?? ""), original: match[0], position: NOWHERE });
-		}
-		for (const match of prose.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)) {
-			if (/^[a-z][a-z0-9+.-]*:/i.test(match[2]!)) continue;
-			(match[1] ? (cache.embeds ??= []) : (cache.links ??= [])).push({ link: decodeURIComponent(match[2]!), original: match[0], position: NOWHERE });
-		}
+	const tags: { tag: string }[] = [];
+	const links: { link: string }[] = [];
+	let inFence = false;
+	for (const line of body.split(/\r?\n/)) {
+		if (/^\s*```/.test(line)) inFence = !inFence;
+		if (inFence || /^\s*```/.test(line)) continue;
+		for (const match of line.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)/gu)) tags.push({ tag: `#${match[1]}` });
+		for (const match of line.matchAll(/\[\[([^\]|#]*)[^\]]*\]\]/g)) if (match[1]!.trim() !== "") links.push({ link: match[1]!.trim() });
+		// Markdown links to notes count as links too (from the vault root, spaces as %20), as Obsidian indexes them.
+		for (const match of line.matchAll(/\]\(([^)\s]+\.md)\)/g)) links.push({ link: safeDecode(match[1]!) });
 	}
+	if (tags.length > 0) cache.tags = tags;
+	if (links.length > 0) cache.links = links;
 	return cache;
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURI(text);
+	} catch {
+		return text;
+	}
 }

@@ -44,10 +44,10 @@ export class Vault extends Events {
 	/** Set by the App: a file left the vault (its views close), just before the `delete` event. */
 	onFileRemoved: (file: TAbstractFile) => void = () => undefined;
 	/**
-	 * Obsidian's own index (the metadata cache) hears every vault event before any plugin, and is not one of the
-	 * listeners a plugin registers (tests count those).
+	 * Obsidian's own indexes (the metadata cache) hear every vault event, after the plugins' listeners, without being
+	 * listeners a plugin must detach (so `listenerCount` counts only what a plugin registered).
 	 */
-	private readonly internal: ((name: string, ...args: unknown[]) => void)[] = [];
+	readonly internalListeners: ((name: string, ...args: unknown[]) => void)[] = [];
 
 	constructor(
 		readonly basePath: string,
@@ -76,14 +76,9 @@ export class Vault extends Events {
 		for (const file of flood) this.trigger("create", file);
 	}
 
-	/** Obsidian's own index listening to the vault (see `internal`). */
-	listenInternally(listener: (name: string, ...args: unknown[]) => void): void {
-		this.internal.push(listener);
-	}
-
 	override trigger(name: string, ...args: unknown[]): void {
-		for (const listener of this.internal) listener(name, ...args);
 		super.trigger(name, ...args);
+		for (const listener of this.internalListeners) listener(name, ...args);
 	}
 
 	getName(): string {

@@ -4,7 +4,7 @@
  * guarded writer's per-note lock is skipped. A checker that cannot see the lost updates this causes proves nothing.
  */
 import type { GuardedWriter, WriteOutcome, WriteRequest } from "../../src/service/guarded-writer";
-import type { FolderEntry, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "../../src/vault/gateway";
+import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "../../src/vault/gateway";
 
 export class CheckOutsideTheAtomicStep implements VaultGateway {
 	constructor(private readonly inner: VaultGateway) {}
@@ -20,6 +20,10 @@ export class CheckOutsideTheAtomicStep implements VaultGateway {
 		const plan = decide(current);
 		// ...and the write ignores whatever the note holds by now.
 		return this.inner.mutate(path, () => plan);
+	}
+
+	rename<T>(from: string, to: string, decide: (current: string | null) => MovePlan<T>): Promise<MoveOutcome<T>> {
+		return this.inner.rename(from, to, decide);
 	}
 
 	createExclusive(path: string, content: string): Promise<boolean> {

@@ -78,6 +78,28 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 		await expectNoneReplaces(listing);
 	});
 
+	it("a refused MOVE, and a COPY by a key that never read the note, hand only change tags: none of them moves or replaces it", async () => {
+		const refusedMove = await s.api(URL_PATH, { method: "MOVE", headers: { Destination: "Moved.md" } });
+		expect(refusedMove.status).toBe(428);
+		const copied = await s.api(URL_PATH, { method: "COPY", headers: { Destination: "Copy.md" } });
+		expect(copied.status).toBe(204);
+		// The person makes the copy their own: replacing it with the note's text again would now change it.
+		await s.edit("Copy.md", "the person's copy\n");
+		for (const answer of [refusedMove, copied]) {
+			await expectNoneReplaces(answer);
+			for (const token of tokensIn(textOf(answer))) {
+				for (const ifMatch of FORMS(token)) {
+					const moved = await s.api(URL_PATH, { method: "MOVE", headers: { "If-Match": ifMatch, Destination: "Moved.md" } });
+					expect(moved.status, `MOVE with If-Match ${ifMatch}: ${moved.text}`).toBeGreaterThanOrEqual(400);
+					const over = await s.api(URL_PATH, { method: "COPY", headers: { Destination: "Copy.md", "Allow-Overwrite": "true", "Destination-If-Match": ifMatch } });
+					expect(over.status, `COPY over the copy with Destination-If-Match ${ifMatch}: ${over.text}`).toBeGreaterThanOrEqual(400);
+				}
+			}
+		}
+		expect(await visibleFiles(dir)).toEqual(["Copy.md", PATH]);
+		expect(await s.file("Copy.md")).toBe("the person's copy\n");
+	});
+
 	it("HEAD hands only a change tag, which still answers If-None-Match", async () => {
 		const head = await s.api(URL_PATH, { method: "HEAD" });
 		expect(head.status).toBe(200);

@@ -184,6 +184,28 @@ describe("the agent activity modal", () => {
 		expect(Notice.shown.at(-1)?.message).toBe("Moved new.md, which the agent created, to the trash.");
 	});
 
+	it("lists an agent's move and the links it rewrote, and Revert moves the note back and puts the links back", async () => {
+		await personWrites("Plan.md", "plan\n");
+		await personWrites("Index.md", "See [[Plan]].\n");
+		expect((await h.api("/vault/Plan.md")).status).toBe(200);
+		expect((await h.api("/vault/Plan.md", { method: "MOVE", headers: { Destination: "Projects/Roadmap.md" } })).status).toBe(204);
+		await settle();
+		expect(await note("Index.md")).toBe("See [[Roadmap]].\n");
+		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
+		modal.open();
+		const moved = items(modal).find((item) => item.dataset.path === "Projects/Roadmap.md")!;
+		expect(moved.textContent).toContain("moved it from Plan.md");
+		expect(items(modal).map((item) => item.dataset.path)).toContain("Index.md");
+		await click(button(moved, "Revert"));
+		expect(questions).toEqual([expect.stringContaining("moved back to Plan.md")]);
+		expect(await note("Plan.md")).toBe("plan\n");
+		expect(await note("Index.md")).toBe("See [[Plan]].\n");
+		expect(h.app.vault.getFileByPath("Projects/Roadmap.md")).toBeNull();
+		expect(Notice.shown.at(-1)?.message).toBe("Moved Projects/Roadmap.md back to Plan.md.");
+		const history = await openHistory("Plan.md");
+		expect(items(history).map((item) => item.querySelector(".revision-guard-history-title")?.textContent ?? "")).toEqual(expect.arrayContaining([expect.stringMatching(/^You · .* · moved it from Projects\/Roadmap\.md/), expect.stringMatching(/^Test-agent · .* · moved it from Plan\.md/)]));
+	});
+
 	it("shows one key's writes when the person picks that key", async () => {
 		await personWrites("a.md", "a\n");
 		await personWrites("b.md", "b\n");

@@ -7,7 +7,7 @@
  * No case is skipped for any gateway and there are no capability flags: none was needed.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { MutationPlan, VaultChange, VaultGateway } from "../../src/vault/gateway";
+import type { MovePlan, MutationPlan, VaultChange, VaultGateway } from "../../src/vault/gateway";
 import { VaultPathError } from "../../src/vault/errors";
 
 export interface GatewayUnderTest {
@@ -195,6 +195,69 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 				await expect(gateway.mutate("file.md/child.md", write("x"))).rejects.toMatchObject({ reason: "file-in-the-way" });
 				expect((await gateway.read("file.md"))?.content).toBe("x");
 				expect(paths(await gateway.list("full.md"))).toEqual(["full.md/inner.md"]);
+			});
+		});
+
+		describe("rename", () => {
+			const move = <T,>(result: T) => (): MovePlan<T> => ({ kind: "move", result });
+
+			it("moves a note to a free path, creating its folders: same bytes, gone from the old path, decide shown it once", async () => {
+				const text = EXACT_TEXTS["Unicode (NFD kept as NFD, astral characters, RTL)"]!;
+				const { gateway } = await open({ "sub/a.md": text, "keep.md": "stay\n" });
+				const seen: (string | null)[] = [];
+				const outcome = await gateway.rename("sub/a.md", "x/y/b.md", (current) => {
+					seen.push(current);
+					return { kind: "move", result: "moved" };
+				});
+				if (outcome.kind === "moved") await outcome.durable;
+				expect(outcome).toMatchObject({ kind: "moved", result: "moved", rewritten: [] });
+				expect(seen).toEqual([text]);
+				expect(await gateway.read("sub/a.md")).toBeNull();
+				expect((await gateway.read("x/y/b.md"))?.content).toBe(text);
+				expect((await gateway.listNotes(["md"])).sort()).toEqual(["keep.md", "x/y/b.md"]);
+				// The folder it left stays, as a trashed note's does; and a note can be made again under the old name.
+				expect(await gateway.list("sub")).toEqual([]);
+				await gateway.mutate("sub/a.md", write("again\n"));
+				expect((await gateway.read("sub/a.md"))?.content).toBe("again\n");
+			});
+
+			it("moves nothing for a keep plan, and shows decide null for a missing note", async () => {
+				const { gateway } = await open({ "a.md": "a\n" });
+				expect(await gateway.rename("a.md", "b.md", () => ({ kind: "keep", result: 1 }))).toEqual({ kind: "kept", result: 1 });
+				const seen: (string | null)[] = [];
+				const missing = await gateway.rename("gone.md", "c.md", (current) => {
+					seen.push(current);
+					return { kind: "keep", result: 2 };
+				});
+				expect(missing).toEqual({ kind: "kept", result: 2 });
+				expect(seen).toEqual([null]);
+				expect((await gateway.listNotes(["md"])).sort()).toEqual(["a.md"]);
+			});
+
+			it("never replaces what is at the destination: a note, a folder or a hidden file (destination-taken)", async () => {
+				const { gateway } = await open({ "a.md": "mine\n", "b.md": "theirs\n", "folder.md/inner.md": "in\n", ".hidden.md": "h\n" });
+				for (const destination of ["b.md", "folder.md", ".hidden.md"]) {
+					expect(await gateway.rename("a.md", destination, move(destination)), destination).toEqual({ kind: "destination-taken", result: destination });
+				}
+				expect((await gateway.read("a.md"))?.content).toBe("mine\n");
+				expect((await gateway.read("b.md"))?.content).toBe("theirs\n");
+				expect(paths(await gateway.list("folder.md"))).toEqual(["folder.md/inner.md"]);
+			});
+
+			it("refuses (file-in-the-way) a destination under a parent that is a note, and leaves the note where it was", async () => {
+				const { gateway } = await open({ "a.md": "mine\n", "file.md": "x" });
+				await expect(gateway.rename("a.md", "file.md/child.md", move(null))).rejects.toMatchObject({ reason: "file-in-the-way" });
+				expect((await gateway.read("a.md"))?.content).toBe("mine\n");
+			});
+
+			it("tells listeners the note left its old path and is at its new one (a rename, or a delete and a create)", async () => {
+				const t = await open({ "a.md": "mine\n" });
+				const listener = await listen(t);
+				await t.gateway.rename("a.md", "moved/b.md", move(null));
+				await t.settle();
+				await expect.poll(() => listener.heard.some((change) => (change.type === "rename" && change.oldPath === "a.md") || (change.type === "delete" && change.path === "a.md")), { timeout: DELIVERY_MS }).toBe(true);
+				await expect.poll(() => listener.heard.some((change) => change.path === "moved/b.md" && change.type !== "delete"), { timeout: DELIVERY_MS }).toBe(true);
+				listener.off();
 			});
 		});
 

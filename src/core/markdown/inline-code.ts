@@ -1,6 +1,6 @@
-/** Inline code spans in one line of markdown: nothing inside one is a tag or a link. */
+/** Inline code spans, blanked out so what scans a line for tags or links never looks inside them (CommonMark spans). */
 
-/** Blanks out inline code spans (the same width of spaces, so offsets keep): a run of backticks up to the next run of exactly the same length (CommonMark). */
+/** `text` with each code span (a run of backticks up to the next run of exactly the same length) turned into spaces. */
 export function blankInlineCode(text: string): string {
 	let result = "";
 	let at = 0;
@@ -11,7 +11,7 @@ export function blankInlineCode(text: string): string {
 		while (text[open + length] === "`") length++;
 		const close = findRun(text, open + length, length);
 		if (close === -1) {
-			// An unmatched run is literal text; what follows it may still hold tags.
+			// An unmatched run is literal text; what follows it may still hold tags or links.
 			result += text.slice(at, open + length);
 			at = open + length;
 			continue;

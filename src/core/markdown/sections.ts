@@ -10,6 +10,10 @@ export interface Section {
 	/** Offset just after the section's last non-blank line (its blank lines before the next heading are not content). */
 	contentEnd: number;
 	level: number;
+	/** Offset of the heading line's first character. */
+	start: number;
+	/** Offset where the section's subtree ends, its trailing blank lines included: the next heading of the same or a higher level, or the note's end. */
+	end: number;
 }
 
 /** Sections whose chain of enclosing headings (outermost first) is exactly `path`. */
@@ -25,7 +29,9 @@ export function headingSections(doc: MarkdownStructure, path: readonly string[])
 		let last = endLine - 1;
 		while (last > heading.line && isBlankLine(doc.lines[last]!.text) && !doc.code.has(last)) last--;
 		const contentStart = doc.lines[heading.line]!.next;
-		found.push({ line: heading.line, contentStart, contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart, level: heading.level });
+		const start = doc.lines[heading.line]!.start;
+		const end = endLine < doc.lines.length ? doc.lines[endLine]!.start : doc.lines[doc.lines.length - 1]!.next;
+		found.push({ line: heading.line, contentStart, contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart, level: heading.level, start, end });
 	});
 	return found;
 }

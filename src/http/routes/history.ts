@@ -21,6 +21,7 @@ import { actorOf, type RequestContext } from "../router";
 import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
 import { respond } from "./write-answer";
+import { revertMoveAnswer } from "./revert-move";
 
 export async function getHistory(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
@@ -66,6 +67,7 @@ export async function revertAgentWrite(context: RequestContext): Promise<ApiResp
 	if (ifMatch.kind === "absent" && ifNoneMatch.kind !== "any") return precondition(path);
 	const outcome = await context.notes.undo.revert(actorOf(context), path, revision, ifMatch, ifNoneMatch);
 	if (outcome.kind === "write") return respond(context, path, outcome.outcome);
+	if (outcome.kind === "move") return revertMoveAnswer(outcome.undo);
 	if (outcome.kind === "needs-merge") {
 		const { sides } = outcome;
 		const cap = context.notes.settings().maxDiffKB * 1024;
@@ -90,7 +92,7 @@ export async function listActivity(context: RequestContext): Promise<ApiResponse
 	return json(200, { agent: agent ?? null, writes: entries.map((entry) => ({ ...entry, revision: changeTagOf(entry.revision), replaced: entry.replaced === null ? null : changeTagOf(entry.replaced), history: historyLink(entry.path) })) });
 }
 
-function answerUndo(context: RequestContext, path: string, outcome: RestoreOutcome | Exclude<RevertOutcome, { kind: "write" | "needs-merge" }>): ApiResponse {
+function answerUndo(context: RequestContext, path: string, outcome: RestoreOutcome | Exclude<RevertOutcome, { kind: "write" | "needs-merge" | "move" }>): ApiResponse {
 	switch (outcome.kind) {
 		case "unknown":
 			return problem("revision-not-found", `No revision (or agent write) like that is in the history of "${path}"; GET ${historyLink(path)} lists them.`, { path });

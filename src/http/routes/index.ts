@@ -6,10 +6,13 @@ import { openApiDocument } from "./openapi";
 import { describeProblem, serviceStatus } from "./service";
 import { readVault } from "./vault-read";
 import { appendNote, deleteNote, putNote } from "./vault-write";
+import { copyNote, moveNote } from "./vault-move";
 import { ACTIVE_HANDLERS, matchActive } from "./active-note";
 import { patchNote } from "./vault-patch";
 import { matchNoteTarget, NOTE_TARGET_HANDLERS } from "./note-target";
 import { getHistory, listActivity, restoreRevision, revertAgentWrite } from "./history";
+import { listTags, matchTags } from "./tags";
+import { openApiYaml } from "./openapi-yaml";
 import { matchSearch, matchSimpleSearch, querySearch, simpleSearch } from "./search";
 
 /** /history/{path}/{action}: the note path is everything between (a note path always ends in its extension). */
@@ -21,10 +24,12 @@ function historyAction(action: string): (raw: string) => string | null {
 export const ROUTES: readonly Route[] = [
 	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true },
 	{ template: "/openapi.json", match: exact("/openapi.json"), handlers: { GET: openApiDocument } },
+	// Without a key, as the Local REST API serves it: the document describes the API, never the vault.
+	{ template: "/openapi.yaml", match: exact("/openapi.yaml"), handlers: { GET: openApiYaml }, public: true },
 	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
 	// Before /vault/{path}, which would take every URL under /vault/ (see note-target.ts for which URLs are targets).
 	{ template: "/vault/{path}/{targetType}/{target}", match: matchNoteTarget, handlers: NOTE_TARGET_HANDLERS },
-	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote } },
+	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote, MOVE: moveNote, COPY: copyNote } },
 	{ template: "/active/", match: matchActive, handlers: ACTIVE_HANDLERS },
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
@@ -34,6 +39,7 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/history/{path}/revert", match: historyAction("revert"), handlers: { POST: revertAgentWrite } },
 	{ template: "/history/{path}", match: prefix("/history/"), handlers: { GET: getHistory } },
 	{ template: "/activity", match: exact("/activity"), handlers: { GET: listActivity } },
+	{ template: "/tags/", match: matchTags, handlers: { GET: listTags } },
 	{ template: "/search/", match: matchSearch, handlers: { POST: querySearch } },
 	{ template: "/search/simple/", match: matchSimpleSearch, handlers: { POST: simpleSearch } },
 ];

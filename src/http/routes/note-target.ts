@@ -14,11 +14,12 @@ import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type Handler, type Method, type RequestContext } from "../router";
 import { resolvePath } from "./note-path";
-import { patchVersion } from "./patch-version";
+import { isInstructionBody, patchVersion } from "./patch-version";
 import { rawPatch, type RawTarget } from "./raw-patch";
 import { headersValue } from "./headers";
-import { refuseUnsupportedPatchHeaders } from "./patch-headers";
+import { patchHeaderOptions } from "./patch-headers";
 import { withRest } from "../request-context";
+import { htmlAnswer, wantsHtml } from "./note-html";
 
 const TYPES: readonly string[] = ["heading", "frontmatter", "block"];
 const VAULT = "/vault/";
@@ -59,7 +60,11 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 		refuse("conflicting-target", "The URL names a part of the note and so do Target-Type/Target headers; send one of them. Nothing was read or written.");
 	}
 	patchVersion(context);
-	refuseUnsupportedPatchHeaders(context);
+	if (context.method === "GET" || context.method === "HEAD") patchHeaderOptions(context, "read");
+	// A whole instruction in the body and a target in the URL: two specifications of one patch (LRA 5.1: 422).
+	if (context.method === "PATCH" && isInstructionBody(context)) {
+		refuse("conflicting-target", "The URL names a part of the note and the body is a whole PATCH instruction (application/vnd.olrapi.patch-instruction+json); send the instruction to /vault/{note} without a URL target, or the raw payload here. Nothing was written.");
+	}
 	const decoded: string[] = [];
 	for (const segment of split.segments) {
 		try {
@@ -87,15 +92,20 @@ export async function readNotePart(context: RequestContext, path: string, target
 	const read = await context.notes.read(actorOf(context), path, { head: context.method === "HEAD", part: true });
 	if (read.kind !== "read") return problem("note-not-found", `There is no note at "${path}".`, { path });
 	const headers = { ETag: etagFor(read.revision, read.sight), "Cache-Control": "no-store" };
-	const part = readTarget(read.content, target.type, target.target, target.path);
+	// Target-Scope narrows the read as it narrows a PATCH (content, marker, markerAndContent; checked before the read).
+	const scope = patchHeaderOptions(context, "read").scope;
+	const part = readTarget(read.content, target.type, target.target, target.path, scope === "parent" ? "content" : scope);
 	switch (part.kind) {
 		case "missing":
 			return problem("target-not-found", `${part.detail} GET the note with Accept: application/vnd.olrapi.document-map+json to see what it has.`, { path }, headers);
 		case "unreadable":
 			return problem("bad-request", `${part.detail} Nothing was read.`, { path }, headers);
 		case "json":
+			if (wantsHtml(context)) return problem("bad-request", "A frontmatter value is data, not markdown, so it cannot be sent as HTML. GET it without Accept: text/html for its JSON.", { path }, headers);
 			return { ...json(200, toJson(part.value), headers), omitBody: context.method === "HEAD" };
 		case "text":
+			// The Local REST API renders a heading's or block's part alone, as the note's own renderer shows it.
+			if (wantsHtml(context)) return htmlAnswer(context, read.path, part.text, headers);
 			return { status: 200, headers, body: part.text, contentType: "text/markdown; charset=utf-8", omitBody: context.method === "HEAD" };
 	}
 }

@@ -23,6 +23,7 @@ const revisionView = {
 		current: { type: "boolean" },
 		deleted: { type: "boolean", description: "The note was deleted here through the guarded writer; revision is the one the delete removed." },
 		previous: { type: ["string", "null"], description: "The change tag of the revision before it (what a write replaced)." },
+		movedFrom: { type: ["string", "null"], description: "A move through the guarded writer: the path the note came from (Revert moves it back). Null otherwise." },
 	},
 };
 
@@ -66,7 +67,7 @@ export function historyPaths({ problemResponse, pathParam, etagHeader, common, r
 		},
 		"/history/{path}/revert": {
 			post: {
-				summary: "Undoes an agent's write or delete. Unchanged since: what it replaced is written back. Changed since: a three-way revert (base = the agent's result, mine = the note now, theirs = what it replaced); clean: written; not clean: 409 revert-needs-merge with mergePreview, nothing written. A delete: the note is created again with the text it removed (If-None-Match: *; 201). A write that created the note: the note is moved to the trash if it is still exactly what the agent wrote (204).",
+				summary: "Undoes an agent's write or delete. Unchanged since: what it replaced is written back. Changed since: a three-way revert (base = the agent's result, mine = the note now, theirs = what it replaced); clean: written; not clean: 409 revert-needs-merge with mergePreview, nothing written. A delete: the note is created again with the text it removed (If-None-Match: *; 201). A write that created the note: the note is moved to the trash if it is still exactly what the agent wrote (204). A move (called on the note where the move left it): the note is moved back, guarded (never over a note at its old path), the notes whose links the move rewrote get their text from before back while they still hold what the rewrite left, and a note the move replaced is created again (200, with `links` and `replacedNote`).",
 				parameters: [
 					pathParam,
 					revisionQuery("The revision the agent's write produced, or the one its delete removed (GET /activity); default: the note's latest agent write or delete.", false),
@@ -75,8 +76,9 @@ export function historyPaths({ problemResponse, pathParam, etagHeader, common, r
 				],
 				responses: {
 					...undoResponses,
+					"200": { description: "An agent's move was undone: {path (where the note is again), movedFrom, changeTag, links: [{path, result: restored | already | changed | not-retained | missing}], replacedNote: restored | not-retained | exists | null, detail}; Content-Location names the note's path.", headers: etagHeader },
 					"201": { description: "An agent's delete was undone: the note exists again with the text the delete removed.", headers: etagHeader },
-					"409": problemResponse("revert-needs-merge (with mergePreview and currentRevision); nothing-to-revert: the agent created the note and it changed since; revert-note-exists: the agent deleted the note and one was created at its path since (currentRevision, deletedRevision), nothing written."),
+					"409": problemResponse("revert-needs-merge (with mergePreview and currentRevision); nothing-to-revert: the agent created the note and it changed since; revert-note-exists: the agent deleted the note and one was created at its path since (currentRevision, deletedRevision), nothing written; destination-exists: the agent moved the note and its old path is taken now, nothing moved back."),
 					"428": problemResponse("If-Match (or If-None-Match: * to undo a delete) is required."),
 				},
 			},
@@ -85,7 +87,7 @@ export function historyPaths({ problemResponse, pathParam, etagHeader, common, r
 			get: {
 				summary: "Recent agent writes and deletes across the vault, newest first, each with the note, the key, the revision it produced (for a delete: the one it removed) and the one it replaced, and whether Revert can still work.",
 				parameters: [{ name: "agent", in: "query", required: false, description: "Only this key's writes.", schema: { type: "string" } }, { name: "limit", in: "query", required: false, description: "At most 200; default 50.", schema: { type: "integer", minimum: 1, maximum: 200 } }],
-				responses: { "200": { description: "{agent, writes: [{path, agent, time, revision, replaced, deleted, current, revertible, history}]}." }, ...common },
+				responses: { "200": { description: "{agent, writes: [{path, agent, time, revision, replaced, deleted, movedFrom, current, revertible, history}]}. A move is listed at the note's new path with movedFrom; the notes whose links it rewrote are listed as the same key's writes." }, ...common },
 			},
 		},
 	};

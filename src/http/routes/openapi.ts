@@ -4,6 +4,8 @@ import { PROBLEM_TYPES } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { historyPaths } from "./openapi-history";
 import { searchPaths } from "./openapi-search";
+import { moveOperations } from "./openapi-move";
+import { tagsPaths } from "./openapi-tags";
 import { SCHEMAS } from "./openapi-schemas";
 
 /** The rule every answer follows for the revisions it names (src/core/revision-tokens.ts). */
@@ -23,10 +25,18 @@ const patchHeaders = [
 	{ name: "Target", in: "header", required: true, description: "Percent-encoded. A heading path, outermost first (`Heading 1::Subheading`; under Markdown-Patch-Version: 2, percent-encoded JSON: `[\"Heading 1\",\"Subheading\"]`), a block id or a frontmatter key.", schema: { type: "string" } },
 	{ name: "Target-Delimiter", in: "header", required: false, description: "Separates nested headings in Target; default `::`.", schema: { type: "string" } },
 	{ name: "Create-Target-If-Missing", in: "header", required: false, description: "`true`: add a missing heading (at the end of its parent) or frontmatter key.", schema: { type: "string", enum: ["true", "false"] } },
-	{ name: "Target-Scope", in: "header", required: false, description: "Only `content` (the default) is carried out; any other scope (a heading rename) is 400 unsupported-header, never ignored.", schema: { type: "string", enum: ["content"] } },
-	{ name: "Reject-If-Content-Preexists", in: "header", required: false, description: "`true` is 400 unsupported-header (send If-Match instead, so a retry is refused as stale); `false` is accepted. Within and Destination are refused the same way; Apply-If-Content-Preexists: false too.", schema: { type: "string", enum: ["false"] } },
-	{ name: "Trim-Target-Whitespace", in: "header", required: false, description: "Accepted either way: targets are always matched trimmed (no heading, block id or key begins or ends with whitespace).", schema: { type: "string", enum: ["true", "false"] } },
+	{ name: "Target-Scope", in: "header", required: false, description: "Format 1: `content` (default), `marker` (replace renames the heading: the body is the whole new heading line, or its text), `markerAndContent` (the heading line and its section). Raw-content mode also `parent` (a move, with Destination). Beside a JSON instruction (whose field is `scope`) it is 400 unsupported-header.", schema: { type: "string", enum: ["content", "marker", "markerAndContent", "parent"] } },
+	{ name: "Reject-If-Content-Preexists", in: "header", required: false, description: "`true`: an append or prepend whose text (trimmed) is already in the target is refused (format 2: 409 content-preexists; format 1: 400 invalid-patch), so a retry never lands twice. `Apply-If-Content-Preexists: false`, its older opposite, does the same.", schema: { type: "string", enum: ["true", "false"] } },
+	{ name: "Apply-If-Content-Preexists", in: "header", required: false, description: "Before Local REST API 5.1: `false` refuses text already in the target (as Reject-If-Content-Preexists: true); `true` adds it anyway (the default).", schema: { type: "string", enum: ["true", "false"] } },
+	{ name: "Trim-Target-Whitespace", in: "header", required: false, description: "Format 1 only: `true` drops the blank lines between a heading and its body on prepend, and the trailing whitespace of its body on append. In format 2 (which owns that whitespace) it is 400 unsupported-header.", schema: { type: "string", enum: ["true", "false"] } },
 ];
+const rawPatchHeaders = [
+	{ name: "Target-Scope", in: "header", required: false, description: "`content` (default: the body), `marker` (replace renames a heading keeping its level, or a block id, or a frontmatter key, from the body's text; delete removes only the heading line or id), `markerAndContent` (the heading and its whole section, the whole block, the whole frontmatter entry; prepend/append add a sibling), `parent` (replace with Destination: a move).", schema: { type: "string", enum: ["content", "marker", "markerAndContent", "parent"] } },
+	{ name: "Within", in: "header", required: false, description: "Heading targets: one top-level block of the section's own body, by index (0 the first, -1 the last; a lone ^id line is not counted). With scope content the body is spliced in literally (an append continues the block); with markerAndContent a new block goes beside it; delete removes it. Out of range: 404 target-not-found.", schema: { type: "string", pattern: "^-?[0-9]+$" } },
+	{ name: "Destination", in: "header", required: false, description: "With Target-Scope: parent and Operation: replace, and no body: where the heading section moves, as percent-encoded JSON {\"parent\": [\"Heading\"] | null, \"place\": \"first\" | \"last\" | {\"before\": [...]} | {\"after\": [...]}}.", schema: { type: "string" } },
+	{ name: "Reject-If-Content-Preexists", in: "header", required: false, description: "`true`: an append or prepend whose text is already in the target is 409 content-preexists.", schema: { type: "string", enum: ["true", "false"] } },
+];
+const warningsHeader = { "Markdown-Patch-Warnings": { description: "Present when the patch landed with advice, e.g. a heading that would go past level 6 written at level 6: percent-encoded JSON, a list of {code, message} (code `heading-depth-overflow`).", schema: { type: "string" } } };
 const patchVersion = { name: "Markdown-Patch-Version", in: "header", required: false, description: "The Local REST API 5.x format switch. `2` (the default): JSON PATCH instructions, URL targets, the nested document map. `1`: the header PATCH and the flat `A::B` document map, answered with `Deprecation: true`. Any other value is 400 invalid-patch-version.", schema: { type: "string", enum: ["1", "2"] } };
 const lenientIfMatch = { name: "If-Match", in: "header", required: false, description: "The revision you read: the ETag or the document map's `version` (a part token passes here), quoted or bare. Without it, the revision this key last read is used (a read of part of the note counts for a patch); never read: 428.", schema: { type: "string" } };
 const targetParams = [
@@ -35,8 +45,13 @@ const targetParams = [
 	{ name: "target", in: "path", required: true, description: "heading: one segment per heading level, outermost first (`Plan/Next%20steps`); frontmatter: the key; block: the id without `^`. Each segment percent-encoded once (`%2F` for a slash inside a heading).", schema: { type: "string" } },
 	patchVersion,
 ];
-const rawBody = { required: true, content: { "text/markdown": { schema: { type: "string", description: "The heading's or block's new text; for frontmatter, the value as a string." } }, "application/json": { schema: { description: "Frontmatter only: the value as JSON." } } } };
-const patchedNote = { description: "Written (or already so): the patched note, as Local REST API 5.x answers.", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } } } };
+const rawBody = { required: true, content: { "text/markdown": { schema: { type: "string", description: "The heading's or block's new text; for frontmatter, the value as a string." } }, "application/json": { schema: { description: "A frontmatter value as JSON, or a table block's rows: [[\"cell\", \"cell\"], ...]." } } } };
+const patchedNote = { description: "Written (or already so): the patched note, as Local REST API 5.x answers.", headers: { ...etagHeader, ...warningsHeader }, content: { "text/markdown": { schema: { type: "string" } } } };
+const formatTwoRefusals = {
+	"404": problemResponse("No such note (note-not-found), or the target (or the Within block) is not in the note (target-not-found)."),
+	"409": problemResponse("Reject-If-Content-Preexists and the text is already there (content-preexists), or a frontmatter key or block id rename/insert onto one that exists (target-exists); nothing was written."),
+	"422": problemResponse("Targeting headers as well as a URL target, or a whole instruction (application/vnd.olrapi.patch-instruction+json) sent to a URL target (conflicting-target)."),
+};
 const partHeaders = [
 	{ name: "Target-Type", in: "header", required: false, description: "With Target: the request acts on that part of the note only, as a URL target does (the Local REST API 4.x form).", schema: { type: "string", enum: ["heading", "block", "frontmatter"] } },
 	{ name: "Target", in: "header", required: false, description: "Percent-encoded: a heading path joined by Target-Delimiter (default `::`), a block id or a frontmatter key.", schema: { type: "string" } },
@@ -87,8 +102,10 @@ export const OPENAPI: JsonValue = {
 							"text/markdown": { schema: { type: "string" } },
 							"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Note" }, { $ref: "#/components/schemas/Listing" }] } },
 							"application/vnd.olrapi.document-map+json": { schema: { oneOf: [{ $ref: "#/components/schemas/DocumentMap" }, { $ref: "#/components/schemas/FlatDocumentMap" }] } },
+							"text/html": { schema: { type: "string", description: "With Accept: text/html (and not text/markdown): the note rendered (Obsidian's renderer in Obsidian, markdown-it headless), safe to show: raw HTML in the note is escaped headless and reduced to plain document elements in Obsidian, nothing that runs is kept. A rendering is a read of part of the note: the ETag is a part token." } },
 						},
 					},
+					"406": problemResponse("not-renderable: HTML was asked for and this host cannot render (no renderer), or the note is over 1 MB of text or its HTML over 4 MB."),
 					"304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader },
 					"404": problemResponse("No such note or folder."),
 					...common,
@@ -120,35 +137,37 @@ export const OPENAPI: JsonValue = {
 			},
 			patch: {
 				summary: "Change one part of a note: a heading's section, a block (`^id`) or a frontmatter key. Format 2 (the default): a JSON PatchInstruction body, or (with Markdown-Patch-Version: 2) Target-Type/Target headers and the payload as the body. Format 1 (Markdown-Patch-Version: 1, or targeting headers without a version, as clients older than Local REST API 5.x send): the Operation/Target-Type/Target headers. The patched note is written like a PUT: ifMatch or If-Match (or, without either, the revision this key last read) must be current; a stale one is 412 with the patched note kept as .bak; no token and no read is 428.",
-				parameters: [pathParam, ifMatch, patchVersion, ...patchHeaders.map((header) => ({ ...header, required: false }))],
+				parameters: [pathParam, ifMatch, patchVersion, ...patchHeaders.map((header) => ({ ...header, required: false })), ...rawPatchHeaders.filter((header) => header.name === "Within" || header.name === "Destination")],
 				requestBody: {
 					required: true,
 					content: {
-						"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/PatchInstruction" }, { description: "Format 1, frontmatter targets: the value as JSON." }] } },
+						"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/PatchInstruction" }, { description: "Format 1 and raw-content mode: a frontmatter value, or a table block's rows, as JSON." }] } },
+						"application/vnd.olrapi.patch-instruction+json": { schema: { $ref: "#/components/schemas/PatchInstruction" } },
 						"text/markdown": { schema: { type: "string", description: "Format 1, or format 2 with header targeting: the payload." } },
 					},
 				},
 				responses: {
 					"200": patchedNote,
 					"204": { description: "Patched (format 1).", headers: etagHeader },
-					"404": problemResponse("No such note."),
+					...formatTwoRefusals,
 					"412": refusals["412"],
 					"413": refusals["413"],
 					"428": refusals["428"],
 					...common,
-					"400": problemResponse("An instruction with an unknown field or an unsupported part (invalid-patch-instruction), missing or unsupported PATCH headers, a Markdown-Patch-Version other than 1 or 2, a target that is not in the note, or a value that cannot be applied; nothing was written."),
+					"400": problemResponse("An instruction with an unknown field or outside the algebra (invalid-patch-instruction), missing or malformed PATCH headers, a header that format does not read (unsupported-header), a Markdown-Patch-Version other than 1 or 2, a format 1 target that is not in the note (patch-target-not-found), or a value that cannot be applied; nothing was written."),
 				},
 			},
+			additionalOperations: moveOperations({ problemResponse, pathParam, etagHeader, common }),
 		},
 		"/vault/{path}/{targetType}/{target}": {
-			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of that part: a tokenless PATCH may stand on it, a PUT or DELETE may not.", parameters: targetParams, responses: { "200": { description: "The part, with the note's part token as ETag (it can patch the note, never replace it).", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common } },
+			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of that part: a tokenless PATCH may stand on it, a PUT or DELETE may not.", parameters: [...targetParams, { name: "Target-Scope", in: "header", required: false, description: "`content` (default); `marker`: the label alone (a heading's text, a block's id, a frontmatter key); `markerAndContent`: the whole node as a PATCH replace at that scope takes it (a heading's section with its own line as `#`, a whole block, a frontmatter entry as {key: value}). `parent` is 400.", schema: { type: "string", enum: ["content", "marker", "markerAndContent"] } }], responses: { "200": { description: "The part, with the note's part token as ETag (it can patch the note, never replace it).", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common } },
 			put: { summary: "Replace one part of a note, guarded like PUT /vault/{path}.", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common, "400": problemResponse("A target that is not in the note, a JSON body on a heading or block, or an empty body; nothing was written.") } },
-			post: { summary: "Append to one part of a note, guarded like PUT /vault/{path} (a tokenless append is held to this key's last read).", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common } },
+			post: { summary: "Append to one part of a note, guarded like PUT /vault/{path} (a tokenless append is held to this key's last read).", parameters: [...targetParams, lenientIfMatch, rawPatchHeaders[3]!], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common } },
 			patch: {
-				summary: "Local REST API 5.x raw-content mode: the Operation header (append, prepend, replace or delete) applied to the part the URL names, the body being the payload; guarded like PUT /vault/{path}.",
-				parameters: [...targetParams, lenientIfMatch, { name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace", "delete"] } }, { name: "Create-Target-If-Missing", in: "header", required: false, schema: { type: "string", enum: ["true", "false"] } }],
+				summary: "Local REST API 5.x raw-content mode: the Operation header (append, prepend, replace or delete) applied to the part the URL names, with Target-Scope, Within, Destination and Reject-If-Content-Preexists as LRA 5.1 reads them, the body being the payload (none for a delete or a move); guarded like PUT /vault/{path}.",
+				parameters: [...targetParams, lenientIfMatch, { name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace", "delete"] } }, { name: "Create-Target-If-Missing", in: "header", required: false, schema: { type: "string", enum: ["true", "false"] } }, ...rawPatchHeaders],
 				requestBody: { ...rawBody, required: false },
-				responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common },
+				responses: { "200": patchedNote, ...formatTwoRefusals, "412": refusals["412"], "428": refusals["428"], ...common },
 			},
 		},
 		"/active/": {
@@ -217,8 +236,9 @@ export const OPENAPI: JsonValue = {
 		},
 		...historyPaths({ problemResponse, pathParam, etagHeader, common, refusals }),
 		...searchPaths({ problemResponse, common }),
+		...tagsPaths({ problemResponse, common }),
 		"/mcp": {
-			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, list_notes, note_changes, conflict_status, search_notes, query_notes. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions; see the MCP specification.", responses: mcpResponses },
+			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools: read_note, edit_note, patch_note, write_note, append_note, delete_note, move_note, copy_note, list_notes, note_changes, conflict_status, list_tags, search_notes, query_notes. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions, and this document as YAML (openapi-spec, obsidian://local-rest-api/openapi.yaml, as in the Local REST API); see the MCP specification.", responses: mcpResponses },
 			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream (change notices, questions to the person); 405 without Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 		},

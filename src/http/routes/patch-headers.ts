@@ -1,37 +1,97 @@
 /**
- * The Local REST API's PATCH vocabulary that this API does not carry out, refused by name rather than ignored: a
- * header that changes what a request does, silently dropped, does something else than the client asked for (a
- * `Target-Scope: marker` rename that replaces a section's body instead, a duplicate guard that lets a retried append
- * land twice). Checked on every request that names a part of a note, in whichever format it comes.
+ * The Local REST API's PATCH option headers, read as LRA 5.1 defines them for each way a request names a part of a
+ * note: `Target-Scope`, `Within`, `Destination`, `Reject-If-Content-Preexists` (and its older opposite
+ * `Apply-If-Content-Preexists`) and `Trim-Target-Whitespace`. A header that a format has no meaning for is refused by
+ * name rather than ignored: dropped silently, it would make the request do something else than the client asked
+ * for (a `Target-Scope: marker` rename that replaces a section's body instead).
  */
+import { PATCH_SCOPES, type PatchDestination, type PatchScope } from "../../core/patch";
+import { parseDestination } from "../../core/patch-instruction";
 import { refuse } from "../problems";
 import type { RequestContext } from "../router";
 import { headersValue } from "./headers";
 
-export function refuseUnsupportedPatchHeaders(context: RequestContext): void {
+/**
+ * How the request names its part: `raw` (PATCH raw-content mode: a URL target or format 2 Target headers), `format1`
+ * (the 1.x headers, on PATCH or on PUT/POST), `implied` (PUT or POST on a URL target), `instruction` (a JSON PATCH
+ * instruction: its options are fields, not headers), `read` (GET of a part: Target-Scope narrows what it reads).
+ */
+export type HeaderFormat = "raw" | "format1" | "implied" | "instruction" | "read";
+
+export interface PatchHeaderOptions {
+	scope?: PatchScope;
+	within?: number;
+	destination?: PatchDestination;
+	rejectIfContentPreexists?: boolean;
+	trimTargetWhitespace?: boolean;
+}
+
+export function patchHeaderOptions(context: RequestContext, format: HeaderFormat): PatchHeaderOptions {
+	const options: PatchHeaderOptions = {};
 	const scope = headersValue(context, "target-scope")?.trim();
-	if (scope !== undefined && scope.toLowerCase() !== "content") {
-		unsupported("Target-Scope", scope, "Only the default scope, content (a heading's body, a block's text, a frontmatter value), is carried out here: renaming or moving a heading is not. To rename one, GET the note and PUT it whole with If-Match.");
-	}
-	const reject = headersValue(context, "reject-if-content-preexists")?.trim().toLowerCase();
-	if (reject !== undefined && reject !== "false") {
-		unsupported("Reject-If-Content-Preexists", reject, "The duplicate check is not carried out here. Send If-Match (or ifMatch) with the revision you read instead: a retry after a lost answer is then refused as stale, never applied twice.");
-	}
-	// Before Local REST API 5.1 the duplicate check was on unless this said true; true is what this API always does.
-	const apply = headersValue(context, "apply-if-content-preexists")?.trim().toLowerCase();
-	if (apply !== undefined && apply !== "true") {
-		unsupported("Apply-If-Content-Preexists", apply, "Refusing content that is already there is not carried out here. Send If-Match with the revision you read, so a retry is refused as stale instead.");
+	if (scope !== undefined && scope !== "") {
+		const allowed: readonly string[] = format === "raw" ? PATCH_SCOPES : format === "format1" || format === "read" ? ["content", "marker", "markerAndContent"] : ["content"];
+		if (!allowed.includes(scope)) {
+			if (format === "instruction") unsupported("Target-Scope", scope, 'A JSON instruction carries its scope as the field "scope"; the header is not read with it.');
+			if (format === "implied") unsupported("Target-Scope", scope, "A PUT or POST of a URL target acts on the part's content only. To rename, move or rewrite a heading or block whole, send a PATCH with Target-Scope.");
+			invalid(`Target-Scope "${scope.slice(0, 40)}" is not a scope ${format === "read" ? "a read takes (parent places a section, it has nothing to read)" : "here"}: send ${allowed.join(", ")}${format === "format1" ? " (parent, a move, is format 2 only)" : ""}. Nothing was ${format === "read" ? "read" : "written"}.`);
+		}
+		if (scope !== "content") options.scope = scope as PatchScope;
 	}
 	const within = headersValue(context, "within");
-	if (within !== undefined) unsupported("Within", within, "Choosing one of several equal targets is not carried out here: name the heading with its enclosing headings, or use a block id.");
+	if (within !== undefined) {
+		if (format !== "raw") unsupported("Within", within, format === "instruction" ? 'A JSON instruction carries it as the field "within".' : "Within belongs to a format 2 PATCH (a URL target, or Target-Type/Target with Markdown-Patch-Version: 2).");
+		if (!/^-?\d{1,15}$/.test(within.trim())) invalid(`Within must be a whole number (0 the first block of the section's own body, -1 the last), not "${within.slice(0, 40)}". Nothing was written.`);
+		options.within = Number(within.trim());
+	}
 	const destination = headersValue(context, "destination");
-	if (destination !== undefined) unsupported("Destination", destination, "Moving a part of a note is not carried out here. GET the note and PUT it whole with If-Match.");
-	// Targets are always matched trimmed: no heading text, block id or frontmatter key begins or ends with whitespace
-	// (markdown and YAML drop it), so either value names the same part.
-	const trim = headersValue(context, "trim-target-whitespace")?.trim().toLowerCase();
-	if (trim !== undefined && trim !== "true" && trim !== "false") unsupported("Trim-Target-Whitespace", trim, "Send true or false.");
+	if (destination !== undefined) {
+		if (format !== "raw") unsupported("Destination", destination, format === "instruction" ? 'A JSON instruction carries it as the field "destination".' : "Moving a heading is a format 2 PATCH with Target-Scope: parent and a Destination header.");
+		options.destination = readDestination(destination);
+	}
+	const reject = flag(context, "reject-if-content-preexists", "Reject-If-Content-Preexists");
+	// Before Local REST API 5.1 the duplicate check was on unless Apply-If-Content-Preexists said true.
+	const apply = flag(context, "apply-if-content-preexists", "Apply-If-Content-Preexists");
+	if (reject === true || apply === false) {
+		if (format === "instruction") unsupported(reject === true ? "Reject-If-Content-Preexists" : "Apply-If-Content-Preexists", String(reject ?? apply), 'A JSON instruction carries it as the field "rejectIfContentPreexists".');
+		if (format !== "read") options.rejectIfContentPreexists = true;
+	}
+	const trim = headersValue(context, "trim-target-whitespace");
+	if (trim !== undefined && format !== "read") {
+		const value = flag(context, "trim-target-whitespace", "Trim-Target-Whitespace");
+		// Raw-content mode refuses it whatever its value, as LRA 5.1 does: a 1.x client's request must not be reread as format 2.
+		if (format !== "format1" && (value || format === "raw")) {
+			unsupported("Trim-Target-Whitespace", trim, "It belongs to the 1.x header format (Markdown-Patch-Version: 1); format 2 owns the whitespace at a target's edges, as Local REST API 5.x does.");
+		}
+		if (value) options.trimTargetWhitespace = true;
+	}
+	return options;
+}
+
+/** `true`/`false` (any case), or undefined when the header is absent; anything else is refused. */
+function flag(context: RequestContext, name: string, header: string): boolean | undefined {
+	const raw = headersValue(context, name);
+	if (raw === undefined) return undefined;
+	const value = raw.trim().toLowerCase();
+	if (value === "true" || value === "false") return value === "true";
+	return invalid(`${header} is true or false, not "${raw.slice(0, 40)}". Nothing was read or written.`);
+}
+
+function readDestination(raw: string): PatchDestination {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(decodeURIComponent(raw.trim()));
+	} catch {
+		return invalid('The Destination header is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify({"parent": ["Appendix"], "place": "last"})). Nothing was written.');
+	}
+	const destination = parseDestination(parsed);
+	return typeof destination === "string" ? invalid(destination) : destination;
 }
 
 function unsupported(header: string, value: string, why: string): never {
-	return refuse("unsupported-header", `${header}: ${value.slice(0, 60)} is not supported here, so nothing was read or written. ${why}`, { header });
+	return refuse("unsupported-header", `${header}: ${value.slice(0, 60)} is not read here, so nothing was read or written. ${why}`, { header });
+}
+
+function invalid(detail: string): never {
+	return refuse("invalid-patch-instruction", detail);
 }

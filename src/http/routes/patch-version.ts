@@ -55,3 +55,8 @@ export function percentDecoded(raw: string): string {
 		return raw.trim();
 	}
 }
+
+/** The body declares itself a whole PATCH instruction (`application/vnd.olrapi.patch-instruction+json`). */
+export function isInstructionBody(context: RequestContext): boolean {
+	return /^\s*application\/vnd\.olrapi\.patch-instruction\+json\s*(;|$)/i.test(headersValue(context, "content-type") ?? "");
+}

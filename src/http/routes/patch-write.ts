@@ -6,9 +6,11 @@
 import type { HeldRead } from "../../core/read-ledger";
 import type { EntityTagCondition } from "../../core/revision";
 import { revisionOf } from "../../core/revision";
-import { etagFor } from "../../core/revision-tokens";
-import { applyPatch, type PatchInstruction } from "../../core/patch";
-import { problem } from "../problems";
+import { etagFor, revisionField } from "../../core/revision-tokens";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { applyPatch, type PatchInstruction, type PatchWarning } from "../../core/patch";
+import { algebraError } from "../../core/patch-algebra";
+import { problem, refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
 import { respond } from "./write-answer";
@@ -28,7 +30,11 @@ export interface PatchWrite {
 
 export async function writePatch(context: RequestContext, request: PatchWrite): Promise<ApiResponse> {
 	const { path, instruction, body } = request;
+	// Checked before the write: an instruction outside the algebra is a 400, never a stale write kept as .bak.
+	const outside = algebraError(instruction, body);
+	if (outside !== null) return refuse("invalid-patch-instruction", outside);
 	let patched: string | null = null;
+	let warnings: PatchWarning[] = [];
 	const outcome = await context.notes.write({
 		path,
 		// Computed inside the writer's atomic step, on the note as it is then: never on one version and written over another.
@@ -37,6 +43,7 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 			apply: (current) => {
 				const result = applyPatch(current, instruction, body);
 				patched = result.ok ? result.content : null;
+				warnings = result.ok ? (result.warnings ?? []) : [];
 				return result;
 			},
 		},
@@ -45,16 +52,41 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 		actor: actorOf(context),
 		heldRevision: request.held,
 	});
-	const extra = request.headers ?? {};
+	// LRA's advice header: percent-encoded JSON, since a warning quotes note text and a header must be ASCII.
+	const extra = { ...request.headers, ...(warnings.length > 0 && (outcome.kind === "written" || outcome.kind === "unchanged") ? { "Markdown-Patch-Warnings": encodeURIComponent(JSON.stringify(warnings)) } : {}) };
 	if (outcome.kind === "refused" && outcome.refusal.reason === "not-found") {
 		return problem("note-not-found", `There is no note at "${path}"; PATCH changes an existing note. Create it with PUT.`, { path }, extra);
 	}
+	if (outcome.kind === "inapplicable" && request.answerWithNote) return notApplied(path, outcome, extra);
 	const answer = respond(context, path, outcome);
 	// The last text computed is what landed when its revision is the one written (the writer may have retried).
 	const landed: string | null = patched;
 	if (request.answerWithNote && (outcome.kind === "written" || outcome.kind === "unchanged") && landed !== null && revisionOf(landed) === outcome.revision) {
-		// The answer shows the whole patched note, so it can carry the token of all of it.
+		// The answer shows the whole patched note, so it can carry the token of all of it, and counts as a read of it.
+		context.notes.shownWhole(actorOf(context), path, outcome.revision);
 		return { status: 200, headers: { ...extra, ETag: etagFor(outcome.revision, "whole") }, body: landed, contentType: "text/markdown; charset=utf-8" };
 	}
 	return { ...answer, headers: { ...extra, ...answer.headers } };
+}
+
+/**
+ * A format 2 patch that does not apply, with LRA 5.1's statuses: a missing target (or `within` index) is 404, text
+ * already there (rejectIfContentPreexists) or a frontmatter key that would appear twice is 409, an instruction the
+ * note makes impossible is 400. Nothing was written.
+ */
+function notApplied(path: string, outcome: Extract<WriteOutcome, { kind: "inapplicable" }>, headers: Record<string, string>): ApiResponse {
+	const fields = { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) };
+	const withTag = { ...headers, ETag: etagFor(outcome.currentRevision, outcome.currentSight) };
+	switch (outcome.reason) {
+		case "target-not-found":
+			return problem("target-not-found", outcome.detail, fields, withTag);
+		case "content-preexists":
+			return problem("content-preexists", outcome.detail, fields, withTag);
+		case "key-collision":
+			return problem("target-exists", outcome.detail, fields, withTag);
+		case "invalid-instruction":
+			return problem("invalid-patch-instruction", outcome.detail, fields, withTag);
+		default:
+			return problem("invalid-patch", outcome.detail, fields, withTag);
+	}
 }

@@ -5,13 +5,14 @@
  */
 import type { PatchInstruction, PatchOperation, PatchTargetType } from "../../core/patch";
 import { resolveTarget } from "../../core/patch-instruction";
+import { algebraError } from "../../core/patch-algebra";
 import { refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";
 import { lenientIfMatch, percentDecoded } from "./patch-version";
 import { writePatch } from "./patch-write";
 import { headersValue } from "./headers";
-import { refuseUnsupportedPatchHeaders } from "./patch-headers";
+import { patchHeaderOptions } from "./patch-headers";
 import { heldRevision } from "./write-answer";
 
 export interface RawTarget {
@@ -58,32 +59,43 @@ export function format1Target(context: RequestContext): RawTarget | null {
 	if (type === undefined || raw === undefined || !TYPES.includes(type as PatchTargetType)) {
 		return refuse("patch-target-not-supported", "Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.");
 	}
-	refuseUnsupportedPatchHeaders(context);
+	if (context.method === "GET" || context.method === "HEAD") patchHeaderOptions(context, "read");
 	const target = percentDecoded(raw);
 	if (type !== "heading") return { type: type as PatchTargetType, target, format1: true };
 	const delimiter = headersValue(context, "target-delimiter") || "::";
 	return { type: "heading", target, path: target.split(delimiter).map((part) => part.trim()), format1: true };
 }
 
-/** Writes the body to the target, guarded like PUT. `implied` is PUT's replace or POST's append; PATCH reads Operation. */
+/**
+ * Writes the body to the target, guarded like PUT. `implied` is PUT's replace or POST's append; PATCH reads Operation
+ * and the option headers (Target-Scope, Within, Destination, Reject-If-Content-Preexists; format 1 also
+ * Trim-Target-Whitespace). The body is the payload: text is content, JSON a frontmatter value or a table's rows, and
+ * no body carries nothing (a delete, or a move).
+ */
 export async function rawPatch(context: RequestContext, path: string, target: RawTarget, implied?: PatchOperation): Promise<ApiResponse> {
 	if (!target.format1 && headersValue(context, "target-delimiter") !== undefined) invalid("Target-Delimiter belongs to Markdown-Patch-Version: 1; here each heading is its own URL segment (or a JSON list), so no delimiter is needed. Nothing was written.");
 	const operation = implied ?? (headersValue(context, "operation")?.trim().toLowerCase() as PatchOperation | undefined);
 	if (operation === undefined || !OPERATIONS.includes(operation)) invalid(`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation}")` : ""}. Nothing was written.`);
+	const options = patchHeaderOptions(context, target.format1 ? "format1" : implied ? "implied" : "raw");
 	const ifMatch = lenientIfMatch(context);
 	const held = heldRevision(context, path);
 	const body = await context.body();
 	const json = /^\s*application\/json\s*(;|$)/i.test(headersValue(context, "content-type") ?? "");
-	if (json && target.type !== "frontmatter") invalid(`A ${target.type} takes markdown text, not JSON: send the body as text/markdown. Nothing was written.`);
-	if (body === "" && operation !== "delete") invalid(`The body is empty, so there is nothing to ${operation}. To empty the ${target.type === "frontmatter" ? "value" : "section"}, send Operation: delete. Nothing was written.`);
+	if (json && target.type === "heading") invalid("A heading takes markdown text, not JSON: send the body as text/markdown. Nothing was written.");
+	const move = options.scope === "parent";
+	if (body === "" && operation !== "delete" && !move) invalid(`The body is empty, so there is nothing to ${operation}. To empty the ${target.type === "frontmatter" ? "value" : "section"}, send Operation: delete. Nothing was written.`);
+	if (move && body !== "") invalid("A move (Target-Scope: parent) carries its destination in the Destination header and no body. Nothing was written.");
 	const instruction: PatchInstruction = {
 		operation,
 		targetType: target.type,
 		target: target.target,
 		...(target.path ? { headingPath: target.path, relativeHeadings: !target.format1 } : {}),
-		json,
+		json: json && operation !== "delete",
 		createTargetIfMissing: headersValue(context, "create-target-if-missing")?.trim().toLowerCase() === "true",
+		...options,
 	};
+	const outside = algebraError(instruction, operation === "delete" ? "" : body);
+	if (outside !== null) invalid(outside);
 	return writePatch(context, { path, instruction, body: operation === "delete" ? "" : body, ifMatch, held, answerWithNote: true });
 }
 

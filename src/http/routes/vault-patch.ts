@@ -14,10 +14,10 @@ import { refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";
 import { resolvePath } from "./note-path";
-import { DEPRECATION, lenientIfMatch, patchVersion, percentDecoded } from "./patch-version";
+import { DEPRECATION, isInstructionBody, lenientIfMatch, patchVersion, percentDecoded } from "./patch-version";
 import { writePatch } from "./patch-write";
 import { headerTarget, rawPatch } from "./raw-patch";
-import { refuseUnsupportedPatchHeaders } from "./patch-headers";
+import { patchHeaderOptions } from "./patch-headers";
 import { headersValue } from "./headers";
 import { heldRevision } from "./write-answer";
 
@@ -26,10 +26,14 @@ const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace"];
 export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
 	const { version, explicit } = patchVersion(context);
-	refuseUnsupportedPatchHeaders(context);
 	const headerTargeted = headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined;
+	if (headerTargeted && isInstructionBody(context)) {
+		return refuse("conflicting-target", "Target-Type/Target headers name a part of the note and the body is a whole PATCH instruction (application/vnd.olrapi.patch-instruction+json); send one of them. Nothing was written.");
+	}
 	if (version === 2 && explicit && headerTargeted) return rawPatch(context, path, headerTarget(context));
 	if (version === 1 || headerTargeted) return headerPatch(context, path, version === 1 ? DEPRECATION : {});
+	// The instruction's options are its fields: headers that would set them are refused rather than ignored.
+	patchHeaderOptions(context, "instruction");
 	// Captured when the request arrived (see heldRevision), before the body is read.
 	const held = heldRevision(context, path);
 	const parsed = parsePatchInstruction(await context.body());
@@ -40,7 +44,7 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 
 /** Format 1: the instruction in headers, the payload in the body; If-Match as in PUT. */
 async function headerPatch(context: RequestContext, path: string, headers: Record<string, string>): Promise<ApiResponse> {
-	const instruction = headerInstruction(context);
+	const instruction = { ...headerInstruction(context), ...patchHeaderOptions(context, "format1") };
 	const held = heldRevision(context, path);
 	const body = await context.body();
 	return writePatch(context, { path, instruction, body, ifMatch: parseEntityTagCondition(headersValue(context, "if-match")), held, answerWithNote: false, headers });

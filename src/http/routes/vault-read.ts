@@ -16,6 +16,7 @@ import { resolvePath } from "./note-path";
 import { readNotePart } from "./note-target";
 import { DEPRECATION, patchVersion } from "./patch-version";
 import { format1Target } from "./raw-patch";
+import { htmlAnswer, wantsHtml } from "./note-html";
 
 export const NOTE_JSON_TYPES = ["application/vnd.olrapi.note+json", "application/json"];
 export const DOCUMENT_MAP_TYPE = "application/vnd.olrapi.document-map+json";
@@ -34,7 +35,10 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const head = context.method === "HEAD";
 	const accept = headersValue(context, "accept") ?? "";
 	const wantsMap = accept.includes(DOCUMENT_MAP_TYPE);
-	const read = await context.notes.read(actorOf(context), path, { head, part: wantsMap, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
+	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
+	// A rendering shows the note but not its text: a read of part of it (note-html.ts).
+	const html = !wantsMap && !wantsJson && wantsHtml(context);
+	const read = await context.notes.read(actorOf(context), path, { head, part: wantsMap || html, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
 	if (read.kind === "missing") return problem("note-not-found", `There is no note at "${path}". To create it, PUT it without If-Match.`);
 	const headers = {
 		ETag: etagFor(read.revision, read.sight),
@@ -48,7 +52,6 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 		const map = version === 1 ? { ...flatDocumentMap(read.content) } : { ...documentMap(read.content), version: partTokenOf(read.revision) };
 		return { ...json(200, map, { ...headers, ...(version === 1 ? DEPRECATION : {}) }), contentType: `${DOCUMENT_MAP_TYPE}; charset=utf-8`, omitBody: head };
 	}
-	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
 	if (wantsJson) {
 		const frontmatter = readFrontmatter(read.content);
 		const body = {
@@ -59,11 +62,14 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 			stat: { ...read.stat },
 			frontmatter: frontmatter.data === null ? null : toJson(frontmatter.data),
 			tags: noteTags(read.content),
+			// Where its links lead, as the Local REST API's note JSON has it (links, backlinks, unresolvedLinks).
+			...(await context.notes.facts.links(read.path, read.content)),
 			...(frontmatter.warning ? { warnings: [`${frontmatter.warning} It is served as null; the note's content is unaffected.`] } : {}),
 		};
 		const contentType = accept.includes(NOTE_JSON_TYPES[0]!) ? `${NOTE_JSON_TYPES[0]!}; charset=utf-8` : "application/json; charset=utf-8";
 		return { ...json(200, body, headers), contentType, omitBody: head };
 	}
+	if (html) return htmlAnswer(context, read.path, read.content, headers);
 	return { status: 200, headers, body: read.content, contentType: "text/markdown; charset=utf-8", omitBody: head };
 }
 

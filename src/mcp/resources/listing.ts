@@ -1,12 +1,14 @@
 /**
  * resources/list: every note the tools would serve (list_notes' path policy; .bak notes included, read-only), in
  * path order, a bounded page at a time. The cursor names the last note of the page, so notes created or deleted
- * between pages neither repeat nor shift what follows. Listing is not reading.
+ * between pages neither repeat nor shift what follows. Listing is not reading. The first page also lists the OpenAPI
+ * document (openapi-spec.ts), first.
  */
 import { ErrorCode, McpError, type ListResourcesResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { isBackupPath } from "../../core/conflicts";
 import type { AgentNotes } from "../../service/agent-notes";
 import { noteMimeType, noteUri } from "./uris";
+import { OPENAPI_SPEC_RESOURCE } from "./openapi-spec";
 
 /** Notes per page. */
 export const PAGE_SIZE = 100;
@@ -16,15 +18,17 @@ const CURSOR_PREFIX = "after:";
 
 export async function listNoteResources(notes: AgentNotes, cursor: string | undefined): Promise<ListResourcesResult> {
 	const after = cursor === undefined ? null : parseCursor(cursor);
-	const page = await notes.notePage(after, PAGE_SIZE);
+	// The first page opens with the OpenAPI document (openapi-spec.ts), in place of one note.
+	const resources: Resource[] = after === null ? [OPENAPI_SPEC_RESOURCE] : [];
+	const page = await notes.notePage(after, PAGE_SIZE - resources.length);
 	const backupFolder = notes.settings().backupFolder;
-	const resources: Resource[] = [];
 	let chars = 0;
 	let last: string | null = null;
+	let listed = 0;
 	for (const { path, stat } of page.notes) {
 		const uri = noteUri(path);
 		chars += uri.length + path.length;
-		if (resources.length > 0 && chars > PAGE_CHARS) break;
+		if (last !== null && chars > PAGE_CHARS) break;
 		const backup = isBackupPath(path, backupFolder);
 		resources.push({
 			uri,
@@ -34,8 +38,9 @@ export async function listNoteResources(notes: AgentNotes, cursor: string | unde
 			...(stat ? { size: stat.size, annotations: { lastModified: new Date(stat.mtime).toISOString() } } : {}),
 		});
 		last = path;
+		listed++;
 	}
-	const more = page.more || resources.length < page.notes.length;
+	const more = page.more || listed < page.notes.length;
 	return { resources, ...(more && last !== null ? { nextCursor: cursorAfter(last) } : {}) };
 }
 

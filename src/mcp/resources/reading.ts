@@ -9,8 +9,10 @@ import { validateVaultPath } from "../../core/path";
 import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
 import { conflictUri, noteMimeType, noteUri, parseResourceUri } from "./uris";
+import { OPENAPI_SPEC_URI, readOpenApiSpec } from "./openapi-spec";
 
 export async function readResource(notes: AgentNotes, actor: AgentActor, uri: string): Promise<ReadResourceResult> {
+	if (uri === OPENAPI_SPEC_URI) return readOpenApiSpec();
 	const target = parseResourceUri(uri);
 	switch (target.kind) {
 		case "note":
@@ -18,7 +20,7 @@ export async function readResource(notes: AgentNotes, actor: AgentActor, uri: st
 		case "conflict":
 			return readConflict(notes, uri, target.id);
 		case "unknown":
-			throw notFound(uri, `Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path> and revision-guard://conflict/<id>. Call resources/list for the notes.`);
+			throw notFound(uri, `Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path>, revision-guard://conflict/<id> and ${OPENAPI_SPEC_URI}. Call resources/list for the notes.`);
 	}
 }
 

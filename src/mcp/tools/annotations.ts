@@ -28,3 +28,16 @@ export const REWRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint:
  * found) or changed (refused, and a refused delete keeps nothing), and has no further effect.
  */
 export const DELETES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+
+/**
+ * move_note. Destructive: with overwrite it replaces the note at the destination (to the trash), and inside Obsidian
+ * it changes the notes that link to the moved one. Idempotent: the revision names exactly the note to move, so a
+ * repeat finds it gone from its path (not found) and has no further effect.
+ */
+export const MOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+
+/**
+ * copy_note. Destructive: with overwrite it replaces the note at the destination. Not idempotent: a repeat with
+ * overwrite, held to this session's read of the copy, copies the note again if it changed in between.
+ */
+export const COPIES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };

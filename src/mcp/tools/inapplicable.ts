@@ -30,7 +30,12 @@ function nextStep(reason: Inapplicable["reason"], tool: "edit_note" | "patch_not
 				: `${reread}, naming the enclosing headings too`;
 		case "invalid-target":
 		case "invalid-value":
+		case "invalid-instruction":
 			return `fix the call as said above and call ${tool} again`;
+		case "content-preexists":
+			return "nothing: the text is already there (reject_if_content_preexists); read the note if you need to check it";
+		case "key-collision":
+			return `${reread} with a name the note does not use yet`;
 		case "invalid-frontmatter":
 			return `call read_note {"path":${quoted}}, then write the whole note, frontmatter fixed, with write_note and the revision it returns`;
 	}

@@ -6,6 +6,9 @@ import type { ToolContext } from "./context";
 import { registerDeleteNote } from "./delete-note";
 import { registerEditNote } from "./edit-note";
 import { registerListNotes } from "./list-notes";
+import { registerCopyNote } from "./copy-note";
+import { registerMoveNote } from "./move-note";
+import { registerListTags } from "./list-tags";
 import { registerNoteChanges } from "./note-changes";
 import { registerPatchNote } from "./patch-note";
 import { registerQueryNotes } from "./query-notes";
@@ -17,14 +20,15 @@ declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
 
 /** The tool names are part of the contract with agents. */
-export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "list_notes", "note_changes", "conflict_status", "search_notes", "query_notes"] as const;
+export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "list_tags", "search_notes", "query_notes"] as const;
 
 export const INSTRUCTIONS =
 	"This server edits an Obsidian vault without ever silently overwriting what a person wrote. read_note returns a note's content and its " +
 	"revision. To change part of a note, use edit_note (exact old → new text; it needs no revision, because it changes only what it matches) " +
 	"or patch_note (a heading's section, a frontmatter field or a block); to replace a whole note, write_note; to add at its end, append_note. " +
 	"Replacing, patching or deleting an existing note needs the revision from your last read (as `revision`). If the note changed since, the " +
-	"write is refused, your content is kept as a .bak note, and the error says what changed and which call to make next. To find notes, " +
+	"write is refused, your content is kept as a .bak note, and the error says what changed and which call to make next. move_note needs the " +
+	"revision too; move_note and copy_note never replace a note at their destination unless you ask, with that note's revision. To find notes, " +
 	"search_notes (words) or query_notes (tags, frontmatter, paths, links).";
 
 export function createMcpServer(context: ToolContext): McpServer {
@@ -35,9 +39,12 @@ export function createMcpServer(context: ToolContext): McpServer {
 	registerWriteNote(server, context);
 	registerAppendNote(server, context);
 	registerDeleteNote(server, context);
+	registerMoveNote(server, context);
+	registerCopyNote(server, context);
 	registerListNotes(server, context);
 	registerNoteChanges(server, context);
 	registerConflictStatus(server, context);
+	registerListTags(server, context);
 	registerSearchNotes(server, context);
 	registerQueryNotes(server, context);
 	return server;

@@ -176,6 +176,29 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 	});
 });
 
+describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("links in a search over %s", (stack) => {
+	beforeEach(async () => {
+		dir = await mkdtemp(join(tmpdir(), "rg-search-"));
+		await writeVaultFile(dir, "Plan.md", "See [[data.csv]], ![[pic.png]], [[Goals]], [[Nowhere]] and [[Secret]].\n");
+		await writeVaultFile(dir, "Projects/Goals.md", "Back to [[Plan]].\n");
+		await writeVaultFile(dir, "data.csv", "a,b\n");
+		await writeVaultFile(dir, "pic.png", "png");
+		await writeVaultFile(dir, ".hidden/Secret.md", "hidden\n");
+		s = await STACKS[stack](dir);
+	});
+
+	it("are the note JSON's: any file a link reaches (not only notes and images), nothing in a hidden folder", async () => {
+		await s.app?.metadataCache.settled();
+		const fields = ["links", "unresolvedLinks", "backlinks"] as const;
+		const res = await logic({ if: [{ "==": [{ var: "path" }, "Plan.md"] }, fields.map((field) => ({ var: field })), false] });
+		const note = (await s.api("/vault/Plan.md", { headers: { Accept: "application/vnd.olrapi.note+json" } })).json<Record<(typeof fields)[number], string[]>>();
+		expect([...note.links].sort()).toEqual(["Projects/Goals.md", "data.csv", "pic.png"]);
+		const [hit] = res.json<{ filename: string; result: string[][] }[]>();
+		expect(hit!.filename).toBe("Plan.md");
+		expect(hit!.result.map((values) => [...values].sort())).toEqual(fields.map((field) => [...note[field]].sort()));
+	});
+});
+
 describe("Dataview DQL", () => {
 	const dql = (query: string) => s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.dataview.dql+txt" }, body: query });
 
@@ -244,6 +267,7 @@ describe("inside Obsidian, search uses Obsidian's own", () => {
 	});
 
 	it("JsonLogic: the metadata cache's frontmatter, tags and links", async () => {
+		await s.app!.metadataCache.settled();
 		const cache = vi.spyOn(s.app!.metadataCache, "getFileCache");
 		expect(filenames(await logic({ in: ["inline-tag", { var: "tags" }] }))).toEqual([FIXTURE_PATH]);
 		expect(cache).toHaveBeenCalled();
@@ -251,7 +275,21 @@ describe("inside Obsidian, search uses Obsidian's own", () => {
 		s.app!.outside.write("Other note.md", "---\ntags: [late]\n---\n");
 		expect(filenames(await logic({ in: ["late", { var: "tags" }] }))).toEqual([]);
 		await s.app!.clock.runAll();
+		await s.app!.metadataCache.settled();
 		expect(filenames(await logic({ in: ["late", { var: "tags" }] }))).toEqual(["Other note.md"]);
+	});
+
+	it("JsonLogic: a link resolves once the file it names appears, attachments too, as Obsidian re-resolves", async () => {
+		s.app!.outside.write("Later.md", "See [[later.csv]].\n");
+		await s.app!.clock.runAll();
+		await s.app!.metadataCache.settled();
+		const unresolved = { if: [{ "==": [{ var: "path" }, "Later.md"] }, { var: "unresolvedLinks" }, false] };
+		expect((await logic(unresolved)).json()).toEqual([{ filename: "Later.md", result: ["later.csv"] }]);
+		s.app!.outside.write("later.csv", "a,b\n");
+		await s.app!.clock.runAll();
+		await s.app!.metadataCache.settled();
+		expect((await logic(unresolved)).json()).toEqual([]);
+		expect((await logic({ if: [{ "==": [{ var: "path" }, "Later.md"] }, { var: "links" }, false] })).json()).toEqual([{ filename: "Later.md", result: ["later.csv"] }]);
 	});
 });
 

@@ -1,0 +1,64 @@
+/**
+ * What agents may learn about notes besides their text: the vault's tags with counts, where a note's links lead, and
+ * a note rendered as HTML. The host's note index (vault/note-index.ts) supplies them; this decides which notes count:
+ * only those the path policy serves (no hidden, config or private folders), and not .bak notes, which are copies of
+ * refused proposals (counting their tags and links would count an agent's refused text as the vault's).
+ */
+import { isBackupPath } from "../core/conflicts";
+import { noteLinkpaths } from "../core/markdown/links";
+import { validateVaultPath, type PathPolicy } from "../core/path";
+import { countTags, type TagCount } from "../core/tags";
+import type { RevisionGuardSettings } from "../settings";
+import type { NoteIndex, NoteLinks } from "../vault/note-index";
+
+/** Notes longer than this are not rendered (a renderer holds the host's thread while it works): GET the markdown. */
+export const MAX_RENDERED_MARKDOWN = 1024 * 1024;
+/** Rendered HTML longer than this is not sent. */
+export const MAX_RENDERED_HTML = 4 * 1024 * 1024;
+
+export type RenderedHtml = { kind: "html"; html: string } | { kind: "unavailable" } | { kind: "too-large"; limit: "markdown" | "html" };
+
+export interface NoteFactsDeps {
+	index: NoteIndex;
+	pathPolicy: () => PathPolicy;
+	settings: () => RevisionGuardSettings;
+}
+
+export class NoteFacts {
+	constructor(private readonly deps: NoteFactsDeps) {}
+
+	/** Every tag the counted notes use, with how often (nested tags count for their parents too). Reads nothing as an agent's read. */
+	async tags(): Promise<TagCount[]> {
+		return countTags(await this.deps.index.tagUses(this.counts()));
+	}
+
+	/** Where the links in `content` (the note at `path`, as the answer shows it) lead, and which notes link to it. */
+	async links(path: string, content: string): Promise<NoteLinks> {
+		const found = await this.deps.index.links(path, noteLinkpaths(content), this.counts());
+		const policy = this.deps.pathPolicy();
+		// A link into a folder that is never served is not shown as leading anywhere (that would reveal what is there).
+		const links = found.links.filter((target) => validateVaultPath(target, policy, "folder").ok);
+		return { ...found, links };
+	}
+
+	/** `markdown` (the note at `path`, or a part of it) as HTML that is safe to show. */
+	async renderHtml(path: string, markdown: string): Promise<RenderedHtml> {
+		const { index } = this.deps;
+		if (!index.renderHtml) return { kind: "unavailable" };
+		if (markdown.length > MAX_RENDERED_MARKDOWN) return { kind: "too-large", limit: "markdown" };
+		const html = await index.renderHtml(path, markdown, MAX_RENDERED_HTML);
+		return html === null ? { kind: "too-large", limit: "html" } : { kind: "html", html };
+	}
+
+	/** `path` was written, created or deleted through the guarded writer (see NoteIndex.changed). */
+	changed(path: string): void {
+		this.deps.index.changed?.(path);
+	}
+
+	/** The notes whose tags and links count: served, and not a .bak. */
+	private counts(): (path: string) => boolean {
+		const policy = this.deps.pathPolicy();
+		const { backupFolder } = this.deps.settings();
+		return (path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder);
+	}
+}

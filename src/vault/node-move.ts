@@ -1,0 +1,79 @@
+/**
+ * The headless host's move of one note: a hard link under the new name, which fails atomically when that name is
+ * taken (a rename would replace whatever is there), then the old name removed. The check that the note is still the
+ * one decided on, the link and the unlink are one synchronous step, as the write path's check and rename are. Where
+ * the disk has no hard links (FAT, some network and FUSE mounts, another file system mounted inside the vault), the
+ * note is copied to a file created exclusively under the new name, and the old name removed in the same step as the
+ * check; a copy whose source changed meanwhile is taken back and the move decided again. Never is anything replaced.
+ */
+// The fs object itself (not its named exports), so a test can act exactly at a step of the move.
+import fs from "fs";
+import { dirname } from "path";
+import { fsyncFolder } from "./atomic-file";
+
+export type MoveStep = "moved" | "changed" | "taken";
+
+/** Link errors that mean "this disk cannot hard-link here", not "the name is taken". */
+const NO_HARD_LINKS = new Set(["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"]);
+
+/**
+ * Moves the file at `source` (a real path) to `target` if `stillCurrent()` says it is still the note decided on, in
+ * the same synchronous step. "taken": something is at `target` (nothing moved); "changed": the note changed first.
+ */
+export async function moveNoReplace(source: string, target: string, bytes: Uint8Array, stillCurrent: () => boolean): Promise<MoveStep> {
+	if (!stillCurrent()) return "changed";
+	try {
+		fs.linkSync(source, target);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code ?? "";
+		// The same file under a spelling the disk takes as equal (a change of case on macOS or Windows): a rename
+		// replaces nothing there. (The check above is still this step's.)
+		if (code === "EEXIST" && sameFile(source, target)) {
+			fs.renameSync(source, target);
+			return "moved";
+		}
+		if (code === "EEXIST") return "taken";
+		if (!NO_HARD_LINKS.has(code)) throw error;
+		return copyThenUnlink(source, target, bytes, stillCurrent);
+	}
+	fs.unlinkSync(source);
+	return "moved";
+}
+
+/** Once moved: both folders' entries made durable (the new name, and the old one gone). */
+export function moveDurable(source: string, target: string): Promise<void> {
+	const folders = [...new Set([dirname(source), dirname(target)])];
+	return Promise.all(folders.map(fsyncFolder)).then(() => undefined);
+}
+
+async function copyThenUnlink(source: string, target: string, bytes: Uint8Array, stillCurrent: () => boolean): Promise<MoveStep> {
+	let handle: fs.promises.FileHandle;
+	try {
+		handle = await fs.promises.open(target, "wx", 0o644);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "EEXIST") return "taken";
+		throw error;
+	}
+	try {
+		await handle.writeFile(bytes);
+		await handle.sync();
+	} catch (error) {
+		await handle.close().catch(() => undefined);
+		await fs.promises.rm(target, { force: true });
+		throw error;
+	}
+	await handle.close();
+	if (!stillCurrent()) {
+		// Our copy, of a note that changed while it was made: taken back, and the move is decided again.
+		fs.rmSync(target, { force: true });
+		return "changed";
+	}
+	fs.unlinkSync(source);
+	return "moved";
+}
+
+function sameFile(a: string, b: string): boolean {
+	const first = fs.statSync(a, { bigint: true, throwIfNoEntry: false });
+	const second = fs.lstatSync(b, { bigint: true, throwIfNoEntry: false });
+	return first !== undefined && second !== undefined && first.dev === second.dev && first.ino === second.ino;
+}
