@@ -11,6 +11,7 @@ import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type 
 import { ObsidianGateway } from "./vault/obsidian-gateway";
 import { ObsidianNoteIndex } from "./vault/obsidian-note-index";
 import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
+import { ObsidianWorkspace } from "./vault/obsidian-workspace";
 import { StateTurn } from "./vault/obsidian-state-turn";
 import { startHost, type Host } from "./host/start-host";
 import { PluginMarker } from "./host/running-marker";
@@ -150,6 +151,7 @@ export default class RevisionGuardPlugin extends Plugin {
 					configDir: app.vault.configDir,
 					vaultName: app.vault.getName(),
 					changeSource: { kind: "user" },
+					workspace: new ObsidianWorkspace(app),
 					timers: this.timers,
 					onError: (error) => console.error("Revision Guard:", error),
 				});

@@ -1,4 +1,5 @@
 /** The plugin's settings: plain data with defaults, shared by the Obsidian plugin and the headless host. */
+import { defaultPeriodSettings, PERIODS, type Period, type PeriodSettings } from "./core/periodic/periods";
 
 export interface AgentKey {
 	/** Shown in conflict records and revision history ("claude-code", "nightly-job"). */
@@ -46,6 +47,16 @@ export interface RevisionGuardSettings {
 	 * base store before anything else (open conflicts' texts too), and evicted only when the cap leaves no choice.
 	 */
 	undoAgentWrites: number;
+	/**
+	 * Periodic notes (/periodic/{period}/) where nothing else names them: always headless; inside Obsidian, for a period
+	 * that neither the Periodic Notes plugin nor (daily) Daily notes (or, weekly, the Calendar plugin) configures.
+	 */
+	periodicNotes: Record<Period, PeriodSettings>;
+	/**
+	 * Names of the keys allowed to run Obsidian commands (POST /commands/{id}/). Empty by default: a command can change
+	 * notes with no revision at all, so a person turns it on per key, knowingly.
+	 */
+	commandKeys: string[];
 }
 
 export const DEFAULT_PORT = 27125;
@@ -75,6 +86,8 @@ export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	protectTokenlessClients: true,
 	readLedgerCap: 10_000,
 	undoAgentWrites: 200,
+	periodicNotes: defaultPeriodSettings(),
+	commandKeys: [],
 };
 
 /** Fills in defaults for anything missing or of the wrong type (old or hand-edited data files). */
@@ -103,7 +116,23 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		readLedgerCap: pick("readLedgerCap", (value) => Number.isInteger(value) && (value as number) >= 1),
 		undoAgentWrites: pick("undoAgentWrites", (value) => Number.isInteger(value) && (value as number) >= 0),
 		allowedOrigins: pick("allowedOrigins", (value) => Array.isArray(value) && value.every((origin) => typeof origin === "string" && origin !== "*")),
+		periodicNotes: periodSettingsOf(input.periodicNotes),
+		commandKeys: pick("commandKeys", (value) => Array.isArray(value) && value.every((name) => typeof name === "string")),
 	};
+}
+
+/** Each period on its own: one hand-edited field falls back to its default without costing the others. */
+function periodSettingsOf(stored: unknown): Record<Period, PeriodSettings> {
+	const defaults = defaultPeriodSettings();
+	const input = (typeof stored === "object" && stored !== null ? stored : {}) as Partial<Record<Period, Partial<Record<keyof PeriodSettings, unknown>>>>;
+	for (const period of PERIODS) {
+		const given = input[period];
+		for (const field of ["folder", "format", "template"] as const) {
+			const value = given?.[field];
+			if (typeof value === "string" && (field !== "format" || value.trim() !== "")) defaults[period][field] = value;
+		}
+	}
+	return defaults;
 }
 
 function isAgentKey(value: unknown): value is AgentKey {

@@ -16,6 +16,7 @@ import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
 import { StatelessRequests } from "./stateless";
+import { toolSetOf } from "./tool-visibility";
 
 /** Deeper than any tool call's arguments need, far shallower than what a recursive step chokes on. */
 const MAX_MESSAGE_NESTING = 128;
@@ -54,10 +55,10 @@ export class McpEndpoint {
 			// An initialize opens a session (what 2025-11-25 clients expect); anything else is answered on its own.
 			if (!initializes) {
 				setHeaders(response, cors);
-				await this.stateless.answer(request, response, body, owner, agent.name);
+				await this.stateless.answer(request, response, body, owner, agent.name, toolSetOf(request.url));
 				return null;
 			}
-			session = await this.sessions.open(owner, agent.name);
+			session = await this.sessions.open(owner, agent.name, toolSetOf(request.url));
 		} else {
 			// Another key's session is answered exactly like an unknown one, so a session id reveals nothing to other keys.
 			session = this.sessions.find(id, owner);

@@ -13,6 +13,7 @@ import { PersonAsker } from "./elicitation/ask-person";
 import { attachResources } from "./resources";
 import { HeldAtArrival } from "./held-at-arrival";
 import { createMcpServer } from "./tools";
+import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
 
 export interface McpSession {
 	readonly id: string;
@@ -64,7 +65,8 @@ export class McpSessions {
 	}
 
 	/** A new session for `owner`; the transport announces its id in the answer to the initialize request. */
-	async open(owner: string, agent: string): Promise<McpSession> {
+	/** `toolSet`: the tools listed to this session (by the URL it was opened at); the others stay callable. */
+	async open(owner: string, agent: string, toolSet: ToolSet = "revision-guard"): Promise<McpSession> {
 		const own = [...this.sessions.values()].filter((session) => session.owner === owner);
 		if (own.length >= this.maxPerKey) this.evictOldest(own);
 		// 256 random bits: the id is a bearer of nothing by itself (the key is checked too), but it must not be guessable.
@@ -87,7 +89,7 @@ export class McpSessions {
 			client: `${owner}:${id}`,
 			agent,
 			transport,
-			server: createMcpServer({ notes: this.notes, actor, key: owner, onError, askPerson: (path, refused) => asker.ask(path, refused), heldAtArrival: (requestId, path) => held.take(requestId, path) }),
+			server: createMcpServer({ notes: this.notes, actor, key: owner, onError, askPerson: (path, refused) => asker.ask(path, refused), heldAtArrival: (requestId, path) => held.take(requestId, path) }, toolSet),
 			active: 0,
 			listening: 0,
 			lastUsed: this.notes.now(),
@@ -97,6 +99,7 @@ export class McpSessions {
 		// The server wraps the transport's callbacks when it connects, so ours is set first. The transport's onerror is
 		// left alone: it reports the client's mistakes (a wrong Accept, a bad message), which it already answers.
 		transport.onclose = () => void this.end(id);
+		listOnly(transport, listedTools(toolSet, this.notes, actor));
 		await session.server.connect(transport);
 		this.sessions.set(id, session);
 		this.arm(session);

@@ -12,6 +12,7 @@ import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
 import { attachResources } from "./resources";
 import { createMcpServer } from "./tools";
+import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
 
 export class StatelessRequests {
 	/** Servers answering a request now, so closing the endpoint closes them too. */
@@ -23,13 +24,14 @@ export class StatelessRequests {
 	) {}
 
 	/** Answers one request on `response`. `owner` is the key's client id (long-polls count per key, across requests). */
-	async answer(request: IncomingMessage, response: ServerResponse, body: unknown, owner: string, agent: string): Promise<void> {
+	async answer(request: IncomingMessage, response: ServerResponse, body: unknown, owner: string, agent: string, toolSet: ToolSet = "revision-guard"): Promise<void> {
 		// No session id generator: the SDK's stateless mode, which validates no session and announces none.
 		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 		// No client id in the actor: reads are not remembered, and a tokenless replace is refused (428's rule), never held to an old read.
 		const actor = () => agentActor(agent);
 		// No elicitation and no subscriptions: both need a session whose client listens for what the server sends later.
-		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError });
+		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError }, toolSet);
+		listOnly(transport, listedTools(toolSet, this.notes, actor));
 		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
 		this.live.add(server);
 		response.once("close", () => void this.close(server));

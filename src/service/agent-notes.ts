@@ -33,6 +33,10 @@ import type { NoteIndex } from "../vault/note-index";
 import { NoteFacts } from "./note-facts";
 import { NoteSearch } from "./note-search";
 import { yieldVia, type YieldToHost } from "../core/steps";
+import { validateVaultPath } from "../core/path";
+import type { HostWorkspace } from "../vault/workspace";
+import { CommandRuns } from "./command-runs";
+import { PeriodicNotes } from "./periodic-notes";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -110,6 +114,8 @@ export interface AgentNotesDeps {
 	index: NoteIndex;
 	/** How long work (search) gives the host a turn; by default a zero-delay timer of `timers`. */
 	yieldToHost?: YieldToHost;
+	/** Obsidian's commands, panes and periodic-notes settings; null headless, where there are none. */
+	workspace?: HostWorkspace | null;
 }
 
 export class AgentNotes {
@@ -129,6 +135,10 @@ export class AgentNotes {
 	readonly facts: NoteFacts;
 	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/note-search.ts). */
 	readonly search: NoteSearch;
+	/** Periodic notes (/periodic/{period}/): which note a period names for a day, and creating it from its template. */
+	readonly periodic: PeriodicNotes;
+	/** Obsidian commands, run only by keys the person allowed, every change credited to the key. */
+	readonly commands: CommandRuns;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -147,6 +157,26 @@ export class AgentNotes {
 			yieldToHost: deps.yieldToHost ?? yieldVia(deps.timers),
 			linkableFiles: deps.index.linkableFiles?.bind(deps.index),
 		});
+		const workspace = deps.workspace ?? null;
+		this.periodic = new PeriodicNotes({
+			workspace,
+			settings: deps.settings,
+			pathPolicy: deps.pathPolicy,
+			now: deps.now,
+			exists: async (path) => (await deps.gateway.stat(path)) !== null,
+			readText: async (path) => (await deps.gateway.read(path))?.content ?? null,
+			write: (request) => this.write(request),
+			recordPartRead: (actor, path, revision) => this.recordRead(actor, path, revision, "part"),
+		});
+		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
+		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote });
+	}
+
+	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */
+	async openNote(path: string, newLeaf: boolean): Promise<"opened" | "missing" | "unavailable"> {
+		const workspace = this.deps.workspace;
+		if (!workspace) return "unavailable";
+		return (await workspace.openNote(path, newLeaf)) ? "opened" : "missing";
 	}
 
 	/**

@@ -21,7 +21,7 @@ import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from
 import type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "./move-request";
 import { GuardedMove } from "./guarded-move";
 import { copyNote } from "./guarded-copy";
-import { clientOf, historySource } from "./actor";
+import { clientOf, historySource, type Actor } from "./actor";
 import { BackupNames } from "./backup-names";
 import { PendingDurability, type AwaitingDisk } from "./pending-durability";
 import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
@@ -107,6 +107,20 @@ export class GuardedWriter {
 	 */
 	onWrittenBeforeRecord(listener: (write: CompletedWrite) => Promise<void>): () => void {
 		return this.after.onWrittenBeforeRecord(listener);
+	}
+
+	/**
+	 * A change an agent made to a note outside this writer (an Obsidian command it ran), told once it is in place:
+	 * history, bases and listeners learn of it as of that agent's write (so it is listed and can be undone), in the
+	 * note's lock like every write. `before` is what it replaced (null: the change created the note).
+	 */
+	creditChange(path: string, before: { content: string; revision: string } | null, after: string, actor: Actor): Promise<void> {
+		return this.locks.run(path, () => this.after.afterWrite(path, before, after, revisionOf(after), actor));
+	}
+
+	/** The same for a note such a change deleted: `removed` is its text before. */
+	creditDelete(path: string, removed: string, actor: Actor): Promise<void> {
+		return this.locks.run(path, () => this.after.afterDelete(path, removed, actor));
 	}
 
 	/** The read a tokenless write from `client` would be held to now (its last read), or null. */

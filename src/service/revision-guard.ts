@@ -11,6 +11,7 @@ import { yieldVia, type YieldToHost } from "../core/steps";
 import type { Timers } from "../core/timers";
 import type { RevisionGuardSettings } from "../settings";
 import type { StateStorage, VaultGateway } from "../vault/gateway";
+import type { HostWorkspace } from "../vault/workspace";
 import { AgentNotes, type HostKind } from "./agent-notes";
 import { ConflictResolver } from "./conflict-resolver";
 import { ConflictWaits } from "./conflict-waits";
@@ -56,6 +57,8 @@ export interface RevisionGuardOptions {
 	 * (the headless host hands in its markdown renderer).
 	 */
 	noteIndex?: NoteIndex;
+	/** Obsidian's commands, panes and periodic-notes settings (absent headless). */
+	workspace?: HostWorkspace;
 }
 
 export interface RevisionGuard {
@@ -171,7 +174,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	// The person's writes (a resolution, a restore) reach the index as agents' do (AgentNotes.write).
 	writer.onWritten(async (write) => index.changed?.(write.path));
 	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost });
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {

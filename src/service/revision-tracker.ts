@@ -42,6 +42,8 @@ export class RevisionTracker {
 	private readonly expected = new Map<string, { revision: string; source: RevisionSource }>();
 	private unsubscribe: (() => void) | null = null;
 	private inFlight = new Set<Promise<void>>();
+	/** Who changes we did not make are credited to while an agent's Obsidian command runs (the latest such run). */
+	private readonly attributions: RevisionSource[] = [];
 
 	constructor(private readonly options: TrackerOptions) {}
 
@@ -59,6 +61,18 @@ export class RevisionTracker {
 	/** Our own write is about to land: when its change event arrives, credit `source`, not the user. */
 	expect(path: string, revision: string, source: RevisionSource): void {
 		this.expected.set(path, { revision, source });
+	}
+
+	/**
+	 * Until the returned function is called, changes we did not make are credited to `source` rather than to the
+	 * person: an Obsidian command an agent ran changes notes through Obsidian, not through the guarded writer.
+	 */
+	attribute(source: RevisionSource): () => void {
+		this.attributions.push(source);
+		return () => {
+			const index = this.attributions.indexOf(source);
+			if (index >= 0) this.attributions.splice(index, 1);
+		};
 	}
 
 	/** Records a revision we know about first-hand (an agent's write, or a note we just read). */
@@ -205,7 +219,7 @@ export class RevisionTracker {
 	private observe(snapshot: NoteSnapshot, fallback: RevisionSource): boolean {
 		const revision = revisionOf(snapshot.content);
 		const expected = this.expected.get(snapshot.path);
-		const source = expected?.revision === revision ? expected.source : fallback;
+		const source = expected?.revision === revision ? expected.source : (this.attributions.at(-1) ?? fallback);
 		if (expected?.revision === revision) this.expected.delete(snapshot.path);
 		const { history } = this.options;
 		const isNew = history.observe(snapshot.path, revision, snapshot.stat.size, source, this.options.now());

@@ -5,6 +5,7 @@ import type { RevisionGuardSettings } from "../settings";
 import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "./settings-sections";
 import { ConfirmModal } from "./confirm-modal";
 import { displayHistorySettings } from "./settings-history";
+import { displayCommandSettings, renameCommandKey } from "./settings-commands";
 
 /** What the tab needs from the plugin, so the tab can be tested without the whole plugin. */
 export interface SettingsHost {
@@ -50,6 +51,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 
 		displayNetworkSettings(containerEl, this.host);
 		this.displayKeys(containerEl);
+		displayCommandSettings(containerEl, this.host);
 
 		new Setting(containerEl).setName("Protection").setHeading();
 		new Setting(containerEl)
@@ -90,6 +92,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 				.setDesc(`Key ending in …${agentKey.key.slice(-6)}, created ${agentKey.created.slice(0, 10)}`)
 				.addText((text) => text.setPlaceholder("Name").setValue(agentKey.name).onChange(async (value) => {
 					if (value.trim() === "") return;
+					renameCommandKey(settings, agentKey.name, value.trim());
 					agentKey.name = value.trim();
 					await this.host.saveSettings();
 				}))
@@ -105,6 +108,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 				}))
 				.addButton((button) => button.setButtonText("Revoke").setWarning().onClick(async () => {
 					settings.keys = settings.keys.filter((candidate) => candidate !== agentKey);
+					renameCommandKey(settings, agentKey.name, null);
 					await this.host.saveSettings();
 					this.display();
 				}));

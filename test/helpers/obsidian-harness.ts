@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings
 import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
 import { ObsidianNoteIndex } from "../../src/vault/obsidian-note-index";
 import { ObsidianStateStorage } from "../../src/vault/obsidian-state-storage";
+import { ObsidianWorkspace } from "../../src/vault/obsidian-workspace";
 import { call, type CallOptions } from "./http-client";
 import { TEST_KEY } from "./headless-harness";
 
@@ -42,6 +43,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		configDir: app.vault.configDir,
 		changeSource: { kind: "user" },
 		noteIndex: new ObsidianNoteIndex(app as unknown as ObsidianApp, yieldVia(nodeTimers)),
+		workspace: new ObsidianWorkspace(app as unknown as ObsidianApp),
 		timers: nodeTimers,
 		coalesceMs: 20,
 		persistDebounceMs: 20,

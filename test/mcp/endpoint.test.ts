@@ -121,7 +121,8 @@ describe("bodies", () => {
 		const stateless = await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, auth);
 		expect(stateless.status).toBe(200);
 		expect(stateless.headers["mcp-session-id"]).toBeUndefined();
-		expect(stateless.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(TOOL_NAMES.length);
+		// Our note tools and periodic_note (the Local REST API's set is listed at /mcp/lra only).
+		expect(stateless.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(TOOL_NAMES.length + 1);
 		expectJsonRpcError(await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...auth, ...PROTOCOL, "Mcp-Session-Id": "no-such-session" }), 404, -32001);
 		const get = await call(h.port, "/mcp", { headers: { ...auth, Accept: "text/event-stream" } });
 		expectJsonRpcError(get, 405, -32000);

@@ -24,8 +24,9 @@ export interface ToolResult {
 	details: Record<string, unknown> | undefined;
 }
 
-export async function connect(port: number, key: string, headers: Record<string, string> = {}, fetch?: FetchLike): Promise<Connected> {
-	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}`, ...headers } }, ...(fetch ? { fetch } : {}) });
+/** `path`: where the endpoint is asked (/mcp/lra lists the Local REST API's tools). */
+export async function connect(port: number, key: string, headers: Record<string, string> = {}, fetch?: FetchLike, path = "/mcp"): Promise<Connected> {
+	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${path}`), { requestInit: { headers: { Authorization: `Bearer ${key}`, ...headers } }, ...(fetch ? { fetch } : {}) });
 	const client = new Client({ name: "revision-guard-test", version: "1.0.0" });
 	await client.connect(transport);
 	return {

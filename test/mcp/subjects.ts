@@ -10,6 +10,7 @@ import { afterEach, beforeEach, expect } from "vitest";
 import { startHeadless, TEST_KEY } from "../helpers/headless-harness";
 import { startObsidian } from "../helpers/obsidian-harness";
 import { connect, type Connected } from "./mcp-client";
+import type { App } from "../obsidian-stub";
 
 export interface Subject {
 	dir: string;
@@ -26,6 +27,8 @@ export interface Subject {
 	indexed(): Promise<void>;
 	/** Unexpected errors the server reported (headless only; the Obsidian harness does not collect them). */
 	errors: unknown[];
+	/** The Obsidian stub app (null headless), to open editors and add commands. */
+	app: App | null;
 	close(): Promise<void>;
 }
 
@@ -37,7 +40,7 @@ export const SUBJECTS: Record<string, (overrides?: Partial<RevisionGuardSettings
 			await writeFile(join(h.dir, path), content);
 		};
 		const folder = async (path: string) => void (await mkdir(join(h.dir, path), { recursive: true }));
-		return { dir: h.dir, port: h.port, guard: h.guard, settings: h.settings, create: put, edit: put, folder, indexed: () => Promise.resolve(), errors: h.errors, close: h.close };
+		return { dir: h.dir, port: h.port, guard: h.guard, settings: h.settings, create: put, edit: put, folder, indexed: () => Promise.resolve(), errors: h.errors, app: null, close: h.close };
 	},
 	obsidian: async (overrides) => {
 		const h = await startObsidian(overrides);
@@ -61,6 +64,7 @@ export const SUBJECTS: Record<string, (overrides?: Partial<RevisionGuardSettings
 			folder,
 			indexed: () => h.app.metadataCache.settled(),
 			errors: [],
+			app: h.app,
 			edit: (path, content) => vault.modify(vault.getFileByPath(path)!, content),
 			close: h.close,
 		};

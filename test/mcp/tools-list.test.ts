@@ -1,6 +1,7 @@
 /**
- * The tool contract: exactly fourteen tools, each with input and output schemas, the MCP 2025-11-25 annotations clients
- * use to decide what needs a person's approval, and descriptions that state the revision rule and which tool to use.
+ * The tool contract: exactly fifteen tools listed headless (more inside Obsidian: tool-visibility.test.ts), each with input
+ * and output schemas, the MCP 2025-11-25 annotations clients use to decide what needs a person's approval, and
+ * descriptions that state the revision rule and which tool to use.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_ROUTES } from "../../src/host/api-server";
@@ -21,10 +22,10 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the fourteen tools, each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the fifteen tools headless (the note tools, search and periodic_note), each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "patch_note", "query_notes", "read_note", "search_notes", "write_note"]);
-		expect([...TOOL_NAMES].sort()).toEqual(tools.map((tool) => tool.name).sort());
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "patch_note", "periodic_note", "query_notes", "read_note", "search_notes", "write_note"]);
+		expect([...TOOL_NAMES, "periodic_note"].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
 			expect(tool.outputSchema?.type, tool.name).toBe("object");
@@ -117,6 +118,8 @@ describe("tools/list", () => {
 			delete_note: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
 			move_note: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
 			copy_note: rewrites,
+			// It may create the note from its template (adding only), and a repeat finds it made.
+			periodic_note: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 		});
 		// Each tool keeps its human title.
 		for (const tool of tools) expect(tool.title, tool.name).toMatch(/^[A-Z][a-z]/);

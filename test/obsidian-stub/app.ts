@@ -2,6 +2,7 @@
 import { readFileSync } from "fs";
 import { join } from "path";
 import { CliRegistry } from "./cli";
+import { Commands } from "./commands";
 import { SimClock } from "./clock";
 import { MarkdownViewModel } from "./editor";
 import { Events } from "./events";
@@ -125,6 +126,17 @@ export class Workspace extends Events {
 	async openLinkText(path: string): Promise<void> {
 		this.opened.push(path);
 	}
+	/** Which leaf `getLeaf` handed out for each open: "new" (a new tab) or "current". */
+	readonly openedIn: ("new" | "current")[] = [];
+	/** The leaf a file opens in (a new tab when `newLeaf` is set); opening records the path in `opened`. */
+	getLeaf(newLeaf?: boolean | "tab" | "split" | "window"): { openFile(file: TFile): Promise<void> } {
+		return {
+			openFile: async (file) => {
+				this.opened.push(file.path);
+				this.openedIn.push(newLeaf ? "new" : "current");
+			},
+		};
+	}
 }
 
 export class FileManager {
@@ -191,6 +203,8 @@ export class App {
 	 * a focused fake of another plugin here (Dataview's `api`).
 	 */
 	readonly plugins: { plugins: Record<string, unknown> } = { plugins: {} };
+	/** The command palette's registry (plugins' addCommand lands here as `<plugin id>:<id>`). */
+	readonly commands = new Commands();
 
 	constructor(basePath: string, options: AppOptions = {}) {
 		this.vault = new Vault(basePath, this.clock, options);

@@ -1,4 +1,5 @@
 /** Test stub of the `obsidian` module (types-only on npm). Keep it minimal; see README.md here. */
+import { createRequire } from "module";
 import { installDomHelpers } from "./dom";
 
 installDomHelpers();
@@ -16,4 +17,10 @@ export { OutsideWorld } from "./watcher";
 export { getAllTags, MetadataCache, type CachedMetadata } from "./metadata-cache";
 export { MarkdownRenderer } from "./renderer";
 export { prepareSimpleSearch, simpleSearchCalls, type SearchResult } from "./search";
+export { Commands, type StubCommand } from "./commands";
+/**
+ * Obsidian hands plugins its own moment: the stub hands out the moment installed with Obsidian's typings (loaded by
+ * name, as the lint rules reserve importing it to Obsidian itself).
+ */
+export const moment = createRequire(import.meta.url)("moment") as typeof import("moment");
 export const Platform = { isDesktop: true, isMobile: false, isDesktopApp: true };

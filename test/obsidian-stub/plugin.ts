@@ -72,6 +72,10 @@ export class Plugin extends Component {
 	}
 	addCommand(command: { id: string; name: string; callback?: () => unknown }): typeof command {
 		this.commands.push(command);
+		// Obsidian registers it app-wide under the plugin's id, and removes it when the plugin unloads.
+		const id = `${this.manifest.id}:${command.id}`;
+		this.app.commands.addCommand({ ...command, id });
+		this.register(() => this.app.commands.removeCommand(id));
 		return command;
 	}
 	addStatusBarItem(): HTMLElement {

@@ -287,6 +287,40 @@ describe("agent keys", () => {
 	});
 });
 
+describe("Obsidian commands", () => {
+	const two = (): AgentKey[] => [
+		{ name: "agent", key: KEY_A, created: OLD_DATE },
+		{ name: "other", key: KEY_B, created: OLD_DATE },
+	];
+
+	it("shows a warning and one toggle per key, every key off by default", () => {
+		open(two());
+		expect(setting("Before you allow a key").settingEl.classList.contains("revision-guard-warning")).toBe(true);
+		expect(descriptionOf(setting("Before you allow a key"))).toContain("without a revision");
+		expect(toggleOf(setting("Let agent run commands")).getValue()).toBe(false);
+		expect(toggleOf(setting("Let other run commands")).getValue()).toBe(false);
+	});
+
+	it("allows and disallows one key by name, and saves", async () => {
+		open(two());
+		await toggleOf(setting("Let other run commands")).change(true);
+		expect(host.settings.commandKeys).toEqual(["other"]);
+		await toggleOf(setting("Let other run commands")).change(false);
+		expect(host.saves.map((saved) => saved.commandKeys)).toEqual([["other"], []]);
+	});
+
+	it("keeps a renamed key's permission, and drops a revoked key's (a new key of that name does not inherit it)", async () => {
+		open(two());
+		host.settings.commandKeys = ["agent"];
+		await textOf(setting("agent")).change("claude");
+		expect(host.settings.commandKeys).toEqual(["claude"]);
+		tab.display();
+		expect(toggleOf(setting("Let claude run commands")).getValue()).toBe(true);
+		await click(buttonOf(setting("claude"), "Revoke"));
+		expect(host.settings.commandKeys).toEqual([]);
+	});
+});
+
 describe("protection", () => {
 	it("shows and saves the revision-token requirement", async () => {
 		open();

@@ -14,6 +14,8 @@ import { getHistory, listActivity, restoreRevision, revertAgentWrite } from "./h
 import { listTags, matchTags } from "./tags";
 import { openApiYaml } from "./openapi-yaml";
 import { matchSearch, matchSimpleSearch, querySearch, simpleSearch } from "./search";
+import { matchPeriodic, matchPeriodicDay, PERIODIC_HANDLERS } from "./periodic-note";
+import { listCommands, matchCommand, openNote, runCommand } from "./commands";
 
 /** /history/{path}/{action}: the note path is everything between (a note path always ends in its extension). */
 function historyAction(action: string): (raw: string) => string | null {
@@ -31,6 +33,12 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/vault/{path}/{targetType}/{target}", match: matchNoteTarget, handlers: NOTE_TARGET_HANDLERS },
 	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote, MOVE: moveNote, COPY: copyNote } },
 	{ template: "/active/", match: matchActive, handlers: ACTIVE_HANDLERS },
+	// The dated form first: /periodic/{period}/ would take it as a URL target.
+	{ template: "/periodic/{period}/{year}/{month}/{day}/", match: matchPeriodicDay, handlers: PERIODIC_HANDLERS },
+	{ template: "/periodic/{period}/", match: matchPeriodic, handlers: PERIODIC_HANDLERS },
+	{ template: "/commands/", match: (raw) => (raw === "/commands/" || raw === "/commands" ? "" : null), handlers: { GET: listCommands } },
+	{ template: "/commands/{commandId}/", match: matchCommand, handlers: { POST: runCommand } },
+	{ template: "/open/{path}", match: prefix("/open/"), handlers: { POST: openNote } },
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
 	{ template: "/conflicts/{id}/merge", match: suffixed("/conflicts/", "/merge"), handlers: { GET: conflictMerge } },

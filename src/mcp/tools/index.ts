@@ -1,4 +1,7 @@
-/** The MCP server of one session (or of one stateless request): its instructions and its tools, each bound to its context. */
+/**
+ * The MCP server of one session (or of one stateless request): its instructions, our tools and the Local REST API's,
+ * each bound to its context (which of them tools/list shows: tool-visibility.ts).
+ */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { registerAppendNote } from "./append-note";
 import { registerConflictStatus } from "./conflict-status";
@@ -15,6 +18,9 @@ import { registerQueryNotes } from "./query-notes";
 import { registerReadNote } from "./read-note";
 import { registerSearchNotes } from "./search-notes";
 import { registerWriteNote } from "./write-note";
+import { LRA_INSTRUCTIONS, registerLraTools } from "../lra";
+import { registerPeriodicNote } from "./periodic-note";
+import { registerWorkspaceTools } from "./workspace-tools";
 
 declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
@@ -31,8 +37,10 @@ export const INSTRUCTIONS =
 	"revision too; move_note and copy_note never replace a note at their destination unless you ask, with that note's revision. To find notes, " +
 	"search_notes (words) or query_notes (tags, frontmatter, paths, links).";
 
-export function createMcpServer(context: ToolContext): McpServer {
-	const server = new McpServer({ name: "revision-guard", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+/** `toolSet`: which set the client sees listed (tool-visibility.ts), which decides what the instructions speak of. */
+export function createMcpServer(context: ToolContext, toolSet: "revision-guard" | "lra" = "revision-guard"): McpServer {
+	const instructions = toolSet === "lra" ? LRA_INSTRUCTIONS : INSTRUCTIONS;
+	const server = new McpServer({ name: "revision-guard", version: VERSION }, { capabilities: { tools: {} }, instructions });
 	registerReadNote(server, context);
 	registerEditNote(server, context);
 	registerPatchNote(server, context);
@@ -47,5 +55,9 @@ export function createMcpServer(context: ToolContext): McpServer {
 	registerListTags(server, context);
 	registerSearchNotes(server, context);
 	registerQueryNotes(server, context);
+	registerPeriodicNote(server, context);
+	// Listed only where they work (tool-visibility.ts), like the Local REST API's set registered next.
+	registerWorkspaceTools(server, context);
+	registerLraTools(server, context);
 	return server;
 }

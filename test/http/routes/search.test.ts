@@ -16,7 +16,7 @@ import { writeVaultFile } from "../../helpers/vault-files";
 import { simpleSearchCalls } from "../../obsidian-stub";
 import { STACKS, type Stack } from "../stacks";
 
-forbidServerErrors();
+forbidServerErrors(["dataview-unavailable"]);
 
 const FIXTURE_PATH = "__integration_tests__/fixture.md";
 const FIXTURE = `---

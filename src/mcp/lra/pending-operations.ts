@@ -1,0 +1,68 @@
+/**
+ * The service operations five Local REST API tools need: search (JsonLogic and simple), the tag list, and guarded move
+ * and copy. The tools (pending-tools.ts) are written against this interface and answer "not available in this build"
+ * for an operation not wired here: this is the one place that connects them to their AgentNotes services.
+ */
+import { resolveDestination } from "../../core/destination";
+import { tagPage } from "../../core/tags";
+import type { AgentActor } from "../../service/actor";
+import type { AgentNotes } from "../../service/agent-notes";
+import type { RelocationRefused } from "../../service/move-request";
+import { relocationRefusalResult } from "../tools/relocation";
+
+/** What a tool answers once the operation exists: the Local REST API's JSON, or a refusal in words. */
+export type PendingAnswer = { ok: true; value: unknown } | { ok: false; message: string };
+
+export interface LraPendingOperations {
+	/** search_query: `[{filename, result}]` for the notes whose metadata the JsonLogic query finds truthy. */
+	searchQuery?(actor: AgentActor, query: unknown): Promise<PendingAnswer>;
+	/** search_simple: `[{filename, score, matches: [{match: {start, end}, context}]}]`, best first. */
+	searchSimple?(actor: AgentActor, query: string, contextLength: number): Promise<PendingAnswer>;
+	/** tag_list: `{tags: [{name, count}]}`. */
+	tagList?(actor: AgentActor): Promise<PendingAnswer>;
+	/** vault_move: `{message: "OK", oldPath, newPath}`; guarded (the source needs this session's read of it). */
+	move?(actor: AgentActor, path: string, destination: string, allowOverwrite: boolean): Promise<PendingAnswer>;
+	/** vault_copy: `{message: "OK", sourcePath, newPath}`; a destination that exists is never overwritten unread. */
+	copy?(actor: AgentActor, path: string, destination: string, allowOverwrite: boolean): Promise<PendingAnswer>;
+}
+
+/** One answer of tag_list holds at most this much (the Local REST API sends every tag; so do we, up to this). */
+const TAG_LIST_CHARS = 2 * 1024 * 1024;
+
+export function pendingOperations(notes: AgentNotes): LraPendingOperations {
+	const destination = (path: string, wanted: string): { ok: true; to: string } | { ok: false; message: string } => {
+		const resolved = resolveDestination(wanted, path, notes.pathPolicy(), false);
+		return resolved.ok ? { ok: true, to: resolved.path } : { ok: false, message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.` };
+	};
+	return {
+		async tagList() {
+			return { ok: true, value: { tags: tagPage(await notes.facts.tags(), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS }).tags } };
+		},
+		// vault_move and vault_copy have no revision arguments: the session's whole read of each note stands in for one.
+		async move(actor, path, wanted, allowOverwrite) {
+			const target = destination(path, wanted);
+			if (!target.ok) return target;
+			const none = { kind: "absent" } as const;
+			const outcome = await notes.move({ from: path, to: target.to, ifMatch: none, overwrite: allowOverwrite, destinationIfMatch: none, actor });
+			if (outcome.kind === "moved") return { ok: true, value: { message: "OK", oldPath: path, newPath: outcome.to } };
+			if (outcome.kind === "same-path") return { ok: true, value: { message: "OK", oldPath: path, newPath: path } };
+			if (outcome.kind === "missing") return { ok: false, message: `There is no note at ${JSON.stringify(path)}; nothing was moved. Call vault_list to see what is there.` };
+			return refused(outcome, path, "move_note");
+		},
+		async copy(actor, path, wanted, allowOverwrite) {
+			const target = destination(path, wanted);
+			if (!target.ok) return target;
+			const none = { kind: "absent" } as const;
+			const outcome = await notes.copy({ from: path, to: target.to, ifMatch: none, overwrite: allowOverwrite, destinationIfMatch: none, actor });
+			if (outcome.kind === "copied") return { ok: true, value: { message: "OK", sourcePath: path, newPath: outcome.to } };
+			if (outcome.kind === "missing") return { ok: false, message: `There is no note at ${JSON.stringify(path)}; nothing was copied. Call vault_list to see what is there.` };
+			return refused(outcome, path, "copy_note");
+		},
+	};
+}
+
+/** A refused move or copy in words: the same sentence move_note and copy_note give (its next step names our tools). */
+function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): PendingAnswer {
+	const first = relocationRefusalResult(outcome, from, tool).content[0];
+	return { ok: false, message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied." };
+}

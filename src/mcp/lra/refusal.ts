@@ -1,0 +1,64 @@
+/**
+ * A refused write of a Local REST API tool, in that tool set's words: what happened, where the content was kept, and
+ * the calls to make next (vault_read, then the same tool; vault_write has no revision argument, so it is held to the
+ * session's last vault_read). The facts, resource links and the question to the person are those of our own tools.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { currentFields } from "../../service/stale-facts";
+import { answerWithPersonOutcome } from "../elicitation/answers";
+import { refusalLinks } from "../resources/links";
+import type { ToolContext } from "../tools/context";
+import { lraError } from "./answers";
+
+type Refused = Extract<WriteOutcome, { kind: "refused" }>;
+export type LraWritingTool = "vault_write" | "vault_append" | "vault_patch" | "vault_delete";
+
+export async function lraRefusal(path: string, outcome: Refused, tool: LraWritingTool, context: ToolContext): Promise<CallToolResult> {
+	const { refusal, conflict, backupError, changes, implicit } = outcome;
+	const quoted = JSON.stringify(path);
+	const done = tool === "vault_delete" ? "deleted" : "written";
+	const kept = conflict?.backupPath ? ` Your content was kept, byte for byte, in ${JSON.stringify(conflict.backupPath)}.` : backupError ? ` Your content could NOT be kept (${backupError}): keep your copy.` : "";
+	const again = tool === "vault_patch" ? "call vault_patch again (its ifMatch is optional: your last vault_read is used)" : `call ${tool} again (it is held to your last vault_read of the note)`;
+	const reread = `Call vault_read {"path":${quoted}}, re-apply your change to the content it returns, then ${again}.`;
+	const facts = { error: refusal.reason, path, ...currentFields(outcome), ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...(implicit ? { implicitRevision: true } : {}) };
+	let text: string;
+	switch (refusal.reason) {
+		case "token-required":
+			text = refusal.lastReadPart
+				? `Refused: this session read only part of ${quoted} (a document map or a section), which may stand in for vault_patch but not for replacing or deleting the whole note, so nothing was ${done}. ${reread}`
+				: tool === "vault_delete"
+					? `Refused: this session has not read ${quoted}, so nothing was deleted (a delete never removes text you have not seen). Call vault_read {"path":${quoted}}, check it is what you mean to delete, then call vault_delete again.`
+					: `Refused: ${quoted} already exists and this session has not read it, so nothing was ${done} (a write never replaces text you have not seen). ${reread}`;
+			break;
+		case "stale": {
+			const held = implicit ? "It was checked against your last vault_read in this session. " : "";
+			const diff = changes ? `\n\nWhat changed since your read (unified diff${changes.truncated ? ", cut at the answer size limit" : ""}):\n${changes.text}` : "";
+			text = outcome.currentRevision === null
+				? `Refused: ${quoted} was deleted or moved since you read it, so nothing was ${done}.${kept} To create it again, call vault_write.`
+				: `Refused: ${quoted} changed since you read it, so nothing was ${done}. ${held}${reread}${kept}${diff}`;
+			break;
+		}
+		case "exists":
+			text = `Refused: ${quoted} already exists, so nothing was written.${kept} ${reread}`;
+			break;
+		case "empty-body":
+			text = `Refused: the content is empty and would erase all ${refusal.currentLength} characters of ${quoted}; nothing was written. To empty a note on purpose, call write_note with allow_empty: true.`;
+			break;
+		case "backup-read-only":
+			text = `Refused: ${quoted} is a backup of a refused write; agents may read it but never change or delete it. Nothing was ${done}; write to the note it belongs to.`;
+			break;
+		case "note-in-use":
+			text = `Refused: ${quoted} is being edited in Obsidian where its text cannot be checked, so nothing was ${done}.${kept} Retry in a moment: ${reread}`;
+			break;
+		case "not-found":
+			text = `There is no note at ${quoted}; nothing was ${done}.`;
+			break;
+		default:
+			text = `Refused (${refusal.reason}): nothing was ${done} to ${quoted}.${kept} ${reread}`;
+	}
+	const plain = lraError(text, facts);
+	const linked: CallToolResult = { ...plain, content: [...plain.content, ...refusalLinks(path, outcome)] };
+	if (!context.askPerson || tool === "vault_delete") return linked;
+	return answerWithPersonOutcome(linked, await context.askPerson(path, outcome), path, outcome);
+}

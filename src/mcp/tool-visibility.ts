@@ -1,0 +1,47 @@
+/**
+ * Which tools an agent sees. Every MCP server carries our tools and the Local REST API's, but tools/list shows one
+ * set: ours at /mcp (and /mcp/, as Local REST API 5.x clients spell it), the Local REST API's at /mcp/lra. The other
+ * set can still be called by name, so a script pinned to `vault_write` works at /mcp without an agent seeing every
+ * tool twice. Our own Obsidian-only tools are listed only inside Obsidian, and the command tools only for a key the
+ * person allowed to run commands.
+ */
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { AgentActor } from "../service/actor";
+import type { AgentNotes } from "../service/agent-notes";
+import { LRA_TOOL_NAMES } from "./lra";
+import { TOOL_NAMES } from "./tools";
+import { WORKSPACE_TOOL_NAMES } from "./tools/workspace-tools";
+
+export type ToolSet = "revision-guard" | "lra";
+
+/** The Local REST API's set, listed. */
+export const LRA_MCP_PATH = "/mcp/lra";
+
+export function toolSetOf(url: string | undefined): ToolSet {
+	const path = (url ?? "").split("?")[0]!;
+	return path === LRA_MCP_PATH || path === `${LRA_MCP_PATH}/` ? "lra" : "revision-guard";
+}
+
+/** Whether tools/list shows `name` to this caller, decided when the list is asked for (settings may have changed). */
+export function listedTools(toolSet: ToolSet, notes: AgentNotes, actor: () => AgentActor): (name: string) => boolean {
+	if (toolSet === "lra") return (name) => (LRA_TOOL_NAMES as readonly string[]).includes(name);
+	return (name) => {
+		if ((TOOL_NAMES as readonly string[]).includes(name) || name === "periodic_note") return true;
+		if (!(WORKSPACE_TOOL_NAMES as readonly string[]).includes(name) || notes.hostName !== "obsidian") return false;
+		return name === "active_note" || name === "open_note" || notes.commands.allowed(actor());
+	};
+}
+
+/** Shows only the `listed` tools in every tools/list answer sent through `transport` (call before connecting). */
+export function listOnly(transport: Transport, listed: (name: string) => boolean): void {
+	const send = transport.send.bind(transport);
+	transport.send = (message, options) => send(withListedTools(message, listed), options);
+}
+
+function withListedTools(message: JSONRPCMessage, listed: (name: string) => boolean): JSONRPCMessage {
+	if (!("result" in message)) return message;
+	const tools = (message.result as { tools?: unknown }).tools;
+	if (!Array.isArray(tools)) return message;
+	return { ...message, result: { ...message.result, tools: tools.filter((tool: { name?: unknown }) => typeof tool.name === "string" && listed(tool.name)) } };
+}

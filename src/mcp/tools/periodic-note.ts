@@ -1,0 +1,43 @@
+/**
+ * periodic_note: which note is today's (this week's…) daily, weekly, monthly, quarterly or yearly note, or the one
+ * holding a given day, and whether it exists; `create: true` makes a missing one from its template, as this key's
+ * guarded write. The agent then reads and writes it by path with the other tools.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { PERIODS } from "../../core/periodic/periods";
+import type { ToolContext } from "./context";
+import { fail, guarded, ok } from "./context";
+import { periodicFailure } from "./workspace-answers";
+
+export const PERIODIC_NOTE_DESCRIPTION =
+	"Find a periodic note: today's daily note (or this week's, month's, quarter's, year's), or, with `date`, the one holding that day, named as the " +
+	"person's daily/periodic notes settings name it. Returns its path and whether it exists. With create: true, a missing note is created from " +
+	"its template (empty without one). Then use read_note, append_note, edit_note or patch_note with the path (a note just created from a " +
+	"template counts as read in part: patch_note may stand on it; read_note before replacing it).";
+
+export function registerPeriodicNote(server: McpServer, context: ToolContext): void {
+	server.registerTool(
+		"periodic_note",
+		{
+			title: "Find a periodic note",
+			description: PERIODIC_NOTE_DESCRIPTION,
+			inputSchema: {
+				period: z.enum(PERIODS).describe("daily, weekly, monthly, quarterly or yearly."),
+				date: z.string().regex(/^\d{4}-\d{1,2}-\d{1,2}$/).optional().describe("A day as YYYY-MM-DD (default: today)."),
+				create: z.boolean().optional().describe("true: create the note from its template when it does not exist yet."),
+			},
+			outputSchema: { path: z.string(), period: z.string(), exists: z.boolean(), created: z.boolean() },
+			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+		},
+		({ period, date, create }) => guarded(context, async () => {
+			const [year, month, day] = (date ?? "").split("-").map(Number);
+			const resolved = context.notes.periodic.resolve(period, date === undefined ? undefined : { year: year!, month: month!, day: day! });
+			if (resolved.kind !== "resolved") return fail(periodicFailure(resolved));
+			if (create !== true) return ok({ path: resolved.path, period, exists: await context.notes.periodic.exists(resolved), created: false });
+			const ensured = await context.notes.periodic.ensure(context.actor(), resolved);
+			if (ensured.kind === "refused") return fail(`The ${period} note ${JSON.stringify(resolved.path)} could not be created: the write was refused. Nothing was written.`, { path: resolved.path });
+			return ok({ path: resolved.path, period, exists: true, created: ensured.kind === "created" });
+		}),
+	);
+}
