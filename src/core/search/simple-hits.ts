@@ -27,9 +27,13 @@ export const DEFAULT_CONTEXT_LENGTH = 100;
 
 /** `contextLength` as a query string gives it: a number, else the default; negative counts as 0, huge as the cap. */
 export function contextLengthOf(raw: string | null | undefined): number {
-	const parsed = raw === null || raw === undefined ? NaN : parseInt(raw, 10);
-	if (Number.isNaN(parsed)) return DEFAULT_CONTEXT_LENGTH;
-	return Math.min(Math.max(parsed, 0), MAX_CONTEXT_LENGTH);
+	return clampContextLength(raw === null || raw === undefined ? NaN : parseInt(raw, 10));
+}
+
+/** `contextLength` as JSON gives it (an MCP argument): whole characters, negative as 0, huge as the cap, NaN as the default. */
+export function clampContextLength(value: number): number {
+	if (Number.isNaN(value)) return DEFAULT_CONTEXT_LENGTH;
+	return Math.min(Math.max(Math.trunc(value), 0), MAX_CONTEXT_LENGTH);
 }
 
 /** The note's name as the search sees it: the file name without its extension. */

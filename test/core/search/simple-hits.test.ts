@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { basenameOf, contextLengthOf, MAX_CONTEXT_LENGTH, MAX_MATCHES_PER_NOTE, simpleHit } from "../../../src/core/search/simple-hits";
+import { basenameOf, clampContextLength, contextLengthOf, MAX_CONTEXT_LENGTH, MAX_MATCHES_PER_NOTE, simpleHit } from "../../../src/core/search/simple-hits";
 import { prepareWordSearch } from "../../../src/core/search/word-search";
 
 describe("simpleHit", () => {
@@ -37,6 +37,15 @@ describe("contextLengthOf", () => {
 		expect(contextLengthOf("12px")).toBe(12);
 		expect(contextLengthOf("-5")).toBe(0);
 		expect(contextLengthOf("99999999")).toBe(MAX_CONTEXT_LENGTH);
+	});
+});
+
+describe("clampContextLength", () => {
+	it("takes a JSON number as whole characters within 0 and the cap", () => {
+		expect(clampContextLength(2.7)).toBe(2);
+		expect(clampContextLength(-1)).toBe(0);
+		expect(clampContextLength(Number.MAX_VALUE)).toBe(MAX_CONTEXT_LENGTH);
+		expect(clampContextLength(NaN)).toBe(100);
 	});
 });
 
