@@ -1,5 +1,5 @@
 /** Revision Guard for Obsidian: wiring only. The behaviour lives in core/, service/, http/, vault/ and ui/. */
-import { Notice, normalizePath, Plugin } from "obsidian";
+import { apiVersion, Notice, normalizePath, Plugin } from "obsidian";
 import { yieldVia } from "./core/steps";
 import type { Timers } from "./core/timers";
 import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
@@ -150,6 +150,7 @@ export default class RevisionGuardPlugin extends Plugin {
 					settings: () => this.settings,
 					configDir: app.vault.configDir,
 					vaultName: app.vault.getName(),
+					appVersion: apiVersion,
 					changeSource: { kind: "user" },
 					workspace: new ObsidianWorkspace(app),
 					timers: this.timers,

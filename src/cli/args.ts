@@ -4,10 +4,11 @@
  * every path, revision and agent name is checked before anything is read or written.
  */
 import { validateVaultPath } from "../core/path";
+import type { RefusalCode } from "../core/refusal-codes";
 import type { EntityTagCondition } from "../core/revision";
 import { agentActor, type AgentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
-import { badArgument, COMMAND_PREFIX } from "./answer";
+import { badArgument, COMMAND_PREFIX, fail } from "./answer";
 
 /** What a handler receives: Obsidian's CliData, a string for each argument given. */
 export type CliArguments = Readonly<Record<string, string>>;
@@ -78,10 +79,18 @@ export class Arguments {
 		return match[1]!;
 	}
 
-	/** `revision=` as the writer's If-Match condition (absent when not given). */
+	/**
+	 * `revision=` as the writer's If-Match condition (absent when not given). One that is not a revision is refused
+	 * with the code REST's If-Match and MCP's revision get (malformed-precondition), not as a generic bad argument.
+	 */
 	ifMatch(): EntityTagCondition {
-		const revision = this.revision();
-		return revision === undefined ? { kind: "absent" } : { kind: "tags", tags: [{ weak: false, opaque: revision }] };
+		const value = this.text("revision");
+		if (value === undefined) return { kind: "absent" };
+		const match = REVISION.exec(value.trim());
+		if (!match) {
+			fail("malformed-precondition" satisfies RefusalCode, "revision= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it); nothing was read or written.", "Pass the revision exactly as revision-guard:read returned it.", { argument: "revision" });
+		}
+		return { kind: "tags", tags: [{ weak: false, opaque: match[1]! }] };
 	}
 
 	/** Who is calling: `agent=` (default "cli"), without a client id: the CLI has no sessions, so no implicit tokens. */

@@ -13,6 +13,7 @@ import type { Arguments } from "./args";
 import { AGENT_FLAG, CONTENT_FLAGS, PATH_FLAG, REVISION_FLAG, type CliCommand } from "./command";
 import { textArgument } from "./content";
 import { writeAnswer } from "./outcome";
+import type { RefusalCode } from "../core/refusal-codes";
 
 export const editCommand: CliCommand = {
 	action: "edit",
@@ -101,7 +102,7 @@ export const patchCommand: CliCommand = {
 		const path = args.notePath(notes);
 		const actor = args.actor();
 		if (!args.has("revision")) {
-			fail("revision-required", `Patching "${path}" needs the revision you read; nothing was written.`, `Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`, { argument: "revision", path });
+			fail("precondition-required" satisfies RefusalCode, `Patching "${path}" needs the revision you read; nothing was written.`, `Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`, { argument: "revision", path });
 		}
 		const ifMatch = args.ifMatch();
 		const operation = args.choice("operation", OPERATIONS);

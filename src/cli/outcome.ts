@@ -4,6 +4,7 @@
  * run next.
  */
 import type { WriteOutcome } from "../service/guarded-writer";
+import { inapplicableCode, refusalCode } from "../core/refusal-codes";
 import { revisionField } from "../core/revision-tokens";
 import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../service/stale-facts";
 import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answer";
@@ -22,7 +23,7 @@ export function writeAnswer(action: WriteAction, path: string, outcome: WriteOut
 		case "deleted":
 			return ok({ path, deleted: true });
 		case "inapplicable": {
-			const error = action === "edit" ? "edit-not-applied" : outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch";
+			const error = inapplicableCode(outcome.reason, action === "edit" ? "edit" : "patch");
 			return failure(error, `${outcome.detail} Nothing was written.`, `Read the note again (${commandLine("read", { path })}) and fix the ${action === "edit" ? "old text" : "target"} to match it.`, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) });
 		}
 		case "refused":
@@ -32,6 +33,8 @@ export function writeAnswer(action: WriteAction, path: string, outcome: WriteOut
 
 function refusalAnswer(action: WriteAction, path: string, outcome: Refused): CliError {
 	const { refusal, conflict, backupError } = outcome;
+	// The refusal's code, the same as REST's problem type and MCP's error (core/refusal-codes.ts).
+	const code = refusalCode(refusal);
 	const current = currentFields(outcome);
 	const read = commandLine("read", { path });
 	const kept = conflict?.backupPath
@@ -46,24 +49,24 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 			return staleAnswer(action, path, outcome, kept, record);
 		case "token-required": {
 			const what = refusal.sent === "change-tag" ? "revision= is a change tag (from a listing or a conflict record), which proves nothing about what you read" : refusal.sent === "part-token" ? "revision= came with part of the note (a patch's answer), which is not enough to replace or delete all of it" : `${action === "delete" ? "deleting" : "replacing"} it needs the revision you read`;
-			return failure("revision-required", `"${path}" already exists, and ${what}; nothing was ${action === "delete" ? "deleted" : "written"}.`, `${redo}`, { path, ...current });
+			return failure(code, `"${path}" already exists, and ${what}; nothing was ${action === "delete" ? "deleted" : "written"}.`, `${redo}`, { path, ...current });
 		}
 		case "exists":
-			return failure("note-exists", `"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`, redo, { path, ...current, ...record });
+			return failure(code, `"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`, redo, { path, ...current, ...record });
 		case "read-expired":
-			return failure("read-expired", `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`, redo, { path, ...current, ...record });
+			return failure(code, `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`, redo, { path, ...current, ...record });
 		case "content-loss":
-			return failure("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`, redo, { path, ...current, ...record });
+			return failure(code, `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`, redo, { path, ...current, ...record });
 		case "empty-body":
-			return failure("empty-body", `The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`, `Check your text. To empty the note on purpose, run the same command with the flag: empty`, { path, ...current });
+			return failure(code, `The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`, `Check your text. To empty the note on purpose, run the same command with the flag: empty`, { path, ...current });
 		case "note-in-use":
-			return failure("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`, `Retry once the person has finished: ${redo}`, { path, ...current, ...record });
+			return failure(code, `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`, `Retry once the person has finished: ${redo}`, { path, ...current, ...record });
 		case "backup-read-only":
-			return failure("backup-read-only", `"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`, "Write to the note it belongs to instead; the person keeps or deletes backups.", { path });
+			return failure(code, `"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`, "Write to the note it belongs to instead; the person keeps or deletes backups.", { path });
 		case "not-found":
-			return failure("note-not-found", `There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`, action === "delete" ? "Nothing to do." : `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
+			return failure(code, `There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`, action === "delete" ? "Nothing to do." : `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
 		case "malformed-condition":
-			return failure("bad-argument", "revision= is not a valid revision; nothing was written.", "Pass the revision exactly as revision-guard:read returned it.", { argument: "revision", path });
+			return failure(code, "revision= is not a valid revision; nothing was written.", "Pass the revision exactly as revision-guard:read returned it.", { argument: "revision", path });
 	}
 }
 

@@ -7,6 +7,7 @@ import { badArgument, commandLine, fail } from "./answer";
 import { AGENT_FLAG, CONTENT_FLAGS, PATH_FLAG, REVISION_FLAG, type CliCommand } from "./command";
 import { textArgument } from "./content";
 import { writeAnswer } from "./outcome";
+import type { RefusalCode } from "../core/refusal-codes";
 
 export const writeCommand: CliCommand = {
 	action: "write",
@@ -64,7 +65,7 @@ export const deleteCommand: CliCommand = {
 		const path = args.notePath(notes);
 		const actor = args.actor();
 		if (!args.has("revision")) {
-			fail("revision-required", `Deleting "${path}" needs the revision you read; nothing was deleted.`, `Read it first (${commandLine("read", { path })}), check it is what you mean to delete, then run revision-guard:delete again with revision=<the revision it returned>.`, { argument: "revision", path });
+			fail("precondition-required" satisfies RefusalCode, `Deleting "${path}" needs the revision you read; nothing was deleted.`, `Read it first (${commandLine("read", { path })}), check it is what you mean to delete, then run revision-guard:delete again with revision=<the revision it returned>.`, { argument: "revision", path });
 		}
 		const outcome = await notes.write({ path, operation: { kind: "delete" }, ifMatch: args.ifMatch(), ifNoneMatch: { kind: "absent" }, actor, heldRevision: null });
 		return writeAnswer("delete", path, outcome);

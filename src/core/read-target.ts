@@ -15,7 +15,9 @@ export type TargetRead =
 	| { kind: "text"; text: string }
 	| { kind: "json"; value: unknown }
 	| { kind: "missing"; detail: string }
-	| { kind: "unreadable"; detail: string };
+	| { kind: "unreadable"; detail: string }
+	/** The frontmatter is not valid YAML, so none of its values can be read. */
+	| { kind: "invalid-frontmatter"; detail: string };
 
 export function readTarget(content: string, type: PatchTargetType, target: string, path?: readonly string[], scope: Exclude<PatchScope, "parent"> = "content"): TargetRead {
 	const doc = parseMarkdown(content);
@@ -39,7 +41,7 @@ export function readTarget(content: string, type: PatchTargetType, target: strin
 		return { kind: "text", text: content.slice(scope === "markerAndContent" ? block.start : block.bodyStart, scope === "markerAndContent" ? block.end : block.bodyEnd) };
 	}
 	const { data, warning } = readFrontmatter(content);
-	if (data === null) return { kind: "unreadable", detail: warning ?? "The frontmatter cannot be read." };
+	if (data === null) return { kind: "invalid-frontmatter", detail: warning ?? "The frontmatter cannot be read." };
 	if (!Object.prototype.hasOwnProperty.call(data, target)) return { kind: "missing", detail: `The frontmatter has no key "${target}".` };
 	if (scope === "marker") return { kind: "json", value: target };
 	return { kind: "json", value: scope === "markerAndContent" ? { [target]: data[target] } : data[target] };

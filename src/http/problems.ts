@@ -1,7 +1,10 @@
 /**
  * Every error the API can return, as RFC 9457 problem details. Each type is a relative URI that this server also
- * serves (GET /problems/{name}), so an agent that meets an unfamiliar problem can look up what to do.
+ * serves (GET /problems/{name}), so an agent that meets an unfamiliar problem can look up what to do. Each body also
+ * carries the Local REST API's `errorCode` and `message` (see lraFields), which its clients show instead.
  */
+import type { RefusalCode } from "../core/refusal-codes";
+import { LRA_ERROR_CODES } from "./lra-error-codes";
 import type { ApiResponse, JsonValue } from "./response";
 
 interface ProblemType {
@@ -23,14 +26,20 @@ export const PROBLEM_TYPES = {
 	"note-not-ready": { status: 409, title: "Obsidian has not caught up with the disk", howToFix: "Another program just created, removed or renamed a file with this name and Obsidian has not taken it in yet. Retry in a moment (GET it first)." },
 	"note-not-utf8": { status: 409, title: "The note is not UTF-8 text", howToFix: "The note's bytes are not valid UTF-8, so it is not served or changed as text (that would alter its bytes). Fix its encoding in an editor; nothing was read or written." },
 	"name-clash": { status: 409, title: "A note with a look-alike name exists", howToFix: "Another note's name differs from this one only in how its characters are encoded (Unicode normalization). Use that note's exact name, as the folder listing shows it." },
-	"malformed-precondition": { status: 400, title: "Malformed conditional header", howToFix: "Send If-Match (or If-None-Match) as an entity tag exactly as received in ETag, for example If-Match: \"abc…\" (a token without its quotes, as JSON fields carry it, works too)." },
+	"malformed-precondition": { status: 400, title: "Malformed conditional header", howToFix: "Send the ETag exactly as received, for example If-Match: \"abc…\". A token without its quotes, as JSON fields carry it, works too." },
+	"invalid-frontmatter": { status: 400, title: "The note's frontmatter is not valid YAML", howToFix: "Fix the frontmatter: GET the note and PUT it whole with If-Match, its YAML corrected. Until then its frontmatter can be neither read nor patched; the detail says what is wrong with it." },
+	"text-body-required": { status: 400, title: "The body must be text", howToFix: "Send the text with a text/* Content-Type (text/markdown), or none; a JSON or binary body is never appended to a note." },
+	"header-target-needs-version": { status: 400, title: "Target-Type and Target headers need Markdown-Patch-Version: 1", howToFix: "Add Markdown-Patch-Version: 1, or name the part in the URL instead. The header format (Target: A::B) is the deprecated one; the URL forms are /vault/{note}/heading/{A}/{B}, /frontmatter/{key} and /block/{id}." },
+	"patch-version-required": { status: 400, title: "A header-targeted PATCH must name its format", howToFix: "Add Markdown-Patch-Version: 1 (Target: A::B) or 2 (a heading Target as percent-encoded JSON). The two formats read the same headers differently, so neither is guessed." },
+	"folder-not-a-note": { status: 405, title: "That is a folder, not a note", howToFix: "PUT, POST, PATCH and DELETE act on one note: name its path, ending in its extension, without a trailing slash. GET lists a folder." },
+	"edit-not-applied": { status: 409, title: "The edit does not match the note", howToFix: "Read the note again and copy the old text exactly from it (whitespace and line breaks included), with enough around it to occur once." },
 	"invalid-path": { status: 400, title: "The path is not allowed", howToFix: "Use a vault-relative path to a note, with / between folders, percent-encoded once." },
 	"note-not-found": { status: 404, title: "No such note", howToFix: "Check the path; list a folder with GET /vault/{folder}/." },
 	"base-not-retained": { status: 404, title: "That revision is no longer retained", howToFix: "Read the note again (GET) to get its current content and ETag." },
 	"conflict-not-found": { status: 404, title: "No such conflict", howToFix: "List conflicts with GET /conflicts." },
 	"route-not-found": { status: 404, title: "No such route", howToFix: "See GET /openapi.json for the routes this server offers." },
 	"method-not-allowed": { status: 405, title: "Method not allowed", howToFix: "Use one of the methods in the Allow header." },
-	"unauthorized": { status: 401, title: "Missing or wrong API key", howToFix: "Send Authorization: Bearer <key>, with a key from the plugin's settings (or printed by the headless host)." },
+	"unauthorized": { status: 401, title: "Missing or wrong API key", howToFix: "Send Authorization: Bearer <key> with a key this host issued; the detail says where this host keeps its keys." },
 	"too-many-waits": { status: 429, title: "Too many long-polls from this key", howToFix: "Wait for the time in Retry-After, or read the conflict without ?wait; each key may hold only a few long-polls at once." },
 	"server-busy": { status: 503, title: "The server is at its limit", howToFix: "Retry after the time in Retry-After; the server holds a bounded number of connections and long-polls so that it stays responsive." },
 	"too-many-attempts": { status: 429, title: "Too many failed authentication attempts", howToFix: "Wait for the time in Retry-After, then retry with a valid key." },
@@ -39,16 +48,15 @@ export const PROBLEM_TYPES = {
 	"payload-too-large": { status: 413, title: "The body is too large", howToFix: "Send a smaller body, or ask the person to raise the body size limit (Largest request body in the plugin's settings, maxBodyMB in the headless host's settings.json)." },
 	"invalid-utf8": { status: 400, title: "The body is not valid UTF-8", howToFix: "Send the note as UTF-8 text; nothing was written." },
 	"bad-request": { status: 400, title: "Bad request", howToFix: "Check the request against GET /openapi.json." },
-	"invalid-patch": { status: 400, title: "The PATCH cannot be applied", howToFix: "Send Operation (append, prepend or replace), Target-Type (heading, block or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::), or a JSON instruction (see /problems/invalid-patch-instruction). The detail says what was wrong; nothing was written." },
-	"patch-target-not-supported": { status: 400, title: "That PATCH target type is not supported", howToFix: "Patch a heading, a block (^id) or a frontmatter key (Target-Type: heading, block or frontmatter); for anything else, GET the note and PUT the whole note with If-Match." },
-	"patch-target-not-found": { status: 400, title: "The PATCH target is not in the note", howToFix: "GET the note to see its headings and frontmatter keys, then name an existing target (nested headings outermost first), or send Create-Target-If-Missing: true." },
-	"invalid-patch-instruction": { status: 400, title: "The PATCH instruction cannot be read", howToFix: "Send one JSON object: {\"targetType\": \"heading\" | \"block\" | \"frontmatter\", \"target\": [\"Heading\", \"Subheading\"] | \"block-id\" | \"key\", \"operation\": \"replace\" | \"prepend\" | \"append\" | \"delete\", \"content\": \"markdown\" or \"value\": <JSON>, \"ifMatch\": \"<revision>\"}. The detail names what was wrong; nothing was written." },
+	"invalid-patch": { status: 400, title: "The PATCH cannot be applied", howToFix: "Fix what the detail names and send the PATCH again; nothing was written. A header PATCH needs Operation (append, prepend or replace), Target-Type (heading, block or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::); or send a JSON instruction (see /problems/invalid-patch-instruction)." },
+	"patch-target-not-supported": { status: 400, title: "That PATCH target type is not supported", howToFix: "Patch a heading, a block (^id) or a frontmatter key. For anything else, GET the note and PUT the whole note with If-Match." },
+	"invalid-patch-instruction": { status: 400, title: "The PATCH instruction cannot be read", howToFix: "Fix the field the detail names and send the PATCH again; nothing was written. The instruction is one JSON object: {\"targetType\": \"heading\" | \"block\" | \"frontmatter\", \"target\": [\"Heading\", \"Subheading\"] | \"block-id\" | \"key\", \"operation\": \"replace\" | \"prepend\" | \"append\" | \"delete\", \"content\": \"markdown\" or \"value\": <JSON>, \"ifMatch\": \"<revision>\"}." },
 	"unsupported-header": { status: 400, title: "A header this API does not carry out", howToFix: "The header named in `header` would change what the request does, and this API does not do that, so it refused the request rather than ignore the header. The detail says what to send instead; nothing was read or written." },
-	"invalid-patch-version": { status: 400, title: "Unknown Markdown-Patch-Version", howToFix: "Send Markdown-Patch-Version: 2 (the default: JSON instructions, URL targets, the nested document map) or 1 (the header format and the flat document map), or leave it out." },
+	"invalid-patch-version": { status: 400, title: "Unknown Markdown-Patch-Version", howToFix: "Send Markdown-Patch-Version: 2 (the default) or 1, or leave it out. 2 speaks JSON instructions, URL targets and the nested document map; 1 the header format and the flat document map." },
 	"conflicting-target": { status: 422, title: "Two targets in one request", howToFix: "Name the part of the note either in the URL (/vault/{note}/heading/...) or with Target-Type and Target headers, not both." },
 	"content-preexists": { status: 409, title: "The text is already in the target", howToFix: "You sent Reject-If-Content-Preexists (rejectIfContentPreexists), and the text you meant to add is already in the target, so it was not added again. Nothing was written; GET the note if you need to check it." },
 	"target-exists": { status: 409, title: "That name is already taken in the note", howToFix: "A frontmatter key (or block id) you meant to rename to or insert already exists, and a patch never overwrites one. Choose another name, or set the existing key with scope content. Nothing was written." },
-	"target-not-found": { status: 404, title: "The note has no such part", howToFix: "GET the note with Accept: application/vnd.olrapi.document-map+json to see its headings, block ids and frontmatter keys, then name one of them." },
+	"target-not-found": { status: 404, title: "The note has no such part", howToFix: "GET the note's document map (Accept: application/vnd.olrapi.document-map+json) and name a part it lists. Nested headings go outermost first; Create-Target-If-Missing: true adds a missing heading or key." },
 	"no-active-note": { status: 404, title: "No note is active", howToFix: "Open a note in Obsidian (a headless host never has one), or use /vault/{path} with the note's path." },
 	"revision-not-found": { status: 404, title: "No such revision in the note's history", howToFix: "List the note's revisions with GET /history/{path} and use a revision from it (agent writes are listed by GET /activity)." },
 	"revision-not-retained": { status: 410, title: "That revision's text is no longer kept", howToFix: "The history still lists it, but its text was evicted from the base store (raise the base store size in settings to keep more). Pick a revision marked restorable in GET /history/{path}." },
@@ -63,7 +71,7 @@ export const PROBLEM_TYPES = {
 	"dataview-unavailable": { status: 501, title: "Dataview is not available here", howToFix: "Dataview DQL runs only inside Obsidian with the Dataview plugin enabled. Enable Dataview, or send a JsonLogic query (Content-Type: application/vnd.olrapi.jsonlogic+json)." },
 	"destination-required": { status: 400, title: "MOVE and COPY need a Destination", howToFix: "Send the Destination header: the note's new path relative to the vault (percent-encoded; ending in / to keep the note's name), e.g. Destination: Archive/Plan.md. Nothing was moved or copied." },
 	"invalid-destination": { status: 400, title: "The Destination is not a path this vault serves", howToFix: "Name a note path relative to the vault: no leading /, no .. past the vault's root, not in a hidden or config folder, ending in a note extension (.md), percent-encoded once. The detail says which rule it broke; nothing was moved or copied." },
-	"destination-exists": { status: 409, title: "Something is already at the destination", howToFix: "A note at the destination is never replaced unless you ask: GET it, then send the same request with Allow-Overwrite: true and Destination-If-Match set to its ETag (MCP: overwrite and destination_revision); or choose another destination. A folder there is never replaced." },
+	"destination-exists": { status: 409, title: "Something is already at the destination", howToFix: "Choose another destination, or GET the note there and resend with Allow-Overwrite: true and Destination-If-Match: its ETag. A note there is never replaced unasked (MCP: overwrite and destination_revision), and a folder never." },
 	"not-renderable": { status: 406, title: "The note cannot be sent as HTML", howToFix: "GET the note without Accept: text/html to have its markdown. The detail says why (this host has no renderer, or the note or its HTML is too long)." },
 	"unknown-period": { status: 404, title: "No such period", howToFix: "Name one of daily, weekly, monthly, quarterly or yearly: /periodic/daily/, or /periodic/daily/{year}/{month}/{day}/ for another day." },
 	"periodic-note-missing": { status: 404, title: "That periodic note does not exist yet", howToFix: "POST (append) or PATCH to the same URL creates it from its template first; PUT creates it with your body. Nothing is created by a GET." },
@@ -77,6 +85,11 @@ export const PROBLEM_TYPES = {
 } satisfies Record<string, ProblemType>;
 
 export type ProblemName = keyof typeof PROBLEM_TYPES;
+
+/** Every refusal code is a problem type, served at /problems/{code} (a missing one fails to compile here). */
+export function problemOf(code: RefusalCode): ProblemName {
+	return code;
+}
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
 
@@ -92,8 +105,24 @@ export function problem(
 		status: type.status,
 		headers,
 		contentType: PROBLEM_CONTENT_TYPE,
-		body: { type: `/problems/${name}`, title: type.title, status: type.status, detail, ...extra },
+		body: { type: `/problems/${name}`, title: type.title, status: type.status, detail, ...lraFields(name, detail), ...extra },
 	};
+}
+
+/**
+ * What Local REST API clients read from an error: `errorCode` (its five-digit code; status × 100 where it has none
+ * of its own; a handler may send a finer one in `extra`) and `message`, which they show cut short (cyanheads'
+ * server keeps 200 characters). So `message` starts with what happened and the general next step, then the detail.
+ */
+export function lraFields(name: ProblemName, detail: string): { errorCode: number; message: string } {
+	const type: ProblemType = PROBLEM_TYPES[name];
+	const errorCode = (LRA_ERROR_CODES as Partial<Record<ProblemName, number>>)[name] ?? type.status * 100;
+	return { errorCode, message: `${type.title}. ${firstSentence(type.howToFix)} ${detail}` };
+}
+
+function firstSentence(text: string): string {
+	const end = text.search(/\.(\s|$)/);
+	return end === -1 ? text : text.slice(0, end + 1);
 }
 
 /**

@@ -108,6 +108,8 @@ export interface AgentNotesDeps {
 	now: () => number;
 	timers: Timers;
 	vaultName: string;
+	/** Obsidian's version (its apiVersion) inside Obsidian; null on the headless host. */
+	appVersion?: string | null;
 	noteHistory: NoteHistoryService;
 	activity: AgentActivity;
 	/** What the host knows about notes beyond their text: tags, links, rendering. */
@@ -120,6 +122,8 @@ export interface AgentNotesDeps {
 
 export class AgentNotes {
 	readonly vaultName: string;
+	/** Obsidian's version inside Obsidian (GET / tells it, as the Local REST API does); null headless. */
+	readonly appVersion: string | null;
 	/** Which host serves the vault, so answers speak of what it has (Obsidian's settings and merge view, or none). */
 	readonly hostName: HostKind;
 	readonly now: () => number;
@@ -142,6 +146,7 @@ export class AgentNotes {
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
+		this.appVersion = deps.appVersion ?? null;
 		this.hostName = deps.host;
 		this.now = deps.now;
 		this.timers = deps.timers;
@@ -318,8 +323,8 @@ export class AgentNotes {
 	}
 
 	/**
-	 * The client was just shown the whole of `revision` (a format 2 PATCH answers with the patched note): it counts as
-	 * a read of all of it, so a tokenless write that follows stands on it as on a GET.
+	 * The client was shown the whole note as its write left it (a PATCH answered with the patched note, as the Local
+	 * REST API answers): that counts as its read of all of it, so a tokenless PUT is held to it like any whole read.
 	 */
 	shownWhole(actor: AgentActor, path: string, revision: string): void {
 		this.recordRead(actor, path, revision, "whole");

@@ -34,6 +34,8 @@ export interface RevisionGuardOptions {
 	configDir: string;
 	/** The vault's name, as `GET /` tells it (so a person with two vaults sees which one holds a port). */
 	vaultName?: string;
+	/** Obsidian's version (its apiVersion), as `GET /` tells it; left out headless. */
+	appVersion?: string;
 	/** Folders of our own inside the vault that are never served (the headless state folder). */
 	privateFolders?: string[];
 	now?: () => number;
@@ -174,7 +176,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	// The person's writes (a resolution, a restore) reach the index as agents' do (AgentNotes.write).
 	writer.onWritten(async (write) => index.changed?.(write.path));
 	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null });
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {

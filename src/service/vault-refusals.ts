@@ -3,11 +3,12 @@
  * the CLI: which kind of answer it is, and the facts each of them words in its own way. The adapters never see the
  * gateway's error classes, so they stay in front of the service.
  */
+import type { RefusalCode } from "../core/refusal-codes";
 import { NoteEncodingError, VaultPathError } from "../vault/errors";
 
 export interface VaultRefusal {
-	/** The answer's kind: the same name in every adapter. */
-	kind: "note-not-utf8" | "name-clash" | "note-not-ready" | "invalid-path";
+	/** The answer's kind: its refusal code, the same in every adapter. */
+	kind: Extract<RefusalCode, "note-not-utf8" | "name-clash" | "note-not-ready" | "invalid-path">;
 	/** The gateway's sentence: what was refused and why. */
 	message: string;
 	path: string;

@@ -78,7 +78,6 @@ describe("malformed arguments", () => {
 		["an argument named like one of Object's members", "read", { path: "Plan.md", constructor: "x" }, "constructor"],
 		["a path outside the vault", "read", { path: "../secrets.md" }, "path"],
 		["the config folder", "read", { path: ".obsidian/app.json" }, "path"],
-		["a revision that is not one", "write", { path: "Plan.md", revision: "W/\"abc\"", content: "y" }, "revision"],
 		["text given twice", "write", { path: "Plan.md", content: "a", content64: "YQ==" }, "content64"],
 		["no text at all", "append", { path: "Plan.md" }, "content"],
 		["base64 with other characters", "write", { path: "New.md", content64: "aGVsbG8*" }, "content64"],
@@ -89,6 +88,13 @@ describe("malformed arguments", () => {
 		["an offset that is not a number", "changes", { path: "Plan.md", since: revisionOf("x"), offset: "-1" }, "offset"],
 		["merge=auto without a revision", "write", { path: "Plan.md", content: "x", merge: "auto" }, "merge"],
 	];
+
+	it("refuses a revision that is not one with malformed-precondition, the code REST and MCP give it", async () => {
+		const answer = await h.cli("write", { path: "Plan.md", revision: 'W/"abc"', content: "y" });
+		expect(answer).toMatchObject({ ok: false, error: "malformed-precondition", argument: "revision" });
+		expect(answer.detail).toEqual(expect.stringContaining("nothing was read or written"));
+		expect(await onDisk("Plan.md")).toBe("# Plan\n");
+	});
 
 	it.each(cases)("%s gives a JSON error naming the argument", async (_, action, data, argument) => {
 		const answer = await h.cli(action, data);

@@ -86,10 +86,10 @@ describe("revision-guard:patch", () => {
 	});
 
 	it("needs the revision, refuses a stale one with a .bak, and names a missing target", async () => {
-		expect(await h.cli("patch", { path: "Plan.md", type: "heading", target: "Plan", operation: "append", content: "x\n" })).toMatchObject({ ok: false, error: "revision-required" });
+		expect(await h.cli("patch", { path: "Plan.md", type: "heading", target: "Plan", operation: "append", content: "x\n" })).toMatchObject({ ok: false, error: "precondition-required" });
 		const { revision } = await h.cli("read", { path: "Plan.md" });
 		const missing = await h.cli("patch", { path: "Plan.md", revision: revision as string, type: "heading", target: "Nowhere", operation: "append", content: "x\n" });
-		expect(missing).toMatchObject({ ok: false, error: "patch-target-not-found", currentRevision: revision });
+		expect(missing).toMatchObject({ ok: false, error: "target-not-found", currentRevision: revision });
 		await h.edit("Plan.md", NOTE + "\nperson\n");
 		const stale = await h.cli("patch", { path: "Plan.md", revision: revision as string, type: "heading", target: "Plan::Next", operation: "append", content: "- agent\n" });
 		expect(stale).toMatchObject({ ok: false, error: "stale-revision" });

@@ -126,7 +126,7 @@ describe("revision-guard:append and :delete", () => {
 	});
 
 	it("deletes only with the revision that was read", async () => {
-		expect(await h.cli("delete", { path: "Plan.md" })).toMatchObject({ ok: false, error: "revision-required", argument: "revision" });
+		expect(await h.cli("delete", { path: "Plan.md" })).toMatchObject({ ok: false, error: "precondition-required", argument: "revision" });
 		expect(await h.cli("delete", { path: "Plan.md", revision: revisionOf("old") })).toMatchObject({ ok: false, error: "stale-revision" });
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- first\n");
 		const { revision } = await h.cli("read", { path: "Plan.md" });

@@ -20,7 +20,7 @@ describe("readTarget", () => {
 		expect(readTarget(NOTE, "block", "nope")).toMatchObject({ kind: "missing" });
 		expect(readTarget(NOTE, "frontmatter", "toString")).toMatchObject({ kind: "missing" });
 		expect(readTarget("# A\n# A\n", "heading", "", ["A"])).toMatchObject({ kind: "unreadable" });
-		expect(readTarget("---\n[1\n---\n", "frontmatter", "a")).toMatchObject({ kind: "unreadable" });
+		expect(readTarget("---\n[1\n---\n", "frontmatter", "a")).toMatchObject({ kind: "invalid-frontmatter" });
 	});
 
 	it("reads the label alone (marker) or the whole node as a replace at that scope takes it (markerAndContent)", () => {

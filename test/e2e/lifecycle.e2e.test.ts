@@ -148,7 +148,7 @@ describe("the built plugin's lifecycle", () => {
 			let port = await listeningPort(current);
 			await refuse(port, "Plan.md");
 			// Made just before the first disable: its history save is still waiting for the debounce then.
-			expect((await call(port, "/vault/Ideas.md", { method: "PUT", body: "one idea\n", headers: { ...auth, "If-None-Match": "*" } })).status).toBe(201);
+			expect((await call(port, "/vault/Ideas.md", { method: "PUT", body: "one idea\n", headers: { ...auth, "If-None-Match": "*" } })).status).toBe(204);
 			const cycle = async () => {
 				// Disabled while its saves may still be under way, and enabled again at once, as Obsidian does (unload not awaited).
 				current.unload();

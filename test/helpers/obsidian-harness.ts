@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import type { App as ObsidianApp } from "obsidian";
-import { App, type AppOptions, type MarkdownView, type WriteRecord } from "../obsidian-stub";
+import { apiVersion, App, type AppOptions, type MarkdownView, type WriteRecord } from "../obsidian-stub";
 import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { createApiServer } from "../../src/host/api-server";
@@ -41,6 +41,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		storage: new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`),
 		settings: () => settings,
 		configDir: app.vault.configDir,
+		appVersion: apiVersion,
 		changeSource: { kind: "user" },
 		noteIndex: new ObsidianNoteIndex(app as unknown as ObsidianApp, yieldVia(nodeTimers)),
 		workspace: new ObsidianWorkspace(app as unknown as ObsidianApp),

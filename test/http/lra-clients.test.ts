@@ -1,7 +1,8 @@
 /**
  * The requests that tools written for the Local REST API plugin (obsidian-mcp-server and the like) send, over BOTH
  * gateways: they never send If-Match, read notes as markdown or as note+json, probe with HEAD, list folders, append
- * with POST and patch with Operation/Target-Type/Target. They work unchanged, and their stale writes are refused.
+ * with POST and patch with Operation/Target-Type/Target (under Markdown-Patch-Version: 1, as Local REST API 5.1
+ * requires). They work as they do against LRA 5.1, and their stale writes are refused.
  */
 import { changeTagOf } from "../../src/core/revision-tokens";
 import { mkdtemp, rm } from "fs/promises";
@@ -86,7 +87,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 		expect(res.text).toBe(PLAN);
 	});
 
-	it.each(["application/vnd.olrapi.note+json", "application/json"])("reads the Local REST API note shape with Accept: %s, plus revision", async (accept) => {
+	it.each(["application/vnd.olrapi.note+json"])("reads the Local REST API note shape with Accept: %s, plus revision", async (accept) => {
 		const res = await s.api(plan, { headers: { Accept: accept } });
 		expect(res.status).toBe(200);
 		const note = res.json<NoteJson>();
@@ -103,9 +104,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 		});
 	});
 
-	it("creates a new note with a tokenless PUT", async () => {
+	it("creates a new note with a tokenless PUT: 204, as from the Local REST API", async () => {
 		const res = await s.api(url("Inbox/New idea.md"), { method: "PUT", body: "new\n", headers: markdown });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(await s.file("Inbox/New idea.md")).toBe("new\n");
 	});
 
@@ -122,22 +123,23 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 		expect(await s.file("Inbox.md")).toBe("inbox\n- item\n");
 	});
 
-	it("appends under a heading with PATCH (Operation, Target-Type, percent-encoded Target)", async () => {
+	it("appends under a heading with PATCH (Operation, Target-Type, percent-encoded Target), answered with the note", async () => {
 		await s.api(plan, { headers: { Accept: "application/vnd.olrapi.note+json" } });
 		const res = await s.api(plan, {
 			method: "PATCH",
 			body: "- two\n",
-			headers: { ...markdown, Operation: "append", "Target-Type": "heading", Target: encodeURIComponent("Plan::Next Steps"), "Target-Delimiter": "::" },
+			headers: { ...markdown, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: encodeURIComponent("Plan::Next Steps"), "Target-Delimiter": "::" },
 		});
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
 		// The section runs to the next heading of its level, so the item lands after its code block.
 		expect(await s.file("Projects/Plan.md")).toBe(PLAN.replace("```\n## Done", "```\n- two\n## Done"));
+		expect(res.text).toBe(await s.file("Projects/Plan.md"));
 	});
 
 	it("replaces a frontmatter key with PATCH and a JSON body", async () => {
 		await s.api(plan);
-		const res = await s.api(plan, { method: "PATCH", body: JSON.stringify("active"), headers: { "Content-Type": "application/json", Operation: "replace", "Target-Type": "frontmatter", Target: "status" } });
-		expect(res.status, res.text).toBe(204);
+		const res = await s.api(plan, { method: "PATCH", body: JSON.stringify("active"), headers: { "Content-Type": "application/json", "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "frontmatter", Target: "status" } });
+		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Projects/Plan.md")).toBe(PLAN.replace("status: draft", "status: active"));
 		const read = (await s.api(plan, { headers: { Accept: "application/vnd.olrapi.note+json" } })).json<NoteJson>();
 		expect(read.frontmatter.status).toBe("active");

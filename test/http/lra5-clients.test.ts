@@ -88,7 +88,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			const res = await s.api(NOTE, { headers: { ...MAP, "Markdown-Patch-Version": "1" } });
 			expect(res.status).toBe(200);
 			expect(res.json()).toEqual({ headings: ["Plan", "Plan::Next Steps", "Plan::Done"], blocks: ["intro", "zero"], frontmatterFields: ["status", "tags"] });
-			expect(res.headers.deprecation).toBe("true");
+			expect(res.headers.deprecation).toBe('true; sunset-version="6.0"');
 		});
 
 		it.each(["3", "2.0", "latest"])("answers Markdown-Patch-Version: %s with 400 on reads and writes, writing nothing", async (version) => {
@@ -185,30 +185,30 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API 5.
 			expect(problem.detail).toMatch(/different revisions/);
 		});
 
-		// Issue 23 item 7: LRA 5.1 answers a format 2 PATCH with a missing target 404 (it was 400 before).
-		it("answers a target the note lacks with 404 target-not-found", async () => {
+		it("answers a target the note lacks with 404 target-not-found, as Local REST API 5.1 does", async () => {
 			expectProblem(await instruction({ targetType: "block", target: "nope", operation: "append", content: "x", ifMatch: sha256Token(PLAN) }), 404, "target-not-found");
 		});
 	});
 
 	describe("Markdown-Patch-Version and header targeting", () => {
-		it("keeps the header PATCH under version 1, guarded, with a Deprecation header", async () => {
+		it("keeps the header PATCH under version 1, guarded, answered with the patched note and a Deprecation header", async () => {
 			const headers = { "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: encodeURIComponent("Plan::Next Steps") };
 			expectProblem(await s.api(NOTE, { method: "PATCH", body: "- two\n", headers }), 428, "precondition-required");
 			const res = await s.api(NOTE, { method: "PATCH", body: "- two\n", headers: { ...headers, "If-Match": `"${sha256Token(PLAN)}"` } });
-			expect(res.status, res.text).toBe(204);
-			expect(res.headers.deprecation).toBe("true");
+			expect(res.status, res.text).toBe(200);
+			expect(res.text).toBe(withStep(PLAN));
+			expect(res.headers.deprecation).toBe('true; sunset-version="6.0"');
 			expect(await s.file("Projects/Plan.md")).toBe(withStep(PLAN));
 		});
 
-		it("acts on the part Target-Type/Target name on GET, PUT and POST (the 4.x way), never on the whole note", async () => {
-			const headers = { "Target-Type": "heading", Target: encodeURIComponent("Plan::Next Steps") };
+		it("acts on the part Target-Type/Target name on GET, PUT and POST under version 1, never on the whole note", async () => {
+			const headers = { "Markdown-Patch-Version": "1", "Target-Type": "heading", Target: encodeURIComponent("Plan::Next Steps") };
 			const read = await s.api(NOTE, { headers });
 			expect(read.text).toBe("- one\n");
 			// That read counts: a tokenless PUT of the section is held to it.
 			const put = await s.api(NOTE, { method: "PUT", body: "- uno\n", headers });
 			expect(put.status, put.text).toBe(200);
-			const post = await s.api(NOTE, { method: "POST", body: " and more", headers: { "Target-Type": "frontmatter", Target: "status", "If-Match": put.headers.etag as string } });
+			const post = await s.api(NOTE, { method: "POST", body: " and more", headers: { "Markdown-Patch-Version": "1", "Target-Type": "frontmatter", Target: "status", "If-Match": put.headers.etag as string } });
 			expect(post.status, post.text).toBe(200);
 			expect(await s.file("Projects/Plan.md")).toBe(PLAN.replace("- one\n", "- uno\n").replace("status: draft", "status: draft and more"));
 			await s.edit("Projects/Plan.md", EDITED);

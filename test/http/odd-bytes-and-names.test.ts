@@ -64,7 +64,7 @@ describe("long names", () => {
 		const name = nameOf(bytes);
 		expect(Buffer.byteLength(name)).toBe(bytes);
 		const created = await h.api(`/vault/${encodeURIComponent(name)}`, { method: "PUT", body: "first\n" });
-		expect(created.status, created.text).toBe(201);
+		expect(created.status, created.text).toBe(204);
 		await writeVaultFile(h.dir, name, "edited by the person\n");
 		const stale = await h.api(`/vault/${encodeURIComponent(name)}`, { method: "PUT", body: "the agent's\n", headers: { "If-Match": created.headers.etag as string } });
 		expect(stale.status, stale.text).toBe(412);
@@ -106,9 +106,9 @@ describe("trash names", () => {
 	it("never clash: a note deleted where a deleted note's name is now a folder can still be deleted", async () => {
 		const put = (path: string, body: string) => h.api(`/vault/${path}`, { method: "PUT", body });
 		const del = async (path: string) => h.api(`/vault/${path}`, { method: "DELETE", headers: { "If-Match": (await h.api(`/vault/${path}`)).headers.etag as string } });
-		expect((await put("a.md", "note\n")).status).toBe(201);
+		expect((await put("a.md", "note\n")).status).toBe(204);
 		expect((await del("a.md")).status).toBe(204);
-		expect((await put("a.md/child.md", "child\n")).status).toBe(201);
+		expect((await put("a.md/child.md", "child\n")).status).toBe(204);
 		const deleted = await del("a.md/child.md");
 		expect(deleted.status, deleted.text).toBe(204);
 		const trashed = await allFiles(join(h.dir, ".trash"));

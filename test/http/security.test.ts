@@ -103,7 +103,7 @@ describe("authentication", () => {
 
 		it("attributes each write and each refusal to the key that made it", async () => {
 			const created = await h.raw("/vault/a.md", { method: "PUT", body: "by second\n", headers: bearer(SECOND_KEY) });
-			expect(created.status).toBe(201);
+			expect(created.status).toBe(204);
 			const updated = await h.raw("/vault/a.md", { method: "PUT", body: "by first\n", headers: { ...bearer(TEST_KEY), "If-Match": created.headers.etag as string } });
 			expect(updated.status).toBe(204);
 			const sources = h.guard.history.entries("a.md").map((entry) => [entry.revision, entry.source]);
@@ -143,7 +143,7 @@ describe("authentication", () => {
 			expect(retryAfter).toBeLessThanOrEqual(60);
 			expect((await h.raw("/vault/")).status).toBe(429);
 			expect((await h.api("/vault/")).status).toBe(200);
-			expect((await h.api("/vault/a.md", { method: "PUT", body: "still works\n" })).status).toBe(201);
+			expect((await h.api("/vault/a.md", { method: "PUT", body: "still works\n" })).status).toBe(204);
 			expect((await h.raw("/vault/", { headers: WRONG })).status).toBe(429);
 		});
 
@@ -339,7 +339,7 @@ describe("paths that try to leave the vault", () => {
 		const read = await h.api(rawPath, { rawPath });
 		expect(read.status).toBe(404);
 		const write = await h.api(rawPath, { rawPath, method: "PUT", body: "literal\n" });
-		expect(write.status).toBe(201);
+		expect(write.status).toBe(204);
 		expect(await readFile(join(h.dir, "%2e%2e", name, "canary.md"), "utf8")).toBe("literal\n");
 		await expectCanaryUntouched();
 	});
@@ -357,7 +357,7 @@ describe("paths that try to leave the vault", () => {
 
 		it("never serves the target's content or revision: 400 invalid-path (404 for a dangling link)", async () => {
 			for (const [path, status] of [["/vault/link.md", 400], ["/vault/linked-folder/canary.md", 400], ["/vault/dangling.md", 404]] as const) {
-				for (const options of [{}, { method: "HEAD" }, { headers: { Accept: "application/json" } }] as CallOptions[]) {
+				for (const options of [{}, { method: "HEAD" }, { headers: { Accept: "application/vnd.olrapi.note+json" } }] as CallOptions[]) {
 					const res = await h.api(path, options);
 					expect(res.status, `${options.method ?? "GET"} ${path}`).toBe(status);
 					if (options.method !== "HEAD" && status === 400) expect(res.json().type).toBe("/problems/invalid-path");

@@ -98,7 +98,7 @@ describe("request bodies", () => {
 	it("accepts a body at the limit and keeps serving after a 413", async () => {
 		await h.api("/vault/big.md", { method: "PUT", body: BIG });
 		const res = await h.api("/vault/fits.md", { method: "PUT", body: "y".repeat(1048) });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(await fileText("fits.md")).toBe("y".repeat(1048));
 	});
 
@@ -141,7 +141,7 @@ describe("request bodies", () => {
 
 	it("reads the next body whole after a refused one (a cut-off character leaves nothing behind for the next request)", async () => {
 		expectProblem(await h.api("/vault/bad.md", { method: "PUT", body: Buffer.from("ok 🎉", "utf8").subarray(0, 5) }), 400, "invalid-utf8");
-		expect((await h.api("/vault/good.md", { method: "PUT", body: Buffer.from("\u00a9 kept\n", "utf8") })).status).toBe(201);
+		expect((await h.api("/vault/good.md", { method: "PUT", body: Buffer.from("\u00a9 kept\n", "utf8") })).status).toBe(204);
 		expect(await fileText("good.md")).toBe("\u00a9 kept\n");
 	});
 
@@ -158,7 +158,7 @@ describe("request bodies", () => {
 
 	it("accepts an empty body as an empty note", async () => {
 		const res = await h.api("/vault/empty.md", { method: "PUT", body: "" });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(await fileText("empty.md")).toBe("");
 	});
 });

@@ -186,7 +186,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("tokenless clients
 			const read = await s.api("/vault/Note.md");
 			expect((await del({ "If-Match": read.headers.etag as string })).status).toBe(204);
 			const again = await put("back again\n");
-			expect(again.status, again.text).toBe(201);
+			expect(again.status, again.text).toBe(204);
 			expect(await s.file("Note.md")).toBe("back again\n");
 			expect(await backups()).toEqual([]);
 		});
@@ -196,7 +196,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("tokenless clients
 			await s.api("/vault/Note.md");
 			await removeNote(s, dir);
 			const again = await put("recreated\n");
-			expect(again.status, again.text).toBe(201);
+			expect(again.status, again.text).toBe(204);
 			expect(await s.file("Note.md")).toBe("recreated\n");
 			expect(await backups()).toEqual([]);
 		});

@@ -45,7 +45,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 		});
 
 		it("still creates an empty new note", async () => {
-			expect((await s.api("/vault/Empty.md", { method: "PUT", body: "" })).status).toBe(201);
+			expect((await s.api("/vault/Empty.md", { method: "PUT", body: "" })).status).toBe(204);
 			expect(await s.file("Empty.md")).toBe("");
 		});
 	});
@@ -68,7 +68,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 			const attempts: CallOptions[] = [
 				{ method: "PUT", body: "overwritten\n", headers: { "If-Match": tag } },
 				{ method: "POST", body: "appended\n", headers: {} },
-				{ method: "PATCH", body: "x", headers: { "If-Match": tag, Operation: "append", "Target-Type": "heading", Target: "Nothing", "Create-Target-If-Missing": "true" } },
+				{ method: "PATCH", body: "x", headers: { "If-Match": tag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Nothing", "Create-Target-If-Missing": "true" } },
 				{ method: "DELETE", headers: { "If-Match": tag } },
 			];
 			for (const attempt of attempts) {

@@ -32,7 +32,7 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		expect(await onDisk("Plan.md")).toBe(expected);
 		const replace = await mcp.tool("write_note", { path: "Plan.md", content: "wiped\n", revision: result.structured!.revision });
 		expect(replace.isError).toBe(true);
-		expect(replace.details).toMatchObject({ error: "token-required", sentToken: "part-token" });
+		expect(replace.details).toMatchObject({ error: "precondition-required", sentToken: "part-token" });
 		expect(await onDisk("Plan.md")).toBe(expected);
 	});
 
@@ -59,7 +59,7 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		expect(result.prose).toContain(`call read_note {"path":"Plan.md"}`);
 		expect(result.prose).toContain("old_string copied exactly");
 		// The session never read the note: it is told only the note's change tag.
-		expect(result.details).toEqual({ error: "target-not-found", path: "Plan.md", changeTag: changeTagOf(sha256Token(PLAN)) });
+		expect(result.details).toEqual({ error: "edit-not-applied", reason: "target-not-found", path: "Plan.md", changeTag: changeTagOf(sha256Token(PLAN)) });
 		// All or nothing: the first edit, which did apply, was not written either. Nothing is kept: nothing was lost.
 		expect(await onDisk("Plan.md")).toBe(PLAN);
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
@@ -70,7 +70,7 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		expect(ambiguous.isError).toBe(true);
 		expect(ambiguous.prose).toContain("occurs 2 times");
 		expect(ambiguous.prose).toContain("set replace_all: true on that edit");
-		expect(ambiguous.details).toMatchObject({ error: "ambiguous-target" });
+		expect(ambiguous.details).toMatchObject({ error: "edit-not-applied", reason: "ambiguous-target" });
 		expect(await onDisk("Plan.md")).toBe(PLAN);
 
 		const all = await edit([{ old_string: "- two", new_string: "- 2", replace_all: true }]);
@@ -98,7 +98,7 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		await s.edit("Plan.md", changed);
 		const stale = await edit([{ old_string: "- one", new_string: "- 1" }], { revision: read.structured!.revision });
 		expect(stale.isError).toBe(true);
-		expect(stale.details).toMatchObject({ error: "stale", sentRevision: sha256Token(PLAN), currentRevision: sha256Token(changed) });
+		expect(stale.details).toMatchObject({ error: "stale-revision", sentRevision: sha256Token(PLAN), currentRevision: sha256Token(changed) });
 		expect(stale.prose).toContain("call edit_note again with revision=");
 		expect(await onDisk(stale.details!.backupPath as string)).toBe(changed.replace("- one", "- 1"));
 		expect(await onDisk("Plan.md")).toBe(changed);
@@ -114,7 +114,7 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		expect(missing.prose).toContain("call write_note without a revision");
 		const empty = await edit([{ old_string: "", new_string: "x" }]);
 		expect(empty.prose).toContain("empty old text");
-		expect(empty.details).toMatchObject({ error: "invalid-target" });
+		expect(empty.details).toMatchObject({ error: "edit-not-applied", reason: "invalid-target" });
 		const same = await edit([{ old_string: "- one", new_string: "- one" }]);
 		expect(same.prose).toContain("replaces a text with itself");
 		expect((await mcp.tool("edit_note", { path: "Plan.md", edits: [] })).isError).toBe(true);

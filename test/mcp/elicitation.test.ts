@@ -142,7 +142,7 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 		const { prose, facts, links } = partsOf(result);
 		expect(prose).toContain(words);
 		expect(prose).toContain("changed since you read it");
-		expect(facts).toMatchObject({ error: "stale", person });
+		expect(facts).toMatchObject({ error: "stale-revision", person });
 		expect(links).toHaveLength(3);
 		expect(await onDisk()).toBe(PERSON);
 		expect(s.guard.conflicts.get(facts.conflictId as string)?.status).toBe("open");

@@ -39,7 +39,7 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(stale.structured).toBeUndefined();
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(EDITED);
 		const details = stale.details!;
-		expect(details).toMatchObject({ error: "stale", path: "Plan.md", sentRevision: sha256Token(ORIGINAL), currentRevision: sha256Token(EDITED) });
+		expect(details).toMatchObject({ error: "stale-revision", path: "Plan.md", sentRevision: sha256Token(ORIGINAL), currentRevision: sha256Token(EDITED) });
 		const backupPath = details.backupPath as string;
 		expect(backupPath).toMatch(/^Plan\.\d{8}-\d{6}\.bak\.md$/);
 		expect(await onDisk(backupPath)).toEqual(Buffer.from(AGENT, "utf8"));
@@ -82,7 +82,7 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		const stale = await mcp.tool("write_note", { path: "Plan.md", content: AGENT });
 		expect(stale.isError).toBe(true);
 		expect(stale.prose).toContain("You passed no revision, so your last read of this note in this session was used");
-		expect(stale.details).toMatchObject({ error: "stale", implicitRevision: true, sentRevision: sha256Token(ORIGINAL + "agent two\n"), currentRevision: sha256Token(EDITED) });
+		expect(stale.details).toMatchObject({ error: "stale-revision", implicitRevision: true, sentRevision: sha256Token(ORIGINAL + "agent two\n"), currentRevision: sha256Token(EDITED) });
 		expect(await onDisk(stale.details!.backupPath as string)).toEqual(Buffer.from(AGENT, "utf8"));
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(EDITED);
 
@@ -99,7 +99,7 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(refused.prose).toContain("edit_note needs no revision");
 		expect(refused.prose).toContain(`Read first: call read_note {"path":"Plan.md"}`);
 		// A refusal that shows no content hands no token: only the note's change tag.
-		expect(refused.details).toMatchObject({ error: "token-required", path: "Plan.md", changeTag: changeTagOf(sha256Token(ORIGINAL)) });
+		expect(refused.details).toMatchObject({ error: "precondition-required", path: "Plan.md", changeTag: changeTagOf(sha256Token(ORIGINAL)) });
 		expect(refused.details).not.toHaveProperty("currentRevision");
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(ORIGINAL);
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
@@ -138,7 +138,7 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		try {
 			const refused = await other.tool("write_note", { path: "Plan.md", content: AGENT });
 			expect(refused.isError).toBe(true);
-			expect(refused.details).toMatchObject({ error: "token-required" });
+			expect(refused.details).toMatchObject({ error: "precondition-required" });
 		} finally {
 			await other.close();
 		}

@@ -50,7 +50,7 @@ async function expectOneLandedOneKept(results: ToolResult[], contents: string[],
 	const refused = results.filter((result) => result.isError);
 	expect(landed).toHaveLength(1);
 	expect(refused).toHaveLength(1);
-	expect(refused[0]!.details).toMatchObject({ error: "stale", ...details });
+	expect(refused[0]!.details).toMatchObject({ error: "stale-revision", ...details });
 	const winner = contents[results.indexOf(landed[0]!)]!;
 	const loser = contents[results.indexOf(refused[0]!)]!;
 	expect(await onDisk("Plan.md")).toBe(winner);
@@ -142,7 +142,7 @@ describe("parallel write_note calls without a session", () => {
 		// Refused before any write step, whatever the order they arrive in: no hook is needed to make them overlap.
 		const results = await Promise.all([mcp.tool("write_note", { path: "Plan.md", content: "first\n" }), mcp.tool("write_note", { path: "Plan.md", content: "second\n" })]);
 		const batch = await postMcp(h.port, [toolCall(1, "write_note", { path: "Plan.md", content: "third\n" }), toolCall(2, "write_note", { path: "Plan.md", content: "fourth\n" })], AUTH);
-		for (const result of [...results, ...toolResults(batch.json())]) expect(result.details).toMatchObject({ error: "token-required" });
+		for (const result of [...results, ...toolResults(batch.json())]) expect(result.details).toMatchObject({ error: "precondition-required" });
 		expect(await onDisk("Plan.md")).toBe(NOTE);
 		expect(await visibleFiles(h.dir)).toEqual(["Plan.md"]);
 	});

@@ -43,7 +43,7 @@ describe.each(SUBJECT_NAMES)("patch_note over the %s gateway", (name) => {
 		await s.edit("Plan.md", changed);
 		const stale = await appendTask({ revision: sha256Token(NOTE) });
 		expect(stale.isError).toBe(true);
-		expect(stale.details).toMatchObject({ error: "stale", sentRevision: sha256Token(NOTE), currentRevision: sha256Token(changed) });
+		expect(stale.details).toMatchObject({ error: "stale-revision", sentRevision: sha256Token(NOTE), currentRevision: sha256Token(changed) });
 		expect(stale.prose).toContain(`call patch_note again with revision="${sha256Token(changed)}"`);
 		// The .bak holds what the patch would have made of the note as it is now.
 		expect(await onDisk(stale.details!.backupPath as string)).toBe(changed.replace("- two ^blk\n", "- two ^blk\n- three\n"));
@@ -53,13 +53,13 @@ describe.each(SUBJECT_NAMES)("patch_note over the %s gateway", (name) => {
 	it("refuses a tokenless patch held to a stale read, and one with no read at all, naming patch_note in the next step", async () => {
 		const unread = await appendTask();
 		expect(unread.isError).toBe(true);
-		expect(unread.details).toMatchObject({ error: "token-required" });
+		expect(unread.details).toMatchObject({ error: "precondition-required" });
 		expect(unread.prose).toContain("then call patch_note with the revision it returned");
 
 		await mcp.tool("read_note", { path: "Plan.md" });
 		await s.edit("Plan.md", NOTE + "\nmore\n");
 		const held = await appendTask();
-		expect(held.details).toMatchObject({ error: "stale", implicitRevision: true });
+		expect(held.details).toMatchObject({ error: "stale-revision", implicitRevision: true });
 		expect(await onDisk("Plan.md")).toBe(NOTE + "\nmore\n");
 	});
 
@@ -68,7 +68,7 @@ describe.each(SUBJECT_NAMES)("patch_note over the %s gateway", (name) => {
 		expect(missing.isError).toBe(true);
 		expect(missing.prose).toContain("Not patched:");
 		expect(missing.prose).toContain("create_target_if_missing: true");
-		expect(missing.details).toEqual({ error: "target-not-found", path: "Plan.md", currentRevision: sha256Token(NOTE) });
+		expect(missing.details).toEqual({ error: "target-not-found", reason: "target-not-found", path: "Plan.md", currentRevision: sha256Token(NOTE) });
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
 
 		const created = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Plan::Later", operation: "append", content: "- someday", revision: sha256Token(NOTE), create_target_if_missing: true });
@@ -89,7 +89,7 @@ describe.each(SUBJECT_NAMES)("patch_note over the %s gateway", (name) => {
 	});
 
 	it("answers a missing note and missing content with what to do instead", async () => {
-		const missing = await mcp.tool("patch_note", { path: "Nope.md", target_type: "heading", target: "A", operation: "append", content: "x", revision: "r" });
+		const missing = await mcp.tool("patch_note", { path: "Nope.md", target_type: "heading", target: "A", operation: "append", content: "x", revision: sha256Token("some other note\n") });
 		expect(missing.prose).toContain("There is no note at \"Nope.md\"; patch_note changes an existing note");
 		const noContent = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Plan", operation: "append", revision: sha256Token(NOTE) });
 		expect(noContent.isError).toBe(true);

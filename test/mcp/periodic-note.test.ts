@@ -24,7 +24,7 @@ describe.each(SUBJECT_NAMES)("periodic_note over the %s gateway", (name) => {
 		const patched = await mcp.tool("patch_note", { path: "Journal/2026-03-05.md", target_type: "heading", target: "2026-03-05::Log", operation: "append", content: "- done\n" });
 		expect(patched.isError, patched.text).toBe(false);
 		// The agent has not seen the template's text: replacing the note needs a read first.
-		expect((await mcp.tool("write_note", { path: "Journal/2026-03-05.md", content: "blind\n" })).details).toMatchObject({ error: "token-required" });
+		expect((await mcp.tool("write_note", { path: "Journal/2026-03-05.md", content: "blind\n" })).details).toMatchObject({ error: "precondition-required" });
 	});
 
 	it("refuses days that do not exist", async () => {

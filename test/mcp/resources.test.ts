@@ -69,7 +69,7 @@ describe.each(SUBJECT_NAMES)("MCP resources over the %s gateway", (name) => {
 		await s.create("Plan.md", "# Plan\n");
 		// Without a read, a tokenless replace is refused: the session never saw the note.
 		const unread = partsOf(await mcp.call("write_note", { path: "Plan.md", content: "# Plan\nmine\n" }));
-		expect(unread.facts.error).toBe("token-required");
+		expect(unread.facts.error).toBe("precondition-required");
 
 		const read = await mcp.client.readResource({ uri: "revision-guard://note/Plan.md" });
 		expect(read.contents).toEqual([{ uri: "revision-guard://note/Plan.md", mimeType: "text/markdown", text: "# Plan\n", _meta: { path: "Plan.md", revision: sha256Token("# Plan\n") } }]);

@@ -60,7 +60,7 @@ describe("an MCP client without a session", () => {
 
 		const tokenless = await mcp.tool("write_note", { path: "Plan.md", content: "replaced\n" });
 		expect(tokenless.isError).toBe(true);
-		expect(tokenless.details).toMatchObject({ error: "token-required", changeTag: changeTagOf(sha256Token(NOTE)) });
+		expect(tokenless.details).toMatchObject({ error: "precondition-required", changeTag: changeTagOf(sha256Token(NOTE)) });
 		expect(tokenless.prose).toContain("you passed no revision");
 		expect(tokenless.prose).toContain("edit_note needs no revision");
 		expect(await onDisk("Plan.md")).toBe(NOTE);
@@ -70,7 +70,7 @@ describe("an MCP client without a session", () => {
 		expect(written.structured).toEqual({ path: "Plan.md", revision: sha256Token("replaced\n"), created: false });
 		expect(await onDisk("Plan.md")).toBe("replaced\n");
 		// Its own write is not remembered either: the next replace needs the revision it returned.
-		expect((await mcp.tool("write_note", { path: "Plan.md", content: "again\n" })).details).toMatchObject({ error: "token-required" });
+		expect((await mcp.tool("write_note", { path: "Plan.md", content: "again\n" })).details).toMatchObject({ error: "precondition-required" });
 	});
 
 	it("edits and appends without a revision, patches with the part token they return, and deletes only after a read", async () => {
@@ -80,12 +80,12 @@ describe("an MCP client without a session", () => {
 		// It never read the note: what it is handed names only the part it wrote.
 		expect(appended.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token("# Plan\n\n- one\n- 2\n- three\n")) });
 		const patch = { path: "Plan.md", target_type: "heading", target: "Plan", operation: "prepend", content: "Intro" };
-		expect((await mcp.tool("patch_note", patch)).details).toMatchObject({ error: "token-required" });
+		expect((await mcp.tool("patch_note", patch)).details).toMatchObject({ error: "precondition-required" });
 		const patched = await mcp.tool("patch_note", { ...patch, revision: appended.structured!.revision });
 		expect(patched.isError).toBe(false);
 		expect(await onDisk("Plan.md")).toBe("# Plan\nIntro\n\n- one\n- 2\n- three\n");
 		const blind = await mcp.tool("delete_note", { path: "Plan.md", revision: patched.structured!.revision });
-		expect(blind.details).toMatchObject({ error: "token-required", sentToken: "part-token" });
+		expect(blind.details).toMatchObject({ error: "precondition-required", sentToken: "part-token" });
 		expect(await onDisk("Plan.md")).toBe("# Plan\nIntro\n\n- one\n- 2\n- three\n");
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
 		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: read.structured!.revision })).structured).toEqual({ path: "Plan.md", deleted: true });

@@ -132,9 +132,9 @@ describe("what the idempotent hints promise", () => {
 		const args = { path: "Gone.md", revision: sha256Token("bye\n") };
 		expect((await mcp.tool("delete_note", args)).structured).toEqual({ path: "Gone.md", deleted: true });
 		const trashed = (await allFiles(h.dir)).filter((path) => path.startsWith(".trash/"));
-		expect((await mcp.tool("delete_note", args)).details).toMatchObject({ error: "not-found" });
+		expect((await mcp.tool("delete_note", args)).details).toMatchObject({ error: "note-not-found" });
 		await writeVaultFile(h.dir, "Gone.md", "back, changed\n");
-		expect((await mcp.tool("delete_note", args)).details).toMatchObject({ error: "stale" });
+		expect((await mcp.tool("delete_note", args)).details).toMatchObject({ error: "stale-revision" });
 		expect((await visibleFiles(h.dir)).filter((path) => path.startsWith("Gone"))).toEqual(["Gone.md"]);
 		expect((await allFiles(h.dir)).filter((path) => path.startsWith(".trash/"))).toEqual(trashed);
 		expect(h.guard.conflicts.list().filter((record) => record.path === "Gone.md")).toEqual([]);
@@ -155,7 +155,7 @@ describe("what the idempotent hints promise", () => {
 		expect((await mcp.tool("write_note", args)).isError).toBe(false); // unchanged: nothing happens
 		await writeVaultFile(h.dir, "Same.md", "theirs\n");
 		const again = await mcp.tool("write_note", args);
-		expect(again.details).toMatchObject({ error: "stale", backupPath: expect.stringContaining(".bak") });
+		expect(again.details).toMatchObject({ error: "stale-revision", backupPath: expect.stringContaining(".bak") });
 		expect(h.guard.conflicts.list().filter((record) => record.path === "Same.md")).toHaveLength(1);
 	});
 });

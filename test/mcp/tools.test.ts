@@ -35,7 +35,7 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		expect(appended.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token(PLAN + "- four\n")) });
 		expect(await onDisk("Plan.md")).toBe(PLAN + "- four\n");
 		const blind = await mcp.tool("write_note", { path: "Plan.md", content: "rewritten\n" });
-		expect(blind.details).toMatchObject({ error: "token-required" });
+		expect(blind.details).toMatchObject({ error: "precondition-required" });
 		expect(blind.prose).toContain("showed only part of it");
 		expect(await onDisk("Plan.md")).toBe(PLAN + "- four\n");
 		const created = await mcp.tool("append_note", { path: "Log.md", content: "first\n" });
@@ -55,7 +55,7 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		expect(stale.isError).toBe(true);
 		expect(stale.prose).toContain("nothing was deleted");
 		expect(stale.prose).toContain(`delete_note with revision="${sha256Token(PLAN + "- four\n")}"`);
-		expect(stale.details).toMatchObject({ error: "stale", currentRevision: sha256Token(PLAN + "- four\n") });
+		expect(stale.details).toMatchObject({ error: "stale-revision", currentRevision: sha256Token(PLAN + "- four\n") });
 		expect(await onDisk("Plan.md")).toBe(PLAN + "- four\n");
 
 		const deleted = await mcp.tool("delete_note", { path: "Plan.md", revision: sha256Token(PLAN + "- four\n") });

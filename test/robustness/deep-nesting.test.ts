@@ -16,7 +16,7 @@ const DEEP_YAML = `---\ntags: ${"[".repeat(60_000)}\n---\n# Body\n\nfirst paragr
 describe("deeply nested input", () => {
 	it("serves a note whose frontmatter nests 60,000 deep, with frontmatter null and a warning", async () => {
 		await writeVaultFile(h.dir, "Deep.md", DEEP_YAML);
-		const read = await h.api("/vault/Deep.md", { headers: { Accept: "application/json" } });
+		const read = await h.api("/vault/Deep.md", { headers: { Accept: "application/vnd.olrapi.note+json" } });
 		expect(read.status, read.text.slice(0, 300)).toBe(200);
 		const body = read.json<{ content: string; frontmatter: unknown; warnings: string[]; tags: string[] }>();
 		expect(body.content === DEEP_YAML).toBe(true);
@@ -28,7 +28,7 @@ describe("deeply nested input", () => {
 	it("refuses a frontmatter PATCH of such a note (400) and leaves it alone", async () => {
 		await writeVaultFile(h.dir, "Deep.md", DEEP_YAML);
 		const etag = (await h.api("/vault/Deep.md")).headers.etag as string;
-		const patch = await h.api("/vault/Deep.md", { method: "PATCH", body: "x", headers: { "If-Match": etag, Operation: "replace", "Target-Type": "frontmatter", Target: "title" } });
+		const patch = await h.api("/vault/Deep.md", { method: "PATCH", body: "x", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "frontmatter", Target: "title" } });
 		expect(patch.status, patch.text.slice(0, 300)).toBe(400);
 		expect((await readVaultFile(h.dir, "Deep.md")).toString() === DEEP_YAML).toBe(true);
 	});
@@ -50,7 +50,7 @@ describe("deeply nested input", () => {
 		await writeVaultFile(h.dir, "Note.md", "---\ntitle: a\n---\n");
 		const etag = (await h.api("/vault/Note.md")).headers.etag as string;
 		const deep = "[".repeat(depth) + "]".repeat(depth);
-		const patch = await h.api("/vault/Note.md", { method: "PATCH", body: deep, headers: { "If-Match": etag, Operation: "replace", "Target-Type": "frontmatter", Target: "title", "Content-Type": "application/json" } });
+		const patch = await h.api("/vault/Note.md", { method: "PATCH", body: deep, headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "frontmatter", Target: "title", "Content-Type": "application/json" } });
 		expect(patch.status, patch.text.slice(0, 300)).toBe(400);
 		expect(patch.json<{ detail: string }>().detail).toMatch(reason);
 		expect((await readVaultFile(h.dir, "Note.md")).toString()).toBe("---\ntitle: a\n---\n");

@@ -173,7 +173,7 @@ describe("the agent activity modal", () => {
 	});
 
 	it("moves a note an agent created to the trash on Revert while it is unchanged", async () => {
-		expect((await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } })).status).toBe(201);
+		expect((await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } })).status).toBe(204);
 		await settle();
 		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
 		modal.open();

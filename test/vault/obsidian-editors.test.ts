@@ -83,8 +83,8 @@ describe("an agent write to a note open in an editor", () => {
 		const view = await start("# Plan\n\n## Next\n- one\n");
 		view.type("typed ", "# Plan\n\n## Next\n- ".length);
 		const read = await h.api("/vault/Note.md");
-		const patch = await h.api("/vault/Note.md", { method: "PATCH", body: "- two\n", headers: { "If-Match": read.headers.etag as string, Operation: "append", "Target-Type": "heading", Target: "Plan::Next" } });
-		expect(patch.status, patch.text).toBe(204);
+		const patch = await h.api("/vault/Note.md", { method: "PATCH", body: "- two\n", headers: { "If-Match": read.headers.etag as string, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Next" } });
+		expect(patch.status, patch.text).toBe(200);
 		const post = await h.api("/vault/Note.md", { method: "POST", body: "- appended\n" });
 		expect(post.status).toBe(204);
 		expect(view.editor.getValue()).toBe("# Plan\n\n## Next\n- typed one\n- two\n- appended\n");

@@ -66,7 +66,7 @@ export async function revertAgentWrite(context: RequestContext): Promise<ApiResp
 	const ifNoneMatch = parseEntityTagCondition(headersValue(context, "if-none-match"));
 	if (ifMatch.kind === "absent" && ifNoneMatch.kind !== "any") return precondition(path);
 	const outcome = await context.notes.undo.revert(actorOf(context), path, revision, ifMatch, ifNoneMatch);
-	if (outcome.kind === "write") return respond(context, path, outcome.outcome);
+	if (outcome.kind === "write") return respond(context, path, outcome.outcome, "201");
 	if (outcome.kind === "move") return revertMoveAnswer(outcome.undo);
 	if (outcome.kind === "needs-merge") {
 		const { sides } = outcome;
@@ -109,7 +109,7 @@ function answerUndo(context: RequestContext, path: string, outcome: RestoreOutco
 		case "exists":
 			return problem("revert-note-exists", `An agent deleted "${path}", and a note was created there since. Nothing was written. Compare them with GET ${historyLink(path)}; to put the deleted text back anyway, GET /vault/${path} and POST ${historyLink(path)}/restore?revision=${changeTagOf(outcome.deleted)} with If-Match set to its ETag.`, { path, changeTag: changeTagOf(outcome.currentRevision), deletedRevision: changeTagOf(outcome.deleted) });
 		default:
-			return respond(context, path, outcome);
+			return respond(context, path, outcome, "201");
 	}
 }
 

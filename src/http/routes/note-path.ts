@@ -8,3 +8,11 @@ export function resolvePath(context: RequestContext, kind: "note" | "folder"): s
 	if (checked.ok) return checked.path;
 	return refuse("invalid-path", `${checked.reason} Nothing was read or written.`);
 }
+
+/** The note a write (PUT, POST, PATCH, DELETE) names; a folder (`/vault/` or a path ending in `/`) is a 405, as in LRA. */
+export function resolveWritePath(context: RequestContext): string {
+	if (context.rest === "" || context.rest.endsWith("/")) {
+		refuse("folder-not-a-note", `${context.method} acts on a note, and "/vault/${context.rest.slice(0, 200)}" names a folder, so nothing was written. Name the note's path without a trailing slash (GET the folder to list its notes).`, {}, { Allow: "GET, HEAD" });
+	}
+	return resolvePath(context, "note");
+}

@@ -14,7 +14,7 @@ import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type Handler, type Method, type RequestContext } from "../router";
 import { resolvePath } from "./note-path";
-import { isInstructionBody, patchVersion } from "./patch-version";
+import { isInstructionBody, patchVersion, servedAsFormat1 } from "./patch-version";
 import { rawPatch, type RawTarget } from "./raw-patch";
 import { headersValue } from "./headers";
 import { patchHeaderOptions } from "./patch-headers";
@@ -83,7 +83,12 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 
 async function readPart(context: RequestContext): Promise<ApiResponse> {
 	const { path, target } = targetOf(context);
-	return readNotePart(context, path, target);
+	return asVersioned(context, () => readNotePart(context, path, target));
+}
+
+/** Under Markdown-Patch-Version: 1 a URL target is served too, marked deprecated, as Local REST API 5.1 does. */
+function asVersioned(context: RequestContext, run: () => Promise<ApiResponse>): Promise<ApiResponse> {
+	return patchVersion(context).version === 1 ? servedAsFormat1(run) : run();
 }
 
 /** GET of one part of a note (also for a GET with Target-Type/Target headers). */
@@ -100,6 +105,8 @@ export async function readNotePart(context: RequestContext, path: string, target
 			return problem("target-not-found", `${part.detail} GET the note with Accept: application/vnd.olrapi.document-map+json to see what it has.`, { path }, headers);
 		case "unreadable":
 			return problem("bad-request", `${part.detail} Nothing was read.`, { path }, headers);
+		case "invalid-frontmatter":
+			return problem("invalid-frontmatter", `${part.detail} Nothing was read. The rest of the note can still be read (GET it), and its frontmatter fixed with a PUT of the whole note.`, { path }, headers);
 		case "json":
 			if (wantsHtml(context)) return problem("bad-request", "A frontmatter value is data, not markdown, so it cannot be sent as HTML. GET it without Accept: text/html for its JSON.", { path }, headers);
 			return { ...json(200, toJson(part.value), headers), omitBody: context.method === "HEAD" };
@@ -113,7 +120,11 @@ export async function readNotePart(context: RequestContext, path: string, target
 function writePart(operation?: "replace" | "append"): Handler {
 	return async (context) => {
 		const { path, target } = targetOf(context);
-		return rawPatch(context, path, target, operation);
+		if (operation === undefined) {
+			// A PATCH: a URL target is format 2's (an instruction body beside it was refused in targetOf).
+			if (patchVersion(context).version === 1) refuse("invalid-patch-version", "A part of a note named in the URL is patched the Markdown-Patch-Version 2 way, so nothing was written. Leave out Markdown-Patch-Version: 1, or name the part with Target-Type/Target headers instead.");
+		}
+		return asVersioned(context, () => rawPatch(context, path, target, operation));
 	};
 }
 

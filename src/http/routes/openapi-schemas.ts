@@ -4,8 +4,15 @@ import type { JsonValue } from "../response";
 export const SCHEMAS: Record<string, JsonValue> = {
 		Problem: {
 			type: "object",
-			required: ["type", "title", "status", "detail"],
-			properties: { type: { type: "string" }, title: { type: "string" }, status: { type: "integer" }, detail: { type: "string", description: "What happened and what to do next." } },
+			required: ["type", "title", "status", "detail", "errorCode", "message"],
+			properties: {
+				type: { type: "string", description: "/problems/{code}: the refusal's code, the same in MCP's and the CLI's `error`." },
+				title: { type: "string" },
+				status: { type: "integer" },
+				detail: { type: "string", description: "What happened and what to do next." },
+				errorCode: { type: "integer", description: "The Local REST API's five-digit code: its own where it has one (40005, 40010, 40021, 40053–40058, 40080–40084, 40101, 40510, 42200), else the status × 100." },
+				message: { type: "string", description: "For Local REST API clients, which show it cut short: the title and the general next step (within 200 characters), then the detail." },
+			},
 		},
 		StaleProblem: {
 			allOf: [

@@ -39,7 +39,7 @@ const rawPatchHeaders = [
 	{ name: "Reject-If-Content-Preexists", in: "header", required: false, description: "`true`: an append or prepend whose text is already in the target is 409 content-preexists.", schema: { type: "string", enum: ["true", "false"] } },
 ];
 const warningsHeader = { "Markdown-Patch-Warnings": { description: "Present when the patch landed with advice, e.g. a heading that would go past level 6 written at level 6: percent-encoded JSON, a list of {code, message} (code `heading-depth-overflow`).", schema: { type: "string" } } };
-const patchVersion = { name: "Markdown-Patch-Version", in: "header", required: false, description: "The Local REST API 5.x format switch. `2` (the default): JSON PATCH instructions, URL targets, the nested document map. `1`: the header PATCH and the flat `A::B` document map, answered with `Deprecation: true`. Any other value is 400 invalid-patch-version.", schema: { type: "string", enum: ["1", "2"] } };
+const patchVersion = { name: "Markdown-Patch-Version", in: "header", required: false, description: "The Local REST API 5.x format switch. `2` (the default): JSON PATCH instructions, URL targets, the nested document map. `1`: the header PATCH, Target-Type/Target on GET, PUT and POST, and the flat `A::B` document map, answered with `Deprecation: true; sunset-version=\"6.0\"` as 5.1 does. Any other value is 400 invalid-patch-version (40082).", schema: { type: "string", enum: ["1", "2"] } };
 const lenientIfMatch = { name: "If-Match", in: "header", required: false, description: "The revision you read: the ETag or the document map's `version` (a part token passes here), quoted or bare. Without it, the revision this key last read is used (a read of part of the note counts for a patch); never read: 428.", schema: { type: "string" } };
 const targetParams = [
 	pathParam,
@@ -48,18 +48,20 @@ const targetParams = [
 	patchVersion,
 ];
 const rawBody = { required: true, content: { "text/markdown": { schema: { type: "string", description: "The heading's or block's new text; for frontmatter, the value as a string." } }, "application/json": { schema: { description: "A frontmatter value as JSON, or a table block's rows: [[\"cell\", \"cell\"], ...]." } } } };
-const patchedNote = { description: "Written (or already so): the patched note, as Local REST API 5.x answers.", headers: { ...etagHeader, ...warningsHeader }, content: { "text/markdown": { schema: { type: "string" } } } };
+const patchedNote = { description: "Written (or already so): the patched note, as Local REST API 5.1 answers.", headers: { ...etagHeader, ...warningsHeader }, content: { "text/markdown": { schema: { type: "string" } } } };
 const formatTwoRefusals = {
 	"404": problemResponse("No such note (note-not-found), or the target (or the Within block) is not in the note (target-not-found)."),
 	"409": problemResponse("Reject-If-Content-Preexists and the text is already there (content-preexists), or a frontmatter key or block id rename/insert onto one that exists (target-exists); nothing was written."),
 	"422": problemResponse("Targeting headers as well as a URL target, or a whole instruction (application/vnd.olrapi.patch-instruction+json) sent to a URL target (conflicting-target)."),
 };
+const created = { description: "Created or replaced (or already identical): no body, as the Local REST API answers; the ETag is the note's revision.", headers: etagHeader };
+const folder = problemResponse("A folder (`/vault/`, or a path ending in /): folder-not-a-note (40510), nothing written.");
 const partHeaders = [
-	{ name: "Target-Type", in: "header", required: false, description: "With Target: the request acts on that part of the note only, as a URL target does (the Local REST API 4.x form).", schema: { type: "string", enum: ["heading", "block", "frontmatter"] } },
+	{ name: "Target-Type", in: "header", required: false, description: "With Target, under Markdown-Patch-Version: 1: the request acts on that part of the note only, as a URL target does (the Local REST API 4.x form). Without that version: 400 header-target-needs-version (40083), as 5.1 answers.", schema: { type: "string", enum: ["heading", "block", "frontmatter"] } },
 	{ name: "Target", in: "header", required: false, description: "Percent-encoded: a heading path joined by Target-Delimiter (default `::`), a block id or a frontmatter key.", schema: { type: "string" } },
 ];
 const common = {
-	"400": problemResponse("Invalid path (a symbolic link that loops included), malformed header (two Host lines included) or body."),
+	"400": problemResponse("Invalid path (a symbolic link that loops included), malformed header (two Host lines included) or body. Every problem also carries the Local REST API's errorCode and message."),
 	"401": problemResponse("Missing or wrong API key."),
 	"403": problemResponse("A request from a web page (Origin) that is not allowed; or an agent changing a .bak note (backup-read-only)."),
 	"409": problemResponse("The note is not UTF-8 text (note-not-utf8), so it is neither served nor changed."),
@@ -89,12 +91,12 @@ export const OPENAPI: JsonValue = {
 	servers: [{ url: `http://127.0.0.1:${DEFAULT_PORT}` }],
 	security: [{ bearer: [] }],
 	paths: {
-		"/": { get: { summary: "Service status (no key needed).", security: [], responses: { "200": { description: "Service, version, and whether the caller is authenticated." } } } },
+		"/": { get: { summary: "Service status (no key needed), with the fields Local REST API clients read: status, versions.obsidian (Obsidian's version; \"headless\" on the headless host), versions.self, manifest, authenticated. `service` is \"Revision Guard\" and `apiCompatibility` \"Obsidian Local REST API 5.1\".", security: [], responses: { "200": { description: "Service, versions, vault, and whether the caller is authenticated." } } } },
 		"/openapi.json": { get: { summary: "This document.", responses: { "200": { description: "OpenAPI 3.1 document." }, ...common } } },
-		"/problems/{name}": { get: { summary: "What a problem type means and how to proceed.", parameters: [{ name: "name", in: "path", required: true, schema: { type: "string", enum: Object.keys(PROBLEM_TYPES) } }], responses: { "200": { description: "Title, status and next step." }, "404": problemResponse("Unknown problem type.") } } },
+		"/problems/{name}": { get: { summary: "What a problem type means and how to proceed. Problem types are the refusal codes MCP's `error` and the CLI's `error` use too.", parameters: [{ name: "name", in: "path", required: true, schema: { type: "string", enum: Object.keys(PROBLEM_TYPES) } }], responses: { "200": { description: "Title, status, next step and the Local REST API errorCode." }, "404": problemResponse("Unknown problem type.") } } },
 		"/vault/{path}": {
 			get: {
-				summary: "Read a note (raw markdown, JSON with Accept: application/json, or its document map with Accept: application/vnd.olrapi.document-map+json), or list a folder when the path ends in /.",
+				summary: "Read a note (raw markdown, JSON with Accept: application/vnd.olrapi.note+json, or its document map with Accept: application/vnd.olrapi.document-map+json), or list a folder when the path ends in /. Accept: application/json alone gets the markdown, as from the Local REST API.",
 				parameters: [pathParam, ifNoneMatch, patchVersion, ...partHeaders],
 				responses: {
 					"200": {
@@ -102,7 +104,8 @@ export const OPENAPI: JsonValue = {
 						headers: etagHeader,
 						content: {
 							"text/markdown": { schema: { type: "string" } },
-							"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Note" }, { $ref: "#/components/schemas/Listing" }] } },
+							"application/vnd.olrapi.note+json": { schema: { $ref: "#/components/schemas/Note" } },
+							"application/json": { schema: { $ref: "#/components/schemas/Listing" } },
 							"application/vnd.olrapi.document-map+json": { schema: { oneOf: [{ $ref: "#/components/schemas/DocumentMap" }, { $ref: "#/components/schemas/FlatDocumentMap" }] } },
 							"text/html": { schema: { type: "string", description: "With Accept: text/html (and not text/markdown): the note rendered (Obsidian's renderer in Obsidian, markdown-it headless), safe to show: raw HTML in the note is escaped headless and reduced to plain document elements in Obsidian, nothing that runs is kept. A rendering is a read of part of the note: the ETag is a part token." } },
 						},
@@ -120,63 +123,63 @@ export const OPENAPI: JsonValue = {
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
 				responses: {
 					"200": { description: "Merged (Prefer: merge=auto): the stale write was merged with the newer note. Preference-Applied: merge=auto.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, revision: { type: "string" }, merged: { type: "boolean" }, mergeRules: { type: "array", items: { type: "string", enum: ["frontmatter", "tags", "list"] }, description: "Markdown rules that merged parts of the note where a line merge would have conflicted (absent when none): check those parts." } } } } } },
-					"201": { description: "Created.", headers: etagHeader },
-					"204": { description: "Replaced (or already identical).", headers: etagHeader },
+					"204": created,
+					"405": folder,
 					...refusals,
 					...common,
 				},
 			},
 			post: {
-				summary: "Append to a note (creating it if missing). If-Match is honoured when sent.",
+				summary: "Append to a note (creating it if missing). If-Match is honoured when sent. The body is text: a Content-Type other than text/* or application/x-www-form-urlencoded (curl's default) is 400 text-body-required (40010), never appended.",
 				parameters: [pathParam, ifMatch, ...partHeaders],
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
-				responses: { "201": { description: "Created.", headers: etagHeader }, "204": { description: "Appended.", headers: etagHeader }, ...refusals, ...common },
+				responses: { "204": { description: "Appended (or created).", headers: etagHeader }, "405": folder, ...refusals, ...common },
 			},
 			delete: {
 				summary: "Move a note to the trash; needs If-Match.",
 				parameters: [pathParam, ifMatch],
-				responses: { "204": { description: "Trashed." }, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], ...common },
+				responses: { "204": { description: "Trashed." }, "404": problemResponse("No such note."), "405": folder, "412": refusals["412"], "428": refusals["428"], ...common },
 			},
 			patch: {
-				summary: "Change one part of a note: a heading's section, a block (`^id`) or a frontmatter key. Format 2 (the default): a JSON PatchInstruction body, or (with Markdown-Patch-Version: 2) Target-Type/Target headers and the payload as the body. Format 1 (Markdown-Patch-Version: 1, or targeting headers without a version, as clients older than Local REST API 5.x send): the Operation/Target-Type/Target headers. The patched note is written like a PUT: ifMatch or If-Match (or, without either, the revision this key last read) must be current; a stale one is 412 with the patched note kept as .bak; no token and no read is 428.",
+				summary: "Change one part of a note: a heading's section, a block (`^id`) or a frontmatter key. Format 2 (the default): a JSON PatchInstruction body, or (with Markdown-Patch-Version: 2) Target-Type/Target headers and the payload as the body. Format 1 (Markdown-Patch-Version: 1): the Operation/Target-Type/Target headers, answered with Deprecation; targeting headers without a version are 400 patch-version-required (40084), as 5.1 answers. Every format answers 200 with the patched note. The patched note is written like a PUT: ifMatch or If-Match (or, without either, the revision this key last read) must be current; a stale one is 412 with the patched note kept as .bak; no token and no read is 428.",
 				parameters: [pathParam, ifMatch, patchVersion, ...patchHeaders.map((header) => ({ ...header, required: false })), ...rawPatchHeaders.filter((header) => header.name === "Within" || header.name === "Destination")],
 				requestBody: {
 					required: true,
 					content: {
 						"application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/PatchInstruction" }, { description: "Format 1 and raw-content mode: a frontmatter value, or a table block's rows, as JSON." }] } },
-						"application/vnd.olrapi.patch-instruction+json": { schema: { $ref: "#/components/schemas/PatchInstruction" } },
+						"application/vnd.olrapi.patch-instruction+json": { schema: { $ref: "#/components/schemas/PatchInstruction" }, description: "An instruction that names its own target: beside Target-Type/Target headers, 422 conflicting-target." },
 						"text/markdown": { schema: { type: "string", description: "Format 1, or format 2 with header targeting: the payload." } },
 					},
 				},
 				responses: {
 					"200": patchedNote,
-					"204": { description: "Patched (format 1).", headers: etagHeader },
 					...formatTwoRefusals,
+					"405": folder,
 					"412": refusals["412"],
 					"413": refusals["413"],
 					"428": refusals["428"],
 					...common,
-					"400": problemResponse("An instruction with an unknown field or outside the algebra (invalid-patch-instruction), missing or malformed PATCH headers, a header that format does not read (unsupported-header), a Markdown-Patch-Version other than 1 or 2, a format 1 target that is not in the note (patch-target-not-found), or a value that cannot be applied; nothing was written."),
+					"400": problemResponse("An instruction with an unknown field or an unsupported part (invalid-patch-instruction, 40081), missing or malformed PATCH headers (invalid-patch, 40053–40057), a header that format does not read (unsupported-header), targeting headers without a version (patch-version-required, 40084), a Markdown-Patch-Version other than 1 or 2 (40082), a frontmatter that is not valid YAML (invalid-frontmatter, 40005), or a value that cannot be applied; nothing was written."),
 				},
 			},
 			additionalOperations: moveOperations({ problemResponse, pathParam, etagHeader, common }),
 		},
 		"/vault/{path}/{targetType}/{target}": {
-			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of that part: a tokenless PATCH may stand on it, a PUT or DELETE may not.", parameters: [...targetParams, { name: "Target-Scope", in: "header", required: false, description: "`content` (default); `marker`: the label alone (a heading's text, a block's id, a frontmatter key); `markerAndContent`: the whole node as a PATCH replace at that scope takes it (a heading's section with its own line as `#`, a whole block, a frontmatter entry as {key: value}). `parent` is 400.", schema: { type: "string", enum: ["content", "marker", "markerAndContent"] } }], responses: { "200": { description: "The part, with the note's part token as ETag (it can patch the note, never replace it).", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common } },
+			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of that part: a tokenless PATCH may stand on it, a PUT or DELETE may not.", parameters: [...targetParams, { name: "Target-Scope", in: "header", required: false, description: "`content` (default); `marker`: the label alone (a heading's text, a block's id, a frontmatter key); `markerAndContent`: the whole node as a PATCH replace at that scope takes it (a heading's section with its own line as `#`, a whole block, a frontmatter entry as {key: value}). `parent` is 400.", schema: { type: "string", enum: ["content", "marker", "markerAndContent"] } }], responses: { "200": { description: "The part, with the note's part token as ETag (it can patch the note, never replace it).", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common, "400": problemResponse("A frontmatter value of a note whose frontmatter is not valid YAML (invalid-frontmatter, 40005), a Target-Scope of parent, or an ambiguous heading.") } },
 			put: { summary: "Replace one part of a note, guarded like PUT /vault/{path}.", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common, "400": problemResponse("A target that is not in the note, a JSON body on a heading or block, or an empty body; nothing was written.") } },
 			post: { summary: "Append to one part of a note, guarded like PUT /vault/{path} (a tokenless append is held to this key's last read).", parameters: [...targetParams, lenientIfMatch, rawPatchHeaders[3]!], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common } },
 			patch: {
 				summary: "Local REST API 5.x raw-content mode: the Operation header (append, prepend, replace or delete) applied to the part the URL names, with Target-Scope, Within, Destination and Reject-If-Content-Preexists as LRA 5.1 reads them, the body being the payload (none for a delete or a move); guarded like PUT /vault/{path}.",
 				parameters: [...targetParams, lenientIfMatch, { name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace", "delete"] } }, { name: "Create-Target-If-Missing", in: "header", required: false, schema: { type: "string", enum: ["true", "false"] } }, ...rawPatchHeaders],
 				requestBody: { ...rawBody, required: false },
-				responses: { "200": patchedNote, ...formatTwoRefusals, "412": refusals["412"], "428": refusals["428"], ...common },
+				responses: { "200": patchedNote, ...formatTwoRefusals, "412": refusals["412"], "428": refusals["428"], ...common, "400": problemResponse("No Operation, Markdown-Patch-Version: 1 (URL targets are format 2's: invalid-patch-version), an empty body, or a value that cannot be applied; nothing was written.") },
 			},
 		},
 		"/active/": {
 			get: { summary: "Read the note open in Obsidian's active editor, as GET /vault/{path} does (Content-Location names it). 404 when none is (always, headless).", parameters: [ifNoneMatch], responses: { "200": { description: "The note and its ETag.", headers: etagHeader }, "304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader }, "404": problemResponse("No active note."), ...common } },
 			put: { summary: "Replace the active note, guarded like PUT /vault/{path}.", parameters: [ifMatch, allowEmpty], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Replaced.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
 			post: { summary: "Append to the active note, as POST /vault/{path}.", parameters: [ifMatch], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Appended.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
-			patch: { summary: "Patch the active note, guarded like PATCH /vault/{path}.", parameters: [ifMatch, ...patchHeaders], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Patched.", headers: etagHeader }, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
+			patch: { summary: "Patch the active note, guarded like PATCH /vault/{path}.", parameters: [ifMatch, patchVersion, ...patchHeaders], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "200": patchedNote, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
 			delete: { summary: "Trash the active note; needs If-Match (or a current last read).", parameters: [ifMatch], responses: { "204": { description: "Trashed." }, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
 		},
 		"/conflicts": {

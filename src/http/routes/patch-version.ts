@@ -4,7 +4,8 @@
  * 5.x marks deprecated with a `Deprecation` header). Any other value is refused, as 5.x does.
  */
 import { parseEntityTagCondition, type EntityTagCondition } from "../../core/revision";
-import { refuse } from "../problems";
+import { Problem, refuse } from "../problems";
+import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";
 import { headersValue } from "./headers";
 
@@ -14,8 +15,22 @@ export interface PatchVersion {
 	explicit: boolean;
 }
 
-/** What answers served the format 1 way carry. */
-export const DEPRECATION = { Deprecation: "true" };
+/** What answers served the format 1 way carry, exactly as Local REST API 5.1 sends it (RFC 8594's sunset). */
+export const DEPRECATION = { Deprecation: 'true; sunset-version="6.0"' };
+
+/** Runs a format 1 request: its answer, a refusal thrown on the way included, carries DEPRECATION (as 5.1's does). */
+export async function servedAsFormat1(run: () => Promise<ApiResponse>): Promise<ApiResponse> {
+	try {
+		return deprecated(await run());
+	} catch (error) {
+		if (error instanceof Problem) throw new Problem(deprecated(error.response));
+		throw error;
+	}
+}
+
+function deprecated(answer: ApiResponse): ApiResponse {
+	return { ...answer, headers: { ...answer.headers, ...DEPRECATION } };
+}
 
 export function patchVersion(context: RequestContext): PatchVersion {
 	const raw = headersValue(context, "markdown-patch-version");

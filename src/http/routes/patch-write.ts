@@ -22,8 +22,10 @@ export interface PatchWrite {
 	ifMatch: EntityTagCondition;
 	/** Captured when the request arrived, before its body was read (see heldRevision). */
 	held: HeldRead | null;
-	/** Format 2 answers a patch with the patched note (200), as Local REST API 5.x does; format 1 with 204. */
+	/** Answer with the patched note (200), as Local REST API 5.1 does for every format. */
 	answerWithNote: boolean;
+	/** A format 1 (header) PATCH: text already in the target is a 400, as 1.x answers it. */
+	format1?: boolean;
 	/** Extra headers for the answer (Deprecation, for format 1). */
 	headers?: Record<string, string>;
 }
@@ -57,12 +59,12 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 	if (outcome.kind === "refused" && outcome.refusal.reason === "not-found") {
 		return problem("note-not-found", `There is no note at "${path}"; PATCH changes an existing note. Create it with PUT.`, { path }, extra);
 	}
-	if (outcome.kind === "inapplicable" && request.answerWithNote) return notApplied(path, outcome, extra);
+	if (outcome.kind === "inapplicable" && request.answerWithNote) return notApplied(path, outcome, extra, request.format1 === true);
 	const answer = respond(context, path, outcome);
 	// The last text computed is what landed when its revision is the one written (the writer may have retried).
 	const landed: string | null = patched;
 	if (request.answerWithNote && (outcome.kind === "written" || outcome.kind === "unchanged") && landed !== null && revisionOf(landed) === outcome.revision) {
-		// The answer shows the whole patched note, so it can carry the token of all of it, and counts as a read of it.
+		// The answer shows the whole patched note, so it can carry the token of all of it, and counts as a read of all of it.
 		context.notes.shownWhole(actorOf(context), path, outcome.revision);
 		return { status: 200, headers: { ...extra, ETag: etagFor(outcome.revision, "whole") }, body: landed, contentType: "text/markdown; charset=utf-8" };
 	}
@@ -71,17 +73,20 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 
 /**
  * A format 2 patch that does not apply, with LRA 5.1's statuses: a missing target (or `within` index) is 404, text
- * already there (rejectIfContentPreexists) or a frontmatter key that would appear twice is 409, an instruction the
- * note makes impossible is 400. Nothing was written.
+ * already there (rejectIfContentPreexists) or a frontmatter key that would appear twice is 409 (text already there is
+ * 400 in format 1, as 1.x answers), frontmatter that is not YAML is 400 (40005), an instruction the note makes
+ * impossible is 400. Nothing was written.
  */
-function notApplied(path: string, outcome: Extract<WriteOutcome, { kind: "inapplicable" }>, headers: Record<string, string>): ApiResponse {
+function notApplied(path: string, outcome: Extract<WriteOutcome, { kind: "inapplicable" }>, headers: Record<string, string>, format1: boolean): ApiResponse {
 	const fields = { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) };
 	const withTag = { ...headers, ETag: etagFor(outcome.currentRevision, outcome.currentSight) };
 	switch (outcome.reason) {
 		case "target-not-found":
 			return problem("target-not-found", outcome.detail, fields, withTag);
 		case "content-preexists":
-			return problem("content-preexists", outcome.detail, fields, withTag);
+			return problem(format1 ? "invalid-patch" : "content-preexists", outcome.detail, fields, withTag);
+		case "invalid-frontmatter":
+			return problem("invalid-frontmatter", outcome.detail, fields, withTag);
 		case "key-collision":
 			return problem("target-exists", outcome.detail, fields, withTag);
 		case "invalid-instruction":

@@ -9,7 +9,8 @@ import { algebraError } from "../../core/patch-algebra";
 import { refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";
-import { lenientIfMatch, percentDecoded } from "./patch-version";
+import { LRA_CASE } from "../lra-error-codes";
+import { lenientIfMatch, patchVersion, percentDecoded } from "./patch-version";
 import { writePatch } from "./patch-write";
 import { headersValue } from "./headers";
 import { patchHeaderOptions } from "./patch-headers";
@@ -51,13 +52,19 @@ export function headerTarget(context: RequestContext): RawTarget {
 /**
  * The part of a note that `Target-Type` and `Target` (split on `Target-Delimiter`, default `::`) name on a GET, PUT
  * or POST, as Local REST API 4.x clients send them: the request then acts on that part, never on the whole note.
+ * Local REST API 5.1 does this only under `Markdown-Patch-Version: 1` (the caller marks its answer deprecated) and
+ * refuses the headers otherwise; so do we, rather than guess which format they mean.
  */
 export function format1Target(context: RequestContext): RawTarget | null {
 	const type = headersValue(context, "target-type")?.trim().toLowerCase();
 	const raw = headersValue(context, "target");
 	if (type === undefined && raw === undefined) return null;
-	if (type === undefined || raw === undefined || !TYPES.includes(type as PatchTargetType)) {
-		return refuse("patch-target-not-supported", "Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.");
+	const together = "Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.";
+	if (type === undefined) return refuse("patch-target-not-supported", together, { errorCode: LRA_CASE.missingTargetType });
+	if (!TYPES.includes(type as PatchTargetType)) return refuse("patch-target-not-supported", `Target-Type "${type.slice(0, 40)}" is not one of heading, block or frontmatter. ${together}`);
+	if (raw === undefined || raw.trim() === "") return refuse("patch-target-not-supported", together, { errorCode: LRA_CASE.missingTarget });
+	if (patchVersion(context).version !== 1) {
+		return refuse("header-target-needs-version", `Target-Type and Target name a part of the note only under Markdown-Patch-Version: 1 (the deprecated header format), so nothing was read or written. Add Markdown-Patch-Version: 1, or name the part in the URL: /vault/{note}/${type}/{${type === "heading" ? "A}/{B" : type === "block" ? "id" : "key"}}.`);
 	}
 	if (context.method === "GET" || context.method === "HEAD") patchHeaderOptions(context, "read");
 	const target = percentDecoded(raw);
@@ -75,7 +82,7 @@ export function format1Target(context: RequestContext): RawTarget | null {
 export async function rawPatch(context: RequestContext, path: string, target: RawTarget, implied?: PatchOperation): Promise<ApiResponse> {
 	if (!target.format1 && headersValue(context, "target-delimiter") !== undefined) invalid("Target-Delimiter belongs to Markdown-Patch-Version: 1; here each heading is its own URL segment (or a JSON list), so no delimiter is needed. Nothing was written.");
 	const operation = implied ?? (headersValue(context, "operation")?.trim().toLowerCase() as PatchOperation | undefined);
-	if (operation === undefined || !OPERATIONS.includes(operation)) invalid(`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation}")` : ""}. Nothing was written.`);
+	if (operation === undefined || !OPERATIONS.includes(operation)) invalid(`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation.slice(0, 40)}")` : ""}. Nothing was written.`, operation === undefined ? LRA_CASE.missingOperation : LRA_CASE.invalidOperation);
 	const options = patchHeaderOptions(context, target.format1 ? "format1" : implied ? "implied" : "raw");
 	const ifMatch = lenientIfMatch(context);
 	const held = heldRevision(context, path);
@@ -99,6 +106,7 @@ export async function rawPatch(context: RequestContext, path: string, target: Ra
 	return writePatch(context, { path, instruction, body: operation === "delete" ? "" : body, ifMatch, held, answerWithNote: true });
 }
 
-function invalid(detail: string): never {
-	return refuse("invalid-patch-instruction", detail);
+/** `errorCode`: LRA's finer code, where the request's headers (not an instruction) were wrong. */
+function invalid(detail: string, errorCode?: number): never {
+	return refuse("invalid-patch-instruction", detail, errorCode === undefined ? {} : { errorCode });
 }

@@ -1,8 +1,9 @@
 /** Turns a refused write into the problem response that tells the agent exactly what happened and what to do next. */
 import type { Refusal } from "../../core/guard";
+import { refusalCode } from "../../core/refusal-codes";
 import { etagFor, tokenFor } from "../../core/revision-tokens";
 import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../../service/stale-facts";
-import { problem } from "../problems";
+import { problem, problemOf } from "../problems";
 import type { ApiResponse, JsonValue } from "../response";
 import type { RequestContext } from "../router";
 import { changesLink } from "./changes";
@@ -25,32 +26,34 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		? { conflictId: conflict.id, backupPath: conflict.backupPath, ...(backupError ? { backupError } : {}) }
 		: {};
 	const retry = retryWording(context.method);
+	// The problem type is the refusal's code, the same on every surface (core/refusal-codes.ts).
+	const name = problemOf(refusalCode(refusal));
 	switch (refusal.reason) {
 		case "token-required":
-			return problem("precondition-required", tokenRequired(context.method, path, refusal, retry), { path, ...current, ...(refusal.sent ? { sentToken: refusal.sent } : {}), ...(refusal.lastReadPart ? { lastReadPart: true } : {}) }, headers);
+			return problem(name, tokenRequired(context.method, path, refusal, retry), { path, ...current, ...(refusal.sent ? { sentToken: refusal.sent } : {}), ...(refusal.lastReadPart ? { lastReadPart: true } : {}) }, headers);
 		case "stale":
 			return staleResponse(context, path, outcome, heldTo, kept, record, headers);
 		case "read-expired":
-			return problem("read-expired", `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
+			return problem(name, `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
 				{ path, sentRevision: tokenFor(refusal.sentRevision, outcome.sentSight), ...current, ...record }, headers);
 		case "exists":
-			return problem("note-exists", `"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
+			return problem(name, `"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
 				{ path, ...current, ...record }, headers);
 		case "content-loss":
-			return problem("content-loss", `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
+			return problem(name, `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
 				{ path, ...current, ...record }, headers);
 		case "empty-body":
-			return problem("empty-body", `The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
+			return problem(name, `The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
 				{ path, ...current }, headers);
 		case "note-in-use":
-			return problem("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
+			return problem(name, `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
 				{ path, ...current, ...record }, headers);
 		case "backup-read-only":
-			return problem("backup-read-only", `"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person keeps or deletes backups).`, { path });
+			return problem(name, `"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person keeps or deletes backups).`, { path });
 		case "not-found":
-			return problem("note-not-found", `There is no note at "${path}"; nothing was deleted.`, { path });
+			return problem(name, `There is no note at "${path}"; nothing was deleted.`, { path });
 		case "malformed-condition":
-			return problem("malformed-precondition", `The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`, { path });
+			return problem(name, `The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`, { path });
 	}
 }
 
@@ -73,7 +76,7 @@ function staleResponse(context: RequestContext, path: string, outcome: Refused, 
 	const previewCut = mergePreview?.truncated && conflict ? ` The merge preview was cut at the answer size limit; GET /conflicts/${encodeURIComponent(conflict.id)}/merge for all of it.` : "";
 	const revisions = nextPageRevisions(outcome);
 	const pages = changes?.truncated && revisions !== null ? { changesTruncated: true, changesNext: changesLink(path, revisions.since, revisions.to, changes.nextOffset ?? 0) } : {};
-	return problem("stale-revision", heldTo + merge + what + kept + next + previewCut, { path, ...facts, ...record, ...pages, ...(implicit ? { implicitRevision: true } : {}) }, headers);
+	return problem(problemOf(refusalCode(outcome.refusal)), heldTo + merge + what + kept + next + previewCut, { path, ...facts, ...record, ...pages, ...(implicit ? { implicitRevision: true } : {}) }, headers);
 }
 
 /** Why a write needs a token it did not send, and how to get one: read the note (the whole note to replace or delete it). */

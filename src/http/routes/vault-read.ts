@@ -14,11 +14,16 @@ import { actorOf, type RequestContext } from "../router";
 import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
 import { readNotePart } from "./note-target";
-import { DEPRECATION, patchVersion } from "./patch-version";
+import { DEPRECATION, patchVersion, servedAsFormat1 } from "./patch-version";
 import { format1Target } from "./raw-patch";
 import { htmlAnswer, wantsHtml } from "./note-html";
 
-export const NOTE_JSON_TYPES = ["application/vnd.olrapi.note+json", "application/json"];
+/**
+ * The note as JSON, for a client that asks for it by name. `application/json` alone is not enough: axios and the n8n
+ * node send it with every request (beside text/plain and any type) and expect the markdown, which is what Local REST
+ * API 5.1 sends them: it serves JSON only for this type.
+ */
+export const NOTE_JSON_TYPE = "application/vnd.olrapi.note+json";
 export const DOCUMENT_MAP_TYPE = "application/vnd.olrapi.document-map+json";
 
 export async function readVault(context: RequestContext): Promise<ApiResponse> {
@@ -31,11 +36,11 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
 	const { version } = patchVersion(context);
 	const part = format1Target(context);
-	if (part) return readNotePart(context, path, part);
+	if (part) return servedAsFormat1(() => readNotePart(context, path, part));
 	const head = context.method === "HEAD";
 	const accept = headersValue(context, "accept") ?? "";
 	const wantsMap = accept.includes(DOCUMENT_MAP_TYPE);
-	const wantsJson = NOTE_JSON_TYPES.some((type) => accept.includes(type));
+	const wantsJson = accept.includes(NOTE_JSON_TYPE);
 	// A rendering shows the note but not its text: a read of part of it (note-html.ts).
 	const html = !wantsMap && !wantsJson && wantsHtml(context);
 	const read = await context.notes.read(actorOf(context), path, { head, part: wantsMap || html, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
@@ -66,8 +71,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 			...(await context.notes.facts.links(read.path, read.content)),
 			...(frontmatter.warning ? { warnings: [`${frontmatter.warning} It is served as null; the note's content is unaffected.`] } : {}),
 		};
-		const contentType = accept.includes(NOTE_JSON_TYPES[0]!) ? `${NOTE_JSON_TYPES[0]!}; charset=utf-8` : "application/json; charset=utf-8";
-		return { ...json(200, body, headers), contentType, omitBody: head };
+		return { ...json(200, body, headers), contentType: `${NOTE_JSON_TYPE}; charset=utf-8`, omitBody: head };
 	}
 	if (html) return htmlAnswer(context, read.path, read.content, headers);
 	return { status: 200, headers, body: read.content, contentType: "text/markdown; charset=utf-8", omitBody: head };

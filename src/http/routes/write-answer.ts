@@ -1,8 +1,9 @@
 /** The answers every guarded write shares: the revision a tokenless write is held to, and the answer to its outcome. */
 import type { HeldRead } from "../../core/read-ledger";
 import { etagFor, revisionField } from "../../core/revision-tokens";
+import { inapplicableCode } from "../../core/refusal-codes";
 import type { WriteOutcome } from "../../service/guarded-writer";
-import { problem } from "../problems";
+import { problem, problemOf } from "../problems";
 import { json, noContent, type ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";
 import { refusalResponse } from "./refusal";
@@ -20,8 +21,10 @@ export function heldRevision(context: RequestContext, path: string): HeldRead | 
  * The answer to a guarded write's outcome (PATCH answers through this too). Its ETag is a token only as far as the
  * client has seen the note it names: a whole replace hands the revision; an append, patch or edit to a note it had not
  * read whole, or a merge it has not seen, hands a part token (it can patch, not replace: read the note for that).
+ * A note created by PUT or POST is answered 204, as the Local REST API does, its revision in the ETag; `created`
+ * "201" answers with the note's summary instead (history's undo of a delete, which has no LRA counterpart).
  */
-export function respond(context: RequestContext, path: string, outcome: WriteOutcome): ApiResponse {
+export function respond(context: RequestContext, path: string, outcome: WriteOutcome, created: "204" | "201" = "204"): ApiResponse {
 	switch (outcome.kind) {
 		case "written": {
 			const etag = { ETag: etagFor(outcome.revision, outcome.sight) };
@@ -31,10 +34,11 @@ export function respond(context: RequestContext, path: string, outcome: WriteOut
 					"Preference-Applied": "merge=auto",
 				});
 			}
+			if (outcome.created && created === "204") return noContent({ ...etag, Location: locationOf(path) });
 			if (outcome.created) {
 				return json(201, { path, ...revisionField("revision", outcome.revision, outcome.sight), created: true }, {
 					...etag,
-					Location: `/vault/${path.split("/").map(encodeURIComponent).join("/")}`,
+					Location: locationOf(path),
 				});
 			}
 			return noContent(etag);
@@ -44,9 +48,13 @@ export function respond(context: RequestContext, path: string, outcome: WriteOut
 		case "deleted":
 			return noContent();
 		case "inapplicable":
-			return problem(outcome.reason === "target-not-found" ? "patch-target-not-found" : "invalid-patch", outcome.detail, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) }, { ETag: etagFor(outcome.currentRevision, outcome.currentSight) });
+			return problem(problemOf(inapplicableCode(outcome.reason, "patch")), outcome.detail, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) }, { ETag: etagFor(outcome.currentRevision, outcome.currentSight) });
 		case "refused":
 			return refusalResponse(context, path, outcome);
 	}
 }
 
+
+function locationOf(path: string): string {
+	return `/vault/${path.split("/").map(encodeURIComponent).join("/")}`;
+}

@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PersonOutcome, RefusedWrite } from "./ask-person";
+import type { RefusalCode } from "../../core/refusal-codes";
 import { changeTagOf } from "../../core/revision-tokens";
 import { currentFields } from "../../service/stale-facts";
 
@@ -14,7 +15,7 @@ export function answerWithPersonOutcome(plain: CallToolResult, person: PersonOut
 	const conflict = outcome.conflict;
 	const refused = `Your write to ${quoted} was refused because the note changed after you read it, and `;
 	const links = plain.content.filter((block) => block.type !== "text");
-	const facts = (extra: Record<string, unknown>) => ({ error: "stale", path, ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...extra });
+	const facts = (extra: Record<string, unknown>) => ({ error: "stale-revision" satisfies RefusalCode, path, ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...extra });
 	const answer = (prose: string, extra: Record<string, unknown>): CallToolResult => ({
 		isError: true,
 		content: [{ type: "text", text: prose }, { type: "text", text: JSON.stringify(facts(extra)) }, ...links],

@@ -2,7 +2,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
 import type { HeldRead } from "../../core/read-ledger";
-import type { EntityTagCondition } from "../../core/revision";
+import { parseEntityTagCondition, type EntityTagCondition } from "../../core/revision";
 import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
 import type { PersonOutcome, RefusedWrite } from "../elicitation/ask-person";
@@ -60,13 +60,12 @@ export function checkPath(context: ToolContext, path: string, kind: "note" | "fo
 }
 
 /**
- * A revision the agent passed, as the If-Match the writer checks; an ETag copied from REST is allowed, quotes and all
- * (a weak `W/` one stays weak, so it never passes).
+ * A revision the agent passed, as the If-Match the writer checks, read as REST reads If-Match: a token as a JSON
+ * answer carries it, or an ETag copied from REST, quotes and all (a weak `W/` one stays weak, so it never passes).
+ * Anything else is no revision at all, refused as malformed-precondition (as REST's 400), never taken as stale.
  */
 export function ifMatchOf(revision: string | undefined): EntityTagCondition {
-	if (revision === undefined) return { kind: "absent" };
-	const weak = revision.startsWith("W/");
-	return { kind: "tags", tags: [{ weak, opaque: unquoted(revision) }] };
+	return parseEntityTagCondition(revision);
 }
 
 /** A revision as an agent may paste it: bare, quoted, or as a weak ETag. */
@@ -84,7 +83,7 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 	} catch (error) {
 		if (error instanceof ToolFailure) return error.result;
 		const refused = vaultRefusalOf(error);
-		if (refused) return fail(`${refused.message} Nothing was read or written.`, { error: refused.reason, path: refused.path, ...(refused.existing ? { existing: refused.existing } : {}) });
+		if (refused) return fail(`${refused.message} Nothing was read or written.`, { error: refused.kind, reason: refused.reason, path: refused.path, ...(refused.existing ? { existing: refused.existing } : {}) });
 		context.onError?.(error);
 		return fail("The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.");
 	}

@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { fail, ok, type ToolContext } from "./context";
 import { refusalResult } from "./refusal";
+import { inapplicableCode, refusalCode } from "../../core/refusal-codes";
 import { revisionField, tokenFor } from "../../core/revision-tokens";
 
 type Inapplicable = Extract<WriteOutcome, { kind: "inapplicable" }>;
@@ -15,7 +16,7 @@ export function inapplicableResult(path: string, outcome: Inapplicable, tool: "e
 	const quoted = JSON.stringify(path);
 	const reread = `call read_note {"path":${quoted}} to see the note as it is now, then call ${tool} again`;
 	const next = nextStep(reason, tool, reread, quoted);
-	return fail(`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`, { error: reason, path, ...revisionField("currentRevision", currentRevision, currentSight) });
+	return fail(`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`, { error: inapplicableCode(reason, tool === "edit_note" ? "edit" : "patch"), reason, path, ...revisionField("currentRevision", currentRevision, currentSight) });
 }
 
 function nextStep(reason: Inapplicable["reason"], tool: "edit_note" | "patch_note", reread: string, quoted: string): string {
@@ -51,7 +52,7 @@ export async function inPlaceChangeResult(path: string, outcome: WriteOutcome, t
 			return inapplicableResult(path, outcome, tool);
 		case "refused":
 			if (outcome.refusal.reason === "not-found") {
-				return fail(`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`, { error: "not-found", path });
+				return fail(`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`, { error: refusalCode(outcome.refusal), path });
 			}
 			return refusalResult(path, outcome, tool, context);
 		case "deleted":

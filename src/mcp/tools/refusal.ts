@@ -8,6 +8,7 @@ import type { WriteOutcome } from "../../service/guarded-writer";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";
 import { fail, type ToolContext } from "./context";
+import { refusalCode } from "../../core/refusal-codes";
 import { tokenFor } from "../../core/revision-tokens";
 import { currentFields, nextPageRevisions } from "../../service/stale-facts";
 
@@ -37,7 +38,8 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallT
 	const usable = currentRevision !== null && currentSight !== "none" ? tokenFor(currentRevision, currentSight) : null;
 	const reread = `call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} again with ${usable === null ? "the revision it returns" : `revision=${JSON.stringify(usable)}`}`;
 	const facts = {
-		error: refusal.reason,
+		// The refusal's code, the same as REST's problem type and the CLI's error (core/refusal-codes.ts).
+		error: refusalCode(refusal),
 		path,
 		...(refusal.reason === "stale" && refusal.sentRevision !== null ? { sentRevision: tokenFor(refusal.sentRevision, outcome.sentSight) } : {}),
 		...currentFields(outcome),

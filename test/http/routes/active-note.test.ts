@@ -99,8 +99,8 @@ describe("/active/ in Obsidian", () => {
 		open("Daily/Today.md");
 		const tag = (await s.api("/active/")).headers.etag as string;
 		expect((await s.api("/active/", { method: "POST", body: "- two\n" })).status).toBe(204);
-		const patched = await s.api("/active/", { method: "PATCH", body: "- first", headers: { Operation: "prepend", "Target-Type": "heading", Target: "Today" } });
-		expect(patched.status, patched.text).toBe(204);
+		const patched = await s.api("/active/", { method: "PATCH", body: "- first", headers: { "Markdown-Patch-Version": "1", Operation: "prepend", "Target-Type": "heading", Target: "Today" } });
+		expect(patched.status, patched.text).toBe(200);
 		expect(await s.file("Daily/Today.md")).toBe("# Today\n- first\n- one\n- two\n");
 		expectProblem(await s.api("/active/", { method: "DELETE", headers: { "If-Match": tag } }), 412, "stale-revision");
 		expect((await s.api("/active/", { method: "DELETE", headers: { "If-Match": patched.headers.etag as string } })).status).toBe(204);

@@ -50,7 +50,7 @@ describe("note paths", () => {
 
 	it("decodes percent-encoding exactly once", async () => {
 		const res = await h.api("/vault/100%2525.md", { method: "PUT", body: "literal\n" });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(await readFile(join(h.dir, "100%25.md"), "utf8")).toBe("literal\n");
 		expect(res.headers.location).toBe("/vault/100%2525.md");
 	});
@@ -97,7 +97,7 @@ describe("note paths", () => {
 	it("allows spaces, unicode and dots inside names", async () => {
 		for (const name of ["My Notes/2026.01.02 plan.md", "日本語/ノート.md", "emoji 🎉/a.b.c.md"]) {
 			const path = name.split("/").map(encodeURIComponent).join("/");
-			expect((await h.api(`/vault/${path}`, { method: "PUT", body: name })).status, name).toBe(201);
+			expect((await h.api(`/vault/${path}`, { method: "PUT", body: name })).status, name).toBe(204);
 			expect((await h.api(`/vault/${path}`)).text).toBe(name);
 		}
 	});

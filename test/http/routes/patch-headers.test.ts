@@ -54,15 +54,15 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH option head
 		});
 
 		it("marker takes the whole heading line in format 1 (the 1.x rename)", async () => {
-			const res = await s.api("/vault/Plan.md", { method: "PATCH", body: "### Echo\n", headers: { "If-Match": etag, Operation: "replace", "Target-Type": "heading", Target: "Plan::Delta", "Target-Scope": "marker" } });
-			expect(res.status, res.text).toBe(204);
+			const res = await s.api("/vault/Plan.md", { method: "PATCH", body: "### Echo\n", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "heading", Target: "Plan::Delta", "Target-Scope": "marker" } });
+			expect(res.status, res.text).toBe(200);
 			expect(await note()).toBe(NOTE.replace("## Delta", "### Echo"));
 		});
 
 		it("markerAndContent deletes a whole section, and parent is refused in format 1 (a format 2 move)", async () => {
 			expect((await url("", { Operation: "delete", "Target-Scope": "markerAndContent" })).status).toBe(200);
 			expect(await note()).toBe(NOTE.replace("## Delta\n\ndelta body stays\n\n", ""));
-			const format1 = await s.api("/vault/Plan.md", { method: "PATCH", body: "x", headers: { Operation: "replace", "Target-Type": "heading", Target: "Plan::Log", "Target-Scope": "parent" } });
+			const format1 = await s.api("/vault/Plan.md", { method: "PATCH", body: "x", headers: { "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "heading", Target: "Plan::Log", "Target-Scope": "parent" } });
 			expect(expectRefused(format1, 400, "invalid-patch-instruction").detail).toMatch(/format 2 only/);
 		});
 
@@ -118,7 +118,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH option head
 		});
 
 		it.each(["Within", "Destination"])("refuses %s in format 1 and beside a JSON instruction, by name", async (header) => {
-			const format1 = await s.api("/vault/Plan.md", { method: "PATCH", body: "x\n", headers: { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log", [header]: "1" } });
+			const format1 = await s.api("/vault/Plan.md", { method: "PATCH", body: "x\n", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Log", [header]: "1" } });
 			expect(expectRefused(format1, 400, "unsupported-header").header).toBe(header);
 			const json = await instruction({ targetType: "heading", target: ["Plan", "Log"], operation: "append", content: "x" }, { [header]: "1" });
 			expect(expectRefused(json, 400, "unsupported-header").header).toBe(header);
@@ -137,7 +137,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH option head
 		});
 
 		it("refuses it in format 1 (400, as 1.x does) with Reject-If-Content-Preexists: true or Apply-If-Content-Preexists: false", async () => {
-			const headers = { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log" };
+			const headers = { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Log" };
 			const guards: Record<string, string>[] = [{ "Reject-If-Content-Preexists": "true" }, { "Apply-If-Content-Preexists": "false" }];
 			for (const extra of guards) {
 				const res = await s.api("/vault/Plan.md", { method: "PATCH", body: "- one\n", headers: { ...headers, ...extra } });
@@ -145,7 +145,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH option head
 			}
 			expect(await note()).toBe(NOTE);
 			const res = await s.api("/vault/Plan.md", { method: "PATCH", body: "- one\n", headers: { ...headers, "Apply-If-Content-Preexists": "true" } });
-			expect(res.status, res.text).toBe(204);
+			expect(res.status, res.text).toBe(200);
 			expect(await note()).toBe(NOTE.replace("- one\n", "- one\n- one\n"));
 		});
 
@@ -159,14 +159,14 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH option head
 
 	describe("Trim-Target-Whitespace", () => {
 		it("drops the blank line between heading and body on a format 1 prepend", async () => {
-			const res = await s.api("/vault/Plan.md", { method: "PATCH", body: "first\n", headers: { "If-Match": etag, Operation: "prepend", "Target-Type": "heading", Target: "Plan::Delta", "Trim-Target-Whitespace": "true" } });
-			expect(res.status, res.text).toBe(204);
+			const res = await s.api("/vault/Plan.md", { method: "PATCH", body: "first\n", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "prepend", "Target-Type": "heading", Target: "Plan::Delta", "Trim-Target-Whitespace": "true" } });
+			expect(res.status, res.text).toBe(200);
 			expect(await note()).toBe(NOTE.replace("## Delta\n\ndelta", "## Delta\nfirst\ndelta"));
 		});
 
 		it("is refused in format 2 (the engine owns the whitespace there, as in LRA 5.1) and when neither true nor false", async () => {
 			expect(expectRefused(await url("x", { Operation: "append", "Trim-Target-Whitespace": "true" }), 400, "unsupported-header").header).toBe("Trim-Target-Whitespace");
-			const format1 = await s.api("/vault/Plan.md", { method: "PATCH", body: "x", headers: { "If-Match": etag, Operation: "append", "Target-Type": "heading", Target: "Plan::Log", "Trim-Target-Whitespace": "maybe" } });
+			const format1 = await s.api("/vault/Plan.md", { method: "PATCH", body: "x", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Log", "Trim-Target-Whitespace": "maybe" } });
 			expectRefused(format1, 400, "invalid-patch-instruction");
 			expect(await note()).toBe(NOTE);
 			// false asks for nothing a JSON instruction does not do.

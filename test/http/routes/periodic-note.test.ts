@@ -85,12 +85,15 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 	it("creates from the template on PATCH too, and the patch stands on that creation (a part read)", async () => {
 		await writeVaultFile(dir, "Templates/Daily.md", TEMPLATE);
 		await start(periodicSettings({ template: "Templates/Daily.md" }));
-		const res = await s.api("/periodic/daily/", { method: "PATCH", body: "- first\n", headers: { Operation: "append", "Target-Type": "heading", Target: "2026-03-05::Tasks" } });
-		expect(res.status, res.text).toBe(204);
-		expect(await s.file("2026-03-05.md")).toBe("# 2026-03-05\n\nDay: Thursday\n\n## Tasks\n- first\n");
-		// A part read stands in for a patch, never for replacing the note the agent has not seen.
-		expectProblem(await s.api("/periodic/daily/", { method: "PUT", body: "blind\n" }), 428, "precondition-required");
-		expect(await s.file("2026-03-05.md")).toContain("- first");
+		const res = await s.api("/periodic/daily/", { method: "PATCH", body: "- first\n", headers: { "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "2026-03-05::Tasks" } });
+		// Answered as Local REST API 5.1 answers a header PATCH: 200 with the whole patched note.
+		expect(res.status, res.text).toBe(200);
+		expect(res.text).toBe("# 2026-03-05\n\nDay: Thursday\n\n## Tasks\n- first\n");
+		expect(await s.file("2026-03-05.md")).toBe(res.text);
+		// That answer is the agent's read of the whole note: a tokenless PUT is held to it, so a person's edit since refuses it.
+		await s.edit("2026-03-05.md", res.text + "the person's line\n");
+		expectProblem(await s.api("/periodic/daily/", { method: "PUT", body: "blind\n" }), 412, "stale-revision");
+		expect(await s.file("2026-03-05.md")).toContain("the person's line");
 	});
 
 	it("reads and replaces the note exactly as /vault/{path} does: a tokenless PUT needs a read, a stale one is kept as .bak", async () => {
@@ -119,7 +122,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 		await writeVaultFile(dir, "Templates/Daily.md", TEMPLATE);
 		await start(periodicSettings({ template: "Templates/Daily" }));
 		const created = await s.api("/periodic/daily/2026/3/4/", { method: "PUT", body: "yesterday\n" });
-		expect(created.status, created.text).toBe(201);
+		expect(created.status, created.text).toBe(204);
 		expect(await s.file("2026-03-04.md")).toBe("yesterday\n");
 		expectProblem(await s.api("/periodic/daily/2026/3/4/", { method: "DELETE", headers: { "If-Match": `"${sha256Token("other")}"` } }), 412, "stale-revision");
 		expect((await s.api("/periodic/daily/2026/3/4/", { method: "DELETE", headers: { "If-Match": created.headers.etag as string } })).status).toBe(204);

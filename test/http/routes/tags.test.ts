@@ -77,7 +77,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("GET /tags/ over t
 
 	it("follows the notes as they change, an agent's writes included", async () => {
 		const put = await s.api("/vault/new.md", { method: "PUT", body: "#fresh #work\n" });
-		expect(put.status, put.text).toBe(201);
+		expect(put.status, put.text).toBe(204);
 		await s.edit("work/plan.md", "now only #other\n");
 		const names = (await tags()).tags;
 		expect(names).toContainEqual({ name: "fresh", count: 1 });

@@ -63,7 +63,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 		});
 
 		it("works as the Local REST API suite does it: a note the key created, moved without any header but Destination", async () => {
-			expect((await s.api("/vault/Notes/new.md", { method: "PUT", body: "fresh\n" })).status).toBe(201);
+			expect((await s.api("/vault/Notes/new.md", { method: "PUT", body: "fresh\n" })).status).toBe(204);
 			const res = await move("Notes/new.md", { Destination: "Notes/sub/" });
 			expect(res.status, res.text).toBe(204);
 			expect(res.headers["content-location"]).toBe("Notes/sub/new.md");

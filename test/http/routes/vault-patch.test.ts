@@ -1,6 +1,7 @@
 /**
- * PATCH /vault/{path} with the Local REST API's headers, over BOTH gateways. The patched note is written through the
- * guarded writer, so PATCH is refused, kept and recorded exactly like a stale PUT, and never written blind.
+ * PATCH /vault/{path} with the Local REST API's headers (Markdown-Patch-Version: 1, the 1.x header format), over BOTH
+ * gateways. The patched note is written through the guarded writer, so PATCH is refused, kept and recorded exactly
+ * like a stale PUT, and never written blind. It answers 200 with the patched note, as Local REST API 5.1 does.
  */
 import { changeTagOf } from "../../../src/core/revision-tokens";
 import { mkdtemp, rm } from "fs/promises";
@@ -51,21 +52,22 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		await s.close();
 		await rm(dir, { recursive: true, force: true });
 	});
-	const patch = (headers: Record<string, string>, body = "- two\n") => s.api("/vault/Note.md", { method: "PATCH", body, headers });
+	const patch = (headers: Record<string, string>, body = "- two\n") => s.api("/vault/Note.md", { method: "PATCH", body, headers: { "Markdown-Patch-Version": "1", ...headers } });
 	const etag = async () => (await s.api("/vault/Note.md")).headers.etag as string;
 	const backups = async () => (await visibleFiles(dir)).filter((path) => path.endsWith(".bak.md"));
 
-	it("appends under a heading with a current If-Match: 204 and the new ETag", async () => {
+	it("appends under a heading with a current If-Match: 200 with the patched note and the new ETag", async () => {
 		const res = await patch({ ...appendTask, "If-Match": await etag() });
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
+		expect(res.text).toBe(WITH_TASK);
 		expect(res.headers.etag).toBe(`"${sha256Token(WITH_TASK)}"`);
 		expect(await s.file("Note.md")).toBe(WITH_TASK);
 	});
 
 	it("accepts a tokenless PATCH from a client whose last read is current, and again after its own write", async () => {
 		await s.api("/vault/Note.md");
-		expect((await patch(appendTask)).status).toBe(204);
-		expect((await patch(appendTask, "- three\n")).status).toBe(204);
+		expect((await patch(appendTask)).status).toBe(200);
+		expect((await patch(appendTask, "- three\n")).status).toBe(200);
 		expect(await s.file("Note.md")).toBe(NOTE.replace("- one\n", "- one\n- two\n- three\n"));
 	});
 
@@ -83,7 +85,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expectProblem(await patch(appendTask), 428, "precondition-required");
 		expect(await s.file("Note.md")).toBe(NOTE);
 		await s.api("/vault/Note.md");
-		expect((await patch(appendTask)).status).toBe(204);
+		expect((await patch(appendTask)).status).toBe(200);
 	});
 
 	it("holds a tokenless PATCH to the read validity window like a PUT (a read too old is forgotten: 428)", async () => {
@@ -96,7 +98,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await s.file("Note.md")).toBe(NOTE);
 		await s.api("/vault/Note.md");
 		time += 4 * 60_000;
-		expect((await patch(appendTask)).status).toBe(204);
+		expect((await patch(appendTask)).status).toBe(200);
 	});
 
 	it("answers If-Match: * with 428: it proves nothing about what was read", async () => {
@@ -164,7 +166,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		// The person saves just before the write step; the client's list also names that save.
 		beforeWriteStep(() => s.edit("Note.md", EDITED));
 		const res = await patch({ ...appendTask, "If-Match": `${read}, ${edited}` });
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
 		// Computed on the person's save, never the read version's patch written over it.
 		expect(await s.file("Note.md")).toBe(EDITED.replace("- one\n", "- one\n- two\n"));
 	});
@@ -175,19 +177,19 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		// Back to exactly the revision the client sent before the write step: the token names the note again.
 		beforeWriteStep(() => s.edit("Note.md", NOTE));
 		const res = await patch({ ...appendTask, "If-Match": old });
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Note.md")).toBe(WITH_TASK);
 	});
 
 	it("replaces a frontmatter key from a JSON body", async () => {
 		const res = await patch({ Operation: "replace", "Target-Type": "frontmatter", Target: "status", "Content-Type": "application/json", "If-Match": await etag() }, '"done"');
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Note.md")).toBe(NOTE.replace("status: draft", "status: done"));
 	});
 
 	it("appends to a frontmatter list", async () => {
 		const res = await patch({ Operation: "append", "Target-Type": "frontmatter", Target: "tags", "If-Match": await etag() }, "b");
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Note.md")).toBe(NOTE.replace("[a]", "[a, b]"));
 	});
 
@@ -195,20 +197,20 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		await s.edit("Café.md", "# Día 1\n## Notas: a/b\nx\n");
 		const path = `/vault/${encodeURIComponent("Café.md")}`;
 		const tag = (await s.api(path)).headers.etag as string;
-		const headers = { Operation: "prepend", "Target-Type": "heading", Target: encodeURIComponent("Día 1|Notas: a/b"), "Target-Delimiter": "|", "If-Match": tag };
+		const headers = { "Markdown-Patch-Version": "1", Operation: "prepend", "Target-Type": "heading", Target: encodeURIComponent("Día 1|Notas: a/b"), "Target-Delimiter": "|", "If-Match": tag };
 		const res = await s.api(path, { method: "PATCH", body: "first", headers });
-		expect(res.status, res.text).toBe(204);
+		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Café.md")).toBe("# Día 1\n## Notas: a/b\nfirst\nx\n");
 	});
 
 	it("creates a missing heading with Create-Target-If-Missing: true", async () => {
 		const headers = { Operation: "append", "Target-Type": "heading", Target: "Plan::Ideas", "Create-Target-If-Missing": "true", "If-Match": await etag() };
-		expect((await patch(headers, "- idea")).status).toBe(204);
+		expect((await patch(headers, "- idea")).status).toBe(200);
 		expect(await s.file("Note.md")).toBe(NOTE + "\n## Ideas\n- idea\n");
 	});
 
-	it("answers a missing target with 400 naming the headings, and writes nothing", async () => {
-		const problem = expectProblem(await patch({ ...appendTask, Target: "Plan::Nope", "If-Match": await etag() }), 400, "patch-target-not-found");
+	it("answers a missing target with 404 target-not-found naming the headings, and writes nothing", async () => {
+		const problem = expectProblem(await patch({ ...appendTask, Target: "Plan::Nope", "If-Match": await etag() }), 404, "target-not-found");
 		expect(problem.detail).toContain("## Tasks");
 		expect(await s.file("Note.md")).toBe(NOTE);
 		expect(await backups()).toEqual([]);
@@ -220,14 +222,14 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 
-	it("answers a block id the note does not have with 400, writing nothing", async () => {
-		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "block", Target: "abc123", "If-Match": await etag() }), 400, "patch-target-not-found");
+	it("answers a block id the note does not have with 404 target-not-found, writing nothing", async () => {
+		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "block", Target: "abc123", "If-Match": await etag() }), 404, "target-not-found");
 		expect(problem.detail).toMatch(/no block \^abc123/);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 
 	it("reads a PATCH without targeting headers as a JSON instruction (format 2), and refuses a body that is not one", async () => {
-		const problem = expectProblem(await patch({}), 400, "invalid-patch-instruction");
+		const problem = expectProblem(await s.api("/vault/Note.md", { method: "PATCH", body: "- two\n" }), 400, "invalid-patch-instruction");
 		expect(problem.detail).toMatch(/not valid JSON.*"targetType"/);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
@@ -257,7 +259,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 	});
 
 	it("answers a PATCH of a missing note with 404", async () => {
-		const res = await s.api("/vault/Missing.md", { method: "PATCH", body: "x", headers: appendTask });
+		const res = await s.api("/vault/Missing.md", { method: "PATCH", body: "x", headers: { "Markdown-Patch-Version": "1", ...appendTask } });
 		expectProblem(res, 404, "note-not-found");
 		expect(await s.file("Missing.md")).toBeNull();
 	});

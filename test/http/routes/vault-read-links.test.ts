@@ -69,7 +69,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links o
 
 	it("names a link to nothing in unresolvedLinks at once, for a note just written (the Local REST API's own check)", async () => {
 		const put = await s.api("/vault/tests/unresolved-links-fixture.md", { method: "PUT", body: "Links to [[xylophone-does-not-exist]].\n" });
-		expect(put.status, put.text).toBe(201);
+		expect(put.status, put.text).toBe(204);
 		const res = await s.api("/vault/tests/unresolved-links-fixture.md", { headers: { Accept: "application/vnd.olrapi.note+json" } });
 		expect(res.json<NoteJson>()).toMatchObject({ links: [], unresolvedLinks: ["xylophone-does-not-exist"], backlinks: [] });
 	});
@@ -88,7 +88,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links o
 	it("sees an agent's own write at once, though a folder's watcher leaves it out", async () => {
 		expect((await noteJson("Plan.md")).backlinks).toEqual(["Other.md", "Projects/Goals.md"]);
 		const put = await s.api("/vault/Newer.md", { method: "PUT", body: "[[Plan]]\n" });
-		expect(put.status, put.text).toBe(201);
+		expect(put.status, put.text).toBe(204);
 		const read = await s.api("/vault/Other.md");
 		const rewrite = await s.api("/vault/Other.md", { method: "PUT", headers: { "If-Match": read.headers.etag as string }, body: "no link now\n" });
 		expect(rewrite.status, rewrite.text).toBe(204);

@@ -44,8 +44,14 @@ describe("GET /vault/{path} (a note)", () => {
 		expect(res.text).toBe("café\n");
 	});
 
+	it("answers Accept: application/json (axios's and the n8n node's default) with the markdown, as the Local REST API does", async () => {
+		await writeVaultFile(h.dir, "notes/plan.md", NOTE);
+		const res = await h.api("/vault/notes/plan.md", { headers: { Accept: "application/json" } });
+		expect(res.headers["content-type"]).toBe("text/markdown; charset=utf-8");
+		expect(res.text).toBe(NOTE);
+	});
+
 	it.each([
-		["application/json", "application/json; charset=utf-8"],
 		["application/vnd.olrapi.note+json", "application/vnd.olrapi.note+json; charset=utf-8"],
 	])("answers Accept: %s with path, content, revision, stat and frontmatter", async (accept, contentType) => {
 		await writeVaultFile(h.dir, "notes/plan.md", NOTE);
@@ -63,7 +69,7 @@ describe("GET /vault/{path} (a note)", () => {
 
 	it("gives an empty frontmatter object to a note without one", async () => {
 		await writeVaultFile(h.dir, "plain.md", "no frontmatter\n");
-		const res = await h.api("/vault/plain.md", { headers: { Accept: "application/json" } });
+		const res = await h.api("/vault/plain.md", { headers: { Accept: "application/vnd.olrapi.note+json" } });
 		expect(res.json<NoteJson>().frontmatter).toEqual({});
 	});
 
@@ -85,8 +91,8 @@ describe("GET /vault/{path} (a note)", () => {
 
 	it("answers HEAD in JSON form with the JSON headers and no body", async () => {
 		await writeVaultFile(h.dir, "a.md", NOTE);
-		const get = await h.api("/vault/a.md", { headers: { Accept: "application/json" } });
-		const head = await h.api("/vault/a.md", { method: "HEAD", headers: { Accept: "application/json" } });
+		const get = await h.api("/vault/a.md", { headers: { Accept: "application/vnd.olrapi.note+json" } });
+		const head = await h.api("/vault/a.md", { method: "HEAD", headers: { Accept: "application/vnd.olrapi.note+json" } });
 		expect(head.text).toBe("");
 		expect(head.headers["content-type"]).toBe(get.headers["content-type"]);
 		expect(head.headers["content-length"]).toBe(get.headers["content-length"]);

@@ -68,17 +68,17 @@ function manualClock(start = T0): { now: () => number; advance(ms: number): void
 describe("PUT /vault/{path}", () => {
 	it("creates a note without a token and returns its ETag", async () => {
 		const res = await h.api("/vault/notes/new.md", { method: "PUT", body: "hello\n" });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
 		expect(await readFile(join(h.dir, "notes/new.md"), "utf8")).toBe("hello\n");
 	});
 
-	it("answers a create with 201, Location, the body's SHA-256 as ETag and a JSON summary", async () => {
+	it("answers a create with 204 (as the Local REST API does), Location and the body's SHA-256 as ETag", async () => {
 		const res = await h.api("/vault/My%20Notes/new%20plan.md", { method: "PUT", body: "hello 🌍\n" });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
+		expect(res.text).toBe("");
 		expect(res.headers.location).toBe("/vault/My%20Notes/new%20plan.md");
 		expect(res.headers.etag).toBe(quoted(sha256Token("hello 🌍\n")));
-		expect(res.json()).toEqual({ path: "My Notes/new plan.md", revision: sha256Token("hello 🌍\n"), created: true });
 		const read = await h.api(res.headers.location as string);
 		expect(read.text).toBe("hello 🌍\n");
 		expect(read.headers.etag).toBe(res.headers.etag);
@@ -86,7 +86,7 @@ describe("PUT /vault/{path}", () => {
 
 	it("creates missing parent folders", async () => {
 		const res = await h.api("/vault/a/b/c/deep.md", { method: "PUT", body: "deep\n" });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(await fileText("a/b/c/deep.md")).toBe("deep\n");
 	});
 
@@ -168,7 +168,7 @@ describe("PUT /vault/{path}", () => {
 	it("stores an accepted body byte for byte (BOM, CRLF, emoji, no trailing newline)", async () => {
 		const sent = Buffer.from("\ufeff🎉 one\r\ntwo", "utf8");
 		const res = await h.api("/vault/exact.md", { method: "PUT", body: sent });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect((await readFile(join(h.dir, "exact.md"))).equals(sent)).toBe(true);
 		expect(res.headers.etag).toBe(quoted(sha256Token(sent)));
 	});
@@ -277,7 +277,7 @@ describe("PUT /vault/{path}", () => {
 
 	it("creates a missing note under If-None-Match: *", async () => {
 		const res = await h.api("/vault/only-new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(await fileText("only-new.md")).toBe("new\n");
 	});
 
@@ -450,9 +450,9 @@ describe("POST /vault/{path} (append)", () => {
 		expect((await h.api("/vault/log.md", { method: "PUT", body: "three\n", headers: { "If-Match": res.headers.etag as string } })).status).toBe(204);
 	});
 
-	it("creates a missing note (and its folders) with 201", async () => {
+	it("creates a missing note (and its folders) with 204", async () => {
 		const res = await h.api("/vault/logs/new.md", { method: "POST", body: "first\n" });
-		expect(res.status).toBe(201);
+		expect(res.status).toBe(204);
 		expect(res.headers.location).toBe("/vault/logs/new.md");
 		expect(await fileText("logs/new.md")).toBe("first\n");
 	});
