@@ -110,14 +110,19 @@ export class NoteDataBuilder {
 		}
 	}
 
-	/** Headless: where the note's links lead, each once (core/markdown/links.ts, core/link-resolution.ts). */
+	/**
+	 * Where the note's links lead, each once (core/markdown/links.ts): resolved by Obsidian inside it (a note its cache
+	 * has not indexed yet), else by core/link-resolution.ts over the files prepare() listed.
+	 */
 	private resolved(path: string, content: string): { links: string[]; unresolvedLinks: string[] } {
+		const host = this.gateway.search;
 		const links = new Set<string>();
 		const unresolvedLinks = new Set<string>();
 		for (const linkpath of noteLinkpaths(content)) {
-			const target = this.targets?.resolve(linkpath, path) ?? null;
+			const target = host ? host.resolveLink(linkpath, path) : (this.targets?.resolve(linkpath, path) ?? null);
 			if (target === null) unresolvedLinks.add(linkpath);
-			else links.add(target);
+			// A link into a folder that is never served is not named (as with the cache's links).
+			else if (this.served(target)) links.add(target);
 		}
 		return { links: [...links], unresolvedLinks: [...unresolvedLinks] };
 	}

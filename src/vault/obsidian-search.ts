@@ -42,6 +42,10 @@ export class ObsidianSearch implements SearchHost {
 		};
 	}
 
+	resolveLink(linkpath: string, source: string): string | null {
+		return this.app.metadataCache.getFirstLinkpathDest(linkpath, source)?.path ?? null;
+	}
+
 	resolvedLinks(): Record<string, string[]> {
 		const out: Record<string, string[]> = {};
 		for (const [source, targets] of Object.entries(this.app.metadataCache.resolvedLinks)) out[source] = Object.keys(targets);

@@ -39,6 +39,8 @@ export interface SearchHost {
 	readText(path: string): Promise<string | null>;
 	/** What the metadata cache knows of the note, or null when it has not indexed it (yet). */
 	metadata(path: string): HostNoteMetadata | null;
+	/** Where a link leads from the note at `source` (Obsidian's getFirstLinkpathDest), for a note not indexed yet. */
+	resolveLink(linkpath: string, source: string): string | null;
 	/** Every note's resolved links (source → destinations), for backlinks. */
 	resolvedLinks(): Record<string, string[]>;
 	/** Dataview's query API when the plugin is installed and enabled, else null. */

@@ -4,6 +4,7 @@ import { revisionOf } from "../../src/core/revision";
 import { changeTagOf, partTokenOf } from "../../src/core/revision-tokens";
 import { NoteSearch, type NoteSearchDeps, type SearchPageRequest } from "../../src/service/note-search";
 import { DEFAULT_SETTINGS } from "../../src/settings";
+import type { SearchHost } from "../../src/vault/search-host";
 import { MemoryGateway } from "../helpers/memory-gateway";
 
 const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"], deniedFolders: ["Private"] };
@@ -86,6 +87,23 @@ describe("NoteSearch.simple", () => {
 
 describe("NoteSearch.logic", () => {
 	const logic = async (query: unknown, deps: Partial<NoteSearchDeps> = {}) => searchOf(VAULT, deps).logic(query, all);
+
+	it("inside Obsidian, resolves a not yet indexed note's links by Obsidian's own resolution, not as unresolved", async () => {
+		const gateway = new MemoryGateway(VAULT);
+		const resolve = (linkpath: string) => ({ Spec: "Projects/Spec.md", Hidden: ".hidden/Note.md" })[linkpath] ?? null;
+		const host: SearchHost = {
+			prepareSimpleSearch: () => () => null,
+			readText: async (path) => (await gateway.read(path))?.content ?? null,
+			metadata: () => null,
+			resolvedLinks: () => ({}),
+			resolveLink: resolve,
+			dataview: () => null,
+		};
+		Object.assign(gateway, { search: host });
+		gateway.notes.set("Plan.md", VAULT["Plan.md"].replace("[[Missing]]", "[[Missing]], [[Hidden]]"));
+		const page = await searchOf(VAULT, {}, gateway).logic({ if: [{ "==": [{ var: "path" }, "Plan.md"] }, [{ var: "links" }, { var: "unresolvedLinks" }], false] }, all);
+		expect(page).toMatchObject({ hits: [{ filename: "Plan.md", result: [["Projects/Spec.md"], ["Missing"]] }] });
+	});
 
 	it("evaluates each note's metadata as the Local REST API builds it, headless", async () => {
 		expect(await logic({ in: ["work", { var: "tags" }] })).toMatchObject({ kind: "page", hits: [{ filename: "Plan.md", result: true }] });
