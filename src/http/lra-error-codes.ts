@@ -15,6 +15,8 @@ export const LRA_CASE = {
 	invalidOperation: 40057,
 	invalidTarget: 40058,
 	invalidContentType: 40012,
+	missingContentType: 40011,
+	unparsableBody: 40015,
 } as const;
 
 export const LRA_ERROR_CODES = {
@@ -28,6 +30,10 @@ export const LRA_ERROR_CODES = {
 	"invalid-patch": 40080,
 	"invalid-patch-instruction": 40081,
 	"invalid-patch-version": 40082,
+	"search-content-type": 40012,
+	"invalid-search-query": 40070,
+	"search-too-costly": 40070,
+	"invalid-search": 40090,
 	"header-target-needs-version": 40083,
 	"patch-version-required": 40084,
 	unauthorized: 40101,

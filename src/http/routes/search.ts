@@ -7,6 +7,7 @@
 import { contextLengthOf } from "../../core/search/simple-hits";
 import { jsonRefusal } from "../../core/nesting";
 import type { SearchPage, SearchPageRequest } from "../../service/note-search";
+import { LRA_CASE } from "../lra-error-codes";
 import { problem, type ProblemName } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import type { RequestContext } from "../router";
@@ -34,9 +35,9 @@ export async function simpleSearch(context: RequestContext): Promise<ApiResponse
 
 export async function querySearch(context: RequestContext): Promise<ApiResponse> {
 	const contentType = headersValue(context, "content-type");
-	if (contentType === undefined) return searchProblem("search-content-type", `Send the query with a Content-Type: ${JSON_LOGIC_TYPE} (a JsonLogic query as JSON) or ${DQL_TYPE} (a Dataview TABLE query, in Obsidian with Dataview).`, 40011);
+	if (contentType === undefined) return searchProblem("search-content-type", `Send the query with a Content-Type: ${JSON_LOGIC_TYPE} (a JsonLogic query as JSON) or ${DQL_TYPE} (a Dataview TABLE query, in Obsidian with Dataview).`, LRA_CASE.missingContentType);
 	const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
-	if (mediaType !== JSON_LOGIC_TYPE && mediaType !== DQL_TYPE) return searchProblem("search-content-type", `Content-Type ${JSON.stringify(contentType)} is not a search query type: send ${JSON_LOGIC_TYPE} (JsonLogic) or ${DQL_TYPE} (Dataview DQL).`, 40012);
+	if (mediaType !== JSON_LOGIC_TYPE && mediaType !== DQL_TYPE) return searchProblem("search-content-type", `Content-Type ${JSON.stringify(contentType)} is not a search query type: send ${JSON_LOGIC_TYPE} (JsonLogic) or ${DQL_TYPE} (Dataview DQL).`);
 	const page = pageRequest(context);
 	if ("problem" in page) return page.problem;
 	const body = await context.body();
@@ -52,7 +53,7 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 	try {
 		query = JSON.parse(body);
 	} catch (error) {
-		return searchProblem("invalid-search-query", `The body is not JSON (${error instanceof Error ? error.message : "parse error"}): send a JsonLogic query such as {"in": ["work", {"var": "tags"}]}.`);
+		return searchProblem("invalid-search-query", `The body is not JSON (${error instanceof Error ? error.message : "parse error"}): send a JsonLogic query such as {"in": ["work", {"var": "tags"}]}.`, LRA_CASE.unparsableBody);
 	}
 	const answer = await context.notes.search.logic(query, page);
 	if (answer.kind === "invalid-query") return searchProblem("invalid-search-query", `${answer.reason} See https://jsonlogic.com/operations.html, plus glob and regexp.`);
@@ -81,15 +82,13 @@ function dataviewUnavailable(reason: "no-obsidian" | "no-dataview"): ApiResponse
 		reason === "no-obsidian"
 			? "Dataview DQL runs only inside Obsidian with the Dataview plugin, and this is the headless host (a plain folder): nothing was searched. Send a JsonLogic query instead (Content-Type: application/vnd.olrapi.jsonlogic+json)."
 			: "Dataview DQL needs the Dataview plugin, which is not installed or not enabled in this vault: nothing was searched. Enable Dataview in Obsidian (Settings → Community plugins), or send a JsonLogic query instead.";
-	return searchProblem("dataview-unavailable", detail, 50100);
+	return searchProblem("dataview-unavailable", detail);
 }
 
 /**
- * LRA's error codes for search (its clients read `errorCode` and `message`): 40090 a missing query, 40011/40012 a
- * missing or unknown Content-Type, 40070 a query that cannot be processed.
+ * A search problem, with the Local REST API's `errorCode` for the same failure (lra-error-codes.ts; `errorCode` here
+ * only where one problem type covers two of its cases) and the `message` every problem carries.
  */
-const ERROR_CODES: Partial<Record<ProblemName, number>> = { "invalid-search": 40090, "invalid-search-query": 40070, "search-too-costly": 40070, "dataview-unavailable": 50100 };
-
-function searchProblem(name: ProblemName, detail: string, errorCode = ERROR_CODES[name]): ApiResponse {
-	return problem(name, detail, { errorCode, message: detail });
+function searchProblem(name: ProblemName, detail: string, errorCode?: number): ApiResponse {
+	return problem(name, detail, errorCode === undefined ? {} : { errorCode });
 }

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { revisionOf } from "../../../src/core/revision";
 import { changeTagOf, partTokenOf } from "../../../src/core/revision-tokens";
+import { lraFields, PROBLEM_TYPES, type ProblemName } from "../../../src/http/problems";
 import type { CallResult } from "../../helpers/http-client";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { writeVaultFile } from "../../helpers/vault-files";
@@ -59,11 +60,15 @@ const simple = (query: string, params = "") => s.api(`/search/simple/?query=${en
 const logic = (query: unknown, params = "") => s.api(`/search/${params}`, { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" }, body: JSON.stringify(query) });
 const filenames = (res: CallResult) => res.json<{ filename: string }[]>().map((hit) => hit.filename);
 
-function expectProblem(res: CallResult, status: number, name: string, errorCode?: number): { detail: string; message: string } {
+/** A problem with the Local REST API's errorCode for the same failure, and a `message` led by what happened (as every error's). */
+function expectProblem(res: CallResult, status: number, name: ProblemName, errorCode: number): { detail: string; message: string } {
 	expect(res.status, res.text).toBe(status);
 	expect(res.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-	expect(res.json()).toMatchObject({ type: `/problems/${name}`, status, ...(errorCode === undefined ? {} : { errorCode }) });
-	return res.json<{ detail: string; message: string }>();
+	expect(res.json()).toMatchObject({ type: `/problems/${name}`, status, errorCode });
+	const body = res.json<{ detail: string; message: string }>();
+	expect(body.message.startsWith(`${PROBLEM_TYPES[name].title}. `), body.message).toBe(true);
+	expect(body.message).toContain(body.detail);
+	return body;
 }
 
 let dir: string;
@@ -105,7 +110,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 			expect(none.status).toBe(200);
 			expect(none.json()).toEqual([]);
 			const missing = expectProblem(await s.api("/search/simple/", { method: "POST" }), 400, "invalid-search", 40090);
-			expect(missing.message).toBe(missing.detail);
+			expect(missing.message.slice(0, 200)).toMatch(/^The search request is incomplete\. Send POST \/search\/simple\/\?query=/);
+			expectProblem(await s.api("/search/simple/?query=a&query=b", { method: "POST" }), 400, "invalid-search", 40090);
 			expect((await s.api("/search/simple/?query=x", { method: "POST", headers: { Authorization: "" } })).status).toBe(401);
 		});
 
@@ -130,6 +136,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 		});
 
 		it("returns each note's result, with links, backlinks and unresolved links as the note's metadata has them", async () => {
+			// Backlinks come from Obsidian's resolved links, of the notes it has indexed.
+			await s.app?.metadataCache.settled();
 			const res = await logic({ if: [{ "==": [{ var: "path" }, FIXTURE_PATH] }, { cat: [{ var: "links" }, "|", { var: "unresolvedLinks" }, "|", { var: "backlinks" }] }, false] });
 			expect(res.json()).toEqual([{ filename: FIXTURE_PATH, result: "Other note.md|Nowhere|Other note.md" }]);
 			expect(filenames(await logic({ glob: ["__integration_tests__/*", { var: "path" }] }))).toEqual([FIXTURE_PATH]);
@@ -140,7 +148,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 			expect(expectProblem(await logic({ method: [{ var: "path" }, "toString"] }), 400, "invalid-search-query", 40070).detail).toContain("Unrecognized operation method");
 			expect(expectProblem(await logic({ regexp: ["(x)\\1", { var: "path" }] }), 400, "invalid-search-query", 40070).detail).toContain("back-references");
 			const notJson = await s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json; charset=utf-8" }, body: "{nope" });
-			expect(expectProblem(notJson, 400, "invalid-search-query", 40070).detail).toContain("not JSON");
+			// As the Local REST API answers a body its Content-Type does not parse (40015).
+			expect(expectProblem(notJson, 400, "invalid-search-query", 40015).detail).toContain("not JSON");
 		});
 	});
 
@@ -172,7 +181,7 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 		expect(filenames(second)).toEqual([FIXTURE_PATH]);
 		expect(second.headers["search-next-cursor"]).toBeUndefined();
 		expectProblem(await logic({ var: "tags" }, `?cursor=${encodeURIComponent(cursor)}`), 400, "invalid-search", 40090);
-		expectProblem(await logic({ var: "tags" }, "?limit=0"), 400, "invalid-search");
+		expectProblem(await logic({ var: "tags" }, "?limit=0"), 400, "invalid-search", 40090);
 	});
 });
 
@@ -244,8 +253,8 @@ describe("Dataview DQL", () => {
 		]);
 		expect(query).toHaveBeenCalledWith("TABLE priority, due FROM #test-tag");
 		expect(expectProblem(await dql("LIST FROM #x"), 400, "invalid-search-query", 40070).detail).toContain("Only TABLE");
-		expect(expectProblem(await dql("TABLE WITHOUT ID priority"), 400, "invalid-search-query").detail).toContain("WITHOUT ID");
-		expect(expectProblem(await dql("nonsense"), 400, "invalid-search-query").detail).toContain("PARSING FAILED");
+		expect(expectProblem(await dql("TABLE WITHOUT ID priority"), 400, "invalid-search-query", 40070).detail).toContain("WITHOUT ID");
+		expect(expectProblem(await dql("nonsense"), 400, "invalid-search-query", 40070).detail).toContain("PARSING FAILED");
 	});
 });
 
@@ -290,6 +299,12 @@ describe("inside Obsidian, search uses Obsidian's own", () => {
 		await s.app!.metadataCache.settled();
 		expect((await logic(unresolved)).json()).toEqual([]);
 		expect((await logic({ if: [{ "==": [{ var: "path" }, "Later.md"] }, { var: "links" }, false] })).json()).toEqual([{ filename: "Later.md", result: ["later.csv"] }]);
+	});
+});
+
+describe("a search too costly to finish", () => {
+	it("says 40070, as the Local REST API says for a query it could not process", () => {
+		expect(lraFields("search-too-costly", "Stopped.").errorCode).toBe(40070);
 	});
 });
 
