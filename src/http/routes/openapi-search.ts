@@ -65,7 +65,7 @@ export function searchPaths({ problemResponse, common }: Shared): Record<string,
 				responses: {
 					"200": { description: "The hits (an empty array when none).", headers: pageHeaders, content: { "application/json": { schema: { type: "array", items: logicHit } } } },
 					...common,
-					"400": problemResponse(`search-content-type: no Content-Type (errorCode 40011) or another one (40012); invalid-search-query: not JSON, an unknown operation, a pattern refused, a DQL query Dataview cannot run or that is not a TABLE (40070); search-too-costly: more work than a search may do (40070); invalid-search: a cursor from another search.${lraError}`),
+					"400": problemResponse(`search-content-type: no Content-Type (errorCode 40011) or another one (40012); invalid-search-query: a body that is not JSON (40015), an unknown operation, a pattern refused, a DQL query Dataview cannot run or that is not a TABLE (40070); search-too-costly: more work than a search may do (40070); invalid-search: a cursor from another search (40090).${lraError}`),
 					"501": problemResponse(`dataview-unavailable: DQL on the headless host, or in a vault without the Dataview plugin enabled (errorCode 50100).${lraError}`),
 				},
 			},
