@@ -3,14 +3,17 @@
  * - GET reads the file on every request and sends it with a SHA-256 ETag (what any honest reader must do at least).
  * - PUT writes with the same durability as ours: a temp file in the same folder, fsync, rename, fsync the folder.
  *   No token check, no history, no watcher: the cost of durability alone.
+ * - POST /search/simple/ and /search/ scan the notes plainly (bare-search.ts).
  */
 import { randomBytes, createHash } from "crypto";
 import { createServer } from "http";
 import { promises as fs } from "fs";
 import { dirname, join } from "path";
+import { bareSearch } from "./bare-search";
 
 export async function startBareServer(vault: string): Promise<number> {
 	const server = createServer((req, res) => {
+		if (req.method === "POST" && req.url?.startsWith("/search/")) return bareSearch(vault, req, res);
 		const path = join(vault, decodeURIComponent((req.url ?? "/").slice("/vault/".length)));
 		const fail = () => {
 			res.writeHead(500);

@@ -23,6 +23,7 @@ import { measurePluginLoad } from "./plugin-load";
 import { writeReport, type Row } from "./report";
 import { measureContention } from "./contention";
 import { measureMergeStartup } from "./startup";
+import { measureSearch, SEARCH_NOTES } from "./search";
 
 const ROUNDS = 3;
 const SECONDS_PER_ROUND = Number(process.env.BENCH_SECONDS ?? 3);
@@ -232,6 +233,17 @@ async function main(): Promise<void> {
 				{ measure: "plugin load: evaluating main.js + onload (Obsidian simulation, happy-dom; median of warm loads)", ours: pluginLoad.evalMs + pluginLoad.onloadMs, baseline: null, unit: "ms", target: "< 50 ms", pass: pluginLoad.evalMs + pluginLoad.onloadMs < 50 },
 				{ measure: "plugin load: first (cold) evaluation of main.js", ours: pluginLoad.firstEvalMs, baseline: null, unit: "ms", target: "report", pass: null },
 				{ measure: "main.js size", ours: pluginLoad.bundleKB, baseline: null, unit: "KB", target: "report", pass: null },
+			);
+		}
+
+		if (runs("search")) {
+			const search = await measureSearch(work, spawnServer);
+			const agree = search.hits.simple[0] === search.hits.simple[1] && search.hits.logic[0] === search.hits.logic[1];
+			rows.push(
+				{ measure: `simple search over ${SEARCH_NOTES.toLocaleString("en-US")} notes of ~2 KB (${search.hits.simple[0]} hits; baseline: bare Node read + lower-case scan)`, ours: search.simpleMs.ours, baseline: search.simpleMs.bare, unit: "ms", target: "report (same hits)", pass: agree ? null : false },
+				{ measure: `JsonLogic search (a tag) over ${SEARCH_NOTES.toLocaleString("en-US")} notes (${search.hits.logic[0]} hits; baseline: bare Node read + frontmatter YAML parse + hand-written test)`, ours: search.logicMs.ours, baseline: search.logicMs.bare, unit: "ms", target: "report (same hits)", pass: agree ? null : false },
+				{ measure: `longest main-thread block: simple search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`, ours: search.simpleBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: search.simpleBlockMs <= 50 },
+				{ measure: `longest main-thread block: JsonLogic search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`, ours: search.logicBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: search.logicBlockMs <= 50 },
 			);
 		}
 

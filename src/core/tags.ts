@@ -24,11 +24,14 @@ export interface TagCount {
 	count: number;
 }
 
-/** Every use of a tag in the note, frontmatter first, in order. */
-export function tagOccurrences(content: string): string[] {
-	const found = frontmatterTags(content);
-	const { lines, frontmatter, code } = parseMarkdown(content);
-	for (let index = frontmatter?.bodyLine ?? 0; index < lines.length && found.length < MAX_TAG_USES_PER_NOTE; index++) {
+/**
+ * Every use of a tag in the note, frontmatter first, in order. `frontmatter`: the note's, when the caller has read it
+ * already (it is read here otherwise).
+ */
+export function tagOccurrences(content: string, frontmatter: Record<string, unknown> | null = readFrontmatter(content).data): string[] {
+	const found = tagsOfFrontmatter(frontmatter);
+	const { lines, frontmatter: block, code } = parseMarkdown(content);
+	for (let index = block?.bodyLine ?? 0; index < lines.length && found.length < MAX_TAG_USES_PER_NOTE; index++) {
 		if (code.has(index)) continue;
 		for (const match of blankInlineCode(lines[index]!.text).matchAll(INLINE_TAG)) {
 			const tag = match[1]!;
@@ -40,8 +43,8 @@ export function tagOccurrences(content: string): string[] {
 }
 
 /** The note's tags, each once, in the order of their first use. */
-export function noteTags(content: string): string[] {
-	return [...new Set(tagOccurrences(content))];
+export function noteTags(content: string, frontmatter?: Record<string, unknown> | null): string[] {
+	return [...new Set(tagOccurrences(content, frontmatter))];
 }
 
 /**
@@ -65,10 +68,10 @@ export function countTags(uses: Iterable<readonly string[]>): TagCount[] {
 	return [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function frontmatterTags(content: string): string[] {
-	const data = readFrontmatter(content).data ?? {};
+/** The tags frontmatter names (under `tags` or `tag`: a list, or one string of them), without '#'. */
+export function tagsOfFrontmatter(frontmatter: Record<string, unknown> | null): string[] {
 	const found: string[] = [];
-	for (const [key, value] of Object.entries(data)) {
+	for (const [key, value] of Object.entries(frontmatter ?? {})) {
 		if (!TAG_KEY.test(key)) continue;
 		const items: unknown[] = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,\s]+/) : [];
 		for (const item of items) {

@@ -18,6 +18,8 @@ export const LRA_CASE = {
 	invalidDestinationHeader: 40022,
 	invalidWithinHeader: 40023,
 	invalidTargetScopeHeader: 40059,
+	missingContentType: 40011,
+	unparsableBody: 40015,
 } as const;
 
 export const LRA_ERROR_CODES = {
@@ -31,6 +33,10 @@ export const LRA_ERROR_CODES = {
 	"invalid-patch": 40080,
 	"invalid-patch-instruction": 40081,
 	"invalid-patch-version": 40082,
+	"search-content-type": 40012,
+	"invalid-search-query": 40070,
+	"search-too-costly": 40070,
+	"invalid-search": 40090,
 	"header-target-needs-version": 40083,
 	"patch-version-required": 40084,
 	unauthorized: 40101,

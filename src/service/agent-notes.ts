@@ -31,6 +31,8 @@ import type { NoteHistoryService } from "./note-history";
 import { UndoNotes } from "./undo-notes";
 import type { NoteIndex } from "../vault/note-index";
 import { NoteFacts } from "./note-facts";
+import { NoteSearch } from "./note-search";
+import { yieldVia, type YieldToHost } from "../core/steps";
 import { validateVaultPath } from "../core/path";
 import type { HostWorkspace } from "../vault/workspace";
 import { CommandRuns } from "./command-runs";
@@ -112,6 +114,8 @@ export interface AgentNotesDeps {
 	activity: AgentActivity;
 	/** What the host knows about notes beyond their text: tags, links, rendering. */
 	index: NoteIndex;
+	/** How long work (search) gives the host a turn; by default a zero-delay timer of `timers`. */
+	yieldToHost?: YieldToHost;
 	/** Obsidian's commands, panes and periodic-notes settings; null headless, where there are none. */
 	workspace?: HostWorkspace | null;
 }
@@ -133,6 +137,8 @@ export class AgentNotes {
 	readonly mergeModal = new MergeModalHook();
 	/** Tags, links and rendering: what agents may learn about notes besides their text. */
 	readonly facts: NoteFacts;
+	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/note-search.ts). */
+	readonly search: NoteSearch;
 	/** Periodic notes (/periodic/{period}/): which note a period names for a day, and creating it from its template. */
 	readonly periodic: PeriodicNotes;
 	/** Obsidian commands, run only by keys the person allowed, every change credited to the key. */
@@ -149,6 +155,13 @@ export class AgentNotes {
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
 		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
 		this.facts = new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings });
+		this.search = new NoteSearch({
+			gateway: deps.gateway,
+			pathPolicy: deps.pathPolicy,
+			settings: deps.settings,
+			yieldToHost: deps.yieldToHost ?? yieldVia(deps.timers),
+			linkableFiles: deps.index.linkableFiles?.bind(deps.index),
+		});
 		const workspace = deps.workspace ?? null;
 		this.periodic = new PeriodicNotes({
 			workspace,

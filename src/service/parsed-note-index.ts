@@ -78,6 +78,12 @@ export class ParsedNoteIndex implements NoteIndex {
 		return { links: [...links], unresolvedLinks: [...unresolvedLinks], backlinks: backlinks.sort() };
 	}
 
+	async linkableFiles(): Promise<string[]> {
+		// No note is parsed for this: only the folder's files are wanted.
+		const { files } = await this.scan(() => false);
+		return [...files];
+	}
+
 	changed(path: string): void {
 		this.files.touch(path);
 	}
@@ -98,9 +104,14 @@ export class ParsedNoteIndex implements NoteIndex {
 		const notes = new Map<string, Parsed>();
 		let sliceStart = performance.now();
 		for (const [path, stat] of files) {
-			if (!path.toLowerCase().endsWith(".md") || !include(path)) continue;
+			if (!path.toLowerCase().endsWith(".md")) continue;
 			const known = this.parsed.get(path);
 			const trusted = known && (!walked || (sameStat(known.stat, stat) && known.parsedAt - stat.mtime > RACY_MS));
+			if (!include(path)) {
+				// Not parsed now, but what is kept must still agree with this walk: a later scan would trust it unchecked.
+				if (known && !trusted) this.parsed.delete(path);
+				continue;
+			}
 			const note = trusted ? known : await this.parse(path);
 			if (note) notes.set(path, note);
 			if (performance.now() - sliceStart >= SLICE_MS) {

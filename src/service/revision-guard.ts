@@ -176,7 +176,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	// The person's writes (a resolution, a restore) reach the index as agents' do (AgentNotes.write).
 	writer.onWritten(async (write) => index.changed?.(write.path));
 	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, workspace: options.workspace ?? null, appVersion: options.appVersion });
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {

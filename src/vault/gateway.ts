@@ -2,6 +2,7 @@
  * The one narrow door to the vault. Everything above this line (services, HTTP, UI) talks to a VaultGateway and
  * never knows whether it is Obsidian or a plain folder. Paths are vault-relative and already validated.
  */
+import type { SearchHost } from "./search-host";
 
 export interface NoteStat {
 	ctime: number;
@@ -119,6 +120,9 @@ export interface VaultGateway {
 	 * Optional so that wrappers which only forward writes need not know about editors; absent means null.
 	 */
 	activeNote?(): Promise<string | null>;
+
+	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
+	readonly search?: SearchHost;
 }
 
 /** Small files the plugin keeps for itself (state, bases): the plugin folder in Obsidian, a dot-folder headless. */

@@ -28,6 +28,12 @@ export interface NoteIndex {
 	links(path: string, linkpaths: readonly string[], include: (path: string) => boolean): Promise<NoteLinks>;
 
 	/**
+	 * Every file a link may lead to (attachments too), for work that resolves many notes' links at once (search) by
+	 * core/link-resolution.ts. Absent inside Obsidian, whose metadata cache has resolved every note's links already.
+	 */
+	linkableFiles?(): Promise<string[]>;
+
+	/**
 	 * `markdown` (the note at `path`, or a part of it) as HTML that is safe to show (nothing in it runs), at most
 	 * `maxChars` long; null when it would be longer. Absent when the host cannot render.
 	 */

@@ -13,6 +13,7 @@ import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan,
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
 import { ensureParent, isFile, refuseIfOnDisk, toStat, trashRecoverably, unlessGone } from "./obsidian-files";
 import { moveInObsidian } from "./obsidian-move";
+import { ObsidianSearch } from "./obsidian-search";
 
 /** How often a write is decided again because the person kept typing while its changes were computed. */
 const EDITOR_ATTEMPTS = 10;
@@ -21,6 +22,8 @@ export class ObsidianGateway implements VaultGateway {
 	/** Vault event refs of the subscriptions still open; a closed one is dropped, so nothing keeps its listener alive. */
 	private readonly live = new Set<EventRef>();
 	private readonly editors: OpenEditors;
+	/** Obsidian's own simple search, metadata cache and Dataview, for the search service. */
+	readonly search: ObsidianSearch;
 
 	constructor(
 		private readonly app: App,
@@ -29,6 +32,7 @@ export class ObsidianGateway implements VaultGateway {
 		private readonly yieldToHost: YieldToHost,
 	) {
 		this.editors = new OpenEditors(app);
+		this.search = new ObsidianSearch(app);
 		register(() => {
 			for (const ref of this.live) this.app.vault.offref(ref);
 			this.live.clear();

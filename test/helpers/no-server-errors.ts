@@ -1,4 +1,7 @@
-/** Fails any test in which the server answered 5xx: an error path must always be a deliberate problem answer. */
+/**
+ * Fails any test in which the server answered 5xx: an error path must always be a deliberate problem answer. 501 is
+ * the one deliberate 5xx (a feature this host does not have, such as Dataview headless); a crash is always a 500.
+ */
 import { afterEach, beforeEach, expect } from "vitest";
 import { observeResponses } from "./http-client";
 

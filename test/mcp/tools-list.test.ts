@@ -1,5 +1,5 @@
 /**
- * The tool contract: exactly thirteen tools listed headless (more inside Obsidian: tool-visibility.test.ts), each with input
+ * The tool contract: exactly fifteen tools listed headless (more inside Obsidian: tool-visibility.test.ts), each with input
  * and output schemas, the MCP 2025-11-25 annotations clients use to decide what needs a person's approval, and
  * descriptions that state the revision rule and which tool to use.
  */
@@ -22,9 +22,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the thirteen tools headless (the note tools and periodic_note), each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the fifteen tools headless (the note tools, search and periodic_note), each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "patch_note", "periodic_note", "read_note", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "patch_note", "periodic_note", "query_notes", "read_note", "search_notes", "write_note"]);
 		expect([...TOOL_NAMES, "periodic_note"].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -67,6 +67,10 @@ describe("tools/list", () => {
 		expect(outputs("conflict_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]));
 		expect(inputs("list_tags")).toEqual({ properties: ["after", "limit"], required: [] });
 		expect(outputs("list_tags")).toEqual(["next", "tags"]);
+		expect(inputs("search_notes")).toEqual({ properties: ["context_length", "cursor", "include_backups", "limit", "query"], required: ["query"] });
+		expect(outputs("search_notes")).toEqual(["nextCursor", "results", "total"]);
+		expect(inputs("query_notes")).toEqual({ properties: ["cursor", "dql", "include_backups", "limit", "logic"], required: [] });
+		expect(outputs("query_notes")).toEqual(["nextCursor", "results", "total"]);
 	});
 
 	it("says plainly that writes need the revision from the last read, and offers merge: \"auto\"", async () => {
@@ -105,6 +109,8 @@ describe("tools/list", () => {
 			note_changes: reads,
 			conflict_status: reads,
 			list_tags: reads,
+			search_notes: reads,
+			query_notes: reads,
 			write_note: rewrites,
 			patch_note: rewrites,
 			edit_note: rewrites,

@@ -198,6 +198,11 @@ export class App {
 	readonly secretStorage: SecretStorage | undefined;
 	/** The CLI's commands (plugins add theirs through registerCliHandler, 1.12.2+). */
 	readonly cli = new CliRegistry();
+	/**
+	 * Obsidian's plugin registry (undocumented, as plugins reach each other's APIs): the loaded plugins by id. Tests put
+	 * a focused fake of another plugin here (Dataview's `api`).
+	 */
+	readonly plugins: { plugins: Record<string, unknown> } = { plugins: {} };
 	/** The command palette's registry (plugins' addCommand lands here as `<plugin id>:<id>`). */
 	readonly commands = new Commands();
 

@@ -16,6 +16,7 @@ export { Vault, type TrashOption, type WriteRecord } from "./vault";
 export { OutsideWorld } from "./watcher";
 export { getAllTags, MetadataCache, type CachedMetadata } from "./metadata-cache";
 export { MarkdownRenderer } from "./renderer";
+export { prepareSimpleSearch, simpleSearchCalls, type SearchResult } from "./search";
 export { Commands, type StubCommand } from "./commands";
 /**
  * Obsidian hands plugins its own moment: the stub hands out the moment installed with Obsidian's typings (loaded by

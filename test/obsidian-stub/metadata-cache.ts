@@ -87,7 +87,15 @@ export class MetadataCache extends Events {
 
 	private index(file: TAbstractFile, filesChanged: boolean): void {
 		const indexed = this.vault.getFileByPath(file.path);
-		if (!indexed || indexed.extension !== "md") return;
+		if (!indexed) return;
+		if (indexed.extension !== "md") {
+			// An attachment is no note to parse, but links to it resolve from now on (`[[data.csv]]`, `![[pic.png]]`).
+			if (filesChanged) {
+				this.resolveAll();
+				this.trigger("resolved");
+			}
+			return;
+		}
 		let content: string;
 		try {
 			content = readFileSync(join(this.vault.basePath, indexed.path), "utf8");

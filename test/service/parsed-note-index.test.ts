@@ -6,6 +6,8 @@ import { MemoryGateway } from "../helpers/memory-gateway";
 
 const all = () => true;
 const now = () => Promise.resolve();
+/** Longer than the index's RACY_MS: a note parsed this long after its time is trusted by size and time. */
+const RACY_GAP = 5_000;
 
 /** A memory gateway that counts reads and reports a chosen modification time for every file. */
 class CountingGateway extends MemoryGateway {
@@ -71,6 +73,21 @@ describe("ParsedNoteIndex", () => {
 		clock += WALK_MS + 1;
 		await index.tagUses(all);
 		expect(gateway.reads).toEqual([]);
+	});
+
+	it("lists every file links may reach (attachments too) without parsing a note, and a walk for that still checks kept notes", async () => {
+		const gateway = new CountingGateway({ "a.md": "#one\n", "pics/p.png": "png", "data.csv": "x" });
+		let clock = 1_000 + 100;
+		const index = new ParsedNoteIndex({ gateway, yieldToHost: now, wallClock: () => clock });
+		await index.tagUses(all);
+		clock += RACY_GAP;
+		gateway.reads = [];
+		gateway.notes.set("a.md", "#changed unheard\n");
+		clock += WALK_MS + 1;
+		// This call walks: the kept a.md no longer matches the walk (its size changed) and must not be trusted later.
+		expect((await index.linkableFiles()).sort()).toEqual(["a.md", "data.csv", "pics/p.png"]);
+		expect(gateway.reads).toEqual([]);
+		expect(await index.tagUses(all)).toEqual([["changed"]]);
 	});
 
 	it("forgets deleted notes and skips notes it cannot read", async () => {

@@ -13,6 +13,7 @@ import { matchNoteTarget, NOTE_TARGET_HANDLERS } from "./note-target";
 import { getHistory, listActivity, restoreRevision, revertAgentWrite } from "./history";
 import { listTags, matchTags } from "./tags";
 import { openApiYaml } from "./openapi-yaml";
+import { matchSearch, matchSimpleSearch, querySearch, simpleSearch } from "./search";
 import { matchPeriodic, matchPeriodicDay, PERIODIC_HANDLERS } from "./periodic-note";
 import { listCommands, matchCommand, openNote, runCommand } from "./commands";
 
@@ -47,4 +48,6 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/history/{path}", match: prefix("/history/"), handlers: { GET: getHistory } },
 	{ template: "/activity", match: exact("/activity"), handlers: { GET: listActivity } },
 	{ template: "/tags/", match: matchTags, handlers: { GET: listTags } },
+	{ template: "/search/", match: matchSearch, handlers: { POST: querySearch } },
+	{ template: "/search/simple/", match: matchSimpleSearch, handlers: { POST: simpleSearch } },
 ];

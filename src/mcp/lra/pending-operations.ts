@@ -1,6 +1,6 @@
 /**
- * The service operations five Local REST API tools need: search (JsonLogic and simple), the tag list, and guarded move
- * and copy. The tools (pending-tools.ts) are written against this interface and answer "not available in this build"
+ * The service operations five Local REST API tools need: search (JsonLogic and simple, search-operations.ts), the tag
+ * list, and guarded move and copy. The tools (pending-tools.ts) are written against this interface and answer "not available in this build"
  * for an operation not wired here: this is the one place that connects them to their AgentNotes services.
  */
 import { resolveDestination } from "../../core/destination";
@@ -9,9 +9,13 @@ import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
 import type { RelocationRefused } from "../../service/move-request";
 import { relocationRefusalResult } from "../tools/relocation";
+import { lraSearchQuery, lraSearchSimple } from "./search-operations";
 
-/** What a tool answers once the operation exists: the Local REST API's JSON, or a refusal in words. */
-export type PendingAnswer = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * What a tool answers once the operation exists: the Local REST API's JSON (and, when the answer is bounded short of
+ * everything, a `note` saying how to have the rest), or a refusal in words.
+ */
+export type PendingAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string };
 
 export interface LraPendingOperations {
 	/** search_query: `[{filename, result}]` for the notes whose metadata the JsonLogic query finds truthy. */
@@ -35,6 +39,8 @@ export function pendingOperations(notes: AgentNotes): LraPendingOperations {
 		return resolved.ok ? { ok: true, to: resolved.path } : { ok: false, message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.` };
 	};
 	return {
+		searchQuery: (_actor, query) => lraSearchQuery(notes, query),
+		searchSimple: (_actor, query, contextLength) => lraSearchSimple(notes, query, contextLength),
 		async tagList() {
 			return { ok: true, value: { tags: tagPage(await notes.facts.tags(), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS }).tags } };
 		},

@@ -1,7 +1,7 @@
 /**
- * search_query, search_simple, tag_list, vault_move and vault_copy, with the Local REST API 5.1's names and arguments.
- * Their services are built on other branches of issue 23: until one is wired in pending-operations.ts, its tool
- * answers a clear "not available in this build" error and changes nothing.
+ * search_query, search_simple, tag_list, vault_move and vault_copy, with the Local REST API 5.1's names and arguments,
+ * over the services wired in pending-operations.ts. A build without one of them answers that tool with a clear "not
+ * available in this build" error and changes nothing.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -16,22 +16,37 @@ const moveArgs = {
 	allowOverwrite: z.boolean().optional().describe("Replace a file at the destination (it must have been read in this session)."),
 };
 
+const SEARCH_QUERY_DESCRIPTION =
+	"Search vault notes with a JsonLogic query evaluated for each note over {path, content, tags, frontmatter, stat: {ctime, mtime, size}, links, " +
+	'backlinks, unresolvedLinks}, plus glob and regexp; returns [{filename, result}] for the notes whose result is truthy, in path order. Examples: {"in": ' +
+	'["myTag", {"var": "tags"}]}; {"==": [{"var": "frontmatter.status"}, "done"]}; {"glob": ["journal/*", {"var": "path"}]}. Hidden and config ' +
+	"folders and .bak notes are never searched. At most 1000 results per answer: when more follow, a second text says how to page on (query_notes " +
+	"with its cursor). A result shows part of a note and no revision: vault_read a note before changing it.";
+const SEARCH_SIMPLE_DESCRIPTION =
+	"Search vault notes for text: every word of the query must occur in the note's name or content. Returns [{filename, score, matches: [{match: " +
+	"{start, end, source}, context}]}], best first; each match carries contextLength characters around it (default 100). At most 1000 results per " +
+	"answer: when more follow, a second text says how to page on (search_notes with its cursor). A result shows part of a note and no revision.";
+
 export function registerLraPending(server: McpServer, context: ToolContext): void {
 	const ops = pendingOperations(context.notes);
 	const answer = async (tool: string, what: string, run: (() => Promise<PendingAnswer>) | undefined) => {
 		if (!run) return lraError(`${tool} is not available in this build of Revision Guard (${what} is not served yet), so nothing was searched or changed. Use list_notes and read_note (or vault_list and vault_read) instead.`, { error: "not-available", tool });
 		const result = await run();
-		return result.ok ? lraText(result.value) : lraError(result.message);
+		if (!result.ok) return lraError(result.message);
+		const answered = lraText(result.value);
+		// The JSON stays the first text item, as that server's clients parse it; how to have the rest comes after.
+		if (result.note !== undefined) answered.content.push({ type: "text", text: result.note });
+		return answered;
 	};
 
 	server.registerTool(
 		"search_query",
-		{ description: "Search vault files with a JsonLogic query over each note's metadata (path, frontmatter, tags, stat); returns [{filename, result}].", inputSchema: { query: z.record(z.unknown()).describe("JsonLogic query object to evaluate against each note") }, annotations: READS },
+		{ description: SEARCH_QUERY_DESCRIPTION, inputSchema: { query: z.record(z.unknown()).describe("JsonLogic query object to evaluate against each note") }, annotations: READS },
 		({ query }) => guarded(context, () => answer("search_query", "JsonLogic search", ops.searchQuery && (() => ops.searchQuery!(context.actor(), query)))),
 	);
 	server.registerTool(
 		"search_simple",
-		{ description: "Search vault files for text; returns [{filename, score, matches}], best first.", inputSchema: { query: z.string().describe("Search query string"), contextLength: z.number().optional().describe("Characters of context around each match (default: 100)") }, annotations: READS },
+		{ description: SEARCH_SIMPLE_DESCRIPTION, inputSchema: { query: z.string().describe("Search query string"), contextLength: z.number().optional().describe("Characters of context around each match (default: 100)") }, annotations: READS },
 		({ query, contextLength }) => guarded(context, () => answer("search_simple", "simple search", ops.searchSimple && (() => ops.searchSimple!(context.actor(), query, contextLength ?? 100)))),
 	);
 	server.registerTool(

@@ -14,7 +14,9 @@ import { registerMoveNote } from "./move-note";
 import { registerListTags } from "./list-tags";
 import { registerNoteChanges } from "./note-changes";
 import { registerPatchNote } from "./patch-note";
+import { registerQueryNotes } from "./query-notes";
 import { registerReadNote } from "./read-note";
+import { registerSearchNotes } from "./search-notes";
 import { registerWriteNote } from "./write-note";
 import { LRA_INSTRUCTIONS, registerLraTools } from "../lra";
 import { registerPeriodicNote } from "./periodic-note";
@@ -24,7 +26,7 @@ declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
 
 /** The tool names are part of the contract with agents. */
-export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "list_tags"] as const;
+export const TOOL_NAMES = ["read_note", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "list_tags", "search_notes", "query_notes"] as const;
 
 export const INSTRUCTIONS =
 	"This server edits an Obsidian vault without ever silently overwriting what a person wrote. read_note returns a note's content and its " +
@@ -32,7 +34,8 @@ export const INSTRUCTIONS =
 	"or patch_note (a heading's section, a frontmatter field or a block); to replace a whole note, write_note; to add at its end, append_note. " +
 	"Replacing, patching or deleting an existing note needs the revision from your last read (as `revision`). If the note changed since, the " +
 	"write is refused, your content is kept as a .bak note, and the error says what changed and which call to make next. move_note needs the " +
-	"revision too; move_note and copy_note never replace a note at their destination unless you ask, with that note's revision.";
+	"revision too; move_note and copy_note never replace a note at their destination unless you ask, with that note's revision. To find notes, " +
+	"search_notes (words) or query_notes (tags, frontmatter, paths, links).";
 
 /** `toolSet`: which set the client sees listed (tool-visibility.ts), which decides what the instructions speak of. */
 export function createMcpServer(context: ToolContext, toolSet: "revision-guard" | "lra" = "revision-guard"): McpServer {
@@ -50,6 +53,8 @@ export function createMcpServer(context: ToolContext, toolSet: "revision-guard" 
 	registerNoteChanges(server, context);
 	registerConflictStatus(server, context);
 	registerListTags(server, context);
+	registerSearchNotes(server, context);
+	registerQueryNotes(server, context);
 	registerPeriodicNote(server, context);
 	// Listed only where they work (tool-visibility.ts), like the Local REST API's set registered next.
 	registerWorkspaceTools(server, context);

@@ -1,7 +1,7 @@
 /**
  * The Local REST API tools whose services are wired in src/mcp/lra/pending-operations.ts: tag_list, vault_move and
- * vault_copy answer as that server does, guarded like our own tools; search_query and search_simple answer a clear
- * "not available" error until search is wired there, and change nothing.
+ * vault_copy answer as that server does, guarded like our own tools (search_query and search_simple:
+ * search-operations.test.ts).
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
@@ -39,15 +39,5 @@ describe.each(["node filesystem", "obsidian"])("Local REST API tools served by o
 		const over = await mcp.tool("vault_copy", { path: "Plan.md", destination: "Copy.md", allowOverwrite: true });
 		expect(over.isError).toBe(true);
 		expect(await readFile(join(s.dir, "Copy.md"), "utf8")).toBe("the person's own text\n");
-	});
-
-	it.each([
-		["search_query", { query: { in: ["tag", { var: "tags" }] } }],
-		["search_simple", { query: "Plan" }],
-	])("%s says it is not available in this build, and does nothing", async (tool, args) => {
-		const result = await mcp.tool(tool, args);
-		expect(result.isError).toBe(true);
-		expect(result.prose).toContain(`${tool} is not available in this build`);
-		expect(result.details).toEqual({ error: "not-available", tool });
 	});
 });
