@@ -21,6 +21,8 @@ export type HeldRead = Pick<LastRead, "revision" | "sight">;
 
 export class ReadLedger {
 	private readonly entries = new Map<string, LastRead>();
+	/** Who holds a read of each path, so a change can find every read of it without a walk of the whole ledger. */
+	private readonly clientsByPath = new Map<string, Set<string>>();
 
 	constructor(private capacity: number) {}
 
@@ -31,7 +33,15 @@ export class ReadLedger {
 		const seen = sight === "part" && earlier?.revision === revision ? earlier.sight : sight;
 		this.entries.delete(key);
 		this.entries.set(key, { revision, time, sight: seen });
+		let clients = this.clientsByPath.get(path);
+		if (!clients) this.clientsByPath.set(path, (clients = new Set()));
+		clients.add(client);
 		this.trim();
+	}
+
+	/** The clients whose names start with `prefix` that hold a read of `path` (an MCP key's sessions: `key:…:`). */
+	clientsOf(path: string, prefix: string): string[] {
+		return [...(this.clientsByPath.get(path) ?? [])].filter((client) => client.startsWith(prefix));
 	}
 
 	/**
@@ -48,7 +58,7 @@ export class ReadLedger {
 
 	/** The client's read of `path` ends: it deleted the note, or a read found it gone. */
 	forget(client: string, path: string): void {
-		this.entries.delete(keyOf(client, path));
+		this.drop(keyOf(client, path));
 	}
 
 	lastRead(client: string, path: string): LastRead | undefined {
@@ -64,7 +74,7 @@ export class ReadLedger {
 	/** Drops everything one client read (an MCP session that ended). */
 	forgetClient(client: string): void {
 		const prefix = client + "\u0000";
-		for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+		for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.drop(key);
 	}
 
 	setCapacity(capacity: number): void {
@@ -79,8 +89,17 @@ export class ReadLedger {
 	private trim(): void {
 		for (const key of this.entries.keys()) {
 			if (this.entries.size <= this.capacity) break;
-			this.entries.delete(key);
+			this.drop(key);
 		}
+	}
+
+	private drop(key: string): void {
+		if (!this.entries.delete(key)) return;
+		const split = key.indexOf("\u0000");
+		const [client, path] = [key.slice(0, split), key.slice(split + 1)];
+		const clients = this.clientsByPath.get(path);
+		clients?.delete(client);
+		if (clients?.size === 0) this.clientsByPath.delete(path);
 	}
 }
 

@@ -128,6 +128,18 @@ export class GuardedWriter {
 		return heldRevision(this.deps, client, path);
 	}
 
+	/**
+	 * A key is one agent: what it changes through one door moves the reads its other doors hold of exactly the revision
+	 * replaced (an MCP caller's write moves its key's REST read; a REST write moves the key's sessions' reads). One
+	 * session's write never moves another session's read: two windows of one agent that share a key stay apart.
+	 */
+	private carryKeyReads(actor: Actor, path: string, replaced: string, revision: string): void {
+		if (actor.kind !== "agent") return;
+		const now = this.deps.now();
+		if (actor.keyClient !== undefined) this.deps.reads.carry(actor.keyClient, path, replaced, revision, now);
+		else if (actor.client !== undefined) for (const session of this.deps.reads.clientsOf(path, `${actor.client}:`)) this.deps.reads.carry(session, path, replaced, revision, now);
+	}
+
 	async write(request: WriteRequest): Promise<WriteOutcome> {
 		// Captured before waiting for the lock: a parallel write by the same client must not become this one's basis.
 		const client = clientOf(request.actor);
@@ -272,10 +284,7 @@ export class GuardedWriter {
 			switch (decision.kind) {
 				case "write": {
 					const { replaced, written: revision } = seen.revisions!;
-					// An MCP caller's key is the same agent as its REST calls: their read of what it replaced moves along.
-					if (request.actor.kind === "agent" && request.actor.keyClient !== undefined && replaced !== null) {
-						this.deps.reads.carry(request.actor.keyClient, path, replaced, revision, this.deps.now());
-					}
+					if (replaced !== null) this.carryKeyReads(request.actor, path, replaced, revision);
 					await this.after.afterWrite(path, current === null ? null : { content: current, revision: replaced! }, decision.content, revision, request.actor);
 					const sight = sightAfterWrite({ operation: operation.kind, merged: merge?.kind === "merged", unseenBody: request.unseenBody, replaced: current === null ? null : replaced!, ...basis });
 					const written = { kind: "written", revision, sight, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) } as const;

@@ -124,4 +124,20 @@ describe("ReadLedger", () => {
 		expect(ledger.lastRead("key", "a.md")?.revision).toBe("r2");
 		expect(ledger.lastRead("key", "c.md")).toBeUndefined();
 	});
+
+	it("finds who holds a read of a path by prefix, and stops listing a read once it is forgotten, trimmed or its client ends", () => {
+		const ledger = new ReadLedger(3);
+		ledger.record("key:a:s1", "n.md", "r1", 1);
+		ledger.record("key:a:s2", "n.md", "r1", 2);
+		ledger.record("key:ab:s3", "n.md", "r1", 3);
+		expect(ledger.clientsOf("n.md", "key:a:").sort()).toEqual(["key:a:s1", "key:a:s2"]);
+		ledger.forget("key:a:s1", "n.md");
+		expect(ledger.clientsOf("n.md", "key:a:")).toEqual(["key:a:s2"]);
+		ledger.record("other", "m.md", "r1", 4);
+		ledger.record("other", "o.md", "r1", 5);
+		// Over capacity: the oldest read (key:a:s2's) went first.
+		expect(ledger.clientsOf("n.md", "key:a:")).toEqual([]);
+		ledger.forgetClient("key:ab:s3");
+		expect(ledger.clientsOf("n.md", "")).toEqual([]);
+	});
 });

@@ -1,7 +1,8 @@
 /**
  * A key is one agent: what its MCP session writes over the revision its plain REST calls last read moves their read
- * along, so the Local REST API's own pattern (reset a note over REST, patch it over MCP, reset it again) works. It
- * never moves another session's read, and never across anyone else's change. Over both gateways.
+ * along, and a REST write moves its sessions' reads, so the Local REST API's own pattern (reset a note over REST,
+ * patch it over MCP, reset it again) works. One session's write never moves another session's read, and nothing
+ * moves across anyone else's change. Over both gateways.
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
@@ -31,6 +32,16 @@ describe.each(SUBJECT_NAMES)("one key's REST reads and MCP writes over the %s ga
 		const reset = await rest("/vault/Plan.md", "PUT", NOTE);
 		expect(reset.status, reset.text).toBe(204);
 		expect(await onDisk()).toBe(NOTE);
+	});
+
+	it("a REST write over what the key's session read lets the session's next tokenless write land", async () => {
+		expect((await mcp.tool("read_note", { path: "Plan.md" })).isError).toBe(false);
+		const tag = (await rest("/vault/Plan.md")).headers.etag as string;
+		const put = await call(s.port, "/vault/Plan.md", { method: "PUT", body: NOTE + "- from REST\n", headers: { Authorization: `Bearer ${TEST_KEY}`, "If-Match": tag } });
+		expect(put.status, put.text).toBe(204);
+		const written = await mcp.tool("write_note", { path: "Plan.md", content: "# Plan\n" });
+		expect(written.isError, written.text).toBe(false);
+		expect(await onDisk()).toBe("# Plan\n");
 	});
 
 	it("never carries a REST read across a person's edit the session's write stood on", async () => {
