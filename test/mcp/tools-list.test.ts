@@ -1,5 +1,5 @@
 /**
- * The tool contract: exactly fifteen tools listed headless (more inside Obsidian: tool-visibility.test.ts), each with input
+ * The tool contract: exactly sixteen tools listed headless (more inside Obsidian: tool-visibility.test.ts), each with input
  * and output schemas, the MCP 2025-11-25 annotations clients use to decide what needs a person's approval, and
  * descriptions that state the revision rule and which tool to use.
  */
@@ -22,9 +22,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the fifteen tools headless (the note tools, search and periodic_note), each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the sixteen tools headless (the note tools, search and periodic_note), each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "patch_note", "periodic_note", "query_notes", "read_note", "search_notes", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "note_outline", "patch_note", "periodic_note", "query_notes", "read_note", "search_notes", "write_note"]);
 		expect([...TOOL_NAMES, "periodic_note"].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -41,6 +41,8 @@ describe("tools/list", () => {
 		const outputs = (name: string) => Object.keys(byName[name]!.outputSchema?.properties ?? {}).sort();
 		expect(inputs("read_note")).toEqual({ properties: ["path"], required: ["path"] });
 		expect(outputs("read_note")).toEqual(["content", "path", "revision"]);
+		expect(inputs("note_outline")).toEqual({ properties: ["path"], required: ["path"] });
+		expect(outputs("note_outline")).toEqual(["blocks", "frontmatterFields", "headings", "path", "revision", "truncated"]);
 		expect(inputs("edit_note")).toEqual({ properties: ["edits", "path", "revision"], required: ["edits", "path"] });
 		expect(outputs("edit_note")).toEqual(["path", "revision"]);
 		const edit = byName.edit_note!.inputSchema.properties!.edits as { items: { properties: Record<string, unknown>; required: string[] }; maxItems: number };
@@ -105,6 +107,7 @@ describe("tools/list", () => {
 		const rewrites = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 		expect(annotations).toEqual({
 			read_note: reads,
+			note_outline: reads,
 			list_notes: reads,
 			note_changes: reads,
 			conflict_status: reads,

@@ -96,3 +96,45 @@ function frontmatterFields(content: string): string[] {
 	const { data } = readFrontmatter(content);
 	return data === null ? [] : Object.keys(data);
 }
+
+/** One heading of an outline: the target that names it (keys joined by `::`, outermost first) and its level. */
+export interface OutlineHeading {
+	target: string;
+	level: number;
+}
+
+export interface NoteOutline {
+	headings: OutlineHeading[];
+	blocks: string[];
+	frontmatterFields: string[];
+	/** Set when the headings or blocks stopped at their bound (see noteOutline). */
+	truncated?: true;
+}
+
+/**
+ * What a patch can target, as flat lists in note order: each heading's target (a repeat of a sibling with its own key),
+ * each block's key, each frontmatter key. Each list stops at `maxItems` entries and `maxChars` characters of targets,
+ * so a note of many long nested headings cannot make the answer larger than it should be.
+ */
+export function noteOutline(content: string, maxItems: number, maxChars: number): NoteOutline {
+	const doc = parseMarkdown(content);
+	const headings: OutlineHeading[] = [];
+	let used = 0;
+	let truncated = false;
+	const keyPaths = headingKeyPaths(doc);
+	for (let index = 0; index < keyPaths.length; index++) {
+		const path = keyPaths[index]!;
+		if (path.some((text) => text === "")) continue;
+		const length = path.reduce((sum, key) => sum + key.length + 2, 0);
+		if (headings.length >= maxItems || used + length > maxChars) {
+			truncated = true;
+			break;
+		}
+		headings.push({ target: path.join("::"), level: doc.headings[index]!.level });
+		used += length;
+	}
+	const allBlocks = blockKeys(findBlocks(doc));
+	const blocks = allBlocks.slice(0, maxItems);
+	if (blocks.length < allBlocks.length) truncated = true;
+	return { headings, blocks, frontmatterFields: frontmatterFields(content), ...(truncated ? { truncated: true as const } : {}) };
+}

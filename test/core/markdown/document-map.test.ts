@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { occurrenceKey } from "../../../src/core/markdown/occurrences";
-import { documentMap, FLAT_HEADINGS_MIN_BUDGET, flatDocumentMap } from "../../../src/core/markdown/document-map";
+import { documentMap, FLAT_HEADINGS_MIN_BUDGET, flatDocumentMap, noteOutline } from "../../../src/core/markdown/document-map";
 
 const NOTE = [
 	"---",
@@ -73,5 +73,24 @@ describe("flatDocumentMap's bound", () => {
 		const note = "# A\n" + "## b\n".repeat(100_000) + "## c\n";
 		expect(flatDocumentMap(note)).toEqual({ headings: ["A", "A::b", "A::c"], blocks: [], frontmatterFields: [] });
 		expect(flatDocumentMap("# A::B\n# A\n## B\n").headings).toEqual(["A::B", "A"]);
+	});
+});
+
+describe("noteOutline", () => {
+	it("lists heading targets in note order, a repeat with its own key, and stops at its bounds, saying so", () => {
+		expect(noteOutline("# A\n## B\n# A\n## B\nx ^i\n", 10, 1000)).toEqual({
+			headings: [
+				{ target: "A", level: 1 },
+				{ target: "A::B", level: 2 },
+				{ target: occurrenceKey("A", 2), level: 1 },
+				{ target: `${occurrenceKey("A", 2)}::B`, level: 2 },
+			],
+			blocks: ["i"],
+			frontmatterFields: [],
+		});
+		expect(noteOutline("# A\n# B\n# C\n", 2, 1000)).toMatchObject({ headings: [{ target: "A" }, { target: "B" }], truncated: true });
+		const long = `# ${"x".repeat(600)}\n`.repeat(3);
+		expect(noteOutline(long, 10, 1000)).toMatchObject({ truncated: true });
+		expect(noteOutline(long, 10, 1000).headings).toHaveLength(1);
 	});
 });
