@@ -6,7 +6,7 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolContext } from "../tools/context";
-import { registerLraPending } from "./pending-tools";
+import { registerLraServiceTools } from "./service-tools";
 import { registerLraReads } from "./vault-reads";
 import { registerLraWorkspace } from "./workspace-tools";
 import { registerLraWrites } from "./vault-writes";
@@ -41,5 +41,5 @@ export function registerLraTools(server: McpServer, context: ToolContext): void 
 	registerLraReads(server, context);
 	registerLraWrites(server, context);
 	registerLraWorkspace(server, context);
-	registerLraPending(server, context);
+	registerLraServiceTools(server, context);
 }

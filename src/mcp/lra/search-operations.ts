@@ -8,7 +8,7 @@
 import { clampContextLength } from "../../core/search/simple-hits";
 import type { AgentNotes } from "../../service/agent-notes";
 import type { SearchPage, SearchPageRequest } from "../../service/note-search";
-import type { PendingAnswer } from "./pending-operations";
+import type { LraAnswer } from "./service-operations";
 
 export const LRA_SEARCH_LIMIT = 1000;
 /** Measured as compact JSON; the answer is indented, so it is somewhat larger. */
@@ -17,7 +17,7 @@ export const LRA_SEARCH_BYTES = 512 * 1024;
 const PAGE: SearchPageRequest = { limit: LRA_SEARCH_LIMIT, maxBytes: LRA_SEARCH_BYTES };
 
 /** search_query: `[{filename, result}]`, in path order, for the notes whose result is not empty. */
-export async function lraSearchQuery(notes: AgentNotes, query: unknown): Promise<PendingAnswer> {
+export async function lraSearchQuery(notes: AgentNotes, query: unknown): Promise<LraAnswer> {
 	const answer = await notes.search.logic(query, PAGE);
 	if (answer.kind === "invalid-query") return { ok: false, message: `The JsonLogic query cannot be evaluated: ${answer.reason} Nothing was searched. See https://jsonlogic.com/operations.html, plus glob and regexp.` };
 	if (answer.kind === "too-costly") return { ok: false, message: `${answer.reason} Narrow the query (match on path, tags or frontmatter before content), or simplify its patterns.` };
@@ -25,13 +25,13 @@ export async function lraSearchQuery(notes: AgentNotes, query: unknown): Promise
 }
 
 /** search_simple: `[{filename, score, matches: [{match: {start, end, source}, context}]}]`, best first. */
-export async function lraSearchSimple(notes: AgentNotes, query: string, contextLength: number): Promise<PendingAnswer> {
+export async function lraSearchSimple(notes: AgentNotes, query: string, contextLength: number): Promise<LraAnswer> {
 	const length = clampContextLength(contextLength);
 	const answer = await notes.search.simple(query, length, PAGE);
 	return paged(answer, `call search_notes with this query, "context_length": ${length} and`);
 }
 
-function paged<T>(answer: SearchPage<T> | { kind: "bad-cursor" }, howToContinue: string): PendingAnswer {
+function paged<T>(answer: SearchPage<T> | { kind: "bad-cursor" }, howToContinue: string): LraAnswer {
 	// No cursor is ever sent from here, so none can be refused; answered in words all the same.
 	if (answer.kind === "bad-cursor") return { ok: false, message: "The search could not be paged. Nothing was searched." };
 	if (answer.nextCursor === null) return { ok: true, value: answer.hits };

@@ -1,14 +1,13 @@
 /**
  * search_query, search_simple, tag_list, vault_move and vault_copy, with the Local REST API 5.1's names and arguments,
- * over the services wired in pending-operations.ts. A build without one of them answers that tool with a clear "not
- * available in this build" error and changes nothing.
+ * over the services wired in service-operations.ts.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READS, REWRITES } from "../tools/annotations";
 import { guarded, type ToolContext } from "../tools/context";
 import { lraError, lraText } from "./answers";
-import { pendingOperations, type PendingAnswer } from "./pending-operations";
+import { serviceOperations, type LraAnswer } from "./service-operations";
 
 const moveArgs = {
 	path: z.string().describe("Source file path relative to vault root"),
@@ -27,10 +26,9 @@ const SEARCH_SIMPLE_DESCRIPTION =
 	"{start, end, source}, context}]}], best first; each match carries contextLength characters around it (default 100). At most 1000 results per " +
 	"answer: when more follow, a second text says how to page on (search_notes with its cursor). A result shows part of a note and no revision.";
 
-export function registerLraPending(server: McpServer, context: ToolContext): void {
-	const ops = pendingOperations(context.notes);
-	const answer = async (tool: string, what: string, run: (() => Promise<PendingAnswer>) | undefined) => {
-		if (!run) return lraError(`${tool} is not available in this build of Revision Guard (${what} is not served yet), so nothing was searched or changed. Use list_notes and read_note (or vault_list and vault_read) instead.`, { error: "not-available", tool });
+export function registerLraServiceTools(server: McpServer, context: ToolContext): void {
+	const ops = serviceOperations(context.notes);
+	const answer = async (run: () => Promise<LraAnswer>) => {
 		const result = await run();
 		if (!result.ok) return lraError(result.message);
 		const answered = lraText(result.value);
@@ -42,26 +40,26 @@ export function registerLraPending(server: McpServer, context: ToolContext): voi
 	server.registerTool(
 		"search_query",
 		{ description: SEARCH_QUERY_DESCRIPTION, inputSchema: { query: z.record(z.unknown()).describe("JsonLogic query object to evaluate against each note") }, annotations: READS },
-		({ query }) => guarded(context, () => answer("search_query", "JsonLogic search", ops.searchQuery && (() => ops.searchQuery!(context.actor(), query)))),
+		({ query }) => guarded(context, () => answer(() => ops.searchQuery(context.actor(), query))),
 	);
 	server.registerTool(
 		"search_simple",
 		{ description: SEARCH_SIMPLE_DESCRIPTION, inputSchema: { query: z.string().describe("Search query string"), contextLength: z.number().optional().describe("Characters of context around each match (default: 100)") }, annotations: READS },
-		({ query, contextLength }) => guarded(context, () => answer("search_simple", "simple search", ops.searchSimple && (() => ops.searchSimple!(context.actor(), query, contextLength ?? 100)))),
+		({ query, contextLength }) => guarded(context, () => answer(() => ops.searchSimple(context.actor(), query, contextLength ?? 100))),
 	);
 	server.registerTool(
 		"tag_list",
 		{ description: "Return {tags: [{name, count}]}: every tag used across the vault, without '#'.", inputSchema: {}, annotations: READS },
-		() => guarded(context, () => answer("tag_list", "the tag list", ops.tagList && (() => ops.tagList!(context.actor())))),
+		() => guarded(context, () => answer(() => ops.tagList(context.actor()))),
 	);
 	server.registerTool(
 		"vault_move",
 		{ description: "Move (rename) a vault file, guarded: the source must be unchanged since this session read it, and an existing destination is never replaced unread.", inputSchema: moveArgs, annotations: REWRITES },
-		({ path, destination, allowOverwrite }) => guarded(context, () => answer("vault_move", "guarded move", ops.move && (() => ops.move!(context.actor(), path, destination, allowOverwrite === true)))),
+		({ path, destination, allowOverwrite }) => guarded(context, () => answer(() => ops.move(context.actor(), path, destination, allowOverwrite === true))),
 	);
 	server.registerTool(
 		"vault_copy",
 		{ description: "Copy a vault file to a new path, guarded: an existing destination is never replaced unread.", inputSchema: moveArgs, annotations: REWRITES },
-		({ path, destination, allowOverwrite }) => guarded(context, () => answer("vault_copy", "guarded copy", ops.copy && (() => ops.copy!(context.actor(), path, destination, allowOverwrite === true)))),
+		({ path, destination, allowOverwrite }) => guarded(context, () => answer(() => ops.copy(context.actor(), path, destination, allowOverwrite === true))),
 	);
 }

@@ -1,7 +1,7 @@
 /**
  * The service operations five Local REST API tools need: search (JsonLogic and simple, search-operations.ts), the tag
- * list, and guarded move and copy. The tools (pending-tools.ts) are written against this interface and answer "not available in this build"
- * for an operation not wired here: this is the one place that connects them to their AgentNotes services.
+ * list, and guarded move and copy. The tools (service-tools.ts) are written against this interface: this is the one
+ * place that connects them to their AgentNotes services.
  */
 import { resolveDestination } from "../../core/destination";
 import { tagPage } from "../../core/tags";
@@ -15,25 +15,25 @@ import { lraSearchQuery, lraSearchSimple } from "./search-operations";
  * What a tool answers once the operation exists: the Local REST API's JSON (and, when the answer is bounded short of
  * everything, a `note` saying how to have the rest), or a refusal in words.
  */
-export type PendingAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string };
+export type LraAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string };
 
-export interface LraPendingOperations {
+export interface LraServiceOperations {
 	/** search_query: `[{filename, result}]` for the notes whose metadata the JsonLogic query finds truthy. */
-	searchQuery?(actor: AgentActor, query: unknown): Promise<PendingAnswer>;
+	searchQuery(actor: AgentActor, query: unknown): Promise<LraAnswer>;
 	/** search_simple: `[{filename, score, matches: [{match: {start, end}, context}]}]`, best first. */
-	searchSimple?(actor: AgentActor, query: string, contextLength: number): Promise<PendingAnswer>;
+	searchSimple(actor: AgentActor, query: string, contextLength: number): Promise<LraAnswer>;
 	/** tag_list: `{tags: [{name, count}]}`. */
-	tagList?(actor: AgentActor): Promise<PendingAnswer>;
+	tagList(actor: AgentActor): Promise<LraAnswer>;
 	/** vault_move: `{message: "OK", oldPath, newPath}`; guarded (the source needs this session's read of it). */
-	move?(actor: AgentActor, path: string, destination: string, allowOverwrite: boolean): Promise<PendingAnswer>;
+	move(actor: AgentActor, path: string, destination: string, allowOverwrite: boolean): Promise<LraAnswer>;
 	/** vault_copy: `{message: "OK", sourcePath, newPath}`; a destination that exists is never overwritten unread. */
-	copy?(actor: AgentActor, path: string, destination: string, allowOverwrite: boolean): Promise<PendingAnswer>;
+	copy(actor: AgentActor, path: string, destination: string, allowOverwrite: boolean): Promise<LraAnswer>;
 }
 
 /** One answer of tag_list holds at most this much (the Local REST API sends every tag; so do we, up to this). */
 const TAG_LIST_CHARS = 2 * 1024 * 1024;
 
-export function pendingOperations(notes: AgentNotes): LraPendingOperations {
+export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 	const destination = (path: string, wanted: string): { ok: true; to: string } | { ok: false; message: string } => {
 		const resolved = resolveDestination(wanted, path, notes.pathPolicy(), false);
 		return resolved.ok ? { ok: true, to: resolved.path } : { ok: false, message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.` };
@@ -68,7 +68,7 @@ export function pendingOperations(notes: AgentNotes): LraPendingOperations {
 }
 
 /** A refused move or copy in words: the same sentence move_note and copy_note give (its next step names our tools). */
-function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): PendingAnswer {
+function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): LraAnswer {
 	const first = relocationRefusalResult(outcome, from, tool).content[0];
 	return { ok: false, message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied." };
 }

@@ -1,5 +1,5 @@
 /**
- * The Local REST API tools whose services are wired in src/mcp/lra/pending-operations.ts: tag_list, vault_move and
+ * The Local REST API tools whose services are wired in src/mcp/lra/service-operations.ts: tag_list, vault_move and
  * vault_copy answer as that server does, guarded like our own tools (search_query and search_simple:
  * search-operations.test.ts).
  */
