@@ -22,5 +22,10 @@ export { Commands, type StubCommand } from "./commands";
  * Obsidian hands plugins its own moment: the stub hands out the moment installed with Obsidian's typings (loaded by
  * name, as the lint rules reserve importing it to Obsidian itself).
  */
-export const moment = createRequire(import.meta.url)("moment") as typeof import("moment");
+export const moment = loadModule()("moment") as typeof import("moment");
+
+/** Works both where vitest runs the stub as a module and in the bench, which bundles it as CommonJS (no import.meta there). */
+function loadModule(): NodeJS.Require {
+	return typeof require === "function" ? require : createRequire(__filename);
+}
 export const Platform = { isDesktop: true, isMobile: false, isDesktopApp: true };
