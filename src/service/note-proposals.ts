@@ -77,7 +77,8 @@ export class NoteProposals {
 	/** Waits (bounded per caller and in all, with conflicts' long-polls) until the proposal is decided, or `ms` pass. */
 	awaitDecision(record: ProposalRecord, ms: number, caller: string, signal?: AbortSignal): Promise<WaitOutcome<ProposalRecord>> {
 		const seen = record.status;
-		return this.deps.waits.waitFor(record, ms, caller, signal, {
+		// A decision is final: waiting on a decided proposal answers at once.
+		return this.deps.waits.waitFor(record, seen === "pending" ? ms : 0, caller, signal, {
 			watch: (changed) =>
 				this.deps.log.onChange((change) => {
 					if (change.id === record.id && change.status !== seen) changed();
