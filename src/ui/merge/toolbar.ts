@@ -19,6 +19,8 @@ export interface ToolbarInput {
 	/** ISO 8601 time the agent's write was refused, when known. */
 	agentWroteAt: string | null;
 	backupPath: string | null;
+	/** A proposal under review rather than a refused write. */
+	review: boolean;
 }
 
 export interface MessageAction {
@@ -81,15 +83,17 @@ export function renderToolbar(root: HTMLElement, input: ToolbarInput, actions: T
 /** "Projects/Plan.md · changes from claude-code, written 23 Nov 2026, 06:12 · Open the agent's version (.bak)" */
 function renderTitle(header: HTMLElement, input: ToolbarInput, openBackup: (() => void) | null): void {
 	const title = header.createDiv({ cls: `${CLS}-title` });
-	title.createSpan({ text: `${input.notePath} · changes from ${input.agentName}` });
+	title.createSpan({ text: `${input.notePath} · ${input.review ? "proposal" : "changes"} from ${input.agentName}` });
 	const when = input.agentWroteAt === null ? null : new Date(input.agentWroteAt);
 	if (when !== null && !Number.isNaN(when.getTime())) {
-		title.createSpan({ text: ", written " });
+		title.createSpan({ text: input.review ? ", made " : ", written " });
 		title.createEl("time", { cls: `${CLS}-written`, text: writtenAt(when), attr: { datetime: when.toISOString(), title: when.toString() } });
 	}
 	if (openBackup !== null && input.backupPath !== null) {
 		title.createSpan({ text: " · " });
-		const link = button(title, "Open the agent's version (.bak)", { title: `Open ${input.backupPath} in a new tab: the agent's full proposal, kept as it was refused` }, openBackup);
+		const link = input.review
+			? button(title, "Open the proposal (.bak)", { title: `Open ${input.backupPath} in a new tab: the whole note as the agent proposes it` }, openBackup)
+			: button(title, "Open the agent's version (.bak)", { title: `Open ${input.backupPath} in a new tab: the agent's full proposal, kept as it was refused` }, openBackup);
 		link.addClass(`${CLS}-backup-link`);
 	}
 }
