@@ -60,6 +60,7 @@ export class MergeView {
 				openBackup: openBackup === undefined ? null : () => openBackup(),
 			},
 		);
+		this.root.toggleClass(`${CLS}-review-plain`, review && !this.changedSince);
 		if (review) this.intro = this.root.createDiv({ cls: `${CLS}-review-intro`, text: reviewIntro(input.agentName, this.changedSince) });
 		const main = this.root.createDiv({ cls: `${CLS}-main` });
 		const scroller = main.createDiv({ cls: `${CLS}-scroller` });
@@ -84,6 +85,7 @@ export class MergeView {
 	rebase(newMine: string, message: string): void {
 		const report = this.state.rebase(newMine);
 		this.changedSince = true;
+		this.root.removeClass(`${CLS}-review-plain`);
 		this.intro?.setText(reviewIntro(this.agentName, true));
 		this.renderRows();
 		this.toolbar.setMessage(message + droppedNotice(report.dropped));

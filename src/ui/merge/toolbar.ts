@@ -42,13 +42,14 @@ export function renderToolbar(root: HTMLElement, input: ToolbarInput, actions: T
 	const bar = header.createDiv({ cls: `${CLS}-toolbar`, attr: { role: "toolbar", "aria-label": "Merge actions" } });
 	const counter = bar.createDiv({ cls: `${CLS}-counter`, attr: { role: "status", "aria-live": "polite", "aria-atomic": "true" } });
 
-	const nav = bar.createDiv({ cls: `${CLS}-group` });
+	// Conflicts only: a review of a proposal on the unchanged note has none, and hides these (see styles.css).
+	const nav = bar.createDiv({ cls: [`${CLS}-group`, `${CLS}-conflict-nav`] });
 	button(nav, "Previous conflict", { title: "Go to the previous undecided conflict", keys: "Alt+ArrowUp", shown: "Alt+↑" }, actions.previous);
 	button(nav, "Next conflict", { title: "Go to the next undecided conflict", keys: "Alt+ArrowDown", shown: "Alt+↓" }, actions.next);
 
 	const bulk = bar.createDiv({ cls: `${CLS}-group` });
-	button(bulk, "Accept all mine", { title: "Take your note's text in every conflict you have not typed into" }, () => actions.acceptAll("mine"));
-	button(bulk, "Accept all agent's", { title: "Take the agent's text in every conflict you have not typed into" }, () => actions.acceptAll("theirs"));
+	button(bulk, "Accept all mine", { title: "Take your note's text in every conflict you have not typed into" }, () => actions.acceptAll("mine")).addClass(`${CLS}-accept-all`);
+	button(bulk, "Accept all agent's", { title: "Take the agent's text in every conflict you have not typed into" }, () => actions.acceptAll("theirs")).addClass(`${CLS}-accept-all`);
 	button(bulk, "Reset to automatic merge", { title: "Clear every choice, undo and typed text (you can undo the reset)" }, actions.reset);
 
 	const toggleBase = actions.toggleBase;
