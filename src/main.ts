@@ -17,6 +17,7 @@ import { startHost, type Host } from "./host/start-host";
 import { PluginMarker } from "./host/running-marker";
 import { registerCliCommands } from "./cli/register";
 import { HistoryUi } from "./ui/history-ui";
+import { ProposalUi } from "./ui/proposal-ui";
 
 /** Vaults bigger than this get a progress notice while start-up reconciles them. */
 const RECONCILE_NOTICE_THRESHOLD = 2000;
@@ -30,6 +31,7 @@ export default class RevisionGuardPlugin extends Plugin {
 	private statusBar: ConflictStatusBar | null = null;
 	private conflictUi: ConflictUi | null = null;
 	private historyUi: HistoryUi | null = null;
+	private proposalUi: ProposalUi | null = null;
 	/** Says, while the plugin runs, that it serves this vault: the headless host then refuses to serve it too. */
 	private marker: PluginMarker | null = null;
 	/** Set once the plugin is disabled, so a start-up still under way stops instead of opening a port. */
@@ -53,6 +55,9 @@ export default class RevisionGuardPlugin extends Plugin {
 		const historyUi = new HistoryUi(this.app, this.addStatusBarItem());
 		this.historyUi = historyUi;
 		for (const command of historyUi.commands()) this.addCommand(command);
+		const proposalUi = new ProposalUi(this.app, this.addStatusBarItem());
+		this.proposalUi = proposalUi;
+		for (const command of proposalUi.commands()) this.addCommand(command);
 		this.addCommand({
 			id: "copy-api-key",
 			name: "Copy the first agent key",
@@ -166,6 +171,7 @@ export default class RevisionGuardPlugin extends Plugin {
 				// Agents' clients may offer the person "open the merge modal" when a write is refused (MCP elicitation).
 				this.register(guard.notes.mergeModal.offer((id) => conflictUi.openMerge(id)));
 				if (this.historyUi) this.register(this.historyUi.start(guard));
+				if (this.proposalUi) this.register(this.proposalUi.start(guard));
 			},
 			onProgress: (done, total) => {
 				if (total < RECONCILE_NOTICE_THRESHOLD) return;

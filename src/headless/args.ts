@@ -63,6 +63,15 @@ One host serves a folder at a time: a second one refuses, naming the first (its 
                   the folder's refused writes; dismiss keeps the record (status dismissed) and its .bak note.
                   dismiss refuses while a host serves the folder: stop the host first
 
+  npm start --silent -- proposals list [--status pending|accepted|accepted-with-edits|rejected] [--json] [--vault DIR]
+  npm start --silent -- proposals show ID [--json] [--vault DIR]
+  npm start --silent -- proposals accept ID [--text FILE] [--note TEXT] [--vault DIR]
+  npm start --silent -- proposals reject ID [--note TEXT] [--vault DIR]
+                  changes agents may only propose: list them, show one against the note now, accept it (as sent,
+                  or FILE's text instead) or reject it with a note to the agent. A note that changed since the
+                  proposal is never overwritten: accept prints the three-way merge to settle. accept and reject
+                  refuse while a host serves the folder: stop the host first
+
   npm start --silent -- merge MINE BASE THEIRS [--diff3]
                   three-way merge of three files, printed to stdout; the exit code is the number of
                   conflicts (0 = clean), like git merge-file -p. revision-guard-merge (node dist/merge.js)

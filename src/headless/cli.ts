@@ -2,13 +2,15 @@
 import { parseArgs, USAGE } from "./args";
 import { parseConflictsArgs, runConflicts } from "./conflicts-command";
 import { parseKeysArgs, runKeys } from "./keys-command";
+import { parseProposalsArgs, runProposals } from "./proposals-command";
 import { runMerge } from "./merge-command";
 import { serve } from "./serve";
 
 /** The folder commands parse their own words; everything else (serve, merge, help) is args.ts's. */
 function parse(argv: string[]) {
-	if (argv[0] !== "keys" && argv[0] !== "conflicts") return parseArgs(argv);
+	if (argv[0] !== "keys" && argv[0] !== "conflicts" && argv[0] !== "proposals") return parseArgs(argv);
 	if (argv.includes("--help") || argv.includes("-h")) return { command: "help" as const };
+	if (argv[0] === "proposals") return parseProposalsArgs(argv.slice(1));
 	return argv[0] === "keys" ? parseKeysArgs(argv.slice(1)) : parseConflictsArgs(argv.slice(1));
 }
 
@@ -31,6 +33,9 @@ async function main(argv: string[]): Promise<void> {
 			return;
 		case "conflicts":
 			process.exitCode = await runConflicts(args, out, err);
+			return;
+		case "proposals":
+			process.exitCode = await runProposals(args, out, err);
 			return;
 		case "serve":
 			return serve(args);

@@ -11,7 +11,7 @@
 import { join } from "path";
 import { ConflictLog, type ConflictRecord, type ConflictStatus } from "../core/conflicts";
 import { holderRecord } from "../host/running-marker";
-import { CONFLICT_LOG_FILE, CONFLICTS_FILE, ConflictJournal, loadConflicts, type SavedConflicts } from "../service/conflict-journal";
+import { CONFLICT_FILES, ConflictJournal, loadConflicts, type JournalFiles, type SavedConflicts } from "../service/conflict-journal";
 import type { StateStorage } from "../vault/gateway";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { commandFolder, splitCommandArgs, vaultOption } from "./command-args";
@@ -112,14 +112,14 @@ async function readConflictLog(storage: StateStorage, warn: (problem: string) =>
 
 /**
  * Reads the log, then the snapshot (a host may compact meanwhile: the newer snapshot then says which of the lines
- * read it holds), and hands both to the journal's own loader. It writes only the copy of a damaged log it keeps as
+ * read it holds), and hands both to the journal's own loader (conflicts' files, or proposals' with `files`). It writes only the copy of a damaged log it keeps as
  * evidence, and only for a command that holds the lock (`keepDamaged`): the dismissal's compaction removes the log.
  */
-async function loadSaved(storage: StateStorage, damaged: (problem: string) => void, keepDamaged = false): Promise<SavedConflicts> {
-	const logText = await storage.read(CONFLICT_LOG_FILE);
-	const snapshotText = await storage.read(CONFLICTS_FILE);
+export async function loadSaved(storage: StateStorage, damaged: (problem: string) => void, keepDamaged = false, files: JournalFiles = CONFLICT_FILES): Promise<SavedConflicts> {
+	const logText = await storage.read(files.log);
+	const snapshotText = await storage.read(files.snapshot);
 	const asRead: StateStorage = {
-		read: async (name) => (name === CONFLICTS_FILE ? snapshotText : name === CONFLICT_LOG_FILE ? logText : null),
+		read: async (name) => (name === files.snapshot ? snapshotText : name === files.log ? logText : null),
 		write: (name, content) => (keepDamaged ? storage.write(name, content) : Promise.resolve()),
 		append: async () => undefined,
 		remove: async () => undefined,
@@ -131,7 +131,7 @@ async function loadSaved(storage: StateStorage, damaged: (problem: string) => vo
 			damaged(`${join(STATE_FOLDER, name)} cannot be read as JSON; its records are not shown.`);
 			return null;
 		}
-	});
+	}, files);
 }
 
 function describe(record: ConflictRecord): string {

@@ -37,6 +37,7 @@ export const PROBLEM_TYPES = {
 	"note-not-found": { status: 404, title: "No such note", howToFix: "Check the path; list a folder with GET /vault/{folder}/." },
 	"base-not-retained": { status: 404, title: "That revision is no longer retained", howToFix: "Read the note again (GET) to get its current content and ETag." },
 	"conflict-not-found": { status: 404, title: "No such conflict", howToFix: "List conflicts with GET /conflicts." },
+	"proposal-not-found": { status: 404, title: "No such proposal", howToFix: "List this key's proposals with GET /proposals; a key sees only the proposals it made, by the proposalId its write was answered with." },
 	"route-not-found": { status: 404, title: "No such route", howToFix: "See GET /openapi.json for the routes this server offers." },
 	"method-not-allowed": { status: 405, title: "Method not allowed", howToFix: "Use one of the methods in the Allow header." },
 	"unauthorized": { status: 401, title: "Missing or wrong API key", howToFix: "Send Authorization: Bearer <key> with a key this host issued; the detail says where this host keeps its keys." },

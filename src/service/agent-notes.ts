@@ -37,6 +37,8 @@ import { validateVaultPath } from "../core/path";
 import type { HostWorkspace } from "../vault/workspace";
 import { CommandRuns } from "./command-runs";
 import { PeriodicNotes } from "./periodic-notes";
+import { NoteProposals } from "./note-proposals";
+import type { ProposalStore } from "./proposal-store";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -118,6 +120,8 @@ export interface AgentNotesDeps {
 	yieldToHost?: YieldToHost;
 	/** Obsidian's commands, panes and periodic-notes settings; null headless, where there are none. */
 	workspace?: HostWorkspace | null;
+	/** Where proposals are kept (issue 24): changes to notes a key may only propose to, waiting for the person. */
+	proposalStore: ProposalStore;
 }
 
 export class AgentNotes {
@@ -143,6 +147,8 @@ export class AgentNotes {
 	readonly periodic: PeriodicNotes;
 	/** Obsidian commands, run only by keys the person allowed, every change credited to the key. */
 	readonly commands: CommandRuns;
+	/** Proposals: an agent's own, and its wait for the decision; the person's review, accept and reject. */
+	readonly proposals: NoteProposals;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.vaultName = deps.vaultName;
@@ -174,6 +180,8 @@ export class AgentNotes {
 			recordPartRead: (actor, path, revision) => this.recordRead(actor, path, revision, "part"),
 		});
 		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
+		const store = deps.proposalStore;
+		this.proposals = new NoteProposals({ store, log: store.log, gateway: deps.gateway, bases: deps.bases, waits: deps.waits, write: (request) => this.write(request), saved: () => store.saved(), now: deps.now });
 		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote });
 	}
 

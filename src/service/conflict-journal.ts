@@ -7,11 +7,21 @@
  * log goes. Each line carries a sequence number and the snapshot the last one it holds, so a line left over from
  * before a snapshot (a crash before the log's removal) is skipped on load and never brings an older state back.
  */
-import type { ConflictChange } from "../core/conflicts";
 import type { StateStorage } from "../vault/gateway";
 
 export const CONFLICTS_FILE = "conflicts.json";
 export const CONFLICT_LOG_FILE = "conflicts.jsonl";
+
+/** Which files a journal keeps: conflict records here, proposals (proposal-journal.ts) in files of their own. */
+export interface JournalFiles {
+	snapshot: string;
+	log: string;
+}
+
+export const CONFLICT_FILES: JournalFiles = { snapshot: CONFLICTS_FILE, log: CONFLICT_LOG_FILE };
+
+/** One change to a journal's records: a record as it now stands, or the id of one that is gone. */
+export type JournalChange = { put: object } | { remove: string };
 
 /** The log is compacted once it is larger than this or than the snapshot, whichever is more. */
 const MIN_COMPACT_BYTES = 64 * 1024;
@@ -35,9 +45,9 @@ const SNAPSHOT_SEQ = "journalSeq";
  * answered. A damaged line before it is skipped too, and the whole log is kept aside as evidence, like any damaged
  * state file; every line that parses is still replayed.
  */
-export async function loadConflicts(storage: StateStorage, parseJson: (name: string, text: string) => Promise<unknown>): Promise<SavedConflicts> {
-	const [snapshotText, log] = await Promise.all([storage.read(CONFLICTS_FILE), storage.read(CONFLICT_LOG_FILE)]);
-	const snapshot = snapshotText === null ? null : await parseJson(CONFLICTS_FILE, snapshotText);
+export async function loadConflicts(storage: StateStorage, parseJson: (name: string, text: string) => Promise<unknown>, files: JournalFiles = CONFLICT_FILES): Promise<SavedConflicts> {
+	const [snapshotText, log] = await Promise.all([storage.read(files.snapshot), storage.read(files.log)]);
+	const snapshot = snapshotText === null ? null : await parseJson(files.snapshot, snapshotText);
 	const held = snapshotSeq(snapshot);
 	let lastSeq = held;
 	const changes: unknown[] = [];
@@ -54,7 +64,7 @@ export async function loadConflicts(storage: StateStorage, parseJson: (name: str
 			lastSeq = Math.max(lastSeq, change.seq ?? 0);
 		}
 	});
-	if (damaged && log !== null) await storage.write(`${CONFLICT_LOG_FILE}.damaged-${Date.now()}`, log);
+	if (damaged && log !== null) await storage.write(`${files.log}.damaged-${Date.now()}`, log);
 	return { snapshot, changes, logged: (log ?? "").trim() !== "", snapshotBytes: snapshotText?.length ?? 0, lastSeq };
 }
 
@@ -97,6 +107,7 @@ export class ConflictJournal {
 		private readonly storage: StateStorage,
 		private readonly snapshot: () => unknown,
 		saved: Pick<SavedConflicts, "logged" | "snapshotBytes" | "lastSeq"> = { logged: false, snapshotBytes: 0, lastSeq: 0 },
+		private readonly files: JournalFiles = CONFLICT_FILES,
 	) {
 		this.compactionDue = saved.logged;
 		this.snapshotBytes = saved.snapshotBytes;
@@ -104,7 +115,7 @@ export class ConflictJournal {
 	}
 
 	/** Queues one change (the log's save listener calls this synchronously, at the change). */
-	record(change: ConflictChange): void {
+	record(change: JournalChange): void {
 		this.pending.push(JSON.stringify({ seq: ++this.seq, ...change }) + "\n");
 		if (this.scheduled) return;
 		this.scheduled = this.enqueue(() => this.commitPending());
@@ -138,7 +149,7 @@ export class ConflictJournal {
 		// The snapshot holds these changes already (they were made before it is taken), so it can stand for them.
 		if (this.compactionDue || this.logBytes + text.length > Math.max(MIN_COMPACT_BYTES, this.snapshotBytes)) return this.writeSnapshot();
 		try {
-			await this.storage.append(CONFLICT_LOG_FILE, text);
+			await this.storage.append(this.files.log, text);
 			this.logBytes += text.length;
 		} catch {
 			await this.writeSnapshot();
@@ -149,10 +160,10 @@ export class ConflictJournal {
 		this.compactionDue = true;
 		// Taken now, it holds every change recorded so far, pending ones included: it says so by their last number.
 		const text = JSON.stringify({ ...(this.snapshot() as object), [SNAPSHOT_SEQ]: this.seq });
-		await this.storage.write(CONFLICTS_FILE, text);
+		await this.storage.write(this.files.snapshot, text);
 		this.snapshotBytes = text.length;
 		// Until the log is gone, a crash replays it over this snapshot, which changes nothing.
-		await this.storage.remove(CONFLICT_LOG_FILE);
+		await this.storage.remove(this.files.log);
 		this.logBytes = 0;
 		this.compactionDue = false;
 	}

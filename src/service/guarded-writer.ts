@@ -55,6 +55,8 @@ export interface GuardedWriterDeps {
 	diffs: DiffPages;
 	/** Errors in bookkeeping after a write landed: reported, never turned into a failed answer. */
 	onError?: (error: unknown) => void;
+	/** .bak names being created right now, shared with whatever else keeps .bak notes (proposals); its own by default. */
+	backupNames?: BackupNames;
 }
 
 /** What the decide step asks for: the guard's decision, or a merge computed outside the atomic step first. */
@@ -77,12 +79,13 @@ interface Refusing {
 
 export class GuardedWriter {
 	private readonly locks = new KeyedMutex();
-	private readonly backupNames = new BackupNames();
+	private readonly backupNames: BackupNames;
 	private readonly onDisk = new PendingDurability();
 	private readonly after: WriteBookkeeping;
 	private readonly moves: GuardedMove;
 
 	constructor(private readonly deps: GuardedWriterDeps) {
+		this.backupNames = deps.backupNames ?? new BackupNames();
 		this.after = new WriteBookkeeping(deps);
 		this.moves = new GuardedMove(deps, this.after);
 	}

@@ -7,23 +7,26 @@ import type { BlobStorage } from "../core/base-store";
 import type { ConflictChange } from "../core/conflicts";
 import type { Timers } from "../core/timers";
 import type { StateStorage } from "../vault/gateway";
-import { ConflictJournal, loadConflicts, type SavedConflicts } from "./conflict-journal";
+import { ConflictJournal, loadConflicts, type JournalFiles, type SavedConflicts } from "./conflict-journal";
 
 const HISTORY_FILE = "history.json";
 const BASES_PREFIX = "bases/";
+/** Proposals (core/proposals.ts) are journaled as conflict records are, in files of their own. */
+export const PROPOSAL_FILES: JournalFiles = { snapshot: "proposals.json", log: "proposals.jsonl" };
 
 export interface PersistedState {
 	history: unknown;
 	bases: unknown;
 	conflicts: SavedConflicts;
+	proposals: SavedConflicts;
 }
 
 /** Reads the saved state; a damaged file is kept aside as evidence and read as nothing. */
 export async function loadState(storage: StateStorage): Promise<PersistedState> {
 	const parse = (name: string, text: string) => parseOrKeep(storage, name, text);
-	const [history, conflicts] = await Promise.all([readJson(storage, HISTORY_FILE), loadConflicts(storage, parse)]);
+	const [history, conflicts, proposals] = await Promise.all([readJson(storage, HISTORY_FILE), loadConflicts(storage, parse), loadConflicts(storage, parse, PROPOSAL_FILES)]);
 	const historyFile = (history ?? {}) as { history?: unknown; bases?: unknown };
-	return { history: historyFile.history, bases: historyFile.bases, conflicts };
+	return { history: historyFile.history, bases: historyFile.bases, conflicts, proposals };
 }
 
 /** Where merge bases are kept: content-addressed files beside the state. */

@@ -98,8 +98,11 @@ async function earlierBackup(deps: RefusedBodyDeps, refused: RefusedBody, propos
 	return null;
 }
 
-/** Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. */
-async function writeBackup(deps: RefusedBodyDeps, notePath: string, body: string, when: Date): Promise<string> {
+/**
+ * Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. A proposal's text is kept
+ * the same way (proposal-store.ts). Throws when no name could be had.
+ */
+export async function writeBackup(deps: Pick<RefusedBodyDeps, "gateway" | "backupFolder" | "backupNames">, notePath: string, body: string, when: Date): Promise<string> {
 	const folder = deps.backupFolder();
 	const first = backupPathFor(notePath, when, folder, 1);
 	// From the number after the last one taken this second: names before it were taken a moment ago.
@@ -119,7 +122,7 @@ async function writeBackup(deps: RefusedBodyDeps, notePath: string, body: string
 }
 
 /** Creates `path` unless it exists or another refusal is creating it right now. */
-async function createIfFree(deps: RefusedBodyDeps, path: string, body: string): Promise<boolean> {
+async function createIfFree(deps: Pick<RefusedBodyDeps, "gateway" | "backupNames">, path: string, body: string): Promise<boolean> {
 	if (!deps.backupNames.claim(path)) return false;
 	try {
 		return await deps.gateway.createExclusive(path, body);

@@ -5,6 +5,7 @@
 import { BaseStore, type BlobStorage } from "../core/base-store";
 import { ReadLedger } from "../core/read-ledger";
 import { ConflictLog } from "../core/conflicts";
+import { ProposalLog } from "../core/proposals";
 import { validateVaultPath, type PathPolicy } from "../core/path";
 import { RevisionHistory, type RevisionSource } from "../core/revision-history";
 import { yieldVia, type YieldToHost } from "../core/steps";
@@ -17,7 +18,10 @@ import { ConflictResolver } from "./conflict-resolver";
 import { ConflictWaits } from "./conflict-waits";
 import { DiffPages } from "./diff-pages";
 import { GuardedWriter } from "./guarded-writer";
-import { blobStorage, loadState, StatePersistence } from "./persistence";
+import { blobStorage, loadState, PROPOSAL_FILES, StatePersistence } from "./persistence";
+import { ConflictJournal } from "./conflict-journal";
+import { BackupNames } from "./backup-names";
+import { ProposalStore } from "./proposal-store";
 import { RevisionTracker } from "./revision-tracker";
 import { NoteHistoryService } from "./note-history";
 import { AgentActivity } from "./agent-activity";
@@ -80,8 +84,10 @@ export interface RevisionGuard {
 	/** What each client last read of each note (implicit tokens). */
 	readonly reads: ReadLedger;
 	readonly timers: Timers;
-	/** Long-polls on conflicts, bounded per caller and in all. */
+	/** Long-polls on conflicts and proposals, bounded per caller and in all. */
 	readonly waits: ConflictWaits;
+	/** Changes agents may only propose: where they wait for the person (the ProposalSink). */
+	readonly proposals: ProposalStore;
 	/** Diffs for agents: computed in slices, a few at once, paged. */
 	readonly diffs: DiffPages;
 	readonly persistence: StatePersistence;
@@ -122,6 +128,12 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	if (loaded.conflicts.logged) await persistence.compactConflicts().catch((error: unknown) => options.onError?.(error));
 	// The one place conflict records are saved: each change is appended as it happens.
 	conflicts.onSave((change) => persistence.saveConflictChange(change));
+	// Proposals are journaled the same way, in files of their own.
+	const proposalLog = ProposalLog.fromSnapshot(loaded.proposals.snapshot);
+	proposalLog.replay(loaded.proposals.changes);
+	const proposalJournal = new ConflictJournal(storage, () => proposalLog.toSnapshot(), loaded.proposals, PROPOSAL_FILES);
+	if (loaded.proposals.logged) await proposalJournal.compact().catch((error: unknown) => options.onError?.(error));
+	proposalLog.onSave((change) => proposalJournal.record(change));
 
 	const pathPolicy = (): PathPolicy => ({
 		configDir: options.configDir,
@@ -135,6 +147,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		history,
 		bases,
 		conflicts,
+		onMoved: (from, to) => proposalLog.rename(from, to),
 		now,
 		timers: options.timers,
 		isNote,
@@ -146,7 +159,10 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const reads = new ReadLedger(settings().readLedgerCap);
 	const yieldToHost = options.yieldToHost ?? yieldVia(options.timers);
 	const diffs = new DiffPages(yieldToHost);
+	// Refusals and proposals both keep .bak notes: one set of names in the making, so neither takes the other's.
+	const backupNames = new BackupNames();
 	const writer = new GuardedWriter({
+		backupNames,
 		reads,
 		gateway,
 		tracker,
@@ -168,7 +184,8 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	// Every write keeps what it replaced, so any write (a wiping one above all) can be undone.
 	writer.onWritten((write) => noteHistory.recordWrite(write));
 	writer.onDeleted((deletion) => noteHistory.recordDelete(deletion));
-	bases.setPinned((revision) => noteHistory.isPinned(revision));
+	const proposals = new ProposalStore({ gateway, bases, proposals: proposalLog, proposalsSaved: () => proposalJournal.saved(), backupNames, settings, now });
+	bases.setPinned((revision) => noteHistory.isPinned(revision) || proposals.pins(revision));
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
@@ -176,7 +193,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	// The person's writes (a resolution, a restore) reach the index as agents' do (AgentNotes.write).
 	writer.onWritten(async (write) => index.changed?.(write.path));
 	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion });
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion, proposalStore: proposals });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {
@@ -187,6 +204,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 			await bases.settle();
 			await blobs.close?.();
 			await persistence.flush();
+			await proposalJournal.compact();
 		} finally {
 			await storage.close?.();
 		}
@@ -205,6 +223,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		reads,
 		timers: options.timers,
 		waits,
+		proposals,
 		diffs,
 		persistence,
 		settings,

@@ -16,6 +16,8 @@ export interface TrackerOptions {
 	history: RevisionHistory;
 	bases: BaseStore;
 	conflicts: ConflictLog;
+	/** A note moved (any way): what else follows its path (proposals) learns of it with its conflicts. */
+	onMoved?: (from: string, to: string) => void;
 	now: () => number;
 	timers: Timers;
 	isNote: (path: string) => boolean;
@@ -95,6 +97,7 @@ export class RevisionTracker {
 		this.expected.delete(from);
 		this.options.history.recordMove(from, to, { revision, size: utf8Length(content), source, time: this.options.now(), change });
 		this.options.conflicts.rename(from, to);
+		this.options.onMoved?.(from, to);
 		this.options.onDirty();
 	}
 
@@ -173,6 +176,7 @@ export class RevisionTracker {
 			if (isNote(change.oldPath)) {
 				history.rename(change.oldPath, change.path);
 				conflicts.rename(change.oldPath, change.path);
+				this.options.onMoved?.(change.oldPath, change.path);
 				onDirty();
 			}
 			if (isNote(change.path)) this.schedule(change.path);

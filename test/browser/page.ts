@@ -16,6 +16,8 @@ export interface PageRecord {
 	constructMs: number | null;
 	/** Clicks on the link that opens the .bak note. */
 	backupOpened: number;
+	/** Review mode: the note a rejection carried, once rejected. */
+	rejected: string | null;
 }
 
 declare global {
@@ -33,7 +35,7 @@ window.mergeView = null;
 window.contrastSamples = contrastSamples;
 window.mountMergeView = (input) => {
 	window.mergeView?.destroy();
-	const record: PageRecord = { saved: null, summary: null, cancelled: 0, confirms: [], confirmAnswer: true, openMs: null, constructMs: null, backupOpened: 0 };
+	const record: PageRecord = { saved: null, summary: null, cancelled: 0, confirms: [], confirmAnswer: true, openMs: null, constructMs: null, backupOpened: 0, rejected: null };
 	window.record = record;
 	const host = document.getElementById("host");
 	if (!host) throw new Error("No #host element");
@@ -54,6 +56,15 @@ window.mountMergeView = (input) => {
 		openBackup: () => {
 			record.backupOpened++;
 		},
+		// Review mode (a proposal) offers Reject.
+		...(input.review
+			? {
+					onReject: (note: string) => {
+						record.rejected = note;
+						return Promise.resolve();
+					},
+				}
+			: {}),
 	});
 	record.constructMs = performance.now() - started;
 	// The frame after the next animation frame has been painted: the view is on screen and takes input.

@@ -1,5 +1,5 @@
 /**
- * The tool contract: exactly sixteen tools listed headless (more inside Obsidian: tool-visibility.test.ts), each with input
+ * The tool contract: exactly seventeen tools listed headless (more inside Obsidian: tool-visibility.test.ts), each with input
  * and output schemas, the MCP 2025-11-25 annotations clients use to decide what needs a person's approval, and
  * descriptions that state the revision rule and which tool to use.
  */
@@ -22,9 +22,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-	it("lists exactly the sixteen tools headless (the note tools, search and periodic_note), each with an object inputSchema and outputSchema", async () => {
+	it("lists exactly the seventeen tools headless (the note tools, search and periodic_note), each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "note_outline", "patch_note", "periodic_note", "query_notes", "read_note", "search_notes", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "note_outline", "patch_note", "periodic_note", "proposal_status", "query_notes", "read_note", "search_notes", "write_note"]);
 		expect([...TOOL_NAMES, "periodic_note"].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -67,6 +67,8 @@ describe("tools/list", () => {
 		expect(outputs("note_changes")).toEqual(expect.arrayContaining(["diff", "path", "revision", "to", "truncated", "nextOffset"]));
 		expect(inputs("conflict_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
 		expect(outputs("conflict_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]));
+		expect(inputs("proposal_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
+		expect(outputs("proposal_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "note", "acceptedRevision"]));
 		expect(inputs("list_tags")).toEqual({ properties: ["after", "limit"], required: [] });
 		expect(outputs("list_tags")).toEqual(["next", "tags"]);
 		expect(inputs("search_notes")).toEqual({ properties: ["context_length", "cursor", "include_backups", "limit", "query"], required: ["query"] });
@@ -111,6 +113,7 @@ describe("tools/list", () => {
 			list_notes: reads,
 			note_changes: reads,
 			conflict_status: reads,
+			proposal_status: reads,
 			list_tags: reads,
 			search_notes: reads,
 			query_notes: reads,

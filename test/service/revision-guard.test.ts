@@ -28,7 +28,7 @@ describe("openRevisionGuard and close", () => {
 		// A plugin disabled while it starts is closed by its start-up and by its unload at once.
 		await Promise.all([guard.close(), guard.close()]);
 		await guard.close();
-		expect(storage.closedWith).toEqual([["conflicts.json", "history.json"]]);
+		expect(storage.closedWith).toEqual([["conflicts.json", "history.json", "proposals.json"]]);
 	});
 
 	it("closes its storage when it cannot open, so the next instance is not kept waiting for it", async () => {

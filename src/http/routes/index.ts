@@ -16,6 +16,7 @@ import { openApiYaml } from "./openapi-yaml";
 import { matchSearch, matchSimpleSearch, querySearch, simpleSearch } from "./search";
 import { matchPeriodic, matchPeriodicDay, PERIODIC_HANDLERS } from "./periodic-note";
 import { listCommands, matchCommand, openNote, runCommand } from "./commands";
+import { getProposal, listProposals } from "./proposals";
 
 /** /history/{path}/{action}: the note path is everything between (a note path always ends in its extension). */
 function historyAction(action: string): (raw: string) => string | null {
@@ -42,6 +43,8 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },
 	{ template: "/conflicts/{id}", match: segment("/conflicts/"), handlers: { GET: getConflict } },
 	{ template: "/conflicts/{id}/merge", match: suffixed("/conflicts/", "/merge"), handlers: { GET: conflictMerge } },
+	{ template: "/proposals", match: exact("/proposals"), handlers: { GET: listProposals } },
+	{ template: "/proposals/{id}", match: segment("/proposals/"), handlers: { GET: getProposal } },
 	{ template: "/changes/{path}", match: prefix("/changes/"), handlers: { GET: noteChanges } },
 	{ template: "/history/{path}/restore", match: historyAction("restore"), handlers: { POST: restoreRevision } },
 	{ template: "/history/{path}/revert", match: historyAction("revert"), handlers: { POST: revertAgentWrite } },

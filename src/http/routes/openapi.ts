@@ -8,6 +8,7 @@ import { moveOperations } from "./openapi-move";
 import { tagsPaths } from "./openapi-tags";
 import { periodicPaths } from "./openapi-periodic";
 import { commandPaths } from "./openapi-commands";
+import { PROPOSAL_SCHEMA, proposalPaths } from "./openapi-proposals";
 import { SCHEMAS } from "./openapi-schemas";
 
 /** The rule every answer follows for the revisions it names (src/core/revision-tokens.ts). */
@@ -244,15 +245,16 @@ export const OPENAPI: JsonValue = {
 		...tagsPaths({ problemResponse, common }),
 		...periodicPaths({ problemResponse, etagHeader, common, refusals }),
 		...commandPaths({ problemResponse, pathParam, common }),
+		...proposalPaths({ problemResponse, common }),
 		"/mcp": {
-			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools listed: read_note, edit_note, patch_note, write_note, append_note, delete_note, move_note, copy_note, list_notes, note_changes, conflict_status, list_tags, search_notes, query_notes, periodic_note; inside Obsidian also active_note and open_note, and list_commands and run_command for a key allowed to run commands. At /mcp/lra (and /mcp/lra/) the Local REST API 5.1's tools are the ones listed instead (vault_list, vault_read, vault_write, vault_append, vault_patch, vault_delete, vault_move, vault_copy, vault_get_document_map, active_file_get_path, search_query, search_simple, tag_list, command_list, command_execute, open_file, and 5.0's periodic_note_get_path), every write guarded; either set can be called by name at either path. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions, and this document as YAML (openapi-spec, obsidian://local-rest-api/openapi.yaml, as in the Local REST API); see the MCP specification.", responses: mcpResponses },
+			post: { summary: "MCP Streamable HTTP endpoint, also at /mcp/ as Local REST API 5.x clients spell it (JSON-RPC messages). Send initialize for a session (Mcp-Session-Id), or send requests without one (stateless: writes then need a revision). Tools listed: read_note, edit_note, patch_note, write_note, append_note, delete_note, move_note, copy_note, list_notes, note_changes, conflict_status, proposal_status, list_tags, search_notes, query_notes, periodic_note; inside Obsidian also active_note and open_note, and list_commands and run_command for a key allowed to run commands. At /mcp/lra (and /mcp/lra/) the Local REST API 5.1's tools are the ones listed instead (vault_list, vault_read, vault_write, vault_append, vault_patch, vault_delete, vault_move, vault_copy, vault_get_document_map, active_file_get_path, search_query, search_simple, tag_list, command_list, command_execute, open_file, and 5.0's periodic_note_get_path), every write guarded; either set can be called by name at either path. Resources: notes and conflicts (revision-guard://note/{path}, revision-guard://conflict/{id}), with subscriptions, and this document as YAML (openapi-spec, obsidian://local-rest-api/openapi.yaml, as in the Local REST API); see the MCP specification.", responses: mcpResponses },
 			get: { summary: "MCP Streamable HTTP endpoint: the session's server-to-client event stream (change notices, questions to the person); 405 without Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 			delete: { summary: "MCP Streamable HTTP endpoint: ends the session named by Mcp-Session-Id; see the MCP specification.", responses: mcpResponses },
 		},
 	},
 	components: {
 		securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-		schemas: SCHEMAS,
+		schemas: { ...SCHEMAS, Proposal: PROPOSAL_SCHEMA },
 	},
 };
 

@@ -5,6 +5,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { registerAppendNote } from "./append-note";
 import { registerConflictStatus } from "./conflict-status";
+import { registerProposalStatus } from "./proposal-status";
 import type { ToolContext } from "./context";
 import { registerDeleteNote } from "./delete-note";
 import { registerEditNote } from "./edit-note";
@@ -27,7 +28,7 @@ declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
 
 /** The tool names are part of the contract with agents. */
-export const TOOL_NAMES = ["read_note", "note_outline", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "list_tags", "search_notes", "query_notes"] as const;
+export const TOOL_NAMES = ["read_note", "note_outline", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "proposal_status", "list_tags", "search_notes", "query_notes"] as const;
 
 export const INSTRUCTIONS =
 	"This server edits an Obsidian vault without ever silently overwriting what a person wrote. read_note returns a note's content and its " +
@@ -54,6 +55,7 @@ export function createMcpServer(context: ToolContext, toolSet: "revision-guard" 
 	registerListNotes(server, context);
 	registerNoteChanges(server, context);
 	registerConflictStatus(server, context);
+	registerProposalStatus(server, context);
 	registerListTags(server, context);
 	registerSearchNotes(server, context);
 	registerQueryNotes(server, context);

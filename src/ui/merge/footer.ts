@@ -18,6 +18,8 @@ export interface FooterContext {
 export interface Footer {
 	save(): Promise<void>;
 	focusSave(): void;
+	/** After any change to the result (review mode's Accept says whether it holds the person's edits). */
+	refresh?(): void;
 }
 
 export function renderFooter(root: HTMLElement, context: FooterContext): Footer {

@@ -5,8 +5,9 @@ import { unresolvedFrom } from "./navigation";
 import { Orientation } from "./orientation";
 import { renderOverview } from "./overview";
 import { CLS, paneLabels, paneTitles, renderColumnHeadings } from "./panes";
-import { counterText, droppedNotice, keptEditsNotice, RESET_DONE } from "./text";
+import { counterText, droppedNotice, EDIT_HINT, keptEditsNotice, RESET_DONE, reviewIntro } from "./text";
 import { renderFooter, type Footer } from "./footer";
+import { renderReviewFooter } from "./review-footer";
 import { handleKey, saveKeys, type SaveKeys } from "./keys";
 import { renderToolbar, type Toolbar } from "./toolbar";
 import type { MergeViewCallbacks, MergeViewInput } from "./view-types";
@@ -30,6 +31,10 @@ export class MergeView {
 	private current = -1;
 	private undoOffered = false;
 	private destroyed = false;
+	/** Review mode: the note changed since the proposal (the view is a three-way merge). */
+	private changedSince: boolean;
+	private readonly intro: HTMLElement | null = null;
+	private readonly agentName: string;
 
 	constructor(
 		container: HTMLElement,
@@ -37,13 +42,15 @@ export class MergeView {
 		private readonly callbacks: MergeViewCallbacks,
 	) {
 		this.state = new MergeState(input.base, input.mine, input.theirs);
+		const review = input.review !== undefined;
+		this.changedSince = input.review?.changedSince ?? false;
 		this.keys = saveKeys(input.mac ?? false);
 		this.root = container.createDiv({ cls: CLS });
 		this.root.addEventListener("keydown", (event) => this.onKeyDown(event));
 		const openBackup = callbacks.openBackup?.bind(callbacks);
 		this.toolbar = renderToolbar(
 			this.root,
-			{ notePath: input.notePath, agentName: input.agentName, agentWroteAt: input.agentWroteAt ?? null, backupPath: input.backupPath ?? null },
+			{ notePath: input.notePath, agentName: input.agentName, agentWroteAt: input.agentWroteAt ?? null, backupPath: input.backupPath ?? null, review },
 			{
 				previous: () => this.previousConflict(),
 				next: () => this.nextConflict(),
@@ -53,13 +60,17 @@ export class MergeView {
 				openBackup: openBackup === undefined ? null : () => openBackup(),
 			},
 		);
+		this.root.toggleClass(`${CLS}-review-plain`, review && !this.changedSince);
+		if (review) this.intro = this.root.createDiv({ cls: `${CLS}-review-intro`, text: reviewIntro(input.agentName, this.changedSince) });
 		const main = this.root.createDiv({ cls: `${CLS}-main` });
 		const scroller = main.createDiv({ cls: `${CLS}-scroller` });
-		renderColumnHeadings(scroller, paneLabels(input.agentName), paneTitles(input.agentName));
+		renderColumnHeadings(scroller, paneLabels(input.agentName, review), paneTitles(input.agentName, review));
 		this.body = scroller.createDiv({ cls: `${CLS}-body` });
 		const overview = renderOverview(main, this.state, (index) => this.jumpTo(index));
 		this.orientation = new Orientation(this.state, overview, () => this.rows);
-		this.footer = renderFooter(this.root, { state: this.state, callbacks, alive: () => !this.destroyed, cancel: () => this.cancel(), keys: this.keys });
+		const footing = { state: this.state, callbacks, alive: () => !this.destroyed, cancel: () => this.cancel(), keys: this.keys };
+		this.footer = review ? renderReviewFooter(this.root, { ...footing, edit: () => this.startEditing(), changedSince: () => this.changedSince }) : renderFooter(this.root, footing);
+		this.agentName = input.agentName;
 		this.rowContext = {
 			state: this.state,
 			onChange: (index) => this.changed(index),
@@ -73,6 +84,9 @@ export class MergeView {
 	/** Re-merges against a newer note (it changed while the view was open), keeping choices and typing that still apply; shows `message`. */
 	rebase(newMine: string, message: string): void {
 		const report = this.state.rebase(newMine);
+		this.changedSince = true;
+		this.root.removeClass(`${CLS}-review-plain`);
+		this.intro?.setText(reviewIntro(this.agentName, true));
 		this.renderRows();
 		this.toolbar.setMessage(message + droppedNotice(report.dropped));
 		this.focusFirst();
@@ -121,6 +135,16 @@ export class MergeView {
 	private refreshCounter(): void {
 		const unresolved = this.state.unresolvedCount();
 		this.toolbar.setCounter(counterText(this.state.conflictCount, unresolved), unresolved === 0);
+		this.footer?.refresh?.();
+	}
+
+	/** Review mode's "Edit then accept": into the first change's text in the result column. */
+	private startEditing(): void {
+		const index = this.state.blockList.findIndex((block) => block.kind === "conflict" || block.origin !== "base");
+		const row = this.rows[index] ?? this.rows.find((candidate) => candidate !== null) ?? null;
+		row?.element.scrollIntoView({ block: "center" });
+		row?.focusTarget.focus({ preventScroll: true });
+		this.toolbar.setMessage(EDIT_HINT);
 	}
 
 	private refreshAll(): void {

@@ -12,17 +12,17 @@ export interface PaneLabels {
 	theirs: string;
 }
 
-export function paneLabels(agentName: string): PaneLabels {
-	return { base: "Base: before either change", mine: "Your note", result: "Result", theirs: `Agent (${agentName})` };
+export function paneLabels(agentName: string, review = false): PaneLabels {
+	return { base: "Base: before either change", mine: "Your note", result: "Result", theirs: review ? `Proposal (${agentName})` : `Agent (${agentName})` };
 }
 
 /** What each column holds, as the heading's tooltip. */
-export function paneTitles(agentName: string): PaneLabels {
+export function paneTitles(agentName: string, review = false): PaneLabels {
 	return {
-		base: "Base: the text before either of you changed it (what the agent read)",
+		base: review ? "Base: the note the proposal was made on" : "Base: the text before either of you changed it (what the agent read)",
 		mine: "Your note as it is now",
-		result: "What Save writes: edit any block, or choose for each conflict",
-		theirs: `What the agent (${agentName}) proposed`,
+		result: review ? "What Accept writes: untick a change to leave it out, or edit any block" : "What Save writes: edit any block, or choose for each conflict",
+		theirs: review ? `What the agent (${agentName}) proposes` : `What the agent (${agentName}) proposed`,
 	};
 }
 

@@ -32,6 +32,27 @@ export function unresolvedSaveQuestion(unresolved: number): string {
 		: `${unresolved} conflicts are undecided. They will be saved into the note with both versions between conflict markers (<<<<<<< and >>>>>>>). Save anyway?`;
 }
 
+/** Review mode (a proposal): what Accept is about to write. */
+export function acceptLabel(changedSince: boolean, edited: boolean): string {
+	if (changedSince) return "Accept merge";
+	return edited ? "Accept with edits" : "Accept";
+}
+
+export function unresolvedAcceptQuestion(unresolved: number): string {
+	return unresolvedSaveQuestion(unresolved).replace(/Save anyway\?$/, "Accept anyway?");
+}
+
+export const REJECT_NOTE_PLACEHOLDER = "Note to the agent (optional): why, or what to do instead";
+
+/** Review mode's first line: what the person is looking at. */
+export function reviewIntro(agentName: string, changedSince: boolean): string {
+	return changedSince
+		? `The note changed since ${agentName} proposed this, so nothing is written over your changes: this is a three-way merge of the note then, your note now and the proposal. Accept writes the result.`
+		: `${agentName} proposes this change; nothing was written. The result column is what Accept writes: untick a change to leave it out, or edit it.`;
+}
+
+export const EDIT_HINT = "Edit the result column, then accept. Untick a change to leave it out.";
+
 export const RESET_DONE = "Back to the automatic merge: your choices and typing were cleared.";
 
 export function keptEditsNotice(kept: number): string {

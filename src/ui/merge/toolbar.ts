@@ -19,6 +19,8 @@ export interface ToolbarInput {
 	/** ISO 8601 time the agent's write was refused, when known. */
 	agentWroteAt: string | null;
 	backupPath: string | null;
+	/** A proposal under review rather than a refused write. */
+	review: boolean;
 }
 
 export interface MessageAction {
@@ -40,13 +42,14 @@ export function renderToolbar(root: HTMLElement, input: ToolbarInput, actions: T
 	const bar = header.createDiv({ cls: `${CLS}-toolbar`, attr: { role: "toolbar", "aria-label": "Merge actions" } });
 	const counter = bar.createDiv({ cls: `${CLS}-counter`, attr: { role: "status", "aria-live": "polite", "aria-atomic": "true" } });
 
-	const nav = bar.createDiv({ cls: `${CLS}-group` });
+	// Conflicts only: a review of a proposal on the unchanged note has none, and hides these (see styles.css).
+	const nav = bar.createDiv({ cls: [`${CLS}-group`, `${CLS}-conflict-nav`] });
 	button(nav, "Previous conflict", { title: "Go to the previous undecided conflict", keys: "Alt+ArrowUp", shown: "Alt+↑" }, actions.previous);
 	button(nav, "Next conflict", { title: "Go to the next undecided conflict", keys: "Alt+ArrowDown", shown: "Alt+↓" }, actions.next);
 
 	const bulk = bar.createDiv({ cls: `${CLS}-group` });
-	button(bulk, "Accept all mine", { title: "Take your note's text in every conflict you have not typed into" }, () => actions.acceptAll("mine"));
-	button(bulk, "Accept all agent's", { title: "Take the agent's text in every conflict you have not typed into" }, () => actions.acceptAll("theirs"));
+	button(bulk, "Accept all mine", { title: "Take your note's text in every conflict you have not typed into" }, () => actions.acceptAll("mine")).addClass(`${CLS}-accept-all`);
+	button(bulk, "Accept all agent's", { title: "Take the agent's text in every conflict you have not typed into" }, () => actions.acceptAll("theirs")).addClass(`${CLS}-accept-all`);
 	button(bulk, "Reset to automatic merge", { title: "Clear every choice, undo and typed text (you can undo the reset)" }, actions.reset);
 
 	const toggleBase = actions.toggleBase;
@@ -81,15 +84,17 @@ export function renderToolbar(root: HTMLElement, input: ToolbarInput, actions: T
 /** "Projects/Plan.md · changes from claude-code, written 23 Nov 2026, 06:12 · Open the agent's version (.bak)" */
 function renderTitle(header: HTMLElement, input: ToolbarInput, openBackup: (() => void) | null): void {
 	const title = header.createDiv({ cls: `${CLS}-title` });
-	title.createSpan({ text: `${input.notePath} · changes from ${input.agentName}` });
+	title.createSpan({ text: `${input.notePath} · ${input.review ? "proposal" : "changes"} from ${input.agentName}` });
 	const when = input.agentWroteAt === null ? null : new Date(input.agentWroteAt);
 	if (when !== null && !Number.isNaN(when.getTime())) {
-		title.createSpan({ text: ", written " });
+		title.createSpan({ text: input.review ? ", made " : ", written " });
 		title.createEl("time", { cls: `${CLS}-written`, text: writtenAt(when), attr: { datetime: when.toISOString(), title: when.toString() } });
 	}
 	if (openBackup !== null && input.backupPath !== null) {
 		title.createSpan({ text: " · " });
-		const link = button(title, "Open the agent's version (.bak)", { title: `Open ${input.backupPath} in a new tab: the agent's full proposal, kept as it was refused` }, openBackup);
+		const link = input.review
+			? button(title, "Open the proposal (.bak)", { title: `Open ${input.backupPath} in a new tab: the whole note as the agent proposes it` }, openBackup)
+			: button(title, "Open the agent's version (.bak)", { title: `Open ${input.backupPath} in a new tab: the agent's full proposal, kept as it was refused` }, openBackup);
 		link.addClass(`${CLS}-backup-link`);
 	}
 }

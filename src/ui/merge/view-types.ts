@@ -15,6 +15,17 @@ export interface MergeViewInput {
 	backupPath?: string | null;
 	/** Show and take Cmd rather than Ctrl shortcuts. */
 	mac?: boolean;
+	/** Review mode: `theirs` is a proposal the person accepts, edits then accepts, or rejects (see ReviewInput). */
+	review?: ReviewInput;
+}
+
+/**
+ * A proposal under review: an agent's change that was not written, waiting for the person. While the note is as it
+ * was when the proposal was made, the host passes that note as both base and mine, so the result starts as the
+ * proposal with each of its changes undoable; once the note changed since, it is the three-way merge.
+ */
+export interface ReviewInput {
+	changedSince: boolean;
 }
 
 export interface MergeViewCallbacks {
@@ -25,4 +36,6 @@ export interface MergeViewCallbacks {
 	confirm(message: string): Promise<boolean>;
 	/** Open the .bak note (the host calls Obsidian's workspace); absent: no link is shown. */
 	openBackup?(): void;
+	/** Review mode: the person rejects the proposal, with an optional note to the agent. */
+	onReject?(note: string): Promise<void>;
 }
