@@ -65,7 +65,7 @@ One host serves a folder at a time: a second one refuses, naming the first (its 
 
   npm start --silent -- proposals list [--status pending|accepted|accepted-with-edits|rejected] [--json] [--vault DIR]
   npm start --silent -- proposals show ID [--json] [--vault DIR]
-  npm start --silent -- proposals accept ID [--text FILE] [--note TEXT] [--vault DIR]
+  npm start --silent -- proposals accept ID [--text FILE [--against REVISION]] [--note TEXT] [--vault DIR]
   npm start --silent -- proposals reject ID [--note TEXT] [--vault DIR]
                   changes agents may only propose: list them, show one against the note now, accept it (as sent,
                   or FILE's text instead) or reject it with a note to the agent. A note that changed since the

@@ -39,15 +39,20 @@ export interface ProposalsArgs {
 	note: string | null;
 	/** accept: a file holding the text to write instead of the proposal as sent (the person's edit, or a merge). */
 	text: string | null;
+	/**
+	 * accept --text: the note's revision the text was settled against (printed with the merge). Without it, the
+	 * revision the proposal was made against. The text lands only over that revision, never over a later edit.
+	 */
+	against: string | null;
 	vault: string;
 }
 
 type Write = (text: string) => void;
 
-const USAGE_LINE = "proposals needs list, show ID, accept ID [--text FILE] [--note TEXT] or reject ID [--note TEXT].";
+const USAGE_LINE = "proposals needs list, show ID, accept ID [--text FILE [--against REVISION]] [--note TEXT] or reject ID [--note TEXT].";
 
 export function parseProposalsArgs(argv: readonly string[]): ProposalsArgs | { command: "error"; message: string } {
-	const args = splitCommandArgs(argv, ["--vault", "--status", "--note", "--text"], ["--json"]);
+	const args = splitCommandArgs(argv, ["--vault", "--status", "--note", "--text", "--against"], ["--json"]);
 	if (typeof args === "string") return { command: "error", message: args };
 	const [action, id, ...extra] = args.words;
 	const option = (name: string) => {
@@ -56,12 +61,13 @@ export function parseProposalsArgs(argv: readonly string[]): ProposalsArgs | { c
 	};
 	const status = option("--status");
 	if (status !== null && !PROPOSAL_STATUSES.includes(status as ProposalStatus)) return { command: "error", message: `--status must be one of ${PROPOSAL_STATUSES.join(", ")}.` };
-	const parsed: ProposalsArgs = { command: "proposals", action: "list", id: id ?? "", status: status as ProposalStatus | null, json: args.options.has("--json"), note: option("--note"), text: option("--text"), vault: vaultOption(args) };
-	const only = (allowed: readonly ("status" | "json" | "note" | "text")[]) => (["status", "json", "note", "text"] as const).every((name) => allowed.includes(name) || !parsed[name]);
+	const parsed: ProposalsArgs = { command: "proposals", action: "list", id: id ?? "", status: status as ProposalStatus | null, json: args.options.has("--json"), note: option("--note"), text: option("--text"), against: option("--against"), vault: vaultOption(args) };
+	const only = (allowed: readonly ("status" | "json" | "note" | "text" | "against")[]) => (["status", "json", "note", "text", "against"] as const).every((name) => allowed.includes(name) || !parsed[name]);
 	if (action === "list" && id === undefined) return only(["status", "json"]) ? parsed : { command: "error", message: "proposals list takes --status, --json and --vault." };
 	if ((action === "show" || action === "accept" || action === "reject") && id !== undefined && extra.length === 0) {
-		const allowed = action === "show" ? (["json"] as const) : action === "accept" ? (["note", "text"] as const) : (["note"] as const);
-		if (!only(allowed)) return { command: "error", message: `proposals ${action} takes only an id${action === "show" ? ", --json" : action === "accept" ? ", --text FILE, --note TEXT" : ", --note TEXT"} and --vault.` };
+		const allowed = action === "show" ? (["json"] as const) : action === "accept" ? (["note", "text", "against"] as const) : (["note"] as const);
+		if (!only(allowed)) return { command: "error", message: `proposals ${action} takes only an id${action === "show" ? ", --json" : action === "accept" ? ", --text FILE, --against REVISION, --note TEXT" : ", --note TEXT"} and --vault.` };
+		if (parsed.against !== null && parsed.text === null) return { command: "error", message: "--against names the revision a --text FILE was settled against; send it with --text." };
 		return { ...parsed, action };
 	}
 	if (action === "show" || action === "accept" || action === "reject") return { command: "error", message: `proposals ${action} needs one proposal id (proposals list shows them).` };
@@ -162,8 +168,9 @@ async function reject(args: ProposalsArgs, proposals: Proposals, record: Proposa
 }
 
 async function accept(args: ProposalsArgs, text: string | null, proposals: Proposals, record: ProposalRecord, out: Write, err: Write): Promise<number> {
-	// Your text (an edit, or a merge you settled) replaces the note as it is now, which you have in front of you.
-	const against = text === null ? undefined : ((await proposals.review(record.id))?.mineRevision ?? null);
+	// Your text (an edit, or a merge you settled) replaces only the revision you settled it against: the one printed
+	// with the merge (--against), else the one the proposal was made against. An edit made since is never replaced.
+	const against = text === null ? undefined : (args.against ?? record.baseRevision);
 	const outcome = await proposals.acceptAsPerson(record.id, { ...(text === null ? {} : { text, against }), ...(args.note === null ? {} : { note: args.note }) });
 	switch (outcome.kind) {
 		case "accepted":
@@ -175,7 +182,8 @@ async function accept(args: ProposalsArgs, text: string | null, proposals: Propo
 			const { review } = outcome;
 			if (review.theirs === null) return fail(err, `The proposed text is no longer available: ${record.backupPath} was changed or removed.`);
 			out(renderMerge(mergeThreeWay(review.base ?? "", review.mine ?? "", review.theirs)));
-			return fail(err, `${record.path} changed since the proposal was made, so nothing was written. The three-way merge (your note, the agent's proposal) is printed above: settle it, save it to a file and run: proposals accept ${record.id} --text FILE. Or reject it: proposals reject ${record.id}.`);
+			const settle = `proposals accept ${record.id} --text FILE${review.mineRevision === null ? "" : ` --against ${review.mineRevision}`}`;
+			return fail(err, `${record.path} changed since ${text === null ? "the proposal was made" : "the revision your text was settled against"}, so nothing was written. The three-way merge (your note now, the agent's proposal) is printed above: settle it, save it to a file and run: ${settle}. Or reject it: proposals reject ${record.id}.`);
 		}
 	}
 }

@@ -15,7 +15,7 @@ import { holderRecord } from "../../src/host/running-marker";
 import { agentActor } from "../../src/service/actor";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { killSpawnedHosts, requireBuiltCli, runCli, serveHost, stop } from "../helpers/spawned-host";
-import { writeVaultFile } from "../helpers/vault-files";
+import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 import { writeRequest } from "../helpers/write-request";
 
 const NOTE = "# Inbox\n\n- one\n";
@@ -104,12 +104,36 @@ describe("proposals on a folder", () => {
 		expect(refused.out).toBe("# Inbox\n\n- zero (person)\n- one\n- two (agent)\n");
 		expect(await onDisk("Inbox.md")).toBe("# Inbox\n\n- zero (person)\n- one\n");
 		await writeFile(join(dir, "..", `${id}.merged.md`), refused.out);
-		const accepted = await proposals("accept", id, "--text", join(dir, "..", `${id}.merged.md`), "--note", "merged with my line");
+		// The text was settled against the note as printed: the answer names that revision, and only over it does it land.
+		const against = /--against (\S+)\./.exec(refused.err)![1]!;
+		expect(against).toBe(sha256Token("# Inbox\n\n- zero (person)\n- one\n"));
+		const accepted = await proposals("accept", id, "--text", join(dir, "..", `${id}.merged.md`), "--against", against, "--note", "merged with my line");
 		await rm(join(dir, "..", `${id}.merged.md`));
 		expect(accepted.code, accepted.err).toBe(0);
 		expect(accepted.out).toContain("with your edits");
 		expect(await onDisk("Inbox.md")).toBe("# Inbox\n\n- zero (person)\n- one\n- two (agent)\n");
 		expect((await listed())[0]).toMatchObject({ status: "accepted-with-edits", note: "merged with my line" });
+	});
+
+	it("never writes a settled text over an edit made after it was settled: the note changed again, so it refuses", async () => {
+		const { id } = await propose();
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n\n- zero (person)\n- one\n");
+		const refused = await proposals("accept", id);
+		const against = /--against (\S+)\./.exec(refused.err)![1]!;
+		await writeFile(join(dir, "..", `${id}.merged.md`), refused.out);
+		// Another program saves the note between the printout and the accept.
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n\n- zero (person)\n- one\n- late line\n");
+		const late = await proposals("accept", id, "--text", join(dir, "..", `${id}.merged.md`), "--against", against);
+		await rm(join(dir, "..", `${id}.merged.md`));
+		expect(late.code).toBe(1);
+		expect(late.err).toContain("changed since the revision your text was settled against");
+		expect(await onDisk("Inbox.md")).toBe("# Inbox\n\n- zero (person)\n- one\n- late line\n");
+		expect((await listed())[0]).toMatchObject({ status: "pending" });
+		// Without --against, a settled text is held to the revision the proposal was made against, which is long gone.
+		await writeFile(join(dir, "..", "plain.md"), "mine\n");
+		expect((await proposals("accept", id, "--text", join(dir, "..", "plain.md"))).code).toBe(1);
+		await rm(join(dir, "..", "plain.md"));
+		expect(await onDisk("Inbox.md")).toBe("# Inbox\n\n- zero (person)\n- one\n- late line\n");
 	});
 
 	it("refuses to decide while a host holds the folder, and changes nothing; listing still works", async () => {
@@ -133,9 +157,10 @@ describe("proposals on a folder", () => {
 		expect(parseProposalsArgs(["list", "--status", "open"])).toMatchObject({ command: "error" });
 		expect(parseProposalsArgs(["accept"])).toMatchObject({ command: "error" });
 		expect(parseProposalsArgs(["reject", "p-1", "--text", "f"])).toMatchObject({ command: "error" });
+		expect(parseProposalsArgs(["accept", "p-1", "--against", "r"])).toMatchObject({ command: "error" });
 		expect(parseProposalsArgs(["show", "p-1", "--note", "x"])).toMatchObject({ command: "error" });
 		expect(parseProposalsArgs(["approve", "p-1"])).toMatchObject({ command: "error" });
-		expect(parseProposalsArgs(["reject", "p-1", "--note=no thanks"])).toEqual({ command: "proposals", action: "reject", id: "p-1", status: null, json: false, note: "no thanks", text: null, vault: "demo-vault" });
+		expect(parseProposalsArgs(["reject", "p-1", "--note=no thanks"])).toEqual({ command: "proposals", action: "reject", id: "p-1", status: null, json: false, note: "no thanks", text: null, against: null, vault: "demo-vault" });
 	});
 });
 
