@@ -83,7 +83,7 @@ describe("parseArgs", () => {
 	it("documents every option in the usage text", () => {
 		for (const option of ["--vault DIR", "--create", "--port N", "--api-key KEY", "--beside-obsidian", "--help"]) expect(USAGE).toContain(option);
 		for (const command of ["keys list", "keys add NAME", "keys revoke NAME", "conflicts list", "conflicts dismiss ID"]) expect(USAGE).toContain(command);
-		for (const command of ["proposals list", "proposals show ID", "proposals accept ID [--text FILE] [--note TEXT]", "proposals reject ID [--note TEXT]"]) expect(USAGE).toContain(command);
+		for (const command of ["proposals list", "proposals show ID", "proposals accept ID [--text FILE [--against REVISION]] [--note TEXT]", "proposals reject ID [--note TEXT]"]) expect(USAGE).toContain(command);
 		expect(USAGE).toContain("default 27125");
 	});
 });
