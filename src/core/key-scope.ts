@@ -101,6 +101,16 @@ export function wholeVaultScope(key: string): KeyScope {
 	return compiled.scope;
 }
 
+/**
+ * A scope that hides every note: what a caller is held to when its key can no longer be found (revoked while its MCP
+ * session lives on) or its lists no longer compile. Never a wider one.
+ */
+export function noAccessScope(key: string): KeyScope {
+	const compiled = compileKeyScope(key, { read: [], write: [], propose: [] }, { caseInsensitive: false });
+	if (!compiled.ok) throw new Error("empty lists must compile");
+	return compiled.scope;
+}
+
 /** Why a value is not a list of globs ("is …", ending in a full stop), or null when it is one. */
 function listProblem(value: unknown): string | null {
 	if (!Array.isArray(value)) return `must be a list of globs, such as ["Projects/**"], not ${describe(value)}.`;

@@ -39,10 +39,10 @@ export function pendingOperations(notes: AgentNotes): LraPendingOperations {
 		return resolved.ok ? { ok: true, to: resolved.path } : { ok: false, message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.` };
 	};
 	return {
-		searchQuery: (_actor, query) => lraSearchQuery(notes, query),
-		searchSimple: (_actor, query, contextLength) => lraSearchSimple(notes, query, contextLength),
-		async tagList() {
-			return { ok: true, value: { tags: tagPage(await notes.facts.tags(), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS }).tags } };
+		searchQuery: (actor, query) => lraSearchQuery(notes, actor, query),
+		searchSimple: (actor, query, contextLength) => lraSearchSimple(notes, actor, query, contextLength),
+		async tagList(actor) {
+			return { ok: true, value: { tags: tagPage(await notes.facts.tags(actor), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS }).tags } };
 		},
 		// vault_move and vault_copy have no revision arguments: the session's whole read of each note stands in for one.
 		async move(actor, path, wanted, allowOverwrite) {

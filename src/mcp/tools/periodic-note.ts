@@ -34,7 +34,7 @@ export function registerPeriodicNote(server: McpServer, context: ToolContext): v
 			const [year, month, day] = (date ?? "").split("-").map(Number);
 			const resolved = context.notes.periodic.resolve(period, date === undefined ? undefined : { year: year!, month: month!, day: day! });
 			if (resolved.kind !== "resolved") return fail(periodicFailure(resolved));
-			if (create !== true) return ok({ path: resolved.path, period, exists: await context.notes.periodic.exists(resolved), created: false });
+			if (create !== true) return ok({ path: resolved.path, period, exists: await context.notes.periodic.exists(context.actor(), resolved), created: false });
 			const ensured = await context.notes.periodic.ensure(context.actor(), resolved);
 			if (ensured.kind === "refused") return fail(`The ${period} note ${JSON.stringify(resolved.path)} could not be created: the write was refused. Nothing was written.`, { path: resolved.path });
 			return ok({ path: resolved.path, period, exists: true, created: ensured.kind === "created" });
