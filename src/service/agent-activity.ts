@@ -105,11 +105,14 @@ export class AgentActivity {
 	 */
 	async revert(path: string, revision: string | undefined, actor: Actor, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition = { kind: "absent" }, mayChange: (path: string) => Refusal | null = () => null): Promise<RevertOutcome> {
 		const { history, bases, gateway } = this.history.deps;
+		// Before the history is looked at, so a refusal says nothing of what the history holds.
+		const refused = mayChange(path);
+		if (refused !== null) return { kind: "write", outcome: refusedWithout(refused, null), merged: false };
 		const entry = [...history.entries(path)].reverse().find((candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision));
 		if (!entry || entry.source.kind !== "agent") return { kind: "unknown" };
 		// Undoing a move writes its old path too: the caller must be allowed to change both.
-		const refusal = mayChange(path) ?? (entry.movedFrom === undefined ? null : mayChange(entry.movedFrom));
-		if (refusal !== null) return { kind: "write", outcome: refusedWithout(refusal, null), merged: false };
+		const movedFrom = entry.movedFrom === undefined ? null : mayChange(entry.movedFrom);
+		if (movedFrom !== null) return { kind: "write", outcome: refusedWithout(movedFrom, null), merged: false };
 		if (entry.deleted) return this.undoDelete(path, entry.revision, actor);
 		const note = await gateway.read(path);
 		if (!note) return { kind: "missing" };

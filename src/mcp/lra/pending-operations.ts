@@ -15,7 +15,8 @@ import { lraSearchQuery, lraSearchSimple } from "./search-operations";
  * What a tool answers once the operation exists: the Local REST API's JSON (and, when the answer is bounded short of
  * everything, a `note` saying how to have the rest), or a refusal in words.
  */
-export type PendingAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string };
+/** `facts`: what a refusal adds as JSON (its `error` code, the same on every surface). */
+export type PendingAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string; facts?: Record<string, unknown> };
 
 export interface LraPendingOperations {
 	/** search_query: `[{filename, result}]` for the notes whose metadata the JsonLogic query finds truthy. */
@@ -69,6 +70,7 @@ export function pendingOperations(notes: AgentNotes): LraPendingOperations {
 
 /** A refused move or copy in words: the same sentence move_note and copy_note give (its next step names our tools). */
 function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): PendingAnswer {
-	const first = relocationRefusalResult(outcome, from, tool).content[0];
-	return { ok: false, message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied." };
+	const [first, second] = relocationRefusalResult(outcome, from, tool).content;
+	const facts = second?.type === "text" ? (JSON.parse(second.text) as Record<string, unknown>) : undefined;
+	return { ok: false, message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied.", ...(facts ? { facts } : {}) };
 }

@@ -32,7 +32,7 @@ export function registerLraPending(server: McpServer, context: ToolContext): voi
 	const answer = async (tool: string, what: string, run: (() => Promise<PendingAnswer>) | undefined) => {
 		if (!run) return lraError(`${tool} is not available in this build of Revision Guard (${what} is not served yet), so nothing was searched or changed. Use list_notes and read_note (or vault_list and vault_read) instead.`, { error: "not-available", tool });
 		const result = await run();
-		if (!result.ok) return lraError(result.message);
+		if (!result.ok) return lraError(result.message, result.facts);
 		const answered = lraText(result.value);
 		// The JSON stays the first text item, as that server's clients parse it; how to have the rest comes after.
 		if (result.note !== undefined) answered.content.push({ type: "text", text: result.note });
