@@ -365,6 +365,11 @@ for (const [name, start] of Object.entries(STACKS)) {
 			await rm(dir, { recursive: true, force: true });
 		});
 
+		it("has a row for every tool either tool set lists here", async () => {
+			const listed = [...(await ours.client.listTools()).tools, ...(await lra.client.listTools()).tools].map((tool) => tool.name);
+			for (const tool of listed) expect(Object.keys(TOOL_ROWS), `the tool ${tool} has no row in TOOL_ROWS`).toContain(tool);
+		});
+
 		it("the markers are there to be found: the unscoped key sees the hidden note, its tag, conflict and activity", async () => {
 			expect((await s.api(`/vault/${HIDDEN}`)).text).toContain("SECRET-MARKER");
 			expect((await s.api("/tags/")).text).toContain("secrettag");
