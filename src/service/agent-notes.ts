@@ -42,6 +42,9 @@ import type { AgentKey } from "../settings";
 import type { CompiledScope } from "../core/key-scope";
 import { KeyScopes } from "./key-scopes";
 import { ScopeGate } from "./scope-gate";
+import { countAccess, type ScopeSummary } from "./scope-summary";
+import { agentActor } from "./actor";
+import { isBackupPath } from "../core/conflicts";
 import type { ProposalSink } from "./proposal-sink";
 import { refusedWithout } from "./refusal";
 import type { Actor } from "./actor";
@@ -221,6 +224,20 @@ export class AgentNotes {
 		const lists = (compiled: CompiledScope) => (compiled.ok ? JSON.stringify(compiled.scope.lists) : "");
 		if (named.some((compiled) => lists(compiled) !== lists(first))) return { ok: false, problem: { key: name, field: "read", message: `Two keys are named "${name}", with different lists, so which limits apply cannot be told.` } };
 		return first;
+	}
+
+	/**
+	 * What `key`'s lists mean in this vault now (settings tab): how many of the notes agents are served it can see,
+	 * change and only propose changes to (.bak notes aside), counted in slices; or why the key is not served.
+	 */
+	async scopeSummary(key: AgentKey): Promise<ScopeSummary> {
+		const compiled = this.keyScopes.of(key);
+		if (!compiled.ok) return { kind: "not-served", problem: compiled.problem };
+		const policy = this.pathPolicy();
+		const { backupFolder } = this.settings();
+		const paths = (await this.deps.gateway.listNotes(policy.noteExtensions)).filter((path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder));
+		const actor = agentActor(key.name, undefined, undefined, compiled.scope);
+		return { kind: "counted", ...(await countAccess(paths, (path) => this.scopes.access(actor, path), this.deps.yieldToHost ?? yieldVia(this.deps.timers))) };
 	}
 
 	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */
