@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
 import { App, Plugin, Setting, ValueComponent } from "../obsidian-stub";
 import { compileKeyScope } from "../../src/core/key-scope";
@@ -13,18 +13,14 @@ import { RevisionGuardSettingTab, type SettingsHost } from "../../src/ui/setting
 import { globLines, summarySentence } from "../../src/ui/settings-scopes";
 
 let dir: string;
-let made: Setting[];
+let names: MockInstance;
 let saves: AgentKey[][];
 
 beforeEach(() => {
 	dir = mkdtempSync(join(tmpdir(), "rg-settings-scopes-"));
-	made = [];
 	saves = [];
-	const original = Setting.prototype.setName;
-	vi.spyOn(Setting.prototype, "setName").mockImplementation(function (this: Setting, name: string) {
-		made.push(this);
-		return original.call(this, name);
-	});
+	// Every Setting that is named is recorded (the spy calls through), so a test can find it again by its name.
+	names = vi.spyOn(Setting.prototype, "setName");
 });
 
 afterEach(() => {
@@ -59,7 +55,7 @@ async function count(key: AgentKey): Promise<ScopeSummary> {
 }
 
 const named = (name: string) => {
-	const found = made.filter((setting) => setting.nameText === name);
+	const found = (names.mock.contexts as Setting[]).filter((setting) => setting.nameText === name);
 	expect(found, name).toHaveLength(1);
 	return found[0]!;
 };
