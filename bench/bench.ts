@@ -11,7 +11,8 @@ import { cpus, tmpdir } from "os";
 import { join } from "path";
 import { revisionOf } from "../src/core/revision";
 import { runLoad, type LoadResult } from "./load";
-import { BENCH_KEY } from "./servers";
+import { BENCH_KEY, SCOPED_LISTS } from "./servers";
+import { compileKeyScope, ruleOf } from "../src/core/key-scope";
 import { makeVault, noteText } from "./vault-fixture";
 import { measureMerge } from "./merge";
 import { measureMcp } from "./mcp";
@@ -105,6 +106,45 @@ async function measurePut(folder: string, readVault: string, paths: string[], ms
 	return { guarded: put.guarded!, bare: put.bare!, errors: put.guarded!.errors + put.bare!.errors };
 }
 
+/**
+ * Guarded PUT with If-Match by a key with scope lists against the same by a key without (issue 24: scope checks must
+ * cost nothing measurable), each on its own copy of the vault, in RAM where there is some (so the disk's fsyncs do not
+ * hide the CPU the check takes).
+ */
+async function measureScopedPut(work: string, readVault: string, paths: string[], ms: number): Promise<{ scoped: { rps: number; p99: number }; unscoped: { rps: number; p99: number }; errors: number; inRam: boolean }> {
+	const ram = await ramFolder();
+	const folder = ram ?? work;
+	try {
+		await cp(readVault, join(folder, "put-unscoped"), { recursive: true });
+		await cp(readVault, join(folder, "put-scoped"), { recursive: true });
+		const sides = [{ name: "unscoped", kind: "revision-guard", vault: join(folder, "put-unscoped") }, { name: "scoped", kind: "revision-guard-scoped", vault: join(folder, "put-scoped") }];
+		const put = await compare("PUT by a scoped key", sides, (port) => {
+			let counter = 0;
+			return runLoad(port, CONNECTIONS, ms, (loop, last) => {
+				const path = `/vault/${paths[loop]!}`;
+				if (!last?.etag) return { method: "GET", path, headers: auth };
+				return { method: "PUT", path, headers: { ...auth, "If-Match": last.etag }, body: noteText(loop, 2048, ++counter) };
+			}, (status) => status === 204 || status === 200);
+		});
+		return { scoped: put.scoped!, unscoped: put.unscoped!, errors: put.scoped!.errors + put.unscoped!.errors, inRam: ram !== null };
+	} finally {
+		if (ram !== null) await rm(ram, { recursive: true, force: true });
+	}
+}
+
+/** Microseconds one scope check takes: compiling the key's lists (remembered) and matching a note path against them. */
+function measureScopeCheck(paths: string[]): number {
+	const compiled = compileKeyScope("bench", SCOPED_LISTS, { caseInsensitive: true });
+	if (!compiled.ok) throw new Error(compiled.problem.message);
+	const samples: number[] = [];
+	for (let round = 0; round < 7; round++) {
+		const t0 = performance.now();
+		for (let i = 0; i < 100_000; i++) ruleOf(compiled.scope, paths[i % paths.length]!);
+		samples.push(((performance.now() - t0) * 1000) / 100_000);
+	}
+	return median(samples);
+}
+
 /** A fresh folder in RAM (Linux's /dev/shm), or null where there is none. */
 async function ramFolder(): Promise<string | null> {
 	if (process.platform !== "linux" || !existsSync("/dev/shm")) return null;
@@ -186,6 +226,22 @@ async function main(): Promise<void> {
 					await rm(ram, { recursive: true, force: true });
 				}
 			}
+		}
+
+		if (runs("scopes")) {
+			const scoped = await measureScopedPut(work, readVault, paths, ms);
+			errors += scoped.errors;
+			rows.push(
+				{
+					measure: `guarded PUT with If-Match by a key with scope lists (3 read, 3 write, 2 propose globs), requests/s (baseline: the same by a key without)${scoped.inRam ? ", on a RAM-backed folder" : ""}`,
+					ours: scoped.scoped.rps,
+					baseline: scoped.unscoped.rps,
+					unit: "req/s",
+					target: "≥ 0.95× (no measurable cost)",
+					pass: scoped.scoped.rps >= 0.95 * scoped.unscoped.rps,
+				},
+				{ measure: "the scope check itself: what that key may do with one of the bench's note paths (in-process, median)", ours: measureScopeCheck(paths), baseline: null, unit: "µs", target: "report", pass: null },
+			);
 		}
 
 		if (runs("contention")) {

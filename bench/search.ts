@@ -11,6 +11,7 @@ import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
 import { BENCH_KEY } from "./servers";
 import { makeVault } from "./vault-fixture";
+import { PERSON } from "../src/service/actor";
 
 export const SEARCH_NOTES = 10_000;
 const ROUNDS = 5;
@@ -93,9 +94,9 @@ export async function measureSearch(folder: string, spawn: Spawn): Promise<Searc
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const guard = await openFolderGuard(await openFolder(vault), () => settings);
 	const page = { limit: 100_000, maxBytes: 8 * 1024 * 1024 };
-	await guard.notes.search.simple(WORD, 50, page);
-	const simpleBlockMs = await longestBlock(() => guard.notes.search.simple(WORD, 50, page));
-	const logicBlockMs = await longestBlock(() => guard.notes.search.logic(JSON.parse(LOGIC), page));
+	await guard.notes.search.simple(PERSON, WORD, 50, page);
+	const simpleBlockMs = await longestBlock(() => guard.notes.search.simple(PERSON, WORD, 50, page));
+	const logicBlockMs = await longestBlock(() => guard.notes.search.logic(PERSON, JSON.parse(LOGIC), page));
 	await guard.close();
 	console.log(`search: longest main-thread block ${simpleBlockMs.toFixed(1)} ms (simple), ${logicBlockMs.toFixed(1)} ms (JsonLogic)`);
 	return { simpleMs: simple.ms, logicMs: logic.ms, hits: { simple: simple.hits, logic: logic.hits }, simpleBlockMs, logicBlockMs };

@@ -3,7 +3,8 @@ import { apiVersion, Notice, normalizePath, Plugin } from "obsidian";
 import { yieldVia } from "./core/steps";
 import type { Timers } from "./core/timers";
 import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
-import { NEW_INSTALL_BACKUP_FOLDER, withDefaults, type RevisionGuardSettings } from "./settings";
+import { NEW_INSTALL_BACKUP_FOLDER, withDefaults, type AgentKey, type RevisionGuardSettings } from "./settings";
+import type { ScopeSummary } from "./service/scope-summary";
 import { ConflictUi } from "./ui/conflict-ui";
 import { RevisionGuardSettingTab } from "./ui/settings-tab";
 import { ConflictStatusBar } from "./ui/status-bar";
@@ -109,6 +110,11 @@ export default class RevisionGuardPlugin extends Plugin {
 	/** Names of keys made on another device (listed in the synced data.json, their values kept there). */
 	keysOnOtherDevices(): string[] {
 		return keysKeptElsewhere(this.storedKeys, this.secrets()).map((key) => key.name);
+	}
+
+	/** The settings tab's count of what a key may do (service/scope-summary.ts); null until the vault is open. */
+	async scopeSummary(key: AgentKey): Promise<ScopeSummary | null> {
+		return (await this.guard?.notes.scopeSummary(key)) ?? null;
 	}
 
 	serverStatus(): string {

@@ -9,6 +9,14 @@ export interface AgentKey {
 	created: string;
 	/** Where the key's value is kept in Obsidian's secret storage (absent: it is kept in `data.json`). */
 	secretId?: string;
+	/**
+	 * The key's scope (core/key-scope.ts): globs of the notes it may see (absent: `["**"]`), change (absent: `["**"]`)
+	 * and only propose changes to (absent: none). Kept as stored, valid or not: a hand-edited list that is not a list
+	 * of globs must reach the check that refuses to serve the key, never be replaced by a default.
+	 */
+	read?: unknown;
+	write?: unknown;
+	propose?: unknown;
 }
 
 export interface RevisionGuardSettings {

@@ -93,13 +93,19 @@ export class Arguments {
 		return { kind: "tags", tags: [{ weak: false, opaque: match[1]! }] };
 	}
 
-	/** Who is calling: `agent=` (default "cli"), without a client id: the CLI has no sessions, so no implicit tokens. */
-	actor(): AgentActor {
+	/**
+	 * Who is calling: `agent=` (default "cli"), without a client id: the CLI has no sessions, so no implicit tokens.
+	 * The CLI has no keys either (whoever runs it could act as the person), but a name that is a key's is held to that
+	 * key's scope, so an agent told to use its key's name gets the same limits as over REST and MCP.
+	 */
+	actor(notes: AgentNotes): AgentActor {
 		const name = this.text("agent") ?? DEFAULT_AGENT;
 		if (!AGENT_NAME.test(name)) {
 			badArgument("agent", `agent= must be 1 to 64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit.`, 'Name yourself simply, e.g. agent=claude-code.');
 		}
-		return agentActor(name);
+		const scope = notes.scopeOfName(name);
+		if (scope !== null && !scope.ok) fail("scope-forbidden" satisfies RefusalCode, `The key "${name}" is not served: ${scope.problem.message} Nothing was read or written.`, "Ask the person to fix the key's lists in settings.", { key: name, scope: "key-not-served" });
+		return agentActor(name, undefined, undefined, scope?.scope);
 	}
 
 	/** A whole number from 0 (a diff line offset), or `fallback`. */

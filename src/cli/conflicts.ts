@@ -30,13 +30,13 @@ export const conflictsCommand: CliCommand = {
 	async run(args, notes) {
 		const id = args.text("id");
 		if (id !== undefined) {
-			const record = notes.conflict(id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
+			const record = notes.conflict(args.actor(notes), id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
 			return ok({ conflict: conflictForAgents(record) });
 		}
 		const status = args.has("status") ? args.choice("status", STATUSES) : undefined;
 		const path = args.has("path") ? args.notePath(notes) : undefined;
 		const limit = Math.max(1, args.count("limit", DEFAULT_LIMIT, MAX_LIMIT));
-		const records = notes.listConflicts(status ? { status } : undefined).filter((record) => path === undefined || record.path === path);
+		const records = notes.listConflicts(args.actor(notes), status ? { status } : undefined).filter((record) => path === undefined || record.path === path);
 		return ok({ conflicts: records.slice(0, limit).map(conflictForAgents), total: records.length, ...(records.length > limit ? { truncated: true } : {}) });
 	},
 };
@@ -52,14 +52,14 @@ export const resolveCommand: CliCommand = {
 	},
 	async run(args, notes) {
 		const id = args.required("id", "the conflictId a refused write reported");
-		const actor = args.actor();
+		const actor = args.actor(notes);
 		const apply = args.flag("apply");
 		const diff3 = args.flag("diff3");
-		const record = notes.conflict(id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
+		const record = notes.conflict(actor, id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
 		if (record.status !== "open") {
 			return fail("conflict-not-open", `Conflict ${id} is already ${record.status}; nothing was written.`, `Read the note for what it holds now: ${commandLine("read", { path: record.path })}.`, { conflict: conflictForAgents(record) });
 		}
-		const preview = await notes.conflictMerge(id, diff3);
+		const preview = await notes.conflictMerge(actor, id, diff3);
 		if (!preview) {
 			return fail("proposal-not-kept", `The text conflict ${id} refused is no longer kept (its .bak was changed or removed), so there is nothing to merge.`, `Read the note (${commandLine("read", { path: record.path })}) and write your change again.`, { id, path: record.path });
 		}
@@ -92,6 +92,6 @@ export const resolveCommand: CliCommand = {
 			heldRevision: null,
 		});
 		const answer = writeAnswer("resolve", path, outcome);
-		return answer.ok ? { ...answer, id, applied: true, status: notes.conflict(id)?.status ?? null } : answer;
+		return answer.ok ? { ...answer, id, applied: true, status: notes.conflict(actor, id)?.status ?? null } : answer;
 	},
 };

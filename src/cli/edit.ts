@@ -31,7 +31,7 @@ export const editCommand: CliCommand = {
 	},
 	async run(args, notes) {
 		const path = args.notePath(notes);
-		const actor = args.actor();
+		const actor = args.actor(notes);
 		const ifMatch = args.ifMatch();
 		const edits = args.has("edits64") ? await editList(args, notes) : [await oneEdit(args, notes)];
 		const outcome = await notes.write({
@@ -100,7 +100,7 @@ export const patchCommand: CliCommand = {
 	},
 	async run(args, notes) {
 		const path = args.notePath(notes);
-		const actor = args.actor();
+		const actor = args.actor(notes);
 		if (!args.has("revision")) {
 			fail("precondition-required" satisfies RefusalCode, `Patching "${path}" needs the revision you read; nothing was written.`, `Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`, { argument: "revision", path });
 		}

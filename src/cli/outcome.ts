@@ -6,6 +6,7 @@
 import type { WriteOutcome } from "../service/guarded-writer";
 import { inapplicableCode, refusalCode } from "../core/refusal-codes";
 import { revisionField } from "../core/revision-tokens";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../core/scope-refusal";
 import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../service/stale-facts";
 import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answer";
 
@@ -28,6 +29,9 @@ export function writeAnswer(action: WriteAction, path: string, outcome: WriteOut
 		}
 		case "refused":
 			return refusalAnswer(action, path, outcome);
+		case "proposed":
+			// Not an error: the change waits for the person. The CLI has no proposal command; the agent follows it over MCP or REST.
+			return ok({ path: outcome.path, proposed: true, proposalId: outcome.id, status: "pending", backupPath: outcome.backupPath, detail: `Not written yet: this key may only propose changes to "${outcome.path}", so your change waits for the person as proposal ${outcome.id}, kept byte for byte in "${outcome.backupPath}". The note stays as it is until they decide; follow it with GET /proposals/${encodeURIComponent(outcome.id)}?wait=60 or MCP's proposal_status.` });
 	}
 }
 
@@ -67,6 +71,8 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 			return failure(code, `There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`, action === "delete" ? "Nothing to do." : `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
 		case "malformed-condition":
 			return failure(code, "revision= is not a valid revision; nothing was written.", "Pass the revision exactly as revision-guard:read returned it.", { argument: "revision", path });
+		case "scope-forbidden":
+			return failure(code, `${scopeRuleSentence(refusal)} Nothing was ${action === "delete" ? "deleted" : "written"}.`, scopeNextStep(refusal), { path, ...scopeFacts(refusal) });
 	}
 }
 

@@ -11,7 +11,7 @@ export const readCommand: CliCommand = {
 	flags: { ...PATH_FLAG, ...AGENT_FLAG },
 	async run(args, notes) {
 		const path = args.notePath(notes);
-		const actor = args.actor();
+		const actor = args.actor(notes);
 		const read = await notes.read(actor, path);
 		if (read.kind !== "read") {
 			return fail("note-not-found", `There is no note at "${path}".`, `Check the path. To create the note, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
@@ -37,11 +37,11 @@ export const changesCommand: CliCommand = {
 	},
 	async run(args, notes) {
 		const path = args.notePath(notes);
-		args.actor();
+		const actor = args.actor(notes);
 		const since = args.revision("since") ?? args.required("since", "the revision you read");
 		const to = args.revision("to");
 		const offset = args.count("offset", 0);
-		const answer = await notes.changes(path, { since, offset, ...(to ? { to } : {}) });
+		const answer = await notes.changes(actor, path, { since, offset, ...(to ? { to } : {}) });
 		if (answer.kind === "missing") return fail("note-not-found", `There is no note at "${path}".`, "Check the path.", { path });
 		if (answer.kind === "not-retained") {
 			return fail("base-not-retained", `Revision ${answer.revision} of "${path}" is not retained (or never existed), so no diff can be made.`, `Read the note to start from its current content: ${commandLine("read", { path })}.`, { path });

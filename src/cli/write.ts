@@ -22,7 +22,7 @@ export const writeCommand: CliCommand = {
 	},
 	async run(args, notes) {
 		const path = args.notePath(notes);
-		const actor = args.actor();
+		const actor = args.actor(notes);
 		const ifMatch = args.ifMatch();
 		const allowEmpty = args.flag("empty");
 		const merge = args.has("merge") ? args.choice("merge", ["auto"] as const) : undefined;
@@ -49,7 +49,7 @@ export const appendCommand: CliCommand = {
 	flags: { ...PATH_FLAG, ...CONTENT_FLAGS, ...REVISION_FLAG("Optional: append only if the note is still this revision."), ...AGENT_FLAG },
 	async run(args, notes) {
 		const path = args.notePath(notes);
-		const actor = args.actor();
+		const actor = args.actor(notes);
 		const ifMatch = args.ifMatch();
 		const body = (await textArgument(args, notes, "content", { required: true, fromFile: true }))!;
 		const outcome = await notes.write({ path, operation: { kind: "append", body }, ifMatch, ifNoneMatch: { kind: "absent" }, actor, heldRevision: null });
@@ -63,7 +63,7 @@ export const deleteCommand: CliCommand = {
 	flags: { ...PATH_FLAG, ...REVISION_FLAG("The revision revision-guard:read returned (required)."), ...AGENT_FLAG },
 	async run(args, notes) {
 		const path = args.notePath(notes);
-		const actor = args.actor();
+		const actor = args.actor(notes);
 		if (!args.has("revision")) {
 			fail("precondition-required" satisfies RefusalCode, `Deleting "${path}" needs the revision you read; nothing was deleted.`, `Read it first (${commandLine("read", { path })}), check it is what you mean to delete, then run revision-guard:delete again with revision=<the revision it returned>.`, { argument: "revision", path });
 		}

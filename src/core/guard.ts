@@ -6,6 +6,7 @@ import { applyEdits, type TextEdit } from "./edit";
 import type { PatchFailure, PatchResult } from "./patch";
 import { revisionOf, sentRevisions, type EntityTagCondition } from "./revision";
 import { noneMatchSight, proofIn, sentTokenKind } from "./revision-tokens";
+import type { ScopeForbidden } from "./scope-refusal";
 
 export type WriteOperation =
 	| { kind: "replace"; body: string }
@@ -64,7 +65,9 @@ export type Refusal =
 	/** 404: nothing to delete. */
 	| { reason: "not-found" }
 	/** 400: unparseable conditional header. */
-	| { reason: "malformed-condition"; header: "If-Match" | "If-None-Match" };
+	| { reason: "malformed-condition"; header: "If-Match" | "If-None-Match" }
+	/** 403: the key's scope does not let it make this change (decided before the note is looked at). */
+	| ScopeForbidden;
 
 export type GuardDecision =
 	| { kind: "write"; content: string; created: boolean }

@@ -35,7 +35,9 @@ export type RefusalCode =
 	| "note-not-utf8"
 	| "name-clash"
 	| "note-not-ready"
-	| "invalid-path";
+	| "invalid-path"
+	/** The key's scope does not let it make this change (core/scope-refusal.ts names the rule). */
+	| "scope-forbidden";
 
 /** The code of a write the guard refused. */
 export function refusalCode(refusal: Refusal): RefusalCode {

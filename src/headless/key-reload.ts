@@ -6,7 +6,8 @@
  */
 import { unwatchFile, watchFile, type Stats } from "fs";
 import { readFile } from "fs/promises";
-import { withDefaults, type RevisionGuardSettings } from "../settings";
+import { withDefaults, type AgentKey, type RevisionGuardSettings } from "../settings";
+import { scopeProblems } from "../service/key-scopes";
 import { withCliKey } from "./host-settings";
 
 const POLL_MS = 500;
@@ -39,9 +40,19 @@ async function reload(path: string, settings: RevisionGuardSettings, cliKey: str
 		hooks.warn(`settings.json changed, but ${why}; the host keeps the keys it had. Fix the file (or restart the host to make a new key).`);
 		return;
 	}
-	const keys = withCliKey(withDefaults(stored).keys, cliKey);
-	const names = (list: readonly { name: string; key: string }[]) => list.map((key) => `${key.name}\u0000${key.key}`).join("\n");
-	if (names(keys) === names(settings.keys)) return;
+	const all = withCliKey(withDefaults(stored).keys, cliKey);
+	// A key whose lists are malformed is not served until they are fixed: never kept at its old scope, never widened.
+	const problems = scopeProblems(all);
+	const refused = new Set(problems.map((problem) => problem.key));
+	const keys = all.filter((key) => !refused.has(key.name));
+	if (same(keys, settings.keys)) return;
 	settings.keys = keys;
+	for (const problem of problems) hooks.warn(`settings.json: ${problem.message} The key "${problem.key}" is refused until its ${problem.field} field is fixed.`);
 	hooks.say(keys.length === 0 ? "Keys changed in settings.json: there are none now, so every agent request is refused until one is added." : `Keys changed in settings.json: accepting ${keys.map((key) => key.name).join(", ")}.`);
+}
+
+/** Whether two key lists are the same keys with the same scopes (a change of scope takes effect like a new key). */
+function same(a: readonly AgentKey[], b: readonly AgentKey[]): boolean {
+	const text = (list: readonly AgentKey[]) => JSON.stringify(list.map((key) => [key.name, key.key, key.read, key.write, key.propose]));
+	return text(a) === text(b);
 }

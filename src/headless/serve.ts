@@ -19,6 +19,8 @@ import { loadHostSettings, peekBindAddress, saveHostSettings, SETTINGS_FILE } fr
 import { followKeys } from "./key-reload";
 import { holdPort, portInUse, type HeldPort } from "./port-hold";
 import { pickSampleNote, welcomeText } from "./welcome";
+import { scopeProblems } from "../service/key-scopes";
+import { scopeRefusal } from "./scope-refusal";
 
 export async function serve(args: ServeArgs): Promise<void> {
 	const folder = resolve(args.vault);
@@ -78,6 +80,12 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 		return false;
 	}
 	const settings = await loadHostSettings(storage, args.apiKey, port.port).finally(() => settingsLock.held.release());
+	const scopeProblem = scopeProblems(settings.keys)[0];
+	if (scopeProblem !== undefined) {
+		await gateway.close();
+		fail(scopeRefusal(scopeProblem, join(gateway.root, STATE_FOLDER, SETTINGS_FILE)));
+		return false;
+	}
 	const host = await startHost({
 		settings: () => settings,
 		saveSettings: () => saveHostSettings(storage, settings, args.apiKey),

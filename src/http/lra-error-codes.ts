@@ -40,6 +40,8 @@ export const LRA_ERROR_CODES = {
 	"header-target-needs-version": 40083,
 	"patch-version-required": 40084,
 	unauthorized: 40101,
+	// LRA has no scopes; its code for a forbidden request is its status × 100, said here so it is not changed by accident.
+	"scope-forbidden": 40300,
 	"folder-not-a-note": 40510,
 	"destination-exists": 40920,
 	"conflicting-target": 42200,

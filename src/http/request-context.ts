@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "http";
 import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
+import type { KeyScope } from "../core/key-scope";
 import { bodyTextOrRefuse } from "./body";
 import type { Method, RequestContext } from "./router";
 import { clientIdOf } from "./security";
@@ -12,6 +13,8 @@ export interface ParsedRequest {
 	rest: string;
 	query: URLSearchParams;
 	agent: AgentKey | null;
+	/** The agent key's scope, compiled from its settings (the server refuses a key whose lists do not compile). */
+	scope?: KeyScope;
 	notes: AgentNotes;
 }
 
@@ -52,7 +55,7 @@ class HttpRequestContext implements RequestContext {
 		this.agent = parsed.agent;
 		this.notes = parsed.notes;
 		this.headers = request.headers;
-		this.actor = parsed.agent ? agentActor(parsed.agent.name, clientIdOf(parsed.agent.key)) : null;
+		this.actor = parsed.agent ? agentActor(parsed.agent.name, clientIdOf(parsed.agent.key), undefined, parsed.scope) : null;
 	}
 
 	/** Made on first use (only long-polls ask): aborted when the client goes away before its answer. */

@@ -10,6 +10,7 @@ import { answerProblems } from "./answer-problems";
 import type { Mount } from "./mount";
 import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";
 import { problem } from "./problems";
+import { keyNotServed } from "./key-not-served";
 import { requestContext } from "./request-context";
 import type { ApiResponse } from "./response";
 import { allowedMethods, findRoute, type Method, type Route } from "./router";
@@ -174,6 +175,9 @@ export class ApiServer {
 		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
 		const agent = authenticate(request.headers.authorization, settings.keys);
 		if (agent) this.connections.authenticated(request.socket);
+		// A key whose lists in settings do not compile is not served: never with a default scope in their place.
+		const scoped = agent ? notes.keyScope(agent) : null;
+		if (scoped !== null && !scoped.ok && !(found.kind === "found" && found.route.public)) return withHeaders(keyNotServed(scoped.problem), cors);
 		if (!agent && !(found.kind === "found" && found.route.public)) {
 			// Asked only here: the peer's address is a system call.
 			const client = request.socket.remoteAddress ?? "unknown";
@@ -197,7 +201,7 @@ export class ApiServer {
 			return answer && withHeaders(answer, cors);
 		}
 
-		const context = requestContext(request, response, { method, rest: found.rest, query, agent, notes });
+		const context = requestContext(request, response, { method, rest: found.rest, query, agent: scoped?.ok ? agent : null, ...(scoped?.ok ? { scope: scoped.scope } : {}), notes });
 		return withHeaders(await answerProblems(() => found.handler(context)), cors);
 	}
 }

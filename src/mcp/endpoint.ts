@@ -71,7 +71,7 @@ export class McpEndpoint {
 		response.once("close", () => this.sessions.finish(current));
 		if (method === "GET") this.sessions.listen(current, response);
 		// Before any of its calls run: a tokenless write is held to what this session had read when it was SENT.
-		if (method === "POST") current.held.capture(body, this.notes.pathPolicy(), (path) => this.notes.holdRevision(agentActor(current.agent, current.client), path));
+		if (method === "POST") current.held.capture(body, this.notes.pathPolicy(), (path) => this.notes.holdRevision(agentActor(current.agent, current.client, owner), path));
 		await current.transport.handleRequest(request, response, body);
 		// An initialize the transport refused (a wrong Accept, say) leaves a session nobody can name: drop it now.
 		if (id === undefined && current.transport.sessionId === undefined) await this.sessions.end(current.id);

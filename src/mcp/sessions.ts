@@ -14,6 +14,7 @@ import { attachResources } from "./resources";
 import { HeldAtArrival } from "./held-at-arrival";
 import { createMcpServer } from "./tools";
 import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
+import { scopeOfOwner } from "./session-scope";
 
 export interface McpSession {
 	readonly id: string;
@@ -79,8 +80,8 @@ export class McpSessions {
 			onsessionclosed: () => void this.end(id),
 		});
 		const { onError } = this.options;
-		const actor = () => agentActor(session.agent, session.client, owner);
-		const asker = new PersonAsker({ notes: this.notes, server: () => session.server, agent: () => session.agent, listening: () => session.listening > 0, timeoutMs: this.options.askTimeoutMs, onError });
+		const actor = () => agentActor(session.agent, session.client, owner, scopeOfOwner(this.notes, owner, session.agent));
+		const asker = new PersonAsker({ notes: this.notes, server: () => session.server, agent: () => session.agent, actor, listening: () => session.listening > 0, timeoutMs: this.options.askTimeoutMs, onError });
 		const held = new HeldAtArrival();
 		const session: McpSession = {
 			id,

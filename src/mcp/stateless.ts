@@ -13,6 +13,7 @@ import type { AgentNotes } from "../service/agent-notes";
 import { attachResources } from "./resources";
 import { createMcpServer } from "./tools";
 import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
+import { scopeOfOwner } from "./session-scope";
 
 export class StatelessRequests {
 	/** Servers answering a request now, so closing the endpoint closes them too. */
@@ -29,7 +30,7 @@ export class StatelessRequests {
 		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 		// No client id in the actor: reads are not remembered, and a tokenless replace is refused (428's rule), never held to
 		// an old read. Its writes still move its key's REST reads along, as a session's do.
-		const actor = () => agentActor(agent, undefined, owner);
+		const actor = () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent));
 		// No elicitation and no subscriptions: both need a session whose client listens for what the server sends later.
 		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError }, toolSet);
 		listOnly(transport, listedTools(toolSet, this.notes, actor));

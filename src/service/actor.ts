@@ -2,6 +2,7 @@
  * Who is acting, in one model: the person in Obsidian (the merge modal), or an agent known by its key. Nothing is
  * decided by a name, so a key may be named anything, "you" included.
  */
+import type { KeyScope } from "../core/key-scope";
 import type { RevisionSource } from "../core/revision-history";
 
 export interface AgentActor {
@@ -16,14 +17,21 @@ export interface AgentActor {
 	 * GuardedWriter.carryKeyReads.
 	 */
 	keyClient?: string;
+	/**
+	 * What the key may see, change and only propose (core/key-scope.ts), compiled from the settings of the key the
+	 * caller authenticated with, never from anything in a request. Absent: a caller that is no key (the Obsidian CLI
+	 * naming no key, tests), which may do what every key could before scopes. AgentNotes alone decides with it.
+	 */
+	scope?: KeyScope;
 }
 
 export type Actor = { kind: "person" } | AgentActor;
 
 export const PERSON: Actor = { kind: "person" };
 
-export function agentActor(name: string, client?: string, keyClient?: string): AgentActor {
-	return { kind: "agent", name, ...(client === undefined ? {} : { client }), ...(keyClient === undefined ? {} : { keyClient }) };
+export function agentActor(name: string, client?: string, keyClient?: string, scope?: KeyScope): AgentActor {
+	// A key that may do everything carries no scope: nothing to check, as for every key before scopes.
+	return { kind: "agent", name, ...(client === undefined ? {} : { client }), ...(keyClient === undefined ? {} : { keyClient }), ...(scope === undefined || scope.whole ? {} : { scope }) };
 }
 
 /** How records and the UI name an actor: the key's name, or "you" for the person. */

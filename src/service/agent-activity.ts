@@ -15,6 +15,8 @@ import type { Actor } from "./actor";
 import type { WriteOutcome } from "./guarded-writer";
 import { recentAgentWrites, type NoteHistoryService } from "./note-history";
 import { undoMove, type MoveUndo } from "./undo-move";
+import type { Refusal } from "../core/guard";
+import { refusedWithout } from "./refusal";
 
 export interface ActivityEntry {
 	path: string;
@@ -75,10 +77,10 @@ export class AgentActivity {
 		private readonly yieldToHost: YieldToHost,
 	) {}
 
-	/** Recent agent writes, newest first (`agent`: only that key's). */
-	list(limit: number, agent?: string): ActivityEntry[] {
+	/** Recent agent writes, newest first (`agent`: only that key's; `visible`: only of notes the caller may see). */
+	list(limit: number, agent?: string, visible?: (path: string) => boolean): ActivityEntry[] {
 		const { history: revisions, bases } = this.history.deps;
-		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent).map(({ path, entry, agent: name }) => {
+		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent, visible).map(({ path, entry, agent: name }) => {
 			const current = entry.deleted ? revisions.latest(path) === undefined && revisions.entries(path).at(-1) === entry : revisions.latest(path)?.revision === entry.revision;
 			// A move is undone by moving the note back, which needs no kept text: only the note, still at its path.
 			const revertible = entry.movedFrom !== undefined ? revisions.latest(path) !== undefined : entry.replaced === undefined ? entry.created === true && current : bases.has(entry.replaced);
@@ -101,10 +103,16 @@ export class AgentActivity {
 	 * the note revision the caller saw (`ifMatch`, required by REST; the modal sends the one it showed). A delete is
 	 * undone only while no note is at its path (If-None-Match: * says the caller expects none).
 	 */
-	async revert(path: string, revision: string | undefined, actor: Actor, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition = { kind: "absent" }): Promise<RevertOutcome> {
+	async revert(path: string, revision: string | undefined, actor: Actor, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition = { kind: "absent" }, mayChange: (path: string) => Refusal | null = () => null): Promise<RevertOutcome> {
 		const { history, bases, gateway } = this.history.deps;
+		// Before the history is looked at, so a refusal says nothing of what the history holds.
+		const refused = mayChange(path);
+		if (refused !== null) return { kind: "write", outcome: refusedWithout(refused, null), merged: false };
 		const entry = [...history.entries(path)].reverse().find((candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision));
 		if (!entry || entry.source.kind !== "agent") return { kind: "unknown" };
+		// Undoing a move writes its old path too: the caller must be allowed to change both.
+		const movedFrom = entry.movedFrom === undefined ? null : mayChange(entry.movedFrom);
+		if (movedFrom !== null) return { kind: "write", outcome: refusedWithout(movedFrom, null), merged: false };
 		if (entry.deleted) return this.undoDelete(path, entry.revision, actor);
 		const note = await gateway.read(path);
 		if (!note) return { kind: "missing" };

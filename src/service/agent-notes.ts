@@ -36,9 +36,20 @@ import { yieldVia, type YieldToHost } from "../core/steps";
 import { validateVaultPath } from "../core/path";
 import type { HostWorkspace } from "../vault/workspace";
 import { CommandRuns } from "./command-runs";
+import { ScopedFacts, ScopedSearch } from "./scoped-search";
 import { PeriodicNotes } from "./periodic-notes";
 import { NoteProposals } from "./note-proposals";
-import type { ProposalStore } from "./proposal-store";
+import { ProposalNotMade, type ProposalStore } from "./proposal-store";
+import type { AgentKey } from "../settings";
+import type { CompiledScope } from "../core/key-scope";
+import { KeyScopes } from "./key-scopes";
+import { ScopeGate } from "./scope-gate";
+import { countAccess, type ScopeSummary } from "./scope-summary";
+import { agentActor } from "./actor";
+import { isBackupPath } from "../core/conflicts";
+import type { ProposalSink } from "./proposal-sink";
+import { refusedWithout } from "./refusal";
+import type { Actor } from "./actor";
 
 export type { NoteChange } from "./note-change-feed";
 
@@ -122,6 +133,13 @@ export interface AgentNotesDeps {
 	workspace?: HostWorkspace | null;
 	/** Where proposals are kept (issue 24): changes to notes a key may only propose to, waiting for the person. */
 	proposalStore: ProposalStore;
+	/**
+	 * Where a change to a note the key may only propose goes (issue 24): it waits for the person. Null (or absent): this
+	 * host takes no proposals, and such a change is refused.
+	 */
+	proposals?: ProposalSink | null;
+	/** The vault's disk treats `A.md` and `a.md` as one file, so scope globs ignore case too. */
+	caseInsensitive?: boolean;
 }
 
 export class AgentNotes {
@@ -139,18 +157,23 @@ export class AgentNotes {
 	readonly undo: UndoNotes;
 	/** How the host shows a conflict in its merge modal (Obsidian offers one; headless does not). */
 	readonly mergeModal = new MergeModalHook();
-	/** Tags, links and rendering: what agents may learn about notes besides their text. */
-	readonly facts: NoteFacts;
-	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/note-search.ts). */
-	readonly search: NoteSearch;
+	/** Tags, links and rendering: what agents may learn about notes besides their text (of the notes they may see). */
+	readonly facts: ScopedFacts;
+	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/note-search.ts), in the caller's scope. */
+	readonly search: ScopedSearch;
 	/** Periodic notes (/periodic/{period}/): which note a period names for a day, and creating it from its template. */
 	readonly periodic: PeriodicNotes;
 	/** Obsidian commands, run only by keys the person allowed, every change credited to the key. */
 	readonly commands: CommandRuns;
 	/** Proposals: an agent's own, and its wait for the decision; the person's review, accept and reject. */
 	readonly proposals: NoteProposals;
+	/** What each key may see, change and propose (service/scope-gate.ts): asked before anything reaches the vault. */
+	private readonly scopes: ScopeGate;
+	private readonly keyScopes: KeyScopes;
 
 	constructor(private readonly deps: AgentNotesDeps) {
+		this.scopes = new ScopeGate(deps.settings);
+		this.keyScopes = new KeyScopes(() => deps.caseInsensitive === true);
 		this.vaultName = deps.vaultName;
 		this.appVersion = deps.appVersion ?? null;
 		this.hostName = deps.host;
@@ -159,15 +182,16 @@ export class AgentNotes {
 		this.settings = deps.settings;
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
-		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed });
-		this.facts = new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings });
-		this.search = new NoteSearch({
+		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed, scopes: this.scopes });
+		this.facts = new ScopedFacts(new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings }), this.scopes);
+		const search = new NoteSearch({
 			gateway: deps.gateway,
 			pathPolicy: deps.pathPolicy,
 			settings: deps.settings,
 			yieldToHost: deps.yieldToHost ?? yieldVia(deps.timers),
 			linkableFiles: deps.index.linkableFiles?.bind(deps.index),
 		});
+		this.search = new ScopedSearch(search, this.scopes);
 		const workspace = deps.workspace ?? null;
 		this.periodic = new PeriodicNotes({
 			workspace,
@@ -178,17 +202,57 @@ export class AgentNotes {
 			readText: async (path) => (await deps.gateway.read(path))?.content ?? null,
 			write: (request) => this.write(request),
 			recordPartRead: (actor, path, revision) => this.recordRead(actor, path, revision, "part"),
+			scopes: this.scopes,
 		});
 		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
 		const store = deps.proposalStore;
 		this.proposals = new NoteProposals({ store, log: store.log, gateway: deps.gateway, bases: deps.bases, waits: deps.waits, write: (request) => this.write(request), saved: () => store.saved(), now: deps.now });
-		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote });
+		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote, scopeRefusal: (actor) => this.scopes.commandRefusal(actor) });
+	}
+
+	/**
+	 * A key's scope from its settings, for the entry points that authenticated it: the scope its callers carry
+	 * (AgentActor.scope), or why the key is not served (its lists are malformed). Never a default in its place.
+	 */
+	keyScope(key: AgentKey): CompiledScope {
+		return this.keyScopes.of(key);
+	}
+
+	/**
+	 * The scope of the key named `name`, for a caller that names itself (the Obsidian CLI's agent=) rather than
+	 * presenting a key: null when no key has that name. Two keys sharing a name with different lists name no scope the
+	 * caller could be held to, so that is a problem too, never the wider of the two.
+	 */
+	scopeOfName(name: string): CompiledScope | null {
+		const named = this.settings().keys.filter((key) => key.name === name).map((key) => this.keyScopes.of(key));
+		const first = named[0];
+		if (first === undefined) return null;
+		const failed = named.find((compiled) => !compiled.ok);
+		if (failed !== undefined) return failed;
+		const lists = (compiled: CompiledScope) => (compiled.ok ? JSON.stringify(compiled.scope.lists) : "");
+		if (named.some((compiled) => lists(compiled) !== lists(first))) return { ok: false, problem: { key: name, field: "read", message: `Two keys are named "${name}", with different lists, so which limits apply cannot be told.` } };
+		return first;
+	}
+
+	/**
+	 * What `key`'s lists mean in this vault now (settings tab): how many of the notes agents are served it can see,
+	 * change and only propose changes to (.bak notes aside), counted in slices; or why the key is not served.
+	 */
+	async scopeSummary(key: AgentKey): Promise<ScopeSummary> {
+		const compiled = this.keyScopes.of(key);
+		if (!compiled.ok) return { kind: "not-served", problem: compiled.problem };
+		const policy = this.pathPolicy();
+		const { backupFolder } = this.settings();
+		const paths = (await this.deps.gateway.listNotes(policy.noteExtensions)).filter((path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder));
+		const actor = agentActor(key.name, undefined, undefined, compiled.scope);
+		return { kind: "counted", ...(await countAccess(paths, (path) => this.scopes.access(actor, path), this.deps.yieldToHost ?? yieldVia(this.deps.timers))) };
 	}
 
 	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */
-	async openNote(path: string, newLeaf: boolean): Promise<"opened" | "missing" | "unavailable"> {
+	async openNote(actor: Actor, path: string, newLeaf: boolean): Promise<"opened" | "missing" | "unavailable"> {
 		const workspace = this.deps.workspace;
 		if (!workspace) return "unavailable";
+		if (!this.scopes.visible(actor, path)) return "missing";
 		return (await workspace.openNote(path, newLeaf)) ? "opened" : "missing";
 	}
 
@@ -197,6 +261,8 @@ export class AgentNotes {
 	 * its time starts the read validity window, and it becomes the agent's implicit token for a tokenless write.
 	 */
 	async read(actor: AgentActor, path: string, options: ReadOptions = {}): Promise<NoteRead> {
+		// Outside the key's read list a note does not exist for it: nothing is read, so nothing of it can show.
+		if (!this.scopes.visible(actor, path)) return { kind: "missing" };
 		const snapshot = await this.deps.gateway.read(path);
 		if (!snapshot) {
 			// Whatever this client read of the note is gone with it: creating it again needs no token.
@@ -215,13 +281,20 @@ export class AgentNotes {
 		return { kind: "read", path: snapshot.path, content: snapshot.content, revision: current, stat: snapshot.stat, sight };
 	}
 
-	/** A folder's contents as agents may see them, each note with its revision (a listing is not a read). */
-	listFolder(folder: string): Promise<ListedEntry[] | null> {
-		return listFolder(this.deps.gateway, this.pathPolicy(), folder);
+	/**
+	 * A folder's contents as the caller may see them, each note with its revision (a listing is not a read). A folder
+	 * no glob of its key's read list reaches into is not there for it (null), and is left out of its parent's listing.
+	 */
+	async listFolder(actor: Actor, folder: string): Promise<ListedEntry[] | null> {
+		if (!this.scopes.folderVisible(actor, folder)) return null;
+		const listed = await listFolder(this.deps.gateway, this.pathPolicy(), folder);
+		const visible = this.scopes.visibility(actor);
+		return listed?.filter((entry) => (entry.type === "folder" ? this.scopes.folderVisible(actor, entry.path) : visible(entry.path))) ?? null;
 	}
 
 	/** What changed since a revision the agent saw: a page of the diff to the note now (or to `to`). */
-	async changes(path: string, query: ChangesQuery): Promise<ChangesAnswer> {
+	async changes(actor: Actor, path: string, query: ChangesQuery): Promise<ChangesAnswer> {
+		if (!this.scopes.visible(actor, path)) return { kind: "missing" };
 		const { gateway, bases, tracker, diffs, history } = this.deps;
 		const snapshot = await gateway.read(path);
 		if (!snapshot) return { kind: "missing" };
@@ -251,8 +324,15 @@ export class AgentNotes {
 		return this.deps.writer.heldRevision(actor.client, path);
 	}
 
-	/** The one way to change a note. Followed, so the change it makes is credited to its actor (`onNoteChanged`). */
+	/**
+	 * The one way to change a note. Followed, so the change it makes is credited to its actor (`onNoteChanged`). The
+	 * key's scope is checked first: a change it may not make is refused before the note is looked at, and one it may
+	 * only propose goes to the proposals (the note is not touched), or is refused on a host that takes none.
+	 */
 	write(request: WriteRequest): Promise<WriteOutcome> {
+		const gate = this.scopes.change(request.actor, request.path, request.operation.kind === "delete" ? "other" : "content");
+		if (gate.kind === "refuse") return Promise.resolve(refusedWithout(gate.refusal, null));
+		if (gate.kind === "propose") return this.deps.proposals ? proposeOrAnswer(this.deps.proposals, request) : Promise.resolve(refusedWithout(gate.refusal, null));
 		const written = this.deps.writer.write(request);
 		// Before the answer: the next read of tags or links sees this write (a folder's watcher leaves ours out).
 		written.then(() => this.facts.changed(request.path), () => undefined);
@@ -265,6 +345,12 @@ export class AgentNotes {
 	 * Obsidian rewrote links in are credited to the mover.
 	 */
 	move(request: MoveRequest): Promise<MoveOutcome> {
+		// A note the key may not see is not there to move; both notes must be ones it may change (a proposal carries no move).
+		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
+		for (const [side, path] of [["source", request.from], ["destination", request.to]] as const) {
+			const gate = this.scopes.change(request.actor, path, "other");
+			if (gate.kind !== "write") return Promise.resolve({ kind: "refused", side, path, refusal: gate.refusal, currentRevision: null, implicit: false });
+		}
 		return this.changeFeed.trackMany([request.from, request.to], request.actor, this.deps.writer.move(request), (outcome) =>
 			outcome.kind === "moved" ? [{ path: outcome.from, revision: null }, { path: outcome.to, revision: outcome.revision }, ...outcome.rewritten] : [],
 		);
@@ -272,33 +358,44 @@ export class AgentNotes {
 
 	/** Copies a note to a new path (guarded-copy.ts), followed like a write of the destination. */
 	copy(request: CopyRequest): Promise<CopyOutcome> {
+		// Copying reads the source (it must be one the key may see) and writes the destination (one it may change).
+		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
+		const gate = this.scopes.change(request.actor, request.to, "other");
+		if (gate.kind !== "write") return Promise.resolve({ kind: "refused", side: "destination", path: request.to, refusal: gate.refusal, currentRevision: null, implicit: false });
 		return this.changeFeed.trackMany([request.to], request.actor, this.deps.writer.copy(request), (outcome) => (outcome.kind === "copied" ? [{ path: outcome.to, revision: outcome.revision }] : []));
 	}
 
 	/**
-	 * Every change to a note `wants` (by anyone: the person, another program, an agent), with the revision it left
-	 * and the actor whose write through this service made it (null for anyone else). Returns the unsubscriber.
+	 * Every change to a note `wants` that `watcher` may see (by anyone: the person, another program, an agent), with
+	 * the revision it left and the actor whose write through this service made it (null for anyone else). Returns the
+	 * unsubscriber. A note hidden from the watcher's key is never told of, whatever `wants` says.
 	 */
-	onNoteChanged(listener: (change: NoteChange) => void, wants: (path: string) => boolean = () => true): () => void {
-		return this.changeFeed.subscribe(listener, wants);
+	onNoteChanged(watcher: () => Actor, listener: (change: NoteChange) => void, wants: (path: string) => boolean = () => true): () => void {
+		// The watcher is asked at each change: a key's scope narrowed in settings applies to the changes that follow.
+		return this.changeFeed.subscribe(listener, (path) => wants(path) && this.scopes.visible(watcher(), path));
 	}
 
-	/** A page of every note the tools would serve (the path policy of list_notes), after `after`; not a read. */
-	notePage(after: string | null, limit: number): Promise<NotePage> {
-		return notePage(this.deps.gateway, this.pathPolicy(), after, limit);
+	/** A page of every note the tools would serve the caller (the path policy of list_notes and its key's scope), after `after`; not a read. */
+	notePage(actor: Actor, after: string | null, limit: number): Promise<NotePage> {
+		return notePage(this.deps.gateway, this.pathPolicy(), after, limit, this.scopes.visibility(actor));
 	}
 
-	/** The note open in Obsidian's active editor, if the host has one. */
-	async activeNote(): Promise<string | null> {
-		return (await this.deps.gateway.activeNote?.()) ?? null;
+	/** The note open in Obsidian's active editor, if the host has one and the caller may see it. */
+	async activeNote(actor: Actor): Promise<string | null> {
+		const path = (await this.deps.gateway.activeNote?.()) ?? null;
+		return path !== null && this.scopes.visible(actor, path) ? path : null;
 	}
 
-	listConflicts(filter?: { status?: ConflictStatus }): ConflictRecord[] {
-		return this.deps.conflicts.list(filter);
+	/** The conflict records of notes the caller may see. */
+	listConflicts(actor: Actor, filter?: { status?: ConflictStatus }): ConflictRecord[] {
+		const visible = this.scopes.visibility(actor);
+		return this.deps.conflicts.list(filter).filter((record) => visible(record.path));
 	}
 
-	conflict(id: string): ConflictRecord | undefined {
-		return this.deps.conflicts.get(id);
+	/** A conflict record, when its note is one the caller may see. */
+	conflict(actor: Actor, id: string): ConflictRecord | undefined {
+		const record = this.deps.conflicts.get(id);
+		return record !== undefined && this.scopes.visible(actor, record.path) ? record : undefined;
 	}
 
 	/** Waits (bounded per caller and in all) until a conflict is no longer open, or `ms` pass. */
@@ -307,7 +404,8 @@ export class AgentNotes {
 	}
 
 	/** A conflict's automatic merge now; it shows the note with its revision, so the note counts as served. */
-	async conflictMerge(id: string, diff3: boolean): Promise<ConflictMerge | null> {
+	async conflictMerge(actor: Actor, id: string, diff3: boolean): Promise<ConflictMerge | null> {
+		if (this.conflict(actor, id) === undefined) return null;
 		const preview = await this.deps.resolver.preview(id, diff3);
 		if (preview?.sides.mine != null) await this.deps.tracker.served({ path: preview.sides.record.path, content: preview.sides.mine });
 		return preview;
@@ -345,5 +443,18 @@ export class AgentNotes {
 
 	private recordRead(actor: AgentActor, path: string, revision: string, sight: "whole" | "part"): void {
 		if (actor.client !== undefined) this.deps.reads.record(actor.client, path, revision, this.now(), sight);
+	}
+}
+
+/**
+ * A change the key may only propose: kept for the person, or, when there is nothing to propose (a patch that does
+ * not apply, an empty body over a note, a malformed token…), answered as the writer would have answered it.
+ */
+async function proposeOrAnswer(sink: ProposalSink, request: WriteRequest): Promise<WriteOutcome> {
+	try {
+		return await sink.propose(request);
+	} catch (error) {
+		if (error instanceof ProposalNotMade) return error.outcome;
+		throw error;
 	}
 }

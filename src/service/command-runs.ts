@@ -20,6 +20,7 @@ import type { HostCommand, HostWorkspace } from "../vault/workspace";
 import { historySource, type AgentActor } from "./actor";
 import type { GuardedWriter } from "./guarded-writer";
 import type { RevisionTracker } from "./revision-tracker";
+import type { ScopeForbidden } from "../core/scope-refusal";
 
 /** The vault counts as quiet once no change has come for this long after a command. */
 const QUIET_MS = 300;
@@ -44,6 +45,8 @@ export type CommandList = { kind: "unavailable" } | { kind: "listed"; commands: 
 export type CommandRun =
 	| { kind: "unavailable" }
 	| { kind: "not-allowed"; key: string }
+	/** The key's scope is not the whole vault: a command could change, or show, any note. */
+	| { kind: "scope-forbidden"; refusal: ScopeForbidden }
 	| { kind: "unknown"; id: string }
 	/** Obsidian would not run it now (a command that needs an open editor, say). */
 	| { kind: "not-run"; id: string }
@@ -60,6 +63,8 @@ export interface CommandRunsDeps {
 	settings: () => RevisionGuardSettings;
 	timers: Timers;
 	isNote: (path: string) => boolean;
+	/** Why the caller's scope keeps it from running commands (its key may not change every note), or null. */
+	scopeRefusal: (actor: AgentActor) => ScopeForbidden | null;
 }
 
 export class CommandRuns {
@@ -67,9 +72,9 @@ export class CommandRuns {
 
 	constructor(private readonly deps: CommandRunsDeps) {}
 
-	/** Whether `actor`'s key may run commands (the person allowed it by name). */
+	/** Whether `actor`'s key may run commands (the person allowed it by name, and its scope is the whole vault). */
 	allowed(actor: AgentActor): boolean {
-		return this.deps.settings().commandKeys.includes(actor.name);
+		return this.deps.settings().commandKeys.includes(actor.name) && this.deps.scopeRefusal(actor) === null;
 	}
 
 	list(actor: AgentActor): CommandList {
@@ -81,6 +86,8 @@ export class CommandRuns {
 	run(actor: AgentActor, id: string): Promise<CommandRun> {
 		const { workspace } = this.deps;
 		if (!workspace) return Promise.resolve({ kind: "unavailable" });
+		const scoped = this.deps.scopeRefusal(actor);
+		if (scoped !== null) return Promise.resolve({ kind: "scope-forbidden", refusal: scoped });
 		if (!this.allowed(actor)) return Promise.resolve({ kind: "not-allowed", key: actor.name });
 		if (!workspace.commands().some((command) => command.id === id)) return Promise.resolve({ kind: "unknown", id });
 		return this.oneAtATime.run("command", () => this.runNow(workspace, actor, id));

@@ -59,6 +59,8 @@ export async function copyNote(deps: CopyDeps, request: CopyRequest): Promise<Co
 			const refusal: RelocationRefusal = outcome.refusal.reason === "exists" ? { reason: "destination-exists" } : outcome.refusal;
 			return { kind: "refused", side: "destination", path: to, refusal, currentRevision: outcome.currentRevision, implicit: outcome.implicit };
 		}
+		// The guarded writer's own write: proposals are AgentNotes' (a copy over a note the key may only propose to is refused there).
+		case "proposed":
 		case "deleted":
 		case "inapplicable":
 			throw new Error(`a copy's write ended as "${outcome.kind}"`);

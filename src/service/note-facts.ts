@@ -27,18 +27,22 @@ export interface NoteFactsDeps {
 export class NoteFacts {
 	constructor(private readonly deps: NoteFactsDeps) {}
 
-	/** Every tag the counted notes use, with how often (nested tags count for their parents too). Reads nothing as an agent's read. */
-	async tags(): Promise<TagCount[]> {
-		return countTags(await this.deps.index.tagUses(this.counts()));
+	/**
+	 * Every tag the counted notes the caller may see use, with how often (nested tags count for their parents too).
+	 * Reads nothing as an agent's read.
+	 */
+	async tags(visible: (path: string) => boolean): Promise<TagCount[]> {
+		return countTags(await this.deps.index.tagUses(this.counts(visible)));
 	}
 
-	/** Where the links in `content` (the note at `path`, as the answer shows it) lead, and which notes link to it. */
-	async links(path: string, content: string): Promise<NoteLinks> {
-		const found = await this.deps.index.links(path, noteLinkpaths(content), this.counts());
+	/** Where the links in `content` (the note at `path`, as the answer shows it) lead, and which notes the caller may see link to it. */
+	async links(visible: (path: string) => boolean, path: string, content: string): Promise<NoteLinks> {
+		const found = await this.deps.index.links(path, noteLinkpaths(content), this.counts(visible));
 		const policy = this.deps.pathPolicy();
-		// A link into a folder that is never served is not shown as leading anywhere (that would reveal what is there).
-		const links = found.links.filter((target) => validateVaultPath(target, policy, "folder").ok);
-		return { ...found, links };
+		// A link into a folder that is never served, or to a note the caller may not see, is not shown as leading anywhere
+		// (that would reveal what is there).
+		const links = found.links.filter((target) => validateVaultPath(target, policy, "folder").ok && visible(target));
+		return { ...found, links, backlinks: found.backlinks.filter(visible) };
 	}
 
 	/** `markdown` (the note at `path`, or a part of it) as HTML that is safe to show. */
@@ -50,15 +54,20 @@ export class NoteFacts {
 		return html === null ? { kind: "too-large", limit: "html" } : { kind: "html", html };
 	}
 
+	/** Where the links in `markdown` (the note at `path`) lead, every resolved target included (a renderer follows them all). */
+	async linkTargets(path: string, markdown: string): Promise<string[]> {
+		return (await this.deps.index.links(path, noteLinkpaths(markdown), () => false)).links;
+	}
+
 	/** `path` was written, created or deleted through the guarded writer (see NoteIndex.changed). */
 	changed(path: string): void {
 		this.deps.index.changed?.(path);
 	}
 
-	/** The notes whose tags and links count: served, and not a .bak. */
-	private counts(): (path: string) => boolean {
+	/** The notes whose tags and links count: served, visible to the caller, and not a .bak. */
+	private counts(visible: (path: string) => boolean): (path: string) => boolean {
 		const policy = this.deps.pathPolicy();
 		const { backupFolder } = this.deps.settings();
-		return (path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder);
+		return (path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder) && visible(path);
 	}
 }

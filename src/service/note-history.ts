@@ -186,13 +186,18 @@ export interface AgentWrite {
 	agent: string;
 }
 
-/** The latest agent writes across the vault (newest first), optionally only one key's. */
-export function recentAgentWrites(history: RevisionHistory, limit: number, agent?: string): AgentWrite[] {
+/**
+ * The latest agent writes across the vault (newest first), optionally only one key's, and only of notes `visible`
+ * takes (a move counts as of both its paths).
+ */
+export function recentAgentWrites(history: RevisionHistory, limit: number, agent?: string, visible: (path: string) => boolean = () => true): AgentWrite[] {
 	const writes: AgentWrite[] = [];
 	if (limit <= 0) return writes;
 	for (const note of history.allNotes()) {
+		if (!visible(note.path)) continue;
 		for (const entry of note.entries) {
 			if (entry.source.kind !== "agent" || (agent !== undefined && entry.source.agent !== agent)) continue;
+			if (entry.movedFrom !== undefined && !visible(entry.movedFrom)) continue;
 			writes.push({ path: note.path, entry, agent: entry.source.agent });
 		}
 	}

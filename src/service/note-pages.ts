@@ -12,9 +12,10 @@ export interface NotePage {
 	more: boolean;
 }
 
-export async function notePage(gateway: VaultGateway, policy: PathPolicy, after: string | null, limit: number): Promise<NotePage> {
+/** `visible`: the notes the caller's key may see; no other is listed or counted. */
+export async function notePage(gateway: VaultGateway, policy: PathPolicy, after: string | null, limit: number, visible: (path: string) => boolean = () => true): Promise<NotePage> {
 	const paths = (await gateway.listNotes(policy.noteExtensions))
-		.filter((path) => validateVaultPath(path, policy, "note").ok)
+		.filter((path) => validateVaultPath(path, policy, "note").ok && visible(path))
 		// Code-unit order, the same on every machine, so a cursor means the same thing on every call.
 		.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 	const start = after === null ? 0 : paths.findIndex((path) => path > after);

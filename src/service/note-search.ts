@@ -39,6 +39,9 @@ export interface SearchPageRequest {
 	includeBackups?: boolean;
 }
 
+/** Which notes the caller may see (its key's scope): the search covers only those, and names no other. */
+export type Visible = (path: string) => boolean;
+
 export interface SearchPage<T> {
 	kind: "page";
 	hits: T[];
@@ -83,7 +86,7 @@ export class NoteSearch {
 	constructor(private readonly deps: NoteSearchDeps) {}
 
 	/** Every note whose name or content holds every word of `query`, best first (Obsidian's order, inside it). */
-	async simple(query: string, contextLength: number, request: SearchPageRequest): Promise<SearchPage<SimpleHit> | BadCursor> {
+	async simple(visible: Visible, query: string, contextLength: number, request: SearchPageRequest): Promise<SearchPage<SimpleHit> | BadCursor> {
 		const scope = searchScope(["simple", query, contextLength, Boolean(request.includeBackups)]);
 		const after = request.cursor === undefined ? null : decodeCursor(scope, request.cursor, isSimpleKey);
 		if (request.cursor !== undefined && after === null) return { kind: "bad-cursor" };
@@ -91,8 +94,8 @@ export class NoteSearch {
 		const search = host ? host.prepareSimpleSearch(query) : prepareWordSearch(query);
 		const collected = new RankedPage<SimpleHit, SimpleKey>({ after, limit: request.limit, maxBytes: request.maxBytes }, bySimpleRank);
 		const pacing = this.pacing();
-		const notes = await this.notes(request, pacing);
-		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, new Set());
+		const notes = await this.notes(visible, request, pacing);
+		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, new Set(), undefined, visible);
 		for (const path of notes) {
 			const content = await data.text(path);
 			const hit = content === null ? null : simpleHit(path, content, search, contextLength);
@@ -103,15 +106,15 @@ export class NoteSearch {
 	}
 
 	/** Every note for which the JsonLogic `query` gives a result that is not empty, in path order. */
-	async logic(query: unknown, request: SearchPageRequest): Promise<LogicAnswer> {
+	async logic(visible: Visible, query: unknown, request: SearchPageRequest): Promise<LogicAnswer> {
 		if (nestedDeeperThan(query, MAX_NESTING)) return { kind: "invalid-query", reason: `The query is nested more than ${MAX_NESTING} levels deep.` };
 		const scope = searchScope(["logic", query, Boolean(request.includeBackups)]);
 		const after = request.cursor === undefined ? null : decodeCursor(scope, request.cursor, isString);
 		if (request.cursor !== undefined && after === null) return { kind: "bad-cursor" };
 		const collected = new RankedPage<LogicHit, string>({ after, limit: request.limit, maxBytes: request.maxBytes }, byPath);
 		const pacing = this.pacing();
-		const notes = await this.notes(request, pacing);
-		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, fieldsWanted(query), this.deps.linkableFiles);
+		const notes = await this.notes(visible, request, pacing);
+		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, fieldsWanted(query), this.deps.linkableFiles, visible);
 		const session = new LogicSession(new SearchBudget(this.deps.logicBudget ?? LOGIC_BUDGET));
 		await data.prepare(pacing);
 		for (const path of notes) {
@@ -136,7 +139,7 @@ export class NoteSearch {
 	}
 
 	/** A Dataview TABLE query, through Dataview's own API (Obsidian with Dataview only), in Dataview's row order. */
-	async dql(source: string, request: SearchPageRequest): Promise<DqlAnswer> {
+	async dql(visible: Visible, source: string, request: SearchPageRequest): Promise<DqlAnswer> {
 		const host = this.deps.gateway.search;
 		if (!host) return { kind: "unavailable", reason: "no-obsidian" };
 		const dataview = host.dataview();
@@ -148,7 +151,7 @@ export class NoteSearch {
 		if (rows.kind === "invalid-query") return rows;
 		const collected = new RankedPage<LogicHit, number>({ after, limit: request.limit, maxBytes: request.maxBytes }, (a, b) => a - b);
 		const pacing = this.pacing();
-		const covers = this.coverage(request);
+		const covers = this.coverage(visible, request);
 		for (const [index, row] of rows.rows.entries()) {
 			if (covers(row.filename)) collected.offer(row, index, JSON.stringify(row).length);
 			if (pacing.due()) await pacing.pause();
@@ -157,8 +160,8 @@ export class NoteSearch {
 	}
 
 	/** The notes a search covers, in path order (checked in slices: 10,000 paths take tens of milliseconds). */
-	private async notes(request: SearchPageRequest, pacing: SearchPacing): Promise<string[]> {
-		const covers = this.coverage(request);
+	private async notes(visible: Visible, request: SearchPageRequest, pacing: SearchPacing): Promise<string[]> {
+		const covers = this.coverage(visible, request);
 		const paths = (await this.deps.gateway.listNotes(this.deps.pathPolicy().noteExtensions)).sort(byPath);
 		const covered: string[] = [];
 		for (const path of paths) {
@@ -168,11 +171,11 @@ export class NoteSearch {
 		return covered;
 	}
 
-	/** Served by the path policy, and not a `.bak` note unless asked for. */
-	private coverage(request: SearchPageRequest): (path: string) => boolean {
+	/** Served by the path policy, visible to the caller, and not a `.bak` note unless asked for. */
+	private coverage(visible: Visible, request: SearchPageRequest): (path: string) => boolean {
 		const policy = this.deps.pathPolicy();
 		const backupFolder = this.deps.settings().backupFolder;
-		return (path) => validateVaultPath(path, policy, "note").ok && (Boolean(request.includeBackups) || !isBackupPath(path, backupFolder));
+		return (path) => validateVaultPath(path, policy, "note").ok && (Boolean(request.includeBackups) || !isBackupPath(path, backupFolder)) && visible(path);
 	}
 
 	private pacing(): SearchPacing {

@@ -12,6 +12,8 @@ import type { RevisionGuardSettings } from "../settings";
 import type { HostWorkspace } from "../vault/workspace";
 import type { AgentActor } from "./actor";
 import type { WriteOutcome, WriteRequest } from "./write-request";
+import type { ScopeGate } from "./scope-gate";
+import { refusedWithout } from "./refusal";
 
 export interface PeriodicDay {
 	year: number;
@@ -44,6 +46,8 @@ export interface PeriodicNotesDeps {
 	write: (request: WriteRequest) => Promise<WriteOutcome>;
 	/** The agent made the note from its template without seeing it: a read of part of it (a patch may stand on it). */
 	recordPartRead: (actor: AgentActor, path: string, revision: string) => void;
+	/** What the caller's key may see: a periodic note it may not see is not there for it, nor is a template. */
+	scopes: ScopeGate;
 }
 
 export class PeriodicNotes {
@@ -66,8 +70,9 @@ export class PeriodicNotes {
 		return { kind: "resolved", period, path: checked.path, title: name.title, date, settings, configuredBy: own ? "obsidian" : "revision-guard" };
 	}
 
-	exists(resolved: Extract<PeriodicResolution, { kind: "resolved" }>): Promise<boolean> {
-		return this.deps.exists(resolved.path);
+	/** Whether the note is there for `actor` (one its key may not see is not). */
+	async exists(actor: AgentActor, resolved: Extract<PeriodicResolution, { kind: "resolved" }>): Promise<boolean> {
+		return this.deps.scopes.visible(actor, resolved.path) && (await this.deps.exists(resolved.path));
 	}
 
 	/**
@@ -84,6 +89,10 @@ export class PeriodicNotes {
 
 	private async create(actor: AgentActor, resolved: Extract<PeriodicResolution, { kind: "resolved" }>): Promise<EnsureOutcome> {
 		if (await this.deps.exists(resolved.path)) return { kind: "existed" };
+		// A template the key may not see would reach it through the note made from it: refused, never filled in.
+		const templatePath = templateNotePath(resolved.settings);
+		const hiddenTemplate = templatePath === null ? null : this.deps.scopes.hiddenRefusal(actor, templatePath);
+		if (hiddenTemplate !== null) return { kind: "refused", outcome: refusedWithout(hiddenTemplate, null) };
 		const template = await this.templateText(resolved.settings);
 		const body = template === null ? "" : fillTemplate(template, { date: resolved.date, noteFormat: resolved.settings.format, title: resolved.title, format: this.formatter() });
 		const outcome = await this.deps.write({

@@ -27,6 +27,7 @@ import { NoteHistoryService } from "./note-history";
 import { AgentActivity } from "./agent-activity";
 import type { NoteIndex } from "../vault/note-index";
 import { ParsedNoteIndex } from "./parsed-note-index";
+import type { ProposalSink } from "./proposal-sink";
 
 export interface RevisionGuardOptions {
 	gateway: VaultGateway;
@@ -65,6 +66,11 @@ export interface RevisionGuardOptions {
 	noteIndex?: NoteIndex;
 	/** Obsidian's commands, panes and periodic-notes settings (absent headless). */
 	workspace?: HostWorkspace;
+	/**
+	 * Where changes a key may only propose go (issue 24). Absent: the host's own proposal store. Null: this host takes
+	 * none, and they are refused (tests of that refusal).
+	 */
+	proposals?: ProposalSink | null;
 }
 
 export interface RevisionGuard {
@@ -193,7 +199,9 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	// The person's writes (a resolution, a restore) reach the index as agents' do (AgentNotes.write).
 	writer.onWritten(async (write) => index.changed?.(write.path));
 	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion, proposalStore: proposals });
+	// Asked once: key scopes ignore case where the disk does (the probe never throws; unknown is case-sensitive).
+	const caseInsensitive = (await gateway.caseInsensitive?.().catch(() => false)) ?? false;
+	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion, caseInsensitive, proposalStore: proposals, proposals: options.proposals === undefined ? proposals : options.proposals });
 
 	let closing: Promise<void> | null = null;
 	const close = async () => {

@@ -33,6 +33,8 @@ export class NoteDataBuilder {
 		private readonly fields: ReadonlySet<NoteField>,
 		/** Headless link resolution's files; without it, links reach notes only. */
 		private readonly linkableFiles?: LinkableFiles,
+		/** What the caller may see (its key's scope): a link to anything else is not named. */
+		private readonly visible: (path: string) => boolean = () => true,
 	) {}
 
 	/**
@@ -44,7 +46,8 @@ export class NoteDataBuilder {
 		const wantsLinks = ["links", "unresolvedLinks", "backlinks"].some((field) => this.fields.has(field as NoteField));
 		if (!host && wantsLinks) {
 			const files = this.linkableFiles ? await this.linkableFiles() : await this.gateway.listNotes(this.policy.noteExtensions);
-			this.targets = new LinkTargets(files.filter((path) => this.served(path)));
+			// Every file the policy serves, hidden from the caller or not, so a link resolves as Obsidian resolves it.
+			this.targets = new LinkTargets(files.filter((path) => validateVaultPath(path, this.policy, "folder").ok));
 		}
 		if (!this.fields.has("backlinks")) return;
 		const index = new Map<string, string[]>();
@@ -140,6 +143,6 @@ export class NoteDataBuilder {
 
 	/** A link target the API may name: nothing inside hidden, config or private folders (any file type). */
 	private served(path: string): boolean {
-		return validateVaultPath(path, this.policy, "folder").ok;
+		return validateVaultPath(path, this.policy, "folder").ok && this.visible(path);
 	}
 }

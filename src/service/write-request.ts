@@ -56,6 +56,11 @@ export type WriteOutcome =
 	| { kind: "written"; revision: string; sight: Sight; created: boolean; stat: NoteStat | null; merged: boolean; mergeRules?: MergeRule[] }
 	| { kind: "unchanged"; revision: string; sight: Sight }
 	| { kind: "deleted" }
+	/**
+	 * The key may only propose changes to the note: nothing was written, the change waits for the person as a proposal
+	 * (kept byte for byte at `backupPath`), followed by its id (service/proposal-sink.ts).
+	 */
+	| { kind: "proposed"; id: string; path: string; backupPath: string }
 	/** A patch whose token was current but which does not apply to the note; nothing was written. */
 	| { kind: "inapplicable"; reason: PatchFailure; detail: string; currentRevision: string; currentSight: Sight }
 	| {

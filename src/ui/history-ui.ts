@@ -4,6 +4,7 @@
  */
 import { Notice, type App, type Command } from "obsidian";
 import { MAX_ACTIVITY } from "../service/agent-activity";
+import { PERSON } from "../service/actor";
 import type { RevisionGuard } from "../service/revision-guard";
 import { AgentActivityModal } from "./activity-modal";
 import { ActivityStatusBar } from "./activity-status-bar";
@@ -47,7 +48,7 @@ export class HistoryUi {
 		let writes = guard.activity.list(MAX_ACTIVITY).map((write) => ({ key: `${write.path}\n${write.revision}`, time: write.time }));
 		const show = () => this.bar.update(writes.map((write) => write.time), guard.now());
 		show();
-		const stop = guard.notes.onNoteChanged((change) => {
+		const stop = guard.notes.onNoteChanged(() => PERSON, (change) => {
 			const key = `${change.path}\n${change.revision ?? ""}`;
 			if (change.by?.kind !== "agent" || writes.some((write) => write.key === key)) return;
 			writes = [{ key, time: new Date(guard.now()).toISOString() }, ...writes].slice(0, MAX_ACTIVITY);

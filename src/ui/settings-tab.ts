@@ -1,7 +1,9 @@
 /** The settings tab: where a person finds the port, the agent keys and every guard option. */
 import { normalizePath, Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import { generateKey } from "../core/keys";
-import type { RevisionGuardSettings } from "../settings";
+import type { AgentKey, RevisionGuardSettings } from "../settings";
+import type { ScopeSummary } from "../service/scope-summary";
+import { displayKeyScope } from "./settings-scopes";
 import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "./settings-sections";
 import { ConfirmModal } from "./confirm-modal";
 import { displayHistorySettings } from "./settings-history";
@@ -17,6 +19,8 @@ export interface SettingsHost {
 	serverStatus(): string;
 	/** Names of keys made on another device: listed in the synced settings, usable only there. */
 	keysOnOtherDevices?(): string[];
+	/** What a key's lists mean in this vault (counted without freezing Obsidian); null while the vault is not open. */
+	scopeSummary?(key: AgentKey): Promise<ScopeSummary | null>;
 }
 
 export class RevisionGuardSettingTab extends PluginSettingTab {
@@ -112,6 +116,7 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 					await this.host.saveSettings();
 					this.display();
 				}));
+			displayKeyScope(containerEl, this.host, agentKey);
 		}
 		const elsewhere = this.host.keysOnOtherDevices?.() ?? [];
 		if (elsewhere.length > 0) {

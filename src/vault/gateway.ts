@@ -121,6 +121,12 @@ export interface VaultGateway {
 	 */
 	activeNote?(): Promise<string | null>;
 
+	/**
+	 * Whether the vault's disk takes `A.md` and `a.md` for one file, asked once when the guard opens (key scopes match
+	 * without regard to case there). Absent: case-sensitive.
+	 */
+	caseInsensitive?(): Promise<boolean>;
+
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;
 }

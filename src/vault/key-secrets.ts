@@ -39,12 +39,17 @@ export function withoutKeyValues<T extends { keys: AgentKey[] }>(settings: T, se
 	const keys = settings.keys.map((key): StoredKey => {
 		key.secretId ??= newSecretId();
 		secrets.setSecret(key.secretId, key.key);
-		return { name: key.name, created: key.created, secretId: key.secretId };
+		// The scope lists go with the name: a key's limits must survive a save, whatever keeps its value.
+		return { name: key.name, created: key.created, secretId: key.secretId, ...scopeOf(key) };
 	});
 	// A revoked key's secret is blanked (secret storage has no delete), so it can never authenticate again.
 	const kept = new Set([...keys, ...elsewhere].map((key) => key.secretId));
 	for (const old of previous) if (old.secretId && !kept.has(old.secretId)) secrets.setSecret(old.secretId, "");
 	return { ...settings, keys: [...keys, ...elsewhere] };
+}
+
+function scopeOf(key: AgentKey): Pick<AgentKey, "read" | "write" | "propose"> {
+	return { ...(key.read === undefined ? {} : { read: key.read }), ...(key.write === undefined ? {} : { write: key.write }), ...(key.propose === undefined ? {} : { propose: key.propose }) };
 }
 
 function newSecretId(): string {

@@ -16,6 +16,7 @@ import { listFolderAt, listNotesUnder } from "./node-folder-listing";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
 import { moveToTrash } from "./trash";
 import { moveDurable, moveNoReplace } from "./node-move";
+import { caseInsensitiveFolder } from "./case-probe";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
@@ -188,6 +189,10 @@ export class NodeFsGateway implements VaultGateway {
 		};
 	}
 
+
+	caseInsensitive(): Promise<boolean> {
+		return caseInsensitiveFolder(this.root);
+	}
 
 	/** A plain folder has no editor, so no note is ever active. */
 	async activeNote(): Promise<string | null> {

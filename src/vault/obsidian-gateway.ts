@@ -128,6 +128,13 @@ export class ObsidianGateway implements VaultGateway {
 		};
 	}
 
+	/** Obsidian's adapter finds any spelling of a path on a disk that ignores case: its config folder, spelled otherwise, tells. */
+	async caseInsensitive(): Promise<boolean> {
+		const { configDir, adapter } = this.app.vault;
+		const swapped = [...configDir].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join("");
+		return swapped !== configDir && (await adapter.exists(swapped));
+	}
+
 	async activeNote(): Promise<string | null> {
 		// The route checks the file is a note type it serves (a PDF can be the active file too).
 		return this.app.workspace.getActiveFile()?.path ?? null;

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect } from "vitest";
 import { Plugin } from "../obsidian-stub";
 import { registerCliCommands } from "../../src/cli/register";
 import type { RevisionGuardSettings } from "../../src/settings";
+import type { ProposalSink } from "../../src/service/proposal-sink";
 import { startObsidian, type ObsidianHarness } from "../helpers/obsidian-harness";
 
 /** A parsed answer: every command answers one JSON object. */
@@ -21,8 +22,8 @@ export interface CliHarness extends ObsidianHarness {
 	edit(path: string, content: string): Promise<void>;
 }
 
-export async function startCli(overrides: Partial<RevisionGuardSettings> = {}): Promise<CliHarness> {
-	const h = await startObsidian(overrides);
+export async function startCli(overrides: Partial<RevisionGuardSettings> = {}, options: { proposals?: ProposalSink } = {}): Promise<CliHarness> {
+	const h = await startObsidian(overrides, undefined, options);
 	const plugin = new Plugin(h.app, { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.6.6" });
 	registerCliCommands(plugin as unknown as ObsidianPlugin, () => h.guard.notes, (error) => h.errors.push(error));
 	const parsed = (text: string): Answer => {

@@ -82,8 +82,8 @@ describe("revision-guard:resolve", () => {
 		// The person edits again between the preview and the apply: the apply's revision is then stale.
 		const notes = h.guard.notes;
 		const original = notes.conflictMerge.bind(notes);
-		notes.conflictMerge = async (id, diff3) => {
-			const preview = await original(id, diff3);
+		notes.conflictMerge = async (actor, id, diff3) => {
+			const preview = await original(actor, id, diff3);
 			await h.edit("Plan.md", NOTE + "one\ntwo\n");
 			return preview;
 		};

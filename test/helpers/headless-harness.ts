@@ -11,6 +11,7 @@ import type { YieldToHost } from "../../src/core/steps";
 import type { RevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import type { NodeFsGateway } from "../../src/vault/node-fs-gateway";
+import type { ProposalSink } from "../../src/service/proposal-sink";
 import { call, type CallOptions } from "./http-client";
 
 export const TEST_KEY = "test-key-0123456789abcdef0123456789abcdef";
@@ -38,6 +39,8 @@ export interface HarnessOptions {
 	yieldToHost?: YieldToHost;
 	/** The server's connection limits (flood tests lower them). */
 	connections?: ConnectionLimits;
+	/** Where changes a key may only propose go (a fake, in tests of what each surface answers). */
+	proposals?: ProposalSink;
 }
 
 export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -52,6 +55,7 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 		onError: (error) => errors.push(error),
 		...(options.now ? { now: options.now } : {}),
 		...(options.yieldToHost ? { yieldToHost: options.yieldToHost } : {}),
+		...(options.proposals ? { proposals: options.proposals } : {}),
 	});
 	guard.tracker.start();
 	await gateway.watching();

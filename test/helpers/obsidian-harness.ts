@@ -8,6 +8,7 @@ import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { createApiServer } from "../../src/host/api-server";
 import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
+import type { ProposalSink } from "../../src/service/proposal-sink";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
 import { ObsidianNoteIndex } from "../../src/vault/obsidian-note-index";
@@ -28,7 +29,7 @@ export interface ObsidianHarness {
 }
 
 /** `dir` given: the vault lives there and outlives close() (restarts); otherwise a temporary folder, removed on close. */
-export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number; app?: AppOptions } = {}): Promise<ObsidianHarness> {
+export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number; app?: AppOptions; proposals?: ProposalSink } = {}): Promise<ObsidianHarness> {
 	const dir = ownDir ?? (await mkdtemp(join(tmpdir(), "rg-obsidian-")));
 	const app = new App(dir, options.app);
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
@@ -50,6 +51,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		persistDebounceMs: 20,
 		onError: (error) => errors.push(error),
 		...(options.now ? { now: options.now } : {}),
+		...(options.proposals ? { proposals: options.proposals } : {}),
 	});
 	// As the plugin does: tracking starts once the layout is ready, after Obsidian's start-up flood of create events.
 	app.workspace.triggerLayoutReady();

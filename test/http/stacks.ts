@@ -5,6 +5,7 @@
 import { readFile } from "fs/promises";
 import { join } from "path";
 import type { RevisionGuard } from "../../src/service/revision-guard";
+import type { ProposalSink } from "../../src/service/proposal-sink";
 import type { AgentKey, RevisionGuardSettings } from "../../src/settings";
 import { startHeadless, TEST_KEY } from "../helpers/headless-harness";
 import type { call, CallOptions } from "../helpers/http-client";
@@ -22,6 +23,8 @@ export const TWO_KEYS: AgentKey[] = [
 
 export interface Stack {
 	dir: string;
+	/** Where the API listens (for MCP clients). */
+	port: number;
 	guard: RevisionGuard;
 	/** Calls the API with the test key (send another Authorization header to be another client). */
 	api(path: string, options?: CallOptions): ReturnType<typeof call>;
@@ -37,6 +40,8 @@ export interface Stack {
 export interface StackOptions {
 	settings?: Partial<RevisionGuardSettings>;
 	now?: () => number;
+	/** Where changes a key may only propose go (tests give a fake). */
+	proposals?: ProposalSink;
 }
 
 export type StartStack = (dir: string, options?: StackOptions) => Promise<Stack>;
@@ -45,14 +50,15 @@ const fileAt = (dir: string) => (path: string) => readFile(join(dir, path), "utf
 
 export const STACKS: Record<"node filesystem" | "obsidian", StartStack> = {
 	"node filesystem": async (dir, options = {}) => {
-		const h = await startHeadless({ keys: TWO_KEYS, ...options.settings }, dir, options.now ? { now: options.now } : {});
-		return { dir, guard: h.guard, api: h.api, edit: (path, content) => writeVaultFile(dir, path, content), file: fileAt(dir), app: null, close: h.close };
+		const h = await startHeadless({ keys: TWO_KEYS, ...options.settings }, dir, { ...(options.now ? { now: options.now } : {}), ...(options.proposals ? { proposals: options.proposals } : {}) });
+		return { dir, port: h.port, guard: h.guard, api: h.api, edit: (path, content) => writeVaultFile(dir, path, content), file: fileAt(dir), app: null, close: h.close };
 	},
 	obsidian: async (dir, options = {}) => {
-		const h = await startObsidian({ keys: TWO_KEYS, ...options.settings }, dir, options.now ? { now: options.now } : {});
+		const h = await startObsidian({ keys: TWO_KEYS, ...options.settings }, dir, { ...(options.now ? { now: options.now } : {}), ...(options.proposals ? { proposals: options.proposals } : {}) });
 		const { app } = h;
 		return {
 			dir,
+			port: h.port,
 			guard: h.guard,
 			api: h.api,
 			async edit(path, content) {

@@ -12,6 +12,7 @@ import { TEST_KEY } from "../helpers/headless-harness";
 import { sha256Token } from "../helpers/vault-files";
 import { connectResources, untilListening, type ResourceClient } from "./resource-client";
 import { SUBJECT_NAMES, SUBJECTS, type Subject } from "./subjects";
+import { PERSON } from "../../src/service/actor";
 
 const PLAN = "revision-guard://note/Plan.md";
 const MARKER = "revision-guard://note/Marker.md";
@@ -39,7 +40,7 @@ describe.each(SUBJECT_NAMES)("MCP subscriptions over the %s gateway", (name) => 
 
 	/** Sees every change the service's change feed reports, to know when one has been handled. */
 	const watchFeed = () => {
-		stopWatching = s.guard.notes.onNoteChanged((change) => void changes.push(change));
+		stopWatching = s.guard.notes.onNoteChanged(() => PERSON, (change) => void changes.push(change));
 	};
 	const fedRevision = (path: string, content: string) =>
 		vi.waitFor(() => expect(changes.some((change) => change.path === path && change.revision === sha256Token(content))).toBe(true), { timeout: 20_000, interval: 5 });

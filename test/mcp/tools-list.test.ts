@@ -44,17 +44,18 @@ describe("tools/list", () => {
 		expect(inputs("note_outline")).toEqual({ properties: ["path"], required: ["path"] });
 		expect(outputs("note_outline")).toEqual(["blocks", "frontmatterFields", "headings", "path", "revision", "truncated"]);
 		expect(inputs("edit_note")).toEqual({ properties: ["edits", "path", "revision"], required: ["edits", "path"] });
-		expect(outputs("edit_note")).toEqual(["path", "revision"]);
+		// A tool that changes content may answer a proposal instead (issue 24): proposalId, status and backupPath.
+		expect(outputs("edit_note")).toEqual(["backupPath", "path", "proposalId", "revision", "status"]);
 		const edit = byName.edit_note!.inputSchema.properties!.edits as { items: { properties: Record<string, unknown>; required: string[] }; maxItems: number };
 		expect(Object.keys(edit.items.properties).sort()).toEqual(["new_string", "old_string", "replace_all"]);
 		expect(edit.items.required.sort()).toEqual(["new_string", "old_string"]);
 		expect(edit.maxItems).toBe(100);
 		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "destination", "json", "operation", "path", "reject_if_content_preexists", "revision", "scope", "target", "target_type", "within"], required: ["operation", "path", "target", "target_type"] });
-		expect(outputs("patch_note")).toEqual(["path", "revision", "warnings"]);
+		expect(outputs("patch_note")).toEqual(["backupPath", "path", "proposalId", "revision", "status", "warnings"]);
 		expect(inputs("write_note")).toEqual({ properties: ["allow_empty", "content", "merge", "path", "revision"], required: ["content", "path"] });
-		expect(outputs("write_note")).toEqual(["created", "mergeRules", "merged", "path", "revision"]);
+		expect(outputs("write_note")).toEqual(["backupPath", "created", "mergeRules", "merged", "path", "proposalId", "revision", "status"]);
 		expect(inputs("append_note")).toEqual({ properties: ["content", "path"], required: ["content", "path"] });
-		expect(outputs("append_note")).toEqual(["path", "revision"]);
+		expect(outputs("append_note")).toEqual(["backupPath", "path", "proposalId", "revision", "status"]);
 		expect(inputs("delete_note")).toEqual({ properties: ["path", "revision"], required: ["path", "revision"] });
 		expect(outputs("delete_note")).toEqual(["deleted", "path"]);
 		expect(inputs("move_note")).toEqual({ properties: ["destination", "destination_revision", "overwrite", "path", "revision"], required: ["destination", "path"] });

@@ -153,8 +153,11 @@ export class Setting {
 		this.settingEl.createDiv({ cls: "setting-item-name", text: name });
 		return this;
 	}
+	/** As Obsidian's: a second call replaces the description, never adds another. */
 	setDesc(desc: string): this {
-		this.settingEl.createDiv({ cls: "setting-item-description", text: desc });
+		const existing = this.settingEl.querySelector(".setting-item-description");
+		if (existing) existing.textContent = desc;
+		else this.settingEl.createDiv({ cls: "setting-item-description", text: desc });
 		return this;
 	}
 	setHeading(): this {
@@ -167,6 +170,9 @@ export class Setting {
 	}
 	addText(cb: (component: ValueComponent<string>) => unknown): this {
 		return this.add("text", cb, new ValueComponent<string>(""));
+	}
+	addTextArea(cb: (component: ValueComponent<string>) => unknown): this {
+		return this.add("textarea", cb, new ValueComponent<string>(""));
 	}
 	addToggle(cb: (component: ValueComponent<boolean>) => unknown): this {
 		return this.add("toggle", cb, new ValueComponent<boolean>(false));

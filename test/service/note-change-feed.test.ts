@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
-import { agentActor } from "../../src/service/actor";
+import { agentActor, PERSON } from "../../src/service/actor";
 import type { NoteChange } from "../../src/service/agent-notes";
 import { openRevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../../src/settings";
@@ -20,7 +20,7 @@ async function feed(initial: Record<string, string> = { "a.md": "one\n", "b.md":
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
 	const told: NoteChange[] = [];
-	const stop = guard.notes.onNoteChanged((change) => void told.push(change), (path) => path !== "b.md");
+	const stop = guard.notes.onNoteChanged(() => PERSON, (change) => void told.push(change), (path) => path !== "b.md");
 	/** The distinct changes told, in the order they were first told. */
 	const changes = () => [...new Map(told.map((change) => [JSON.stringify(change), change])).values()];
 	const seen = (count: number) => vi.waitFor(() => expect(changes().length).toBeGreaterThanOrEqual(count), { timeout: 5000, interval: 1 });

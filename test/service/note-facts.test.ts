@@ -3,6 +3,9 @@ import { MAX_RENDERED_MARKDOWN, NoteFacts } from "../../src/service/note-facts";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import type { NoteIndex } from "../../src/vault/note-index";
 
+/** Every note visible: these tests are about the search and facts themselves, not a key's scope. */
+const ALL = (): boolean => true;
+
 const policy = { configDir: ".obsidian", noteExtensions: ["md"], deniedFolders: ["Private"] };
 const settings = { ...DEFAULT_SETTINGS, backupFolder: "Agent backups" };
 
@@ -28,7 +31,7 @@ describe("NoteFacts", () => {
 	it("counts tags of served markdown notes only: no denied, hidden or config folder, no .bak note", async () => {
 		const index = fakeIndex();
 		const facts = new NoteFacts({ index, pathPolicy: () => policy, settings: () => settings });
-		expect(await facts.tags()).toEqual([
+		expect(await facts.tags(ALL)).toEqual([
 			{ name: "x", count: 2 },
 			{ name: "y", count: 1 },
 			{ name: "y/z", count: 1 },
@@ -39,7 +42,7 @@ describe("NoteFacts", () => {
 	it("reads the links out of the content it is given, and shows none leading into a folder that is never served", async () => {
 		const index = fakeIndex();
 		const facts = new NoteFacts({ index, pathPolicy: () => policy, settings: () => settings });
-		expect(await facts.links("a.md", "[[One]] and [two](Two.md)\n")).toEqual({ links: ["Plans/a.md", "pic.png"], unresolvedLinks: ["One", "Two.md"], backlinks: ["e.md"] });
+		expect(await facts.links(ALL, "a.md", "[[One]] and [two](Two.md)\n")).toEqual({ links: ["Plans/a.md", "pic.png"], unresolvedLinks: ["One", "Two.md"], backlinks: ["e.md"] });
 		expect(index.admitted).toEqual(["a.md", "e.md"]);
 	});
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
-import { agentActor } from "../../src/service/actor";
+import { agentActor, PERSON } from "../../src/service/actor";
 import { openRevisionGuard } from "../../src/service/revision-guard";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
@@ -27,7 +27,7 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 	it("accepts as sent: written through the guarded writer as the person, accepted, and followed like any write", async () => {
 		const { gateway, guard, notes, id, backupPath } = await proposed();
 		const changes: string[] = [];
-		notes.onNoteChanged((change) => changes.push(change.path));
+		notes.onNoteChanged(() => PERSON, (change) => changes.push(change.path));
 		const outcome = await notes.proposals.acceptAsPerson(id);
 		expect(outcome).toMatchObject({ kind: "accepted", revision: revisionOf(PROPOSED), record: { status: "accepted", acceptedRevision: revisionOf(PROPOSED) } });
 		expect(gateway.notes.get("n.md")).toBe(PROPOSED);

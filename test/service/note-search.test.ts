@@ -7,6 +7,9 @@ import { DEFAULT_SETTINGS } from "../../src/settings";
 import type { SearchHost } from "../../src/vault/search-host";
 import { MemoryGateway } from "../helpers/memory-gateway";
 
+/** Every note visible: these tests are about the search and facts themselves, not a key's scope. */
+const ALL = (): boolean => true;
+
 const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"], deniedFolders: ["Private"] };
 const all: SearchPageRequest = { limit: 1000, maxBytes: 1 << 20 };
 
@@ -27,7 +30,7 @@ const VAULT = {
 
 describe("NoteSearch.simple", () => {
 	it("finds every served note holding every word, best first, never in hidden, private or config folders, nor .bak notes", async () => {
-		const page = await searchOf(VAULT).simple("budget", 10, all);
+		const page = await searchOf(VAULT).simple(ALL, "budget", 10, all);
 		if (page.kind !== "page") throw new Error(page.kind);
 		// Two occurrences first, then one each in path order.
 		expect(page.hits.map((hit) => [hit.filename, hit.score])).toEqual([["Projects/Spec.md", 2], ["Plan.md", 1], ["Projects/Budget.md", 1]]);
@@ -37,7 +40,7 @@ describe("NoteSearch.simple", () => {
 	});
 
 	it("searches .bak notes when asked", async () => {
-		const page = await searchOf(VAULT).simple("agent", 10, { ...all, includeBackups: true });
+		const page = await searchOf(VAULT).simple(ALL, "agent", 10, { ...all, includeBackups: true });
 		expect(page.kind === "page" && page.hits.map((hit) => hit.filename)).toEqual(["Plan.20261121-101500.bak.md"]);
 	});
 
@@ -46,19 +49,19 @@ describe("NoteSearch.simple", () => {
 		const served: string[] = [];
 		let cursor: string | undefined;
 		do {
-			const page = await search.simple("word", 10, { ...all, limit: 3, ...(cursor ? { cursor } : {}) });
+			const page = await search.simple(ALL, "word", 10, { ...all, limit: 3, ...(cursor ? { cursor } : {}) });
 			if (page.kind !== "page") throw new Error(page.kind);
 			served.push(...page.hits.map((hit) => hit.filename));
 			cursor = page.nextCursor ?? undefined;
-			if (cursor) expect(await search.simple("other", 10, { ...all, cursor })).toEqual({ kind: "bad-cursor" });
+			if (cursor) expect(await search.simple(ALL, "other", 10, { ...all, cursor })).toEqual({ kind: "bad-cursor" });
 		} while (cursor);
 		expect(served).toEqual(["n0.md", "n1.md", "n2.md", "n3.md", "n4.md", "n5.md", "n6.md"]);
-		expect(await search.simple("word", 10, { ...all, cursor: "not a cursor" })).toEqual({ kind: "bad-cursor" });
+		expect(await search.simple(ALL, "word", 10, { ...all, cursor: "not a cursor" })).toEqual({ kind: "bad-cursor" });
 	});
 
 	it("keeps a page within its byte bound", async () => {
 		const search = searchOf(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`n${i}.md`, "word ".repeat(200)])));
-		const page = await search.simple("word", 100, { limit: 1000, maxBytes: 64 * 1024 });
+		const page = await search.simple(ALL, "word", 100, { limit: 1000, maxBytes: 64 * 1024 });
 		if (page.kind !== "page") throw new Error(page.kind);
 		expect(JSON.stringify(page.hits).length).toBeLessThanOrEqual(64 * 1024);
 		expect(page.hits.length).toBeGreaterThan(0);
@@ -76,17 +79,17 @@ describe("NoteSearch.simple", () => {
 			return read(path);
 		};
 		const search = searchOf({}, { clock: () => now, yieldToHost: async () => void turns++ }, gateway);
-		await search.simple("word", 10, all);
+		await search.simple(ALL, "word", 10, all);
 		expect(turns).toBe(20);
 		turns = 0;
 		gateway.read = read; // a clock that stands still: no slice runs out, no turn is needed
-		await search.simple("word", 10, all);
+		await search.simple(ALL, "word", 10, all);
 		expect(turns).toBe(0);
 	});
 });
 
 describe("NoteSearch.logic", () => {
-	const logic = async (query: unknown, deps: Partial<NoteSearchDeps> = {}) => searchOf(VAULT, deps).logic(query, all);
+	const logic = async (query: unknown, deps: Partial<NoteSearchDeps> = {}) => searchOf(VAULT, deps).logic(ALL, query, all);
 
 	it("inside Obsidian, resolves a not yet indexed note's links by Obsidian's own resolution, not as unresolved", async () => {
 		const gateway = new MemoryGateway(VAULT);
@@ -101,7 +104,7 @@ describe("NoteSearch.logic", () => {
 		};
 		Object.assign(gateway, { search: host });
 		gateway.notes.set("Plan.md", VAULT["Plan.md"].replace("[[Missing]]", "[[Missing]], [[Hidden]]"));
-		const page = await searchOf(VAULT, {}, gateway).logic({ if: [{ "==": [{ var: "path" }, "Plan.md"] }, [{ var: "links" }, { var: "unresolvedLinks" }], false] }, all);
+		const page = await searchOf(VAULT, {}, gateway).logic(ALL, { if: [{ "==": [{ var: "path" }, "Plan.md"] }, [{ var: "links" }, { var: "unresolvedLinks" }], false] }, all);
 		expect(page).toMatchObject({ hits: [{ filename: "Plan.md", result: [["Projects/Spec.md"], ["Missing"]] }] });
 	});
 
@@ -140,6 +143,6 @@ describe("NoteSearch.logic", () => {
 
 describe("NoteSearch.dql", () => {
 	it("says a plain folder has no Dataview", async () => {
-		expect(await searchOf(VAULT).dql("TABLE file.name FROM \"\"", all)).toEqual({ kind: "unavailable", reason: "no-obsidian" });
+		expect(await searchOf(VAULT).dql(ALL, "TABLE file.name FROM \"\"", all)).toEqual({ kind: "unavailable", reason: "no-obsidian" });
 	});
 });

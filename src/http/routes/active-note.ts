@@ -5,7 +5,7 @@
 import { validateVaultPath } from "../../core/path";
 import { problem } from "../problems";
 import type { ApiResponse } from "../response";
-import type { Handler, Method, RequestContext } from "../router";
+import { actorOf, type Handler, type Method, type RequestContext } from "../router";
 import { patchNote } from "./vault-patch";
 import { readVault } from "./vault-read";
 import { appendNote, deleteNote, putNote } from "./vault-write";
@@ -27,7 +27,7 @@ export const ACTIVE_HANDLERS: Partial<Record<Method, Handler>> = {
 function onActiveNote(handler: Handler): Handler {
 	return async (context: RequestContext): Promise<ApiResponse> => {
 		const { notes } = context;
-		const path = await notes.activeNote();
+		const path = await notes.activeNote(actorOf(context));
 		if (path === null) {
 			return problem("no-active-note", "No note is open in an active editor (a headless host never has one), so nothing was read or written. Use /vault/{path} with the note's path.");
 		}

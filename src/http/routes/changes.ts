@@ -6,7 +6,7 @@
 import { changeTagOf, etagFor, revisionField, tokenFor } from "../../core/revision-tokens";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
-import type { RequestContext } from "../router";
+import { actorOf, type RequestContext } from "../router";
 import { resolvePath } from "./note-path";
 
 export async function noteChanges(context: RequestContext): Promise<ApiResponse> {
@@ -16,7 +16,7 @@ export async function noteChanges(context: RequestContext): Promise<ApiResponse>
 	const wantedTo = unquoted(context.query.get("to"));
 	const offset = Number(context.query.get("offset") ?? "0");
 	if (!Number.isSafeInteger(offset) || offset < 0) return problem("bad-request", "offset must be a whole number of diff lines from 0 (take it from `nextOffset`).");
-	const answer = await context.notes.changes(path, { since, offset, ...(wantedTo ? { to: wantedTo } : {}) });
+	const answer = await context.notes.changes(actorOf(context), path, { since, offset, ...(wantedTo ? { to: wantedTo } : {}) });
 	if (answer.kind === "missing") return problem("note-not-found", `There is no note at "${path}".`);
 	if (answer.kind === "not-retained") return notRetained(path, answer.revision);
 	const { page, revision, to, sight } = answer;

@@ -4,6 +4,7 @@
  * changes to the key. Headless there are no commands and no panes: 501 obsidian-only.
  */
 import { changeTagOf } from "../../core/revision-tokens";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import type { ChangedNote } from "../../service/command-runs";
 import { problem, refuse } from "../problems";
 import { json, noContent, type ApiResponse } from "../response";
@@ -37,6 +38,8 @@ export async function runCommand(context: RequestContext): Promise<ApiResponse> 
 	switch (run.kind) {
 		case "unavailable":
 			return problem("obsidian-only", HEADLESS);
+		case "scope-forbidden":
+			return problem("scope-forbidden", `${scopeRuleSentence(run.refusal)} "${id}" was not run. ${scopeNextStep(run.refusal)}`, { id, ...scopeFacts(run.refusal) });
 		case "not-allowed":
 			return problem("commands-not-allowed", `The key "${run.key}" is not allowed to run Obsidian commands, so "${id}" was not run: a command changes notes with no revision at all. The person can allow this key in Obsidian (Settings → Revision Guard → Obsidian commands); meanwhile, change notes through /vault/{path}.`, { id });
 		case "unknown":
@@ -51,7 +54,7 @@ export async function runCommand(context: RequestContext): Promise<ApiResponse> 
 
 export async function openNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "note");
-	const opened = await context.notes.openNote(path, /^(1|true|yes)$/i.test(context.query.get("newLeaf") ?? ""));
+	const opened = await context.notes.openNote(actorOf(context), path, /^(1|true|yes)$/i.test(context.query.get("newLeaf") ?? ""));
 	if (opened === "unavailable") return problem("obsidian-only", HEADLESS);
 	if (opened === "missing") return problem("note-not-found", `There is no note at "${path}", so nothing was opened (opening never creates a note). Create it with PUT /vault/{path} first.`, { path });
 	return json(200, { path, opened: true });

@@ -16,7 +16,7 @@ export async function listConflicts(context: RequestContext): Promise<ApiRespons
 	if (status !== null && !STATUSES.includes(status as ConflictStatus)) {
 		return problem("bad-request", `status must be one of ${STATUSES.join(", ")}.`);
 	}
-	const records = context.notes.listConflicts(status ? { status: status as ConflictStatus } : undefined);
+	const records = context.notes.listConflicts(actorOf(context), status ? { status: status as ConflictStatus } : undefined);
 	return json(200, { conflicts: records.map(toJson) });
 }
 
@@ -39,7 +39,7 @@ export async function getConflict(context: RequestContext): Promise<ApiResponse>
 export async function conflictMerge(context: RequestContext): Promise<ApiResponse> {
 	const id = decodeId(context.rest.replace(/\/merge$/, ""));
 	if (id === null) return problem("bad-request", "The conflict id is not valid percent-encoding.");
-	const preview = await context.notes.conflictMerge(id, context.query.get("diff3") !== null);
+	const preview = await context.notes.conflictMerge(actorOf(context), id, context.query.get("diff3") !== null);
 	if (!preview) return problem("conflict-not-found", `There is no conflict "${id}" with a proposal still kept. List conflicts with GET /conflicts.`);
 	const { sides, result, text } = preview;
 	const body = {
@@ -69,7 +69,7 @@ function mergeRulesOf(result: MergeResult): { mergeRules?: MergeRule[] } {
 function findRecord(context: RequestContext): ConflictRecord {
 	const id = decodeId(context.rest);
 	if (id === null) return refuse("bad-request", "The conflict id is not valid percent-encoding.");
-	const record = context.notes.conflict(id);
+	const record = context.notes.conflict(actorOf(context), id);
 	if (!record) return refuse("conflict-not-found", `There is no conflict "${id}". List them with GET /conflicts.`);
 	return record;
 }

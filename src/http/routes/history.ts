@@ -28,14 +28,14 @@ export async function getHistory(context: RequestContext): Promise<ApiResponse> 
 	const revision = unquoted(context.query.get("revision"));
 	const offset = whole(context, "offset", 0);
 	if (revision !== undefined) {
-		const detail = await context.notes.undo.historyRevision(path, revision, offset);
+		const detail = await context.notes.undo.historyRevision(actorOf(context), path, revision, offset);
 		if (detail.kind === "unknown") return answerUndo(context, path, { kind: "unknown" });
 		const { view, content, diff } = detail;
 		const more = diff?.nextOffset == null ? {} : { truncated: true, nextOffset: diff.nextOffset, next: `${historyLink(path)}?revision=${encodeURIComponent(changeTagOf(view.revision))}&offset=${diff.nextOffset}` };
 		// This answer shows the revision's text (when kept), so it names that revision as itself.
 		return json(200, { path, ...viewForAgents(view, content !== null), content, diff: diff?.text ?? null, diffOffset: offset, ...more, ...(diff === null ? { diffMissing: "The text of this revision or of the one before it is no longer kept, so no diff can be shown." } : {}) });
 	}
-	const page = await context.notes.undo.history(path, offset, whole(context, "limit", 20));
+	const page = await context.notes.undo.history(actorOf(context), path, offset, whole(context, "limit", 20));
 	if (!page) return problem("note-not-found", `There is no note at "${path}" and no history of one.`);
 	const end = page.offset + page.revisions.length;
 	const next = end < page.total ? { next: `${historyLink(path)}?offset=${end}` } : {};
@@ -87,7 +87,7 @@ export async function revertAgentWrite(context: RequestContext): Promise<ApiResp
 
 export async function listActivity(context: RequestContext): Promise<ApiResponse> {
 	const agent = context.query.get("agent") ?? undefined;
-	const entries = context.notes.undo.agentActivity(whole(context, "limit", 50), agent);
+	const entries = context.notes.undo.agentActivity(actorOf(context), whole(context, "limit", 50), agent);
 	// Activity shows no content: its revisions are change tags.
 	return json(200, { agent: agent ?? null, writes: entries.map((entry) => ({ ...entry, revision: changeTagOf(entry.revision), replaced: entry.replaced === null ? null : changeTagOf(entry.replaced), history: historyLink(entry.path) })) });
 }

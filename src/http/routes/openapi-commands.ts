@@ -36,7 +36,7 @@ export function commandPaths({ problemResponse, pathParam, common }: Shared): Re
 				responses: {
 					"200": { description: "Ran (Prefer: return=representation): the notes it changed (at most 500 listed; `unlisted` counts the rest, credited all the same).", content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" }, changed: { type: "array", items: changed }, unlisted: { type: "integer" } } } } } },
 					"204": { description: "Ran (the Local REST API's answer)." },
-					"403": problemResponse("commands-not-allowed: this key may not run commands (or a request from a web page)."),
+					"403": problemResponse("commands-not-allowed: this key may not run commands; scope-forbidden (40300): this key may not change every note (its scope lists), and a command could change any (or a request from a web page)."),
 					"404": problemResponse("command-not-found."),
 					"409": problemResponse("command-not-run: Obsidian could not run it now (many need a note open in the active editor)."),
 					"501": headless,

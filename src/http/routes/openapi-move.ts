@@ -23,7 +23,7 @@ export function moveOperations({ problemResponse, pathParam, etagHeader, common 
 	});
 	const refusals = {
 		"400": problemResponse("destination-required: no Destination header; invalid-destination: absolute, `..` past the vault's root, not valid percent-encoding, or a path the vault does not serve as a note; malformed-precondition: an If-Match or Destination-If-Match that is not an entity tag."),
-		"403": problemResponse("backup-read-only: agents may read .bak notes but not move them, replace them or create one."),
+		"403": problemResponse("backup-read-only: agents may read .bak notes but not move them, replace them or create one; scope-forbidden (40300): this key may not change the note or its destination (read-only to it, outside its read list, or one it may only propose to: a proposal carries content, never a move)."),
 		"404": problemResponse("note-not-found: no note at the path."),
 		"405": problemResponse("method-not-allowed: the path names a folder; folders are not moved or copied (move their notes one by one)."),
 		"409": problemResponse("destination-exists: a note (or a folder) is at the destination and Allow-Overwrite was not sent (or it is a folder). Also note-not-utf8 and name-clash, as for every write."),

@@ -64,10 +64,16 @@ const partHeaders = [
 const common = {
 	"400": problemResponse("Invalid path (a symbolic link that loops included), malformed header (two Host lines included) or body. Every problem also carries the Local REST API's errorCode and message."),
 	"401": problemResponse("Missing or wrong API key."),
-	"403": problemResponse("A request from a web page (Origin) that is not allowed; or an agent changing a .bak note (backup-read-only)."),
+	"403": problemResponse("A request from a web page (Origin) that is not allowed; an agent changing a .bak note (backup-read-only); or scope-forbidden (40300): a change this key's scope does not allow (a note outside its read list, a read-only one, one it may only propose to on a host without proposals, or a delete, move or copy of one it may only propose to), or any request with a key whose scope lists in settings are malformed (it is not served). The detail names the rule; nothing was written."),
 	"409": problemResponse("The note is not UTF-8 text (note-not-utf8), so it is neither served nor changed."),
 	"421": problemResponse("Host header is not a loopback name on this port."),
 	"503": problemResponse("No connection could be spared (server-busy); retry after Retry-After."),
+};
+/** A change to a note the key may only propose to (issue 24): it waits for the person instead of being written. */
+const proposed = {
+	description: "The key may only propose changes to this note: nothing was written, the change waits for the person (kept byte for byte at backupPath). Location: /proposals/{id}, to follow with GET ?wait=N.",
+	headers: { Location: { description: "/proposals/{proposalId}", schema: { type: "string" } } },
+	content: { "application/json": { schema: { type: "object", properties: { proposalId: { type: "string" }, path: { type: "string" }, backupPath: { type: "string" }, status: { type: "string", enum: ["pending"] }, detail: { type: "string" } } } } },
 };
 const refusals = {
 	"409": problemResponse("content-loss: a tokenless write would erase most of the note (the body is kept as .bak); empty-body: an empty body over a non-empty note (send Allow-Empty: true to mean it); name-clash: a note whose name differs only in Unicode normalization exists; note-not-utf8: the note is not UTF-8 text."),
@@ -125,6 +131,7 @@ export const OPENAPI: JsonValue = {
 				responses: {
 					"200": { description: "Merged (Prefer: merge=auto): the stale write was merged with the newer note. Preference-Applied: merge=auto.", headers: etagHeader, content: { "application/json": { schema: { type: "object", properties: { path: { type: "string" }, revision: { type: "string" }, merged: { type: "boolean" }, mergeRules: { type: "array", items: { type: "string", enum: ["frontmatter", "tags", "list"] }, description: "Markdown rules that merged parts of the note where a line merge would have conflicted (absent when none): check those parts." } } } } } },
 					"204": created,
+					"202": proposed,
 					"405": folder,
 					...refusals,
 					...common,
@@ -134,7 +141,7 @@ export const OPENAPI: JsonValue = {
 				summary: "Append to a note (creating it if missing). If-Match is honoured when sent. The body is text: a Content-Type other than text/* or application/x-www-form-urlencoded (curl's default) is 400 text-body-required (40010), never appended.",
 				parameters: [pathParam, ifMatch, ...partHeaders],
 				requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } },
-				responses: { "204": { description: "Appended (or created).", headers: etagHeader }, "405": folder, ...refusals, ...common },
+				responses: { "204": { description: "Appended (or created).", headers: etagHeader }, "202": proposed, "405": folder, ...refusals, ...common },
 			},
 			delete: {
 				summary: "Move a note to the trash; needs If-Match.",
@@ -154,6 +161,7 @@ export const OPENAPI: JsonValue = {
 				},
 				responses: {
 					"200": patchedNote,
+					"202": proposed,
 					...formatTwoRefusals,
 					"405": folder,
 					"412": refusals["412"],
@@ -167,13 +175,13 @@ export const OPENAPI: JsonValue = {
 		},
 		"/vault/{path}/{targetType}/{target}": {
 			get: { summary: "Read one part of a note (Local REST API 5.x URL targets): a heading's section or a block's text as markdown, a frontmatter value as JSON. Counts as a read of that part: a tokenless PATCH may stand on it, a PUT or DELETE may not.", parameters: [...targetParams, { name: "Target-Scope", in: "header", required: false, description: "`content` (default); `marker`: the label alone (a heading's text, a block's id, a frontmatter key); `markerAndContent`: the whole node as a PATCH replace at that scope takes it (a heading's section with its own line as `#`, a whole block, a frontmatter entry as {key: value}). `parent` is 400.", schema: { type: "string", enum: ["content", "marker", "markerAndContent"] } }], responses: { "200": { description: "The part, with the note's part token as ETag (it can patch the note, never replace it).", headers: etagHeader, content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: {} } } }, "404": problemResponse("No such note (note-not-found), or the note has no such part (target-not-found)."), ...common, "400": problemResponse("A frontmatter value of a note whose frontmatter is not valid YAML (invalid-frontmatter, 40005), a Target-Scope of parent, or an ambiguous heading.") } },
-			put: { summary: "Replace one part of a note, guarded like PUT /vault/{path}.", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common, "400": problemResponse("A target that is not in the note, a JSON body on a heading or block, or an empty body; nothing was written.") } },
-			post: { summary: "Append to one part of a note, guarded like PUT /vault/{path} (a tokenless append is held to this key's last read).", parameters: [...targetParams, lenientIfMatch, rawPatchHeaders[3]!], requestBody: rawBody, responses: { "200": patchedNote, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common } },
+			put: { summary: "Replace one part of a note, guarded like PUT /vault/{path}.", parameters: [...targetParams, lenientIfMatch], requestBody: rawBody, responses: { "200": patchedNote, "202": proposed, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common, "400": problemResponse("A target that is not in the note, a JSON body on a heading or block, or an empty body; nothing was written.") } },
+			post: { summary: "Append to one part of a note, guarded like PUT /vault/{path} (a tokenless append is held to this key's last read).", parameters: [...targetParams, lenientIfMatch, rawPatchHeaders[3]!], requestBody: rawBody, responses: { "200": patchedNote, "202": proposed, "404": problemResponse("No such note."), "412": refusals["412"], "428": refusals["428"], "422": problemResponse("Targeting headers as well as a URL target (conflicting-target)."), ...common } },
 			patch: {
 				summary: "Local REST API 5.x raw-content mode: the Operation header (append, prepend, replace or delete) applied to the part the URL names, with Target-Scope, Within, Destination and Reject-If-Content-Preexists as LRA 5.1 reads them, the body being the payload (none for a delete or a move); guarded like PUT /vault/{path}.",
 				parameters: [...targetParams, lenientIfMatch, { name: "Operation", in: "header", required: true, schema: { type: "string", enum: ["append", "prepend", "replace", "delete"] } }, { name: "Create-Target-If-Missing", in: "header", required: false, schema: { type: "string", enum: ["true", "false"] } }, ...rawPatchHeaders],
 				requestBody: { ...rawBody, required: false },
-				responses: { "200": patchedNote, ...formatTwoRefusals, "412": refusals["412"], "428": refusals["428"], ...common, "400": problemResponse("No Operation, Markdown-Patch-Version: 1 (URL targets are format 2's: invalid-patch-version), an empty body, or a value that cannot be applied; nothing was written.") },
+				responses: { "200": patchedNote, "202": proposed, ...formatTwoRefusals, "412": refusals["412"], "428": refusals["428"], ...common, "400": problemResponse("No Operation, Markdown-Patch-Version: 1 (URL targets are format 2's: invalid-patch-version), an empty body, or a value that cannot be applied; nothing was written.") },
 			},
 		},
 		"/active/": {

@@ -83,7 +83,7 @@ function onPeriodicNote(intent: Intent): Handler {
 		if (creates) {
 			const ensured = await context.notes.periodic.ensure(actorOf(context), resolved);
 			if (ensured.kind === "refused") return respond(context, path, ensured.outcome);
-		} else if (intent !== "replace" && !(await context.notes.periodic.exists(resolved))) {
+		} else if (intent !== "replace" && !(await context.notes.periodic.exists(actorOf(context), resolved))) {
 			const when = url.day ? `for ${url.day.year}-${url.day.month}-${url.day.day}` : "for now";
 			return problem("periodic-note-missing", `The ${resolved.period} note ${when} ("${path}") does not exist yet, so nothing was ${intent === "read" ? "read" : "deleted"}. POST or PATCH to this URL creates it from its template; PUT creates it with your body.`, { path, period: resolved.period });
 		}

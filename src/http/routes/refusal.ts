@@ -1,6 +1,7 @@
 /** Turns a refused write into the problem response that tells the agent exactly what happened and what to do next. */
 import type { Refusal } from "../../core/guard";
 import { refusalCode } from "../../core/refusal-codes";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { etagFor, tokenFor } from "../../core/revision-tokens";
 import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../../service/stale-facts";
 import { problem, problemOf } from "../problems";
@@ -54,6 +55,8 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 			return problem(name, `There is no note at "${path}"; nothing was deleted.`, { path });
 		case "malformed-condition":
 			return problem(name, `The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`, { path });
+		case "scope-forbidden":
+			return problem(name, `${scopeRuleSentence(refusal)} Nothing was ${context.method === "DELETE" ? "deleted" : "written"}. ${scopeNextStep(refusal)}`, { path, ...scopeFacts(refusal) });
 	}
 }
 

@@ -4,6 +4,7 @@
  * recorded; both notes' revisions are handed as change tags only (neither note's content was shown).
  */
 import { changeTagOf } from "../../core/revision-tokens";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import type { RelocationRefused } from "../../service/move-request";
 import { relocationFacts, trashedSentence } from "../../service/relocation-facts";
 import { problem } from "../problems";
@@ -39,6 +40,8 @@ export function relocationRefusal(context: RequestContext, from: string, outcome
 			return problem("malformed-precondition", `The ${header} header is not a valid entity-tag list, so ${nothing}. Send the ETag exactly as received (quotes included, or bare).`, facts);
 		case "not-found":
 			return problem("note-not-found", `There is no note at "${path}", so ${nothing}.`, facts);
+		case "scope-forbidden":
+			return problem("scope-forbidden", `${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, { ...facts, ...scopeFacts(refusal) });
 		case "exists":
 		case "content-loss":
 		case "empty-body":

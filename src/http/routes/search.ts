@@ -10,7 +10,7 @@ import type { SearchPage, SearchPageRequest } from "../../service/note-search";
 import { LRA_CASE } from "../lra-error-codes";
 import { problem, type ProblemName } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
-import type { RequestContext } from "../router";
+import { actorOf, type RequestContext } from "../router";
 import { headersValue } from "./headers";
 
 export const JSON_LOGIC_TYPE = "application/vnd.olrapi.jsonlogic+json";
@@ -29,7 +29,7 @@ export async function simpleSearch(context: RequestContext): Promise<ApiResponse
 	if (queries.length !== 1) return searchProblem("invalid-search", "A single ?query= parameter is required: the words to find (every one must occur in a note, in any case), e.g. POST /search/simple/?query=budget%20plan.");
 	const page = pageRequest(context);
 	if ("problem" in page) return page.problem;
-	const answer = await context.notes.search.simple(queries[0]!, contextLengthOf(context.query.get("contextLength")), page);
+	const answer = await context.notes.search.simple(actorOf(context), queries[0]!, contextLengthOf(context.query.get("contextLength")), page);
 	return answered(answer);
 }
 
@@ -42,7 +42,7 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 	if ("problem" in page) return page.problem;
 	const body = await context.body();
 	if (mediaType === DQL_TYPE) {
-		const answer = await context.notes.search.dql(body, page);
+		const answer = await context.notes.search.dql(actorOf(context), body, page);
 		if (answer.kind === "unavailable") return dataviewUnavailable(answer.reason);
 		if (answer.kind === "invalid-query") return searchProblem("invalid-search-query", `${answer.reason} Nothing was searched.`);
 		return answered(answer);
@@ -55,7 +55,7 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 	} catch (error) {
 		return searchProblem("invalid-search-query", `The body is not JSON (${error instanceof Error ? error.message : "parse error"}): send a JsonLogic query such as {"in": ["work", {"var": "tags"}]}.`, LRA_CASE.unparsableBody);
 	}
-	const answer = await context.notes.search.logic(query, page);
+	const answer = await context.notes.search.logic(actorOf(context), query, page);
 	if (answer.kind === "invalid-query") return searchProblem("invalid-search-query", `${answer.reason} See https://jsonlogic.com/operations.html, plus glob and regexp.`);
 	if (answer.kind === "too-costly") return searchProblem("search-too-costly", `${answer.reason} Narrow it (match on path or frontmatter before content), or simplify its patterns.`);
 	return answered(answer);

@@ -6,7 +6,7 @@
 import { tagPage } from "../../core/tags";
 import { refuse } from "../problems";
 import { json, type ApiResponse } from "../response";
-import type { RequestContext } from "../router";
+import { actorOf, type RequestContext } from "../router";
 
 /** An answer holds at most this much JSON of tags (about 50,000 of them); a client pages past it with `after`. */
 export const TAGS_ANSWER_CHARS = 2 * 1024 * 1024;
@@ -20,7 +20,7 @@ export function matchTags(raw: string): string | null {
 export async function listTags(context: RequestContext): Promise<ApiResponse> {
 	const after = context.query.get("after") ?? undefined;
 	const limit = limitOf(context.query.get("limit"));
-	const page = tagPage(await context.notes.facts.tags(), { after, limit, maxChars: TAGS_ANSWER_CHARS });
+	const page = tagPage(await context.notes.facts.tags(actorOf(context)), { after, limit, maxChars: TAGS_ANSWER_CHARS });
 	return json(200, { tags: page.tags.map(({ name, count }) => ({ name, count })), ...(page.next === undefined ? {} : { next: page.next }) }, { "Cache-Control": "no-store" });
 }
 

@@ -68,7 +68,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 			frontmatter: frontmatter.data === null ? null : toJson(frontmatter.data),
 			tags: noteTags(read.content),
 			// Where its links lead, as the Local REST API's note JSON has it (links, backlinks, unresolvedLinks).
-			...(await context.notes.facts.links(read.path, read.content)),
+			...(await context.notes.facts.links(actorOf(context), read.path, read.content)),
 			...(frontmatter.warning ? { warnings: [`${frontmatter.warning} It is served as null; the note's content is unaffected.`] } : {}),
 		};
 		return { ...json(200, body, headers), contentType: `${NOTE_JSON_TYPE}; charset=utf-8`, omitBody: head };
@@ -79,7 +79,7 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 
 async function listFolderRoute(context: RequestContext): Promise<ApiResponse> {
 	const path = resolvePath(context, "folder");
-	const listed = await context.notes.listFolder(path);
+	const listed = await context.notes.listFolder(actorOf(context), path);
 	if (!listed) return problem("note-not-found", `There is no folder at "${path}/".`);
 	// A listing shows no content: each note comes with its change tag (to see what changed), never a revision token.
 	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({ name, path, type, changeTag: revision === undefined ? undefined : changeTagOf(revision), unreadable, size: stat?.size, mtime: stat?.mtime }));

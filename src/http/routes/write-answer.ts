@@ -51,7 +51,19 @@ export function respond(context: RequestContext, path: string, outcome: WriteOut
 			return problem(problemOf(inapplicableCode(outcome.reason, "patch")), outcome.detail, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) }, { ETag: etagFor(outcome.currentRevision, outcome.currentSight) });
 		case "refused":
 			return refusalResponse(context, path, outcome);
+		case "proposed":
+			return proposedResponse(outcome);
 	}
+}
+
+/**
+ * A change that waits for the person (the key may only propose changes to the note): 202 Accepted, nothing written
+ * yet, and where to follow it (GET /proposals/{id}?wait=N learns the person's decision).
+ */
+export function proposedResponse(outcome: Extract<WriteOutcome, { kind: "proposed" }>): ApiResponse {
+	const location = `/proposals/${encodeURIComponent(outcome.id)}`;
+	const detail = `Not written yet: this key may only propose changes to "${outcome.path}", so your change waits for the person, kept byte for byte in "${outcome.backupPath}". The note stays as it is until they decide. GET ${location}?wait=60 to wait for their decision: accepted as sent, accepted with their edits, or rejected with a note.`;
+	return json(202, { proposalId: outcome.id, path: outcome.path, backupPath: outcome.backupPath, status: "pending", detail }, { Location: location });
 }
 
 

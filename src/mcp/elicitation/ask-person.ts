@@ -10,6 +10,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentNotes, ConflictMerge } from "../../service/agent-notes";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { choiceForm, type PersonChoice } from "./choice-form";
+import type { AgentActor } from "../../service/actor";
 
 export type RefusedWrite = Extract<WriteOutcome, { kind: "refused" }>;
 
@@ -33,6 +34,8 @@ export interface AskPersonDeps {
 	server: () => McpServer;
 	/** The agent's name, as the person knows it (the key's name). */
 	agent: () => string;
+	/** The session's caller: the conflict is looked up as it may see it (its key's scope). */
+	actor: () => AgentActor;
 	/** True while the client holds its stream for server requests open (without it a question would be lost). */
 	listening: () => boolean;
 	timeoutMs?: number;
@@ -51,7 +54,7 @@ export class PersonAsker {
 		if (!server.server.getClientCapabilities()?.elicitation?.form || !this.deps.listening() || this.asking) return { kind: "not-asked" };
 		this.asking = true;
 		try {
-			const merge = await this.deps.notes.conflictMerge(conflict.id, false);
+			const merge = await this.deps.notes.conflictMerge(this.deps.actor(), conflict.id, false);
 			if (!merge || merge.sides.theirs === null || merge.sides.mineRevision === null) return { kind: "not-asked" };
 			const form = choiceForm({ agent: this.deps.agent(), path, backupPath: conflict.backupPath, canMerge: merge.result.clean, canOpen: this.deps.notes.mergeModal.canOpen() });
 			const choice = await this.question(server, form);
@@ -83,7 +86,7 @@ export class PersonAsker {
 	private async carryOut(id: string, choice: PersonChoice, merge: ConflictMerge): Promise<PersonOutcome> {
 		const { notes } = this.deps;
 		// Settled while the person was choosing (in Obsidian, or by another write): that answer stands.
-		const record = notes.conflict(id);
+		const record = notes.conflict(this.deps.actor(), id);
 		if (!record || record.status !== "open") return { kind: "settled", status: record?.status ?? "gone" };
 		switch (choice) {
 			case "keep":

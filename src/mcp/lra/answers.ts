@@ -5,6 +5,8 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolFailure } from "../tools/context";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { proposalFacts, proposalSentence } from "../tools/proposed";
 
 export function lraText(value: unknown): CallToolResult {
 	return { content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value, null, 2) }] };
@@ -13,6 +15,11 @@ export function lraText(value: unknown): CallToolResult {
 /** The Local REST API's success answer to a write: `{"message": "OK"}`, with anything we add beside it. */
 export function lraOk(extra: Record<string, unknown> = {}): CallToolResult {
 	return lraText({ message: "OK", ...extra });
+}
+
+/** A change that waits for the person (a proposal): not an error; what it is, and how to follow it, then its facts. */
+export function lraProposed(outcome: Extract<WriteOutcome, { kind: "proposed" }>): CallToolResult {
+	return { content: [{ type: "text", text: proposalSentence(outcome) }, { type: "text", text: JSON.stringify({ message: "Proposed", ...proposalFacts(outcome) }) }] };
 }
 
 /** An error whose text leads with what happened and what to do next (clients show its start only). */

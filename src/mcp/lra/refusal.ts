@@ -6,6 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { refusalCode } from "../../core/refusal-codes";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { currentFields } from "../../service/stale-facts";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";
@@ -23,6 +24,7 @@ export async function lraRefusal(path: string, outcome: Refused, tool: LraWritin
 	const again = tool === "vault_patch" ? "call vault_patch again (its ifMatch is optional: your last vault_read is used)" : `call ${tool} again (it is held to your last vault_read of the note)`;
 	const reread = `Call vault_read {"path":${quoted}}, re-apply your change to the content it returns, then ${again}.`;
 	const facts = { error: refusalCode(refusal), path, ...currentFields(outcome), ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...(implicit ? { implicitRevision: true } : {}) };
+	if (refusal.reason === "scope-forbidden") return lraError(`Refused: ${scopeRuleSentence(refusal)} Nothing was ${done}. ${scopeNextStep(refusal)}`, { ...facts, ...scopeFacts(refusal) });
 	let text: string;
 	switch (refusal.reason) {
 		case "token-required":

@@ -7,6 +7,7 @@
  */
 import { clampContextLength } from "../../core/search/simple-hits";
 import type { AgentNotes } from "../../service/agent-notes";
+import type { AgentActor } from "../../service/actor";
 import type { SearchPage, SearchPageRequest } from "../../service/note-search";
 import type { LraAnswer } from "./service-operations";
 
@@ -17,17 +18,17 @@ export const LRA_SEARCH_BYTES = 512 * 1024;
 const PAGE: SearchPageRequest = { limit: LRA_SEARCH_LIMIT, maxBytes: LRA_SEARCH_BYTES };
 
 /** search_query: `[{filename, result}]`, in path order, for the notes whose result is not empty. */
-export async function lraSearchQuery(notes: AgentNotes, query: unknown): Promise<LraAnswer> {
-	const answer = await notes.search.logic(query, PAGE);
+export async function lraSearchQuery(notes: AgentNotes, actor: AgentActor, query: unknown): Promise<LraAnswer> {
+	const answer = await notes.search.logic(actor, query, PAGE);
 	if (answer.kind === "invalid-query") return { ok: false, message: `The JsonLogic query cannot be evaluated: ${answer.reason} Nothing was searched. See https://jsonlogic.com/operations.html, plus glob and regexp.` };
 	if (answer.kind === "too-costly") return { ok: false, message: `${answer.reason} Narrow the query (match on path, tags or frontmatter before content), or simplify its patterns.` };
 	return paged(answer, 'call query_notes with this query as "logic" and');
 }
 
 /** search_simple: `[{filename, score, matches: [{match: {start, end, source}, context}]}]`, best first. */
-export async function lraSearchSimple(notes: AgentNotes, query: string, contextLength: number): Promise<LraAnswer> {
+export async function lraSearchSimple(notes: AgentNotes, actor: AgentActor, query: string, contextLength: number): Promise<LraAnswer> {
 	const length = clampContextLength(contextLength);
-	const answer = await notes.search.simple(query, length, PAGE);
+	const answer = await notes.search.simple(actor, query, length, PAGE);
 	return paged(answer, `call search_notes with this query, "context_length": ${length} and`);
 }
 

@@ -15,7 +15,8 @@ import { lraSearchQuery, lraSearchSimple } from "./search-operations";
  * What a tool answers once the operation exists: the Local REST API's JSON (and, when the answer is bounded short of
  * everything, a `note` saying how to have the rest), or a refusal in words.
  */
-export type LraAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string };
+/** `facts`: what a refusal adds as JSON (its `error` code, the same on every surface). */
+export type LraAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string; facts?: Record<string, unknown> };
 
 export interface LraServiceOperations {
 	/** search_query: `[{filename, result}]` for the notes whose metadata the JsonLogic query finds truthy. */
@@ -39,10 +40,10 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 		return resolved.ok ? { ok: true, to: resolved.path } : { ok: false, message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.` };
 	};
 	return {
-		searchQuery: (_actor, query) => lraSearchQuery(notes, query),
-		searchSimple: (_actor, query, contextLength) => lraSearchSimple(notes, query, contextLength),
-		async tagList() {
-			return { ok: true, value: { tags: tagPage(await notes.facts.tags(), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS }).tags } };
+		searchQuery: (actor, query) => lraSearchQuery(notes, actor, query),
+		searchSimple: (actor, query, contextLength) => lraSearchSimple(notes, actor, query, contextLength),
+		async tagList(actor) {
+			return { ok: true, value: { tags: tagPage(await notes.facts.tags(actor), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS }).tags } };
 		},
 		// vault_move and vault_copy have no revision arguments: the session's whole read of each note stands in for one.
 		async move(actor, path, wanted, allowOverwrite) {
@@ -69,6 +70,7 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 
 /** A refused move or copy in words: the same sentence move_note and copy_note give (its next step names our tools). */
 function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): LraAnswer {
-	const first = relocationRefusalResult(outcome, from, tool).content[0];
-	return { ok: false, message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied." };
+	const [first, second] = relocationRefusalResult(outcome, from, tool).content;
+	const facts = second?.type === "text" ? (JSON.parse(second.text) as Record<string, unknown>) : undefined;
+	return { ok: false, message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied.", ...(facts ? { facts } : {}) };
 }

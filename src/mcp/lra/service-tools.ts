@@ -30,7 +30,7 @@ export function registerLraServiceTools(server: McpServer, context: ToolContext)
 	const ops = serviceOperations(context.notes);
 	const answer = async (run: () => Promise<LraAnswer>) => {
 		const result = await run();
-		if (!result.ok) return lraError(result.message);
+		if (!result.ok) return lraError(result.message, result.facts);
 		const answered = lraText(result.value);
 		// The JSON stays the first text item, as that server's clients parse it; how to have the rest comes after.
 		if (result.note !== undefined) answered.content.push({ type: "text", text: result.note });

@@ -27,7 +27,7 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 		},
 		({ path }) => guarded(context, async () => {
 			const folder = checkPath(context, (path ?? "").replace(/^\/+|\/+$/g, ""), "folder");
-			const listed = await context.notes.listFolder(folder);
+			const listed = await context.notes.listFolder(context.actor(), folder);
 			if (!listed) stop(`There is no folder ${JSON.stringify(folder)}. Call vault_list without a path to see the vault root.`);
 			return lraText({ files: listed.map((entry) => entry.name) });
 		}),

@@ -10,7 +10,7 @@ import { applyPatch } from "../../core/patch";
 import { parsePatchInstruction } from "../../core/patch-instruction";
 import { APPENDS, DELETES, REWRITES } from "../tools/annotations";
 import { checkPath, guarded, heldAt, ifMatchOf, type ToolContext } from "../tools/context";
-import { lraError, lraOk, stop } from "./answers";
+import { lraError, lraOk, lraProposed, stop } from "./answers";
 import { lraRefusal } from "./refusal";
 import { lraTarget } from "./targets";
 
@@ -29,6 +29,7 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 			const notePath = checkPath(context, path, "note");
 			const outcome = await context.notes.write({ path: notePath, operation: { kind: "replace", body: content }, ifMatch: { kind: "absent" }, ifNoneMatch: { kind: "absent" }, actor: context.actor(), ...heldAt(context, extra.requestId, notePath) });
 			if (outcome.kind === "refused") return lraRefusal(notePath, outcome, "vault_write", context);
+			if (outcome.kind === "proposed") return lraProposed(outcome);
 			return lraOk(outcome.kind === "written" && outcome.created ? { created: true } : {});
 		}),
 	);
@@ -44,6 +45,7 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 			const notePath = checkPath(context, path, "note");
 			const outcome = await context.notes.write({ path: notePath, operation: { kind: "append", body: content }, ifMatch: { kind: "absent" }, ifNoneMatch: { kind: "absent" }, actor: context.actor() });
 			if (outcome.kind === "refused") return lraRefusal(notePath, outcome, "vault_append", context);
+			if (outcome.kind === "proposed") return lraProposed(outcome);
 			return lraOk();
 		}),
 	);
@@ -98,6 +100,8 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 				case "refused":
 					if (outcome.refusal.reason === "not-found") return lraError(`File not found: ${notePath}. vault_patch changes an existing note; create it with vault_write.`);
 					return lraRefusal(notePath, outcome, "vault_patch", context);
+				case "proposed":
+					return lraProposed(outcome);
 				case "deleted":
 					throw new Error("a patch cannot end as a delete");
 			}

@@ -9,7 +9,7 @@ import { PERIODS } from "../../core/periodic/periods";
 import { validateVaultPath } from "../../core/path";
 import { READS } from "../tools/annotations";
 import { checkPath, guarded, type ToolContext } from "../tools/context";
-import { commandRunFailure, periodicFailure, WORKSPACE_HEADLESS } from "../tools/workspace-answers";
+import { commandRunFacts, commandRunFailure, periodicFailure, WORKSPACE_HEADLESS } from "../tools/workspace-answers";
 import { lraOk, lraText, stop } from "./answers";
 
 export function registerLraWorkspace(server: McpServer, context: ToolContext): void {
@@ -17,7 +17,7 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		"active_file_get_path",
 		{ description: "Return {path}: the vault-relative path of the file open in Obsidian's active editor. Errors when none is (always, on the headless host).", inputSchema: {}, annotations: READS },
 		() => guarded(context, async () => {
-			const path = await context.notes.activeNote();
+			const path = await context.notes.activeNote(context.actor());
 			if (path === null || !validateVaultPath(path, context.notes.pathPolicy(), "note").ok) stop("No active file: no note this server serves is open in an active editor (the headless host never has one). Use a path with vault_read instead.");
 			return lraText({ path });
 		}),
@@ -42,7 +42,7 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		},
 		({ commandId }) => guarded(context, async () => {
 			const run = await context.notes.commands.run(context.actor(), commandId);
-			if (run.kind !== "ran") stop(commandRunFailure(run, commandId));
+			if (run.kind !== "ran") stop(commandRunFailure(run, commandId), commandRunFacts(run));
 			return lraOk({ changed: run.changed.map(({ path, change, from, undoable }) => ({ path, change, from, undoable })), ...(run.unlisted > 0 ? { unlisted: run.unlisted } : {}) });
 		}),
 	);
@@ -56,7 +56,7 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		},
 		({ path, newLeaf }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
-			const opened = await context.notes.openNote(notePath, newLeaf === true);
+			const opened = await context.notes.openNote(context.actor(), notePath, newLeaf === true);
 			if (opened === "unavailable") stop(WORKSPACE_HEADLESS);
 			if (opened === "missing") stop(`File not found: ${notePath}; nothing was opened (opening never creates a note). Create it with vault_write first.`);
 			return lraOk();

@@ -37,7 +37,7 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 	const protocol = server.server;
 	protocol.registerCapabilities({ resources: { subscribe: options.subscriptions !== null, listChanged: false } });
 	const answer = <T>(run: () => Promise<T>) => answered(run, options.onError);
-	protocol.setRequestHandler(ListResourcesRequestSchema, (request) => answer(() => listNoteResources(notes, request.params?.cursor)));
+	protocol.setRequestHandler(ListResourcesRequestSchema, (request) => answer(() => listNoteResources(notes, actor(), request.params?.cursor)));
 	protocol.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
 		Promise.resolve({
 			resourceTemplates: [

@@ -7,6 +7,7 @@
 import { ErrorCode, McpError, type ListResourcesResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { isBackupPath } from "../../core/conflicts";
 import type { AgentNotes } from "../../service/agent-notes";
+import type { AgentActor } from "../../service/actor";
 import { noteMimeType, noteUri } from "./uris";
 import { OPENAPI_SPEC_RESOURCE } from "./openapi-spec";
 
@@ -16,11 +17,11 @@ export const PAGE_SIZE = 100;
 const PAGE_CHARS = 200_000;
 const CURSOR_PREFIX = "after:";
 
-export async function listNoteResources(notes: AgentNotes, cursor: string | undefined): Promise<ListResourcesResult> {
+export async function listNoteResources(notes: AgentNotes, actor: AgentActor, cursor: string | undefined): Promise<ListResourcesResult> {
 	const after = cursor === undefined ? null : parseCursor(cursor);
 	// The first page opens with the OpenAPI document (openapi-spec.ts), in place of one note.
 	const resources: Resource[] = after === null ? [OPENAPI_SPEC_RESOURCE] : [];
-	const page = await notes.notePage(after, PAGE_SIZE - resources.length);
+	const page = await notes.notePage(actor, after, PAGE_SIZE - resources.length);
 	const backupFolder = notes.settings().backupFolder;
 	let chars = 0;
 	let last: string | null = null;

@@ -18,7 +18,7 @@ export async function readResource(notes: AgentNotes, actor: AgentActor, uri: st
 		case "note":
 			return readNote(notes, actor, uri, target.path);
 		case "conflict":
-			return readConflict(notes, uri, target.id);
+			return readConflict(notes, actor, uri, target.id);
 		case "unknown":
 			throw notFound(uri, `Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path>, revision-guard://conflict/<id> and ${OPENAPI_SPEC_URI}. Call resources/list for the notes.`);
 	}
@@ -34,8 +34,8 @@ async function readNote(notes: AgentNotes, actor: AgentActor, uri: string, path:
 	};
 }
 
-function readConflict(notes: AgentNotes, uri: string, id: string): ReadResourceResult {
-	const record = notes.conflict(id);
+function readConflict(notes: AgentNotes, actor: AgentActor, uri: string, id: string): ReadResourceResult {
+	const record = notes.conflict(actor, id);
 	if (!record) throw notFound(uri, `There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
 	const links = { noteUri: noteUri(record.path), ...(record.backupPath ? { backupUri: noteUri(record.backupPath) } : {}) };
 	return { contents: [{ uri: conflictUri(record.id), mimeType: "application/json", text: JSON.stringify({ ...conflictForAgents(record), ...links }) }] };

@@ -35,7 +35,7 @@ export class NoteSubscriptions {
 		const now = await this.deps.notes.read(this.deps.actor(), path, { head: true });
 		if (!this.known.has(path) && this.known.size >= this.max) return false;
 		this.known.set(path, now.kind === "missing" ? null : now.revision);
-		this.unsubscribe ??= this.deps.notes.onNoteChanged((change) => this.changed(change), (changed) => this.known.has(changed));
+		this.unsubscribe ??= this.deps.notes.onNoteChanged(this.deps.actor, (change) => this.changed(change), (changed) => this.known.has(changed));
 		return true;
 	}
 

@@ -1,6 +1,7 @@
 /** append_note: add text at the end of a note (creating it if missing); appending overwrites nothing, so no revision. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { PROPOSAL_OUTPUT, proposedResult } from "./proposed";
 import { APPENDS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, ok } from "./context";
@@ -23,7 +24,7 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 				path: z.string().describe('Vault-relative note path, e.g. "Inbox/Log.md".'),
 				content: z.string().describe("The text to add at the end."),
 			},
-			outputSchema: { path: z.string(), revision: z.string().describe("The note's revision after the append (a part token, part.…, unless you had read the note whole just before).") },
+			outputSchema: { path: z.string(), revision: z.string().optional().describe("The note's revision after the append (a part token, part.…, unless you had read the note whole just before). Absent when the append waits for the person as a proposal (proposalId)."), ...PROPOSAL_OUTPUT },
 			annotations: APPENDS,
 		},
 		({ path, content }) => guarded(context, async () => {
@@ -41,6 +42,8 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 					return ok({ path: notePath, revision: tokenFor(outcome.revision, outcome.sight) });
 				case "refused":
 					return refusalResult(notePath, outcome, "append_note", context);
+				case "proposed":
+					return proposedResult(outcome);
 				case "deleted":
 				case "inapplicable":
 					throw new Error(`an append cannot end as "${outcome.kind}"`);

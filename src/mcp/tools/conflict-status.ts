@@ -45,7 +45,7 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			annotations: READS,
 		},
 		({ id, wait }, extra) => guarded(context, async () => {
-			const record = context.notes.conflict(id);
+			const record = context.notes.conflict(context.actor(), id);
 			if (!record) return fail(`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
 			// Counted per key, across its sessions: one key cannot take every slot by opening more sessions.
 			const outcome = await context.notes.awaitConflictStatus(record, (wait ?? 0) * 1000, context.key, extra.signal);

@@ -4,6 +4,7 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { PROPOSAL_OUTPUT } from "./proposed";
 import { MAX_EDITS } from "../../core/edit";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
@@ -35,7 +36,7 @@ export function registerEditNote(server: McpServer, context: ToolContext): void 
 				edits: z.array(edit).min(1).max(MAX_EDITS).describe(`The replacements, applied in order (1 to ${MAX_EDITS}).`),
 				revision: z.string().min(1).optional().describe("Optional: the revision from your last read_note; the edits are then refused if the note changed since."),
 			},
-			outputSchema: { path: z.string(), revision: z.string().describe("The note's new revision.") },
+			outputSchema: { path: z.string(), revision: z.string().optional().describe("The note's new revision. Absent when the edit waits for the person as a proposal (proposalId)."), ...PROPOSAL_OUTPUT },
 			annotations: REWRITES,
 		},
 		({ path, edits, revision }) => guarded(context, async () => {

@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { fail, ok, type ToolContext } from "./context";
 import { refusalResult } from "./refusal";
+import { proposedResult } from "./proposed";
 import { inapplicableCode, refusalCode } from "../../core/refusal-codes";
 import { revisionField, tokenFor } from "../../core/revision-tokens";
 
@@ -50,6 +51,8 @@ export async function inPlaceChangeResult(path: string, outcome: WriteOutcome, t
 			return ok({ path, revision: tokenFor(outcome.revision, outcome.sight) });
 		case "inapplicable":
 			return inapplicableResult(path, outcome, tool);
+		case "proposed":
+			return proposedResult(outcome);
 		case "refused":
 			if (outcome.refusal.reason === "not-found") {
 				return fail(`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`, { error: refusalCode(outcome.refusal), path });

@@ -28,7 +28,7 @@ export function registerListNotes(server: McpServer, context: ToolContext): void
 		},
 		({ folder }) => guarded(context, async () => {
 			const folderPath = checkPath(context, folder ?? "", "folder");
-			const listed = await context.notes.listFolder(folderPath);
+			const listed = await context.notes.listFolder(context.actor(), folderPath);
 			if (!listed) return fail(`There is no folder ${JSON.stringify(folderPath)}. Call list_notes without a folder to see the vault root.`);
 			// Only what the tools would serve: notes of a served type (readable ones), and sub-folders.
 			const folders = listed.filter((entry) => entry.type === "folder").map((entry) => entry.path.replace(/\/$/, ""));

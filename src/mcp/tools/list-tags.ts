@@ -37,7 +37,7 @@ export function registerListTags(server: McpServer, context: ToolContext): void 
 			annotations: READS,
 		},
 		({ after, limit }) => guarded(context, async () => {
-			const page = tagPage(await context.notes.facts.tags(), { ...(after === undefined ? {} : { after }), limit: limit ?? DEFAULT_LIMIT, maxChars: PAGE_CHARS });
+			const page = tagPage(await context.notes.facts.tags(context.actor()), { ...(after === undefined ? {} : { after }), limit: limit ?? DEFAULT_LIMIT, maxChars: PAGE_CHARS });
 			return ok({ tags: page.tags, ...(page.next === undefined ? {} : { next: page.next }) });
 		}),
 	);

@@ -42,7 +42,7 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 			const notePath = checkPath(context, path, "note");
 			const from = unquoted(since);
 			// The result carries the page twice (as text and as structure, as MCP asks), so each gets half the cap.
-			const answer = await context.notes.changes(notePath, { since: from, offset: offset ?? 0, copies: 2, ...(to !== undefined ? { to: unquoted(to) } : {}) });
+			const answer = await context.notes.changes(context.actor(), notePath, { since: from, offset: offset ?? 0, copies: 2, ...(to !== undefined ? { to: unquoted(to) } : {}) });
 			if (answer.kind === "missing") return fail(`There is no note at ${JSON.stringify(notePath)}.`);
 			if (answer.kind === "not-retained") return fail(`Revision ${answer.revision} of ${JSON.stringify(notePath)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`);
 			const { page, sight } = answer;

@@ -5,6 +5,7 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { PROPOSAL_OUTPUT } from "./proposed";
 import { applyPatch, PATCH_SCOPES, type PatchInstruction, type PatchOperation, type PatchTargetType, type PatchWarning } from "../../core/patch";
 import { algebraError } from "../../core/patch-algebra";
 import { parseDestination } from "../../core/patch-instruction";
@@ -56,7 +57,8 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 			},
 			outputSchema: {
 				path: z.string(),
-				revision: z.string().describe("The note's new revision: pass it to your next write of this note."),
+				revision: z.string().optional().describe("The note's new revision: pass it to your next write of this note. Absent when the patch waits for the person as a proposal (proposalId)."),
+				...PROPOSAL_OUTPUT,
 				warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional().describe("Advice about what was written, e.g. a heading capped at level 6."),
 			},
 			annotations: REWRITES,

@@ -9,6 +9,10 @@ import { PERIODS } from "../../core/periodic/periods";
 import type { ToolContext } from "./context";
 import { fail, guarded, ok } from "./context";
 import { periodicFailure } from "./workspace-answers";
+import type { WriteOutcome } from "../../service/guarded-writer";
+import { refusalCode } from "../../core/refusal-codes";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
+import { proposedResult } from "./proposed";
 
 export const PERIODIC_NOTE_DESCRIPTION =
 	"Find a periodic note: today's daily note (or this week's, month's, quarter's, year's), or, with `date`, the one holding that day, named as the " +
@@ -34,10 +38,18 @@ export function registerPeriodicNote(server: McpServer, context: ToolContext): v
 			const [year, month, day] = (date ?? "").split("-").map(Number);
 			const resolved = context.notes.periodic.resolve(period, date === undefined ? undefined : { year: year!, month: month!, day: day! });
 			if (resolved.kind !== "resolved") return fail(periodicFailure(resolved));
-			if (create !== true) return ok({ path: resolved.path, period, exists: await context.notes.periodic.exists(resolved), created: false });
+			if (create !== true) return ok({ path: resolved.path, period, exists: await context.notes.periodic.exists(context.actor(), resolved), created: false });
 			const ensured = await context.notes.periodic.ensure(context.actor(), resolved);
-			if (ensured.kind === "refused") return fail(`The ${period} note ${JSON.stringify(resolved.path)} could not be created: the write was refused. Nothing was written.`, { path: resolved.path });
+			if (ensured.kind === "refused") return ensureRefused(period, resolved.path, ensured.outcome);
 			return ok({ path: resolved.path, period, exists: true, created: ensured.kind === "created" });
 		}),
 	);
+}
+
+/** A creation the writer refused (or turned into a proposal): what happened, with the refusal's code and its rule. */
+function ensureRefused(period: string, path: string, outcome: WriteOutcome) {
+	if (outcome.kind === "proposed") return proposedResult(outcome);
+	const refusal = outcome.kind === "refused" ? outcome.refusal : null;
+	const why = refusal?.reason === "scope-forbidden" ? ` ${scopeRuleSentence(refusal)} ${scopeNextStep(refusal)}` : "";
+	return fail(`The ${period} note ${JSON.stringify(path)} could not be created: the write was refused. Nothing was written.${why}`, { path, ...(refusal ? { error: refusalCode(refusal) } : {}), ...(refusal?.reason === "scope-forbidden" ? scopeFacts(refusal) : {}) });
 }

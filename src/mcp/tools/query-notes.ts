@@ -35,7 +35,7 @@ export function registerQueryNotes(server: McpServer, context: ToolContext): voi
 		(args) => guarded(context, async () => {
 			if ((args.logic === undefined) === (args.dql === undefined)) return fail("Pass exactly one of `logic` (a JsonLogic query object) or `dql` (a Dataview TABLE query). Nothing was searched.");
 			const request = pageRequest(args);
-			const answer = args.logic !== undefined ? await context.notes.search.logic(args.logic, request) : await context.notes.search.dql(args.dql!, request);
+			const answer = args.logic !== undefined ? await context.notes.search.logic(context.actor(), args.logic, request) : await context.notes.search.dql(context.actor(), args.dql!, request);
 			if (answer.kind === "invalid-query") return fail(`The query cannot be evaluated: ${answer.reason} Nothing was searched.`, { error: "invalid-query" });
 			if (answer.kind === "too-costly") return fail(`${answer.reason} Narrow the query (match on path, tags or frontmatter before content) or simplify its patterns.`, { error: "too-costly" });
 			if (answer.kind === "unavailable") {

@@ -10,6 +10,7 @@ import { refusalLinks } from "../resources/links";
 import { fail, type ToolContext } from "./context";
 import { refusalCode } from "../../core/refusal-codes";
 import { tokenFor } from "../../core/revision-tokens";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { currentFields, nextPageRevisions } from "../../service/stale-facts";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
@@ -94,5 +95,7 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallT
 			return fail(`There is no note at ${quoted}; nothing was deleted.`, facts);
 		case "malformed-condition":
 			return fail(`Refused: the revision is not valid; nothing was written. Pass the revision exactly as read_note returned it.`, facts);
+		case "scope-forbidden":
+			return fail(`Refused: ${scopeRuleSentence(refusal)} Nothing was ${tool === "delete_note" ? "deleted" : "written"}. ${scopeNextStep(refusal)}`, { ...facts, ...scopeFacts(refusal) });
 	}
 }

@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { resolveDestination } from "../../core/destination";
 import type { RelocationRefused } from "../../service/move-request";
 import { relocationFacts, trashedSentence } from "../../service/relocation-facts";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { fail, ToolFailure, type ToolContext } from "./context";
 
 export type RelocatingTool = "move_note" | "copy_note";
@@ -53,6 +54,8 @@ export function relocationRefusalResult(outcome: RelocationRefused, from: string
 			return fail(`Refused: the ${argument} is not valid; ${nothing}. Pass it exactly as read_note returned it.`, facts);
 		case "not-found":
 			return fail(`There is no note at ${quoted}; ${nothing}.`, facts);
+		case "scope-forbidden":
+			return fail(`Refused: ${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, { ...facts, ...scopeFacts(refusal) });
 		case "exists":
 		case "content-loss":
 		case "empty-body":

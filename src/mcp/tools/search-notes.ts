@@ -38,7 +38,7 @@ export function registerSearchNotes(server: McpServer, context: ToolContext): vo
 			annotations: READS,
 		},
 		(args) => guarded(context, async () => {
-			const answer = await context.notes.search.simple(args.query, args.context_length ?? DEFAULT_CONTEXT_LENGTH, pageRequest(args));
+			const answer = await context.notes.search.simple(context.actor(), args.query, args.context_length ?? DEFAULT_CONTEXT_LENGTH, pageRequest(args));
 			return pageResult(answer, (hit) => ({
 				path: hit.filename,
 				score: hit.score,

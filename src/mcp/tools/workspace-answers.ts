@@ -1,6 +1,7 @@
 /** What MCP tools (ours and the Local REST API's) say when a workspace or periodic-note call cannot go on. */
 import type { CommandRun } from "../../service/command-runs";
 import type { PeriodicResolution } from "../../service/periodic-notes";
+import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 
 export const WORKSPACE_HEADLESS = "This server serves a plain folder: there is no Obsidian here to run commands in, open notes in, or hold an active editor, so nothing was done. Work with notes by path.";
 
@@ -8,6 +9,8 @@ export function commandRunFailure(run: Exclude<CommandRun, { kind: "ran" }>, id:
 	switch (run.kind) {
 		case "unavailable":
 			return WORKSPACE_HEADLESS;
+		case "scope-forbidden":
+			return `Refused: ${scopeRuleSentence(run.refusal)} "${id}" was not run. ${scopeNextStep(run.refusal)}`;
 		case "not-allowed":
 			return `Refused: the key "${run.key}" may not run Obsidian commands, so "${id}" was not run (a command changes notes with no revision). The person can allow this key in Obsidian: Settings → Revision Guard → Obsidian commands. Meanwhile, change notes with the note tools, which are guarded.`;
 		case "unknown":
@@ -15,6 +18,11 @@ export function commandRunFailure(run: Exclude<CommandRun, { kind: "ran" }>, id:
 		case "not-run":
 			return `Obsidian did not run "${id}": it cannot run now (many commands need a note open in the active editor). Nothing was changed. Open the note first, then run it again.`;
 	}
+}
+
+/** The facts beside a refused run, where it has a code of its own (a scope refusal's names its rule). */
+export function commandRunFacts(run: Exclude<CommandRun, { kind: "ran" }>): Record<string, unknown> | undefined {
+	return run.kind === "scope-forbidden" ? { error: "scope-forbidden", ...scopeFacts(run.refusal) } : undefined;
 }
 
 export function periodicFailure(resolution: Exclude<PeriodicResolution, { kind: "resolved" }>): string {

@@ -10,7 +10,7 @@ import { changeTagOf } from "../../core/revision-tokens";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, fail, guarded, ok } from "./context";
-import { commandRunFailure, WORKSPACE_HEADLESS } from "./workspace-answers";
+import { commandRunFacts, commandRunFailure, WORKSPACE_HEADLESS } from "./workspace-answers";
 
 export const WORKSPACE_TOOL_NAMES = ["active_note", "open_note", "list_commands", "run_command"] as const;
 
@@ -19,7 +19,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 		"active_note",
 		{ title: "The note open in Obsidian", description: "The path of the note open in Obsidian's active editor (the person's current note). Read it with read_note.", inputSchema: {}, outputSchema: { path: z.string() }, annotations: READS },
 		() => guarded(context, async () => {
-			const path = await context.notes.activeNote();
+			const path = await context.notes.activeNote(context.actor());
 			if (path === null || !validateVaultPath(path, context.notes.pathPolicy(), "note").ok) return fail("No note is open in Obsidian's active editor (or the active file is not a note this server serves).");
 			return ok({ path });
 		}),
@@ -36,7 +36,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 		},
 		({ path, new_tab: newTab }) => guarded(context, async () => {
 			const notePath = checkPath(context, path, "note");
-			const opened = await context.notes.openNote(notePath, newTab === true);
+			const opened = await context.notes.openNote(context.actor(), notePath, newTab === true);
 			if (opened === "unavailable") return fail(WORKSPACE_HEADLESS);
 			if (opened === "missing") return fail(`There is no note at ${JSON.stringify(notePath)}; nothing was opened.`);
 			return ok({ path: notePath, opened: true });
@@ -75,7 +75,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 		},
 		({ id }) => guarded(context, async () => {
 			const run = await context.notes.commands.run(context.actor(), id);
-			if (run.kind !== "ran") return fail(commandRunFailure(run, id));
+			if (run.kind !== "ran") return fail(commandRunFailure(run, id), commandRunFacts(run));
 			const changed = run.changed.map(({ path, change, from, undoable, revision }) => ({ path, change, ...(from === undefined ? {} : { from }), undoable, ...(revision === undefined ? {} : { changeTag: changeTagOf(revision) }) }));
 			return ok({ id, changed, ...(run.unlisted > 0 ? { unlisted: run.unlisted } : {}) });
 		}),

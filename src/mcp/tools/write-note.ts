@@ -1,6 +1,7 @@
 /** write_note: create or replace a whole note through the guarded writer, with the session's implicit token (if any) and merge: "auto". */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { PROPOSAL_OUTPUT, proposedResult } from "./proposed";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, heldAt, ifMatchOf, ok } from "./context";
@@ -32,8 +33,9 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 			},
 			outputSchema: {
 				path: z.string(),
-				revision: z.string().describe("The note's new revision: pass it to your next write of this note. After merged: true it is a part token (part.…), which patch_note accepts; call read_note to see the merge before replacing the note."),
-				created: z.boolean(),
+				revision: z.string().optional().describe("The note's new revision: pass it to your next write of this note. After merged: true it is a part token (part.…), which patch_note accepts; call read_note to see the merge before replacing the note. Absent when the write waits for the person as a proposal (proposalId)."),
+				created: z.boolean().optional().describe("Whether the write created the note (absent with proposalId)."),
+				...PROPOSAL_OUTPUT,
 				merged: z.boolean().optional().describe("True when your revision was stale and a clean automatic merge was written."),
 				mergeRules: z.array(z.enum(["frontmatter", "tags", "list"])).optional().describe("With merged: the markdown rules that merged parts of it where a line merge would have conflicted; check those parts."),
 			},
@@ -59,6 +61,8 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 					return ok({ path: notePath, revision: tokenFor(outcome.revision, outcome.sight), created: false });
 				case "refused":
 					return refusalResult(notePath, outcome, "write_note", context);
+				case "proposed":
+					return proposedResult(outcome);
 				case "deleted":
 				case "inapplicable":
 					throw new Error(`a replace cannot end as "${outcome.kind}"`);

@@ -7,6 +7,7 @@ import { until } from "../../helpers/built-plugin";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { readVaultFile, sha256Token, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
 import { changeTagOf } from "../../../src/core/revision-tokens";
+import { PERSON } from "../../../src/service/actor";
 
 /** History shows no content: it names each revision by its change tag (src/core/revision-tokens.ts). */
 const tagOfText = (text: string) => changeTagOf(sha256Token(text));
@@ -146,7 +147,7 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		await writeVaultFile(h.dir, "a.md", "before\n");
 		const revision = await agentPut("a.md", "after\n");
 		const changes: (string | null)[] = [];
-		const stop = h.guard.notes.onNoteChanged((change) => changes.push(change.by?.kind === "agent" ? change.by.name : null));
+		const stop = h.guard.notes.onNoteChanged(() => PERSON, (change) => changes.push(change.by?.kind === "agent" ? change.by.name : null));
 		expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${revision}"` } })).status).toBe(204);
 		await until(() => changes.length > 0, "the change to be reported");
 		stop();
