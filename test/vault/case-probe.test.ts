@@ -30,3 +30,23 @@ describe("caseInsensitiveFolder", () => {
 		}
 	});
 });
+
+describe("ObsidianGateway.caseInsensitive", () => {
+	it("asks Obsidian's adapter for the config folder spelled otherwise, so it follows the disk Obsidian sees", async () => {
+		const { App } = await import("../obsidian-stub");
+		const { ObsidianGateway } = await import("../../src/vault/obsidian-gateway");
+		const { mkdir } = await import("fs/promises");
+		for (const caseInsensitive of [true, false]) {
+			const dir = await mkdtemp(join(tmpdir(), "rg-case-obsidian-"));
+			try {
+				await mkdir(join(dir, ".obsidian"));
+				const app = new App(dir, { caseInsensitive });
+				// The stub implements the slice of App the gateway uses.
+				const gateway = new ObsidianGateway(app as unknown as ConstructorParameters<typeof ObsidianGateway>[0], () => undefined, async () => undefined);
+				expect(await gateway.caseInsensitive(), `caseInsensitive: ${caseInsensitive}`).toBe(caseInsensitive);
+			} finally {
+				await rm(dir, { recursive: true, force: true });
+			}
+		}
+	});
+});
