@@ -44,9 +44,7 @@ import type { AgentKey } from "../settings";
 import type { CompiledScope } from "../core/key-scope";
 import { KeyScopes } from "./key-scopes";
 import { ScopeGate } from "./scope-gate";
-import { countAccess, type ScopeSummary } from "./scope-summary";
-import { agentActor } from "./actor";
-import { isBackupPath } from "../core/conflicts";
+import { summarizeScope, type ScopeSummary } from "./scope-summary";
 import type { ProposalSink } from "./proposal-sink";
 import { refusedWithout } from "./refusal";
 import type { Actor } from "./actor";
@@ -224,28 +222,16 @@ export class AgentNotes {
 	 * caller could be held to, so that is a problem too, never the wider of the two.
 	 */
 	scopeOfName(name: string): CompiledScope | null {
-		const named = this.settings().keys.filter((key) => key.name === name).map((key) => this.keyScopes.of(key));
-		const first = named[0];
-		if (first === undefined) return null;
-		const failed = named.find((compiled) => !compiled.ok);
-		if (failed !== undefined) return failed;
-		const lists = (compiled: CompiledScope) => (compiled.ok ? JSON.stringify(compiled.scope.lists) : "");
-		if (named.some((compiled) => lists(compiled) !== lists(first))) return { ok: false, problem: { key: name, field: "read", message: `Two keys are named "${name}", with different lists, so which limits apply cannot be told.` } };
-		return first;
+		return this.keyScopes.ofName(this.settings().keys, name);
 	}
 
 	/**
 	 * What `key`'s lists mean in this vault now (settings tab): how many of the notes agents are served it can see,
 	 * change and only propose changes to (.bak notes aside), counted in slices; or why the key is not served.
 	 */
-	async scopeSummary(key: AgentKey): Promise<ScopeSummary> {
-		const compiled = this.keyScopes.of(key);
-		if (!compiled.ok) return { kind: "not-served", problem: compiled.problem };
-		const policy = this.pathPolicy();
-		const { backupFolder } = this.settings();
-		const paths = (await this.deps.gateway.listNotes(policy.noteExtensions)).filter((path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder));
-		const actor = agentActor(key.name, undefined, undefined, compiled.scope);
-		return { kind: "counted", ...(await countAccess(paths, (path) => this.scopes.access(actor, path), this.deps.yieldToHost ?? yieldVia(this.deps.timers))) };
+	scopeSummary(key: AgentKey): Promise<ScopeSummary> {
+		const { gateway, settings, pathPolicy, timers } = this.deps;
+		return summarizeScope({ gateway, settings, pathPolicy, scopes: this.scopes, keyScopes: this.keyScopes, yieldToHost: this.deps.yieldToHost ?? yieldVia(timers) }, key);
 	}
 
 	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */

@@ -21,6 +21,22 @@ export class KeyScopes {
 		if (signature !== null) this.compiled.set(key, { signature, result });
 		return result;
 	}
+
+	/**
+	 * The scope of the keys named `name` (a caller that names itself, not one that presents a key): null when no key
+	 * has that name. Two keys sharing a name with different lists name no scope the caller could be held to, so that
+	 * is a problem too, never the wider of the two.
+	 */
+	ofName(keys: readonly AgentKey[], name: string): CompiledScope | null {
+		const named = keys.filter((key) => key.name === name).map((key) => this.of(key));
+		const first = named[0];
+		if (first === undefined) return null;
+		const failed = named.find((compiled) => !compiled.ok);
+		if (failed !== undefined) return failed;
+		const lists = (compiled: CompiledScope) => (compiled.ok ? JSON.stringify(compiled.scope.lists) : "");
+		if (named.some((compiled) => lists(compiled) !== lists(first))) return { ok: false, problem: { key: name, field: "read", message: `Two keys are named "${name}", with different lists, so which limits apply cannot be told.` } };
+		return first;
+	}
 }
 
 /** Why each key with malformed lists cannot be served (empty when every key's lists are valid). */

@@ -44,10 +44,18 @@ export class ScopeGate {
 		return (path) => this.accessIn(scope, path) !== "hidden";
 	}
 
-	/** Whether a folder is shown to the caller: only when something inside it could be readable. */
+	/**
+	 * Whether a folder is shown to the caller: only when something inside it could be readable. The backup folder
+	 * mirrors the vault's folders, so a folder inside it is shown as the folder it mirrors would be.
+	 */
 	folderVisible(actor: Actor, folder: string): boolean {
 		const scope = this.scopeOf(actor);
-		return scope === null || folderVisible(scope, folder);
+		if (scope === null) return true;
+		const backups = this.settings().backupFolder.replace(/^\/+|\/+$/g, "");
+		const bare = folder.replace(/\/+$/, "");
+		if (backups !== "" && bare.toLowerCase() === backups.toLowerCase()) return scope.read.length > 0;
+		if (backups !== "" && bare.toLowerCase().startsWith(backups.toLowerCase() + "/")) return folderVisible(scope, bare.slice(backups.length + 1));
+		return folderVisible(scope, folder);
 	}
 
 	/**

@@ -226,3 +226,35 @@ describe("commands and key scopes", () => {
 		expect(notes.commands.allowed(agentActor("reader"))).toBe(true);
 	});
 });
+
+describe("scopes, the backup folder and the disk", () => {
+	it("lists the backup folder's mirror of a folder the key may see, and nothing of one it may not", async () => {
+		const gateway = new MemoryGateway({ "Projects/plan.md": "plan\n", "Backups/Projects/plan.20260101-000000.bak.md": "kept\n", "Backups/Private/diary.20260101-000000.bak.md": "SECRET\n" });
+		const settings = { ...structuredClone(DEFAULT_SETTINGS), backupFolder: "Backups" };
+		const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+		const reader = agentActor("reader", "key:reader", undefined, scopeOf({ read: ["Projects/**"], write: [] }));
+		expect((await guard.notes.listFolder(reader, ""))!.map((entry) => entry.path).sort()).toEqual(["Backups/", "Projects/"]);
+		expect((await guard.notes.listFolder(reader, "Backups"))!.map((entry) => entry.path)).toEqual(["Backups/Projects/"]);
+		expect(await guard.notes.listFolder(reader, "Backups/Private")).toBeNull();
+		expect((await guard.notes.read(reader, "Backups/Projects/plan.20260101-000000.bak.md")).kind).toBe("read");
+		expect(await guard.notes.read(reader, "Backups/Private/diary.20260101-000000.bak.md")).toEqual({ kind: "missing" });
+	});
+
+	it("matches without regard to case when the vault's disk ignores case, and only then", async () => {
+		class FoldingGateway extends MemoryGateway {
+			async caseInsensitive(): Promise<boolean> {
+				return true;
+			}
+		}
+		for (const [gateway, folds] of [[new FoldingGateway({ "Private/x.md": "x\n" }), true], [new MemoryGateway({ "Private/x.md": "x\n" }), false]] as const) {
+			const settings = structuredClone(DEFAULT_SETTINGS);
+			const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+			const key = { name: "k", key: "k".repeat(43), created: "", read: ["**"], write: ["**"], propose: ["private/**"] };
+			const compiled = guard.notes.keyScope(key);
+			if (!compiled.ok) throw new Error(compiled.problem.message);
+			const actor = agentActor("k", "key:k", undefined, compiled.scope);
+			const outcome = await guard.notes.write(writeRequest("Private/x.md", "y\n", { basedOn: "x\n", actor }));
+			expect(outcome.kind, `folds: ${folds}`).toBe(folds ? "refused" : "written");
+		}
+	});
+});
