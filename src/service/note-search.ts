@@ -59,7 +59,13 @@ export interface LogicHit {
 /** A cursor that is malformed or belongs to another query. */
 export type BadCursor = { kind: "bad-cursor" };
 export type LogicAnswer = SearchPage<LogicHit> | BadCursor | { kind: "invalid-query"; reason: string } | { kind: "too-costly"; reason: string };
-export type DqlAnswer = SearchPage<LogicHit> | BadCursor | { kind: "invalid-query"; reason: string } | { kind: "unavailable"; reason: "no-obsidian" | "no-dataview" };
+export type DqlAnswer =
+	| SearchPage<LogicHit>
+	| BadCursor
+	| { kind: "invalid-query"; reason: string }
+	| { kind: "unavailable"; reason: "no-obsidian" | "no-dataview" }
+	/** The key may read only part of the vault, and a DQL column can show other notes' values: not run for it. */
+	| { kind: "scoped" };
 
 export interface NoteSearchDeps {
 	gateway: VaultGateway;

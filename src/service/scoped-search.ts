@@ -24,6 +24,10 @@ export class ScopedSearch {
 	}
 
 	dql(actor: Actor, source: string, request: SearchPageRequest): Promise<DqlAnswer> {
+		// Rows are the key's notes, but a column (a link list, a value from another note) can name any note: a key that
+		// may read only part of the vault does not run DQL at all, rather than see a hidden note through a column.
+		const scope = this.scopes.scopeOf(actor);
+		if (scope !== null && !scope.lists.read.includes("**")) return Promise.resolve({ kind: "scoped" });
 		return this.search.dql(this.scopes.visibility(actor), source, request);
 	}
 }

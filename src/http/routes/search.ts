@@ -44,6 +44,7 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 	if (mediaType === DQL_TYPE) {
 		const answer = await context.notes.search.dql(actorOf(context), body, page);
 		if (answer.kind === "unavailable") return dataviewUnavailable(answer.reason);
+		if (answer.kind === "scoped") return problem("scope-forbidden", DQL_SCOPED, { scope: "dql" });
 		if (answer.kind === "invalid-query") return searchProblem("invalid-search-query", `${answer.reason} Nothing was searched.`);
 		return answered(answer);
 	}
@@ -76,6 +77,9 @@ function answered<T>(answer: SearchPage<T> | { kind: "bad-cursor" }): ApiRespons
 	if (answer.nextCursor !== null) headers["Search-Next-Cursor"] = answer.nextCursor;
 	return json(200, answer.hits as unknown as JsonValue, headers);
 }
+
+const DQL_SCOPED =
+	"This key may read only part of the vault, and a Dataview DQL column can show values of any note (a link list, an embed), so DQL is not run for it: nothing was searched. Send a JsonLogic query (Content-Type: application/vnd.olrapi.jsonlogic+json), which covers only the notes this key may see.";
 
 function dataviewUnavailable(reason: "no-obsidian" | "no-dataview"): ApiResponse {
 	const detail =

@@ -38,6 +38,7 @@ export function registerQueryNotes(server: McpServer, context: ToolContext): voi
 			const answer = args.logic !== undefined ? await context.notes.search.logic(context.actor(), args.logic, request) : await context.notes.search.dql(context.actor(), args.dql!, request);
 			if (answer.kind === "invalid-query") return fail(`The query cannot be evaluated: ${answer.reason} Nothing was searched.`, { error: "invalid-query" });
 			if (answer.kind === "too-costly") return fail(`${answer.reason} Narrow the query (match on path, tags or frontmatter before content) or simplify its patterns.`, { error: "too-costly" });
+			if (answer.kind === "scoped") return fail("This key may read only part of the vault, and a DQL column can show values of any note, so `dql` is not run for it. Use `logic` (JsonLogic), which covers only the notes this key may see. Nothing was searched.", { error: "scope-forbidden" });
 			if (answer.kind === "unavailable") {
 				const why = answer.reason === "no-obsidian" ? "This is the headless host (a plain folder), which has no Dataview." : "The Dataview plugin is not installed or not enabled in this vault.";
 				return fail(`${why} Use \`logic\` (JsonLogic) instead. Nothing was searched.`, { error: "dataview-unavailable" });

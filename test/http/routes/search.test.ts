@@ -15,7 +15,7 @@ import type { CallResult } from "../../helpers/http-client";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { writeVaultFile } from "../../helpers/vault-files";
 import { simpleSearchCalls } from "../../obsidian-stub";
-import { STACKS, type Stack } from "../stacks";
+import { STACKS, TWO_KEYS, type Stack } from "../stacks";
 
 forbidServerErrors(["dataview-unavailable"]);
 
@@ -255,6 +255,18 @@ describe("Dataview DQL", () => {
 		expect(expectProblem(await dql("LIST FROM #x"), 400, "invalid-search-query", 40070).detail).toContain("Only TABLE");
 		expect(expectProblem(await dql("TABLE WITHOUT ID priority"), 400, "invalid-search-query", 40070).detail).toContain("WITHOUT ID");
 		expect(expectProblem(await dql("nonsense"), 400, "invalid-search-query", 40070).detail).toContain("PARSING FAILED");
+	});
+
+	it("is not run for a key that may read only part of the vault: a DQL column can show any note's values", async () => {
+		const limitedKey = "limited-key-0123456789abcdef0123456789abcdef";
+		s = await STACKS.obsidian(dir, { settings: { keys: [...TWO_KEYS, { name: "limited", key: limitedKey, created: "2026-01-01", read: ["Other note.md"] }] } });
+		const query = vi.fn(async () => ({ successful: true as const, value: { type: "table", headers: ["Note", "links"], values: [[{ path: "Other note.md", embed: false, type: "file" }, [{ path: FIXTURE_PATH }]]] } }));
+		s.app!.plugins.plugins.dataview = { api: { query, settings: { tableIdColumnName: "Note" } } };
+		const res = await s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.dataview.dql+txt", Authorization: `Bearer ${limitedKey}` }, body: "TABLE file.outlinks AS links" });
+		expect(expectProblem(res, 403, "scope-forbidden", 40300).detail).toContain("JsonLogic");
+		expect(query).not.toHaveBeenCalled();
+		// A key that reads the whole vault still runs it.
+		expect((await dql("TABLE file.outlinks AS links")).status).toBe(200);
 	});
 });
 
