@@ -40,7 +40,7 @@ export interface HarnessOptions {
 	/** The server's connection limits (flood tests lower them). */
 	connections?: ConnectionLimits;
 	/** Where changes a key may only propose go (a fake, in tests of what each surface answers). */
-	proposals?: ProposalSink;
+	proposals?: ProposalSink | null;
 }
 
 export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -55,7 +55,7 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 		onError: (error) => errors.push(error),
 		...(options.now ? { now: options.now } : {}),
 		...(options.yieldToHost ? { yieldToHost: options.yieldToHost } : {}),
-		...(options.proposals ? { proposals: options.proposals } : {}),
+		...(options.proposals !== undefined ? { proposals: options.proposals } : {}),
 	});
 	guard.tracker.start();
 	await gateway.watching();

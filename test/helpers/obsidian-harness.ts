@@ -29,7 +29,7 @@ export interface ObsidianHarness {
 }
 
 /** `dir` given: the vault lives there and outlives close() (restarts); otherwise a temporary folder, removed on close. */
-export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number; app?: AppOptions; proposals?: ProposalSink } = {}): Promise<ObsidianHarness> {
+export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number; app?: AppOptions; proposals?: ProposalSink | null } = {}): Promise<ObsidianHarness> {
 	const dir = ownDir ?? (await mkdtemp(join(tmpdir(), "rg-obsidian-")));
 	const app = new App(dir, options.app);
 	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
@@ -51,7 +51,7 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		persistDebounceMs: 20,
 		onError: (error) => errors.push(error),
 		...(options.now ? { now: options.now } : {}),
-		...(options.proposals ? { proposals: options.proposals } : {}),
+		...(options.proposals !== undefined ? { proposals: options.proposals } : {}),
 	});
 	// As the plugin does: tracking starts once the layout is ready, after Obsidian's start-up flood of create events.
 	app.workspace.triggerLayoutReady();

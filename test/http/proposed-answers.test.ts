@@ -133,7 +133,7 @@ describe("without a proposal sink", () => {
 		it(`refuses the change 403 scope-forbidden, saying proposals are not available (${name})`, async () => {
 			const dir = await mkdtemp(join(tmpdir(), "rg-proposed-"));
 			await writeVaultFile(dir, "Drafts/draft.md", DRAFT);
-			const s = await start(dir, { settings: { keys: [...TWO_KEYS, SCOPED] } });
+			const s = await start(dir, { settings: { keys: [...TWO_KEYS, SCOPED] }, proposals: null });
 			try {
 				const answer = await s.api("/vault/Drafts/draft.md", { method: "POST", headers: scoped, body: "more\n" });
 				expect(answer.status).toBe(403);
