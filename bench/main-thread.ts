@@ -26,7 +26,7 @@ export interface MainThreadFigures {
 }
 
 /** Runs `work` and gives the longest event-loop block seen meanwhile, in milliseconds. */
-async function longestBlock(work: () => Promise<unknown>): Promise<number> {
+export async function longestBlock(work: () => Promise<unknown>): Promise<number> {
 	const histogram = monitorEventLoopDelay({ resolution: 1 });
 	histogram.enable();
 	await work();

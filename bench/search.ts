@@ -6,7 +6,7 @@
 import type { ChildProcess } from "child_process";
 import { request } from "http";
 import { join } from "path";
-import { monitorEventLoopDelay } from "perf_hooks";
+import { longestBlock } from "./main-thread";
 import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
 import { BENCH_KEY } from "./servers";
@@ -66,15 +66,6 @@ async function compare(ours: number, bare: number, path: string, body: string | 
 		console.log(`search ${body === null ? "simple" : "JsonLogic"} round ${round + 1}: ours ${a.ms.toFixed(0)} ms (${a.hits} hits), bare ${b.ms.toFixed(0)} ms (${b.hits} hits)`);
 	}
 	return { ms: { ours: median(times.ours), bare: median(times.bare) }, hits };
-}
-
-/** Runs `work` and gives the longest event-loop block seen meanwhile, in milliseconds. */
-async function longestBlock(work: () => Promise<unknown>): Promise<number> {
-	const histogram = monitorEventLoopDelay({ resolution: 1 });
-	histogram.enable();
-	await work();
-	histogram.disable();
-	return histogram.max / 1e6;
 }
 
 export async function measureSearch(folder: string, spawn: Spawn): Promise<SearchFigures> {
