@@ -186,9 +186,9 @@ export const OPENAPI: JsonValue = {
 		},
 		"/active/": {
 			get: { summary: "Read the note open in Obsidian's active editor, as GET /vault/{path} does (Content-Location names it). 404 when none is (always, headless).", parameters: [ifNoneMatch], responses: { "200": { description: "The note and its ETag.", headers: etagHeader }, "304": { description: "Unchanged since the If-None-Match tag.", headers: etagHeader }, "404": problemResponse("No active note."), ...common } },
-			put: { summary: "Replace the active note, guarded like PUT /vault/{path}.", parameters: [ifMatch, allowEmpty], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Replaced.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
-			post: { summary: "Append to the active note, as POST /vault/{path}.", parameters: [ifMatch], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Appended.", headers: etagHeader }, "404": problemResponse("No active note."), ...refusals, ...common } },
-			patch: { summary: "Patch the active note, guarded like PATCH /vault/{path}.", parameters: [ifMatch, patchVersion, ...patchHeaders], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "200": patchedNote, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
+			put: { summary: "Replace the active note, guarded like PUT /vault/{path}.", parameters: [ifMatch, allowEmpty], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Replaced.", headers: etagHeader }, "202": proposed, "404": problemResponse("No active note."), ...refusals, ...common } },
+			post: { summary: "Append to the active note, as POST /vault/{path}.", parameters: [ifMatch], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "204": { description: "Appended.", headers: etagHeader }, "202": proposed, "404": problemResponse("No active note."), ...refusals, ...common } },
+			patch: { summary: "Patch the active note, guarded like PATCH /vault/{path}.", parameters: [ifMatch, patchVersion, ...patchHeaders], requestBody: { required: true, content: { "text/markdown": { schema: { type: "string" } } } }, responses: { "200": patchedNote, "202": proposed, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
 			delete: { summary: "Trash the active note; needs If-Match (or a current last read).", parameters: [ifMatch], responses: { "204": { description: "Trashed." }, "404": problemResponse("No active note."), "412": refusals["412"], "428": refusals["428"], ...common } },
 		},
 		"/conflicts": {
@@ -251,7 +251,7 @@ export const OPENAPI: JsonValue = {
 		...historyPaths({ problemResponse, pathParam, etagHeader, common, refusals }),
 		...searchPaths({ problemResponse, common }),
 		...tagsPaths({ problemResponse, common }),
-		...periodicPaths({ problemResponse, etagHeader, common, refusals }),
+		...periodicPaths({ problemResponse, etagHeader, common, refusals, proposed }),
 		...commandPaths({ problemResponse, pathParam, common }),
 		...proposalPaths({ problemResponse, common }),
 		"/mcp": {

@@ -80,6 +80,19 @@ describe("GET /openapi.json", () => {
 		for (const name of refs) expect(doc.components.schemas[name], name).toBeDefined();
 	});
 
+	it("documents 202 (a change that waits for the person) on every operation that changes a note's content", async () => {
+		const doc = await fetchDocument();
+		const contentRoutes = Object.keys(doc.paths).filter((path) => path.startsWith("/vault/{path}") || path.startsWith("/periodic/") || path.startsWith("/active/"));
+		expect(contentRoutes.length).toBeGreaterThan(4);
+		for (const path of contentRoutes) {
+			for (const method of ["put", "post", "patch"]) {
+				const operation = doc.paths[path]![method];
+				if (operation === undefined) continue;
+				expect(Object.keys(operation.responses ?? {}), `${method.toUpperCase()} ${path}`).toContain("202");
+			}
+		}
+	});
+
 	it("needs a key like every route but GET /", async () => {
 		const res = await h.raw("/openapi.json");
 		expect(res.status).toBe(401);

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentKey } from "../../../src/settings";
+import { DEFAULT_SETTINGS, type AgentKey } from "../../../src/settings";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { writeVaultFile } from "../../helpers/vault-files";
 import { STACKS, TWO_KEYS, type Stack } from "../stacks";
@@ -49,6 +49,20 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("a key that may on
 		expect(await s.file("Plans/Plan.md")).toBe(`${PLAN}- two (agent)\n`);
 		// Nobody but the person decides: the route that would is not there for any key.
 		expect((await s.api(`/proposals/${proposalId}`, { method: "POST", headers: asDrafter })).status).toBe(405);
+	});
+
+	it("gets 202 through the periodic-note routes too, and the daily note waits for the person", async () => {
+		await s.close();
+		const periodicNotes = structuredClone(DEFAULT_SETTINGS.periodicNotes);
+		periodicNotes.daily = { ...periodicNotes.daily, folder: "Plans" };
+		await writeVaultFile(dir, "Plans/2026-03-05.md", PLAN);
+		s = await STACKS[name](dir, { settings: { keys: [...TWO_KEYS, DRAFTER], periodicNotes } });
+		const read = await s.api("/periodic/daily/2026/3/5/", { headers: asDrafter });
+		expect(read.status, read.text).toBe(200);
+		const post = await s.api("/periodic/daily/2026/3/5/", { method: "POST", body: "- two (agent)\n", headers: asDrafter });
+		expect(post.status, post.text).toBe(202);
+		expect(post.json()).toMatchObject({ path: "Plans/2026-03-05.md", status: "pending" });
+		expect(await s.file("Plans/2026-03-05.md")).toBe(PLAN);
 	});
 
 	it("answers a change with nothing to propose as the writer would: a missing target is 404, and no proposal is kept", async () => {
