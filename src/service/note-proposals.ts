@@ -21,6 +21,8 @@ export interface NoteProposalsDeps {
 	waits: ConflictWaits;
 	/** AgentNotes.write: the one way to change a note. */
 	write: (request: WriteRequest) => Promise<WriteOutcome>;
+	/** The key's scope, decided by the scope gate: a proposal on a note the key can no longer see is not shown to it. */
+	visibility: (actor: AgentActor) => (path: string) => boolean;
 	/** Resolves once every proposal change so far is durable: a decision is reported once it is saved. */
 	saved: () => Promise<void>;
 	now: () => number;
@@ -63,15 +65,19 @@ export class NoteProposals {
 
 	constructor(private readonly deps: NoteProposalsDeps) {}
 
-	/** The key's own proposals, newest first (another key's are never listed). */
+	/**
+	 * The key's own proposals on notes it may still see, newest first (another key's are never listed; nor is one on
+	 * a note the key's read list no longer covers: that note does not exist for it).
+	 */
 	listFor(actor: AgentActor, status?: ProposalStatus): ProposalRecord[] {
-		return this.deps.log.list({ agent: actor.name, ...(status ? { status } : {}) });
+		const visible = this.deps.visibility(actor);
+		return this.deps.log.list({ agent: actor.name, ...(status ? { status } : {}) }).filter((record) => visible(record.path));
 	}
 
-	/** One of the key's own proposals; another key's id is as unknown as one that never existed. */
+	/** One of the key's own proposals on a note it may see; any other id is as unknown as one that never existed. */
 	getFor(actor: AgentActor, id: string): ProposalRecord | undefined {
 		const record = this.deps.log.get(id);
-		return record?.agent === actor.name ? record : undefined;
+		return record?.agent === actor.name && this.deps.visibility(actor)(record.path) ? record : undefined;
 	}
 
 	/** Waits (bounded per caller and in all, with conflicts' long-polls) until the proposal is decided, or `ms` pass. */

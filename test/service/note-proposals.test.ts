@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compileKeyScope } from "../../src/core/key-scope";
 import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { agentActor, PERSON } from "../../src/service/actor";
@@ -105,6 +106,18 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 		expect(notes.proposals.getFor(agentActor("claude"), id)?.id).toBe(id);
 		expect(notes.proposals.getFor(agentActor("claude"), mine.id)).toBeUndefined();
 		expect(notes.proposals.listFor(agentActor("other"), "rejected")).toEqual([]);
+	});
+
+	it("stops showing a key its proposal once the key may no longer see the note (its read list changed)", async () => {
+		const { notes, id } = await proposed();
+		const narrowed = compileKeyScope("claude", { read: ["Other/**"], write: [], propose: ["Other/**"] }, { caseInsensitive: false });
+		if (!narrowed.ok) throw new Error(narrowed.problem.message);
+		const now = agentActor("claude", undefined, undefined, narrowed.scope);
+		expect(notes.proposals.listFor(now)).toEqual([]);
+		expect(notes.proposals.getFor(now, id)).toBeUndefined();
+		// The person still sees it, and the key sees it again once its list covers the note.
+		expect(notes.proposals.get(id)?.id).toBe(id);
+		expect(notes.proposals.listFor(agentActor("claude")).map((record) => record.id)).toEqual([id]);
 	});
 
 	it("wakes a long-poll when the person decides", async () => {
