@@ -204,7 +204,7 @@ export class AgentNotes {
 		});
 		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
 		const store = deps.proposalStore;
-		this.proposals = new NoteProposals({ store, log: store.log, gateway: deps.gateway, bases: deps.bases, waits: deps.waits, write: (request) => this.write(request), visibility: (actor) => this.scopes.visibility(actor), saved: () => store.saved(), now: deps.now });
+		this.proposals = new NoteProposals({ store, log: store.log, gateway: deps.gateway, bases: deps.bases, waits: deps.waits, write: (request) => this.write(request), visibility: (actor) => this.scopes.visibility(actor), trashBackupAfterAccept: () => deps.settings().backupAfterResolve === "trash", saved: () => store.saved(), now: deps.now });
 		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote, scopeRefusal: (actor) => this.scopes.commandRefusal(actor) });
 	}
 

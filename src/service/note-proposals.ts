@@ -23,6 +23,8 @@ export interface NoteProposalsDeps {
 	write: (request: WriteRequest) => Promise<WriteOutcome>;
 	/** The key's scope, decided by the scope gate: a proposal on a note the key can no longer see is not shown to it. */
 	visibility: (actor: AgentActor) => (path: string) => boolean;
+	/** The person's "after resolving, the agent's .bak note" setting is "trash". */
+	trashBackupAfterAccept: () => boolean;
 	/** Resolves once every proposal change so far is durable: a decision is reported once it is saved. */
 	saved: () => Promise<void>;
 	now: () => number;
@@ -143,6 +145,24 @@ export class NoteProposals {
 		}
 	}
 
+	/**
+	 * With the "trash" setting, an accepted proposal's .bak goes to the trash (through the guard, as the person, with
+	 * its own token) while it is exactly the proposal: one the person edited stays. A rejected proposal's .bak always
+	 * stays, as it is the only copy of the agent's text.
+	 */
+	private async trashBackup(record: ProposalRecord): Promise<void> {
+		if (!this.deps.trashBackupAfterAccept()) return;
+		const backup = await this.deps.gateway.read(record.backupPath).catch(() => null);
+		if (!backup || revisionOf(backup.content) !== record.proposedRevision) return;
+		await this.deps.write({
+			path: record.backupPath,
+			operation: { kind: "delete" },
+			ifMatch: parseEntityTagCondition(`"${record.proposedRevision}"`),
+			ifNoneMatch: parseEntityTagCondition(undefined),
+			actor: PERSON,
+		});
+	}
+
 	/** The person says no: nothing is written; the agent learns it, with the note when there is one. The .bak stays. */
 	async rejectAsPerson(id: string, note?: string): Promise<RejectOutcome> {
 		const record = this.deps.log.get(id);
@@ -180,6 +200,7 @@ export class NoteProposals {
 		const decided = this.deps.log.decide(id, status, this.time(), { acceptedRevision: outcome.revision, ...(choice.note === undefined ? {} : { note: choice.note }) });
 		if (!decided) return { kind: "failed", message: "This proposal was decided meanwhile; the note was written." };
 		await this.deps.saved();
+		await this.trashBackup(decided);
 		return { kind: "accepted", record: decided, revision: outcome.revision };
 	}
 

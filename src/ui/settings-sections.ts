@@ -26,7 +26,7 @@ export function displayConflictSettings(containerEl: HTMLElement, host: Settings
 		);
 	new Setting(containerEl)
 		.setName("After resolving, the agent's .bak note")
-		.setDesc("Keep it, or move it to the trash once the conflict is resolved in the merge window. A .bak you edited is always kept.")
+		.setDesc("Keep it, or move it to the trash once you resolve the conflict in the merge window or accept the proposal. A .bak you edited, and a rejected proposal's, are always kept.")
 		.addDropdown((dropdown) =>
 			dropdown
 				.addOptions({ keep: "Keep it", trash: "Move it to the trash" })

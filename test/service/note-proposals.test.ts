@@ -16,7 +16,7 @@ async function proposed() {
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
 	const { id, backupPath } = await guard.proposals.propose(writeRequest("n.md", PROPOSED, { actor: agentActor("claude") }));
-	return { gateway, guard, notes: guard.notes, id, backupPath };
+	return { gateway, guard, settings, notes: guard.notes, id, backupPath };
 }
 
 describe("the person's side of proposals (AgentNotes.proposals)", () => {
@@ -118,6 +118,29 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 		// The person still sees it, and the key sees it again once its list covers the note.
 		expect(notes.proposals.get(id)?.id).toBe(id);
 		expect(notes.proposals.listFor(agentActor("claude")).map((record) => record.id)).toEqual([id]);
+	});
+
+	it("moves an accepted proposal's untouched .bak to the trash with the trash setting, and keeps a rejected one's", async () => {
+		const accepted = await proposed();
+		accepted.settings.backupAfterResolve = "trash";
+		expect(await accepted.notes.proposals.acceptAsPerson(accepted.id)).toMatchObject({ kind: "accepted" });
+		expect(accepted.gateway.notes.has(accepted.backupPath)).toBe(false);
+		// Rejected: the .bak is the only copy of the agent's text, so it stays whatever the setting.
+		const rejected = await proposed();
+		rejected.settings.backupAfterResolve = "trash";
+		await rejected.notes.proposals.rejectAsPerson(rejected.id, "no");
+		expect(rejected.gateway.notes.get(rejected.backupPath)).toBe(PROPOSED);
+	});
+
+	it("keeps an accepted proposal's .bak the person edited, and every .bak with the keep setting", async () => {
+		const edited = await proposed();
+		edited.settings.backupAfterResolve = "trash";
+		edited.gateway.notes.set(edited.backupPath, PROPOSED + "my aside\n");
+		expect(await edited.notes.proposals.acceptAsPerson(edited.id)).toMatchObject({ kind: "accepted" });
+		expect(edited.gateway.notes.get(edited.backupPath)).toBe(PROPOSED + "my aside\n");
+		const kept = await proposed();
+		expect(await kept.notes.proposals.acceptAsPerson(kept.id)).toMatchObject({ kind: "accepted" });
+		expect(kept.gateway.notes.get(kept.backupPath)).toBe(PROPOSED);
 	});
 
 	it("wakes a long-poll when the person decides", async () => {
