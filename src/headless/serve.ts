@@ -8,6 +8,7 @@ import { join, resolve } from "path";
 import type { ConflictReason } from "../core/conflicts";
 import { holderRecord } from "../host/running-marker";
 import { startHost } from "../host/start-host";
+import type { RevisionGuard } from "../service/revision-guard";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { recoverTempFiles } from "../vault/temp-recovery";
 import type { ServeArgs } from "./args";
@@ -90,12 +91,14 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 		settings: () => settings,
 		saveSettings: () => saveHostSettings(storage, settings, args.apiKey),
 		openGuard: () => openFolderGuard(opened, () => settings),
-		opened: (guard) =>
+		opened: (guard) => {
 			guard.conflicts.onChange((record) => {
 				if (record.status !== "open") return;
 				const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
 				say(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
-			}),
+			});
+			announceProposals(guard, folder);
+		},
 		warn: (message) => console.warn(message),
 		portInUse,
 		beforeListen: () => port.release(),
@@ -126,6 +129,28 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions), settings.backupFolder);
 	say(welcomeText({ folder, port: listening, key: settings.keys[0]!.key, notes: host.reconcile.checked, changed: host.reconcile.changed, sampleNote }));
 	return true;
+}
+
+/**
+ * Says once when a proposal arrives (a move of its note announces nothing new), with the command that shows it.
+ * Deciding takes the folder's lock, so the line says the host must be stopped first.
+ */
+function announceProposals(guard: RevisionGuard, folder: string): void {
+	const announced = new Set<string>();
+	guard.notes.proposals.onChange((record) => {
+		if (record.status !== "pending") {
+			announced.delete(record.id);
+			return;
+		}
+		if (announced.has(record.id)) return;
+		announced.add(record.id);
+		say(`[${record.time}] ${record.agent} proposed a change to ${record.path}; it waits for you (kept in ${record.backupPath}). See it with: npm start --silent -- proposals show ${record.id} --vault ${shellWord(folder)} (accept or reject it once this host is stopped)`);
+	});
+}
+
+/** The folder as one shell word: bare when it is plain, else single-quoted. */
+function shellWord(text: string): string {
+	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** How the log names each kind of refused write. */

@@ -3,7 +3,7 @@
  * A routes a scoped key's writes into it), and with the BUILT host: listed beside it, decisions refused while it runs,
  * accepted once it stopped, and the next host answering the agent's GET /proposals/{id} with the decision.
  */
-import { mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { parseProposalsArgs, runProposals } from "../../src/headless/proposals-c
 import { holderRecord } from "../../src/host/running-marker";
 import { agentActor } from "../../src/service/actor";
 import { DEFAULT_SETTINGS } from "../../src/settings";
-import { killSpawnedHosts, requireBuiltCli, runCli, serveHost, stop } from "../helpers/spawned-host";
+import { killSpawnedHosts, requireBuiltCli, runCli, serveHost, stop, until } from "../helpers/spawned-host";
 import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 import { writeRequest } from "../helpers/write-request";
 
@@ -166,6 +166,25 @@ describe("proposals on a folder", () => {
 
 describe("proposals and the built host", () => {
 	beforeAll(requireBuiltCli);
+
+	it("the running host says when a proposal arrives, once, with the command that shows it", async () => {
+		const drafter = "drafter-key-0123456789abcdef0123456789abcdef";
+		await mkdir(join(dir, ".revision-guard"), { recursive: true });
+		const keys = [{ name: "owner", key: "o".repeat(43), created: "2026-01-01" }, { name: "drafter", key: drafter, created: "2026-01-01", read: ["**"], write: [], propose: ["**"] }];
+		await writeFile(join(dir, ".revision-guard", "settings.json"), JSON.stringify({ keys }), { mode: 0o600 });
+		const host = await serveHost(["--vault", dir, "--port", "0"], dir);
+		const asDrafter = { Authorization: `Bearer ${drafter}` };
+		const tag = String((await host.api("/vault/Inbox.md", { headers: asDrafter })).headers.etag);
+		const put = await host.api("/vault/Inbox.md", { method: "PUT", body: PROPOSED, headers: { ...asDrafter, "If-Match": tag } });
+		expect(put.status, put.text).toBe(202);
+		const { proposalId, backupPath } = put.json<{ proposalId: string; backupPath: string }>();
+		const line = `drafter proposed a change to Inbox.md; it waits for you (kept in ${backupPath}). See it with: npm start --silent -- proposals show ${proposalId} --vault ${dir}`;
+		await until(host, () => host.out().includes(line), "the proposal to be announced");
+		// The same proposal sent again is the same proposal: not announced twice.
+		expect((await host.api("/vault/Inbox.md", { method: "PUT", body: PROPOSED, headers: { ...asDrafter, "If-Match": tag } })).status).toBe(202);
+		expect(host.out().split(line).length - 1).toBe(1);
+		expect(await onDisk("Inbox.md")).toBe(NOTE);
+	});
 
 	it("a proposal is listed beside the running host, accepted once it stopped, and the agent's next GET learns it", async () => {
 		const { id } = await propose();
