@@ -28,23 +28,39 @@ export function displayKeyScope(containerEl: HTMLElement, host: SettingsHost, ag
 		if (mine !== generation || counted === null) return;
 		summary.setDesc(summarySentence(counted));
 	};
+	// What the person is typing applies once they pause or leave the list, never per keystroke: a glob typed a key at
+	// a time passes through wider ones ("*" on the way to "*/Drafts/**"), and each change is a save and a count.
+	const typed = new Map<ScopeField, string[]>();
+	let settle: number | null = null;
+	const apply = async () => {
+		if (settle !== null) window.clearTimeout(settle);
+		settle = null;
+		if (typed.size === 0) return;
+		for (const [field, list] of typed) agentKey[field] = list;
+		typed.clear();
+		await host.saveSettings();
+		await recount();
+	};
 	for (const field of SCOPE_FIELDS) {
 		new Setting(containerEl)
 			.setName(FIELDS[field].name(agentKey.name))
 			.setDesc(FIELDS[field].desc)
-			.addTextArea((text) =>
-				text
-					.setPlaceholder(field === "propose" ? "Drafts/**" : "Projects/**")
+			.addTextArea((text) => {
+				text.setPlaceholder(field === "propose" ? "Drafts/**" : "Projects/**")
 					.setValue(listText(agentKey[field], field))
-					.onChange(async (value) => {
-						agentKey[field] = globLines(value);
-						await host.saveSettings();
-						await recount();
-					}),
-			);
+					.onChange((value) => {
+						typed.set(field, globLines(value));
+						if (settle !== null) window.clearTimeout(settle);
+						settle = window.setTimeout(() => void apply(), TYPING_PAUSE_MS);
+					});
+				text.inputEl.addEventListener("blur", () => void apply());
+			});
 	}
 	void recount();
 }
+
+/** How long typing pauses before a list is applied. */
+const TYPING_PAUSE_MS = 600;
 
 /** The list as the text area shows it: one glob per line (a list that is not one is shown as stored, to be fixed). */
 function listText(stored: unknown, field: ScopeField): string {

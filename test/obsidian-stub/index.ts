@@ -10,7 +10,7 @@ export { SimClock, settle } from "./clock";
 export { Editor, type EditorChange, type EditorPosition, type EditorTransaction } from "./editor";
 export { Events, type EventRef } from "./events";
 export { normalizePath, TAbstractFile, TFile, TFolder } from "./files";
-export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, PluginSettingTab, Setting, ValueComponent, type PluginManifest } from "./plugin";
+export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, PluginSettingTab, Setting, TextAreaComponent, ValueComponent, type PluginManifest } from "./plugin";
 export { DataAdapter } from "./adapter";
 export { Vault, type TrashOption, type WriteRecord } from "./vault";
 export { OutsideWorld } from "./watcher";

@@ -171,8 +171,8 @@ export class Setting {
 	addText(cb: (component: ValueComponent<string>) => unknown): this {
 		return this.add("text", cb, new ValueComponent<string>(""));
 	}
-	addTextArea(cb: (component: ValueComponent<string>) => unknown): this {
-		return this.add("textarea", cb, new ValueComponent<string>(""));
+	addTextArea(cb: (component: TextAreaComponent) => unknown): this {
+		return this.add("textarea", cb, new TextAreaComponent(this.settingEl));
 	}
 	addToggle(cb: (component: ValueComponent<boolean>) => unknown): this {
 		return this.add("toggle", cb, new ValueComponent<boolean>(false));
@@ -211,6 +211,19 @@ export class ValueComponent<T> {
 	async change(value: T): Promise<void> {
 		this.value = value;
 		await this.changeHandler?.(value);
+	}
+}
+
+/** Obsidian's text area: a value, and the element the person types in (focus and blur are real DOM events). */
+export class TextAreaComponent extends ValueComponent<string> {
+	inputEl: HTMLTextAreaElement;
+	constructor(containerEl: HTMLElement) {
+		super("");
+		this.inputEl = containerEl.createEl("textarea");
+	}
+	/** Test helper: as if the person left the text area. */
+	blur(): void {
+		this.inputEl.dispatchEvent(new FocusEvent("blur"));
 	}
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
-import { App, Plugin, Setting, ValueComponent } from "../obsidian-stub";
+import { App, Plugin, Setting, TextAreaComponent } from "../obsidian-stub";
 import { compileKeyScope } from "../../src/core/key-scope";
 import type { ScopeSummary } from "../../src/service/scope-summary";
 import { DEFAULT_SETTINGS, type AgentKey } from "../../src/settings";
@@ -59,7 +59,13 @@ const named = (name: string) => {
 	expect(found, name).toHaveLength(1);
 	return found[0]!;
 };
-const area = (name: string) => named(name).controls.find((control) => control.kind === "textarea")!.component as ValueComponent<string>;
+const area = (name: string) => named(name).controls.find((control) => control.kind === "textarea")!.component as TextAreaComponent;
+/** The person types `text` into the list, then leaves it (which applies it at once). */
+const typeInto = async (name: string, text: string) => {
+	await area(name).change(text);
+	area(name).blur();
+	await settled();
+};
 const description = (name: string) => named(name).settingEl.querySelector(".setting-item-description")?.textContent ?? "";
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -77,11 +83,10 @@ describe("a key's scope in the settings tab", () => {
 
 	it("saves an edited list, one glob per line, and counts again", async () => {
 		const host = open([{ name: "scoped", key: "s".repeat(43), created: "2026-01-01" }], count);
-		await area("What scoped can change").change("  Projects/**  \n\nDrafts/c.md\n");
+		await typeInto("What scoped can change", "  Projects/**  \n\nDrafts/c.md\n");
 		expect(host.settings.keys[0]!.write).toEqual(["Projects/**", "Drafts/c.md"]);
 		expect(saves.at(-1)![0]!.write).toEqual(["Projects/**", "Drafts/c.md"]);
-		await area("Where scoped only proposes").change("Drafts/**");
-		await settled();
+		await typeInto("Where scoped only proposes", "Drafts/**");
 		expect(description("What scoped may do")).toBe("This key can see 4 notes, change 2, and propose changes to 1.");
 	});
 
@@ -91,8 +96,7 @@ describe("a key's scope in the settings tab", () => {
 		await settled();
 		expect(description("What broken may do")).toContain("This key is not served until its lists are fixed.");
 		expect(description("What broken may do")).toContain('The write list of the key "broken"');
-		await area("What broken can change").change("Projects/**\n*.{md,txt}");
-		await settled();
+		await typeInto("What broken can change", "Projects/**\n*.{md,txt}");
 		expect(description("What broken may do")).toContain("position 2");
 	});
 
@@ -100,7 +104,7 @@ describe("a key's scope in the settings tab", () => {
 		const pending: { key: AgentKey; resolve: (summary: ScopeSummary) => void }[] = [];
 		open([{ name: "scoped", key: "s".repeat(43), created: "2026-01-01" }], (key) => new Promise((resolve) => pending.push({ key: structuredClone(key), resolve })));
 		await settled();
-		void area("What scoped can see").change("Projects/**");
+		void typeInto("What scoped can see", "Projects/**");
 		await settled();
 		// The newer count answers first; the older one, answering late, must not overwrite it.
 		pending[1]!.resolve({ kind: "counted", notes: 4, see: 2, change: 2, propose: 0 });
@@ -108,6 +112,29 @@ describe("a key's scope in the settings tab", () => {
 		pending[0]!.resolve({ kind: "counted", notes: 4, see: 4, change: 4, propose: 0 });
 		await settled();
 		expect(description("What scoped may do")).toBe("This key can see 2 notes and change 2.");
+	});
+
+	it("applies a list once the person stops typing: no save, no count and no scope change for each keystroke", async () => {
+		vi.useFakeTimers();
+		try {
+			const counts: string[][] = [];
+			const host = open([{ name: "scoped", key: "s".repeat(43), created: "2026-01-01" }], async (key) => (counts.push([...((key.write as string[] | undefined) ?? ["**"])]), count(key)));
+			await vi.advanceTimersByTimeAsync(0);
+			expect(counts).toEqual([["**"]]);
+			// "*/Drafts/**" typed a key at a time passes through "*", which would let the key change every note at the root.
+			for (const typed of ["*", "*/", "*/D", "*/Drafts/**"]) {
+				await area("What scoped can change").change(typed);
+				await vi.advanceTimersByTimeAsync(100);
+			}
+			expect(saves).toEqual([]);
+			expect(host.settings.keys[0]!.write).toBeUndefined();
+			await vi.advanceTimersByTimeAsync(1000);
+			expect(saves).toHaveLength(1);
+			expect(host.settings.keys[0]!.write).toEqual(["*/Drafts/**"]);
+			expect(counts).toEqual([["**"], ["*/Drafts/**"]]);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });
 
