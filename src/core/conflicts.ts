@@ -1,6 +1,7 @@
 /** Conflict records: one per refused write, persisted so a person (or the agent) can see and resolve it later. */
 import { createHash } from "crypto";
 import type { AgentTaken } from "./agent-outcome";
+import { RecordLog, type RecordChange } from "./record-log";
 import { MAX_NAME_BYTES, truncateUtf8, utf8Length } from "./utf8";
 
 export type ConflictStatus = "open" | "resolved" | "dismissed";
@@ -38,48 +39,26 @@ export interface Resolution {
 	resolvedBy?: string;
 }
 
-export interface ConflictSnapshot {
-	version: 1;
-	records: ConflictRecord[];
-}
-
 export type ConflictListener = (record: ConflictRecord) => void;
 
-/** One change to the log as it is saved: a record as it now stands, or the id of one that is gone. */
-export type ConflictChange = { put: ConflictRecord } | { remove: string };
+export type ConflictChange = RecordChange<ConflictRecord>;
 
-export class ConflictLog {
-	private readonly records = new Map<string, ConflictRecord>();
-	private readonly listeners = new Set<ConflictListener>();
-	private readonly savers = new Set<(change: ConflictChange) => void>();
-
-	constructor(private readonly maxRecords = 1000) {}
-
-	add(record: ConflictRecord): void {
-		this.records.set(record.id, record);
-		this.save({ put: record });
-		for (const id of this.trim()) this.save({ remove: id });
-		this.emit(record);
+export class ConflictLog extends RecordLog<ConflictRecord> {
+	constructor(maxRecords = 1000) {
+		super({ isRecord, settled: (record) => record.status !== "open" }, maxRecords);
 	}
 
-	get(id: string): ConflictRecord | undefined {
-		return this.records.get(id);
+	static fromSnapshot(snapshot: unknown, maxRecords?: number): ConflictLog {
+		return new ConflictLog(maxRecords).load(snapshot);
 	}
 
-	/** Newest first. */
+	/** Newest first. Every accepted write asks for its note's open conflicts, so this makes no copy of the log. */
 	list(filter?: { status?: ConflictStatus; path?: string }): ConflictRecord[] {
-		// One pass with no copies of the whole log: every accepted write asks for its note's open conflicts.
-		const found: ConflictRecord[] = [];
-		for (const record of this.records.values()) {
-			if ((!filter?.status || record.status === filter.status) && (!filter?.path || record.path === filter.path)) found.push(record);
-		}
-		return found.reverse();
+		return this.newestFirst((record) => (!filter?.status || record.status === filter.status) && (!filter?.path || record.path === filter.path));
 	}
 
 	openCount(): number {
-		let count = 0;
-		for (const record of this.records.values()) if (record.status === "open") count++;
-		return count;
+		return this.count((record) => record.status === "open");
 	}
 
 	setStatus(id: string, status: ConflictStatus, time: string, resolution: Resolution = {}): ConflictRecord | undefined {
@@ -96,85 +75,13 @@ export class ConflictLog {
 			if (resolution.agentTaken !== undefined) record.agentTaken = resolution.agentTaken;
 			if (resolution.resolvedBy !== undefined) record.resolvedBy = resolution.resolvedBy;
 		}
-		this.save({ put: record });
-		this.emit(record);
+		this.changed(record);
 		return record;
 	}
 
 	/** A moved note's conflicts follow it. */
 	rename(from: string, to: string): void {
-		for (const record of this.records.values()) {
-			if (record.path !== from) continue;
-			record.path = to;
-			this.save({ put: record });
-		}
-	}
-
-	onChange(listener: ConflictListener): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
-	}
-
-	/**
-	 * Subscribes to every change as it must be saved (additions, status changes, renames, and records dropped to
-	 * stay within the cap). Replaying them in order over the snapshot they followed gives this log back.
-	 */
-	onSave(saver: (change: ConflictChange) => void): () => void {
-		this.savers.add(saver);
-		return () => this.savers.delete(saver);
-	}
-
-	/**
-	 * Applies saved changes (at load) without announcing them. Replaying changes that a snapshot already holds
-	 * changes nothing: each one sets a record or removes it, whatever was there.
-	 */
-	replay(changes: readonly unknown[]): void {
-		for (const change of changes) {
-			const { put, remove } = (change ?? {}) as { put?: Partial<ConflictRecord>; remove?: unknown };
-			if (isRecord(put)) this.records.set(put.id, put);
-			else if (typeof remove === "string") this.records.delete(remove);
-		}
-		this.trim();
-	}
-
-	toSnapshot(): ConflictSnapshot {
-		return { version: 1, records: [...this.records.values()] };
-	}
-
-	static fromSnapshot(snapshot: unknown, maxRecords?: number): ConflictLog {
-		const log = new ConflictLog(maxRecords);
-		const records = (snapshot as Partial<ConflictSnapshot> | null)?.records;
-		if (!Array.isArray(records)) return log;
-		for (const record of records) {
-			if (isRecord(record)) log.records.set(record.id, record);
-		}
-		return log;
-	}
-
-	/** Drops the oldest settled records first; open ones are kept while any settled one remains. Returns their ids. */
-	private trim(): string[] {
-		const dropped: string[] = [];
-		const drop = (id: string) => {
-			this.records.delete(id);
-			dropped.push(id);
-		};
-		for (const [id, record] of this.records) {
-			if (this.records.size <= this.maxRecords) return dropped;
-			if (record.status !== "open") drop(id);
-		}
-		for (const [id] of this.records) {
-			if (this.records.size <= this.maxRecords) return dropped;
-			drop(id);
-		}
-		return dropped;
-	}
-
-	private save(change: ConflictChange): void {
-		for (const saver of this.savers) saver(change);
-	}
-
-	private emit(record: ConflictRecord): void {
-		for (const listener of this.listeners) listener(record);
+		this.follow(from, to);
 	}
 }
 

@@ -4,6 +4,7 @@
  * restarts and crashes; the proposed text itself is a .bak note, byte for byte.
  */
 import { compactUtc } from "./conflicts";
+import { RecordLog, type RecordChange } from "./record-log";
 
 /**
  * `accepted`: written as the agent sent it; `accepted-with-edits`: the person changed it (or merged it with a note
@@ -47,48 +48,27 @@ export interface ProposalDecision {
 	acceptedRevision?: string;
 }
 
-/** One change as it is saved: a record as it now stands, or the id of one that is gone. */
-export type ProposalChange = { put: ProposalRecord } | { remove: string };
-
-export interface ProposalSnapshot {
-	version: 1;
-	records: ProposalRecord[];
-}
+export type ProposalChange = RecordChange<ProposalRecord>;
 
 /** The longest note to the agent a decision keeps (a longer one is cut). */
 export const MAX_PROPOSAL_NOTE = 2000;
 
-export class ProposalLog {
-	private readonly records = new Map<string, ProposalRecord>();
-	private readonly listeners = new Set<(record: ProposalRecord) => void>();
-	private readonly savers = new Set<(change: ProposalChange) => void>();
-
-	constructor(private readonly maxRecords = 1000) {}
-
-	add(record: ProposalRecord): void {
-		this.records.set(record.id, record);
-		this.save({ put: record });
-		for (const id of this.trim()) this.save({ remove: id });
-		this.emit(record);
+export class ProposalLog extends RecordLog<ProposalRecord> {
+	constructor(maxRecords = 1000) {
+		super({ isRecord: isProposalRecord, settled: (record) => record.status !== "pending" }, maxRecords);
 	}
 
-	get(id: string): ProposalRecord | undefined {
-		return this.records.get(id);
+	static fromSnapshot(snapshot: unknown, maxRecords?: number): ProposalLog {
+		return new ProposalLog(maxRecords).load(snapshot);
 	}
 
 	/** Newest first. */
 	list(filter: { status?: ProposalStatus; agent?: string; path?: string } = {}): ProposalRecord[] {
-		const found: ProposalRecord[] = [];
-		for (const record of this.records.values()) {
-			if ((!filter.status || record.status === filter.status) && (filter.agent === undefined || record.agent === filter.agent) && (filter.path === undefined || record.path === filter.path)) found.push(record);
-		}
-		return found.reverse();
+		return this.newestFirst((record) => (!filter.status || record.status === filter.status) && (filter.agent === undefined || record.agent === filter.agent) && (filter.path === undefined || record.path === filter.path));
 	}
 
 	pendingCount(): number {
-		let count = 0;
-		for (const record of this.records.values()) if (record.status === "pending") count++;
-		return count;
+		return this.count((record) => record.status === "pending");
 	}
 
 	/** The person's decision; a record already decided is left as it is (returns undefined then, and for an unknown id). */
@@ -100,74 +80,13 @@ export class ProposalLog {
 		const note = decision.note?.trim();
 		if (note) record.note = note.slice(0, MAX_PROPOSAL_NOTE);
 		if (decision.acceptedRevision !== undefined) record.acceptedRevision = decision.acceptedRevision;
-		this.save({ put: record });
-		this.emit(record);
+		this.changed(record);
 		return record;
 	}
 
-	/** A moved note's proposals follow it. */
+	/** A moved note's proposals follow it, announced (the list and status bar show the new path). */
 	rename(from: string, to: string): void {
-		for (const record of this.records.values()) {
-			if (record.path !== from) continue;
-			record.path = to;
-			this.save({ put: record });
-			this.emit(record);
-		}
-	}
-
-	onChange(listener: (record: ProposalRecord) => void): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
-	}
-
-	/** Every change as it must be saved; replaying them in order over the snapshot they followed gives this log back. */
-	onSave(saver: (change: ProposalChange) => void): () => void {
-		this.savers.add(saver);
-		return () => this.savers.delete(saver);
-	}
-
-	/** Applies saved changes (at load) without announcing them; replaying one a snapshot holds changes nothing. */
-	replay(changes: readonly unknown[]): void {
-		for (const change of changes) {
-			const { put, remove } = (change ?? {}) as { put?: unknown; remove?: unknown };
-			if (isProposalRecord(put)) this.records.set(put.id, put);
-			else if (typeof remove === "string") this.records.delete(remove);
-		}
-		this.trim();
-	}
-
-	toSnapshot(): ProposalSnapshot {
-		return { version: 1, records: [...this.records.values()] };
-	}
-
-	static fromSnapshot(snapshot: unknown, maxRecords?: number): ProposalLog {
-		const log = new ProposalLog(maxRecords);
-		const records = (snapshot as Partial<ProposalSnapshot> | null)?.records;
-		if (!Array.isArray(records)) return log;
-		for (const record of records) if (isProposalRecord(record)) log.records.set(record.id, record);
-		return log;
-	}
-
-	/** Drops the oldest decided records first; pending ones only when nothing decided is left. Returns their ids. */
-	private trim(): string[] {
-		const dropped: string[] = [];
-		for (const pass of ["decided", "any"] as const) {
-			for (const [id, record] of this.records) {
-				if (this.records.size <= this.maxRecords) return dropped;
-				if (pass === "decided" && record.status === "pending") continue;
-				this.records.delete(id);
-				dropped.push(id);
-			}
-		}
-		return dropped;
-	}
-
-	private save(change: ProposalChange): void {
-		for (const saver of this.savers) saver(change);
-	}
-
-	private emit(record: ProposalRecord): void {
-		for (const listener of this.listeners) listener(record);
+		for (const record of this.follow(from, to)) this.emit(record);
 	}
 }
 
