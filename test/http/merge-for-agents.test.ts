@@ -120,7 +120,7 @@ describe("GET /conflicts/{id}?wait=", () => {
 		expect(res.json()).toMatchObject({ status: "open" });
 	});
 
-	it.each(["61", "-1", "soon"])("refuses wait=%s with 400", async (wait) => {
+	it.each(["61", "-1", "soon", "", "%20"])("refuses wait=%s with 400", async (wait) => {
 		const etag = await readThenPersonEdits();
 		const refused = (await h.api("/vault/Plan.md", { method: "PUT", body: "agent\n", headers: { "If-Match": etag } })).json<{ conflictId: string }>();
 		expect((await h.api(`/conflicts/${refused.conflictId}?wait=${wait}`)).status).toBe(400);

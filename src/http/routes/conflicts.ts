@@ -2,14 +2,13 @@
 import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
 import { rulesFired, type MergeResult, type MergeRule } from "../../core/merge";
 import { etagOf } from "../../core/revision";
-import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import { conflictForAgents } from "../../service/conflict-view";
 import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type RequestContext } from "../router";
+import { decodeId, waitNotSpared, waitOf } from "./record-routes";
 
 const STATUSES: ConflictStatus[] = ["open", "resolved", "dismissed"];
-const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
 
 export async function listConflicts(context: RequestContext): Promise<ApiResponse> {
 	const status = context.query.get("status");
@@ -22,18 +21,11 @@ export async function listConflicts(context: RequestContext): Promise<ApiRespons
 
 export async function getConflict(context: RequestContext): Promise<ApiResponse> {
 	const record = findRecord(context);
-	const waitParam = context.query.get("wait");
-	if (waitParam === null) return json(200, toJson(record));
-	const wait = Number(waitParam);
-	if (!Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
-		return problem("bad-request", `wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}.`);
-	}
-	const outcome = await context.notes.awaitConflictStatus(record, wait * 1000, actorOf(context).client ?? "anonymous", context.signal);
-	if (outcome.kind === "settled") return json(200, toJson(outcome.record));
-	const retry = { "Retry-After": String(outcome.retryAfterSeconds) };
-	return outcome.who === "caller"
-		? problem("too-many-waits", `This key already has as many long-polls under way as it may; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s, or GET the conflict without wait.`, {}, retry)
-		: problem("server-busy", `The server already holds as many long-polls as it allows; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s.`, {}, retry);
+	const wait = waitOf(context.query.get("wait"));
+	if ("refused" in wait) return wait.refused;
+	if (wait.ms === null) return json(200, toJson(record));
+	const outcome = await context.notes.awaitConflictStatus(record, wait.ms, actorOf(context).client ?? "anonymous", context.signal);
+	return outcome.kind === "settled" ? json(200, toJson(outcome.record)) : waitNotSpared(outcome, "the conflict");
 }
 
 export async function conflictMerge(context: RequestContext): Promise<ApiResponse> {
@@ -72,14 +64,6 @@ function findRecord(context: RequestContext): ConflictRecord {
 	const record = context.notes.conflict(actorOf(context), id);
 	if (!record) return refuse("conflict-not-found", `There is no conflict "${id}". List them with GET /conflicts.`);
 	return record;
-}
-
-function decodeId(raw: string): string | null {
-	try {
-		return decodeURIComponent(raw);
-	} catch {
-		return null;
-	}
 }
 
 /** Revisions in a record are change tags: it shows no content (service/conflict-view.ts). */

@@ -3,13 +3,11 @@
  * proposals: another key's id is answered as unknown. There is no route to accept or reject: only the person decides.
  */
 import { PROPOSAL_STATUSES, type ProposalRecord, type ProposalStatus } from "../../core/proposals";
-import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import { proposalForAgents } from "../../service/proposal-view";
 import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type RequestContext } from "../router";
-
-const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
+import { decodeId, waitNotSpared, waitOf } from "./record-routes";
 
 export async function listProposals(context: RequestContext): Promise<ApiResponse> {
 	const status = context.query.get("status");
@@ -22,18 +20,11 @@ export async function listProposals(context: RequestContext): Promise<ApiRespons
 
 export async function getProposal(context: RequestContext): Promise<ApiResponse> {
 	const record = findRecord(context);
-	const waitParam = context.query.get("wait");
-	if (waitParam === null) return json(200, toJson(record));
-	const wait = Number(waitParam);
-	if (waitParam.trim() === "" || !Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
-		return problem("bad-request", `wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}.`);
-	}
-	const outcome = await context.notes.proposals.awaitDecision(record, wait * 1000, actorOf(context).client ?? "anonymous", context.signal);
-	if (outcome.kind === "settled") return json(200, toJson(outcome.record));
-	const retry = { "Retry-After": String(outcome.retryAfterSeconds) };
-	return outcome.who === "caller"
-		? problem("too-many-waits", `This key already has as many long-polls under way as it may; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s, or GET the proposal without wait.`, {}, retry)
-		: problem("server-busy", `The server already holds as many long-polls as it allows; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s.`, {}, retry);
+	const wait = waitOf(context.query.get("wait"));
+	if ("refused" in wait) return wait.refused;
+	if (wait.ms === null) return json(200, toJson(record));
+	const outcome = await context.notes.proposals.awaitDecision(record, wait.ms, actorOf(context).client ?? "anonymous", context.signal);
+	return outcome.kind === "settled" ? json(200, toJson(outcome.record)) : waitNotSpared(outcome, "the proposal");
 }
 
 function findRecord(context: RequestContext): ProposalRecord {
@@ -42,14 +33,6 @@ function findRecord(context: RequestContext): ProposalRecord {
 	const record = context.notes.proposals.getFor(actorOf(context), id);
 	if (!record) return refuse("proposal-not-found", `This key has no proposal "${id.slice(0, 100)}". List its proposals with GET /proposals.`);
 	return record;
-}
-
-function decodeId(raw: string): string | null {
-	try {
-		return decodeURIComponent(raw);
-	} catch {
-		return null;
-	}
 }
 
 /** Revisions in a record are change tags: it shows no content (service/proposal-view.ts). */
