@@ -6,7 +6,16 @@ import { MAX_NAME_BYTES, truncateUtf8, utf8Length } from "./utf8";
 
 export type ConflictStatus = "open" | "resolved" | "dismissed";
 
-export type ConflictReason = "stale" | "exists" | "read-expired" | "content-loss" | "note-in-use";
+/**
+ * Why a conflict was recorded. The first five refused an agent's write through our door. The last two are saves we
+ * could not refuse, made by another program straight to the file (`source: "outside"`): `outside-save` dropped the
+ * edits saved before it (the .bak holds what it replaced); `outside-over-typing` landed while the person had unsaved
+ * typing in the note that it overlapped (the .bak holds the program's text, which the person's autosave replaces).
+ */
+export type ConflictReason = "stale" | "exists" | "read-expired" | "content-loss" | "note-in-use" | "outside-save" | "outside-over-typing";
+
+/** Every reason, for schemas that list them. */
+export const CONFLICT_REASONS: readonly ConflictReason[] = ["stale", "exists", "read-expired", "content-loss", "note-in-use", "outside-save", "outside-over-typing"];
 
 export interface ConflictRecord {
 	id: string;
@@ -20,7 +29,10 @@ export interface ConflictRecord {
 	proposedRevision: string;
 	/** Where the refused body was kept; null only if keeping it failed. */
 	backupPath: string | null;
+	/** The key that was refused; "another program" for a save made outside our door. */
 	agent: string;
+	/** "outside": a program saved the file directly (nothing was refused; see ConflictReason). Absent: our door. */
+	source?: "outside";
 	/** ISO 8601 time of the refusal. */
 	time: string;
 	status: ConflictStatus;

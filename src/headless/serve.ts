@@ -160,6 +160,8 @@ const REFUSALS: Record<ConflictReason, string> = {
 	"read-expired": "a write based on an expired read",
 	"content-loss": "a write that would have erased most of the note",
 	"note-in-use": "a write to a note being edited",
+	"outside-save": "nothing (another program's save dropped the edits saved before it)",
+	"outside-over-typing": "nothing (another program saved over unsaved typing)",
 };
 
 /**

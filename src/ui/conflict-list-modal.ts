@@ -81,5 +81,9 @@ function describeReason(record: ConflictRecord): string {
 			return "the write would have erased most of the note";
 		case "note-in-use":
 			return "you were editing the note where its text could not be checked";
+		case "outside-save":
+			return "another program saved it without the changes saved before (they are in the .bak)";
+		case "outside-over-typing":
+			return "another program saved it while you were typing (its text is in the .bak)";
 	}
 }

@@ -1,4 +1,5 @@
 /** The OpenAPI document's schemas (components.schemas): the shapes the routes in openapi.ts refer to by $ref. */
+import { CONFLICT_REASONS } from "../../core/conflicts";
 import type { JsonValue } from "../response";
 
 export const SCHEMAS: Record<string, JsonValue> = {
@@ -106,7 +107,8 @@ export const SCHEMAS: Record<string, JsonValue> = {
 			properties: {
 				id: { type: "string" },
 				path: { type: "string" },
-				reason: { type: "string", enum: ["stale", "exists", "read-expired", "content-loss", "note-in-use"] },
+				reason: { type: "string", enum: [...CONFLICT_REASONS] },
+				source: { type: "string", enum: ["outside"], description: "outside: another program saved the file directly (nothing was refused): outside-save kept in the .bak what its save replaced; outside-over-typing kept its text, which the person's unsaved typing replaced." },
 				sentRevision: { type: ["string", "null"] },
 				currentRevision: { type: ["string", "null"] },
 				proposedRevision: { type: "string" },

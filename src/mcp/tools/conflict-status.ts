@@ -1,6 +1,7 @@
 /** conflict_status: one conflict record, optionally waiting (long-poll, up to 60 s) until its status changes. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { CONFLICT_REASONS, type ConflictReason } from "../../core/conflicts";
 import { MAX_WAIT_MS } from "../../service/conflict-waits";
 import { READS } from "./annotations";
 import { conflictForAgents } from "../../service/conflict-view";
@@ -29,7 +30,8 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			outputSchema: {
 				id: z.string(),
 				path: z.string(),
-				reason: z.enum(["stale", "exists", "read-expired", "content-loss", "note-in-use"]),
+				reason: z.enum(CONFLICT_REASONS as [ConflictReason, ...ConflictReason[]]),
+				source: z.enum(["outside"]).optional().describe("outside: another program saved the file directly; nothing was refused."),
 				sentRevision: nullableString,
 				currentRevision: nullableString,
 				proposedRevision: z.string(),
