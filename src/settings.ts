@@ -42,6 +42,12 @@ export interface RevisionGuardSettings {
 	allowedOrigins: string[];
 	/** Agents may ask (`Prefer: merge=auto`) for a clean three-way merge instead of a 412. */
 	allowAutoMerge: boolean;
+	/**
+	 * A save by another program that dropped edits saved before it, and merges cleanly with them, is merged at once
+	 * (written as the person, through the guarded writer). Off: the merge is only offered. Either way the dropped
+	 * text is kept as a .bak with a conflict record.
+	 */
+	autoMergeOutsideSaves: boolean;
 	/** What happens when an agent's write is refused: open the merge modal, show a notice with a button, or only count it. */
 	conflictAction: "open" | "notice" | "queue";
 	/** After a conflict is resolved in the modal, keep its .bak note or move it to the trash. */
@@ -89,6 +95,7 @@ export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 	noteExtensions: ["md"],
 	allowedOrigins: [],
 	allowAutoMerge: true,
+	autoMergeOutsideSaves: false,
 	conflictAction: "notice",
 	backupAfterResolve: "keep",
 	protectTokenlessClients: true,
@@ -118,6 +125,7 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		maxDiffKB: pick("maxDiffKB", (value) => isNonNegative(value) && (value as number) >= 1),
 		noteExtensions: pick("noteExtensions", (value) => Array.isArray(value) && value.length > 0 && value.every((ext) => typeof ext === "string")),
 		allowAutoMerge: pick("allowAutoMerge", (value) => typeof value === "boolean"),
+		autoMergeOutsideSaves: pick("autoMergeOutsideSaves", (value) => typeof value === "boolean"),
 		conflictAction: pick("conflictAction", (value) => value === "open" || value === "notice" || value === "queue"),
 		backupAfterResolve: pick("backupAfterResolve", (value) => value === "keep" || value === "trash"),
 		protectTokenlessClients: pick("protectTokenlessClients", (value) => typeof value === "boolean"),

@@ -6,10 +6,11 @@
  * - W has changes of its own: it is not a pure undo back to an earlier revision of the note.
  *
  * Where W and P changed the same lines, the merge cannot tell "W edited P's new lines further" from "W rewrote B's
- * lines without P's edit"; each such place is judged by whether W's text carries the words P's edit added (or lacks
- * those it removed). Less than most counts as lost: when in doubt, the person is told and P is kept.
+ * lines without P's edit"; each such place is judged by whether W's text carries the characters P's edit added (or
+ * lacks those it removed). Less than most counts as lost: when in doubt, the person is told and P is kept.
  */
-import { mergeThreeWaySteps, mergedText, wordDiff, type MergeResult } from "./merge";
+import { markChanges } from "./diff/myers";
+import { mergeThreeWaySteps, mergedText, type MergeResult } from "./merge";
 import type { Steps } from "./steps";
 
 export interface OutsideSave {
@@ -43,59 +44,48 @@ export function* judgeOutsideSaveSteps(save: OutsideSave): Steps<OutsideSaveVerd
 	// Overlapping edits: W built on P in every overlap, and the merge's clean parts already in W, means nothing lost.
 	for (const region of merge.regions) {
 		if (region.kind === "stable") continue;
-		if (!builtOn(region.mine, region.theirs, region.base)) return { kind: "lost", merge, merged: null };
+		if (!(yield* builtOnSteps(region.mine, region.theirs, region.base))) return { kind: "lost", merge, merged: null };
 	}
 	return stablePartsIn(merge, written) ? { kind: "kept" } : { kind: "lost", merge, merged: null };
 }
 
 /**
- * In an overlap, W built on P when it carries P's edit: most words P added to B's lines are in W's, or, when P only
- * removed words, most of those are gone from W's.
+ * In an overlap, W built on P when it carries P's edit, character by character (typing inside a word, a moved mark
+ * and new indentation are edits too): most characters P added to B's text are still in W's, or, when P only removed
+ * characters, most of those are not back in W's.
  */
-function builtOn(previous: string, written: string, parent: string): boolean {
-	return carriesLines(previous, written, parent) || carriesWords(previous, written, parent);
-}
+const MIN_RUN = 3;
 
-/** Most lines P's edit added (a moved mark or new indentation is a line of its own) are in W's text as they are. */
-function carriesLines(previous: string, written: string, parent: string): boolean {
-	const before = new Set(parent.split("\n"));
-	const added = previous.split("\n").filter((line) => line.trim() !== "" && !before.has(line));
-	if (added.length === 0) return false;
-	const inWritten = new Set(written.split("\n"));
-	return added.filter((line) => inWritten.has(line)).length * 2 > added.length;
-}
-
-function carriesWords(previous: string, written: string, parent: string): boolean {
-	const added: string[] = [];
-	const removed: string[] = [];
-	for (const op of wordDiff(parent, previous)) {
-		if (op.kind === "insert") added.push(...wordsOf(op.text));
-		else if (op.kind === "delete") removed.push(...wordsOf(op.text));
+function* builtOnSteps(previous: string, written: string, parent: string): Steps<boolean> {
+	const ids = new Map<string, number>();
+	const encode = (text: string) => Int32Array.from(text, (char) => {
+		let id = ids.get(char);
+		if (id === undefined) ids.set(char, (id = ids.size));
+		return id;
+	});
+	const [b, p, w] = [encode(parent), encode(previous), encode(written)];
+	const fromParent = yield* markChanges(b, p, ids.size);
+	let added = 0;
+	let addedKept = 0;
+	const toWritten = yield* markChanges(p, w, ids.size);
+	// A character counts as carried only inside a run of MIN_RUN or more that W kept: unrelated texts share letters.
+	let runStart = 0;
+	for (let j = 0; j <= p.length; j++) {
+		if (j < p.length && fromParent.b[j]) added++;
+		if (j < p.length && !toWritten.a[j]) continue;
+		if (j - runStart >= MIN_RUN) for (let k = runStart; k < j; k++) if (fromParent.b[k]) addedKept++;
+		runStart = j + 1;
 	}
-	const inWritten = countWords(written);
-	const found = (words: string[]) => {
-		let count = 0;
-		for (const word of words) {
-			const left = inWritten.get(word) ?? 0;
-			if (left === 0) continue;
-			inWritten.set(word, left - 1);
-			count++;
-		}
-		return count;
-	};
-	if (added.length > 0) return found(added) * 2 > added.length;
-	return removed.length > 0 && found(removed) * 2 < removed.length;
-}
-
-/** Words with a letter or digit (punctuation and markup alone say nothing about whose edit a text carries). */
-function wordsOf(text: string): string[] {
-	return text.split(/[^\p{L}\p{N}_]+/u).filter((word) => word !== "");
-}
-
-function countWords(text: string): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const word of wordsOf(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
-	return counts;
+	if (added > 0) return addedKept * 2 > added;
+	const parentToWritten = yield* markChanges(b, w, ids.size);
+	let removed = 0;
+	let removedGone = 0;
+	for (let i = 0; i < b.length; i++) {
+		if (!fromParent.a[i]) continue;
+		removed++;
+		if (parentToWritten.a[i]) removedGone++;
+	}
+	return removedGone * 2 > removed;
 }
 
 /** Every clean part of the merge that came from P alone is in W (W lacks none of P's edits outside the overlaps). */

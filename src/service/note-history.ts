@@ -196,12 +196,22 @@ export function recentAgentWrites(history: RevisionHistory, limit: number, agent
 	for (const note of history.allNotes()) {
 		if (!visible(note.path)) continue;
 		for (const entry of note.entries) {
-			if (entry.source.kind !== "agent" || (agent !== undefined && entry.source.agent !== agent)) continue;
+			const name = writerOf(entry);
+			if (name === null || (agent !== undefined && name !== agent)) continue;
 			if (entry.movedFrom !== undefined && !visible(entry.movedFrom)) continue;
-			writes.push({ path: note.path, entry, agent: entry.source.agent });
+			writes.push({ path: note.path, entry, agent: name });
 		}
 	}
 	return writes.sort((a, b) => b.entry.time - a.entry.time).slice(0, limit);
+}
+
+/**
+ * Whose write an entry is, for the activity list: an agent key's, or "another program"'s for a save made straight
+ * to the file whose replaced text the outside-save net kept (so it can be reverted like an agent's). Null otherwise.
+ */
+function writerOf(entry: RevisionEntry): string | null {
+	if (entry.source.kind === "agent") return entry.source.agent;
+	return entry.source.kind === "external" && entry.replaced !== undefined && !entry.deleted ? sourceLabel(entry.source) : null;
 }
 
 export function sourceLabel(source: RevisionSource): string {

@@ -34,6 +34,8 @@ export interface RefusedBody {
 	sentRevision: string | null;
 	currentRevision: string | null;
 	agent: string;
+	/** "outside": the text a program's direct save dropped (nothing was refused). */
+	source?: "outside";
 }
 
 export interface KeptBody {
@@ -72,6 +74,7 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 		proposedRevision,
 		backupPath,
 		agent: refused.agent,
+		...(refused.source === undefined ? {} : { source: refused.source }),
 		time: when.toISOString(),
 		status: "open",
 	};

@@ -21,6 +21,7 @@ import { GuardedWriter } from "./guarded-writer";
 import { blobStorage, loadState, PROPOSAL_FILES, StatePersistence } from "./persistence";
 import { ConflictJournal } from "./conflict-journal";
 import { BackupNames } from "./backup-names";
+import { OutsideSaves } from "./outside-saves";
 import { ProposalStore } from "./proposal-store";
 import { RevisionTracker } from "./revision-tracker";
 import { NoteHistoryService } from "./note-history";
@@ -94,6 +95,8 @@ export interface RevisionGuard {
 	readonly waits: ConflictWaits;
 	/** Changes agents may only propose: where they wait for the person (the ProposalSink). */
 	readonly proposals: ProposalStore;
+	/** The net under saves made straight to the files (outside-saves.ts). */
+	readonly outsideSaves: OutsideSaves;
 	/** Diffs for agents: computed in slices, a few at once, paged. */
 	readonly diffs: DiffPages;
 	readonly persistence: StatePersistence;
@@ -148,6 +151,8 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	});
 	const isNote = (path: string) => validateVaultPath(path, pathPolicy(), "note").ok;
 
+	// Built once the writer is: the tracker hands it every save made outside our door (outside-saves.ts).
+	let outsideSaves: OutsideSaves | null = null;
 	const tracker = new RevisionTracker({
 		gateway,
 		history,
@@ -159,6 +164,8 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		isNote,
 		noteExtensions: () => settings().noteExtensions,
 		onDirty: () => persistence.markDirty(),
+		onObserved: (observed) => outsideSaves?.observed(observed),
+		onRecent: (path, revision, content) => outsideSaves?.recent(path, revision, content),
 		coalesceMs: options.coalesceMs,
 		changeSource: options.changeSource,
 	});
@@ -191,7 +198,9 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	writer.onWritten((write) => noteHistory.recordWrite(write));
 	writer.onDeleted((deletion) => noteHistory.recordDelete(deletion));
 	const proposals = new ProposalStore({ gateway, bases, proposals: proposalLog, proposalsSaved: () => proposalJournal.saved(), backupNames, settings, now });
-	bases.setPinned((revision) => noteHistory.isPinned(revision) || proposals.pins(revision));
+	outsideSaves = new OutsideSaves({ gateway, history, bases, conflicts, writer, backupNames, conflictsSaved: () => persistence.conflictsSaved(), settings, timers: options.timers, now, yieldToHost, onDirty: () => persistence.markDirty(), onError: options.onError });
+	const outside = outsideSaves;
+	bases.setPinned((revision) => noteHistory.isPinned(revision) || proposals.pins(revision) || outside.pins(revision));
 	const activity = new AgentActivity(noteHistory, yieldToHost);
 	const waits = new ConflictWaits(conflicts, options.timers);
 	const vaultName = options.vaultName ?? "vault";
@@ -209,6 +218,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 			index.close?.();
 			await tracker.flush();
 			tracker.stop();
+			await outside.settle();
 			await bases.settle();
 			await blobs.close?.();
 			await persistence.flush();
@@ -232,6 +242,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		timers: options.timers,
 		waits,
 		proposals,
+		outsideSaves: outside,
 		diffs,
 		persistence,
 		settings,

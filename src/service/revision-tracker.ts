@@ -24,10 +24,31 @@ export interface TrackerOptions {
 	noteExtensions: () => readonly string[];
 	/** Called whenever history changed and should be persisted. */
 	onDirty: () => void;
+	/**
+	 * A new revision appeared that neither our writer nor an agent's command made (a save by the person's editor or by
+	 * another program, seen as it happened or at start-up): the outside-save net judges it (outside-saves.ts).
+	 */
+	onObserved?: (observed: ObservedRevision) => void;
+	/**
+	 * A note the start-up reconcile read that changed recently (its mtime within RECENT_MS) and has not changed since
+	 * we last ran: its text is what the next save replaces, so the outside-save net keeps it at hand.
+	 */
+	onRecent?: (path: string, revision: string, content: string) => void;
 	/** How long to wait for a burst of modify events to settle. */
 	coalesceMs?: number;
 	/** Source recorded for changes we did not make. */
 	changeSource?: RevisionSource;
+}
+
+export interface ObservedRevision {
+	path: string;
+	content: string;
+	revision: string;
+	/** The note's latest revision before this one (what this save replaced); absent for a note seen the first time. */
+	replaced?: string;
+	source: RevisionSource;
+	/** Seen by the start-up reconcile: it was made while we were not running. */
+	atStartUp: boolean;
 }
 
 export interface ReconcileReport {
@@ -132,15 +153,20 @@ export class RevisionTracker {
 		let added = 0;
 		let done = 0;
 		let next = 0;
+		const recentSince = this.options.now() - RECENT_MS;
+		let recent = 0;
 		// A few reads in flight keep the disk busy without flooding memory on a large vault.
 		const worker = async () => {
 			while (next < paths.length) {
 				const path = paths[next++]!;
 				const snapshot = await gateway.read(path).catch(() => null);
 				const known = history.latest(path) !== undefined;
-				if (snapshot && this.observe(snapshot, this.options.changeSource ?? { kind: "external" })) {
-					if (known) changed++;
-					else added++;
+				const isNew = snapshot !== null && this.observe(snapshot, this.options.changeSource ?? { kind: "external" }, true);
+				if (isNew && known) changed++;
+				else if (isNew) added++;
+				// A known note that changed while we were down is judged as a save (onObserved); any other recent one is kept.
+				if (snapshot && !(isNew && known) && snapshot.stat.mtime >= recentSince && recent++ < MAX_RECENT_AT_START) {
+					this.options.onRecent?.(path, history.latest(path)!.revision, snapshot.content);
 				}
 				onProgress?.(++done, paths.length);
 			}
@@ -220,19 +246,27 @@ export class RevisionTracker {
 	}
 
 	/** Returns true when the note had a revision we had not recorded. */
-	private observe(snapshot: NoteSnapshot, fallback: RevisionSource): boolean {
+	private observe(snapshot: NoteSnapshot, fallback: RevisionSource, atStartUp = false): boolean {
 		const revision = revisionOf(snapshot.content);
 		const expected = this.expected.get(snapshot.path);
-		const source = expected?.revision === revision ? expected.source : (this.attributions.at(-1) ?? fallback);
-		if (expected?.revision === revision) this.expected.delete(snapshot.path);
+		const ours = expected?.revision === revision;
+		const attributed = this.attributions.at(-1);
+		const source = ours ? expected.source : (attributed ?? fallback);
+		if (ours) this.expected.delete(snapshot.path);
 		const { history } = this.options;
+		const replaced = history.latest(snapshot.path)?.revision;
 		const isNew = history.observe(snapshot.path, revision, snapshot.stat.size, source, this.options.now());
-		// No merge base is kept here: a revision becomes a base when it is served to an agent or kept for a conflict.
-		// Keeping one per observed revision would write a file for every autosave while the person types.
-		if (isNew) this.options.onDirty();
-		return isNew;
+		if (!isNew) return false;
+		this.options.onDirty();
+		// No merge base is kept here: the outside-save net decides which texts to keep, and when (outside-saves.ts).
+		if (!ours && attributed === undefined && !(atStartUp && replaced === undefined)) this.options.onObserved?.({ path: snapshot.path, content: snapshot.content, revision, ...(replaced === undefined ? {} : { replaced }), source, atStartUp });
+		return true;
 	}
 }
 
 const RECONCILE_CONCURRENCY = 8;
+/** "Recently changed", for the notes whose text the reconcile hands the outside-save net: the last day. */
+export const RECENT_MS = 24 * 60 * 60 * 1000;
+/** At most this many of them per start (a vault copied in today is not kept whole). */
+const MAX_RECENT_AT_START = 2000;
 const FOLLOW_UP_MS = 300;

@@ -2,9 +2,18 @@
 import { Notice } from "obsidian";
 import type { ConflictRecord } from "../core/conflicts";
 
-export function showConflictNotice(record: ConflictRecord, onResolve: (() => void) | null): Notice {
+function noticeText(record: ConflictRecord): string {
+	if (record.source === "outside") {
+		if (record.reason === "outside-over-typing") return `Another program saved "${record.path}" while you were typing, over your typing.${record.backupPath ? ` Its version is kept in "${record.backupPath}".` : ""}`;
+		const kept = record.backupPath ? ` What it dropped is kept in "${record.backupPath}".` : " What it dropped is in the note's history.";
+		return `Another program saved "${record.path}" without the changes saved before it.${kept}`;
+	}
 	const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}".` : " Its version could not be kept; the agent was told.";
-	const message = `Refused a stale write to "${record.path}" from ${record.agent}.${kept}`;
+	return `Refused a stale write to "${record.path}" from ${record.agent}.${kept}`;
+}
+
+export function showConflictNotice(record: ConflictRecord, onResolve: (() => void) | null): Notice {
+	const message = noticeText(record);
 	if (!onResolve) return new Notice(message, 10_000);
 	let notice: Notice | null = null;
 	const fragment = createFragment((body) => {

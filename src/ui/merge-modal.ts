@@ -49,8 +49,9 @@ export class MergeModal extends Modal {
 		const sides = await this.deps.resolver.sides(this.conflictId);
 		if (this.closed) return;
 		if (!sides) return this.showMessage("This conflict no longer exists.");
-		this.setTitle(`Resolve agent conflict in ${sides.record.path}`);
-		if (sides.theirs === null) return this.showMessage("The agent's version is no longer available: its .bak note was changed or removed.");
+		const outside = sides.record.source === "outside";
+		this.setTitle(outside ? `Bring back what another program dropped in ${sides.record.path}` : `Resolve agent conflict in ${sides.record.path}`);
+		if (sides.theirs === null) return this.showMessage(outside ? "The dropped version is no longer available: its .bak note was changed or removed." : "The agent's version is no longer available: its .bak note was changed or removed.");
 		this.mineRevision = sides.mineRevision;
 		const backupPath = sides.record.backupPath;
 		this.view = new MergeView(
@@ -58,6 +59,7 @@ export class MergeModal extends Modal {
 			{
 				notePath: sides.record.path,
 				agentName: sides.record.agent,
+				outside,
 				base: sides.base,
 				mine: sides.mine ?? "",
 				theirs: sides.theirs,

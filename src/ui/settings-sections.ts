@@ -45,6 +45,15 @@ export function displayConflictSettings(containerEl: HTMLElement, host: Settings
 				await host.saveSettings();
 			}),
 		);
+	new Setting(containerEl)
+		.setName("Merge what other programs drop")
+		.setDesc("When a program that saves files directly (an agent's file tool, a script, a sync tool) writes over edits saved before it, merge them back at once when the merge is clean. Either way the dropped text is kept as a .bak note and you are told.")
+		.addToggle((toggle) =>
+			toggle.setValue(settings.autoMergeOutsideSaves).onChange(async (value) => {
+				settings.autoMergeOutsideSaves = value;
+				await host.saveSettings();
+			}),
+		);
 }
 
 export function displayTokenlessSettings(containerEl: HTMLElement, host: SettingsHost): void {

@@ -126,6 +126,11 @@ export interface VaultGateway {
 	 * without regard to case there). Absent: case-sensitive.
 	 */
 	caseInsensitive?(): Promise<boolean>;
+	/**
+	 * The note is open where the person types (Obsidian's editors): a change to it may be their own save, so it is not
+	 * taken for another program's unless it dropped someone's edit (outside-saves.ts). Absent: nobody types here.
+	 */
+	openInEditor?(path: string): boolean;
 
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;

@@ -40,6 +40,11 @@ export class ObsidianGateway implements VaultGateway {
 		});
 	}
 
+	openInEditor(path: string): boolean {
+		const file = this.app.vault.getFileByPath(normalizePath(path));
+		return file !== null && this.editors.markdownEditorOf(file) !== null;
+	}
+
 	async read(path: string): Promise<NoteSnapshot | null> {
 		const file = this.app.vault.getFileByPath(normalizePath(path));
 		if (!file) return null;

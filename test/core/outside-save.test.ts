@@ -24,6 +24,12 @@ describe("an outside save's verdict", () => {
 		expect(judge({ parent: B, previous: P, written: W })).toEqual({ kind: "kept" });
 	});
 
+	it("does not flag typing that went on inside a word P had started (an editor's autosaves)", () => {
+		const base = "line one\nline two\n";
+		expect(judge({ parent: base, previous: "xxxxline one\nline two\n", written: "xxxxxxxxxxxxline one\nline two\n" })).toEqual({ kind: "kept" });
+		expect(judge({ parent: base, previous: "  line one\nline two\n", written: "    line one\nline two\n" })).toEqual({ kind: "kept" });
+	});
+
 	it("flags a save that rewrote the same lines without P's edit", () => {
 		const P2 = B.replace("nothing yet", "call Ada on Monday about the budget");
 		const W = B.replace("nothing yet", "draft ready");

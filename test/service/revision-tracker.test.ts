@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { openRevisionGuard } from "../../src/service/revision-guard";
+import { RECENT_MS } from "../../src/service/revision-tracker";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
 
@@ -44,6 +45,20 @@ describe("RevisionTracker", () => {
 		await guard.tracker.reconcile();
 		expect(guard.bases.stats().entries).toBe(0);
 		await guard.close();
+	});
+
+	it("keeps at hand the text of notes changed within the last day, read at start-up, and not of older ones", async () => {
+		const recent = await open(new MemoryGateway({ "a.md": "one\n" }), new MemoryStorage(), () => RECENT_MS - 1);
+		await recent.tracker.reconcile();
+		await recent.outsideSaves.settle();
+		expect(recent.bases.has(revisionOf("one\n"))).toBe(true);
+		await recent.close();
+		// The memory gateway's notes were changed at time 0: two days later they are not recent.
+		const old = await open(new MemoryGateway({ "a.md": "one\n" }), new MemoryStorage(), () => 2 * RECENT_MS);
+		await old.tracker.reconcile();
+		await old.outsideSaves.settle();
+		expect(old.bases.has(revisionOf("one\n"))).toBe(false);
+		await old.close();
 	});
 
 	it("coalesces a burst of modify events into the final revision", async () => {

@@ -75,4 +75,10 @@ describe("the conflict notice", () => {
 		expect(notice.fragment?.querySelector("div")?.textContent).toContain("Its version could not be kept");
 		expect(buttons(notice)).toHaveLength(1);
 	});
+
+	it("says another program dropped changes, and where they are kept, for a save made outside", () => {
+		showConflictNotice(record({ reason: "outside-save", source: "outside", agent: "another program" }), () => undefined);
+		expect(lastNotice().fragment?.querySelector("div")?.textContent).toBe('Another program saved "Projects/Plan.md" without the changes saved before it. What it dropped is kept in "Projects/Plan.20261121-101500.bak.md".');
+		expect(buttons(lastNotice()).map((button) => button.textContent)).toEqual(["Resolve"]);
+	});
 });

@@ -8,6 +8,7 @@ import { readFile } from "fs/promises";
 import { join } from "path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MarkdownView } from "../obsidian-stub";
+import { revisionOf } from "../../src/core/revision";
 import { startObsidian, typeForSixSeconds, type ObsidianHarness } from "../helpers/obsidian-harness";
 import { writeVaultFile } from "../helpers/vault-files";
 
@@ -195,7 +196,7 @@ describe("an agent write to a note shown in a canvas card", () => {
 });
 
 describe("typing in an open note", () => {
-	it("adds no writes of the note and no merge bases beyond what autosave does", async () => {
+	it("adds no writes of the note beyond what autosave does, and keeps only the text the typing ended with", async () => {
 		const view = await start();
 		await etagOf();
 		const basesBefore = h.guard.bases.toSnapshot();
@@ -203,7 +204,10 @@ describe("typing in an open note", () => {
 		const writes = await typeForSixSeconds(h, view);
 		expect(writes).toHaveLength(1);
 		expect(view.saves).toEqual({ autosave: 1, requested: 0 });
-		expect(h.guard.bases.toSnapshot()).toEqual(basesBefore);
+		// The outside-save net keeps the note's text once it has been quiet a while: one base for the burst, no more.
+		await h.app.clock.runAll();
+		await h.guard.outsideSaves.settle();
+		expect(newBases(basesBefore)).toEqual([revisionOf(view.editor.getValue())]);
 	});
 
 	it("in three notes at once adds no writes beyond each one's autosave", async () => {
@@ -231,6 +235,14 @@ describe("typing in an open note", () => {
 			expect(writes.filter((write) => write.path === view.file!.path)).toHaveLength(view.saves.autosave);
 			expect(view.saves.requested).toBe(0);
 		}
-		expect(h.guard.bases.toSnapshot()).toEqual(basesBefore);
+		await h.guard.outsideSaves.settle();
+		// One kept text per note (what its typing ended with), not one per autosave.
+		expect(newBases(basesBefore).sort()).toEqual([...new Set(views.map((view) => revisionOf(view.editor.getValue())))].sort());
 	});
 });
+
+/** The revisions the base store holds now that it did not hold in `before`. */
+function newBases(before: { entries: [string, number][] }): string[] {
+	const had = new Set(before.entries.map(([revision]) => revision));
+	return h.guard.bases.toSnapshot().entries.map(([revision]) => revision).filter((revision) => !had.has(revision));
+}

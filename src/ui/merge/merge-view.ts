@@ -64,7 +64,8 @@ export class MergeView {
 		if (review) this.intro = this.root.createDiv({ cls: `${CLS}-review-intro`, text: reviewIntro(input.agentName, this.changedSince) });
 		const main = this.root.createDiv({ cls: `${CLS}-main` });
 		const scroller = main.createDiv({ cls: `${CLS}-scroller` });
-		renderColumnHeadings(scroller, paneLabels(input.agentName, review), paneTitles(input.agentName, review));
+		const outside = input.outside === true;
+		renderColumnHeadings(scroller, paneLabels(input.agentName, review, outside), paneTitles(input.agentName, review, outside));
 		this.body = scroller.createDiv({ cls: `${CLS}-body` });
 		const overview = renderOverview(main, this.state, (index) => this.jumpTo(index));
 		this.orientation = new Orientation(this.state, overview, () => this.rows);

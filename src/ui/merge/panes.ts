@@ -12,12 +12,21 @@ export interface PaneLabels {
 	theirs: string;
 }
 
-export function paneLabels(agentName: string, review = false): PaneLabels {
+export function paneLabels(agentName: string, review = false, outside = false): PaneLabels {
+	if (outside) return { base: "Base: before either change", mine: "The note now (another program's save)", result: "Result", theirs: "Before that save (kept)" };
 	return { base: "Base: before either change", mine: "Your note", result: "Result", theirs: review ? `Proposal (${agentName})` : `Agent (${agentName})` };
 }
 
 /** What each column holds, as the heading's tooltip. */
-export function paneTitles(agentName: string, review = false): PaneLabels {
+export function paneTitles(agentName: string, review = false, outside = false): PaneLabels {
+	if (outside) {
+		return {
+			base: "Base: the text before the edits the other program's save dropped",
+			mine: "The note as another program saved it, without the edits saved before it",
+			result: "What Save writes: edit any block, or choose for each conflict",
+			theirs: "The note as it was just before that save, with the edits the program dropped (kept as a .bak note)",
+		};
+	}
 	return {
 		base: review ? "Base: the note the proposal was made on" : "Base: the text before either of you changed it (what the agent read)",
 		mine: "Your note as it is now",

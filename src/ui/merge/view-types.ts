@@ -1,6 +1,8 @@
 /** What the merge view takes from its host: the texts and facts to show, and what to call back. */
 
 export interface MergeViewInput {
+	/** The kept side is what another program's save dropped, not an agent's refused write (labels say so). */
+	outside?: boolean;
 	notePath: string;
 	agentName: string;
 	/** null: what the agent read is no longer retained. */

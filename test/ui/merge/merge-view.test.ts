@@ -330,6 +330,14 @@ describe("rebase", () => {
 	});
 });
 
+describe("a save made by another program", () => {
+	it("labels the note now as the program's save and the kept side as what it replaced", () => {
+		open({ agentName: "another program", outside: true });
+		const headings = Array.from(container.querySelectorAll("h3")).map((heading) => heading.textContent);
+		expect(headings).toEqual(["Base: before either change", "The note now (another program's save)", "Result", "Before that save (kept)"]);
+	});
+});
+
 describe("accessibility and hygiene", () => {
 	it("names every button and labels every pane and text box", () => {
 		open();
