@@ -93,9 +93,10 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 		openGuard: () => openFolderGuard(opened, () => settings),
 		opened: (guard) => {
 			guard.conflicts.onChange((record) => {
-				if (record.status !== "open") return;
+				if (record.status !== "open" || record.resolvedAt !== undefined) return;
 				const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
-				say(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
+				if (record.source === "outside") say(`[${record.time}] another program saved ${record.path} without ${OUTSIDE[record.reason] ?? "what was there"}; that text is ${kept}`);
+				else say(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
 			});
 			announceProposals(guard, folder);
 		},
@@ -153,6 +154,12 @@ function shellWord(text: string): string {
 	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** How the log says what a save made outside dropped. */
+const OUTSIDE: Partial<Record<ConflictReason, string>> = {
+	"outside-save": "the changes saved before it",
+	"outside-over-typing": "the typing in the open editor",
+};
+
 /** How the log names each kind of refused write. */
 const REFUSALS: Record<ConflictReason, string> = {
 	stale: "a stale write",
@@ -160,8 +167,8 @@ const REFUSALS: Record<ConflictReason, string> = {
 	"read-expired": "a write based on an expired read",
 	"content-loss": "a write that would have erased most of the note",
 	"note-in-use": "a write to a note being edited",
-	"outside-save": "nothing (another program's save dropped the edits saved before it)",
-	"outside-over-typing": "nothing (another program saved over unsaved typing)",
+	"outside-save": "no write (another program's save)",
+	"outside-over-typing": "no write (another program's save)",
 };
 
 /**
