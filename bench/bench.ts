@@ -25,6 +25,7 @@ import { writeReport, type Row } from "./report";
 import { measureContention } from "./contention";
 import { measureMergeStartup } from "./startup";
 import { measureSearch, SEARCH_NOTES } from "./search";
+import { measureOutsideSaves } from "./outside-saves";
 
 const ROUNDS = 3;
 const SECONDS_PER_ROUND = Number(process.env.BENCH_SECONDS ?? 3);
@@ -301,6 +302,17 @@ async function main(): Promise<void> {
 				{ measure: `longest main-thread block: simple search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`, ours: search.simpleBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: search.simpleBlockMs <= 50 },
 				{ measure: `longest main-thread block: JsonLogic search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`, ours: search.logicBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: search.logicBlockMs <= 50 },
 			);
+		}
+
+		if (runs("outside-saves")) {
+			const outside = measureOutsideSaves();
+			if (outside !== null) {
+				rows.push(
+					{ measure: "outside saves over the real merge corpus: saving base, mine, then theirs, where theirs lacks some of mine's changes: flagged (recall)", ours: outside.staleFlagged, baseline: null, unit: `of ${outside.stale}`, target: "report", pass: null },
+					{ measure: "the same, where theirs already holds all of mine's changes: flagged", ours: outside.theirsHasMineFlagged, baseline: null, unit: `of ${outside.theirsHasMine}`, target: "0", pass: outside.theirsHasMineFlagged === 0 },
+					{ measure: "saving base, mine, then the committed result instead: flagged (false alarms; most are the people dropping mine's change, see test/core/outside-save-corpus.test.ts)", ours: outside.committedFlagged, baseline: null, unit: `of ${outside.cases}`, target: "report", pass: null },
+				);
+			}
 		}
 
 		if (runs("rest")) {

@@ -14,7 +14,8 @@ export interface Row {
 /** Units of time: the ratio is baseline ÷ ours, so higher is better in every row. */
 const LOWER_IS_BETTER = new Set(["ms", "µs"]);
 
-const format = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+/** Counts as they are; measurements to about three significant digits. */
+const format = (value: number) => (Number.isInteger(value) || value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
 export async function writeReport(path: string, rows: Row[], context: { machine: string; method: string }): Promise<void> {
 	const lines = [

@@ -5,12 +5,13 @@
  * - W was not made from P: it lacks P's changes relative to B (the three-way merge of B, P and W is not W itself);
  * - W has changes of its own: it is not a pure undo back to an earlier revision of the note.
  *
- * Where W and P changed the same lines, the merge cannot tell "W edited P's new lines further" from "W rewrote B's
- * lines without P's edit"; each such place is judged by whether W's text carries the characters P's edit added (or
- * lacks those it removed). Less than most counts as lost: when in doubt, the person is told and P is kept.
+ * The merge finds the places P changed that W did not take as they are: P's clean changes (W left B's text there) and
+ * the overlaps (W changed the same lines). W may still carry them: a line P wrote may sit elsewhere in W, or W edited
+ * P's lines further. Each place is judged by core/outside-save-carried.ts; one that W does not carry makes the verdict
+ * lost: when in doubt, the person is told and P is kept.
  */
-import { markChanges } from "./diff/myers";
 import { mergeThreeWaySteps, mergedText, type MergeResult } from "./merge";
+import { carriedSteps, lineCountsSteps, type Place } from "./outside-save-carried";
 import type { Steps } from "./steps";
 
 export interface OutsideSave {
@@ -22,6 +23,11 @@ export interface OutsideSave {
 	written: string;
 	/** W is one of the note's earlier revisions (or B): a pure undo. */
 	writtenIsEarlier: boolean;
+	/**
+	 * The note is open in the person's editor, so W may be their own autosave, landing in the middle of a word: typing
+	 * that went on inside P's words counts as carrying them (outside-save-carried.ts, rule 3).
+	 */
+	openInEditor?: boolean;
 }
 
 export type OutsideSaveVerdict =
@@ -37,65 +43,26 @@ export function* judgeOutsideSaveSteps(save: OutsideSave): Steps<OutsideSaveVerd
 	if (written === previous) return { kind: "kept" };
 	if (save.writtenIsEarlier || written === parent) return { kind: "undo" };
 	const merge = yield* mergeThreeWaySteps(parent, previous, written);
-	if (merge.clean) {
-		const merged = mergedText(merge);
-		return merged === written ? { kind: "kept" } : { kind: "lost", merge, merged };
+	const merged = merge.clean ? mergedText(merge) : null;
+	if (merged === written) return { kind: "kept" };
+	const previousLines = yield* lineCountsSteps(previous);
+	const writtenLines = yield* lineCountsSteps(written);
+	for (const place of placesChangedByPrevious(merge)) {
+		if (!(yield* carriedSteps(place, previousLines, writtenLines, save.openInEditor === true))) return { kind: "lost", merge, merged };
 	}
-	// Overlapping edits: W built on P in every overlap, and the merge's clean parts already in W, means nothing lost.
-	for (const region of merge.regions) {
-		if (region.kind === "stable") continue;
-		if (!(yield* builtOnSteps(region.mine, region.theirs, region.base))) return { kind: "lost", merge, merged: null };
-	}
-	return stablePartsIn(merge, written) ? { kind: "kept" } : { kind: "lost", merge, merged: null };
+	return { kind: "kept" };
 }
 
-/**
- * In an overlap, W built on P when it carries P's edit, character by character (typing inside a word, a moved mark
- * and new indentation are edits too): most characters P added to B's text are still in W's, or, when P only removed
- * characters, most of those are not back in W's.
- */
-const MIN_RUN = 3;
-
-function* builtOnSteps(previous: string, written: string, parent: string): Steps<boolean> {
-	const ids = new Map<string, number>();
-	const encode = (text: string) => Int32Array.from(text, (char) => {
-		let id = ids.get(char);
-		if (id === undefined) ids.set(char, (id = ids.size));
-		return id;
-	});
-	const [b, p, w] = [encode(parent), encode(previous), encode(written)];
-	const fromParent = yield* markChanges(b, p, ids.size);
-	let added = 0;
-	let addedKept = 0;
-	const toWritten = yield* markChanges(p, w, ids.size);
-	// A character counts as carried only inside a run of MIN_RUN or more that W kept: unrelated texts share letters.
-	let runStart = 0;
-	for (let j = 0; j <= p.length; j++) {
-		if (j < p.length && fromParent.b[j]) added++;
-		if (j < p.length && !toWritten.a[j]) continue;
-		if (j - runStart >= MIN_RUN) for (let k = runStart; k < j; k++) if (fromParent.b[k]) addedKept++;
-		runStart = j + 1;
-	}
-	if (added > 0) return addedKept * 2 > added;
-	const parentToWritten = yield* markChanges(b, w, ids.size);
-	let removed = 0;
-	let removedGone = 0;
-	for (let i = 0; i < b.length; i++) {
-		if (!fromParent.a[i]) continue;
-		removed++;
-		if (parentToWritten.a[i]) removedGone++;
-	}
-	return removedGone * 2 > removed;
-}
-
-/** Every clean part of the merge that came from P alone is in W (W lacks none of P's edits outside the overlaps). */
-function stablePartsIn(merge: MergeResult, written: string): boolean {
-	let at = 0;
+/** Where P changed B and W's text is not P's: P's clean changes (W has B's text there) and the overlaps. */
+function placesChangedByPrevious(merge: MergeResult): Place[] {
+	const places: Place[] = [];
 	for (const region of merge.regions) {
-		if (region.kind !== "stable") continue;
-		const found = written.indexOf(region.text, at);
-		if (found < 0) return false;
-		at = found + region.text.length;
+		if (region.kind === "conflict") places.push({ base: region.base, previous: region.mine, written: region.theirs });
+		else if (region.origin === "mine") places.push({ base: region.base ?? "", previous: region.text, written: region.base ?? "" });
+		// A frontmatter the rule combined from both sides' changes: W's block is its own.
+		else if (region.origin === "both" && region.mine !== undefined && region.theirs !== undefined && region.mine !== region.theirs) {
+			places.push({ base: region.base ?? "", previous: region.mine, written: region.theirs });
+		}
 	}
-	return true;
+	return places;
 }

@@ -110,22 +110,23 @@ export class OutsideSaves {
 		const previous = replaced === undefined ? null : await this.textOf(path, replaced);
 		this.remember(path, observed.revision, observed.content);
 		if (replaced === undefined || previous === null) return;
-		const verdict = await this.verdict(path, replaced, previous, observed);
+		const openInEditor = this.deps.gateway.openInEditor?.(path) ?? false;
+		const verdict = await this.verdict(path, replaced, previous, observed, openInEditor);
 		// In an editor the person may have saved this themselves: only a save that dropped an edit is another program's.
-		const byAnotherProgram = !(this.deps.gateway.openInEditor?.(path) ?? false) || verdict?.kind === "lost";
+		const byAnotherProgram = !openInEditor || verdict?.kind === "lost";
 		if (!byAnotherProgram) return;
 		await this.keepReplaced(path, observed.revision, replaced, previous);
 		if (verdict?.kind === "lost") await this.flag(path, observed, replaced, previous, verdict);
 	}
 
 	/** The verdict on the save, or null when it cannot be judged (P's history is not known, or the note is too large). */
-	private async verdict(path: string, replaced: string, previous: string, observed: ObservedRevision): Promise<(OutsideSaveVerdict & { parentRevision: string | null }) | null> {
+	private async verdict(path: string, replaced: string, previous: string, observed: ObservedRevision, openInEditor: boolean): Promise<(OutsideSaveVerdict & { parentRevision: string | null }) | null> {
 		if (utf8Length(previous) > MAX_JUDGED_BYTES || utf8Length(observed.content) > MAX_JUDGED_BYTES) return null;
 		const entries = this.deps.history.entries(path);
 		const parent = await this.parentOf(path, entries, replaced);
 		if (parent === null) return null;
 		const writtenIsEarlier = entries.slice(0, -1).some((entry) => entry.revision === observed.revision && !entry.deleted);
-		const verdict = await finishInSlices(judgeOutsideSaveSteps({ parent: parent.text, previous, written: observed.content, writtenIsEarlier }), this.deps.yieldToHost);
+		const verdict = await finishInSlices(judgeOutsideSaveSteps({ parent: parent.text, previous, written: observed.content, writtenIsEarlier, openInEditor }), this.deps.yieldToHost);
 		return { ...verdict, parentRevision: parent.revision };
 	}
 

@@ -57,15 +57,18 @@ export function corpusSkipNote(env: NodeJS.ProcessEnv = process.env, available =
 	return skipNote(missing, env);
 }
 
-/** The corpus's cases; throws, saying what to do, when the file is missing (a CI run without ../shared). */
-export function loadCorpus(): CorpusCase[] {
-	if (!corpusAvailable()) {
+/**
+ * The corpus's cases; throws, saying what to do, when the file is missing (a CI run without ../shared). `file` is for
+ * the benchmark, which runs from dist/ (its own path to the shared folder).
+ */
+export function loadCorpus(file = CORPUS_FILE): CorpusCase[] {
+	if (!existsSync(file)) {
 		throw new Error(
-			`The merge corpus is missing: no file at ${CORPUS_FILE}. CI (CI=true) runs the corpus tests, so the shared folder ` +
+			`The merge corpus is missing: no file at ${file}. CI (CI=true) runs the corpus tests, so the shared folder ` +
 				"(with merge-corpus/) must be beside the clone; where it is absent on purpose, set REVISION_GUARD_CORPUS=absent.",
 		);
 	}
-	const raw = JSON.parse(readFileSync(CORPUS_FILE, "utf8")) as { texts: string[]; cases: RawCase[] };
+	const raw = JSON.parse(readFileSync(file, "utf8")) as { texts: string[]; cases: RawCase[] };
 	return raw.cases.map((c) => {
 		const base = raw.texts[c.base]!;
 		return { id: c.id, path: c.path, base, mine: applyEdits(base, c.mine), theirs: applyEdits(base, c.theirs), result: applyEdits(base, c.result), built: c.built, ...(c.review ? { review: c.review } : {}) };
