@@ -34,6 +34,8 @@ export interface RefusedBody {
 	sentRevision: string | null;
 	currentRevision: string | null;
 	agent: string;
+	/** "outside": not a refusal, a save another program made straight to the file (core/conflicts.ts). */
+	source?: "outside";
 }
 
 export interface KeptBody {
@@ -72,6 +74,7 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 		proposedRevision,
 		backupPath,
 		agent: refused.agent,
+		...(refused.source ? { source: refused.source } : {}),
 		time: when.toISOString(),
 		status: "open",
 	};

@@ -3,8 +3,7 @@ import { Notice } from "obsidian";
 import type { ConflictRecord } from "../core/conflicts";
 
 export function showConflictNotice(record: ConflictRecord, onResolve: (() => void) | null): Notice {
-	const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}".` : " Its version could not be kept; the agent was told.";
-	const message = `Refused a stale write to "${record.path}" from ${record.agent}.${kept}`;
+	const message = noticeMessage(record);
 	if (!onResolve) return new Notice(message, 10_000);
 	let notice: Notice | null = null;
 	const fragment = createFragment((body) => {
@@ -19,4 +18,14 @@ export function showConflictNotice(record: ConflictRecord, onResolve: (() => voi
 	});
 	notice = new Notice(fragment, 15_000);
 	return notice;
+}
+
+function noticeMessage(record: ConflictRecord): string {
+	if (record.reason === "outside-over-typing") {
+		// Nothing was refused: the program's save is on disk until the person's autosave writes their typing over it.
+		const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}"; your typing stays as it is.` : " Its version could not be saved as a .bak; resolve now to keep its changes.";
+		return `Another program saved "${record.path}" while you were typing, changing the same lines.${kept}`;
+	}
+	const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}".` : " Its version could not be kept; the agent was told.";
+	return `Refused a stale write to "${record.path}" from ${record.agent}.${kept}`;
 }
