@@ -13,9 +13,12 @@ import { keepRefusedBody, type KeptBody, type RefusedBodyDeps } from "./refused-
 export const OUTSIDE_AGENT = "another program";
 
 export async function keepOutsideOverTyping(deps: RefusedBodyDeps, save: OutsideOverTyping): Promise<KeptBody> {
-	const baseRevision = save.before === null ? null : revisionOf(save.before);
-	// The merge view's base, kept like an agent's read.
-	if (save.before !== null && baseRevision !== null) await deps.bases.retain(baseRevision, save.before).catch(() => undefined);
+	let baseRevision: string | null = null;
+	if (save.before !== null) {
+		// The merge view's base, kept like an agent's read.
+		baseRevision = revisionOf(save.before);
+		await deps.bases.retain(baseRevision, save.before).catch(() => undefined);
+	}
 	return keepRefusedBody(deps, {
 		path: save.path,
 		body: save.written,
