@@ -5,7 +5,7 @@
  * open conflicts need are pinned in the base store (see `isPinned`).
  */
 import type { BaseStore } from "../core/base-store";
-import type { ConflictLog } from "../core/conflicts";
+import { ANOTHER_PROGRAM, type ConflictLog } from "../core/conflicts";
 import type { Page } from "../core/diff/page";
 import { revisionOf, strongMatch, type EntityTagCondition } from "../core/revision";
 import type { RevisionEntry, RevisionHistory, RevisionSource } from "../core/revision-history";
@@ -216,7 +216,7 @@ function writerOf(entry: RevisionEntry): string | null {
 
 export function sourceLabel(source: RevisionSource): string {
 	if (source.kind === "agent") return source.agent;
-	return source.kind === "user" ? "you" : "another program";
+	return source.kind === "user" ? "you" : ANOTHER_PROGRAM;
 }
 
 /** If-Match / If-None-Match: * as the writer reads them, checked early so a stale undo leaves no .bak behind. */

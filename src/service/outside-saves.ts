@@ -13,7 +13,7 @@
  * its P is kept only when the save dropped an edit.
  */
 import type { BaseStore } from "../core/base-store";
-import type { ConflictLog } from "../core/conflicts";
+import { ANOTHER_PROGRAM, type ConflictLog } from "../core/conflicts";
 import { judgeOutsideSaveSteps, type OutsideSaveVerdict } from "../core/outside-save";
 import { parseEntityTagCondition } from "../core/revision";
 import type { RevisionEntry, RevisionHistory } from "../core/revision-history";
@@ -36,8 +36,6 @@ export const RETAIN_AFTER_MS = 30_000;
 export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 /** Notes larger than this are kept but not judged (the merge would hold the host too long). */
 export const MAX_JUDGED_BYTES = 2 * 1024 * 1024;
-/** Who made an outside save, as records and activity name it. */
-export const ANOTHER_PROGRAM = "another program";
 
 export interface OutsideSavesDeps {
 	gateway: VaultGateway;

@@ -29,6 +29,7 @@ import { AgentActivity } from "./agent-activity";
 import type { NoteIndex } from "../vault/note-index";
 import { ParsedNoteIndex } from "./parsed-note-index";
 import type { ProposalSink } from "./proposal-sink";
+import { keepOutsideOverTyping } from "./outside-over-typing";
 
 export interface RevisionGuardOptions {
 	gateway: VaultGateway;
@@ -212,9 +213,17 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const caseInsensitive = (await gateway.caseInsensitive?.().catch(() => false)) ?? false;
 	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion, caseInsensitive, proposalStore: proposals, proposals: options.proposals === undefined ? proposals : options.proposals });
 
+	// Inside Obsidian: an outside save that overlaps unsaved typing is kept (.bak, conflict), as a refused body is.
+	const keptBodies = { gateway, bases, conflicts, backupFolder: () => settings().backupFolder, now, conflictsSaved: () => persistence.conflictsSaved(), backupNames };
+	const stopFolding = gateway.foldOutsideSaves?.({
+		keep: async (save) => void (await keepOutsideOverTyping(keptBodies, save)),
+		onError: (error) => options.onError?.(error),
+	});
+
 	let closing: Promise<void> | null = null;
 	const close = async () => {
 		try {
+			stopFolding?.();
 			index.close?.();
 			await tracker.flush();
 			tracker.stop();

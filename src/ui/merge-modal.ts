@@ -49,8 +49,10 @@ export class MergeModal extends Modal {
 		const sides = await this.deps.resolver.sides(this.conflictId);
 		if (this.closed) return;
 		if (!sides) return this.showMessage("This conflict no longer exists.");
-		const outside = sides.record.source === "outside";
-		this.setTitle(outside ? `Bring back what another program dropped in ${sides.record.path}` : `Resolve agent conflict in ${sides.record.path}`);
+		// A save that dropped edits: the note now is the program's save, the kept side what it replaced (labels say so).
+		const outside = sides.record.source === "outside" && sides.record.reason === "outside-save";
+		const overTyping = sides.record.reason === "outside-over-typing";
+		this.setTitle(outside ? `Bring back what another program dropped in ${sides.record.path}` : overTyping ? `Merge another program's save into ${sides.record.path}` : `Resolve agent conflict in ${sides.record.path}`);
 		if (sides.theirs === null) return this.showMessage(outside ? "The dropped version is no longer available: its .bak note was changed or removed." : "The agent's version is no longer available: its .bak note was changed or removed.");
 		this.mineRevision = sides.mineRevision;
 		const backupPath = sides.record.backupPath;

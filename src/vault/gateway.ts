@@ -74,6 +74,29 @@ export type VaultChange =
 	| { type: "create" | "modify" | "delete"; path: string }
 	| { type: "rename"; path: string; oldPath: string };
 
+/**
+ * Another program's save that landed on a note while its open editor held unsaved typing that the save overlaps, so
+ * the two cannot be folded together: the editor keeps the typing (its autosave writes it), and the program's text
+ * must be kept elsewhere (vault/obsidian-editor-fold.ts finds these; service/outside-over-typing.ts keeps them).
+ */
+export interface OutsideOverTyping {
+	path: string;
+	/** What the file held before the program's save, as last seen; null when that was not known. */
+	before: string | null;
+	/** The editor's text when the save landed: what its autosave writes. */
+	typed: string;
+	/** What the program saved. */
+	written: string;
+}
+
+/** Where the editor fold hands what it cannot fold. */
+export interface OutsideSaveKeeper {
+	/** Keeps an overlapping save (a .bak, a conflict, a notice); resolves once kept. */
+	keep(save: OutsideOverTyping): Promise<void>;
+	/** Something failed along the way (reported; the editor is left as it was). */
+	onError(error: unknown): void;
+}
+
 export interface VaultGateway {
 	/** Reads a note as it is now: for a note open in an editor, what the editor holds, unsaved typing included. */
 	read(path: string): Promise<NoteSnapshot | null>;
@@ -134,6 +157,13 @@ export interface VaultGateway {
 
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;
+
+	/**
+	 * Inside Obsidian: another program's save to a note open in an editor with unsaved typing is folded into the editor
+	 * (so its autosave writes both); a save that overlaps the typing goes to `keeper`. Returns the function that stops
+	 * it. Absent for a plain folder, which has no editors.
+	 */
+	foldOutsideSaves?(keeper: OutsideSaveKeeper): () => void;
 }
 
 /** Small files the plugin keeps for itself (state, bases): the plugin folder in Obsidian, a dot-folder headless. */

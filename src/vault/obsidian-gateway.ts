@@ -9,7 +9,8 @@ import { normalizePath, TFile, TFolder, type App, type EventRef, type MarkdownVi
 import type { YieldToHost } from "../core/steps";
 import { applyChanges, lineChanges } from "./editor-changes";
 import { OpenEditors } from "./obsidian-editors";
-import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
+import { EditorFold } from "./obsidian-editor-fold";
+import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, OutsideSaveKeeper, VaultChange, VaultGateway } from "./gateway";
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
 import { ensureParent, isFile, refuseIfOnDisk, toStat, trashRecoverably, unlessGone } from "./obsidian-files";
 import { moveInObsidian } from "./obsidian-move";
@@ -22,6 +23,8 @@ export class ObsidianGateway implements VaultGateway {
 	/** Vault event refs of the subscriptions still open; a closed one is dropped, so nothing keeps its listener alive. */
 	private readonly live = new Set<EventRef>();
 	private readonly editors: OpenEditors;
+	/** Other programs' saves to notes with unsaved typing, folded into their editors (obsidian-editor-fold.ts). */
+	readonly editorFold: EditorFold;
 	/** Obsidian's own simple search, metadata cache and Dataview, for the search service. */
 	readonly search: ObsidianSearch;
 
@@ -32,11 +35,13 @@ export class ObsidianGateway implements VaultGateway {
 		private readonly yieldToHost: YieldToHost,
 	) {
 		this.editors = new OpenEditors(app);
+		this.editorFold = new EditorFold(app, this.editors, yieldToHost);
 		this.search = new ObsidianSearch(app);
 		register(() => {
 			for (const ref of this.live) this.app.vault.offref(ref);
 			this.live.clear();
 			this.editors.detach();
+			this.editorFold.stop();
 		});
 	}
 
@@ -140,6 +145,10 @@ export class ObsidianGateway implements VaultGateway {
 		return swapped !== configDir && (await adapter.exists(swapped));
 	}
 
+	foldOutsideSaves(keeper: OutsideSaveKeeper): () => void {
+		return this.editorFold.start(keeper);
+	}
+
 	async activeNote(): Promise<string | null> {
 		// The route checks the file is a note type it serves (a PDF can be the active file too).
 		return this.app.workspace.getActiveFile()?.path ?? null;
@@ -160,6 +169,7 @@ export class ObsidianGateway implements VaultGateway {
 		if (plan.kind === "keep") return { result: plan.result, stat: null };
 		if (plan.kind === "trash") {
 			// What the person typed goes to the trash with the note (it is saved first), never lost.
+			this.editorFold.saving(file, current);
 			await view.save();
 			if (!unchanged()) return null;
 			await trashRecoverably(this.app, file);
@@ -168,6 +178,7 @@ export class ObsidianGateway implements VaultGateway {
 		const changes = await lineChanges(current, plan.content, this.yieldToHost);
 		if (!unchanged()) return null;
 		applyChanges(view.editor, changes);
+		this.editorFold.saving(file, plan.content);
 		await view.save();
 		return { result: plan.result, stat: toStat(file) };
 	}

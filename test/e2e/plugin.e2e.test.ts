@@ -126,6 +126,29 @@ describe("the built plugin", () => {
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- first\n- typed first\n- by the agent\n- typed second\n");
 	});
 
+	it("folds another program's save into a note with unsaved typing, and keeps one that overlaps the typing as .bak with a notice", async () => {
+		const view = app.openEditor("Plan.md");
+		view.type("typed ", "# Plan\n\n- ".length);
+		// Another program (an agent's own file tool) saves the note while the autosave is pending.
+		app.outside.write("Plan.md", "# Plan for the week\n\n- first\n");
+		await app.clock.advance(500);
+		await until(() => view.editor.getValue() === "# Plan for the week\n\n- typed first\n", "the save folded into the editor");
+		await app.clock.advance(2_000);
+		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan for the week\n\n- typed first\n");
+
+		// Now it saves over the line the person is typing in: its text is kept, and the person is told.
+		view.type("more ");
+		app.outside.write("Plan.md", "# Plan for the week\n\n- first, by the program\n");
+		await app.clock.advance(500);
+		const notice = await until(() => Notice.shown.find((shown) => shown.fragment?.textContent?.includes("Another program saved")), "the notice");
+		const backupPath = /kept in "([^"]+)"/.exec(notice.fragment!.textContent)![1]!;
+		expect(await readFile(join(dir, backupPath), "utf8")).toBe("# Plan for the week\n\n- first, by the program\n");
+		await app.clock.advance(2_000);
+		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan for the week\n\n- typed more first\n");
+		const conflicts = (await api("/conflicts")).json<{ conflicts: { reason: string; source?: string; agent: string }[] }>();
+		expect(conflicts.conflicts).toEqual([expect.objectContaining({ reason: "outside-over-typing", source: "outside", agent: "another program" })]);
+	});
+
 	it("generates a key on first run and answers GET / without one", async () => {
 		const fresh = new App(await mkdtemp(join(tmpdir(), "rg-e2e-key-")));
 		const other = loadBuiltPlugin(fresh);

@@ -21,12 +21,17 @@ export class View {
 
 /** An editor of one note: the editor model (editor.ts) inside a workspace leaf. */
 export class MarkdownView extends MarkdownViewModel {
-	constructor(public leaf: WorkspaceLeaf, app: App) {
+	constructor(public leaf: WorkspaceLeaf, readonly app: App) {
 		super({
 			clock: app.clock,
 			readDisk: (file) => readFileSync(join(app.vault.basePath, file.path), "utf8"),
 			modify: (file, text) => app.vault.modify(file, text),
 		});
+	}
+	/** An open tab showing another note: Obsidian announces it (`file-open`). */
+	override open(file: TFile): void {
+		super.open(file);
+		if (this.app.workspace.leaves.includes(this.leaf)) this.app.workspace.trigger("file-open", file);
 	}
 }
 
@@ -229,6 +234,9 @@ export class App {
 		view.open(file);
 		leaf.view = view;
 		this.workspace.leaves.push(leaf);
+		// As Obsidian does when a note opens in a new tab.
+		this.workspace.trigger("file-open", file);
+		this.workspace.trigger("layout-change");
 		return view;
 	}
 
@@ -250,6 +258,7 @@ export class App {
 		const leaf = this.workspace.leaves.find((candidate) => candidate.view === view || (candidate.view instanceof EmbeddedEditorView && candidate.view.card === view));
 		if (leaf) this.workspace.leaves.splice(this.workspace.leaves.indexOf(leaf), 1);
 		if (this.workspace.activeEditor === view) this.workspace.activeEditor = null;
+		if (leaf) this.workspace.trigger("layout-change");
 	}
 
 	/** Every editor of `path`: markdown views and canvas cards. */

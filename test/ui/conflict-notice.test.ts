@@ -81,4 +81,22 @@ describe("the conflict notice", () => {
 		expect(lastNotice().fragment?.querySelector("div")?.textContent).toBe('Another program saved "Projects/Plan.md" without the changes saved before it. What it dropped is kept in "Projects/Plan.20261121-101500.bak.md".');
 		expect(buttons(lastNotice()).map((button) => button.textContent)).toEqual(["Resolve"]);
 	});
+
+	it("says another program saved over the person's typing, where its text is kept, and offers the merge view", () => {
+		const onResolve = vi.fn();
+		showConflictNotice(record({ reason: "outside-over-typing", source: "outside", agent: "another program" }), onResolve);
+		const notice = lastNotice();
+		expect(notice.fragment?.querySelector("div")?.textContent).toBe(
+			'Another program saved "Projects/Plan.md" while you were typing, changing the same lines. Its version is kept in "Projects/Plan.20261121-101500.bak.md"; your typing stays as it is.',
+		);
+		buttons(notice)[0]!.click();
+		expect(onResolve).toHaveBeenCalledTimes(1);
+	});
+
+	it("never says an outside save was refused, even when its .bak could not be written", () => {
+		showConflictNotice(record({ reason: "outside-over-typing", source: "outside", agent: "another program", backupPath: null }), null);
+		const message = lastNotice().message;
+		expect(message).toBe('Another program saved "Projects/Plan.md" while you were typing, changing the same lines. Its version could not be saved as a .bak; resolve now to keep its changes.');
+		expect(message).not.toContain("Refused");
+	});
 });

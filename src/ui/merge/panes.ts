@@ -1,4 +1,5 @@
 /** DOM for the read-only panes (base, your note, agent) and for the result's editable text boxes. */
+import { ANOTHER_PROGRAM } from "../../core/conflicts";
 import type { Segment } from "./highlight";
 
 export const CLS = "revision-guard-merge";
@@ -14,7 +15,8 @@ export interface PaneLabels {
 
 export function paneLabels(agentName: string, review = false, outside = false): PaneLabels {
 	if (outside) return { base: "Base: before either change", mine: "The note now (another program's save)", result: "Result", theirs: "Before that save (kept)" };
-	return { base: "Base: before either change", mine: "Your note", result: "Result", theirs: review ? `Proposal (${agentName})` : `Agent (${agentName})` };
+	const theirs = review ? `Proposal (${agentName})` : agentName === ANOTHER_PROGRAM ? "Another program's save" : `Agent (${agentName})`;
+	return { base: "Base: before either change", mine: "Your note", result: "Result", theirs };
 }
 
 /** What each column holds, as the heading's tooltip. */
