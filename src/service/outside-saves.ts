@@ -34,6 +34,8 @@ export const KEEP_REPLACED_MS = 7 * 24 * 60 * 60 * 1000;
 export const RETAIN_AFTER_MS = 30_000;
 /** Texts waiting for that, at most; past it the oldest is kept at once. */
 export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+/** Pins past this many are swept of expired ones as new ones come. */
+const MAX_PINS = 10_000;
 /** Notes larger than this are kept but not judged (the merge would hold the host too long). */
 export const MAX_JUDGED_BYTES = 2 * 1024 * 1024;
 
@@ -160,7 +162,9 @@ export class OutsideSaves {
 	private async keepReplaced(path: string, written: string, replaced: string, previous: string): Promise<void> {
 		await this.deps.bases.retain(replaced, previous);
 		if (this.deps.history.markReplaced(path, written, replaced)) this.deps.onDirty();
-		this.kept().set(replaced, this.deps.now() + KEEP_REPLACED_MS);
+		const kept = this.kept();
+		kept.set(replaced, this.deps.now() + KEEP_REPLACED_MS);
+		if (kept.size > MAX_PINS) for (const [revision, until] of kept) if (until <= this.deps.now()) kept.delete(revision);
 	}
 
 	/** The save dropped P's edits: P as a .bak and a conflict the person is told of; the clean merge applied if asked. */

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "fs/promises";
 import { createServer, type Server, type Socket } from "net";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { killSpawnedHosts, launch, READY_LINE, requireBuiltCli, serveHost, stop, until, within, type Served } from "../helpers/spawned-host";
@@ -124,6 +124,17 @@ describe("the headless host serving a folder", () => {
 		expect(kept[0]).toMatch(/^Inbox\.\d{8}-\d{6}\.bak\.md$/);
 		expect(await readFile(join(dir, kept[0]!), "utf8")).toBe("# Inbox\n\nThe agent's copy.\n");
 		await until(host, () => host.out().includes(`refused a stale write to Inbox.md from agent; its content is kept in ${kept[0]}`), "the refusal to be logged");
+	});
+
+	it("says when another program's save dropped the edits saved before it, and where they are kept", async () => {
+		await writeVaultFile(dir, "Inbox.md", "# Inbox\n\n- one\n\nnotes\n");
+		const host = await serve(["--vault", dir, "--port", "0"]);
+		expect((await host.api("/vault/Inbox.md")).status).toBe(200);
+		await writeFile(join(dir, "Inbox.md"), "# Inbox\n\n- one\n- two (person)\n\nnotes\n");
+		// The person's save is seen before the script's (two saves within the watcher's window are one).
+		await vi.waitFor(async () => expect((await host.api("/history/Inbox.md")).json<{ revisions: unknown[] }>().revisions).toHaveLength(2), { timeout: 10_000, interval: 50 });
+		await writeFile(join(dir, "Inbox.md"), "# Inbox\n\n- one\n\nnotes from a script\n");
+		await until(host, () => /another program saved Inbox\.md without the changes saved before it; that text is kept in Inbox\.\d{8}-\d{6}\.bak\.md/.test(host.out()), "the outside save to be logged");
 	});
 
 	it("prints curl lines that work on a note whose path needs encoding", async () => {
