@@ -171,13 +171,13 @@ export default class RevisionGuardPlugin extends Plugin {
 			opened: (guard) => {
 				this.guard = guard;
 				if (!this.statusBar) return;
-				const conflictUi = new ConflictUi(app, guard, () => this.settings, this.statusBar);
+				const conflictUi = new ConflictUi(app, guard.person, () => this.settings, this.statusBar);
 				this.conflictUi = conflictUi;
 				this.register(conflictUi.start());
 				// Agents' clients may offer the person "open the merge modal" when a write is refused (MCP elicitation).
 				this.register(guard.notes.mergeModal.offer((id) => conflictUi.openMerge(id)));
-				if (this.historyUi) this.register(this.historyUi.start(guard));
-				if (this.proposalUi) this.register(this.proposalUi.start(guard));
+				if (this.historyUi) this.register(this.historyUi.start(guard.person));
+				if (this.proposalUi) this.register(this.proposalUi.start(guard.person));
 			},
 			onProgress: (done, total) => {
 				if (total < RECONCILE_NOTICE_THRESHOLD) return;

@@ -14,8 +14,7 @@ export type ConflictStatus = "open" | "resolved" | "dismissed";
  */
 export type ConflictReason = "stale" | "exists" | "read-expired" | "content-loss" | "note-in-use" | "outside-save" | "outside-over-typing";
 
-/** Who a save made straight to a file is credited to, in records, history and activity (the program is unknown). */
-export const ANOTHER_PROGRAM = "another program";
+export { ANOTHER_PROGRAM } from "./another-program";
 
 /** Every reason, for schemas that list them. */
 export const CONFLICT_REASONS: readonly ConflictReason[] = ["stale", "exists", "read-expired", "content-loss", "note-in-use", "outside-save", "outside-over-typing"];

@@ -22,6 +22,7 @@ import { blobStorage, loadState, PROPOSAL_FILES, StatePersistence } from "./pers
 import { ConflictJournal } from "./conflict-journal";
 import { BackupNames } from "./backup-names";
 import { OutsideSaves } from "./outside-saves";
+import { PersonNotes } from "./person-notes";
 import { ProposalStore } from "./proposal-store";
 import { RevisionTracker } from "./revision-tracker";
 import { NoteHistoryService } from "./note-history";
@@ -96,6 +97,8 @@ export interface RevisionGuard {
 	readonly waits: ConflictWaits;
 	/** Changes agents may only propose: where they wait for the person (the ProposalSink). */
 	readonly proposals: ProposalStore;
+	/** What the person does (the UI's only way in): resolve, restore, revert, review proposals, follow changes. */
+	readonly person: PersonNotes;
 	/** The net under saves made straight to the files (outside-saves.ts). */
 	readonly outsideSaves: OutsideSaves;
 	/** Diffs for agents: computed in slices, a few at once, paged. */
@@ -251,6 +254,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		timers: options.timers,
 		waits,
 		proposals,
+		person: new PersonNotes({ conflicts, resolver, noteHistory, activity, notes, gateway, now }),
 		outsideSaves: outside,
 		diffs,
 		persistence,

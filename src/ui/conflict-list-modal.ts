@@ -1,6 +1,7 @@
 /** Lists open conflicts: which note, which agent, when, and where the refused version was kept. */
 import { Modal, type App } from "obsidian";
-import type { ConflictLog, ConflictRecord } from "../core/conflicts";
+import type { ConflictRecord } from "../core/conflicts";
+import type { PersonConflicts } from "../service/person-notes";
 
 export interface ConflictListActions {
 	openPath(path: string): void;
@@ -11,7 +12,7 @@ export interface ConflictListActions {
 export class ConflictListModal extends Modal {
 	constructor(
 		app: App,
-		private readonly conflicts: ConflictLog,
+		private readonly conflicts: Pick<PersonConflicts, "list">,
 		private readonly actions: ConflictListActions,
 	) {
 		super(app);

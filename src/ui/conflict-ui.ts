@@ -1,7 +1,7 @@
 /** Everything a person sees about conflicts: the notice or modal when one arrives, the list, the status bar. */
 import type { App } from "obsidian";
 import type { ConflictRecord } from "../core/conflicts";
-import type { RevisionGuard } from "../service/revision-guard";
+import type { PersonNotes } from "../service/person-notes";
 import type { RevisionGuardSettings } from "../settings";
 import { ConflictListModal } from "./conflict-list-modal";
 import { showConflictNotice } from "./conflict-notice";
@@ -11,16 +11,16 @@ import type { ConflictStatusBar } from "./status-bar";
 export class ConflictUi {
 	constructor(
 		private readonly app: App,
-		private readonly guard: RevisionGuard,
+		private readonly person: PersonNotes,
 		private readonly settings: () => RevisionGuardSettings,
 		private readonly statusBar: ConflictStatusBar,
 	) {}
 
 	/** Follows the conflict log; returns the unsubscribe function for the plugin to register. */
 	start(): () => void {
-		this.statusBar.update(this.guard.conflicts);
-		return this.guard.conflicts.onChange((record) => {
-			this.statusBar.update(this.guard.conflicts);
+		this.statusBar.update(this.person.conflicts);
+		return this.person.conflicts.onChange((record) => {
+			this.statusBar.update(this.person.conflicts);
 			if (record.status === "open" && record.resolvedAt === undefined) this.announce(record);
 		});
 	}
@@ -40,14 +40,14 @@ export class ConflictUi {
 	}
 
 	openMerge(id: string): void {
-		new MergeModal(this.app, { resolver: this.guard.resolver, onVaultChange: (listener) => this.guard.gateway.onChange(listener) }, id).open();
+		new MergeModal(this.app, { resolver: this.person.conflicts, onVaultChange: (listener) => this.person.onVaultChange(listener) }, id).open();
 	}
 
 	showList(): void {
-		new ConflictListModal(this.app, this.guard.conflicts, {
+		new ConflictListModal(this.app, this.person.conflicts, {
 			openPath: (path) => void this.app.workspace.openLinkText(path, "", false),
 			resolve: (id) => this.openMerge(id),
-			dismiss: (id) => this.guard.resolver.dismiss(id),
+			dismiss: (id) => this.person.conflicts.dismiss(id),
 		}).open();
 	}
 }

@@ -4,8 +4,7 @@
  */
 import { Notice, type App, type Command } from "obsidian";
 import { MAX_ACTIVITY } from "../service/agent-activity";
-import { PERSON } from "../service/actor";
-import type { RevisionGuard } from "../service/revision-guard";
+import type { PersonNotes } from "../service/person-notes";
 import { AgentActivityModal } from "./activity-modal";
 import { ActivityStatusBar } from "./activity-status-bar";
 import { NoteHistoryModal } from "./history-modal";
@@ -41,17 +40,17 @@ export class HistoryUi {
 	}
 
 	/** Follows the guard's agent writes; returns the cleanup for the plugin to register. */
-	start(guard: RevisionGuard): () => void {
-		this.undo = new GuardUndo(this.app, guard, (path) => this.showHistory(path));
+	start(person: PersonNotes): () => void {
+		this.undo = new GuardUndo(this.app, person, (path) => this.showHistory(path));
 		// Counted from history once, then one more per new agent revision (the change feed may tell a change more than
 		// once): never a scan of every note's history per write.
-		let writes = guard.activity.list(MAX_ACTIVITY).map((write) => ({ key: `${write.path}\n${write.revision}`, time: write.time }));
-		const show = () => this.bar.update(writes.map((write) => write.time), guard.now());
+		let writes = person.activity(MAX_ACTIVITY).map((write) => ({ key: `${write.path}\n${write.revision}`, time: write.time }));
+		const show = () => this.bar.update(writes.map((write) => write.time), person.now());
 		show();
-		const stop = guard.notes.onNoteChanged(() => PERSON, (change) => {
+		const stop = person.onNoteChanged((change) => {
 			const key = `${change.path}\n${change.revision ?? ""}`;
 			if (change.by?.kind !== "agent" || writes.some((write) => write.key === key)) return;
-			writes = [{ key, time: new Date(guard.now()).toISOString() }, ...writes].slice(0, MAX_ACTIVITY);
+			writes = [{ key, time: new Date(person.now()).toISOString() }, ...writes].slice(0, MAX_ACTIVITY);
 			show();
 		});
 		return () => {

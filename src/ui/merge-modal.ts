@@ -4,13 +4,13 @@
  * Escape) leaves the note, the .bak and the conflict exactly as they were.
  */
 import { Modal, Notice, Platform, type App } from "obsidian";
-import type { ConflictResolver } from "../service/conflict-resolver";
+import type { PersonConflicts } from "../service/person-notes";
 import type { VaultChange } from "../vault/gateway";
 import { ConfirmModal } from "./confirm-modal";
 import { MergeView } from "./merge/merge-view";
 
 export interface MergeModalDeps {
-	resolver: ConflictResolver;
+	resolver: Pick<PersonConflicts, "sides" | "save">;
 	/** Vault change events, so the modal notices edits made while it is open. */
 	onVaultChange: (listener: (change: VaultChange) => void) => () => void;
 }

@@ -4,7 +4,7 @@
  * answers "still starting".
  */
 import { Notice, type App, type Command } from "obsidian";
-import type { RevisionGuard } from "../service/revision-guard";
+import type { PersonNotes } from "../service/person-notes";
 import { ProposalListModal } from "./proposal-list-modal";
 import { showProposalNotice } from "./proposal-notice";
 import { ProposalReviewModal } from "./proposal-review-modal";
@@ -12,7 +12,7 @@ import { ProposalStatusBar } from "./proposal-status-bar";
 
 export class ProposalUi {
 	private readonly bar: ProposalStatusBar;
-	private guard: RevisionGuard | null = null;
+	private person: PersonNotes | null = null;
 
 	constructor(
 		private readonly app: App,
@@ -26,9 +26,9 @@ export class ProposalUi {
 	}
 
 	/** Follows the guard's proposals; returns the cleanup for the plugin to register. */
-	start(guard: RevisionGuard): () => void {
-		this.guard = guard;
-		const proposals = guard.notes.proposals;
+	start(person: PersonNotes): () => void {
+		this.person = person;
+		const proposals = person.proposals;
 		// Announced once each: a proposal is heard again when its note moves, or when it is decided.
 		const announced = new Set(proposals.list("pending").map((record) => record.id));
 		this.bar.update(proposals.pendingCount());
@@ -40,23 +40,23 @@ export class ProposalUi {
 		});
 		return () => {
 			stop();
-			this.guard = null;
+			this.person = null;
 			this.bar.update(0);
 		};
 	}
 
 	showList(): void {
-		const guard = this.guard;
-		if (!guard) return void new Notice("The agent API is still starting.");
-		new ProposalListModal(this.app, guard.notes.proposals, {
+		const person = this.person;
+		if (!person) return void new Notice("The agent API is still starting.");
+		new ProposalListModal(this.app, person.proposals, {
 			openPath: (path) => void this.app.workspace.openLinkText(path, "", false),
 			review: (id) => this.review(id),
 		}).open();
 	}
 
 	review(id: string): void {
-		const guard = this.guard;
-		if (!guard) return void new Notice("The agent API is still starting.");
-		new ProposalReviewModal(this.app, { proposals: guard.notes.proposals, onVaultChange: (listener) => guard.gateway.onChange(listener) }, id).open();
+		const person = this.person;
+		if (!person) return void new Notice("The agent API is still starting.");
+		new ProposalReviewModal(this.app, { proposals: person.proposals, onVaultChange: (listener) => person.onVaultChange(listener) }, id).open();
 	}
 }

@@ -4,9 +4,8 @@
  * replacing exactly the note it merged against; a note that moved on meanwhile is merged again, never overwritten.
  */
 import { Modal, Notice, type App } from "obsidian";
-import { PERSON } from "../service/actor";
 import type { RevertSides } from "../service/agent-activity";
-import type { RevisionGuard } from "../service/revision-guard";
+import type { PersonNotes } from "../service/person-notes";
 import { ConfirmModal } from "./confirm-modal";
 import { MergeView } from "./merge/merge-view";
 
@@ -16,7 +15,7 @@ export class RevertMergeModal extends Modal {
 
 	constructor(
 		app: App,
-		private readonly guard: Pick<RevisionGuard, "activity">,
+		private readonly person: Pick<PersonNotes, "saveRevertMerge" | "noteNow">,
 		private readonly sides: RevertSides,
 	) {
 		super(app);
@@ -48,7 +47,7 @@ export class RevertMergeModal extends Modal {
 	}
 
 	private async save(text: string): Promise<void> {
-		const outcome = await this.guard.activity.saveMerge(this.sides.path, text, this.mineRevision, PERSON);
+		const outcome = await this.person.saveRevertMerge(this.sides.path, text, this.mineRevision);
 		if (outcome.kind === "written" || outcome.kind === "unchanged") {
 			new Notice(`Reverted ${this.sides.agent}'s write to ${this.sides.path}.`);
 			this.close();
@@ -56,7 +55,7 @@ export class RevertMergeModal extends Modal {
 		}
 		// The note moved on while the person merged: merge again against the newer note, keeping their choices. Never
 		// write an automatic revert here: the person's merge may differ from it, and they have not seen it.
-		const now = await this.guard.activity.noteNow(this.sides.path);
+		const now = await this.person.noteNow(this.sides.path);
 		if (now === null) {
 			new Notice(`${this.sides.path} was deleted before your save could land, so nothing was written. Your merge is still open here; copy what you need.`);
 			return;

@@ -1,5 +1,5 @@
 /** The status-bar item: how many conflicts are open; a click (or Enter or Space, from the keyboard) lists them. */
-import type { ConflictLog } from "../core/conflicts";
+import type { PersonConflicts } from "../service/person-notes";
 
 export class ConflictStatusBar {
 	constructor(
@@ -18,7 +18,7 @@ export class ConflictStatusBar {
 		});
 	}
 
-	update(conflicts: ConflictLog | null): void {
+	update(conflicts: Pick<PersonConflicts, "openCount"> | null): void {
 		const count = conflicts?.openCount() ?? 0;
 		this.element.setText(count === 1 ? "1 conflict" : `${count} conflicts`);
 		this.element.setAttr("aria-label", count === 0 ? "No open conflicts from agents" : "Show open conflicts from agents");

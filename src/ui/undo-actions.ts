@@ -4,11 +4,9 @@
  * sentence for every outcome. A revert that needs merging opens the revert merge modal.
  */
 import type { App } from "obsidian";
-import { parseEntityTagCondition } from "../core/revision";
-import { PERSON } from "../service/actor";
 import type { ActivityEntry } from "../service/agent-activity";
 import type { HistoryPage, RevisionDetail } from "../service/note-history";
-import type { RevisionGuard } from "../service/revision-guard";
+import type { PersonNotes } from "../service/person-notes";
 import { ConfirmModal } from "./confirm-modal";
 import { RevertMergeModal } from "./revert-merge-modal";
 import { restoreMessage, revertMessage } from "./undo-messages";
@@ -31,32 +29,31 @@ export const HISTORY_PAGE_SIZE = 20;
 export class GuardUndo implements UndoActions {
 	constructor(
 		private readonly app: App,
-		private readonly guard: RevisionGuard,
+		private readonly person: PersonNotes,
 		private readonly showHistoryOf: (path: string) => void,
 	) {}
 
 	history(path: string, offset: number): Promise<HistoryPage | null> {
-		return this.guard.noteHistory.page(path, offset, HISTORY_PAGE_SIZE);
+		return this.person.history(path, offset, HISTORY_PAGE_SIZE);
 	}
 
 	detail(path: string, revision: string): Promise<RevisionDetail> {
-		return this.guard.noteHistory.detail(path, revision, 0);
+		return this.person.revisionDetail(path, revision);
 	}
 
 	activity(): ActivityEntry[] {
-		return this.guard.activity.list(100);
+		return this.person.activity(100);
 	}
 
 	async restore(path: string, revision: string, seen: string | null): Promise<string> {
-		const ifMatch = parseEntityTagCondition(seen === null ? undefined : `"${seen}"`);
-		const outcome = await this.guard.noteHistory.restore(path, revision, PERSON, ifMatch, parseEntityTagCondition(seen === null ? "*" : undefined));
+		const outcome = await this.person.restore(path, revision, seen);
 		return restoreMessage(path, outcome);
 	}
 
 	async revert(path: string, revision: string, seen: string | null): Promise<string | null> {
-		const outcome = await this.guard.activity.revert(path, revision, PERSON, parseEntityTagCondition(seen === null ? undefined : `"${seen}"`));
+		const outcome = await this.person.revert(path, revision, seen);
 		if (outcome.kind !== "needs-merge") return revertMessage(path, outcome);
-		new RevertMergeModal(this.app, this.guard, outcome.sides).open();
+		new RevertMergeModal(this.app, this.person, outcome.sides).open();
 		return null;
 	}
 

@@ -69,4 +69,11 @@ describe("the layers", () => {
 		const outside = ALL.filter((entry) => inFolder("core")(entry) && !entry.target.startsWith("core/") && /^(obsidian|vault|service|http|mcp|ui|host|headless)(\/|$)/.test(entry.target));
 		expect(outside).toEqual([]);
 	});
+
+	it("the UI reaches the guard only through the person's service: never the composition, the writer, the resolver or the vault", () => {
+		const forbidden = ["service/revision-guard", "service/revision-tracker", "service/conflict-resolver", "core/base-store", "core/read-ledger"];
+		const leaks = ALL.filter((entry) => inFolder("ui")(entry) && (forbidden.includes(entry.target) || (!entry.typeOnly && (entry.target.startsWith("vault/") || entry.target === "service/guarded-writer"))));
+		expect(leaks).toEqual([]);
+		expect(ALL.some((entry) => inFolder("ui")(entry) && entry.target === "service/person-notes")).toBe(true);
+	});
 });

@@ -32,7 +32,7 @@ beforeEach(async () => {
 	h = await startObsidian();
 	questions = [];
 	Notice.shown = [];
-	undo = new ConfirmingUndo(h.app as unknown as ObsidianApp, h.guard, () => undefined);
+	undo = new ConfirmingUndo(h.app as unknown as ObsidianApp, h.guard.person, () => undefined);
 });
 
 afterEach(async () => {

@@ -31,7 +31,7 @@ beforeEach(async () => {
 	Modal.opened = [];
 	bar = document.body.createDiv();
 	ui = new ProposalUi(h.app as unknown as ObsidianApp, bar);
-	stop = ui.start(h.guard);
+	stop = ui.start(h.guard.person);
 });
 
 afterEach(async () => {

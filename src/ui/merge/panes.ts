@@ -1,5 +1,5 @@
 /** DOM for the read-only panes (base, your note, agent) and for the result's editable text boxes. */
-import { ANOTHER_PROGRAM } from "../../core/conflicts";
+import { ANOTHER_PROGRAM } from "../../core/another-program";
 import type { Segment } from "./highlight";
 
 export const CLS = "revision-guard-merge";
