@@ -49,6 +49,12 @@ export interface NoteHistory {
 	path: string;
 	entries: RevisionEntry[];
 	deletedAt?: number;
+	/**
+	 * The file's identity (the gateway's NoteIdentity key: device, inode, size, times) when its latest revision was
+	 * read from it, recorded only for a file that had settled by then: while the file still has it, a start-up may
+	 * trust the latest revision without reading the note again (git's index, racily clean files re-read).
+	 */
+	identity?: string;
 }
 
 export interface HistorySnapshot {
@@ -76,8 +82,25 @@ export class RevisionHistory {
 		if (latest && latest.revision === revision && note.deletedAt === undefined) return false;
 		if (note.deletedAt !== undefined) this.deletedCount--;
 		delete note.deletedAt;
+		// Whatever file identity was recorded was the old revision's.
+		delete note.identity;
 		note.entries.push({ revision, time, size, source });
 		trimEntries(note.entries, this.maxEntriesPerNote);
+		return true;
+	}
+
+	/** The identity recorded for the note's latest revision (see NoteHistory.identity). */
+	identityOf(path: string): string | undefined {
+		const note = this.notes.get(path);
+		return note?.deletedAt === undefined ? note?.identity : undefined;
+	}
+
+	/** Records (or, undefined, forgets) the file identity `revision` was read with, if it is the latest. Returns whether it changed. */
+	setIdentity(path: string, revision: string, identity: string | undefined): boolean {
+		const note = this.notes.get(path);
+		if (!note || note.deletedAt !== undefined || note.entries.at(-1)?.revision !== revision || note.identity === identity) return false;
+		if (identity === undefined) delete note.identity;
+		else note.identity = identity;
 		return true;
 	}
 
@@ -250,7 +273,9 @@ export class RevisionHistory {
 		if (!isSnapshot(snapshot)) return history;
 		// Entries are checked one by one: a hand-edited or half-written state file must not break later lookups.
 		for (const note of snapshot.notes) {
-			history.notes.set(note.path, { ...note, entries: note.entries.filter(isEntry).map(withValidSource) });
+			const entries = note.entries.filter(isEntry).map(withValidSource);
+			const { identity, ...rest } = note;
+			history.notes.set(note.path, { ...rest, entries, ...(typeof identity === "string" ? { identity } : {}) });
 			if (note.deletedAt !== undefined) history.deletedCount++;
 		}
 		return history;

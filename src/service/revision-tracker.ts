@@ -159,6 +159,13 @@ export class RevisionTracker {
 		const worker = async () => {
 			while (next < paths.length) {
 				const path = paths[next++]!;
+				const unchanged = await this.unchangedSinceRead(path);
+				// Unchanged since its latest revision was read (a stat says so): trusted without reading, unless its text
+				// is wanted at hand (changed in the last day) and not kept yet.
+				if (unchanged !== null && !(unchanged.mtime >= recentSince && !this.options.bases.has(unchanged.revision) && recent < MAX_RECENT_AT_START)) {
+					onProgress?.(++done, paths.length);
+					continue;
+				}
 				const snapshot = await gateway.read(path).catch(() => null);
 				const known = history.latest(path) !== undefined;
 				const isNew = snapshot !== null && this.observe(snapshot, this.options.changeSource ?? { kind: "external" }, true);
@@ -181,6 +188,19 @@ export class RevisionTracker {
 		}
 		if (changed + added + removed > 0) this.options.onDirty();
 		return { checked: paths.length, changed, added, removed };
+	}
+
+	/**
+	 * The note's latest revision and mtime when a stat shows the very file that revision was read from (its recorded
+	 * identity, recorded only for a file that had settled when read: see NoteHistory.identity); null otherwise.
+	 */
+	private async unchangedSinceRead(path: string): Promise<{ revision: string; mtime: number } | null> {
+		const { gateway, history } = this.options;
+		const recorded = history.identityOf(path);
+		const latest = history.latest(path);
+		if (recorded === undefined || latest === undefined || !gateway.identity) return null;
+		const now = await gateway.identity(path).catch(() => null);
+		return now !== null && now.key === recorded ? { revision: latest.revision, mtime: now.mtime } : null;
 	}
 
 	/** Waits for coalesced changes to be processed (tests, shutdown). */
@@ -256,7 +276,12 @@ export class RevisionTracker {
 		const { history } = this.options;
 		const replaced = history.latest(snapshot.path)?.revision;
 		const isNew = history.observe(snapshot.path, revision, snapshot.stat.size, source, this.options.now());
-		if (!isNew) return false;
+		// The file this revision was read from, so a later start-up can trust it without reading (or forget a stale one).
+		const identified = history.setIdentity(snapshot.path, revision, snapshot.identity);
+		if (!isNew) {
+			if (identified) this.options.onDirty();
+			return false;
+		}
 		this.options.onDirty();
 		// No merge base is kept here: the outside-save net decides which texts to keep, and when (outside-saves.ts).
 		if (!ours && attributed === undefined && !(atStartUp && replaced === undefined)) this.options.onObserved?.({ path: snapshot.path, content: snapshot.content, revision, ...(replaced === undefined ? {} : { replaced }), source, atStartUp });

@@ -14,6 +14,17 @@ export interface NoteSnapshot {
 	path: string;
 	content: string;
 	stat: NoteStat;
+	/**
+	 * The file's identity key (see VaultGateway.identity) when the content was read from a file that had settled (its
+	 * last change long enough before the read for any later change to show in its stat); absent otherwise.
+	 */
+	identity?: string;
+}
+
+/** What a stat of a note tells without reading it: an identity key that any change to the file changes, and its mtime. */
+export interface NoteIdentity {
+	key: string;
+	mtime: number;
 }
 
 export interface FolderEntry {
@@ -154,6 +165,11 @@ export interface VaultGateway {
 	 * taken for another program's unless it dropped someone's edit (outside-saves.ts). Absent: nobody types here.
 	 */
 	openInEditor?(path: string): boolean;
+	/**
+	 * The note's identity now, from a stat alone (null: no such note). Equal to a snapshot's `identity` exactly while
+	 * the file is unchanged since that read. Absent: the gateway cannot tell, and every start-up reads every note.
+	 */
+	identity?(path: string): Promise<NoteIdentity | null>;
 
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;

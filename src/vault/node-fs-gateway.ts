@@ -8,9 +8,9 @@ import { basename, dirname, join } from "path";
 import { createFileExclusive, replaceFileAtomic, type Replaced } from "./atomic-file";
 import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
-import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
+import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteIdentity, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
-import { decodeNote, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing, toStat, type SeenFile } from "./note-file";
+import { decodeNote, identityKeyOf, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing, toStat, type SeenFile } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
 import { listFolderAt, listNotesUnder } from "./node-folder-listing";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
@@ -163,6 +163,11 @@ export class NodeFsGateway implements VaultGateway {
 		return listNotesUnder(this.root, extensions);
 	}
 
+	async identity(path: string): Promise<NoteIdentity | null> {
+		const stats = await fs.stat(join(this.root, path), { bigint: true }).catch(() => null);
+		return stats?.isFile() ? { key: identityKeyOf(stats), mtime: Number(stats.mtimeNs / 1_000_000n) } : null;
+	}
+
 	async stat(path: string): Promise<NoteStat | null> {
 		const absolute = await this.paths.resolveExisting(path);
 		if (absolute === null) return null;
@@ -227,8 +232,9 @@ export class NodeFsGateway implements VaultGateway {
 		}
 		if (read === null) return null;
 		if (unnamed && (await this.paths.resolveExisting(path)) === null) return null;
-		const snapshot = { path, content: decodeNote(path, read.bytes), stat: toStat(read.stats) };
-		if (this.stopForgetting !== null) this.readCache.keep(snapshot, read.stats, settledBefore(read.stats, readAtNs));
+		const settled = settledBefore(read.stats, readAtNs) && read.stats.ino !== 0n;
+		const snapshot: NoteSnapshot = { path, content: decodeNote(path, read.bytes), stat: toStat(read.stats), ...(settled ? { identity: identityKeyOf(read.stats) } : {}) };
+		if (this.stopForgetting !== null) this.readCache.keep(snapshot, read.stats, settled);
 		return snapshot;
 	}
 

@@ -85,6 +85,11 @@ const RACY_NS = 50_000_000n;
 const RACY_COARSE_NS = 3_000_000_000n;
 const SECOND_NS = 1_000_000_000n;
 
+/** A file's identity as one key: any change to the file (content, or a replacement) changes it. */
+export function identityKeyOf(stats: BigIntStats): string {
+	return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
 /**
  * Whether a file with these stats had stopped changing long enough before `readAtNs` for its stat to tell any
  * later change.

@@ -10,7 +10,7 @@ import type { YieldToHost } from "../core/steps";
 import { applyChanges, lineChanges } from "./editor-changes";
 import { OpenEditors } from "./obsidian-editors";
 import { EditorFold } from "./obsidian-editor-fold";
-import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, OutsideSaveKeeper, VaultChange, VaultGateway } from "./gateway";
+import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteIdentity, NoteSnapshot, NoteStat, OutsideSaveKeeper, VaultChange, VaultGateway } from "./gateway";
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
 import { ensureParent, isFile, refuseIfOnDisk, toStat, trashRecoverably, unlessGone } from "./obsidian-files";
 import { moveInObsidian } from "./obsidian-move";
@@ -56,8 +56,17 @@ export class ObsidianGateway implements VaultGateway {
 		const view = this.editors.markdownEditorOf(file);
 		// An editor can outlive its file for a moment (removed on disk, Obsidian not told yet): gone is gone.
 		if (view && !(await this.app.vault.adapter.exists(file.path))) return null;
+		const before = identityOfFile(file);
 		const content = view ? view.editor.getValue() : await this.app.vault.read(file).catch((error: unknown) => unlessGone(this.app, file, error));
-		return content === null ? null : { path: file.path, content, stat: toStat(file) };
+		if (content === null) return null;
+		// The file's identity comes only with its own text, read from a file that had settled and did not change meanwhile.
+		const settled = !view && before.key === identityOfFile(file).key && Date.now() - Math.max(file.stat.mtime, file.stat.ctime) >= SETTLED_MS;
+		return { path: file.path, content, stat: toStat(file), ...(settled ? { identity: before.key } : {}) };
+	}
+
+	async identity(path: string): Promise<NoteIdentity | null> {
+		const file = this.app.vault.getFileByPath(normalizePath(path));
+		return file ? identityOfFile(file) : null;
 	}
 
 	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
@@ -238,3 +247,18 @@ export class ObsidianGateway implements VaultGateway {
 		}
 	}
 }
+
+/**
+ * A note's identity from what Obsidian knows of its file (its size and times, to the millisecond), which its own
+ * file watcher keeps current: no disk access.
+ */
+function identityOfFile(file: TFile): NoteIdentity {
+	return { key: `${file.stat.size}:${file.stat.mtime}:${file.stat.ctime}`, mtime: file.stat.mtime };
+}
+
+/**
+ * How long a file must have been left alone before its identity is trusted: Obsidian's times are in milliseconds and
+ * some disks keep whole seconds, so an edit within that tick of a read could leave them as they were (git's racily
+ * clean files).
+ */
+const SETTLED_MS = 3_000;

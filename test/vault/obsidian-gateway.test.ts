@@ -23,6 +23,25 @@ afterEach(async () => {
 
 /** What only the Obsidian gateway does; what every gateway promises is in gateway-contract.ts. */
 describe("ObsidianGateway", () => {
+	it("gives a note's identity with its text once the file has settled, never with an editor's text, and a new one after any change", async () => {
+		expect((await gateway.read("n.md"))?.identity).toBeUndefined();
+		vi.useFakeTimers({ toFake: ["Date"] });
+		try {
+			vi.setSystemTime(Date.now() + 10_000);
+			const read = await gateway.read("n.md");
+			expect(read?.identity).toBeDefined();
+			expect((await gateway.identity("n.md"))?.key).toBe(read?.identity);
+			app.openEditor("n.md");
+			expect((await gateway.read("n.md"))?.identity).toBeUndefined();
+		} finally {
+			vi.useRealTimers();
+		}
+		const before = (await gateway.identity("n.md"))?.key;
+		await app.vault.modify(app.vault.getFileByPath("n.md")!, "start, and more\n");
+		expect((await gateway.identity("n.md"))?.key).not.toBe(before);
+		expect(await gateway.identity("missing.md")).toBeNull();
+	});
+
 	it("checks and writes inside Vault.process", async () => {
 		const before = app.vault.processCalls;
 		let seen: string | null = null;
