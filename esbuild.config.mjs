@@ -44,7 +44,8 @@ const builds = [
 		// Obsidian loads main.js as it is; minifying keeps the bundled MCP SDK and yaml small. Sources are in src/.
 		minify: production,
 		// ajv-formats and the MCP SDK each carry their own copy of the same ajv 8 (the root ajv is eslint's 6): one is enough.
-		alias: { ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv" },
+		// ajv-formats is only ever asked about our elicitation forms, which use no formats (scripts/ajv-formats-stub.mjs).
+		alias: { ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv", "ajv-formats": "./scripts/ajv-formats-stub.mjs" },
 	},
 	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: join(outDir, "dist/cli.js"), banner: { js: "#!/usr/bin/env node" } },
 	// The merge program (package.json's bin revision-guard-merge): the merge engine only, so it starts like a small tool.

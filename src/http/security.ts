@@ -23,9 +23,17 @@ function isWildcard(address: string): boolean {
 	return address === "0.0.0.0" || address === "::";
 }
 
-/** No Origin header means a non-browser client. A present Origin must be explicitly allowed. */
-export function isAllowedOrigin(origin: string | undefined, allowed: readonly string[]): boolean {
-	return origin === undefined || allowed.includes(origin);
+/**
+ * No Origin header means a non-browser client. A present Origin must be explicitly allowed, or be exactly this
+ * server's own origin (`port`): a page there is one we served, and DNS rebinding cannot forge it, because its Host
+ * would name the attacker's domain, which the Host check refuses. MCP's conformance suite sends it.
+ */
+export function isAllowedOrigin(origin: string | undefined, allowed: readonly string[], port?: number): boolean {
+	return origin === undefined || allowed.includes(origin) || (port !== undefined && ownOrigins(port).includes(origin));
+}
+
+export function ownOrigins(port: number): string[] {
+	return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 }
 
 /** The key from `Authorization: Bearer <key>`; the key is never taken from a query string or cookie. */

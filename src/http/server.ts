@@ -158,7 +158,7 @@ export class ApiServer {
 			return problem("misdirected-request", `This API only answers to Host 127.0.0.1:${this.port}, localhost:${this.port} or [::1]:${this.port}.`);
 		}
 		const origin = request.headers.origin;
-		if (!isAllowedOrigin(origin, settings.allowedOrigins)) {
+		if (!isAllowedOrigin(origin, settings.allowedOrigins, this.port)) {
 			return problem("forbidden-origin", "This request came from a web page whose origin is not allowed, so it was refused. Call the API from a local program instead.");
 		}
 		const cors = origin ? corsHeaders(origin) : {};

@@ -14,6 +14,8 @@ import { clientIdOf } from "../http/security";
 import { agentActor } from "../service/actor";
 import type { AgentNotes } from "../service/agent-notes";
 import type { AgentKey } from "../settings";
+import { ModernRequests } from "./modern/requests";
+import { isModern } from "./modern/wire";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
 import { StatelessRequests } from "./stateless";
 import { toolSetOf } from "./tool-visibility";
@@ -25,6 +27,7 @@ const ALLOW = "GET, POST, DELETE";
 export class McpEndpoint {
 	readonly sessions: McpSessions;
 	readonly stateless: StatelessRequests;
+	readonly modern: ModernRequests;
 
 	constructor(
 		private readonly notes: AgentNotes,
@@ -32,6 +35,7 @@ export class McpEndpoint {
 	) {
 		this.sessions = new McpSessions(notes, options);
 		this.stateless = new StatelessRequests(notes, options.onError);
+		this.modern = new ModernRequests(notes, options.onError);
 	}
 
 	/** Answers an authenticated /mcp request: an ApiResponse for the server to send, or null once the transport has answered. */
@@ -45,6 +49,8 @@ export class McpEndpoint {
 			body = await this.readMessage(request);
 		}
 		const owner = clientIdOf(agent.key);
+		// 2026-07-28 has no sessions: a modern request is answered on its own, whatever Mcp-Session-Id it carries.
+		if (method === "POST" && isModern(request.headers, body)) return this.modern.answer(request.headers, body, response, { owner, agent: agent.name, toolSet: toolSetOf(request.url) });
 		const id = headerValue(request, "mcp-session-id");
 		let session: McpSession | null;
 		if (id === undefined) {
@@ -79,7 +85,7 @@ export class McpEndpoint {
 	}
 
 	async close(): Promise<void> {
-		await Promise.all([this.sessions.closeAll(), this.stateless.closeAll()]);
+		await Promise.all([this.sessions.closeAll(), this.stateless.closeAll(), this.modern.closeAll()]);
 	}
 
 	/** The JSON-RPC message, or the request stops with a Problem (the server answers it). */

@@ -236,6 +236,12 @@ describe("Origin header", () => {
 		},
 	);
 
+	it("serves exactly the server's own origin, on its own port, without being listed", async () => {
+		h.settings.allowedOrigins = [];
+		for (const origin of [`http://127.0.0.1:${h.port}`, `http://localhost:${h.port}`]) expect((await h.api("/vault/", { headers: { Origin: origin } })).status, origin).toBe(200);
+		for (const origin of [`http://127.0.0.1:${h.port + 1}`, `https://localhost:${h.port}`, `http://127.0.0.1:${h.port}/`]) expectProblem(await h.api("/vault/", { headers: { Origin: origin } }), 403, "forbidden-origin");
+	});
+
 	it("echoes an allowed origin (never *) with Vary: Origin", async () => {
 		for (const origin of [ALLOWED, "http://localhost:5173"]) {
 			const res = await h.api("/vault/", { headers: { Origin: origin } });

@@ -12,6 +12,7 @@ import { call, type CallResult } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
 import { sha256Token, writeVaultFile } from "../helpers/vault-files";
 import { connect, INITIALIZE, MCP_ACCEPT, postMcp, rawSession } from "./mcp-client";
+import { modernCall } from "./modern/modern-client";
 import { mcpMount } from "../../src/mcp/mount";
 import { TOOL_NAMES } from "../../src/mcp/tools";
 
@@ -64,6 +65,25 @@ describe("the gates in front of /mcp", () => {
 		const res = await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Origin: "https://evil.example" });
 		expectProblem(res, 403, "forbidden-origin");
 		await expect(connect(h.port, TEST_KEY, { Origin: "https://evil.example" })).rejects.toThrow();
+	});
+
+	it("serves exactly its own origin (MCP's DNS-rebinding scenario sends it) in both eras; a rebound page stays refused", async () => {
+		for (const origin of [`http://127.0.0.1:${h.port}`, `http://localhost:${h.port}`]) {
+			const legacy = await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Origin: origin });
+			expect(legacy.status, origin).toBe(200);
+			const session = await connect(h.port, TEST_KEY, { Origin: origin });
+			expect((await session.tool("list_notes", {})).isError).toBe(false);
+			await session.close();
+			const modern = await modernCall(h.port, "server/discover", {}, { headers: { Origin: origin } });
+			expect(modern.status, origin).toBe(200);
+		}
+		for (const origin of [`http://127.0.0.1:${h.port + 1}`, `https://127.0.0.1:${h.port}`, `http://localhost:${h.port}/`, `http://[::1]:${h.port}`, `http://evil.example:${h.port}`]) {
+			expectProblem(await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Origin: origin }), 403, "forbidden-origin");
+			expectProblem(await modernCall(h.port, "server/discover", {}, { headers: { Origin: origin } }), 403, "forbidden-origin");
+		}
+		// A page rebound to 127.0.0.1 names its own domain as Host (and Origin): the Host check refuses it first.
+		const rebound = await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Host: `evil.example:${h.port}`, Origin: `http://evil.example:${h.port}` });
+		expect(rebound.status).toBe(421);
 	});
 
 	it("serves an explicitly allowed origin, exposing Mcp-Session-Id to it", async () => {

@@ -156,7 +156,8 @@ describe("a client that never initializes (the 2026 drafts' shape)", () => {
 	it("answers an unsupported protocol version and a message that is not JSON-RPC with JSON-RPC errors", async () => {
 		const version = await postMcp(port, toolCall(1, "read_note", { path: "Plan.md" }), { ...AUTH, "Mcp-Protocol-Version": "1999-01-01" });
 		expect(version.status).toBe(400);
-		expect(version.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+		// Any version but a legacy one is answered as 2026-07-28 says (it was the SDK's -32000 before): what we support.
+		expect(version.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32022, data: { requested: "1999-01-01", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) } } });
 		const junk = await postMcp(port, { hello: "world" }, AUTH);
 		expect(junk.status).toBe(400);
 		expect(junk.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });

@@ -25,7 +25,7 @@ import { registerPeriodicNote } from "./periodic-note";
 import { registerWorkspaceTools } from "./workspace-tools";
 
 declare const __VERSION__: string | undefined;
-const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
+export const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
 
 /** The tool names are part of the contract with agents. */
 export const TOOL_NAMES = ["read_note", "note_outline", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "proposal_status", "list_tags", "search_notes", "query_notes"] as const;

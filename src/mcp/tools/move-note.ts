@@ -9,7 +9,7 @@ import { checkDestination, relocationRefusalResult } from "./relocation";
 
 export const MOVE_NOTE_DESCRIPTION =
 	"Move or rename a note. Needs the revision from your last read_note of it, as `revision` (with an MCP session, the session's last read of " +
-	"the whole note is used when you omit it): a move takes the whole note away from its path. `destination` is the new path relative to the " +
+	"the whole note is used when you omit it; a client without a session, as every MCP 2026-07-28 client is, must pass it): a move takes the whole note away from its path. `destination` is the new path relative to the " +
 	'vault; ending it in "/" keeps the note\'s name in that folder. Inside Obsidian, links to the note in other notes are updated (as the ' +
 	"person's settings say); those changes are yours, listed in `rewritten`, and undone with the move. A note already at the destination is " +
 	"never replaced unless you pass overwrite: true and its revision as destination_revision. If the note changed since your read, nothing is moved.";

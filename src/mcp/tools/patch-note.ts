@@ -25,7 +25,7 @@ export const PATCH_NOTE_DESCRIPTION =
 	'a heading, keeping its level and body; a block id; a frontmatter key), "markerAndContent" on the whole heading section, block or frontmatter entry ' +
 	'(append/prepend add a sibling), "parent" with destination moves a heading section. within picks one block of a section\'s own body (0 first, -1 last) ' +
 	"and splices content into it literally. reject_if_content_preexists refuses an append/prepend whose text is already there (a safe retry). " +
-	"Needs the revision from your last read (as `revision`; with an MCP session, the session's last read is used when you omit it): if " +
+	"Needs the revision from your last read (as `revision`; with an MCP session, the session's last read is used when you omit it; a client without a session, as every MCP 2026-07-28 client is, must pass it): if " +
 	"the note changed since, nothing is written, the patched note is kept as a .bak note and the error says what changed. For exact text changes " +
 	"anywhere, edit_note needs no revision; to replace the whole note, use write_note.";
 

@@ -17,14 +17,16 @@ type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 type RefusingTool = "write_note" | "append_note" | "delete_note" | "edit_note" | "patch_note";
 
 export async function refusalResult(path: string, outcome: Refused, tool: RefusingTool, context?: ToolContext): Promise<CallToolResult> {
-	const prose = refusalProse(path, outcome, tool);
+	// No client id: no session, so no remembered read could have stood in for the missing revision.
+	const sessionless = context !== undefined && context.actor().client === undefined;
+	const prose = refusalProse(path, outcome, tool, sessionless);
 	const plain: CallToolResult = { ...prose, content: [...prose.content, ...refusalLinks(path, outcome)] };
 	// A refused delete kept nothing to choose between.
 	if (!context?.askPerson || tool === "delete_note") return plain;
 	return answerWithPersonOutcome(plain, await context.askPerson(path, outcome), path, outcome);
 }
 
-function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallToolResult {
+function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessionless: boolean): CallToolResult {
 	const { refusal, conflict, currentRevision, currentSight, changes, backupError, mergePreview, implicit } = outcome;
 	const quoted = JSON.stringify(path);
 	// An agent that sent no revision was held to its last read in this session: say so, or the refusal makes no sense.
@@ -64,7 +66,9 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool): CallT
 							? `you passed no revision, and this session's last read of ${quoted} showed only part of it, so nothing was ${done}.`
 							: tool === "delete_note"
 								? `deleting ${quoted} needs the revision you read. Nothing was deleted.`
-								: `${quoted} already exists and you passed no revision (and this session, if any, has not read it), so nothing was written.`;
+								: sessionless
+									? `${quoted} already exists and you passed no revision; a client without a session (every MCP 2026-07-28 client is one) has no remembered read to stand in for it, so nothing was written.`
+									: `${quoted} already exists and you passed no revision (and this session, if any, has not read it), so nothing was written.`;
 			const next = tool === "delete_note" ? `Call read_note {"path":${quoted}} first, then delete_note with its revision.` : `Read first: call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} with the revision it returned.${tool === "write_note" ? " (To change only part of it, edit_note needs no revision.)" : ""}`;
 			return fail(`Refused: ${why} ${next}`, facts);
 		}

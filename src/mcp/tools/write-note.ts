@@ -11,7 +11,7 @@ import { tokenFor } from "../../core/revision-tokens";
 export const WRITE_NOTE_DESCRIPTION =
 	"Create a note, or replace a whole note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last " +
 	"read: pass the `revision` read_note returned (with an MCP session, if you omit it, the revision this session last read or wrote of that note " +
-	"is used; without a session, or if the session never read it, the call is refused: call read_note first). If the note changed since that " +
+	"is used; without a session, as every MCP 2026-07-28 client is, or if the session never read it, the call is refused: call read_note first). If the note changed since that " +
 	"revision, nothing is written: your content is kept as a .bak note and the error gives the current revision and what changed; call read_note, " +
 	're-apply your change, and call write_note again with the new revision. With merge: "auto" (like REST\'s Prefer: merge=auto), a stale write ' +
 	"whose changes do not overlap the newer ones is merged and written instead of refused (the result says merged: true). To change only part " +

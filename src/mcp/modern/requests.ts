@@ -1,0 +1,112 @@
+/**
+ * MCP 2026-07-28 at /mcp: every request stands alone. Its wire (the `_meta` fields and mirrored headers) is checked
+ * first (wire.ts); server/discover is answered here; tools and resources go to an MCP server built for this one
+ * request, the same one a 2025 session gets, so both eras share one set of tools, resources and guard rules. The
+ * caller has no session and so no implicit read: replacing, patching, deleting or moving a note needs `revision`.
+ */
+import type { ServerResponse } from "http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { json, type ApiResponse, type JsonValue } from "../../http/response";
+import { agentActor } from "../../service/actor";
+import type { AgentNotes } from "../../service/agent-notes";
+import { attachResources } from "../resources";
+import { scopeOfOwner } from "../session-scope";
+import { createMcpServer, INSTRUCTIONS, VERSION } from "../tools";
+import { LRA_INSTRUCTIONS } from "../lra";
+import { listedTools, listOnly, type ToolSet } from "../tool-visibility";
+import { CACHE_HINTS } from "./cache-hints";
+import { OneRequestTransport } from "./in-process";
+import { checkModern, META_SERVER_INFO, METHOD_NOT_FOUND, SUPPORTED_VERSIONS, type Headers, type ModernRequest, type WireRefusal } from "./wire";
+
+/** The methods a per-request server answers; everything else 2026-07-28 defines is answered here or not served. */
+const SERVED_BY_TOOLS_AND_RESOURCES: ReadonlySet<string> = new Set(["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
+const SERVER_INFO = { name: "revision-guard", version: VERSION };
+
+export interface Caller {
+	/** The key's client id: what limits and scopes are counted by. */
+	owner: string;
+	agent: string;
+	toolSet: ToolSet;
+}
+
+export class ModernRequests {
+	/** Servers answering a request now, so closing the endpoint closes them too. */
+	private readonly live = new Set<McpServer>();
+
+	constructor(
+		private readonly notes: AgentNotes,
+		private readonly onError?: (error: unknown) => void,
+	) {}
+
+	async answer(headers: Headers, body: unknown, response: ServerResponse, caller: Caller): Promise<ApiResponse> {
+		const checked = checkModern(headers, body);
+		if (!checked.ok) return refusal(checked.refusal);
+		const { request } = checked;
+		// A notification asks for no answer; the core protocol defines none a client sends over HTTP.
+		if (!isRequest(body)) return { status: 202 };
+		if (request.method === "server/discover") return complete(request, this.discover(caller.toolSet));
+		if (!SERVED_BY_TOOLS_AND_RESOURCES.has(request.method)) {
+			return refusal({ status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${request.method} is not served at this endpoint in 2026-07-28.`, id: request.id });
+		}
+		const answer = await this.forward(request, response, caller);
+		if ("error" in answer) return json(200, answer as unknown as JsonValue);
+		return complete(request, (answer as { result: Record<string, unknown> }).result);
+	}
+
+	async closeAll(): Promise<void> {
+		await Promise.all([...this.live].map((server) => this.close(server)));
+	}
+
+	get size(): number {
+		return this.live.size;
+	}
+
+	private discover(toolSet: ToolSet): Record<string, unknown> {
+		return {
+			supportedVersions: [...SUPPORTED_VERSIONS],
+			capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+			instructions: toolSet === "lra" ? LRA_INSTRUCTIONS : INSTRUCTIONS,
+		};
+	}
+
+	/** The request answered by a server made for it and closed with it (or when the client goes away first). */
+	private async forward(request: ModernRequest, response: ServerResponse, caller: Caller): Promise<JSONRPCMessage> {
+		const { owner, agent, toolSet } = caller;
+		// No client id in the actor: nothing read is remembered, so a tokenless replace is refused, never held to a read.
+		const actor = () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent));
+		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError }, toolSet);
+		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
+		const transport = new OneRequestTransport();
+		listOnly(transport, listedTools(toolSet, this.notes, actor));
+		this.live.add(server);
+		response.once("close", () => void this.close(server));
+		try {
+			await server.connect(transport);
+			return await transport.exchange({ jsonrpc: "2.0", id: request.id ?? 0, method: request.method, params: request.params });
+		} finally {
+			await this.close(server);
+		}
+	}
+
+	private async close(server: McpServer): Promise<void> {
+		if (!this.live.delete(server)) return;
+		await server.close().catch((error: unknown) => this.onError?.(error));
+	}
+}
+
+/** A complete result: resultType, who answered, and the cache hints of the methods that carry them. */
+function complete(request: ModernRequest, result: Record<string, unknown>): ApiResponse {
+	const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
+	const hints = CACHE_HINTS[request.method] ?? {};
+	const body = { ...result, resultType: "complete", ...hints, _meta: { ...meta, [META_SERVER_INFO]: SERVER_INFO } };
+	return json(200, { jsonrpc: "2.0", id: request.id, result: body });
+}
+
+function refusal({ status, code, message, data, id }: WireRefusal): ApiResponse {
+	return json(status, { jsonrpc: "2.0", id, error: { code, message, ...(data ? { data } : {}) } } as unknown as JsonValue);
+}
+
+function isRequest(body: unknown): boolean {
+	return typeof body === "object" && body !== null && "id" in body;
+}
