@@ -159,10 +159,9 @@ export class RevisionTracker {
 		const worker = async () => {
 			while (next < paths.length) {
 				const path = paths[next++]!;
-				const unchanged = await this.unchangedSinceRead(path);
-				// Unchanged since its latest revision was read (a stat says so): trusted without reading, unless its text
-				// is wanted at hand (changed in the last day) and not kept yet.
-				if (unchanged !== null && !(unchanged.mtime >= recentSince && !this.options.bases.has(unchanged.revision) && recent < MAX_RECENT_AT_START)) {
+				// Unchanged since its latest revision was read (a stat says so): trusted without reading. Its text, if it
+				// changed recently, was handed to the outside-save net when it was read then.
+				if (await this.unchangedSinceRead(path)) {
 					onProgress?.(++done, paths.length);
 					continue;
 				}
@@ -191,16 +190,15 @@ export class RevisionTracker {
 	}
 
 	/**
-	 * The note's latest revision and mtime when a stat shows the very file that revision was read from (its recorded
-	 * identity, recorded only for a file that had settled when read: see NoteHistory.identity); null otherwise.
+	 * Whether a stat shows the very file the note's latest revision was read from (its recorded identity, recorded
+	 * only for a file that had settled when read: see NoteHistory.identity).
 	 */
-	private async unchangedSinceRead(path: string): Promise<{ revision: string; mtime: number } | null> {
+	private async unchangedSinceRead(path: string): Promise<boolean> {
 		const { gateway, history } = this.options;
 		const recorded = history.identityOf(path);
-		const latest = history.latest(path);
-		if (recorded === undefined || latest === undefined || !gateway.identity) return null;
+		if (recorded === undefined || history.latest(path) === undefined || !gateway.identity) return false;
 		const now = await gateway.identity(path).catch(() => null);
-		return now !== null && now.key === recorded ? { revision: latest.revision, mtime: now.mtime } : null;
+		return now !== null && now.key === recorded;
 	}
 
 	/** Waits for coalesced changes to be processed (tests, shutdown). */
