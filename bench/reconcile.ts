@@ -14,27 +14,33 @@ export interface ReconcileFigures {
 	laterStartCpuSeconds: number;
 	/** CPU of a bare Node walk that stats every note, in a process of its own, in seconds. */
 	bareStatWalkCpuSeconds: number;
+	/** CPU of a first start (no stored state: opening it and reconciling), in seconds. */
+	firstStartCpuSeconds: number;
+	/** CPU of a bare Node walk that reads and SHA-256-hashes every note, in a process of its own, in seconds. */
+	bareReadHashCpuSeconds: number;
 	storeHeapMB: number;
 	peakRssMB: number;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-/** The baseline: a Node process of its own that walks the folder and stats every note; its CPU, in seconds. */
-function bareStatWalk(dir: string): number {
+/** A baseline: a Node process of its own that walks the folder and stats (or reads and hashes) every note; its CPU, in seconds. */
+function bareWalk(dir: string, what: "stat" | "hash"): number {
 	const script = `
-		const { readdirSync, statSync } = require("fs");
+		const { readdirSync, readFileSync, statSync } = require("fs");
+		const { createHash } = require("crypto");
 		const { join } = require("path");
+		const hash = process.argv[2] === "hash";
 		const start = process.cpuUsage();
 		const walk = (folder) => { for (const entry of readdirSync(folder, { withFileTypes: true })) {
 			if (entry.name.startsWith(".")) continue;
 			const path = join(folder, entry.name);
-			if (entry.isDirectory()) walk(path); else if (entry.name.endsWith(".md")) statSync(path, { bigint: true });
+			if (entry.isDirectory()) walk(path); else if (entry.name.endsWith(".md")) { if (hash) createHash("sha256").update(readFileSync(path)).digest(); else statSync(path, { bigint: true }); }
 		} };
 		walk(process.argv[1]);
 		const used = process.cpuUsage(start);
 		process.stdout.write(String((used.user + used.system) / 1e6));`;
-	return Number(execFileSync(process.execPath, ["-e", script, dir], { encoding: "utf8" }));
+	return Number(execFileSync(process.execPath, ["-e", script, dir, what], { encoding: "utf8" }));
 }
 
 export async function measureReconcile(dir: string): Promise<ReconcileFigures> {
@@ -53,10 +59,12 @@ export async function measureReconcile(dir: string): Promise<ReconcileFigures> {
 
 	gc();
 	const heapBefore = process.memoryUsage().heapUsed;
+	const firstCpuBefore = process.cpuUsage();
 	const first = await open();
 	let t0 = performance.now();
 	const report = await first.guard.tracker.reconcile();
 	const firstSeconds = (performance.now() - t0) / 1000;
+	const firstCpu = process.cpuUsage(firstCpuBefore);
 	if (report.checked !== 10_000) throw new Error(`reconcile saw ${report.checked} notes`);
 	gc();
 	const storeHeapMB = (process.memoryUsage().heapUsed - heapBefore) / (1024 * 1024);
@@ -76,5 +84,14 @@ export async function measureReconcile(dir: string): Promise<ReconcileFigures> {
 	if (again.changed !== 0) throw new Error(`second reconcile found ${again.changed} changes`);
 	await second.guard.close();
 	clearInterval(sampler);
-	return { firstSeconds, secondSeconds, laterStartCpuSeconds: (cpu.user + cpu.system) / 1e6, bareStatWalkCpuSeconds: bareStatWalk(dir), storeHeapMB, peakRssMB: peakRss / (1024 * 1024) };
+	return {
+		firstSeconds,
+		secondSeconds,
+		laterStartCpuSeconds: (cpu.user + cpu.system) / 1e6,
+		bareStatWalkCpuSeconds: bareWalk(dir, "stat"),
+		firstStartCpuSeconds: (firstCpu.user + firstCpu.system) / 1e6,
+		bareReadHashCpuSeconds: bareWalk(dir, "hash"),
+		storeHeapMB,
+		peakRssMB: peakRss / (1024 * 1024),
+	};
 }
