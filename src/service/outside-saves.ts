@@ -173,7 +173,7 @@ export class OutsideSaves {
 		deps.history.creditLatest(path, observed.revision, { kind: "external" });
 		deps.onDirty();
 		const kept = await keepRefusedBody(
-			{ gateway: deps.gateway, bases: deps.bases, conflicts: deps.conflicts, backupFolder: () => deps.settings().backupFolder, now: deps.now, conflictsSaved: deps.conflictsSaved, backupNames: deps.backupNames },
+			{ gateway: deps.gateway, bases: deps.bases, conflicts: deps.conflicts, backupFolder: () => deps.settings().backupFolder, now: deps.now, conflictsSaved: deps.conflictsSaved, backupNames: deps.backupNames, onError: deps.onError },
 			{ path, body: previous, reason: "outside-save", source: "outside", sentRevision: verdict.parentRevision, currentRevision: observed.revision, agent: ANOTHER_PROGRAM },
 		);
 		if (verdict.merged === null || !deps.settings().autoMergeOutsideSaves) return;

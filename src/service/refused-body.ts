@@ -25,6 +25,8 @@ export interface RefusedBodyDeps {
 	 * refusal at a time.
 	 */
 	backupNames: BackupNames;
+	/** Where failures to keep the record or the merge base are reported (the host's log): never swallowed. */
+	onError?: (error: unknown) => void;
 }
 
 export interface RefusedBody {
@@ -42,6 +44,8 @@ export interface KeptBody {
 	conflict: ConflictRecord;
 	/** Why the .bak could not be written, when it could not (the record then has no backupPath). */
 	backupError: string | null;
+	/** Why the conflict record could not be saved, when it could not: it is kept in memory and may not outlive a crash. */
+	recordError: string | null;
 }
 
 const BACKUP_ATTEMPTS = 50;
@@ -54,7 +58,7 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 	const earlier = await earlierBackup(deps, refused, proposedRevision);
 	// The very same refusal again (a retry loop): the open record already says everything, and names the .bak.
 	if (earlier && earlier.status === "open" && earlier.sentRevision === refused.sentRevision && earlier.currentRevision === refused.currentRevision && earlier.reason === refused.reason) {
-		return { conflict: earlier, backupError: null };
+		return { conflict: earlier, backupError: null, recordError: null };
 	}
 	let backupPath: string | null = null;
 	let backupError: string | null = null;
@@ -64,7 +68,7 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 		backupError = error instanceof Error ? error.message : String(error);
 	}
 	// The proposal is kept as a base too, so resolving the conflict never depends on the .bak staying untouched.
-	await deps.bases.retain(proposedRevision, refused.body).catch(() => undefined);
+	await deps.bases.retain(proposedRevision, refused.body).catch((error: unknown) => deps.onError?.(error));
 	const conflict: ConflictRecord = {
 		id: newConflictId(when, randomBytes(4).toString("hex")),
 		path: refused.path,
@@ -80,8 +84,12 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 	};
 	// Adding it saves the records (the log's change listener); the refusal is answered once that save is done.
 	deps.conflicts.add(conflict);
-	await deps.conflictsSaved().catch(() => undefined);
-	return { conflict, backupError };
+	let recordError: string | null = null;
+	await deps.conflictsSaved().catch((error: unknown) => {
+		recordError = error instanceof Error ? error.message : String(error);
+		deps.onError?.(error);
+	});
+	return { conflict, backupError, recordError };
 }
 
 /**

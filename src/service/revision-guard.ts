@@ -217,7 +217,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion, caseInsensitive, proposalStore: proposals, proposals: options.proposals === undefined ? proposals : options.proposals });
 
 	// Inside Obsidian: an outside save that overlaps unsaved typing is kept (.bak, conflict), as a refused body is.
-	const keptBodies = { gateway, bases, conflicts, backupFolder: () => settings().backupFolder, now, conflictsSaved: () => persistence.conflictsSaved(), backupNames };
+	const keptBodies = { gateway, bases, conflicts, backupFolder: () => settings().backupFolder, now, conflictsSaved: () => persistence.conflictsSaved(), backupNames, onError: options.onError };
 	const stopFolding = gateway.foldOutsideSaves?.({
 		keep: async (save) => void (await keepOutsideOverTyping(keptBodies, save)),
 		onError: (error) => options.onError?.(error),
