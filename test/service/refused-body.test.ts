@@ -37,14 +37,29 @@ function deps(overrides: { conflictsSaved?: () => Promise<void>; bases?: BaseSto
 
 function memoryBlobs(): BlobStorage {
 	const blobs = new Map<string, string>();
-	return { read: async (key) => blobs.get(key) ?? null, write: async (key, content) => void blobs.set(key, content), remove: async (key) => void blobs.delete(key) };
+	return {
+		read: async (key) => blobs.get(key) ?? null,
+		write: async (key, content) => void blobs.set(key, content),
+		remove: async (key) => void blobs.delete(key),
+	};
 }
 
-const REFUSED = { path: "n.md", body: "agent\n", reason: "stale" as const, sentRevision: null, currentRevision: null, agent: "claude" };
+const REFUSED = {
+	path: "n.md",
+	body: "agent\n",
+	reason: "stale" as const,
+	sentRevision: null,
+	currentRevision: null,
+	agent: "claude",
+};
 
 describe("keeping a refused body", () => {
 	it("reports a conflict record that could not be saved, and still keeps the body and the record", async () => {
-		const { deps: d, errors, gateway } = deps({ conflictsSaved: async () => Promise.reject(new Error("state folder is read-only")) });
+		const {
+			deps: d,
+			errors,
+			gateway,
+		} = deps({ conflictsSaved: async () => Promise.reject(new Error("state folder is read-only")) });
 		const kept = await keepRefusedBody(d, REFUSED);
 		expect(kept.recordError).toContain("state folder is read-only");
 		expect(errors).toHaveLength(1);

@@ -49,14 +49,22 @@ export class PersonAsker {
 
 	async ask(path: string, outcome: RefusedWrite): Promise<PersonOutcome> {
 		const { refusal, conflict, currentRevision } = outcome;
-		if (refusal.reason !== "stale" || currentRevision === null || !conflict || conflict.status !== "open") return { kind: "not-asked" };
+		if (refusal.reason !== "stale" || currentRevision === null || !conflict || conflict.status !== "open")
+			return { kind: "not-asked" };
 		const server = this.deps.server();
-		if (!server.server.getClientCapabilities()?.elicitation?.form || !this.deps.listening() || this.asking) return { kind: "not-asked" };
+		if (!server.server.getClientCapabilities()?.elicitation?.form || !this.deps.listening() || this.asking)
+			return { kind: "not-asked" };
 		this.asking = true;
 		try {
 			const merge = await this.deps.notes.conflictMerge(this.deps.actor(), conflict.id, false);
 			if (!merge || merge.sides.theirs === null || merge.sides.mineRevision === null) return { kind: "not-asked" };
-			const form = choiceForm({ agent: this.deps.agent(), path, backupPath: conflict.backupPath, canMerge: merge.result.clean, canOpen: this.deps.notes.mergeModal.canOpen() });
+			const form = choiceForm({
+				agent: this.deps.agent(),
+				path,
+				backupPath: conflict.backupPath,
+				canMerge: merge.result.clean,
+				canOpen: this.deps.notes.mergeModal.canOpen(),
+			});
 			const choice = await this.question(server, form);
 			if (typeof choice !== "string") return choice;
 			return await this.carryOut(conflict.id, choice, merge);
@@ -69,14 +77,21 @@ export class PersonAsker {
 		}
 	}
 
-	private async question(server: McpServer, form: ReturnType<typeof choiceForm>): Promise<PersonChoice | PersonOutcome> {
+	private async question(
+		server: McpServer,
+		form: ReturnType<typeof choiceForm>,
+	): Promise<PersonChoice | PersonOutcome> {
 		try {
-			const answer = await server.server.elicitInput({ mode: "form", ...form.params }, { timeout: this.deps.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS });
+			const answer = await server.server.elicitInput(
+				{ mode: "form", ...form.params },
+				{ timeout: this.deps.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS },
+			);
 			if (answer.action === "decline") return { kind: "no-answer", why: "declined" };
 			if (answer.action === "cancel") return { kind: "no-answer", why: "cancelled" };
 			return form.choiceOf(answer.content) ?? { kind: "no-answer", why: "failed" };
 		} catch (error) {
-			if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) return { kind: "no-answer", why: "timed-out" };
+			if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout))
+				return { kind: "no-answer", why: "timed-out" };
 			// The client refused the question or the session ended: the agent gets the plain refusal.
 			if (!(error instanceof McpError)) this.deps.onError?.(error);
 			return { kind: "no-answer", why: "failed" };

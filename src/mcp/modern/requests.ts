@@ -17,10 +17,24 @@ import { LRA_INSTRUCTIONS } from "../lra";
 import { listedTools, listOnly, type ToolSet } from "../tool-visibility";
 import { CACHE_HINTS } from "./cache-hints";
 import { OneRequestTransport } from "./in-process";
-import { checkModern, META_SERVER_INFO, METHOD_NOT_FOUND, SUPPORTED_VERSIONS, type Headers, type ModernRequest, type WireRefusal } from "./wire";
+import {
+	checkModern,
+	META_SERVER_INFO,
+	METHOD_NOT_FOUND,
+	SUPPORTED_VERSIONS,
+	type Headers,
+	type ModernRequest,
+	type WireRefusal,
+} from "./wire";
 
 /** The methods a per-request server answers; everything else 2026-07-28 defines is answered here or not served. */
-const SERVED_BY_TOOLS_AND_RESOURCES: ReadonlySet<string> = new Set(["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
+const SERVED_BY_TOOLS_AND_RESOURCES: ReadonlySet<string> = new Set([
+	"tools/list",
+	"tools/call",
+	"resources/list",
+	"resources/templates/list",
+	"resources/read",
+]);
 const SERVER_INFO = { name: "revision-guard", version: VERSION };
 
 export interface Caller {
@@ -47,7 +61,12 @@ export class ModernRequests {
 		if (!isRequest(body)) return { status: 202 };
 		if (request.method === "server/discover") return complete(request, this.discover(caller.toolSet));
 		if (!SERVED_BY_TOOLS_AND_RESOURCES.has(request.method)) {
-			return refusal({ status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${request.method} is not served at this endpoint in 2026-07-28.`, id: request.id });
+			return refusal({
+				status: 404,
+				code: METHOD_NOT_FOUND,
+				message: `Method not found: ${request.method} is not served at this endpoint in 2026-07-28.`,
+				id: request.id,
+			});
 		}
 		const answer = await this.forward(request, response, caller);
 		if ("error" in answer) return json(200, answer as unknown as JsonValue);
@@ -83,7 +102,12 @@ export class ModernRequests {
 		response.once("close", () => void this.close(server));
 		try {
 			await server.connect(transport);
-			return await transport.exchange({ jsonrpc: "2.0", id: request.id ?? 0, method: request.method, params: request.params });
+			return await transport.exchange({
+				jsonrpc: "2.0",
+				id: request.id ?? 0,
+				method: request.method,
+				params: request.params,
+			});
 		} finally {
 			await this.close(server);
 		}
@@ -97,14 +121,19 @@ export class ModernRequests {
 
 /** A complete result: resultType, who answered, and the cache hints of the methods that carry them. */
 function complete(request: ModernRequest, result: Record<string, unknown>): ApiResponse {
-	const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
+	const meta =
+		typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
 	const hints = CACHE_HINTS[request.method] ?? {};
 	const body = { ...result, resultType: "complete", ...hints, _meta: { ...meta, [META_SERVER_INFO]: SERVER_INFO } };
 	return json(200, { jsonrpc: "2.0", id: request.id, result: body });
 }
 
 function refusal({ status, code, message, data, id }: WireRefusal): ApiResponse {
-	return json(status, { jsonrpc: "2.0", id, error: { code, message, ...(data ? { data } : {}) } } as unknown as JsonValue);
+	return json(status, {
+		jsonrpc: "2.0",
+		id,
+		error: { code, message, ...(data ? { data } : {}) },
+	} as unknown as JsonValue);
 }
 
 function isRequest(body: unknown): boolean {

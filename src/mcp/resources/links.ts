@@ -11,11 +11,29 @@ export function refusalLinks(path: string, outcome: Extract<WriteOutcome, { kind
 	if (!conflict) return [];
 	const links: ResourceLink[] = [];
 	if (conflict.backupPath) {
-		links.push({ type: "resource_link", uri: noteUri(conflict.backupPath), name: conflict.backupPath, mimeType: noteMimeType(conflict.backupPath), description: "Your refused content, kept byte for byte (read-only)." });
+		links.push({
+			type: "resource_link",
+			uri: noteUri(conflict.backupPath),
+			name: conflict.backupPath,
+			mimeType: noteMimeType(conflict.backupPath),
+			description: "Your refused content, kept byte for byte (read-only).",
+		});
 	}
-	links.push({ type: "resource_link", uri: conflictUri(conflict.id), name: `conflict ${conflict.id}`, mimeType: "application/json", description: "The conflict record: its status, the revisions involved, and how it was resolved." });
+	links.push({
+		type: "resource_link",
+		uri: conflictUri(conflict.id),
+		name: `conflict ${conflict.id}`,
+		mimeType: "application/json",
+		description: "The conflict record: its status, the revisions involved, and how it was resolved.",
+	});
 	if (currentRevision !== null) {
-		links.push({ type: "resource_link", uri: noteUri(path), name: path, mimeType: noteMimeType(path), description: "The note as it is now; reading it counts as your read." });
+		links.push({
+			type: "resource_link",
+			uri: noteUri(path),
+			name: path,
+			mimeType: noteMimeType(path),
+			description: "The note as it is now; reading it counts as your read.",
+		});
 	}
 	return links;
 }

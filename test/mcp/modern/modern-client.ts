@@ -39,16 +39,28 @@ export function modernHeaders(method: string, params: Record<string, unknown>, k
 
 /** A value as a header carries it: plain when it is visible ASCII, else in the Base64 sentinel form. */
 export function headerSafe(value: string): string {
-	return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !/^=\?base64\?.*\?=$/.test(value) ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+	return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !/^=\?base64\?.*\?=$/.test(value)
+		? value
+		: `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
-export async function modernCall(port: number, method: string, params: Record<string, unknown> = {}, options: ModernOptions = {}): Promise<CallResult> {
+export async function modernCall(
+	port: number,
+	method: string,
+	params: Record<string, unknown> = {},
+	options: ModernOptions = {},
+): Promise<CallResult> {
 	const headers: Record<string, string> = { ...modernHeaders(method, params, options.key) };
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		if (value === undefined) delete headers[name];
 		else headers[name] = value;
 	}
-	const body = { jsonrpc: "2.0", id: options.id ?? nextId++, method, params: { ...params, _meta: options.meta ?? MODERN_META } };
+	const body = {
+		jsonrpc: "2.0",
+		id: options.id ?? nextId++,
+		method,
+		params: { ...params, _meta: options.meta ?? MODERN_META },
+	};
 	return call(port, options.path ?? "/mcp", { method: "POST", headers, body: JSON.stringify(body) });
 }
 
@@ -59,16 +71,33 @@ export interface ModernAnswer {
 	raw: CallResult;
 }
 
-export async function modern(port: number, method: string, params: Record<string, unknown> = {}, options: ModernOptions = {}): Promise<ModernAnswer> {
+export async function modern(
+	port: number,
+	method: string,
+	params: Record<string, unknown> = {},
+	options: ModernOptions = {},
+): Promise<ModernAnswer> {
 	const raw = await modernCall(port, method, params, options);
 	const body = raw.json<{ result?: Record<string, unknown>; error?: ModernAnswer["error"] }>();
 	return { status: raw.status, result: body.result, error: body.error, raw };
 }
 
 /** A tools/call, its result's prose and JSON facts as mcp-client.ts's toolResult reads them. */
-export async function modernTool(port: number, name: string, args: Record<string, unknown>, options: ModernOptions = {}) {
+export async function modernTool(
+	port: number,
+	name: string,
+	args: Record<string, unknown>,
+	options: ModernOptions = {},
+) {
 	const answer = await modern(port, "tools/call", { name, arguments: args }, options);
-	const result = answer.result as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; resultType?: string } | undefined;
+	const result = answer.result as
+		| {
+				isError?: boolean;
+				content: { type: string; text: string }[];
+				structuredContent?: Record<string, unknown>;
+				resultType?: string;
+		  }
+		| undefined;
 	if (!result) throw new Error(`tools/call ${name} answered ${answer.raw.text}`);
 	const texts = result.content.filter((block) => block.type === "text").map((block) => block.text);
 	return {
