@@ -16,8 +16,10 @@ import { createMcpServer, INSTRUCTIONS, VERSION } from "../tools";
 import { LRA_INSTRUCTIONS } from "../lra";
 import { listedTools, listOnly, type ToolSet } from "../tool-visibility";
 import { CACHE_HINTS } from "./cache-hints";
+import { elicitsForms, PersonQuestions, QuestionCatcher, type Asking } from "./ask-person";
 import { OneRequestTransport } from "./in-process";
-import { checkModern, META_SERVER_INFO, METHOD_NOT_FOUND, SUPPORTED_VERSIONS, type Headers, type ModernRequest, type WireRefusal } from "./wire";
+import { RequestStates } from "./request-state";
+import { checkModern, INVALID_PARAMS, META_SERVER_INFO, METHOD_NOT_FOUND, SUPPORTED_VERSIONS, type Headers, type ModernRequest, type WireRefusal } from "./wire";
 
 /** The methods a per-request server answers; everything else 2026-07-28 defines is answered here or not served. */
 const SERVED_BY_TOOLS_AND_RESOURCES: ReadonlySet<string> = new Set(["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
@@ -34,10 +36,14 @@ export class ModernRequests {
 	/** Servers answering a request now, so closing the endpoint closes them too. */
 	private readonly live = new Set<McpServer>();
 
+	private readonly questions: PersonQuestions;
+
 	constructor(
 		private readonly notes: AgentNotes,
 		private readonly onError?: (error: unknown) => void,
-	) {}
+	) {
+		this.questions = new PersonQuestions(new RequestStates(notes.now));
+	}
 
 	async answer(headers: Headers, body: unknown, response: ServerResponse, caller: Caller): Promise<ApiResponse> {
 		const checked = checkModern(headers, body);
@@ -49,8 +55,13 @@ export class ModernRequests {
 		if (!SERVED_BY_TOOLS_AND_RESOURCES.has(request.method)) {
 			return refusal({ status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${request.method} is not served at this endpoint in 2026-07-28.`, id: request.id });
 		}
-		const answer = await this.forward(request, response, caller);
+		const asking = this.asking(caller);
+		if (request.method === "tools/call" && ("requestState" in request.params || "inputResponses" in request.params)) return this.retry(request, asking);
+		// Only a client that declared form elicitation may be sent a question (2026-07-28's MRTR).
+		const catcher = request.method === "tools/call" && elicitsForms(request.clientCapabilities) ? new QuestionCatcher(asking) : null;
+		const answer = await this.forward(request, response, caller, asking, catcher);
 		if ("error" in answer) return json(200, answer as unknown as JsonValue);
+		if (catcher?.caught) return answerWith(request, this.questions.inputRequired(catcher.caught, caller.owner, String(request.params.name), request.params.arguments ?? {}));
 		return complete(request, (answer as { result: Record<string, unknown> }).result);
 	}
 
@@ -71,11 +82,26 @@ export class ModernRequests {
 	}
 
 	/** The request answered by a server made for it and closed with it (or when the client goes away first). */
-	private async forward(request: ModernRequest, response: ServerResponse, caller: Caller): Promise<JSONRPCMessage> {
-		const { owner, agent, toolSet } = caller;
+	private asking({ owner, agent }: Caller): Asking {
 		// No client id in the actor: nothing read is remembered, so a tokenless replace is refused, never held to a read.
-		const actor = () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent));
-		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError }, toolSet);
+		return { notes: this.notes, owner, agent: () => agent, actor: () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent)) };
+	}
+
+	/** A retry with the person's answer: carried out here, never run as a new call (which would be refused again). */
+	private async retry(request: ModernRequest, asking: Asking): Promise<ApiResponse> {
+		if (!("requestState" in request.params)) {
+			return json(200, { jsonrpc: "2.0", id: request.id, error: { code: INVALID_PARAMS, message: "Invalid params: inputResponses without requestState; nothing was written. Send inputResponses only with the requestState of the InputRequiredResult they answer." } });
+		}
+		const answer = await this.questions.retry(request.params, asking);
+		if (answer.kind === "refused") return json(200, { jsonrpc: "2.0", id: request.id, error: { code: INVALID_PARAMS, message: answer.message } });
+		if (answer.kind === "input-required") return answerWith(request, answer.result);
+		return complete(request, answer.result);
+	}
+
+	private async forward(request: ModernRequest, response: ServerResponse, caller: Caller, asking: Asking, catcher: QuestionCatcher | null): Promise<JSONRPCMessage> {
+		const { owner, toolSet } = caller;
+		const actor = asking.actor;
+		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError, ...(catcher ? { askPerson: catcher.askPerson } : {}) }, toolSet);
 		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
 		const transport = new OneRequestTransport();
 		listOnly(transport, listedTools(toolSet, this.notes, actor));
@@ -93,6 +119,11 @@ export class ModernRequests {
 		if (!this.live.delete(server)) return;
 		await server.close().catch((error: unknown) => this.onError?.(error));
 	}
+}
+
+/** A result as it is (an InputRequiredResult carries its own resultType), with who answered. */
+function answerWith(request: ModernRequest, result: Record<string, unknown>): ApiResponse {
+	return json(200, { jsonrpc: "2.0", id: request.id, result: { ...result, _meta: { [META_SERVER_INFO]: SERVER_INFO } } });
 }
 
 /** A complete result: resultType, who answered, and the cache hints of the methods that carry them. */
