@@ -50,7 +50,11 @@ export class McpEndpoint {
 		}
 		const owner = clientIdOf(agent.key);
 		// 2026-07-28 has no sessions: a modern request is answered on its own, whatever Mcp-Session-Id it carries.
-		if (method === "POST" && isModern(request.headers, body)) return this.modern.answer(request.headers, body, response, { owner, agent: agent.name, toolSet: toolSetOf(request.url) });
+		if (method === "POST" && isModern(request.headers, body)) {
+			// Set now: a subscriptions/listen answer is streamed, not returned.
+			setHeaders(response, cors);
+			return this.modern.answer(request.headers, body, response, { owner, agent: agent.name, toolSet: toolSetOf(request.url) });
+		}
 		const id = headerValue(request, "mcp-session-id");
 		let session: McpSession | null;
 		if (id === undefined) {

@@ -18,6 +18,7 @@ import { listedTools, listOnly, type ToolSet } from "../tool-visibility";
 import { CACHE_HINTS } from "./cache-hints";
 import { elicitsForms, PersonQuestions, QuestionCatcher, type Asking } from "./ask-person";
 import { OneRequestTransport } from "./in-process";
+import { ModernListens } from "./listen";
 import { RequestStates } from "./request-state";
 import { checkModern, INVALID_PARAMS, META_SERVER_INFO, METHOD_NOT_FOUND, SUPPORTED_VERSIONS, type Headers, type ModernRequest, type WireRefusal } from "./wire";
 
@@ -37,6 +38,7 @@ export class ModernRequests {
 	private readonly live = new Set<McpServer>();
 
 	private readonly questions: PersonQuestions;
+	readonly listens = new ModernListens();
 
 	constructor(
 		private readonly notes: AgentNotes,
@@ -45,17 +47,19 @@ export class ModernRequests {
 		this.questions = new PersonQuestions(new RequestStates(notes.now));
 	}
 
-	async answer(headers: Headers, body: unknown, response: ServerResponse, caller: Caller): Promise<ApiResponse> {
+	/** Null when the answer was streamed on `response` (subscriptions/listen). */
+	async answer(headers: Headers, body: unknown, response: ServerResponse, caller: Caller): Promise<ApiResponse | null> {
 		const checked = checkModern(headers, body);
 		if (!checked.ok) return refusal(checked.refusal);
 		const { request } = checked;
 		// A notification asks for no answer; the core protocol defines none a client sends over HTTP.
 		if (!isRequest(body)) return { status: 202 };
 		if (request.method === "server/discover") return complete(request, this.discover(caller.toolSet));
+		const asking = this.asking(caller);
+		if (request.method === "subscriptions/listen") return this.listens.listen(request, response, asking);
 		if (!SERVED_BY_TOOLS_AND_RESOURCES.has(request.method)) {
 			return refusal({ status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${request.method} is not served at this endpoint in 2026-07-28.`, id: request.id });
 		}
-		const asking = this.asking(caller);
 		if (request.method === "tools/call" && ("requestState" in request.params || "inputResponses" in request.params)) return this.retry(request, asking);
 		// Only a client that declared form elicitation may be sent a question (2026-07-28's MRTR).
 		const catcher = request.method === "tools/call" && elicitsForms(request.clientCapabilities) ? new QuestionCatcher(asking) : null;
@@ -66,6 +70,7 @@ export class ModernRequests {
 	}
 
 	async closeAll(): Promise<void> {
+		this.listens.closeAll();
 		await Promise.all([...this.live].map((server) => this.close(server)));
 	}
 
@@ -76,7 +81,8 @@ export class ModernRequests {
 	private discover(toolSet: ToolSet): Record<string, unknown> {
 		return {
 			supportedVersions: [...SUPPORTED_VERSIONS],
-			capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+			// subscribe: notes can be followed with subscriptions/listen (resourceSubscriptions).
+			capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
 			instructions: toolSet === "lra" ? LRA_INSTRUCTIONS : INSTRUCTIONS,
 		};
 	}
