@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from "http";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { ApiResponse, JsonValue } from "../../http/response";
+import type { ApiResponse } from "../../http/response";
 import { json } from "../../http/response";
 import type { NoteChange } from "../../service/agent-notes";
 import { vaultRefusalOf } from "../../service/vault-refusals";
