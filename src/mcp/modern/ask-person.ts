@@ -57,6 +57,9 @@ export class QuestionCatcher {
 export type RetryAnswer = { kind: "complete"; result: CallToolResult } | { kind: "input-required"; result: Record<string, unknown> } | { kind: "refused"; message: string };
 
 export class PersonQuestions {
+	/** Conflicts whose answer is being carried out: a second retry meanwhile (the state sent twice) acts on nothing. */
+	private readonly deciding = new Set<string>();
+
 	constructor(private readonly states: RequestStates) {}
 
 	/** The InputRequiredResult for a caught question (resultType and all). */
@@ -93,8 +96,14 @@ export class PersonQuestions {
 			const question = record?.status === "open" ? await questionFor(asking, state.path, record) : null;
 			if (question !== null && question.merge.sides.mineRevision === state.currentRevision) return { kind: "input-required", result: ask(question, requestState) };
 		}
-		const person = await this.decide(answer, state, asking, record);
-		return { kind: "complete", result: answered(person, state, record) };
+		if (this.deciding.has(state.conflictId)) return { kind: "complete", result: answered({ kind: "settled", status: "being decided by another answer" }, state, record) };
+		this.deciding.add(state.conflictId);
+		try {
+			const person = await this.decide(answer, state, asking, record);
+			return { kind: "complete", result: answered(person, state, asking.notes.conflict(asking.actor(), state.conflictId) ?? record) };
+		} finally {
+			this.deciding.delete(state.conflictId);
+		}
 	}
 
 	private async decide(answer: ElicitAnswer | null, state: SealedState, asking: Asking, record: ConflictRecord | undefined): Promise<PersonOutcome> {

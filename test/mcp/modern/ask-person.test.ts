@@ -113,6 +113,17 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("asking the person
 		expect(s.guard.conflicts.get(answer.facts.conflictId as string)).toMatchObject({ status: "resolved", resolvedBy: "you", agentTaken: "whole" });
 	});
 
+	it("carries out only one of two answers sent at once with the same state", async () => {
+		const { args, first } = await staleWrite();
+		const { requestState } = questionOf(first);
+		const answers = (await Promise.all(["take", "merge", "keep"].map((choice) => retry(args, requestState, choose(choice))))).map(toolAnswer);
+		const acted = answers.filter((answer) => !answer.prose.includes("settled meanwhile") && !answer.prose.includes("changed again meanwhile"));
+		expect(acted).toHaveLength(1);
+		const file = await s.file("Plan.md");
+		const expected = { take: AGENT, merge: MERGED, keep: PERSON }[acted[0]!.facts.person as "take" | "merge" | "keep"];
+		expect(file).toBe(expected);
+	});
+
 	it("keeps the note when the person chooses so: the conflict is dismissed and the .bak stays", async () => {
 		const { args, first } = await staleWrite();
 		const answer = toolAnswer(await retry(args, questionOf(first).requestState, choose("keep")));
