@@ -45,12 +45,30 @@ const builds = [
 		minify: production,
 		// ajv-formats and the MCP SDK each carry their own copy of the same ajv 8 (the root ajv is eslint's 6): one is enough.
 		// ajv-formats is only ever asked about our elicitation forms, which use no formats (scripts/ajv-formats-stub.mjs).
-		alias: { ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv", "ajv-formats": "./scripts/ajv-formats-stub.mjs" },
+		alias: {
+			ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv",
+			"ajv-formats": "./scripts/ajv-formats-stub.mjs",
+		},
 	},
-	{ ...shared, entryPoints: ["src/headless/cli.ts"], outfile: join(outDir, "dist/cli.js"), banner: { js: "#!/usr/bin/env node" } },
+	{
+		...shared,
+		entryPoints: ["src/headless/cli.ts"],
+		outfile: join(outDir, "dist/cli.js"),
+		banner: { js: "#!/usr/bin/env node" },
+	},
 	// The merge program (package.json's bin revision-guard-merge): the merge engine only, so it starts like a small tool.
-	{ ...shared, entryPoints: ["src/headless/merge-main.ts"], outfile: join(outDir, "dist/merge.js"), banner: { js: "#!/usr/bin/env node" } },
-	{ ...shared, entryPoints: ["bench/bench.ts"], outfile: join(outDir, "dist/bench.js"), external: ["playwright-core", "esbuild"] },
+	{
+		...shared,
+		entryPoints: ["src/headless/merge-main.ts"],
+		outfile: join(outDir, "dist/merge.js"),
+		banner: { js: "#!/usr/bin/env node" },
+	},
+	{
+		...shared,
+		entryPoints: ["bench/bench.ts"],
+		outfile: join(outDir, "dist/bench.js"),
+		external: ["playwright-core", "esbuild"],
+	},
 	// Each benchmark server runs from this file, which loads the server under test and nothing else.
 	{ ...shared, entryPoints: ["bench/server-main.ts"], outfile: join(outDir, "dist/bench-server.js") },
 ];

@@ -22,7 +22,16 @@ export default defineConfig([
 		// The headless host, the Node gateway, benchmarks, scripts, the agents' hook and tests are Node programs that never
 		// run inside Obsidian: Obsidian's in-app rules (popout-window timers, configDir, DOM helpers) do not apply, and
 		// printing is their UI. typescript-eslint's rules still do.
-		files: ["src/headless/**", "src/vault/node-*.ts", "src/vault/atomic-file.ts", "bench/**", "scripts/**", "hooks/**", "test/**", "esbuild.config.mjs"],
+		files: [
+			"src/headless/**",
+			"src/vault/node-*.ts",
+			"src/vault/atomic-file.ts",
+			"bench/**",
+			"scripts/**",
+			"hooks/**",
+			"test/**",
+			"esbuild.config.mjs",
+		],
 		rules: {
 			...Object.fromEntries(Object.keys(obsidianmd.rules).map((rule) => [`obsidianmd/${rule}`, "off"])),
 			"no-console": "off",

@@ -39,7 +39,14 @@ async function simple(vault: string, query: string, contextLength: number): Prom
 		}
 		if (!all) continue;
 		ranges.sort((a, b) => a[0] - b[0]);
-		hits.push({ filename: path, score: ranges.length, matches: ranges.slice(0, 100).map(([start, end]) => ({ match: { start, end, source: "content" }, context: content.slice(Math.max(start - contextLength, 0), end + contextLength) })) });
+		hits.push({
+			filename: path,
+			score: ranges.length,
+			matches: ranges.slice(0, 100).map(([start, end]) => ({
+				match: { start, end, source: "content" },
+				context: content.slice(Math.max(start - contextLength, 0), end + contextLength),
+			})),
+		});
 	}
 	return hits.sort((a, b) => b.score - a.score);
 }

@@ -33,7 +33,11 @@ export async function startBareServer(vault: string): Promise<number> {
 		fs.readFile(path).then(
 			(bytes) => {
 				const etag = `"${createHash("sha256").update(bytes).digest("base64url")}"`;
-				res.writeHead(200, { "Content-Type": "text/markdown; charset=utf-8", "Content-Length": bytes.length, ETag: etag });
+				res.writeHead(200, {
+					"Content-Type": "text/markdown; charset=utf-8",
+					"Content-Length": bytes.length,
+					ETag: etag,
+				});
 				res.end(bytes);
 			},
 			() => {

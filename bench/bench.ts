@@ -58,12 +58,21 @@ async function compare(
 		for (const [index, side] of sides.entries()) {
 			const result = await load(servers[index]!.port, side.kind);
 			runs[side.name]!.push(result);
-			console.log(`${label} round ${round + 1} ${side.name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}`);
+			console.log(
+				`${label} round ${round + 1} ${side.name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}`,
+			);
 		}
 	}
 	for (const server of servers) server.child.kill();
 	return Object.fromEntries(
-		Object.entries(runs).map(([name, results]) => [name, { rps: median(results.map((r) => r.rps)), p99: median(results.map((r) => r.p99ms)), errors: results.reduce((n, r) => n + r.errors, 0) }]),
+		Object.entries(runs).map(([name, results]) => [
+			name,
+			{
+				rps: median(results.map((r) => r.rps)),
+				p99: median(results.map((r) => r.p99ms)),
+				errors: results.reduce((n, r) => n + r.errors, 0),
+			},
+		]),
 	);
 }
 
@@ -85,25 +94,54 @@ function measureHashing(): { ours: number; raw: number } {
 	const results = { ours: 0, raw: 0 };
 	// Alternate to spread noise evenly; the raw side hashes the same string the same way Node would be asked to.
 	for (let i = 0; i < 2; i++) {
-		results.raw = Math.max(results.raw, time(() => createHash("sha256").update(next()).digest()));
-		results.ours = Math.max(results.ours, time(() => revisionOf(next())));
+		results.raw = Math.max(
+			results.raw,
+			time(() => createHash("sha256").update(next()).digest()),
+		);
+		results.ours = Math.max(
+			results.ours,
+			time(() => revisionOf(next())),
+		);
 	}
 	return results;
 }
 
 /** Guarded PUT (with If-Match) against the bare durable write, each on its own copy of the vault under `folder`. */
-async function measurePut(folder: string, readVault: string, paths: string[], ms: number): Promise<{ guarded: { rps: number; p99: number }; bare: { rps: number; p99: number }; errors: number }> {
+async function measurePut(
+	folder: string,
+	readVault: string,
+	paths: string[],
+	ms: number,
+): Promise<{ guarded: { rps: number; p99: number }; bare: { rps: number; p99: number }; errors: number }> {
 	await cp(readVault, join(folder, "put-guarded"), { recursive: true });
 	await cp(readVault, join(folder, "put-bare"), { recursive: true });
-	const put = await compare("PUT " + folder, [{ name: "bare", kind: "bare", vault: join(folder, "put-bare") }, { name: "guarded", kind: "revision-guard", vault: join(folder, "put-guarded") }], (port, kind) => {
-		let counter = 0;
-		return runLoad(port, CONNECTIONS, ms, (loop, last) => {
-			// Each loop owns one note, so the guarded side never conflicts with itself: every PUT carries a fresh ETag.
-			const path = `/vault/${paths[loop]!}`;
-			if (kind === "revision-guard" && !last?.etag) return { method: "GET", path, headers: auth };
-			return { method: "PUT", path, headers: { ...auth, ...(kind === "revision-guard" ? { "If-Match": last!.etag! } : {}) }, body: noteText(loop, 2048, ++counter) };
-		}, (status) => status === 204 || status === 200);
-	});
+	const put = await compare(
+		"PUT " + folder,
+		[
+			{ name: "bare", kind: "bare", vault: join(folder, "put-bare") },
+			{ name: "guarded", kind: "revision-guard", vault: join(folder, "put-guarded") },
+		],
+		(port, kind) => {
+			let counter = 0;
+			return runLoad(
+				port,
+				CONNECTIONS,
+				ms,
+				(loop, last) => {
+					// Each loop owns one note, so the guarded side never conflicts with itself: every PUT carries a fresh ETag.
+					const path = `/vault/${paths[loop]!}`;
+					if (kind === "revision-guard" && !last?.etag) return { method: "GET", path, headers: auth };
+					return {
+						method: "PUT",
+						path,
+						headers: { ...auth, ...(kind === "revision-guard" ? { "If-Match": last!.etag! } : {}) },
+						body: noteText(loop, 2048, ++counter),
+					};
+				},
+				(status) => status === 204 || status === 200,
+			);
+		},
+	);
 	return { guarded: put.guarded!, bare: put.bare!, errors: put.guarded!.errors + put.bare!.errors };
 }
 
@@ -112,22 +150,51 @@ async function measurePut(folder: string, readVault: string, paths: string[], ms
  * cost nothing measurable), each on its own copy of the vault, in RAM where there is some (so the disk's fsyncs do not
  * hide the CPU the check takes).
  */
-async function measureScopedPut(work: string, readVault: string, paths: string[], ms: number): Promise<{ scoped: { rps: number; p99: number }; unscoped: { rps: number; p99: number }; errors: number; inRam: boolean }> {
+async function measureScopedPut(
+	work: string,
+	readVault: string,
+	paths: string[],
+	ms: number,
+): Promise<{
+	scoped: { rps: number; p99: number };
+	unscoped: { rps: number; p99: number };
+	errors: number;
+	inRam: boolean;
+}> {
 	const ram = await ramFolder();
 	const folder = ram ?? work;
 	try {
 		await cp(readVault, join(folder, "put-unscoped"), { recursive: true });
 		await cp(readVault, join(folder, "put-scoped"), { recursive: true });
-		const sides = [{ name: "unscoped", kind: "revision-guard", vault: join(folder, "put-unscoped") }, { name: "scoped", kind: "revision-guard-scoped", vault: join(folder, "put-scoped") }];
+		const sides = [
+			{ name: "unscoped", kind: "revision-guard", vault: join(folder, "put-unscoped") },
+			{ name: "scoped", kind: "revision-guard-scoped", vault: join(folder, "put-scoped") },
+		];
 		const put = await compare("PUT by a scoped key", sides, (port) => {
 			let counter = 0;
-			return runLoad(port, CONNECTIONS, ms, (loop, last) => {
-				const path = `/vault/${paths[loop]!}`;
-				if (!last?.etag) return { method: "GET", path, headers: auth };
-				return { method: "PUT", path, headers: { ...auth, "If-Match": last.etag }, body: noteText(loop, 2048, ++counter) };
-			}, (status) => status === 204 || status === 200);
+			return runLoad(
+				port,
+				CONNECTIONS,
+				ms,
+				(loop, last) => {
+					const path = `/vault/${paths[loop]!}`;
+					if (!last?.etag) return { method: "GET", path, headers: auth };
+					return {
+						method: "PUT",
+						path,
+						headers: { ...auth, "If-Match": last.etag },
+						body: noteText(loop, 2048, ++counter),
+					};
+				},
+				(status) => status === 204 || status === 200,
+			);
 		});
-		return { scoped: put.scoped!, unscoped: put.unscoped!, errors: put.scoped!.errors + put.unscoped!.errors, inRam: ram !== null };
+		return {
+			scoped: put.scoped!,
+			unscoped: put.unscoped!,
+			errors: put.scoped!.errors + put.unscoped!.errors,
+			inRam: ram !== null,
+		};
 	} finally {
 		if (ram !== null) await rm(ram, { recursive: true, force: true });
 	}
@@ -191,19 +258,61 @@ async function main(): Promise<void> {
 		const readVault = join(work, "read");
 		const paths = await makeVault(readVault, NOTES, 2048);
 		const ms = SECONDS_PER_ROUND * 1000;
-		const readers = [{ name: "bare", kind: "bare", vault: readVault }, { name: "ours", kind: "revision-guard", vault: readVault }];
+		const readers = [
+			{ name: "bare", kind: "bare", vault: readVault },
+			{ name: "ours", kind: "revision-guard", vault: readVault },
+		];
 
 		if (runs("get")) {
 			let counter = 0;
 			const spread = await compare("GET 1000 notes", readers, (port) =>
-				runLoad(port, CONNECTIONS, ms, (loop) => ({ method: "GET", path: `/vault/${paths[(loop * 37 + counter++) % paths.length]!}`, headers: auth }), (status) => status === 200),
+				runLoad(
+					port,
+					CONNECTIONS,
+					ms,
+					(loop) => ({
+						method: "GET",
+						path: `/vault/${paths[(loop * 37 + counter++) % paths.length]!}`,
+						headers: auth,
+					}),
+					(status) => status === 200,
+				),
 			);
-			const one = await compare("GET one note", readers, (port) => runLoad(port, CONNECTIONS, ms, () => ({ method: "GET", path: `/vault/${paths[0]!}`, headers: auth }), (status) => status === 200));
+			const one = await compare("GET one note", readers, (port) =>
+				runLoad(
+					port,
+					CONNECTIONS,
+					ms,
+					() => ({ method: "GET", path: `/vault/${paths[0]!}`, headers: auth }),
+					(status) => status === 200,
+				),
+			);
 			errors += spread.ours!.errors + spread.bare!.errors + one.ours!.errors + one.bare!.errors;
 			rows.push(
-				{ measure: `GET spread over ${NOTES} notes, requests/s`, ours: spread.ours!.rps, baseline: spread.bare!.rps, unit: "req/s", target: "≥ 1.0× bare Node (read + SHA-256 ETag)", pass: spread.ours!.rps >= spread.bare!.rps },
-				{ measure: "GET of one note, requests/s", ours: one.ours!.rps, baseline: one.bare!.rps, unit: "req/s", target: "≥ 1.0× bare Node (read + SHA-256 ETag)", pass: one.ours!.rps >= one.bare!.rps },
-				{ measure: `GET spread over ${NOTES} notes, p99 latency`, ours: spread.ours!.p99, baseline: spread.bare!.p99, unit: "ms", target: "report", pass: null },
+				{
+					measure: `GET spread over ${NOTES} notes, requests/s`,
+					ours: spread.ours!.rps,
+					baseline: spread.bare!.rps,
+					unit: "req/s",
+					target: "≥ 1.0× bare Node (read + SHA-256 ETag)",
+					pass: spread.ours!.rps >= spread.bare!.rps,
+				},
+				{
+					measure: "GET of one note, requests/s",
+					ours: one.ours!.rps,
+					baseline: one.bare!.rps,
+					unit: "req/s",
+					target: "≥ 1.0× bare Node (read + SHA-256 ETag)",
+					pass: one.ours!.rps >= one.bare!.rps,
+				},
+				{
+					measure: `GET spread over ${NOTES} notes, p99 latency`,
+					ours: spread.ours!.p99,
+					baseline: spread.bare!.p99,
+					unit: "ms",
+					target: "report",
+					pass: null,
+				},
 			);
 		}
 
@@ -211,9 +320,31 @@ async function main(): Promise<void> {
 			const disk = await measurePut(work, readVault, paths, ms);
 			errors += disk.errors;
 			rows.push(
-				{ measure: "guarded PUT with If-Match, requests/s (baseline: bare durable write, no check)", ours: disk.guarded.rps, baseline: disk.bare.rps, unit: "req/s", target: "≥ 0.80× bare temp + fsync + rename + folder fsync", pass: disk.guarded.rps >= 0.8 * disk.bare.rps },
-				{ measure: "guarded PUT p99 latency", ours: disk.guarded.p99, baseline: disk.bare.p99, unit: "ms", target: "report", pass: null },
-				{ measure: "this disk: 2 KB writes each made durable by fsync, 16 at a time, per second (sets how far the PUT rows are bound by the disk)", ours: await fsyncsPerSecond(work), baseline: null, unit: "fsyncs/s", target: "report", pass: null },
+				{
+					measure: "guarded PUT with If-Match, requests/s (baseline: bare durable write, no check)",
+					ours: disk.guarded.rps,
+					baseline: disk.bare.rps,
+					unit: "req/s",
+					target: "≥ 0.80× bare temp + fsync + rename + folder fsync",
+					pass: disk.guarded.rps >= 0.8 * disk.bare.rps,
+				},
+				{
+					measure: "guarded PUT p99 latency",
+					ours: disk.guarded.p99,
+					baseline: disk.bare.p99,
+					unit: "ms",
+					target: "report",
+					pass: null,
+				},
+				{
+					measure:
+						"this disk: 2 KB writes each made durable by fsync, 16 at a time, per second (sets how far the PUT rows are bound by the disk)",
+					ours: await fsyncsPerSecond(work),
+					baseline: null,
+					unit: "fsyncs/s",
+					target: "report",
+					pass: null,
+				},
 			);
 			// The same comparison where fsync costs nothing: what is left is the CPU each side spends per write, which
 			// a fast disk exposes and a slow one hides behind its fsyncs.
@@ -222,7 +353,14 @@ async function main(): Promise<void> {
 				try {
 					const inRam = await measurePut(ram, readVault, paths, ms);
 					errors += inRam.errors;
-					rows.push({ measure: "the same guarded PUT on a RAM-backed folder (/dev/shm), where fsync costs nothing, requests/s", ours: inRam.guarded.rps, baseline: inRam.bare.rps, unit: "req/s", target: "report (the CPU cost of the guard)", pass: null });
+					rows.push({
+						measure: "the same guarded PUT on a RAM-backed folder (/dev/shm), where fsync costs nothing, requests/s",
+						ours: inRam.guarded.rps,
+						baseline: inRam.bare.rps,
+						unit: "req/s",
+						target: "report (the CPU cost of the guard)",
+						pass: null,
+					});
 				} finally {
 					await rm(ram, { recursive: true, force: true });
 				}
@@ -241,7 +379,15 @@ async function main(): Promise<void> {
 					target: "≥ 0.95× (no measurable cost)",
 					pass: scoped.scoped.rps >= 0.95 * scoped.unscoped.rps,
 				},
-				{ measure: "the scope check itself: what that key may do with one of the bench's note paths (in-process, median)", ours: measureScopeCheck(paths), baseline: null, unit: "µs", target: "report", pass: null },
+				{
+					measure:
+						"the scope check itself: what that key may do with one of the bench's note paths (in-process, median)",
+					ours: measureScopeCheck(paths),
+					baseline: null,
+					unit: "µs",
+					target: "report",
+					pass: null,
+				},
 			);
 		}
 
@@ -253,7 +399,9 @@ async function main(): Promise<void> {
 			const results = [];
 			for (let round = 0; round < ROUNDS; round++) {
 				const result = await measureContention(server.port, `/vault/${paths[1]!}`, auth, CONTENTION_CLIENTS, ms);
-				console.log(`contention round ${round + 1}: ${result.pairsPerSecond.toFixed(0)} pairs/s, ${result.acknowledged} acknowledged, ${result.lost} lost, errors ${result.errors}`);
+				console.log(
+					`contention round ${round + 1}: ${result.pairsPerSecond.toFixed(0)} pairs/s, ${result.acknowledged} acknowledged, ${result.lost} lost, errors ${result.errors}`,
+				);
 				results.push(result);
 			}
 			server.child.kill();
@@ -262,15 +410,36 @@ async function main(): Promise<void> {
 			errors += results.reduce((n, r) => n + r.errors, 0);
 			const pairs = median(results.map((r) => r.pairsPerSecond));
 			rows.push(
-				{ measure: `${CONTENTION_CLIENTS} read-modify-write clients on one note: GET + PUT pairs/s`, ours: pairs, baseline: null, unit: "pairs/s", target: "≥ 200 pairs/s", pass: pairs >= 200 },
-				{ measure: `the same: acknowledged writes missing from the final note (of ${acknowledged} acknowledged)`, ours: lost, baseline: null, unit: "lost", target: "0", pass: lost === 0 && acknowledged > 0 },
+				{
+					measure: `${CONTENTION_CLIENTS} read-modify-write clients on one note: GET + PUT pairs/s`,
+					ours: pairs,
+					baseline: null,
+					unit: "pairs/s",
+					target: "≥ 200 pairs/s",
+					pass: pairs >= 200,
+				},
+				{
+					measure: `the same: acknowledged writes missing from the final note (of ${acknowledged} acknowledged)`,
+					ours: lost,
+					baseline: null,
+					unit: "lost",
+					target: "0",
+					pass: lost === 0 && acknowledged > 0,
+				},
 			);
 		}
 
 		if (runs("merge-startup")) {
 			const entry = join(__dirname, "merge.js");
 			const startup = measureMergeStartup(existsSync(entry) ? [entry] : [join(__dirname, "cli.js"), "merge"]);
-			rows.push({ measure: "`merge` command start-up, three small files (baseline: `node -e 0`; median of 21 alternating runs)", ours: startup.mergeMs, baseline: startup.nodeMs, unit: "ms", target: "≤ 2× node -e 0 (ratio ≥ 0.50)", pass: startup.mergeMs <= 2 * startup.nodeMs });
+			rows.push({
+				measure: "`merge` command start-up, three small files (baseline: `node -e 0`; median of 21 alternating runs)",
+				ours: startup.mergeMs,
+				baseline: startup.nodeMs,
+				unit: "ms",
+				target: "≤ 2× node -e 0 (ratio ≥ 0.50)",
+				pass: startup.mergeMs <= 2 * startup.nodeMs,
+			});
 		}
 
 		if (runs("mcp")) {
@@ -279,17 +448,52 @@ async function main(): Promise<void> {
 			const mcp = await measureMcp(mcpServer.port, paths[500]!);
 			mcpServer.child.kill();
 			rows.push(
-				{ measure: "MCP read_note round trip (SDK client; median of 200)", ours: mcp.readMs, baseline: mcp.restGetMs, unit: "ms", target: "report (baseline: REST GET)", pass: null },
-				{ measure: "MCP write_note round trip (SDK client; median of 200)", ours: mcp.writeMs, baseline: mcp.restPutMs, unit: "ms", target: "report (baseline: REST PUT)", pass: null },
+				{
+					measure: "MCP read_note round trip (SDK client; median of 200)",
+					ours: mcp.readMs,
+					baseline: mcp.restGetMs,
+					unit: "ms",
+					target: "report (baseline: REST GET)",
+					pass: null,
+				},
+				{
+					measure: "MCP write_note round trip (SDK client; median of 200)",
+					ours: mcp.writeMs,
+					baseline: mcp.restPutMs,
+					unit: "ms",
+					target: "report (baseline: REST PUT)",
+					pass: null,
+				},
 			);
 		}
 
 		if (runs("plugin")) {
 			const pluginLoad = await measurePluginLoad(join(__dirname, "..", "main.js"));
 			rows.push(
-				{ measure: "plugin load: evaluating main.js + onload (Obsidian simulation, happy-dom; median of warm loads)", ours: pluginLoad.evalMs + pluginLoad.onloadMs, baseline: null, unit: "ms", target: "< 50 ms", pass: pluginLoad.evalMs + pluginLoad.onloadMs < 50 },
-				{ measure: "plugin load: first (cold) evaluation of main.js", ours: pluginLoad.firstEvalMs, baseline: null, unit: "ms", target: "report", pass: null },
-				{ measure: "main.js size", ours: pluginLoad.bundleKB, baseline: null, unit: "KB", target: "report", pass: null },
+				{
+					measure: "plugin load: evaluating main.js + onload (Obsidian simulation, happy-dom; median of warm loads)",
+					ours: pluginLoad.evalMs + pluginLoad.onloadMs,
+					baseline: null,
+					unit: "ms",
+					target: "< 50 ms",
+					pass: pluginLoad.evalMs + pluginLoad.onloadMs < 50,
+				},
+				{
+					measure: "plugin load: first (cold) evaluation of main.js",
+					ours: pluginLoad.firstEvalMs,
+					baseline: null,
+					unit: "ms",
+					target: "report",
+					pass: null,
+				},
+				{
+					measure: "main.js size",
+					ours: pluginLoad.bundleKB,
+					baseline: null,
+					unit: "KB",
+					target: "report",
+					pass: null,
+				},
 			);
 		}
 
@@ -297,10 +501,38 @@ async function main(): Promise<void> {
 			const search = await measureSearch(work, spawnServer);
 			const agree = search.hits.simple[0] === search.hits.simple[1] && search.hits.logic[0] === search.hits.logic[1];
 			rows.push(
-				{ measure: `simple search over ${SEARCH_NOTES.toLocaleString("en-US")} notes of ~2 KB (${search.hits.simple[0]} hits; baseline: bare Node read + lower-case scan)`, ours: search.simpleMs.ours, baseline: search.simpleMs.bare, unit: "ms", target: "report (same hits)", pass: agree ? null : false },
-				{ measure: `JsonLogic search (a tag) over ${SEARCH_NOTES.toLocaleString("en-US")} notes (${search.hits.logic[0]} hits; baseline: bare Node read + frontmatter YAML parse + hand-written test)`, ours: search.logicMs.ours, baseline: search.logicMs.bare, unit: "ms", target: "report (same hits)", pass: agree ? null : false },
-				{ measure: `longest main-thread block: simple search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`, ours: search.simpleBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: search.simpleBlockMs <= 50 },
-				{ measure: `longest main-thread block: JsonLogic search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`, ours: search.logicBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: search.logicBlockMs <= 50 },
+				{
+					measure: `simple search over ${SEARCH_NOTES.toLocaleString("en-US")} notes of ~2 KB (${search.hits.simple[0]} hits; baseline: bare Node read + lower-case scan)`,
+					ours: search.simpleMs.ours,
+					baseline: search.simpleMs.bare,
+					unit: "ms",
+					target: "report (same hits)",
+					pass: agree ? null : false,
+				},
+				{
+					measure: `JsonLogic search (a tag) over ${SEARCH_NOTES.toLocaleString("en-US")} notes (${search.hits.logic[0]} hits; baseline: bare Node read + frontmatter YAML parse + hand-written test)`,
+					ours: search.logicMs.ours,
+					baseline: search.logicMs.bare,
+					unit: "ms",
+					target: "report (same hits)",
+					pass: agree ? null : false,
+				},
+				{
+					measure: `longest main-thread block: simple search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`,
+					ours: search.simpleBlockMs,
+					baseline: null,
+					unit: "ms",
+					target: "≤ 50 ms",
+					pass: search.simpleBlockMs <= 50,
+				},
+				{
+					measure: `longest main-thread block: JsonLogic search over ${SEARCH_NOTES.toLocaleString("en-US")} notes (in-process)`,
+					ours: search.logicBlockMs,
+					baseline: null,
+					unit: "ms",
+					target: "≤ 50 ms",
+					pass: search.logicBlockMs <= 50,
+				},
 			);
 		}
 
@@ -308,9 +540,32 @@ async function main(): Promise<void> {
 			const outside = measureOutsideSaves();
 			if (outside !== null) {
 				rows.push(
-					{ measure: "outside saves over the real merge corpus: saving base, mine, then theirs, where theirs lacks some of mine's changes: flagged (recall)", ours: outside.staleFlagged, baseline: null, unit: `of ${outside.stale}`, target: "report", pass: null },
-					{ measure: "the same, where theirs already holds all of mine's changes: flagged", ours: outside.theirsHasMineFlagged, baseline: null, unit: `of ${outside.theirsHasMine}`, target: "0", pass: outside.theirsHasMineFlagged === 0 },
-					{ measure: "saving base, mine, then the committed result instead: flagged (false alarms; most are the people dropping mine's change, see test/core/outside-save-corpus.test.ts)", ours: outside.committedFlagged, baseline: null, unit: `of ${outside.cases}`, target: "report", pass: null },
+					{
+						measure:
+							"outside saves over the real merge corpus: saving base, mine, then theirs, where theirs lacks some of mine's changes: flagged (recall)",
+						ours: outside.staleFlagged,
+						baseline: null,
+						unit: `of ${outside.stale}`,
+						target: "report",
+						pass: null,
+					},
+					{
+						measure: "the same, where theirs already holds all of mine's changes: flagged",
+						ours: outside.theirsHasMineFlagged,
+						baseline: null,
+						unit: `of ${outside.theirsHasMine}`,
+						target: "0",
+						pass: outside.theirsHasMineFlagged === 0,
+					},
+					{
+						measure:
+							"saving base, mine, then the committed result instead: flagged (false alarms; most are the people dropping mine's change, see test/core/outside-save-corpus.test.ts)",
+						ours: outside.committedFlagged,
+						baseline: null,
+						unit: `of ${outside.cases}`,
+						target: "report",
+						pass: null,
+					},
 				);
 			}
 		}
@@ -324,22 +579,134 @@ async function main(): Promise<void> {
 			const merge = await measureMerge();
 			const modal = await measureModalOpen();
 			rows.push(
-				{ measure: "token hashing", ours: hashing.ours, baseline: hashing.raw, unit: "MB/s", target: "≥ 0.8× raw crypto SHA-256", pass: hashing.ours >= 0.8 * hashing.raw },
-				{ measure: "start-up reconcile, 10,000 notes (100 MB), first run", ours: reconcile.firstSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.firstSeconds <= 3 },
-				{ measure: "start-up reconcile, 10,000 notes, with stored history", ours: reconcile.secondSeconds, baseline: null, unit: "s", target: "≤ 3 s", pass: reconcile.secondSeconds <= 3 },
-				{ measure: `three-way merge, 1 MB note (${merge.lines} lines), 100 edits per side (median; clean: ours ${merge.clean}, git ${merge.gitClean})`, ours: merge.oursMs, baseline: merge.gitMs, unit: "ms", target: "≤ 2× git merge-file (ratio ≥ 0.50)", pass: merge.oursMs <= 2 * merge.gitMs && merge.clean === merge.gitClean },
-				{ measure: `pathological merge: 20k lines from 7 distinct lines, both sides edited (${merge.pathologicalConflicts} conflicts)`, ours: merge.pathologicalMs, baseline: null, unit: "ms", target: "< 1000 ms", pass: merge.pathologicalMs < 1000 },
-				{ measure: "merge modal open-to-interactive, 1 MB note, 12 conflicts (Chromium; merge + DOM)", ours: modal.openMs, baseline: null, unit: "ms", target: "report", pass: null },
-				{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note, every line changed: size of the 412`, ours: huge.answerKB, baseline: null, unit: "KB", target: "≤ 300 KB (256 KB diff cap + facts)", pass: huge.answerKB <= 300 },
-				{ measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note: time to the 412 (.bak, record, diff)`, ours: huge.answerMs, baseline: null, unit: "ms", target: "report", pass: null },
-				{ measure: "longest wait of a small GET sent during that stale PUT (baseline: idle GET)", ours: huge.concurrentGetMs, baseline: huge.idleGetMs, unit: "ms", target: "≤ 100 ms", pass: huge.concurrentGetMs <= 100 },
-				{ measure: "final check before the rename, 5 MB note (baseline: re-reading the note, as before)", ours: huge.checkUs, baseline: huge.rereadUs, unit: "µs", target: "report", pass: null },
-				{ measure: "the rename itself, replacing a 5 MB note (the rest of the window)", ours: huge.renameUs, baseline: null, unit: "µs", target: "report", pass: null },
-				{ measure: `longest main-thread block: stale write to a ${mainThread.noteMB.toFixed(1)} MB note with merge=auto, then its merge preview (in-process)`, ours: mainThread.longestBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.longestBlockMs <= 50 },
-				{ measure: `longest main-thread block: start-up reconcile of ${mainThread.notes} notes, one of ${mainThread.noteMB.toFixed(1)} MB (in-process)`, ours: mainThread.reconcileBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.reconcileBlockMs <= 50 },
-				{ measure: `longest main-thread block: an accepted ${mainThread.noteMB.toFixed(1)} MB write (in-process)`, ours: mainThread.bigWriteBlockMs, baseline: null, unit: "ms", target: "≤ 50 ms", pass: mainThread.bigWriteBlockMs <= 50 },
-				{ measure: "heap after reconcile (revision store, and the read cache of up to 8 M characters)", ours: reconcile.storeHeapMB, baseline: null, unit: "MB", target: "report", pass: null },
-				{ measure: "peak process RSS during reconcile", ours: reconcile.peakRssMB, baseline: null, unit: "MB", target: "report", pass: null },
+				{
+					measure: "token hashing",
+					ours: hashing.ours,
+					baseline: hashing.raw,
+					unit: "MB/s",
+					target: "≥ 0.8× raw crypto SHA-256",
+					pass: hashing.ours >= 0.8 * hashing.raw,
+				},
+				{
+					measure: "start-up reconcile, 10,000 notes (100 MB), first run",
+					ours: reconcile.firstSeconds,
+					baseline: null,
+					unit: "s",
+					target: "≤ 3 s",
+					pass: reconcile.firstSeconds <= 3,
+				},
+				{
+					measure: "start-up reconcile, 10,000 notes, with stored history",
+					ours: reconcile.secondSeconds,
+					baseline: null,
+					unit: "s",
+					target: "≤ 3 s",
+					pass: reconcile.secondSeconds <= 3,
+				},
+				{
+					measure: `three-way merge, 1 MB note (${merge.lines} lines), 100 edits per side (median; clean: ours ${merge.clean}, git ${merge.gitClean})`,
+					ours: merge.oursMs,
+					baseline: merge.gitMs,
+					unit: "ms",
+					target: "≤ 2× git merge-file (ratio ≥ 0.50)",
+					pass: merge.oursMs <= 2 * merge.gitMs && merge.clean === merge.gitClean,
+				},
+				{
+					measure: `pathological merge: 20k lines from 7 distinct lines, both sides edited (${merge.pathologicalConflicts} conflicts)`,
+					ours: merge.pathologicalMs,
+					baseline: null,
+					unit: "ms",
+					target: "< 1000 ms",
+					pass: merge.pathologicalMs < 1000,
+				},
+				{
+					measure: "merge modal open-to-interactive, 1 MB note, 12 conflicts (Chromium; merge + DOM)",
+					ours: modal.openMs,
+					baseline: null,
+					unit: "ms",
+					target: "report",
+					pass: null,
+				},
+				{
+					measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note, every line changed: size of the 412`,
+					ours: huge.answerKB,
+					baseline: null,
+					unit: "KB",
+					target: "≤ 300 KB (256 KB diff cap + facts)",
+					pass: huge.answerKB <= 300,
+				},
+				{
+					measure: `stale PUT on a ${huge.noteMB.toFixed(1)} MB note: time to the 412 (.bak, record, diff)`,
+					ours: huge.answerMs,
+					baseline: null,
+					unit: "ms",
+					target: "report",
+					pass: null,
+				},
+				{
+					measure: "longest wait of a small GET sent during that stale PUT (baseline: idle GET)",
+					ours: huge.concurrentGetMs,
+					baseline: huge.idleGetMs,
+					unit: "ms",
+					target: "≤ 100 ms",
+					pass: huge.concurrentGetMs <= 100,
+				},
+				{
+					measure: "final check before the rename, 5 MB note (baseline: re-reading the note, as before)",
+					ours: huge.checkUs,
+					baseline: huge.rereadUs,
+					unit: "µs",
+					target: "report",
+					pass: null,
+				},
+				{
+					measure: "the rename itself, replacing a 5 MB note (the rest of the window)",
+					ours: huge.renameUs,
+					baseline: null,
+					unit: "µs",
+					target: "report",
+					pass: null,
+				},
+				{
+					measure: `longest main-thread block: stale write to a ${mainThread.noteMB.toFixed(1)} MB note with merge=auto, then its merge preview (in-process)`,
+					ours: mainThread.longestBlockMs,
+					baseline: null,
+					unit: "ms",
+					target: "≤ 50 ms",
+					pass: mainThread.longestBlockMs <= 50,
+				},
+				{
+					measure: `longest main-thread block: start-up reconcile of ${mainThread.notes} notes, one of ${mainThread.noteMB.toFixed(1)} MB (in-process)`,
+					ours: mainThread.reconcileBlockMs,
+					baseline: null,
+					unit: "ms",
+					target: "≤ 50 ms",
+					pass: mainThread.reconcileBlockMs <= 50,
+				},
+				{
+					measure: `longest main-thread block: an accepted ${mainThread.noteMB.toFixed(1)} MB write (in-process)`,
+					ours: mainThread.bigWriteBlockMs,
+					baseline: null,
+					unit: "ms",
+					target: "≤ 50 ms",
+					pass: mainThread.bigWriteBlockMs <= 50,
+				},
+				{
+					measure: "heap after reconcile (revision store, and the read cache of up to 8 M characters)",
+					ours: reconcile.storeHeapMB,
+					baseline: null,
+					unit: "MB",
+					target: "report",
+					pass: null,
+				},
+				{
+					measure: "peak process RSS during reconcile",
+					ours: reconcile.peakRssMB,
+					baseline: null,
+					unit: "MB",
+					target: "report",
+					pass: null,
+				},
 			);
 		}
 

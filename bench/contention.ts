@@ -20,7 +20,13 @@ export interface ContentionResult {
 /** Runs so far in this process (each names its lines with its own number). */
 let runs = 0;
 
-export async function measureContention(port: number, path: string, headers: Record<string, string>, clients: number, durationMs: number): Promise<ContentionResult> {
+export async function measureContention(
+	port: number,
+	path: string,
+	headers: Record<string, string>,
+	clients: number,
+	durationMs: number,
+): Promise<ContentionResult> {
 	const agent = new Agent({ keepAlive: true, maxSockets: clients });
 	// Lines are unique across runs on one note too: a line an earlier run left would hide the loss of the same line now.
 	const run = ++runs;
@@ -38,7 +44,14 @@ export async function measureContention(port: number, path: string, headers: Rec
 					continue;
 				}
 				const line = `- run ${run} client ${client} attempt ${attempt}`;
-				const written = await send(agent, port, "PUT", path, { ...headers, "If-Match": read.etag }, `${read.body}${line}\n`);
+				const written = await send(
+					agent,
+					port,
+					"PUT",
+					path,
+					{ ...headers, "If-Match": read.etag },
+					`${read.body}${line}\n`,
+				);
 				pairs++;
 				if (written.status >= 200 && written.status < 300) acknowledgedLines.push(line);
 				else if (written.status !== 412) errors++;
@@ -58,13 +71,29 @@ export async function measureContention(port: number, path: string, headers: Rec
 	};
 }
 
-function send(agent: Agent, port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; etag?: string; body: string }> {
+function send(
+	agent: Agent,
+	port: number,
+	method: string,
+	path: string,
+	headers: Record<string, string>,
+	body?: string,
+): Promise<{ status: number; etag?: string; body: string }> {
 	return new Promise((resolve, reject) => {
-		const req = request({ host: "127.0.0.1", port, agent, method, path, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on("data", (chunk: Buffer) => chunks.push(chunk));
-			res.on("end", () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: Buffer.concat(chunks).toString("utf8") }));
-		});
+		const req = request(
+			{ host: "127.0.0.1", port, agent, method, path, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on("data", (chunk: Buffer) => chunks.push(chunk));
+				res.on("end", () =>
+					resolve({
+						status: res.statusCode ?? 0,
+						etag: res.headers.etag,
+						body: Buffer.concat(chunks).toString("utf8"),
+					}),
+				);
+			},
+		);
 		req.on("error", reject);
 		req.end(body);
 	});

@@ -29,7 +29,10 @@ const KEY = "bench-key-0123456789abcdef0123456789abcdef";
 const auth = { Authorization: `Bearer ${KEY}` };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function measureHugeNote(vault: string, spawn: (vault: string) => Promise<{ port: number; child: ChildProcess }>): Promise<HugeNoteFigures> {
+export async function measureHugeNote(
+	vault: string,
+	spawn: (vault: string) => Promise<{ port: number; child: ChildProcess }>,
+): Promise<HugeNoteFigures> {
 	await mkdir(vault, { recursive: true });
 	const original = hugeNoteText("original");
 	await writeFile(join(vault, "Huge.md"), original);
@@ -47,7 +50,11 @@ export async function measureHugeNote(vault: string, spawn: (vault: string) => P
 			for (let i = 0; i < 5; i++) idle.push(await timed(() => call(port, "/vault/Small.md", { headers: auth })));
 			const t0 = performance.now();
 			let done = false;
-			const put = call(port, "/vault/Huge.md", { method: "PUT", body: original + "agent\n", headers: { ...auth, "If-Match": etag } }).then((answer) => {
+			const put = call(port, "/vault/Huge.md", {
+				method: "PUT",
+				body: original + "agent\n",
+				headers: { ...auth, "If-Match": etag },
+			}).then((answer) => {
 				done = true;
 				return answer;
 			});
@@ -81,7 +88,10 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
  * The final check, timed on its own: the window another program's save can still slip into is this check plus the
  * rename syscall (the same for both, and reported apart: replacing a 5 MB file frees its blocks inside the rename).
  */
-async function measureWindow(vault: string, content: string): Promise<{ checkUs: number; rereadUs: number; renameUs: number }> {
+async function measureWindow(
+	vault: string,
+	content: string,
+): Promise<{ checkUs: number; rereadUs: number; renameUs: number }> {
 	const target = join(vault, "Window.md");
 	const temp = join(vault, ".window-temp");
 	writeFileSync(target, content);

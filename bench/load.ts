@@ -49,15 +49,32 @@ export async function runLoad(
 	agent.destroy();
 	latencies.sort((a, b) => a - b);
 	const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-	return { requests: latencies.length, seconds, rps: latencies.length / seconds, p50ms: pick(0.5), p99ms: pick(0.99), errors };
+	return {
+		requests: latencies.length,
+		seconds,
+		rps: latencies.length / seconds,
+		p50ms: pick(0.5),
+		p99ms: pick(0.99),
+		errors,
+	};
 }
 
 function send(agent: Agent, port: number, spec: LoadRequest): Promise<{ status: number; etag?: string }> {
 	return new Promise((resolve, reject) => {
-		const req = request({ host: "127.0.0.1", port, agent, method: spec.method, path: spec.path, headers: { Host: `127.0.0.1:${port}`, ...spec.headers } }, (res) => {
-			res.resume();
-			res.on("end", () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag }));
-		});
+		const req = request(
+			{
+				host: "127.0.0.1",
+				port,
+				agent,
+				method: spec.method,
+				path: spec.path,
+				headers: { Host: `127.0.0.1:${port}`, ...spec.headers },
+			},
+			(res) => {
+				res.resume();
+				res.on("end", () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag }));
+			},
+		);
 		req.on("error", reject);
 		req.end(spec.body);
 	});

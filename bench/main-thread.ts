@@ -46,7 +46,13 @@ export async function measureMainThread(): Promise<MainThreadFigures> {
 		const reconcileBlockMs = await longestBlock(() => guard.tracker.reconcile());
 		const served = await guard.gateway.read("Huge.md");
 		const bigWriteBlockMs = await longestBlock(() =>
-			guard.writer.write({ path: "Huge.md", operation: { kind: "replace", body: rewritten }, ifMatch: parseEntityTagCondition(`"${revisionOf(served!.content)}"`), ifNoneMatch: { kind: "absent" }, actor: agentActor("bench") }),
+			guard.writer.write({
+				path: "Huge.md",
+				operation: { kind: "replace", body: rewritten },
+				ifMatch: parseEntityTagCondition(`"${revisionOf(served!.content)}"`),
+				ifNoneMatch: { kind: "absent" },
+				actor: agentActor("bench"),
+			}),
 		);
 		await writeFile(join(dir, "Huge.md"), original);
 		await guard.tracker.served({ path: "Huge.md", content: original });
@@ -64,7 +70,13 @@ export async function measureMainThread(): Promise<MainThreadFigures> {
 			await guard.resolver.preview(refused.conflict.id);
 		});
 		await guard.close();
-		return { longestBlockMs, reconcileBlockMs, notes: notes.length + 1, bigWriteBlockMs, noteMB: Buffer.byteLength(original) / (1024 * 1024) };
+		return {
+			longestBlockMs,
+			reconcileBlockMs,
+			notes: notes.length + 1,
+			bigWriteBlockMs,
+			noteMB: Buffer.byteLength(original) / (1024 * 1024),
+		};
 	} finally {
 		await rm(dir, { recursive: true, force: true });
 	}

@@ -25,12 +25,27 @@ async function median(run: (i: number) => Promise<void>): Promise<number> {
 	return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
-function rest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; etag: string }> {
+function rest(
+	port: number,
+	method: string,
+	path: string,
+	headers: Record<string, string>,
+	body?: string,
+): Promise<{ status: number; etag: string }> {
 	return new Promise((resolve, reject) => {
-		const req = request({ host: "127.0.0.1", port, method, path, headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${BENCH_KEY}`, ...headers } }, (res) => {
-			res.resume();
-			res.on("end", () => resolve({ status: res.statusCode ?? 0, etag: String(res.headers.etag ?? "") }));
-		});
+		const req = request(
+			{
+				host: "127.0.0.1",
+				port,
+				method,
+				path,
+				headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${BENCH_KEY}`, ...headers },
+			},
+			(res) => {
+				res.resume();
+				res.on("end", () => resolve({ status: res.statusCode ?? 0, etag: String(res.headers.etag ?? "") }));
+			},
+		);
 		req.on("error", reject);
 		req.end(body);
 	});
@@ -39,11 +54,16 @@ function rest(port: number, method: string, path: string, headers: Record<string
 /** `notePath` must exist on the server's vault (the benchmark's read vault). */
 export async function measureMcp(port: number, notePath: string): Promise<McpFigures> {
 	const client = new Client({ name: "revision-guard-bench", version: "1" });
-	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${BENCH_KEY}` } } });
+	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+		requestInit: { headers: { Authorization: `Bearer ${BENCH_KEY}` } },
+	});
 	await client.connect(transport);
 	try {
 		const call = async (name: string, args: Record<string, unknown>) => {
-			const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+			const result = (await client.callTool({ name, arguments: args })) as {
+				isError?: boolean;
+				structuredContent?: Record<string, unknown>;
+			};
 			if (result.isError) throw new Error(`${name} failed`);
 			return result.structuredContent ?? {};
 		};
@@ -53,7 +73,9 @@ export async function measureMcp(port: number, notePath: string): Promise<McpFig
 		});
 		const body = "# Bench\n\n" + "a line of text\n".repeat(100);
 		const writeMs = await median(async (i) => {
-			revision = String((await call("write_note", { path: notePath, content: `${body}write ${i}\n`, revision })).revision);
+			revision = String(
+				(await call("write_note", { path: notePath, content: `${body}write ${i}\n`, revision })).revision,
+			);
 		});
 		const url = `/vault/${notePath}`;
 		let etag = "";

@@ -29,7 +29,10 @@ function bigNote(): string[] {
 	const next = random(7);
 	const lines: string[] = [];
 	for (let i = 0, size = 0; size < 1024 * 1024; i++) {
-		const line = next() < 0.15 ? "\n" : `Line ${i}: ${"lorem ipsum dolor sit amet ".repeat(2 + Math.floor(next() * 3)).trim()} ${Math.floor(next() * 1e6)}\n`;
+		const line =
+			next() < 0.15
+				? "\n"
+				: `Line ${i}: ${"lorem ipsum dolor sit amet ".repeat(2 + Math.floor(next() * 3)).trim()} ${Math.floor(next() * 1e6)}\n`;
 		lines.push(line);
 		size += line.length;
 	}
@@ -93,8 +96,19 @@ export async function measureMerge(): Promise<MergeFigures> {
 		}
 		const pathological = pathologicalCase();
 		let conflicts = 0;
-		const pathologicalMs = time(() => (conflicts = mergeThreeWay(pathological.base, pathological.mine, pathological.theirs).conflicts), 3);
-		return { oursMs: median(samples.ours), gitMs: median(samples.git), clean, gitClean, lines: lines.length, pathologicalMs, pathologicalConflicts: conflicts };
+		const pathologicalMs = time(
+			() => (conflicts = mergeThreeWay(pathological.base, pathological.mine, pathological.theirs).conflicts),
+			3,
+		);
+		return {
+			oursMs: median(samples.ours),
+			gitMs: median(samples.git),
+			clean,
+			gitClean,
+			lines: lines.length,
+			pathologicalMs,
+			pathologicalConflicts: conflicts,
+		};
 	} finally {
 		await rm(dir, { recursive: true, force: true });
 	}

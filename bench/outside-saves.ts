@@ -6,7 +6,12 @@
 import { existsSync } from "fs";
 import { join } from "path";
 import { loadCorpus } from "../test/helpers/merge-corpus";
-import { countOutsideSaves, describeCounts, replayOutsideSaves, type OutsideSaveCounts } from "../test/helpers/outside-save-corpus";
+import {
+	countOutsideSaves,
+	describeCounts,
+	replayOutsideSaves,
+	type OutsideSaveCounts,
+} from "../test/helpers/outside-save-corpus";
 
 /** The shared folder beside the clone, seen from dist/ where the benchmark runs. */
 const CORPUS = join(__dirname, "..", "..", "shared", "merge-corpus", "real-merges.json");

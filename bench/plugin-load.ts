@@ -25,7 +25,8 @@ export async function measurePluginLoad(mainJs: string): Promise<PluginLoadFigur
 	const { Window } = await import("happy-dom");
 	const window = new Window();
 	const globals = globalThis as unknown as Record<string, unknown>;
-	for (const name of ["document", "HTMLElement", "Node", "DocumentFragment", "KeyboardEvent", "Event"]) globals[name] ??= (window as unknown as Record<string, unknown>)[name];
+	for (const name of ["document", "HTMLElement", "Node", "DocumentFragment", "KeyboardEvent", "Event"])
+		globals[name] ??= (window as unknown as Record<string, unknown>)[name];
 	globals.window ??= window;
 	const obsidian = await import("../test/obsidian-stub");
 	const nodeRequire = createRequire(__filename);
@@ -39,7 +40,11 @@ export async function measurePluginLoad(mainJs: string): Promise<PluginLoadFigur
 		const module = { exports: {} as { default: new (app: unknown, manifest: unknown) => LoadedPlugin } };
 		const requireForPlugin = (id: string): unknown => (id === "obsidian" ? obsidian : nodeRequire(id));
 		// eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluating the built plugin is what is measured
-		const factory = new Function("require", "module", "exports", code) as (r: typeof requireForPlugin, m: typeof module, e: unknown) => void;
+		const factory = new Function("require", "module", "exports", code) as (
+			r: typeof requireForPlugin,
+			m: typeof module,
+			e: unknown,
+		) => void;
 		factory(requireForPlugin, module, module.exports);
 		const t1 = performance.now();
 		const plugin = new module.exports.default(app, { id: "revision-guard", dir: ".obsidian/plugins/revision-guard" });
@@ -51,5 +56,10 @@ export async function measurePluginLoad(mainJs: string): Promise<PluginLoadFigur
 		rmSync(dir, { recursive: true, force: true });
 	}
 	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-	return { bundleKB: Buffer.byteLength(code) / 1024, evalMs: median(evals.slice(1)), onloadMs: median(loads.slice(1)), firstEvalMs: evals[0]! };
+	return {
+		bundleKB: Buffer.byteLength(code) / 1024,
+		evalMs: median(evals.slice(1)),
+		onloadMs: median(loads.slice(1)),
+		firstEvalMs: evals[0]!,
+	};
 }

@@ -15,9 +15,14 @@ export interface Row {
 const LOWER_IS_BETTER = new Set(["ms", "µs"]);
 
 /** Counts as they are; measurements to about three significant digits. */
-const format = (value: number) => (Number.isInteger(value) || value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const format = (value: number) =>
+	Number.isInteger(value) || value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 
-export async function writeReport(path: string, rows: Row[], context: { machine: string; method: string }): Promise<void> {
+export async function writeReport(
+	path: string,
+	rows: Row[],
+	context: { machine: string; method: string },
+): Promise<void> {
 	const lines = [
 		"# Benchmarks",
 		"",
@@ -32,7 +37,12 @@ export async function writeReport(path: string, rows: Row[], context: { machine:
 		"| measure | ours | baseline | ratio | target | met |",
 		"|---|---:|---:|---:|---|---|",
 		...rows.map((row) => {
-			const ratio = row.baseline === null ? "" : LOWER_IS_BETTER.has(row.unit) ? `${(row.baseline / row.ours).toFixed(2)}×` : `${(row.ours / row.baseline).toFixed(2)}×`;
+			const ratio =
+				row.baseline === null
+					? ""
+					: LOWER_IS_BETTER.has(row.unit)
+						? `${(row.baseline / row.ours).toFixed(2)}×`
+						: `${(row.ours / row.baseline).toFixed(2)}×`;
 			const baseline = row.baseline === null ? "" : `${format(row.baseline)} ${row.unit}`;
 			const met = row.pass === null ? "—" : row.pass ? "yes" : "**no**";
 			return `| ${row.measure} | ${format(row.ours)} ${row.unit} | ${baseline} | ${ratio} | ${row.target} | ${met} |`;

@@ -40,8 +40,12 @@ function post(port: number, path: string, body: string | null): Promise<{ ms: nu
 			const chunks: Buffer[] = [];
 			res.on("data", (chunk: Buffer) => chunks.push(chunk));
 			res.on("end", () => {
-				if (res.statusCode !== 200) return reject(new Error(`${path}: ${res.statusCode} ${Buffer.concat(chunks).toString()}`));
-				resolve({ ms: performance.now() - t0, hits: (JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown[]).length });
+				if (res.statusCode !== 200)
+					return reject(new Error(`${path}: ${res.statusCode} ${Buffer.concat(chunks).toString()}`));
+				resolve({
+					ms: performance.now() - t0,
+					hits: (JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown[]).length,
+				});
 			});
 		});
 		req.on("error", reject);
@@ -51,7 +55,12 @@ function post(port: number, path: string, body: string | null): Promise<{ ms: nu
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function compare(ours: number, bare: number, path: string, body: string | null): Promise<{ ms: { ours: number; bare: number }; hits: [number, number] }> {
+async function compare(
+	ours: number,
+	bare: number,
+	path: string,
+	body: string | null,
+): Promise<{ ms: { ours: number; bare: number }; hits: [number, number] }> {
 	// One untimed search per side first (JIT warm-up, the first read of each note).
 	await post(ours, path, body);
 	await post(bare, path, body);
@@ -63,7 +72,9 @@ async function compare(ours: number, bare: number, path: string, body: string | 
 		times.ours.push(a.ms);
 		times.bare.push(b.ms);
 		hits = [a.hits, b.hits];
-		console.log(`search ${body === null ? "simple" : "JsonLogic"} round ${round + 1}: ours ${a.ms.toFixed(0)} ms (${a.hits} hits), bare ${b.ms.toFixed(0)} ms (${b.hits} hits)`);
+		console.log(
+			`search ${body === null ? "simple" : "JsonLogic"} round ${round + 1}: ours ${a.ms.toFixed(0)} ms (${a.hits} hits), bare ${b.ms.toFixed(0)} ms (${b.hits} hits)`,
+		);
 	}
 	return { ms: { ours: median(times.ours), bare: median(times.bare) }, hits };
 }
@@ -89,6 +100,14 @@ export async function measureSearch(folder: string, spawn: Spawn): Promise<Searc
 	const simpleBlockMs = await longestBlock(() => guard.notes.search.simple(PERSON, WORD, 50, page));
 	const logicBlockMs = await longestBlock(() => guard.notes.search.logic(PERSON, JSON.parse(LOGIC), page));
 	await guard.close();
-	console.log(`search: longest main-thread block ${simpleBlockMs.toFixed(1)} ms (simple), ${logicBlockMs.toFixed(1)} ms (JsonLogic)`);
-	return { simpleMs: simple.ms, logicMs: logic.ms, hits: { simple: simple.hits, logic: logic.hits }, simpleBlockMs, logicBlockMs };
+	console.log(
+		`search: longest main-thread block ${simpleBlockMs.toFixed(1)} ms (simple), ${logicBlockMs.toFixed(1)} ms (JsonLogic)`,
+	);
+	return {
+		simpleMs: simple.ms,
+		logicMs: logic.ms,
+		hits: { simple: simple.hits, logic: logic.hits },
+		simpleBlockMs,
+		logicBlockMs,
+	};
 }

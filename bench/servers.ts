@@ -16,12 +16,19 @@ export const BENCH_KEY = "bench-key-0123456789abcdef0123456789abcdef";
  * The lists of the scoped key (`revision-guard-scoped`): several globs per list, the one that matches the bench's notes
  * last, and a propose list that is checked first and matches none of them, so every PUT pays for a full check.
  */
-export const SCOPED_LISTS = { read: ["Private/**", "Archive/**", "**/*.md"], write: ["Journal/**", "Inbox/*.md", "folder-*/note-*.md"], propose: ["Drafts/**", "Private/**"] };
+export const SCOPED_LISTS = {
+	read: ["Private/**", "Archive/**", "**/*.md"],
+	write: ["Journal/**", "Inbox/*.md", "folder-*/note-*.md"],
+	propose: ["Drafts/**", "Private/**"],
+};
 
 export async function startServer(kind: string, vault: string): Promise<number> {
 	if (kind === "bare") return startBareServer(vault);
 	const scope = kind === "revision-guard-scoped" ? SCOPED_LISTS : {};
-	const settings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "bench", key: BENCH_KEY, created: "2026-01-01", ...scope }] };
+	const settings = {
+		...structuredClone(DEFAULT_SETTINGS),
+		keys: [{ name: "bench", key: BENCH_KEY, created: "2026-01-01", ...scope }],
+	};
 	const guard = await openFolderGuard(await openFolder(vault), () => settings);
 	guard.tracker.start();
 	await guard.tracker.reconcile();

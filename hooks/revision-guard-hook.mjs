@@ -26,7 +26,9 @@ const HOST_TIMEOUT_MS = 5000;
 
 async function main() {
 	if (process.stdin.isTTY) {
-		process.stderr.write("This is a hook: the agent runs it with the tool call as JSON on stdin. See README, \"Guarding the agent's own file tools\".\n");
+		process.stderr.write(
+			'This is a hook: the agent runs it with the tool call as JSON on stdin. See README, "Guarding the agent\'s own file tools".\n',
+		);
 		process.exitCode = 1;
 		return;
 	}
@@ -35,7 +37,9 @@ async function main() {
 	try {
 		input = /** @type {unknown} */ (JSON.parse(text));
 	} catch {
-		process.stderr.write("Revision Guard's hook: stdin was not the JSON of a tool call, so there was nothing to check.\n");
+		process.stderr.write(
+			"Revision Guard's hook: stdin was not the JSON of a tool call, so there was nothing to check.\n",
+		);
 		process.exitCode = 1;
 		return;
 	}
@@ -59,7 +63,8 @@ async function judge(/** @type {ToolCall} */ call) {
 	const unset = (/** @type {string[]} */ problems) => misconfigured(call, problems);
 	if (settings.vault === null) return unset([settings.vaultProblem ?? "RG_VAULT is not set."]);
 	const root = await realVaultRoot(settings.vault).catch(() => null);
-	if (root === null || !(await stat(root)).isDirectory()) return unset([`RG_VAULT is not a folder that exists (it is "${settings.vault}").`]);
+	if (root === null || !(await stat(root)).isDirectory())
+		return unset([`RG_VAULT is not a folder that exists (it is "${settings.vault}").`]);
 	const note = await placeInVault(call.file, call.cwd, root, settings.noteExtensions);
 	// Files outside the vault, hidden ones and other types are never held up, whatever else is wrong.
 	if (note.kind !== "note") return ALLOW;
@@ -72,14 +77,22 @@ async function judge(/** @type {ToolCall} */ call) {
 		if (!(error instanceof StateFolderError)) throw error;
 		return unset([`${error.message}`]);
 	}
-	const context = { call, note, host: { ...settings.api, timeoutMs: HOST_TIMEOUT_MS }, reads, whenDown: settings.whenDown };
+	const context = {
+		call,
+		note,
+		host: { ...settings.api, timeoutMs: HOST_TIMEOUT_MS },
+		reads,
+		whenDown: settings.whenDown,
+	};
 	if (call.when === "before") return beforeChange(context);
 	return call.tool === "read" ? afterRead(context) : afterChange(context);
 }
 
 /** @returns {Verdict} */
 function misconfigured(/** @type {ToolCall} */ call, /** @type {string[]} */ problems) {
-	return call.when === "before" ? { kind: "block", message: messages.misconfigured(problems, "refused") } : { kind: "tell", message: messages.misconfigured(problems, "unrecorded") };
+	return call.when === "before"
+		? { kind: "block", message: messages.misconfigured(problems, "refused") }
+		: { kind: "tell", message: messages.misconfigured(problems, "unrecorded") };
 }
 
 function answer(/** @type {ToolCall} */ call, /** @type {Verdict} */ verdict) {
@@ -89,7 +102,9 @@ function answer(/** @type {ToolCall} */ call, /** @type {Verdict} */ verdict) {
 	} else if (verdict.kind === "warn") {
 		process.stdout.write(`${JSON.stringify({ systemMessage: verdict.message })}\n`);
 	} else if (verdict.kind === "tell") {
-		process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: call.eventName, additionalContext: verdict.message } })}\n`);
+		process.stdout.write(
+			`${JSON.stringify({ hookSpecificOutput: { hookEventName: call.eventName, additionalContext: verdict.message } })}\n`,
+		);
 	}
 }
 

@@ -56,7 +56,11 @@ const parsed = parseArgs(process.argv.slice(2));
 if (parsed === null) fail(2, USAGE);
 const configDir = parsed.configDir ?? DEFAULT_CONFIG_DIR;
 if (/[/\\]/.test(configDir)) {
-	fail(2, `--config-dir takes the config folder's name (such as .obsidian), not a path: the folder is looked for inside the vault.`, USAGE);
+	fail(
+		2,
+		`--config-dir takes the config folder's name (such as .obsidian), not a path: the folder is looked for inside the vault.`,
+		USAGE,
+	);
 }
 const vaultPath = resolve(parsed.vault);
 if (!existsSync(vaultPath) || !statSync(vaultPath).isDirectory()) {
@@ -68,18 +72,28 @@ if (!existsSync(join(vaultPath, configDir))) {
 	const given = parsed.configDir === null ? "" : " (the --config-dir you gave)";
 	const lines = [`${vaultPath} has no ${configDir} folder${given}.`];
 	if (found.length > 0) {
-		lines.push(`Its config folder is ${found.join(" or ")}; run: ${found.map((name) => `${again} --config-dir ${name}`).join("  or  ")}`);
+		lines.push(
+			`Its config folder is ${found.join(" or ")}; run: ${found.map((name) => `${again} --config-dir ${name}`).join("  or  ")}`,
+		);
 	} else {
-		lines.push(`Open the folder as a vault in Obsidian once (that makes its config folder), then run: ${again}${given === "" ? "" : ` --config-dir ${configDir}`}`);
+		lines.push(
+			`Open the folder as a vault in Obsidian once (that makes its config folder), then run: ${again}${given === "" ? "" : ` --config-dir ${configDir}`}`,
+		);
 		if (given !== "") {
-			lines.push("Check the name too: it is the one under Settings → Files and links → Override config folder (.obsidian unless changed).");
+			lines.push(
+				"Check the name too: it is the one under Settings → Files and links → Override config folder (.obsidian unless changed).",
+			);
 		}
 	}
 	fail(1, ...lines);
 }
 
 const build = mkdtempSync(join(tmpdir(), "revision-guard-build-"));
-const built = spawnSync(process.execPath, ["esbuild.config.mjs", "production", "--quiet", "--plugin-only", "--out-dir", build], { cwd: ROOT, stdio: "inherit" });
+const built = spawnSync(
+	process.execPath,
+	["esbuild.config.mjs", "production", "--quiet", "--plugin-only", "--out-dir", build],
+	{ cwd: ROOT, stdio: "inherit" },
+);
 if (built.status !== 0) {
 	rmSync(build, { recursive: true, force: true });
 	fail(1, "The build failed (esbuild's messages are above); nothing was installed.");
@@ -90,7 +104,9 @@ try {
 	copyFileSync(join(build, "main.js"), join(target, "main.js"));
 	for (const file of ["manifest.json", "styles.css"]) copyFileSync(join(ROOT, file), join(target, file));
 	// stdout rather than console.log, which eslint-plugin-obsidianmd flags wherever the directory's scanner looks.
-	process.stdout.write(`Installed Revision Guard into ${target}. Enable it in Obsidian under Settings → Community plugins.\n`);
+	process.stdout.write(
+		`Installed Revision Guard into ${target}. Enable it in Obsidian under Settings → Community plugins.\n`,
+	);
 } finally {
 	rmSync(build, { recursive: true, force: true });
 }

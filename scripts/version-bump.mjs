@@ -10,13 +10,17 @@ if (!version) {
 }
 // Obsidian finds a release by the tag equal to manifest.json's version, and accepts only numbers and dots.
 if (!/^\d+\.\d+\.\d+$/.test(version)) {
-	console.error(`Obsidian needs a version of the form x.y.z (numbers and dots only), not "${version}". Run npm version with one, e.g. npm version 1.2.0.`);
+	console.error(
+		`Obsidian needs a version of the form x.y.z (numbers and dots only), not "${version}". Run npm version with one, e.g. npm version 1.2.0.`,
+	);
 	process.exit(2);
 }
 const manifest = readJson("manifest.json");
 const versions = readJson("versions.json");
 if (typeof manifest.minAppVersion !== "string" || !/^\d+\.\d+\.\d+$/.test(manifest.minAppVersion)) {
-	console.error(`manifest.json's minAppVersion must be an Obsidian version x.y.z; it is ${JSON.stringify(manifest.minAppVersion)}. Fix it, then run npm version again.`);
+	console.error(
+		`manifest.json's minAppVersion must be an Obsidian version x.y.z; it is ${JSON.stringify(manifest.minAppVersion)}. Fix it, then run npm version again.`,
+	);
 	process.exit(2);
 }
 manifest.version = version;
@@ -30,7 +34,9 @@ function readJson(file) {
 	try {
 		return JSON.parse(readFileSync(file, "utf8"));
 	} catch (error) {
-		console.error(`Could not read ${file} (${error instanceof Error ? error.message : String(error)}). Run this from the project folder.`);
+		console.error(
+			`Could not read ${file} (${error instanceof Error ? error.message : String(error)}). Run this from the project folder.`,
+		);
 		process.exit(2);
 	}
 }

@@ -39,7 +39,10 @@ export default class RevisionGuardPlugin extends Plugin {
 	private unloaded = false;
 	/** The keys as `data.json` last held them (to blank the secrets of revoked ones). */
 	private storedKeys: StoredKey[] = [];
-	private readonly timers: Timers = { schedule: (callback, ms) => window.setTimeout(callback, ms), cancel: (handle) => window.clearTimeout(handle as number) };
+	private readonly timers: Timers = {
+		schedule: (callback, ms) => window.setTimeout(callback, ms),
+		cancel: (handle) => window.clearTimeout(handle as number),
+	};
 
 	override async onload(): Promise<void> {
 		const stored = (await this.loadData()) as { keys?: StoredKey[] } | null;
@@ -70,7 +73,11 @@ export default class RevisionGuardPlugin extends Plugin {
 			},
 		});
 		// Obsidian 1.12.2+: guarded commands for the Obsidian CLI, answering once the host has started.
-		registerCliCommands(this, () => this.host?.guard.notes ?? null, (error) => console.error("Revision Guard: CLI command failed", error));
+		registerCliCommands(
+			this,
+			() => this.host?.guard.notes ?? null,
+			(error) => console.error("Revision Guard: CLI command failed", error),
+		);
 		// Obsidian may quit without unloading plugins: save what is pending (best effort, as Obsidian allows).
 		this.registerEvent(
 			this.app.workspace.on("quit", (tasks) => {
@@ -142,7 +149,9 @@ export default class RevisionGuardPlugin extends Plugin {
 		const marker = new PluginMarker(app.vault.adapter, pluginFolder);
 		this.marker = marker;
 		// A marker that cannot be written costs only that warning to the headless host, never this start.
-		await marker.write(this.settings.port).catch((error: unknown) => console.error("Revision Guard: could not write the running marker", error));
+		await marker
+			.write(this.settings.port)
+			.catch((error: unknown) => console.error("Revision Guard: could not write the running marker", error));
 		const elsewhere = this.keysOnOtherDevices();
 		let progress: Notice | null = null;
 		const host = await startHost({
@@ -152,7 +161,13 @@ export default class RevisionGuardPlugin extends Plugin {
 			openGuard: async () => {
 				// A disabled instance may still be saving (Obsidian does not wait for onunload): read the state after it.
 				const warn = (message: string) => console.warn(message);
-				const turn = await StateTurn.take({ adapter: app.vault.adapter, folder: pluginFolder, timers: this.timers, stopped: () => this.unloaded, warn });
+				const turn = await StateTurn.take({
+					adapter: app.vault.adapter,
+					folder: pluginFolder,
+					timers: this.timers,
+					stopped: () => this.unloaded,
+					warn,
+				});
 				if (!turn) return null;
 				return openRevisionGuard({
 					gateway: new ObsidianGateway(app, (cleanup) => this.register(cleanup), yieldVia(this.timers)),
@@ -182,7 +197,10 @@ export default class RevisionGuardPlugin extends Plugin {
 			onProgress: (done, total) => {
 				if (total < RECONCILE_NOTICE_THRESHOLD) return;
 				progress ??= new Notice("", 0);
-				if (done === 1 || done % 500 === 0 || done === total) progress.setMessage(`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`);
+				if (done === 1 || done % 500 === 0 || done === total)
+					progress.setMessage(
+						`Revision Guard: checked ${done} of ${total} notes for edits made while Obsidian was closed.`,
+					);
 			},
 			warn: (message) => new Notice(message, 0),
 			onError: (error) => console.error("Revision Guard: request failed", error),
@@ -194,7 +212,9 @@ export default class RevisionGuardPlugin extends Plugin {
 		if (this.unloaded) return void (await host.close());
 		this.host = host;
 		if (host.firstKey && elsewhere.length > 0) {
-			new Notice("This vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from the plugin's settings.");
+			new Notice(
+				"This vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from the plugin's settings.",
+			);
 		}
 	}
 
@@ -222,6 +242,8 @@ export default class RevisionGuardPlugin extends Plugin {
 	private async removeMarker(): Promise<void> {
 		const marker = this.marker;
 		this.marker = null;
-		await marker?.remove().catch((error: unknown) => console.error("Revision Guard: could not remove the running marker", error));
+		await marker
+			?.remove()
+			.catch((error: unknown) => console.error("Revision Guard: could not remove the running marker", error));
 	}
 }

@@ -107,8 +107,13 @@ export const DEFAULT_SETTINGS: RevisionGuardSettings = {
 
 /** Fills in defaults for anything missing or of the wrong type (old or hand-edited data files). */
 export function withDefaults(stored: unknown): RevisionGuardSettings {
-	const input = (typeof stored === "object" && stored !== null ? stored : {}) as Partial<Record<keyof RevisionGuardSettings, unknown>>;
-	const pick = <K extends keyof RevisionGuardSettings>(key: K, valid: (value: unknown) => boolean): RevisionGuardSettings[K] =>
+	const input = (typeof stored === "object" && stored !== null ? stored : {}) as Partial<
+		Record<keyof RevisionGuardSettings, unknown>
+	>;
+	const pick = <K extends keyof RevisionGuardSettings>(
+		key: K,
+		valid: (value: unknown) => boolean,
+	): RevisionGuardSettings[K] =>
 		(valid(input[key]) ? input[key] : structuredClone(DEFAULT_SETTINGS[key])) as RevisionGuardSettings[K];
 	const isPort = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535;
 	const isNonNegative = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value >= 0;
@@ -123,7 +128,10 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		readValidityMinutes: pick("readValidityMinutes", isNonNegative),
 		maxBodyMB: pick("maxBodyMB", (value) => isNonNegative(value) && (value as number) > 0),
 		maxDiffKB: pick("maxDiffKB", (value) => isNonNegative(value) && (value as number) >= 1),
-		noteExtensions: pick("noteExtensions", (value) => Array.isArray(value) && value.length > 0 && value.every((ext) => typeof ext === "string")),
+		noteExtensions: pick(
+			"noteExtensions",
+			(value) => Array.isArray(value) && value.length > 0 && value.every((ext) => typeof ext === "string"),
+		),
 		allowAutoMerge: pick("allowAutoMerge", (value) => typeof value === "boolean"),
 		autoMergeOutsideSaves: pick("autoMergeOutsideSaves", (value) => typeof value === "boolean"),
 		conflictAction: pick("conflictAction", (value) => value === "open" || value === "notice" || value === "queue"),
@@ -131,16 +139,24 @@ export function withDefaults(stored: unknown): RevisionGuardSettings {
 		protectTokenlessClients: pick("protectTokenlessClients", (value) => typeof value === "boolean"),
 		readLedgerCap: pick("readLedgerCap", (value) => Number.isInteger(value) && (value as number) >= 1),
 		undoAgentWrites: pick("undoAgentWrites", (value) => Number.isInteger(value) && (value as number) >= 0),
-		allowedOrigins: pick("allowedOrigins", (value) => Array.isArray(value) && value.every((origin) => typeof origin === "string" && origin !== "*")),
+		allowedOrigins: pick(
+			"allowedOrigins",
+			(value) => Array.isArray(value) && value.every((origin) => typeof origin === "string" && origin !== "*"),
+		),
 		periodicNotes: periodSettingsOf(input.periodicNotes),
-		commandKeys: pick("commandKeys", (value) => Array.isArray(value) && value.every((name) => typeof name === "string")),
+		commandKeys: pick(
+			"commandKeys",
+			(value) => Array.isArray(value) && value.every((name) => typeof name === "string"),
+		),
 	};
 }
 
 /** Each period on its own: one hand-edited field falls back to its default without costing the others. */
 function periodSettingsOf(stored: unknown): Record<Period, PeriodSettings> {
 	const defaults = defaultPeriodSettings();
-	const input = (typeof stored === "object" && stored !== null ? stored : {}) as Partial<Record<Period, Partial<Record<keyof PeriodSettings, unknown>>>>;
+	const input = (typeof stored === "object" && stored !== null ? stored : {}) as Partial<
+		Record<Period, Partial<Record<keyof PeriodSettings, unknown>>>
+	>;
 	for (const period of PERIODS) {
 		const given = input[period];
 		for (const field of ["folder", "format", "template"] as const) {

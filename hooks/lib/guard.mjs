@@ -35,18 +35,25 @@ export async function beforeChange(/** @type {GuardContext} */ { call, note, hos
 	try {
 		if (!remembered) return await unreadNote(host, note);
 		const verdict = await changedSince(host, note, remembered.revision, call.toolName);
-		if (verdict.kind === "allow" && call.tool === "write" && remembered.part) return block(messages.partRead(note.path));
+		if (verdict.kind === "allow" && call.tool === "write" && remembered.part)
+			return block(messages.partRead(note.path));
 		return verdict;
 	} catch (error) {
 		if (!(error instanceof HostUnreachable)) throw error;
-		if (whenDown === "allow") return /** @type {Verdict} */ ({ kind: "warn", message: messages.hostDownAllowed(note.path, host.url, error.message) });
+		if (whenDown === "allow")
+			return /** @type {Verdict} */ ({
+				kind: "warn",
+				message: messages.hostDownAllowed(note.path, host.url, error.message),
+			});
 		return block(messages.hostDown(note.path, host.url, error.message));
 	}
 }
 
 /** After a Read: the revision the host serves now is the one the session saw. */
 export async function afterRead(/** @type {GuardContext} */ { call, note, host, reads }) {
-	return record(host, note, reads, (current) => reads.remember(note.path, { revision: current.revision, part: call.partialRead }));
+	return record(host, note, reads, (current) =>
+		reads.remember(note.path, { revision: current.revision, part: call.partialRead }),
+	);
 }
 
 /** After the session's own Write or Edit: its new revision is one the session knows. */
@@ -60,7 +67,10 @@ export async function afterChange(/** @type {GuardContext} */ { call, note, host
 			return tell(messages.writtenDiffers(note.path));
 		}
 		// An Edit changes only what it names, so a session that had read part of the note still has only that part.
-		await reads.remember(note.path, { revision: current.revision, part: call.tool === "edit" && before !== null && before.part });
+		await reads.remember(note.path, {
+			revision: current.revision,
+			part: call.tool === "edit" && before !== null && before.part,
+		});
 		return undefined;
 	});
 }
@@ -79,7 +89,14 @@ async function record(host, note, reads, keep) {
 		await reads.forget(note.path);
 		// Gone, or a file the host does not serve to this key: not a note this hook guards.
 		if (current.kind !== "refused") return ALLOW;
-		return tell(messages.notRecorded(note.path, current.status === 401 ? "the host did not accept the hook's key (RG_KEY)." : `the host answered ${current.status} (${current.detail}).`));
+		return tell(
+			messages.notRecorded(
+				note.path,
+				current.status === 401
+					? "the host did not accept the hook's key (RG_KEY)."
+					: `the host answered ${current.status} (${current.detail}).`,
+			),
+		);
 	} catch (error) {
 		if (!(error instanceof HostUnreachable)) throw error;
 		await reads.forget(note.path);
@@ -96,7 +113,12 @@ async function unreadNote(/** @type {Host} */ host, /** @type {VaultNote} */ not
 }
 
 /** @returns {Promise<Verdict>} */
-async function changedSince(/** @type {Host} */ host, /** @type {VaultNote} */ note, /** @type {string} */ revision, /** @type {string} */ tool) {
+async function changedSince(
+	/** @type {Host} */ host,
+	/** @type {VaultNote} */ note,
+	/** @type {string} */ revision,
+	/** @type {string} */ tool,
+) {
 	const changes = await changesSince(host, note.urlPath, revision);
 	switch (changes.kind) {
 		case "unchanged":

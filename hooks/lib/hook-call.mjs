@@ -19,7 +19,12 @@
  * @property {boolean} failed the tool reported an error (after the call)
  */
 
-const EVENTS = /** @type {Record<string, "before" | "after">} */ ({ PreToolUse: "before", BeforeTool: "before", PostToolUse: "after", AfterTool: "after" });
+const EVENTS = /** @type {Record<string, "before" | "after">} */ ({
+	PreToolUse: "before",
+	BeforeTool: "before",
+	PostToolUse: "after",
+	AfterTool: "after",
+});
 const TOOLS = /** @type {Record<string, "read" | "write" | "edit">} */ ({
 	Read: "read",
 	read_file: "read",
@@ -42,7 +47,9 @@ export function toolCallOf(input, fallbackCwd) {
 	const toolName = typeof input.tool_name === "string" ? input.tool_name : "";
 	const tool = Object.hasOwn(TOOLS, toolName) ? TOOLS[toolName] : undefined;
 	const toolInput = isRecord(input.tool_input) ? input.tool_input : {};
-	const file = [toolInput.file_path, toolInput.absolute_path, toolInput.path].find((value) => typeof value === "string" && value !== "");
+	const file = [toolInput.file_path, toolInput.absolute_path, toolInput.path].find(
+		(value) => typeof value === "string" && value !== "",
+	);
 	if (!when || !tool || typeof file !== "string") return null;
 	const response = isRecord(input.tool_response) ? input.tool_response : {};
 	return {
@@ -63,10 +70,14 @@ export function toolCallOf(input, fallbackCwd) {
  * Claude Code's Read answers with the lines it showed (`file.startLine`, `numLines`, `totalLines`; it stops at 2000
  * lines unless told otherwise). Without those numbers, an offset or a limit is taken as a read of part of the file.
  */
-function readPartOnly(/** @type {Record<string, unknown>} */ toolInput, /** @type {Record<string, unknown>} */ response) {
+function readPartOnly(
+	/** @type {Record<string, unknown>} */ toolInput,
+	/** @type {Record<string, unknown>} */ response,
+) {
 	const file = isRecord(response.file) ? response.file : {};
 	const { startLine, numLines, totalLines } = file;
-	if (typeof numLines === "number" && typeof totalLines === "number") return numLines < totalLines || (typeof startLine === "number" && startLine > 1);
+	if (typeof numLines === "number" && typeof totalLines === "number")
+		return numLines < totalLines || (typeof startLine === "number" && startLine > 1);
 	return toolInput.offset !== undefined || toolInput.limit !== undefined;
 }
 

@@ -23,28 +23,49 @@ export async function currentNote(/** @type {Host} */ host, /** @type {string} *
 	const revision = unquoted(response.etag);
 	// A byte-order mark is kept: the text is compared with what a tool wrote.
 	const content = new TextDecoder("utf-8", { ignoreBOM: true }).decode(response.body);
-	if (!revision) return /** @type {CurrentNote} */ ({ kind: "refused", status: 200, detail: "the answer carried no ETag" });
+	if (!revision)
+		return /** @type {CurrentNote} */ ({ kind: "refused", status: 200, detail: "the answer carried no ETag" });
 	return /** @type {CurrentNote} */ ({ kind: "note", revision, content });
 }
 
 /** HEAD /vault/{path} with If-None-Match: 304 when the note is still that revision. Not a read. */
-export async function sameRevision(/** @type {Host} */ host, /** @type {string} */ urlPath, /** @type {string | null} */ revision) {
-	const response = await ask(host, "HEAD", `/vault/${urlPath}`, revision === null ? {} : { "If-None-Match": `"${revision}"` });
+export async function sameRevision(
+	/** @type {Host} */ host,
+	/** @type {string} */ urlPath,
+	/** @type {string | null} */ revision,
+) {
+	const response = await ask(
+		host,
+		"HEAD",
+		`/vault/${urlPath}`,
+		revision === null ? {} : { "If-None-Match": `"${revision}"` },
+	);
 	if (response.status === 304) return /** @type {SameRevision} */ ({ kind: "same" });
 	if (response.status === 200) return /** @type {SameRevision} */ ({ kind: "other" });
 	return /** @type {SameRevision} */ (absentOrRefused(response));
 }
 
 /** GET /changes/{path}?since=: whether the note changed since `revision`, and the diff (one page) when it did. */
-export async function changesSince(/** @type {Host} */ host, /** @type {string} */ urlPath, /** @type {string} */ revision) {
-	const response = await ask(host, "GET", `/changes/${urlPath}?since=${encodeURIComponent(revision)}`, { Accept: "application/json" });
+export async function changesSince(
+	/** @type {Host} */ host,
+	/** @type {string} */ urlPath,
+	/** @type {string} */ revision,
+) {
+	const response = await ask(host, "GET", `/changes/${urlPath}?since=${encodeURIComponent(revision)}`, {
+		Accept: "application/json",
+	});
 	if (response.status === 200) {
 		const body = /** @type {Record<string, unknown>} */ (JSON.parse(response.body.toString("utf8")));
 		if (body.changed !== true) return /** @type {Changes} */ ({ kind: "unchanged" });
-		return /** @type {Changes} */ ({ kind: "changed", diff: typeof body.diff === "string" ? body.diff : "", truncated: body.truncated === true });
+		return /** @type {Changes} */ ({
+			kind: "changed",
+			diff: typeof body.diff === "string" ? body.diff : "",
+			truncated: body.truncated === true,
+		});
 	}
 	const problem = problemOf(response);
-	if (response.status === 404 && problem.type.endsWith("base-not-retained")) return /** @type {Changes} */ ({ kind: "not-retained" });
+	if (response.status === 404 && problem.type.endsWith("base-not-retained"))
+		return /** @type {Changes} */ ({ kind: "not-retained" });
 	return /** @type {Changes} */ (absentOrRefusedFrom(response.status, problem));
 }
 
@@ -54,19 +75,36 @@ export async function changesSince(/** @type {Host} */ host, /** @type {string} 
  * One request over node:http (or https), with the key, and a bound on how long the host may take.
  * @returns {Promise<Answer>}
  */
-function ask(/** @type {Host} */ host, /** @type {string} */ method, /** @type {string} */ path, /** @type {Record<string, string>} */ headers) {
+function ask(
+	/** @type {Host} */ host,
+	/** @type {string} */ method,
+	/** @type {string} */ path,
+	/** @type {Record<string, string>} */ headers,
+) {
 	const url = new URL(`${host.url}${path}`);
 	const send = url.protocol === "https:" ? httpsRequest : httpRequest;
 	return new Promise((resolve, reject) => {
-		const request = send(url, { method, headers: { Authorization: `Bearer ${host.key}`, ...headers }, timeout: host.timeoutMs }, (response) => {
-			/** @type {Buffer[]} */
-			const chunks = [];
-			response.on("data", (/** @type {Buffer} */ chunk) => chunks.push(chunk));
-			response.on("end", () => resolve({ status: response.statusCode ?? 0, etag: String(response.headers.etag ?? ""), body: Buffer.concat(chunks) }));
-			response.on("error", (error) => reject(new HostUnreachable(reasonOf(error))));
-		});
+		const request = send(
+			url,
+			{ method, headers: { Authorization: `Bearer ${host.key}`, ...headers }, timeout: host.timeoutMs },
+			(response) => {
+				/** @type {Buffer[]} */
+				const chunks = [];
+				response.on("data", (/** @type {Buffer} */ chunk) => chunks.push(chunk));
+				response.on("end", () =>
+					resolve({
+						status: response.statusCode ?? 0,
+						etag: String(response.headers.etag ?? ""),
+						body: Buffer.concat(chunks),
+					}),
+				);
+				response.on("error", (error) => reject(new HostUnreachable(reasonOf(error))));
+			},
+		);
 		request.on("timeout", () => request.destroy(new HostUnreachable("no answer in time")));
-		request.on("error", (error) => reject(error instanceof HostUnreachable ? error : new HostUnreachable(reasonOf(error))));
+		request.on("error", (error) =>
+			reject(error instanceof HostUnreachable ? error : new HostUnreachable(reasonOf(error))),
+		);
 		request.end();
 	});
 }
@@ -81,7 +119,8 @@ function absentOrRefusedFrom(/** @type {number} */ status, /** @type {{ type: st
 	// 404: no note there for this key (or hidden from it by its scope). 400: a path the host never serves as a note.
 	// A HEAD answer has no body, so its type is unknown ("").
 	if (status === 404 && !problem.type.endsWith("route-not-found")) return { kind: "missing" };
-	if (status === 400 && (problem.type === "" || problem.type.endsWith("invalid-path"))) return { kind: "not-served", detail: problem.detail };
+	if (status === 400 && (problem.type === "" || problem.type.endsWith("invalid-path")))
+		return { kind: "not-served", detail: problem.detail };
 	return { kind: "refused", status, detail: problem.detail };
 }
 
@@ -90,7 +129,10 @@ function problemOf(/** @type {Answer} */ response) {
 	const text = response.body.toString("utf8");
 	try {
 		const body = /** @type {Record<string, unknown>} */ (JSON.parse(text));
-		return { type: typeof body.type === "string" ? body.type : "", detail: typeof body.detail === "string" ? body.detail : text.slice(0, 500) };
+		return {
+			type: typeof body.type === "string" ? body.type : "",
+			detail: typeof body.detail === "string" ? body.detail : text.slice(0, 500),
+		};
 	} catch {
 		return { type: "", detail: text.slice(0, 500) || `HTTP ${response.status}` };
 	}

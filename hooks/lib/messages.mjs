@@ -15,7 +15,12 @@ export const messages = {
 	partRead: (/** @type {string} */ path) =>
 		`Revision Guard: this session read only part of "${path}", so replacing the whole note could drop the rest, and the Write was not made. Read the whole note (no offset or limit) first, or change just the part you read with Edit.`,
 
-	changed: (/** @type {string} */ path, /** @type {string} */ tool, /** @type {string} */ diff, /** @type {boolean} */ truncated) =>
+	changed: (
+		/** @type {string} */ path,
+		/** @type {string} */ tool,
+		/** @type {string} */ diff,
+		/** @type {boolean} */ truncated,
+	) =>
 		[
 			`Revision Guard: "${path}" changed since this session last read it (someone else, most likely the person, edited it), so your ${tool} was not made. What changed since your read:`,
 			"",

@@ -60,7 +60,10 @@ export async function openSessionReads(root, sessionKey, limits = DEFAULT_LIMITS
 		async remember(/** @type {string} */ path, /** @type {SessionRead} */ read) {
 			const file = fileOf(path);
 			const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-			await writeFile(temp, JSON.stringify({ path, revision: read.revision, part: read.part }), { mode: 0o600, flag: "wx" });
+			await writeFile(temp, JSON.stringify({ path, revision: read.revision, part: read.part }), {
+				mode: 0o600,
+				flag: "wx",
+			});
 			await rename(temp, file);
 			const now = new Date();
 			await utimes(folder, now, now).catch(() => undefined);
@@ -88,7 +91,9 @@ async function ensurePrivateFolder(/** @type {string} */ root) {
 	const ours = typeof process.getuid !== "function" || info.uid === process.getuid();
 	const privateMode = process.platform === "win32" || (info.mode & 0o077) === 0;
 	if (!info.isDirectory() || !ours || !privateMode) {
-		throw new StateFolderError(`the state folder ${root} is not a private folder of this user (it must be a folder, not a link, owned by you, mode 0700). Remove it, or set RG_HOOK_STATE_DIR to another folder.`);
+		throw new StateFolderError(
+			`the state folder ${root} is not a private folder of this user (it must be a folder, not a link, owned by you, mode 0700). Remove it, or set RG_HOOK_STATE_DIR to another folder.`,
+		);
 	}
 }
 
@@ -102,13 +107,19 @@ async function pruneNotes(/** @type {string} */ folder, /** @type {number} */ ma
 	}
 	const records = names.filter((name) => name.endsWith(".json"));
 	if (records.length <= max) return;
-	const dated = await Promise.all(records.map(async (name) => ({ name, mtime: (await stat(join(folder, name)).catch(() => null))?.mtimeMs ?? 0 })));
+	const dated = await Promise.all(
+		records.map(async (name) => ({ name, mtime: (await stat(join(folder, name)).catch(() => null))?.mtimeMs ?? 0 })),
+	);
 	dated.sort((a, b) => a.mtime - b.mtime);
 	for (const { name } of dated.slice(0, dated.length - max)) await unlink(join(folder, name)).catch(() => undefined);
 }
 
 /** Removes sessions older than the age limit, then the oldest beyond the count (never the one just made). */
-async function pruneSessions(/** @type {string} */ root, /** @type {string} */ current, /** @type {SessionLimits} */ limits) {
+async function pruneSessions(
+	/** @type {string} */ root,
+	/** @type {string} */ current,
+	/** @type {SessionLimits} */ limits,
+) {
 	const names = await readdir(root).catch(() => /** @type {string[]} */ ([]));
 	const now = Date.now();
 	const sessions = [];
@@ -118,12 +129,14 @@ async function pruneSessions(/** @type {string} */ root, /** @type {string} */ c
 		if (path === current || !SESSION_FOLDER.test(name)) continue;
 		const info = await lstat(path).catch(() => null);
 		if (!info?.isDirectory()) continue;
-		if (now - info.mtimeMs > limits.sessionAgeMs) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+		if (now - info.mtimeMs > limits.sessionAgeMs)
+			await rm(path, { recursive: true, force: true }).catch(() => undefined);
 		else sessions.push({ path, mtime: info.mtimeMs });
 	}
 	sessions.sort((a, b) => a.mtime - b.mtime);
 	const excess = sessions.length + 1 - limits.sessions;
-	for (const { path } of sessions.slice(0, Math.max(0, excess))) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+	for (const { path } of sessions.slice(0, Math.max(0, excess)))
+		await rm(path, { recursive: true, force: true }).catch(() => undefined);
 }
 
 function digest(/** @type {string} */ text) {

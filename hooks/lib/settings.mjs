@@ -32,14 +32,16 @@ export function readSettings(env) {
 	if (url === "") apiProblems.push("RG is not set (the API's address, e.g. RG=http://127.0.0.1:27125).");
 	else if (!isHttpUrl(url)) apiProblems.push(`RG is not an http:// address (it is "${url}").`);
 	if (key === "") apiProblems.push("RG_KEY is not set (an agent key of the vault).");
-	if (whenDown !== "block" && whenDown !== "allow") apiProblems.push(`RG_HOOK_WHEN_DOWN must be "block" or "allow" (it is "${whenDown}").`);
+	if (whenDown !== "block" && whenDown !== "allow")
+		apiProblems.push(`RG_HOOK_WHEN_DOWN must be "block" or "allow" (it is "${whenDown}").`);
 	const extensions = (env.RG_NOTE_EXTENSIONS ?? "md")
 		.split(",")
 		.map((extension) => extension.trim().replace(/^\./, "").toLowerCase())
 		.filter((extension) => extension !== "");
 	return {
 		vault: vault === "" ? null : vault,
-		vaultProblem: vault === "" ? "RG_VAULT is not set (the vault folder, so the hook knows which files are notes)." : null,
+		vaultProblem:
+			vault === "" ? "RG_VAULT is not set (the vault folder, so the hook knows which files are notes)." : null,
 		api: apiProblems.length === 0 ? { url, key } : null,
 		apiProblems,
 		noteExtensions: extensions.length > 0 ? extensions : ["md"],

@@ -25,14 +25,20 @@ export async function placeInVault(file, cwd, vaultRoot, noteExtensions) {
 	const absolute = resolve(cwd, file);
 	const real = join(await realFolder(dirname(absolute)), basename(absolute));
 	const inside = relative(vaultRoot, real);
-	if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return { kind: "outside" };
+	if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+		return { kind: "outside" };
 	const segments = inside.split(sep);
 	// Hidden files and folders (.obsidian, .trash, .git, the host's own state) are never served.
 	if (segments.some((segment) => segment.startsWith("."))) return { kind: "not-a-note" };
 	const name = segments[segments.length - 1] ?? "";
 	const dot = name.lastIndexOf(".");
 	if (dot <= 0 || !noteExtensions.includes(name.slice(dot + 1).toLowerCase())) return { kind: "not-a-note" };
-	return { kind: "note", path: segments.join("/"), urlPath: segments.map(encodeURIComponent).join("/"), absolute: real };
+	return {
+		kind: "note",
+		path: segments.join("/"),
+		urlPath: segments.map(encodeURIComponent).join("/"),
+		absolute: real,
+	};
 }
 
 /** The vault folder with every symbolic link resolved; throws when it is not there. */

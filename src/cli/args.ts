@@ -31,7 +31,11 @@ export class Arguments {
 	) {
 		for (const name of Object.keys(data)) {
 			if (known.includes(name) || IGNORED.has(name)) continue;
-			badArgument(name, `${COMMAND_PREFIX}:${action} has no argument "${name}".`, `Use only: ${known.map((arg) => `${arg}=`).join(" ")} (run \`obsidian help ${COMMAND_PREFIX}:${action}\`).`);
+			badArgument(
+				name,
+				`${COMMAND_PREFIX}:${action} has no argument "${name}".`,
+				`Use only: ${known.map((arg) => `${arg}=`).join(" ")} (run \`obsidian help ${COMMAND_PREFIX}:${action}\`).`,
+			);
 		}
 	}
 
@@ -48,7 +52,8 @@ export class Arguments {
 
 	required(name: string, what: string): string {
 		const value = this.text(name);
-		if (value === undefined || value === FLAG || value === "") badArgument(name, `${name}= is missing: ${what}.`, `Add ${name}=<value>.`);
+		if (value === undefined || value === FLAG || value === "")
+			badArgument(name, `${name}= is missing: ${what}.`, `Add ${name}=<value>.`);
 		return value;
 	}
 
@@ -56,7 +61,12 @@ export class Arguments {
 	flag(name: string): boolean {
 		const value = this.text(name);
 		if (value === undefined) return false;
-		if (value !== FLAG) badArgument(name, `"${name}" is a flag and takes no value (it was given "${value.slice(0, 40)}").`, `Write it bare: ${name}`);
+		if (value !== FLAG)
+			badArgument(
+				name,
+				`"${name}" is a flag and takes no value (it was given "${value.slice(0, 40)}").`,
+				`Write it bare: ${name}`,
+			);
 		return true;
 	}
 
@@ -65,7 +75,11 @@ export class Arguments {
 		const raw = this.required(name, 'the note\'s path from the vault root, e.g. path="Projects/Plan.md"');
 		const checked = validateVaultPath(raw, notes.pathPolicy(), "note");
 		if (!checked.ok) {
-			return badArgument(name, `Invalid path "${raw.slice(0, 200)}": ${checked.reason}`, 'Give the note\'s exact path from the vault root, with / between folders and its extension, e.g. path="Projects/Plan.md".');
+			return badArgument(
+				name,
+				`Invalid path "${raw.slice(0, 200)}": ${checked.reason}`,
+				'Give the note\'s exact path from the vault root, with / between folders and its extension, e.g. path="Projects/Plan.md".',
+			);
 		}
 		return checked.path;
 	}
@@ -75,7 +89,12 @@ export class Arguments {
 		const value = this.text(name);
 		if (value === undefined) return undefined;
 		const match = REVISION.exec(value.trim());
-		if (!match) badArgument(name, `${name}= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it).`, `Pass the revision exactly as revision-guard:read returned it.`);
+		if (!match)
+			badArgument(
+				name,
+				`${name}= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it).`,
+				`Pass the revision exactly as revision-guard:read returned it.`,
+			);
 		return match[1]!;
 	}
 
@@ -88,7 +107,12 @@ export class Arguments {
 		if (value === undefined) return { kind: "absent" };
 		const match = REVISION.exec(value.trim());
 		if (!match) {
-			fail("malformed-precondition" satisfies RefusalCode, "revision= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it); nothing was read or written.", "Pass the revision exactly as revision-guard:read returned it.", { argument: "revision" });
+			fail(
+				"malformed-precondition" satisfies RefusalCode,
+				"revision= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it); nothing was read or written.",
+				"Pass the revision exactly as revision-guard:read returned it.",
+				{ argument: "revision" },
+			);
 		}
 		return { kind: "tags", tags: [{ weak: false, opaque: match[1]! }] };
 	}
@@ -101,10 +125,20 @@ export class Arguments {
 	actor(notes: AgentNotes): AgentActor {
 		const name = this.text("agent") ?? DEFAULT_AGENT;
 		if (!AGENT_NAME.test(name)) {
-			badArgument("agent", `agent= must be 1 to 64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit.`, 'Name yourself simply, e.g. agent=claude-code.');
+			badArgument(
+				"agent",
+				`agent= must be 1 to 64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit.`,
+				"Name yourself simply, e.g. agent=claude-code.",
+			);
 		}
 		const scope = notes.scopeOfName(name);
-		if (scope !== null && !scope.ok) fail("scope-forbidden" satisfies RefusalCode, `The key "${name}" is not served: ${scope.problem.message} Nothing was read or written.`, "Ask the person to fix the key's lists in settings.", { key: name, scope: "key-not-served" });
+		if (scope !== null && !scope.ok)
+			fail(
+				"scope-forbidden" satisfies RefusalCode,
+				`The key "${name}" is not served: ${scope.problem.message} Nothing was read or written.`,
+				"Ask the person to fix the key's lists in settings.",
+				{ key: name, scope: "key-not-served" },
+			);
 		return agentActor(name, undefined, undefined, scope?.scope);
 	}
 
@@ -113,7 +147,12 @@ export class Arguments {
 		const value = this.text(name);
 		if (value === undefined) return fallback;
 		const number = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-		if (!Number.isSafeInteger(number) || number > max) badArgument(name, `${name}= must be a whole number from 0${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ""}.`, `Write it as digits, e.g. ${name}=0.`);
+		if (!Number.isSafeInteger(number) || number > max)
+			badArgument(
+				name,
+				`${name}= must be a whole number from 0${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ""}.`,
+				`Write it as digits, e.g. ${name}=0.`,
+			);
 		return number;
 	}
 
@@ -122,7 +161,11 @@ export class Arguments {
 		const value = this.text(name);
 		if (value === undefined && fallback !== undefined) return fallback;
 		if (value === undefined || !allowed.includes(value as T)) {
-			return badArgument(name, `${name}= must be one of ${allowed.join(", ")}${value === undefined ? "" : ` (it was "${value.slice(0, 40)}")`}.`, `Add ${name}=${allowed[0]}.`);
+			return badArgument(
+				name,
+				`${name}= must be one of ${allowed.join(", ")}${value === undefined ? "" : ` (it was "${value.slice(0, 40)}")`}.`,
+				`Add ${name}=${allowed[0]}.`,
+			);
 		}
 		return value as T;
 	}

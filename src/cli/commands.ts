@@ -5,4 +5,14 @@ import { editCommand, patchCommand } from "./edit";
 import { changesCommand, readCommand } from "./read";
 import { appendCommand, deleteCommand, writeCommand } from "./write";
 
-export const CLI_COMMANDS: readonly CliCommand[] = [readCommand, writeCommand, editCommand, appendCommand, patchCommand, deleteCommand, changesCommand, conflictsCommand, resolveCommand];
+export const CLI_COMMANDS: readonly CliCommand[] = [
+	readCommand,
+	writeCommand,
+	editCommand,
+	appendCommand,
+	patchCommand,
+	deleteCommand,
+	changesCommand,
+	conflictsCommand,
+	resolveCommand,
+];

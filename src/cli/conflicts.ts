@@ -30,20 +30,34 @@ export const conflictsCommand: CliCommand = {
 	async run(args, notes) {
 		const id = args.text("id");
 		if (id !== undefined) {
-			const record = notes.conflict(args.actor(notes), id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
+			const record =
+				notes.conflict(args.actor(notes), id) ??
+				fail(
+					"conflict-not-found",
+					`There is no conflict "${id.slice(0, 100)}".`,
+					`List them: ${commandLine("conflicts", {})}.`,
+					{ id: id.slice(0, 100) },
+				);
 			return ok({ conflict: conflictForAgents(record) });
 		}
 		const status = args.has("status") ? args.choice("status", STATUSES) : undefined;
 		const path = args.has("path") ? args.notePath(notes) : undefined;
 		const limit = Math.max(1, args.count("limit", DEFAULT_LIMIT, MAX_LIMIT));
-		const records = notes.listConflicts(args.actor(notes), status ? { status } : undefined).filter((record) => path === undefined || record.path === path);
-		return ok({ conflicts: records.slice(0, limit).map(conflictForAgents), total: records.length, ...(records.length > limit ? { truncated: true } : {}) });
+		const records = notes
+			.listConflicts(args.actor(notes), status ? { status } : undefined)
+			.filter((record) => path === undefined || record.path === path);
+		return ok({
+			conflicts: records.slice(0, limit).map(conflictForAgents),
+			total: records.length,
+			...(records.length > limit ? { truncated: true } : {}),
+		});
 	},
 };
 
 export const resolveCommand: CliCommand = {
 	action: "resolve",
-	description: "Show a conflict's automatic three-way merge; with apply, write it when it is clean (guarded like any write).",
+	description:
+		"Show a conflict's automatic three-way merge; with apply, write it when it is clean (guarded like any write).",
 	flags: {
 		id: { value: "<conflictId>", description: "The conflictId a refused write reported." },
 		apply: { description: "Write the merge to the note if it is clean." },
@@ -55,31 +69,71 @@ export const resolveCommand: CliCommand = {
 		const actor = args.actor(notes);
 		const apply = args.flag("apply");
 		const diff3 = args.flag("diff3");
-		const record = notes.conflict(actor, id) ?? fail("conflict-not-found", `There is no conflict "${id.slice(0, 100)}".`, `List them: ${commandLine("conflicts", {})}.`, { id: id.slice(0, 100) });
+		const record =
+			notes.conflict(actor, id) ??
+			fail(
+				"conflict-not-found",
+				`There is no conflict "${id.slice(0, 100)}".`,
+				`List them: ${commandLine("conflicts", {})}.`,
+				{ id: id.slice(0, 100) },
+			);
 		if (record.status !== "open") {
-			return fail("conflict-not-open", `Conflict ${id} is already ${record.status}; nothing was written.`, `Read the note for what it holds now: ${commandLine("read", { path: record.path })}.`, { conflict: conflictForAgents(record) });
+			return fail(
+				"conflict-not-open",
+				`Conflict ${id} is already ${record.status}; nothing was written.`,
+				`Read the note for what it holds now: ${commandLine("read", { path: record.path })}.`,
+				{ conflict: conflictForAgents(record) },
+			);
 		}
 		const preview = await notes.conflictMerge(actor, id, diff3);
 		if (!preview) {
-			return fail("proposal-not-kept", `The text conflict ${id} refused is no longer kept (its .bak was changed or removed), so there is nothing to merge.`, `Read the note (${commandLine("read", { path: record.path })}) and write your change again.`, { id, path: record.path });
+			return fail(
+				"proposal-not-kept",
+				`The text conflict ${id} refused is no longer kept (its .bak was changed or removed), so there is nothing to merge.`,
+				`Read the note (${commandLine("read", { path: record.path })}) and write your change again.`,
+				{ id, path: record.path },
+			);
 		}
 		const { sides, result, text } = preview;
 		const path = record.path;
 		if (sides.mineRevision === null) {
-			return fail("note-not-found", `"${path}" no longer exists, so there is nothing to merge into; your text is in "${record.backupPath ?? "(not kept)"}".`, `To create the note again, read the .bak and write it: ${commandLine("read", { path: record.backupPath ?? path })}.`, { id, path, backupPath: record.backupPath });
+			return fail(
+				"note-not-found",
+				`"${path}" no longer exists, so there is nothing to merge into; your text is in "${record.backupPath ?? "(not kept)"}".`,
+				`To create the note again, read the .bak and write it: ${commandLine("read", { path: record.backupPath ?? path })}.`,
+				{ id, path, backupPath: record.backupPath },
+			);
 		}
 		// Bounded like every answer: the merge is a whole note, so it gets the diff cap a refusal's diff gets.
 		const shown = headOfText(text, diffCapBytes(notes.settings()));
 		// The whole merge carries every change the note made since the agent's read, so it can hand the note's revision;
 		// a cut one cannot (core/revision-tokens).
 		const mineSight = shown.truncated ? "none" : "whole";
-		const facts = { id, path, clean: result.clean, conflicts: result.conflicts, baseRetained: sides.base !== null, ...revisionField("currentRevision", sides.mineRevision, mineSight), backupPath: record.backupPath };
+		const facts = {
+			id,
+			path,
+			clean: result.clean,
+			conflicts: result.conflicts,
+			baseRetained: sides.base !== null,
+			...revisionField("currentRevision", sides.mineRevision, mineSight),
+			backupPath: record.backupPath,
+		};
 		if (!apply || !result.clean) {
 			const cut = shown.truncated ? { mergeTruncated: true } : {};
-			const writeIt = shown.truncated ? `read the note (${commandLine("read", { path })}) for its revision and write the result with it` : `run ${commandLine("write", { path, revision: sides.mineRevision, file: "/absolute/path/to/merged.md" })}`;
+			const writeIt = shown.truncated
+				? `read the note (${commandLine("read", { path })}) for its revision and write the result with it`
+				: `run ${commandLine("write", { path, revision: sides.mineRevision, file: "/absolute/path/to/merged.md" })}`;
 			const manual = `Resolve the <<<<<<< / ======= / >>>>>>> markers in the merge${shown.truncated ? " (cut here: merge the note and the .bak yourself)" : ""}, write the result to a file, then ${writeIt}.`;
-			if (apply) return fail("merge-has-conflicts", `The automatic merge has ${result.conflicts} conflict(s), so nothing was written.`, manual, { ...facts, merge: shown.text, ...cut });
-			const next = result.clean ? `The merge is clean: write it with ${commandLine("resolve", { id, apply: true })}.` : manual;
+			if (apply)
+				return fail(
+					"merge-has-conflicts",
+					`The automatic merge has ${result.conflicts} conflict(s), so nothing was written.`,
+					manual,
+					{ ...facts, merge: shown.text, ...cut },
+				);
+			const next = result.clean
+				? `The merge is clean: write it with ${commandLine("resolve", { id, apply: true })}.`
+				: manual;
 			return ok({ ...facts, merge: shown.text, ...cut, next });
 		}
 		const outcome = await notes.write({

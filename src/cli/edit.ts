@@ -5,7 +5,13 @@
  */
 import { MAX_EDITS, type TextEdit } from "../core/edit";
 import { jsonRefusal } from "../core/nesting";
-import { applyPatch, type PatchInstruction, type PatchOperation, type PatchScope, type PatchTargetType } from "../core/patch";
+import {
+	applyPatch,
+	type PatchInstruction,
+	type PatchOperation,
+	type PatchScope,
+	type PatchTargetType,
+} from "../core/patch";
 import { algebraError } from "../core/patch-algebra";
 import type { AgentNotes } from "../service/agent-notes";
 import { badArgument, commandLine, fail } from "./answer";
@@ -17,15 +23,23 @@ import type { RefusalCode } from "../core/refusal-codes";
 
 export const editCommand: CliCommand = {
 	action: "edit",
-	description: "Replace an exact text in a note (it must occur once, or pass all); needs no revision, since it cannot erase what it did not match.",
+	description:
+		"Replace an exact text in a note (it must occur once, or pass all); needs no revision, since it cannot erase what it did not match.",
 	flags: {
 		...PATH_FLAG,
-		old: { value: "<text>", description: "The exact text to replace (the CLI turns \\n and \\t into newlines and tabs; use old64= for exact bytes)." },
+		old: {
+			value: "<text>",
+			description:
+				"The exact text to replace (the CLI turns \\n and \\t into newlines and tabs; use old64= for exact bytes).",
+		},
 		old64: { value: "<base64>", description: "The text to replace, as base64 of its UTF-8 bytes." },
 		new: { value: "<text>", description: "The replacement (empty to remove the old text)." },
 		new64: { value: "<base64>", description: "The replacement, as base64 of its UTF-8 bytes." },
 		all: { description: "Replace every occurrence, not just one." },
-		edits64: { value: "<base64>", description: `Several edits applied together, in order: base64 of a JSON list of {"old","new","replaceAll"?} (up to ${MAX_EDITS}).` },
+		edits64: {
+			value: "<base64>",
+			description: `Several edits applied together, in order: base64 of a JSON list of {"old","new","replaceAll"?} (up to ${MAX_EDITS}).`,
+		},
 		...REVISION_FLAG("Optional: edit only if the note is still this revision."),
 		...AGENT_FLAG,
 	},
@@ -56,8 +70,14 @@ async function oneEdit(args: Arguments, notes: AgentNotes): Promise<TextEdit> {
 /** `edits64=`: several edits in one atomic call, as edit_note takes them over MCP. */
 async function editList(args: Arguments, notes: AgentNotes): Promise<TextEdit[]> {
 	const single = ["old", "old64", "new", "new64", "all"].find((name) => args.has(name));
-	if (single) badArgument(single, `Give either edits64= or old=/new=, not both (${single}= was given too).`, "Put every edit in the edits64= list.");
-	const shape = 'edits64= must be base64 of a JSON list like [{"old":"a","new":"b"},{"old":"c","new":"d","replaceAll":true}].';
+	if (single)
+		badArgument(
+			single,
+			`Give either edits64= or old=/new=, not both (${single}= was given too).`,
+			"Put every edit in the edits64= list.",
+		);
+	const shape =
+		'edits64= must be base64 of a JSON list like [{"old":"a","new":"b"},{"old":"c","new":"d","replaceAll":true}].';
 	const text = (await textArgument(args, notes, "edits", { required: true }))!;
 	let parsed: unknown;
 	try {
@@ -68,10 +88,21 @@ async function editList(args: Arguments, notes: AgentNotes): Promise<TextEdit[]>
 	}
 	const isEdit = (item: unknown): item is TextEdit => {
 		const edit = item as Partial<Record<string, unknown>> | null;
-		return typeof edit === "object" && edit !== null && typeof edit.old === "string" && typeof edit.new === "string" && (edit.replaceAll === undefined || typeof edit.replaceAll === "boolean") && Object.keys(edit).every((key) => ["old", "new", "replaceAll"].includes(key));
+		return (
+			typeof edit === "object" &&
+			edit !== null &&
+			typeof edit.old === "string" &&
+			typeof edit.new === "string" &&
+			(edit.replaceAll === undefined || typeof edit.replaceAll === "boolean") &&
+			Object.keys(edit).every((key) => ["old", "new", "replaceAll"].includes(key))
+		);
 	};
 	if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > MAX_EDITS || !parsed.every(isEdit)) {
-		return badArgument("edits64", `${shape} (1 to ${MAX_EDITS} edits, each with exactly the strings old and new and an optional boolean replaceAll.)`, "Fix the list and send it again.");
+		return badArgument(
+			"edits64",
+			`${shape} (1 to ${MAX_EDITS} edits, each with exactly the strings old and new and an optional boolean replaceAll.)`,
+			"Fix the list and send it again.",
+		);
 	}
 	return parsed.map((edit) => ({ old: edit.old, new: edit.new, ...(edit.replaceAll ? { replaceAll: true } : {}) }));
 }
@@ -82,18 +113,30 @@ const SCOPES: readonly PatchScope[] = ["content", "marker", "markerAndContent"];
 
 export const patchCommand: CliCommand = {
 	action: "patch",
-	description: "Append, prepend, replace or delete under a heading, a block (^id) or a frontmatter key; needs the revision you read.",
+	description:
+		"Append, prepend, replace or delete under a heading, a block (^id) or a frontmatter key; needs the revision you read.",
 	flags: {
 		...PATH_FLAG,
 		...REVISION_FLAG("The revision revision-guard:read returned (required)."),
 		type: { value: "heading|frontmatter|block", description: "What target names." },
-		target: { value: "<target>", description: 'A heading path ("Plan::Next steps"), a frontmatter key, or a block id.' },
+		target: {
+			value: "<target>",
+			description: 'A heading path ("Plan::Next steps"), a frontmatter key, or a block id.',
+		},
 		operation: { value: "append|prepend|replace|delete", description: "What to do there." },
 		delimiter: { value: "<text>", description: "Separates nested headings in target (default ::)." },
 		json: { description: "The text is a JSON value (frontmatter)." },
 		create: { description: "Create the heading or frontmatter key if it is missing." },
-		scope: { value: "content|marker|markerAndContent", description: "content (default); marker: replace renames the heading, block id or key (the new name in content); markerAndContent: the whole section, block or entry." },
-		within: { value: "<index>", description: "Heading only: act on one block of the section's own body (0 the first, -1 the last), splicing the text in literally." },
+		scope: {
+			value: "content|marker|markerAndContent",
+			description:
+				"content (default); marker: replace renames the heading, block id or key (the new name in content); markerAndContent: the whole section, block or entry.",
+		},
+		within: {
+			value: "<index>",
+			description:
+				"Heading only: act on one block of the section's own body (0 the first, -1 the last), splicing the text in literally.",
+		},
 		reject: { description: "Refuse an append or prepend whose text is already in the target (a safe retry)." },
 		...CONTENT_FLAGS,
 		...AGENT_FLAG,
@@ -102,7 +145,12 @@ export const patchCommand: CliCommand = {
 		const path = args.notePath(notes);
 		const actor = args.actor(notes);
 		if (!args.has("revision")) {
-			fail("precondition-required" satisfies RefusalCode, `Patching "${path}" needs the revision you read; nothing was written.`, `Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`, { argument: "revision", path });
+			fail(
+				"precondition-required" satisfies RefusalCode,
+				`Patching "${path}" needs the revision you read; nothing was written.`,
+				`Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`,
+				{ argument: "revision", path },
+			);
 		}
 		const ifMatch = args.ifMatch();
 		const operation = args.choice("operation", OPERATIONS);
@@ -110,7 +158,12 @@ export const patchCommand: CliCommand = {
 		const target = args.required("target", "the heading path, frontmatter key or block id to change");
 		const delimiter = args.text("delimiter");
 		const within = args.text("within");
-		if (within !== undefined && !/^-?\d{1,15}$/.test(within)) badArgument("within", "within= must be a whole number (0 the first block of the section's body, -1 the last).", "Write it as digits, e.g. within=-1.");
+		if (within !== undefined && !/^-?\d{1,15}$/.test(within))
+			badArgument(
+				"within",
+				"within= must be a whole number (0 the first block of the section's body, -1 the last).",
+				"Write it as digits, e.g. within=-1.",
+			);
 		const instruction: PatchInstruction = {
 			operation,
 			targetType,
@@ -122,9 +175,11 @@ export const patchCommand: CliCommand = {
 			...(within !== undefined ? { within: Number(within) } : {}),
 			...(args.flag("reject") ? { rejectIfContentPreexists: true } : {}),
 		};
-		const body = (await textArgument(args, notes, "content", { required: operation !== "delete", fromFile: true })) ?? "";
+		const body =
+			(await textArgument(args, notes, "content", { required: operation !== "delete", fromFile: true })) ?? "";
 		const outside = algebraError(instruction, body);
-		if (outside !== null) fail("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
+		if (outside !== null)
+			fail("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
 		const outcome = await notes.write({
 			path,
 			// Computed inside the writer's atomic step, on the note as it is then.

@@ -13,25 +13,51 @@ import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answe
 /** The commands that write, each with what "retry" means for it. */
 export type WriteAction = "write" | "append" | "edit" | "patch" | "delete" | "resolve";
 
-
 export function writeAnswer(action: WriteAction, path: string, outcome: WriteOutcome): CliAnswer | CliError {
 	switch (outcome.kind) {
 		case "written":
 			// A revision (or a part token, for a write whose whole result the caller has not seen) it may write with next.
-			return ok({ path, ...revisionField("revision", outcome.revision, outcome.sight), created: outcome.created, ...(outcome.merged ? { merged: true, detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Read the note to see it (and for a revision that can replace it)." } : {}) });
+			return ok({
+				path,
+				...revisionField("revision", outcome.revision, outcome.sight),
+				created: outcome.created,
+				...(outcome.merged
+					? {
+							merged: true,
+							detail:
+								"Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Read the note to see it (and for a revision that can replace it).",
+						}
+					: {}),
+			});
 		case "unchanged":
 			return ok({ path, ...revisionField("revision", outcome.revision, outcome.sight), unchanged: true });
 		case "deleted":
 			return ok({ path, deleted: true });
 		case "inapplicable": {
 			const error = inapplicableCode(outcome.reason, action === "edit" ? "edit" : "patch");
-			return failure(error, `${outcome.detail} Nothing was written.`, `Read the note again (${commandLine("read", { path })}) and fix the ${action === "edit" ? "old text" : "target"} to match it.`, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) });
+			return failure(
+				error,
+				`${outcome.detail} Nothing was written.`,
+				`Read the note again (${commandLine("read", { path })}) and fix the ${action === "edit" ? "old text" : "target"} to match it.`,
+				{
+					path,
+					reason: outcome.reason,
+					...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight),
+				},
+			);
 		}
 		case "refused":
 			return refusalAnswer(action, path, outcome);
 		case "proposed":
 			// Not an error: the change waits for the person. The CLI has no proposal command; the agent follows it over MCP or REST.
-			return ok({ path: outcome.path, proposed: true, proposalId: outcome.id, status: "pending", backupPath: outcome.backupPath, detail: `Not written yet: this key may only propose changes to "${outcome.path}", so your change waits for the person as proposal ${outcome.id}, kept byte for byte in "${outcome.backupPath}". The note stays as it is until they decide; follow it with GET /proposals/${encodeURIComponent(outcome.id)}?wait=60 or MCP's proposal_status.` });
+			return ok({
+				path: outcome.path,
+				proposed: true,
+				proposalId: outcome.id,
+				status: "pending",
+				backupPath: outcome.backupPath,
+				detail: `Not written yet: this key may only propose changes to "${outcome.path}", so your change waits for the person as proposal ${outcome.id}, kept byte for byte in "${outcome.backupPath}". The note stays as it is until they decide; follow it with GET /proposals/${encodeURIComponent(outcome.id)}?wait=60 or MCP's proposal_status.`,
+			});
 	}
 }
 
@@ -46,50 +72,143 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 		: backupError
 			? ` Your text could NOT be kept as a .bak (${backupError}); it was not written anywhere, so keep your copy.`
 			: "";
-	const record = { ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...(backupError ? { backupError } : {}) };
+	const record = {
+		...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}),
+		...(backupError ? { backupError } : {}),
+	};
 	const redo = `Read it again (${read}), re-apply your change to the content it returns, then run ${action === "resolve" ? "revision-guard:write" : `revision-guard:${action}`} again with revision=<the revision it returned>.`;
 	switch (refusal.reason) {
 		case "stale":
 			return staleAnswer(action, path, outcome, kept, record);
 		case "token-required": {
-			const what = refusal.sent === "change-tag" ? "revision= is a change tag (from a listing or a conflict record), which proves nothing about what you read" : refusal.sent === "part-token" ? "revision= came with part of the note (a patch's answer), which is not enough to replace or delete all of it" : `${action === "delete" ? "deleting" : "replacing"} it needs the revision you read`;
-			return failure(code, `"${path}" already exists, and ${what}; nothing was ${action === "delete" ? "deleted" : "written"}.`, `${redo}`, { path, ...current });
+			const what =
+				refusal.sent === "change-tag"
+					? "revision= is a change tag (from a listing or a conflict record), which proves nothing about what you read"
+					: refusal.sent === "part-token"
+						? "revision= came with part of the note (a patch's answer), which is not enough to replace or delete all of it"
+						: `${action === "delete" ? "deleting" : "replacing"} it needs the revision you read`;
+			return failure(
+				code,
+				`"${path}" already exists, and ${what}; nothing was ${action === "delete" ? "deleted" : "written"}.`,
+				`${redo}`,
+				{ path, ...current },
+			);
 		}
 		case "exists":
-			return failure(code, `"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`, redo, { path, ...current, ...record });
+			return failure(
+				code,
+				`"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`,
+				redo,
+				{ path, ...current, ...record },
+			);
 		case "read-expired":
-			return failure(code, `You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`, redo, { path, ...current, ...record });
+			return failure(
+				code,
+				`You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`,
+				redo,
+				{ path, ...current, ...record },
+			);
 		case "content-loss":
-			return failure(code, `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`, redo, { path, ...current, ...record });
+			return failure(
+				code,
+				`This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`,
+				redo,
+				{ path, ...current, ...record },
+			);
 		case "empty-body":
-			return failure(code, `The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`, `Check your text. To empty the note on purpose, run the same command with the flag: empty`, { path, ...current });
+			return failure(
+				code,
+				`The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`,
+				`Check your text. To empty the note on purpose, run the same command with the flag: empty`,
+				{ path, ...current },
+			);
 		case "note-in-use":
-			return failure(code, `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`, `Retry once the person has finished: ${redo}`, { path, ...current, ...record });
+			return failure(
+				code,
+				`"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`,
+				`Retry once the person has finished: ${redo}`,
+				{ path, ...current, ...record },
+			);
 		case "backup-read-only":
-			return failure(code, `"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`, "Write to the note it belongs to instead; the person keeps or deletes backups.", { path });
+			return failure(
+				code,
+				`"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`,
+				"Write to the note it belongs to instead; the person keeps or deletes backups.",
+				{ path },
+			);
 		case "not-found":
-			return failure(code, `There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`, action === "delete" ? "Nothing to do." : `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
+			return failure(
+				code,
+				`There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`,
+				action === "delete"
+					? "Nothing to do."
+					: `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`,
+				{ path },
+			);
 		case "malformed-condition":
-			return failure(code, "revision= is not a valid revision; nothing was written.", "Pass the revision exactly as revision-guard:read returned it.", { argument: "revision", path });
+			return failure(
+				code,
+				"revision= is not a valid revision; nothing was written.",
+				"Pass the revision exactly as revision-guard:read returned it.",
+				{ argument: "revision", path },
+			);
 		case "scope-forbidden":
-			return failure(code, `${scopeRuleSentence(refusal)} Nothing was ${action === "delete" ? "deleted" : "written"}.`, scopeNextStep(refusal), { path, ...scopeFacts(refusal) });
+			return failure(
+				code,
+				`${scopeRuleSentence(refusal)} Nothing was ${action === "delete" ? "deleted" : "written"}.`,
+				scopeNextStep(refusal),
+				{ path, ...scopeFacts(refusal) },
+			);
 	}
 }
 
-function staleAnswer(action: WriteAction, path: string, outcome: Refused, kept: string, record: Record<string, unknown>): CliError {
+function staleAnswer(
+	action: WriteAction,
+	path: string,
+	outcome: Refused,
+	kept: string,
+	record: Record<string, unknown>,
+): CliError {
 	const { currentRevision, currentSight, changes, mergePreview } = outcome;
 	const facts = staleFacts(outcome);
 	const { sentRevision } = facts;
 	const revisions = nextPageRevisions(outcome);
 	const done = action === "delete" ? "deleted" : "written";
 	if (currentRevision === null) {
-		return failure("stale-revision", `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.${kept}`, action === "delete" ? "Nothing to do: the note is gone." : `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} (without revision=).`, { path, sentRevision, currentRevision, ...record });
+		return failure(
+			"stale-revision",
+			`"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.${kept}`,
+			action === "delete"
+				? "Nothing to do: the note is gone."
+				: `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} (without revision=).`,
+			{ path, sentRevision, currentRevision, ...record },
+		);
 	}
-	const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview shows the attempt with conflict markers). " : "";
+	const merge =
+		mergePreview !== null
+			? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview shows the attempt with conflict markers). "
+			: "";
 	const command = `revision-guard:${action === "resolve" ? "write" : action}`;
-	const next = changes && currentSight !== "none"
-		? `\`changes\` is every change from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run ${command} again with revision=${facts.currentRevision}.`
-		: `${changes ? "`changes` is the start of the diff from the revision you sent, cut at the answer size limit (changesNext gives the rest); it is not all of the note, so it carries no revision. " : ""}Read it again (${commandLine("read", { path })}), re-apply your change, then run ${command} again with the revision it returns.`;
-	const pages = changes?.truncated && revisions !== null ? { changesTruncated: true, changesNext: commandLine("changes", { path, since: revisions.since, to: revisions.to, offset: String(changes.nextOffset ?? 0) }) } : {};
-	return failure("stale-revision", `${merge}"${path}" changed since you read it, so nothing was ${done}.${kept}`, next, { path, ...facts, ...record, ...pages });
+	const next =
+		changes && currentSight !== "none"
+			? `\`changes\` is every change from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run ${command} again with revision=${facts.currentRevision}.`
+			: `${changes ? "`changes` is the start of the diff from the revision you sent, cut at the answer size limit (changesNext gives the rest); it is not all of the note, so it carries no revision. " : ""}Read it again (${commandLine("read", { path })}), re-apply your change, then run ${command} again with the revision it returns.`;
+	const pages =
+		changes?.truncated && revisions !== null
+			? {
+					changesTruncated: true,
+					changesNext: commandLine("changes", {
+						path,
+						since: revisions.since,
+						to: revisions.to,
+						offset: String(changes.nextOffset ?? 0),
+					}),
+				}
+			: {};
+	return failure(
+		"stale-revision",
+		`${merge}"${path}" changed since you read it, so nothing was ${done}.${kept}`,
+		next,
+		{ path, ...facts, ...record, ...pages },
+	);
 }

@@ -14,14 +14,30 @@ export const readCommand: CliCommand = {
 		const actor = args.actor(notes);
 		const read = await notes.read(actor, path);
 		if (read.kind !== "read") {
-			return fail("note-not-found", `There is no note at "${path}".`, `Check the path. To create the note, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`, { path });
+			return fail(
+				"note-not-found",
+				`There is no note at "${path}".`,
+				`Check the path. To create the note, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`,
+				{ path },
+			);
 		}
 		// Bounded like every answer: a note too big to be written back in one piece is not sent in one piece either.
 		const cap = bodyCapBytes(notes);
 		if (utf8Length(read.content) > cap) {
-			return fail("note-too-large", `"${path}" is ${read.stat.size} bytes, over the ${cap / 1024 / 1024} MB answer limit, so its content was not sent.`, "Change it in place with revision-guard:edit or revision-guard:patch (they need no full copy), or ask the person to raise the body size limit.", { path, changeTag: changeTagOf(read.revision), size: read.stat.size });
+			return fail(
+				"note-too-large",
+				`"${path}" is ${read.stat.size} bytes, over the ${cap / 1024 / 1024} MB answer limit, so its content was not sent.`,
+				"Change it in place with revision-guard:edit or revision-guard:patch (they need no full copy), or ask the person to raise the body size limit.",
+				{ path, changeTag: changeTagOf(read.revision), size: read.stat.size },
+			);
 		}
-		return ok({ path: read.path, revision: read.revision, content: read.content, size: read.stat.size, mtime: read.stat.mtime });
+		return ok({
+			path: read.path,
+			revision: read.revision,
+			content: read.content,
+			size: read.stat.size,
+			mtime: read.stat.mtime,
+		});
 	},
 };
 
@@ -42,14 +58,37 @@ export const changesCommand: CliCommand = {
 		const to = args.revision("to");
 		const offset = args.count("offset", 0);
 		const answer = await notes.changes(actor, path, { since, offset, ...(to ? { to } : {}) });
-		if (answer.kind === "missing") return fail("note-not-found", `There is no note at "${path}".`, "Check the path.", { path });
+		if (answer.kind === "missing")
+			return fail("note-not-found", `There is no note at "${path}".`, "Check the path.", { path });
 		if (answer.kind === "not-retained") {
-			return fail("base-not-retained", `Revision ${answer.revision} of "${path}" is not retained (or never existed), so no diff can be made.`, `Read the note to start from its current content: ${commandLine("read", { path })}.`, { path });
+			return fail(
+				"base-not-retained",
+				`Revision ${answer.revision} of "${path}" is not retained (or never existed), so no diff can be made.`,
+				`Read the note to start from its current content: ${commandLine("read", { path })}.`,
+				{ path },
+			);
 		}
 		const { page, sight } = answer;
 		// As REST's /changes: the note's revision only with the whole diff to it from a token the caller had.
-		const more = page.nextOffset === null ? {} : { truncated: true, nextOffset: page.nextOffset, next: commandLine("changes", { path, since, to: changeTagOf(answer.to), offset: String(page.nextOffset) }) };
+		const more =
+			page.nextOffset === null
+				? {}
+				: {
+						truncated: true,
+						nextOffset: page.nextOffset,
+						next: commandLine("changes", { path, since, to: changeTagOf(answer.to), offset: String(page.nextOffset) }),
+					};
 		const toSight = answer.to === answer.revision ? sight : "none";
-		return ok({ path, since, to: tokenFor(answer.to, toSight), ...revisionField("revision", answer.revision, sight), changed: answer.changed, offset, diff: page.text, ...more, ...(page.lineCut ? { lineCut: true } : {}) });
+		return ok({
+			path,
+			since,
+			to: tokenFor(answer.to, toSight),
+			...revisionField("revision", answer.revision, sight),
+			changed: answer.changed,
+			offset,
+			diff: page.text,
+			...more,
+			...(page.lineCut ? { lineCut: true } : {}),
+		});
 	},
 };

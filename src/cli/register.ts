@@ -12,11 +12,17 @@ import { CLI_COMMANDS } from "./commands";
 import { runCliCommand } from "./run";
 
 /** Registers every command; `notes` is the application service once the host has started (null until then). Returns whether it could. */
-export function registerCliCommands(plugin: Plugin, notes: () => AgentNotes | null, onError?: (error: unknown) => void): boolean {
+export function registerCliCommands(
+	plugin: Plugin,
+	notes: () => AgentNotes | null,
+	onError?: (error: unknown) => void,
+): boolean {
 	// The version is written out (not a constant) so that the lint rule for newer APIs sees the guard.
 	if (requireApiVersion("1.12.2")) {
 		for (const command of CLI_COMMANDS) {
-			plugin.registerCliHandler(`${COMMAND_PREFIX}:${command.action}`, command.description, command.flags, (data) => runCliCommand(command, data, notes(), onError));
+			plugin.registerCliHandler(`${COMMAND_PREFIX}:${command.action}`, command.description, command.flags, (data) =>
+				runCliCommand(command, data, notes(), onError),
+			);
 		}
 		return true;
 	}

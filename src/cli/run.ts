@@ -9,9 +9,20 @@ import { answerText, CliFailure, failure, type CliError } from "./answer";
 import { Arguments, type CliArguments } from "./args";
 import type { CliCommand } from "./command";
 
-export async function runCliCommand(command: CliCommand, data: CliArguments, notes: AgentNotes | null, onError?: (error: unknown) => void): Promise<string> {
+export async function runCliCommand(
+	command: CliCommand,
+	data: CliArguments,
+	notes: AgentNotes | null,
+	onError?: (error: unknown) => void,
+): Promise<string> {
 	if (!notes) {
-		return answerText(failure("not-ready", "Revision Guard has not finished starting (or could not start; its settings say why), so nothing was read or written.", "Wait a few seconds and run the same command again. Do not fall back to Obsidian's own unguarded commands."));
+		return answerText(
+			failure(
+				"not-ready",
+				"Revision Guard has not finished starting (or could not start; its settings say why), so nothing was read or written.",
+				"Wait a few seconds and run the same command again. Do not fall back to Obsidian's own unguarded commands.",
+			),
+		);
 	}
 	try {
 		const args = new Arguments(data, command.action, Object.keys(command.flags));
@@ -21,7 +32,13 @@ export async function runCliCommand(command: CliCommand, data: CliArguments, not
 		const refused = vaultRefusal(error);
 		if (refused) return answerText(refused);
 		onError?.(error);
-		return answerText(failure("internal-error", "Revision Guard hit an unexpected error while handling this command. Nothing was written by the failed step.", "Retry; if it keeps failing, tell the person (Obsidian's developer console has the details)."));
+		return answerText(
+			failure(
+				"internal-error",
+				"Revision Guard hit an unexpected error while handling this command. Nothing was written by the failed step.",
+				"Retry; if it keeps failing, tell the person (Obsidian's developer console has the details).",
+			),
+		);
 	}
 }
 
@@ -32,12 +49,27 @@ function vaultRefusal(error: unknown): CliError | null {
 		case undefined:
 			return null;
 		case "note-not-utf8":
-			return failure("note-not-utf8", `${refused.message} Nothing was read or written.`, "Ask the person to fix the note's encoding in an editor.", { path: refused.path });
+			return failure(
+				"note-not-utf8",
+				`${refused.message} Nothing was read or written.`,
+				"Ask the person to fix the note's encoding in an editor.",
+				{ path: refused.path },
+			);
 		case "name-clash":
-			return failure("name-clash", `${refused.message} Nothing was written.`, "Use the existing note's exact name.", { path: refused.path, existing: refused.existing ?? null });
+			return failure("name-clash", `${refused.message} Nothing was written.`, "Use the existing note's exact name.", {
+				path: refused.path,
+				existing: refused.existing ?? null,
+			});
 		case "note-not-ready":
-			return failure("note-not-ready", refused.message, "Retry in a moment; read the note first to update it.", { path: refused.path });
+			return failure("note-not-ready", refused.message, "Retry in a moment; read the note first to update it.", {
+				path: refused.path,
+			});
 		case "invalid-path":
-			return failure("invalid-path", `${refused.message} Nothing was read or written.`, "Use the path of a note inside the vault.", { path: refused.path });
+			return failure(
+				"invalid-path",
+				`${refused.message} Nothing was read or written.`,
+				"Use the path of a note inside the vault.",
+				{ path: refused.path },
+			);
 	}
 }

@@ -11,10 +11,13 @@ import type { RefusalCode } from "../core/refusal-codes";
 
 export const writeCommand: CliCommand = {
 	action: "write",
-	description: "Create a note, or replace one with the revision you read (a stale revision is refused and your text kept as a .bak).",
+	description:
+		"Create a note, or replace one with the revision you read (a stale revision is refused and your text kept as a .bak).",
 	flags: {
 		...PATH_FLAG,
-		...REVISION_FLAG("The revision revision-guard:read returned; required to replace an existing note. Without it, the note is only created."),
+		...REVISION_FLAG(
+			"The revision revision-guard:read returned; required to replace an existing note. Without it, the note is only created.",
+		),
 		...CONTENT_FLAGS,
 		empty: { description: "Allow an empty text to empty the note." },
 		merge: { value: "auto", description: "If your revision is stale, write the three-way merge when it is clean." },
@@ -26,7 +29,12 @@ export const writeCommand: CliCommand = {
 		const ifMatch = args.ifMatch();
 		const allowEmpty = args.flag("empty");
 		const merge = args.has("merge") ? args.choice("merge", ["auto"] as const) : undefined;
-		if (merge && ifMatch.kind === "absent") badArgument("merge", "merge=auto needs revision=: it merges your change made on that revision with the newer ones.", "Add revision=<the revision you read>, or leave out merge=auto.");
+		if (merge && ifMatch.kind === "absent")
+			badArgument(
+				"merge",
+				"merge=auto needs revision=: it merges your change made on that revision with the newer ones.",
+				"Add revision=<the revision you read>, or leave out merge=auto.",
+			);
 		const body = (await textArgument(args, notes, "content", { required: true, fromFile: true }))!;
 		const outcome = await notes.write({
 			path,
@@ -46,13 +54,25 @@ export const writeCommand: CliCommand = {
 export const appendCommand: CliCommand = {
 	action: "append",
 	description: "Append text to the end of a note (created if missing); needs no revision, and checks one if given.",
-	flags: { ...PATH_FLAG, ...CONTENT_FLAGS, ...REVISION_FLAG("Optional: append only if the note is still this revision."), ...AGENT_FLAG },
+	flags: {
+		...PATH_FLAG,
+		...CONTENT_FLAGS,
+		...REVISION_FLAG("Optional: append only if the note is still this revision."),
+		...AGENT_FLAG,
+	},
 	async run(args, notes) {
 		const path = args.notePath(notes);
 		const actor = args.actor(notes);
 		const ifMatch = args.ifMatch();
 		const body = (await textArgument(args, notes, "content", { required: true, fromFile: true }))!;
-		const outcome = await notes.write({ path, operation: { kind: "append", body }, ifMatch, ifNoneMatch: { kind: "absent" }, actor, heldRevision: null });
+		const outcome = await notes.write({
+			path,
+			operation: { kind: "append", body },
+			ifMatch,
+			ifNoneMatch: { kind: "absent" },
+			actor,
+			heldRevision: null,
+		});
 		return writeAnswer("append", path, outcome);
 	},
 };
@@ -65,9 +85,21 @@ export const deleteCommand: CliCommand = {
 		const path = args.notePath(notes);
 		const actor = args.actor(notes);
 		if (!args.has("revision")) {
-			fail("precondition-required" satisfies RefusalCode, `Deleting "${path}" needs the revision you read; nothing was deleted.`, `Read it first (${commandLine("read", { path })}), check it is what you mean to delete, then run revision-guard:delete again with revision=<the revision it returned>.`, { argument: "revision", path });
+			fail(
+				"precondition-required" satisfies RefusalCode,
+				`Deleting "${path}" needs the revision you read; nothing was deleted.`,
+				`Read it first (${commandLine("read", { path })}), check it is what you mean to delete, then run revision-guard:delete again with revision=<the revision it returned>.`,
+				{ argument: "revision", path },
+			);
 		}
-		const outcome = await notes.write({ path, operation: { kind: "delete" }, ifMatch: args.ifMatch(), ifNoneMatch: { kind: "absent" }, actor, heldRevision: null });
+		const outcome = await notes.write({
+			path,
+			operation: { kind: "delete" },
+			ifMatch: args.ifMatch(),
+			ifNoneMatch: { kind: "absent" },
+			actor,
+			heldRevision: null,
+		});
 		return writeAnswer("delete", path, outcome);
 	},
 };

@@ -33,7 +33,10 @@ export function agentTakenOf(sides: AgentTakenSides): AgentTaken {
  * sides share is left out of the merges where that cannot change them (shared-start.ts); `wholeNotes` merges them
  * whole (tests compare the two).
  */
-export function* agentTakenSteps({ base, mine, theirs, result, unresolved = false }: AgentTakenSides, { wholeNotes = false } = {}): Steps<AgentTaken> {
+export function* agentTakenSteps(
+	{ base, mine, theirs, result, unresolved = false }: AgentTakenSides,
+	{ wholeNotes = false } = {},
+): Steps<AgentTaken> {
 	if (unresolved) return "partial";
 	if (result === theirs) return "whole";
 	if (base === null) return result === mine ? "none" : "partial";
@@ -46,7 +49,8 @@ export function* agentTakenSteps({ base, mine, theirs, result, unresolved = fals
 	const sharedAfterCut = sharedChanges(yield* mergeThreeWaySteps(b, m, t));
 	// That text is new: it is merged cut only if it too diffs as it would whole (else the three are merged whole).
 	const shared = base.slice(0, cut) + sharedAfterCut;
-	const third = cut === 0 || cutKeepsDiffs([theirs, result, shared], cut) ? [t, r, sharedAfterCut] : [theirs, result, shared];
+	const third =
+		cut === 0 || cutKeepsDiffs([theirs, result, shared], cut) ? [t, r, sharedAfterCut] : [theirs, result, shared];
 	// Reverting the agent's own changes from the result finds none of them there (the person's lines: all of them).
 	if (noneTaken(yield* mergeThreeWaySteps(third[0]!, third[1]!, third[2]!), () => noteLineSet(mine))) return "none";
 	return "partial";
@@ -66,7 +70,10 @@ function allTaken(merged: MergeResult): boolean {
 		const [before, agent, result] = [lineSet(region.base), lineSet(region.theirs), lineSet(region.mine)];
 		const added = [...agent].filter((line) => !before.has(line));
 		const removed = [...before].filter((line) => !agent.has(line));
-		const taken = added.length === 0 ? [...result].every((line) => agent.has(line)) : added.every((line) => result.has(line)) && !removed.some((line) => result.has(line));
+		const taken =
+			added.length === 0
+				? [...result].every((line) => agent.has(line))
+				: added.every((line) => result.has(line)) && !removed.some((line) => result.has(line));
 		if (!taken) return false;
 	}
 	return true;

@@ -117,7 +117,8 @@ export class BaseStore {
 	}
 
 	load(snapshot: unknown): void {
-		if (typeof snapshot !== "object" || snapshot === null || !Array.isArray((snapshot as BaseIndexSnapshot).entries)) return;
+		if (typeof snapshot !== "object" || snapshot === null || !Array.isArray((snapshot as BaseIndexSnapshot).entries))
+			return;
 		for (const entry of (snapshot as BaseIndexSnapshot).entries) {
 			if (!Array.isArray(entry) || typeof entry[0] !== "string" || !Number.isFinite(entry[1]) || entry[1] < 0) continue;
 			if (this.index.has(entry[0])) continue;
@@ -138,7 +139,9 @@ export class BaseStore {
 		// One at a time, looked up afresh after each drop (a drop waits, and other retains may come meanwhile); the
 		// usual case is one or two evictions, of entries at the very front.
 		while (this.totalBytes > this.capBytes) {
-			const victim = this.index.findFromOldest((revision) => revision !== keep && !this.isPinned(revision)) ?? this.index.findFromOldest((revision) => revision !== keep);
+			const victim =
+				this.index.findFromOldest((revision) => revision !== keep && !this.isPinned(revision)) ??
+				this.index.findFromOldest((revision) => revision !== keep);
 			if (victim === null) return;
 			await this.drop(victim);
 		}

@@ -12,12 +12,21 @@ export type ConflictStatus = "open" | "resolved" | "dismissed";
  * edits saved before it (the .bak holds what it replaced); `outside-over-typing` landed while the person had unsaved
  * typing in the note that it overlapped (the .bak holds the program's text, which the person's autosave replaces).
  */
-export type ConflictReason = "stale" | "exists" | "read-expired" | "content-loss" | "note-in-use" | "outside-save" | "outside-over-typing";
+export type ConflictReason =
+	"stale" | "exists" | "read-expired" | "content-loss" | "note-in-use" | "outside-save" | "outside-over-typing";
 
 export { ANOTHER_PROGRAM } from "./another-program";
 
 /** Every reason, for schemas that list them. */
-export const CONFLICT_REASONS: readonly ConflictReason[] = ["stale", "exists", "read-expired", "content-loss", "note-in-use", "outside-save", "outside-over-typing"];
+export const CONFLICT_REASONS: readonly ConflictReason[] = [
+	"stale",
+	"exists",
+	"read-expired",
+	"content-loss",
+	"note-in-use",
+	"outside-save",
+	"outside-over-typing",
+];
 
 export interface ConflictRecord {
 	id: string;
@@ -68,7 +77,10 @@ export class ConflictLog extends RecordLog<ConflictRecord> {
 
 	/** Newest first. Every accepted write asks for its note's open conflicts, so this makes no copy of the log. */
 	list(filter?: { status?: ConflictStatus; path?: string }): ConflictRecord[] {
-		return this.newestFirst((record) => (!filter?.status || record.status === filter.status) && (!filter?.path || record.path === filter.path));
+		return this.newestFirst(
+			(record) =>
+				(!filter?.status || record.status === filter.status) && (!filter?.path || record.path === filter.path),
+		);
 	}
 
 	openCount(): number {

@@ -17,8 +17,14 @@ export type DestinationResult =
  * Resolves `raw` for the note at `source`. `encoded`: the value is percent-encoded (an HTTP header, where non-ASCII
  * characters must be); MCP arguments are plain strings.
  */
-export function resolveDestination(raw: string | undefined, source: string, policy: PathPolicy, encoded: boolean): DestinationResult {
-	if (raw === undefined || raw.trim() === "") return { ok: false, problem: "missing", reason: "No destination was given." };
+export function resolveDestination(
+	raw: string | undefined,
+	source: string,
+	policy: PathPolicy,
+	encoded: boolean,
+): DestinationResult {
+	if (raw === undefined || raw.trim() === "")
+		return { ok: false, problem: "missing", reason: "No destination was given." };
 	let decoded = raw.trim();
 	if (encoded) {
 		try {
@@ -28,12 +34,22 @@ export function resolveDestination(raw: string | undefined, source: string, poli
 		}
 	}
 	const slashed = decoded.replace(/\\/g, "/").replace(/\/+/g, "/");
-	if (slashed.startsWith("/")) return { ok: false, problem: "outside-vault", reason: "The destination must be relative to the vault (no leading /)." };
+	if (slashed.startsWith("/"))
+		return {
+			ok: false,
+			problem: "outside-vault",
+			reason: "The destination must be relative to the vault (no leading /).",
+		};
 	const segments: string[] = [];
 	for (const segment of slashed.split("/")) {
 		if (segment === "" || segment === ".") continue;
 		if (segment !== "..") segments.push(segment);
-		else if (segments.pop() === undefined) return { ok: false, problem: "outside-vault", reason: "The destination leads outside the vault (`..` past its root)." };
+		else if (segments.pop() === undefined)
+			return {
+				ok: false,
+				problem: "outside-vault",
+				reason: "The destination leads outside the vault (`..` past its root).",
+			};
 	}
 	// A folder (a trailing slash, or the root itself) keeps the note's own name.
 	const intoFolder = slashed.endsWith("/") || segments.length === 0 || /(^|\/)\.\.?$/.test(slashed);

@@ -87,9 +87,11 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 	if (ifNoneMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-None-Match" });
 
 	if (current === null) {
-		if (operation.kind === "delete" || operation.kind === "patch" || operation.kind === "edit") return refuse({ reason: "not-found" });
+		if (operation.kind === "delete" || operation.kind === "patch" || operation.kind === "edit")
+			return refuse({ reason: "not-found" });
 		// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1); a last read stands for none.
-		if (ifMatch.kind !== "absent" && !request.implicit) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+		if (ifMatch.kind !== "absent" && !request.implicit)
+			return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 		return { kind: "write", content: operation.body, created: true };
 	}
 
@@ -134,7 +136,8 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
  */
 function decidePatch(current: string, apply: (current: string) => PatchResult, request: GuardRequest): GuardDecision {
 	const { ifMatch } = request;
-	if (ifMatch.kind !== "tags") return refuse({ reason: "token-required", ...(ifMatch.kind === "any" ? { wildcard: true } : {}) });
+	if (ifMatch.kind !== "tags")
+		return refuse({ reason: "token-required", ...(ifMatch.kind === "any" ? { wildcard: true } : {}) });
 	return checkToken(current, request, "part") ?? applied(current, apply(current));
 }
 
@@ -159,7 +162,8 @@ function checkToken(current: string, request: GuardRequest, needs: "whole" | "pa
 	const proof = proofIn(ifMatch, revision);
 	const sent = sentTokenKind(ifMatch);
 	if (sent === "tag") return refuse({ reason: "token-required", sent: "change-tag" });
-	if (needs === "whole" && (proof === "part" || (proof === null && sent === "part"))) return refuse({ reason: "token-required", sent: "part-token" });
+	if (needs === "whole" && (proof === "part" || (proof === null && sent === "part")))
+		return refuse({ reason: "token-required", sent: "part-token" });
 	if (proof === null) return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 	if (request.readExpired) return refuse({ reason: "read-expired", sentRevision: revision });
 	return null;
@@ -167,7 +171,9 @@ function checkToken(current: string, request: GuardRequest, needs: "whole" | "pa
 
 function applied(current: string, result: PatchResult): GuardDecision {
 	if (!result.ok) return { kind: "inapplicable", failure: { reason: result.reason, detail: result.detail } };
-	return result.content === current ? { kind: "unchanged" } : { kind: "write", content: result.content, created: false };
+	return result.content === current
+		? { kind: "unchanged" }
+		: { kind: "write", content: result.content, created: false };
 }
 
 /** A tokenless write that shrinks a substantial note to under half its length is almost always a stale copy. */

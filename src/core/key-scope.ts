@@ -78,20 +78,36 @@ const UNSUPPORTED = /[?[\]{}\\!]/;
  * Compiles a key's lists (absent ones take their defaults). A list that is not an array of valid globs is refused with
  * a problem naming the key and the field: a malformed list never falls back to anything, least of all full access.
  */
-export function compileKeyScope(key: string, raw: Partial<Record<ScopeField, unknown>>, options: ScopeOptions): CompiledScope {
+export function compileKeyScope(
+	key: string,
+	raw: Partial<Record<ScopeField, unknown>>,
+	options: ScopeOptions,
+): CompiledScope {
 	const lists: Partial<ScopeLists> = {};
 	const compiled: Partial<Record<ScopeField, CompiledGlob[]>> = {};
 	for (const field of SCOPE_FIELDS) {
 		const given = raw[field] === undefined ? DEFAULT_SCOPE_LISTS[field] : raw[field];
 		const problem = listProblem(given);
-		if (problem !== null) return { ok: false, problem: { key, field, message: `The ${field} list of the key "${key}" ${problem}` } };
+		if (problem !== null)
+			return { ok: false, problem: { key, field, message: `The ${field} list of the key "${key}" ${problem}` } };
 		const globs = given as string[];
 		lists[field] = [...globs];
 		compiled[field] = globs.map((glob) => compileGlob(glob, options.caseInsensitive));
 	}
 	const complete = lists as ScopeLists;
 	const whole = complete.read.includes("**") && complete.write.includes("**") && complete.propose.length === 0;
-	return { ok: true, scope: { key, lists: complete, read: compiled.read!, write: compiled.write!, propose: compiled.propose!, caseInsensitive: options.caseInsensitive, whole } };
+	return {
+		ok: true,
+		scope: {
+			key,
+			lists: complete,
+			read: compiled.read!,
+			write: compiled.write!,
+			propose: compiled.propose!,
+			caseInsensitive: options.caseInsensitive,
+			whole,
+		},
+	};
 }
 
 /** The scope of a key from before scopes (and of a caller that is no key): every note, read and written. */
@@ -117,7 +133,8 @@ function listProblem(value: unknown): string | null {
 	if (value.length > MAX_GLOBS) return `has ${value.length} globs; at most ${MAX_GLOBS} are allowed.`;
 	for (const [index, glob] of value.entries()) {
 		const problem = typeof glob === "string" ? globProblem(glob) : `is ${describe(glob)}, not a glob in quotes`;
-		if (problem !== null) return `has an invalid glob at position ${index + 1} (${typeof glob === "string" ? JSON.stringify(glob.slice(0, 80)) : "not text"}): it ${problem}.`;
+		if (problem !== null)
+			return `has an invalid glob at position ${index + 1} (${typeof glob === "string" ? JSON.stringify(glob.slice(0, 80)) : "not text"}): it ${problem}.`;
 	}
 	return null;
 }
@@ -127,11 +144,14 @@ export function globProblem(glob: string): string | null {
 	if (glob === "") return "is empty (use ** for every note)";
 	if (glob.length > MAX_GLOB_LENGTH) return `is longer than ${MAX_GLOB_LENGTH} characters`;
 	if (glob.startsWith("/")) return "starts with /, but vault paths are relative (write Projects/**, not /Projects/**)";
-	if (UNSUPPORTED.test(glob)) return "uses one of ? [ ] { } \\ !, which are not wildcards here: only * (inside a name) and ** (any folders) are";
+	if (UNSUPPORTED.test(glob))
+		return "uses one of ? [ ] { } \\ !, which are not wildcards here: only * (inside a name) and ** (any folders) are";
 	for (const segment of glob.split("/")) {
-		if (segment === "") return "has an empty segment (a doubled or trailing /; write Projects/** for everything in a folder)";
+		if (segment === "")
+			return "has an empty segment (a doubled or trailing /; write Projects/** for everything in a folder)";
 		if (segment === "." || segment === "..") return "has a . or .. segment";
-		if (segment !== "**" && segment.includes("**")) return `has ** inside the segment "${segment}"; ** stands alone between slashes (Projects/**/notes.md), and * matches inside a name`;
+		if (segment !== "**" && segment.includes("**"))
+			return `has ** inside the segment "${segment}"; ** stands alone between slashes (Projects/**/notes.md), and * matches inside a name`;
 	}
 	return null;
 }
@@ -164,7 +184,8 @@ function segmentMatches(chunks: readonly string[], segment: string): boolean {
 	if (chunks.length === 1) return chunks[0] === segment;
 	const first = chunks[0]!;
 	const last = chunks[chunks.length - 1]!;
-	if (segment.length < first.length + last.length || !segment.startsWith(first) || !segment.endsWith(last)) return false;
+	if (segment.length < first.length + last.length || !segment.startsWith(first) || !segment.endsWith(last))
+		return false;
 	let at = first.length;
 	const end = segment.length - last.length;
 	for (let i = 1; i < chunks.length - 1; i++) {
@@ -199,7 +220,12 @@ function globMatches(glob: CompiledGlob, segments: readonly string[]): boolean {
 	if (groups.length === 1) return segments.length === groups[0]!.length && groupAt(groups[0]!, segments, 0);
 	const head = groups[0]!;
 	const tail = groups[groups.length - 1]!;
-	if (segments.length < head.length + tail.length || !groupAt(head, segments, 0) || !groupAt(tail, segments, segments.length - tail.length)) return false;
+	if (
+		segments.length < head.length + tail.length ||
+		!groupAt(head, segments, 0) ||
+		!groupAt(tail, segments, segments.length - tail.length)
+	)
+		return false;
 	let at = head.length;
 	const end = segments.length - tail.length;
 	for (let g = 1; g < groups.length - 1; g++) {

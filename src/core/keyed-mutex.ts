@@ -5,7 +5,10 @@ export class KeyedMutex {
 	run<T>(key: string, work: () => Promise<T>): Promise<T> {
 		const previous = this.tails.get(key) ?? Promise.resolve();
 		const result = previous.then(work, work);
-		const tail = result.then(() => undefined, () => undefined);
+		const tail = result.then(
+			() => undefined,
+			() => undefined,
+		);
 		this.tails.set(key, tail);
 		void tail.then(() => {
 			if (this.tails.get(key) === tail) this.tails.delete(key);
@@ -19,7 +22,8 @@ export class KeyedMutex {
 	 */
 	runAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
 		const sorted = [...new Set(keys)].sort();
-		const hold = (index: number): Promise<T> => (index === sorted.length ? work() : this.run(sorted[index]!, () => hold(index + 1)));
+		const hold = (index: number): Promise<T> =>
+			index === sorted.length ? work() : this.run(sorted[index]!, () => hold(index + 1));
 		return hold(0);
 	}
 }

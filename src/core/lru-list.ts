@@ -73,7 +73,8 @@ export class LruList<V> {
 	 * callback only answers).
 	 */
 	findFromOldest(accept: (key: string, value: V) => boolean): string | null {
-		for (let node = this.oldestNode; node !== null; node = node.newer) if (accept(node.key, node.value)) return node.key;
+		for (let node = this.oldestNode; node !== null; node = node.newer)
+			if (accept(node.key, node.value)) return node.key;
 		return null;
 	}
 

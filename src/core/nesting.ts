@@ -17,7 +17,8 @@ export const MAX_FLOW_OPENINGS = 512;
 /** Why a YAML text must not be parsed, or null when it is safe to. */
 export function yamlRefusal(text: string): string | null {
 	if (text.length > MAX_FRONTMATTER_BYTES) return `it is over ${MAX_FRONTMATTER_BYTES / 1024} KB`;
-	if (yamlNesting(text) > MAX_NESTING || flowOpenings(text) > MAX_FLOW_OPENINGS) return `it is nested too deeply (over ${MAX_NESTING} levels, or over ${MAX_FLOW_OPENINGS} brackets)`;
+	if (yamlNesting(text) > MAX_NESTING || flowOpenings(text) > MAX_FLOW_OPENINGS)
+		return `it is nested too deeply (over ${MAX_NESTING} levels, or over ${MAX_FLOW_OPENINGS} brackets)`;
 	return null;
 }
 

@@ -49,7 +49,12 @@ export function* lineCountsSteps(text: string): Steps<LineCounts> {
 
 /** `previousLines` and `writtenLines` count the lines of all of P and all of W. */
 /** `typing`: the note is open in the person's editor, where autosaves land in the middle of words (rule 3). */
-export function* carriedSteps(place: Place, previousLines: LineCounts, writtenLines: LineCounts, typing = false): Steps<boolean> {
+export function* carriedSteps(
+	place: Place,
+	previousLines: LineCounts,
+	writtenLines: LineCounts,
+	typing = false,
+): Steps<boolean> {
 	if (yield* linesCarried(place, previousLines, writtenLines)) return true;
 	if (place.base.length + place.previous.length + place.written.length > WORD_COMPARE_LIMIT) return false;
 	return (yield* wordsCarried(place)) || (typing && (yield* typingCarried(place)));
@@ -100,11 +105,16 @@ function* linesCarried(place: Place, previousLines: LineCounts, writtenLines: Li
 }
 
 /** Words; one character of the scripts written without spaces; runs of spaces; a newline; any other character. */
-const TOKEN = /\n|[^\S\n]+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}])[\p{L}\p{N}\p{M}_])+|[^]/gu;
+const TOKEN =
+	/\n|[^\S\n]+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}])[\p{L}\p{N}\p{M}_])+|[^]/gu;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 
 /** What rule 2 counts, in turn: words, then other visible characters, then spaces within a line. */
-const KINDS: readonly ((token: string) => boolean)[] = [(token) => HAS_WORD.test(token), (token) => token.trim() !== "", (token) => token !== "\n" && token.trim() === ""];
+const KINDS: readonly ((token: string) => boolean)[] = [
+	(token) => HAS_WORD.test(token),
+	(token) => token.trim() !== "",
+	(token) => token !== "\n" && token.trim() === "",
+];
 
 function* wordsCarried(place: Place): Steps<boolean> {
 	const texts: string[][] = [];

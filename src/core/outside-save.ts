@@ -48,7 +48,8 @@ export function* judgeOutsideSaveSteps(save: OutsideSave): Steps<OutsideSaveVerd
 	const previousLines = yield* lineCountsSteps(previous);
 	const writtenLines = yield* lineCountsSteps(written);
 	for (const place of placesChangedByPrevious(merge)) {
-		if (!(yield* carriedSteps(place, previousLines, writtenLines, save.openInEditor === true))) return { kind: "lost", merge, merged };
+		if (!(yield* carriedSteps(place, previousLines, writtenLines, save.openInEditor === true)))
+			return { kind: "lost", merge, merged };
 	}
 	return { kind: "kept" };
 }
@@ -58,9 +59,15 @@ function placesChangedByPrevious(merge: MergeResult): Place[] {
 	const places: Place[] = [];
 	for (const region of merge.regions) {
 		if (region.kind === "conflict") places.push({ base: region.base, previous: region.mine, written: region.theirs });
-		else if (region.origin === "mine") places.push({ base: region.base ?? "", previous: region.text, written: region.base ?? "" });
+		else if (region.origin === "mine")
+			places.push({ base: region.base ?? "", previous: region.text, written: region.base ?? "" });
 		// A frontmatter the rule combined from both sides' changes: W's block is its own.
-		else if (region.origin === "both" && region.mine !== undefined && region.theirs !== undefined && region.mine !== region.theirs) {
+		else if (
+			region.origin === "both" &&
+			region.mine !== undefined &&
+			region.theirs !== undefined &&
+			region.mine !== region.theirs
+		) {
 			places.push({ base: region.base ?? "", previous: region.mine, written: region.theirs });
 		}
 	}

@@ -22,12 +22,19 @@ export function shiftHeadings(text: string, shift: number, warnings: PatchWarnin
 		const wanted = heading.level + shift;
 		// Named one by one up to a few: the warnings travel in a response header, which must stay small.
 		if (wanted > 6 && ++overflows <= MAX_NAMED) {
-			warnings.push({ code: "heading-depth-overflow", message: `The heading "${heading.text.slice(0, 100)}" would be level ${wanted}; markdown stops at 6, so it was written at level 6.` });
+			warnings.push({
+				code: "heading-depth-overflow",
+				message: `The heading "${heading.text.slice(0, 100)}" would be level ${wanted}; markdown stops at 6, so it was written at level 6.`,
+			});
 		}
 		result += text.slice(from, at) + "#".repeat(Math.max(1, Math.min(6, wanted)));
 		from = at + hashes[0].length;
 	}
-	if (overflows > MAX_NAMED) warnings.push({ code: "heading-depth-overflow", message: `${overflows - MAX_NAMED} more headings would be deeper than level 6; they were written at level 6.` });
+	if (overflows > MAX_NAMED)
+		warnings.push({
+			code: "heading-depth-overflow",
+			message: `${overflows - MAX_NAMED} more headings would be deeper than level 6; they were written at level 6.`,
+		});
 	return result + text.slice(from);
 }
 

@@ -10,33 +10,61 @@ import type { MarkdownStructure } from "./markdown/structure";
 import { contentPreexists, fail, type PatchInstruction, type PatchResult, type PatchWarning } from "./patch";
 import { shiftHeadings, trimBlankEdges } from "./patch-levels";
 
-export function patchWithin(content: string, doc: MarkdownStructure, section: Section, instruction: PatchInstruction, body: string): PatchResult {
+export function patchWithin(
+	content: string,
+	doc: MarkdownStructure,
+	section: Section,
+	instruction: PatchInstruction,
+	body: string,
+): PatchResult {
 	const firstChild = doc.headings.find((heading) => heading.line > section.line);
-	const endLine = firstChild && doc.lines[firstChild.line]!.start < section.end ? firstChild.line : lineAt(doc, section.end);
+	const endLine =
+		firstChild && doc.lines[firstChild.line]!.start < section.end ? firstChild.line : lineAt(doc, section.end);
 	const blocks = bodyBlocks(doc, section.line + 1, endLine);
 	const index = instruction.within ?? 0;
 	const block = blocks[index < 0 ? blocks.length + index : index];
 	if (!block) {
-		return fail("target-not-found", `within ${index} is out of range: the section "${instruction.target}" has ${blocks.length} block${blocks.length === 1 ? "" : "s"} in its own body (before its first subheading), so nothing was changed. Use 0 to ${Math.max(0, blocks.length - 1)}, or -1 for the last.`);
+		return fail(
+			"target-not-found",
+			`within ${index} is out of range: the section "${instruction.target}" has ${blocks.length} block${blocks.length === 1 ? "" : "s"} in its own body (before its first subheading), so nothing was changed. Use 0 to ${Math.max(0, blocks.length - 1)}, or -1 for the last.`,
+		);
 	}
 	const preexists = contentPreexists(instruction, content.slice(block.start, block.end), body);
 	if (preexists) return preexists;
 	if (instruction.operation === "delete") return removeBlock(content, block);
 	if (instruction.scope !== "markerAndContent") {
-		const [from, to] = instruction.operation === "append" ? [block.end, block.end] : instruction.operation === "prepend" ? [block.start, block.start] : [block.start, block.end];
+		const [from, to] =
+			instruction.operation === "append"
+				? [block.end, block.end]
+				: instruction.operation === "prepend"
+					? [block.start, block.start]
+					: [block.start, block.end];
 		return { ok: true, content: content.slice(0, from) + body + content.slice(to) };
 	}
 	const warnings: PatchWarning[] = [];
 	// A new block is body text of the section: `#` in it becomes a direct child of the heading (format 2).
-	const text = instruction.relativeHeadings ? shiftHeadings(trimBlankEdges(body), section.level, warnings) : trimBlankEdges(body);
+	const text = instruction.relativeHeadings
+		? shiftHeadings(trimBlankEdges(body), section.level, warnings)
+		: trimBlankEdges(body);
 	const eol = doc.eol;
-	const done = (next: string): PatchResult => ({ ok: true, content: next, ...(warnings.length > 0 ? { warnings } : {}) });
+	const done = (next: string): PatchResult => ({
+		ok: true,
+		content: next,
+		...(warnings.length > 0 ? { warnings } : {}),
+	});
 	switch (instruction.operation) {
 		case "prepend":
 			return done(content.slice(0, block.start) + text + eol + eol + content.slice(block.start));
 		case "append":
 			// After the block's last line break (one is added at a note's unterminated end).
-			return done(content.slice(0, block.end) + eol + eol + text + (block.next === block.end ? "" : eol) + content.slice(block.next));
+			return done(
+				content.slice(0, block.end) +
+					eol +
+					eol +
+					text +
+					(block.next === block.end ? "" : eol) +
+					content.slice(block.next),
+			);
 		case "replace":
 			return done(content.slice(0, block.start) + text + content.slice(block.end));
 	}

@@ -80,7 +80,8 @@ export interface PatchWarning {
 	message: string;
 }
 
-export type PatchResult = { ok: true; content: string; warnings?: PatchWarning[] } | { ok: false; reason: PatchFailure; detail: string };
+export type PatchResult =
+	{ ok: true; content: string; warnings?: PatchWarning[] } | { ok: false; reason: PatchFailure; detail: string };
 
 export const DEFAULT_DELIMITER = "::";
 
@@ -89,7 +90,11 @@ export function applyPatch(content: string, instruction: PatchInstruction, body:
 	if (invalid !== null) return { ok: false, reason: "invalid-instruction", detail: invalid };
 	if (instruction.targetType === "frontmatter") {
 		let value: unknown = body;
-		if (body.length > MAX_FRONTMATTER_BYTES) return fail("invalid-value", `The value is over ${MAX_FRONTMATTER_BYTES / 1024} KB, too large for a frontmatter key; nothing was changed. Put long text in the note's body instead.`);
+		if (body.length > MAX_FRONTMATTER_BYTES)
+			return fail(
+				"invalid-value",
+				`The value is over ${MAX_FRONTMATTER_BYTES / 1024} KB, too large for a frontmatter key; nothing was changed. Put long text in the note's body instead.`,
+			);
 		if (instruction.json) {
 			const parsed = parseJson(body);
 			if (!parsed.ok) return parsed;
@@ -111,20 +116,31 @@ export function applyPatch(content: string, instruction: PatchInstruction, body:
 
 function parseJson(body: string): { ok: true; value: unknown } | Extract<PatchResult, { ok: false }> {
 	const unsafe = jsonRefusal(body);
-	if (unsafe !== null) return fail("invalid-value", `The JSON value was not read because ${unsafe}; nothing was changed.`);
+	if (unsafe !== null)
+		return fail("invalid-value", `The JSON value was not read because ${unsafe}; nothing was changed.`);
 	try {
 		return { ok: true, value: JSON.parse(body) as unknown };
 	} catch {
-		return fail("invalid-value", "The body is not valid JSON (Content-Type: application/json); send a JSON value, or send the value as text.");
+		return fail(
+			"invalid-value",
+			"The body is not valid JSON (Content-Type: application/json); send a JSON value, or send the value as text.",
+		);
 	}
 }
 
 /** rejectIfContentPreexists: the text, trimmed, already occurs in the span it would join. */
 export function contentPreexists(instruction: PatchInstruction, span: string, text: string): PatchResult | null {
-	if (!instruction.rejectIfContentPreexists || (instruction.operation !== "append" && instruction.operation !== "prepend")) return null;
+	if (
+		!instruction.rejectIfContentPreexists ||
+		(instruction.operation !== "append" && instruction.operation !== "prepend")
+	)
+		return null;
 	const needle = text.trim();
 	if (needle === "" || !span.includes(needle)) return null;
-	return fail("content-preexists", `The text to ${instruction.operation} is already in the target "${instruction.target}" (Reject-If-Content-Preexists), so it was not added again; nothing was changed.`);
+	return fail(
+		"content-preexists",
+		`The text to ${instruction.operation} is already in the target "${instruction.target}" (Reject-If-Content-Preexists), so it was not added again; nothing was changed.`,
+	);
 }
 
 export function fail(reason: PatchFailure, detail: string): Extract<PatchResult, { ok: false }> {

@@ -20,7 +20,8 @@ const MAX_SEGMENT_BYTES = 255;
 // Windows ignores spaces between a device name and its extension (`nul .md` is NUL).
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)( *\..*)?$/i;
 /** Characters some platforms fold into `/`, `\`, `.` or `:`; never legitimate enough to risk. */
-const LOOKALIKES = /[\u2215\u2044\u29f8\uff0f\uff3c\u2216\ufe68\u2024\u2025\u2026\ufe19\ufe30\uff0e\u3002\ufe52\u2100\u2101\u2105\u2106\uff1a\ufe13\ufe55\u2236\ua789]/;
+const LOOKALIKES =
+	/[\u2215\u2044\u29f8\uff0f\uff3c\u2216\ufe68\u2024\u2025\u2026\ufe19\ufe30\uff0e\u3002\ufe52\u2100\u2101\u2105\u2106\uff1a\ufe13\ufe55\u2236\ua789]/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
@@ -37,7 +38,8 @@ export function decodeUrlPath(raw: string): PathResult {
 		} catch {
 			return { ok: false, reason: "The path is not valid percent-encoding." };
 		}
-		if (segment.includes("/")) return { ok: false, reason: "An encoded slash (%2F) is not allowed inside a path segment." };
+		if (segment.includes("/"))
+			return { ok: false, reason: "An encoded slash (%2F) is not allowed inside a path segment." };
 		segments.push(segment);
 	}
 	return { ok: true, path: segments.join("/") };
@@ -86,7 +88,9 @@ export function validateVaultPath(path: string, policy: PathPolicy, kind: "note"
 	const first = segments[0]!;
 	// Compared case-insensitively too: on macOS and Windows `Config/` is the same folder as `config/`.
 	const lowered = folded(trimmed);
-	const denied = [policy.configDir, ".trash", ...(policy.deniedFolders ?? [])].map((folder) => folded(folder.replace(/\/+$/, "")));
+	const denied = [policy.configDir, ".trash", ...(policy.deniedFolders ?? [])].map((folder) =>
+		folded(folder.replace(/\/+$/, "")),
+	);
 	for (const folder of denied) {
 		if (folder !== "" && (lowered === folder || lowered.startsWith(folder + "/"))) {
 			return { ok: false, reason: `The folder "${first}" is not served.` };
@@ -106,7 +110,10 @@ export function validateVaultPath(path: string, policy: PathPolicy, kind: "note"
 
 /** The form two names are compared in: NFC, a no-break space as a space, lower case. */
 function folded(path: string): string {
-	return path.normalize("NFC").replace(/\u00a0/g, " ").toLowerCase();
+	return path
+		.normalize("NFC")
+		.replace(/\u00a0/g, " ")
+		.toLowerCase();
 }
 
 function segmentProblem(segment: string): string | null {

@@ -64,7 +64,12 @@ export class ProposalLog extends RecordLog<ProposalRecord> {
 
 	/** Newest first. */
 	list(filter: { status?: ProposalStatus; agent?: string; path?: string } = {}): ProposalRecord[] {
-		return this.newestFirst((record) => (!filter.status || record.status === filter.status) && (filter.agent === undefined || record.agent === filter.agent) && (filter.path === undefined || record.path === filter.path));
+		return this.newestFirst(
+			(record) =>
+				(!filter.status || record.status === filter.status) &&
+				(filter.agent === undefined || record.agent === filter.agent) &&
+				(filter.path === undefined || record.path === filter.path),
+		);
 	}
 
 	pendingCount(): number {
@@ -72,7 +77,12 @@ export class ProposalLog extends RecordLog<ProposalRecord> {
 	}
 
 	/** The person's decision; a record already decided is left as it is (returns undefined then, and for an unknown id). */
-	decide(id: string, status: Exclude<ProposalStatus, "pending">, time: string, decision: ProposalDecision = {}): ProposalRecord | undefined {
+	decide(
+		id: string,
+		status: Exclude<ProposalStatus, "pending">,
+		time: string,
+		decision: ProposalDecision = {},
+	): ProposalRecord | undefined {
 		const record = this.records.get(id);
 		if (!record || record.status !== "pending") return undefined;
 		record.status = status;

@@ -72,7 +72,8 @@ export abstract class RecordLog<R extends { id: string; path: string }> {
 	/** Fills an empty log from a saved snapshot, leaving out anything that is not a whole record. */
 	protected load(snapshot: unknown): this {
 		const records = (snapshot as Partial<RecordSnapshot<R>> | null)?.records;
-		if (Array.isArray(records)) for (const record of records) if (this.rules.isRecord(record)) this.records.set(record.id, record);
+		if (Array.isArray(records))
+			for (const record of records) if (this.rules.isRecord(record)) this.records.set(record.id, record);
 		return this;
 	}
 

@@ -11,10 +11,7 @@ import { changeTagOf, partTokenOf, tokenKind } from "./revision-tokens";
  * an agent's write, the person (in Obsidian), or a program we do not know. Requests are made by an `Actor`
  * (service/actor.ts); `historySource` turns one into this.
  */
-export type RevisionSource =
-	| { kind: "agent"; agent: string }
-	| { kind: "user" }
-	| { kind: "external" };
+export type RevisionSource = { kind: "agent"; agent: string } | { kind: "user" } | { kind: "external" };
 
 export interface RevisionEntry {
 	revision: string;
@@ -98,7 +95,13 @@ export class RevisionHistory {
 	/** Records (or, undefined, forgets) the file identity `revision` was read with, if it is the latest. Returns whether it changed. */
 	setIdentity(path: string, revision: string, identity: string | undefined): boolean {
 		const note = this.notes.get(path);
-		if (!note || note.deletedAt !== undefined || note.entries.at(-1)?.revision !== revision || note.identity === identity) return false;
+		if (
+			!note ||
+			note.deletedAt !== undefined ||
+			note.entries.at(-1)?.revision !== revision ||
+			note.identity === identity
+		)
+			return false;
 		if (identity === undefined) delete note.identity;
 		else note.identity = identity;
 		return true;
@@ -117,7 +120,8 @@ export class RevisionHistory {
 	/** The most recent entry of `path` that produced this revision (not a delete of it), if it is still in the window. */
 	find(path: string, revision: string): RevisionEntry | undefined {
 		const entries = this.notes.get(path)?.entries ?? [];
-		for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.revision === revision && !entries[i]!.deleted) return entries[i];
+		for (let i = entries.length - 1; i >= 0; i--)
+			if (entries[i]!.revision === revision && !entries[i]!.deleted) return entries[i];
 		return undefined;
 	}
 
@@ -130,7 +134,8 @@ export class RevisionHistory {
 		if (kind === "whole") return token;
 		const formOf = kind === "part" ? partTokenOf : changeTagOf;
 		const entries = this.notes.get(path)?.entries ?? [];
-		for (let i = entries.length - 1; i >= 0; i--) if (formOf(entries[i]!.revision) === token) return entries[i]!.revision;
+		for (let i = entries.length - 1; i >= 0; i--)
+			if (formOf(entries[i]!.revision) === token) return entries[i]!.revision;
 		return undefined;
 	}
 
@@ -141,7 +146,15 @@ export class RevisionHistory {
 			note = { path, entries: [] };
 			this.notes.set(path, note);
 		}
-		note.entries.push({ revision, time, size: 0, source, replaced: revision, deleted: true, ...(change === undefined ? {} : { change }) });
+		note.entries.push({
+			revision,
+			time,
+			size: 0,
+			source,
+			replaced: revision,
+			deleted: true,
+			...(change === undefined ? {} : { change }),
+		});
 		trimEntries(note.entries, this.maxEntriesPerNote);
 		this.markDeleted(path, time);
 	}
@@ -209,7 +222,11 @@ export class RevisionHistory {
 	 * from, so it shows in history and activity and can be undone. The note is live at its new path, whatever a
 	 * watcher's delete event of the old name said meanwhile.
 	 */
-	recordMove(from: string, to: string, move: { revision: string; size: number; source: RevisionSource; time: number; change?: string }): void {
+	recordMove(
+		from: string,
+		to: string,
+		move: { revision: string; size: number; source: RevisionSource; time: number; change?: string },
+	): void {
 		this.rename(from, to);
 		let note = this.notes.get(to);
 		if (!note) {
@@ -249,7 +266,9 @@ export class RevisionHistory {
 	 * the cap at once, so a mass deletion sorts a handful of times, not once per note.
 	 */
 	private forgetOldestDeleted(): void {
-		const deleted = [...this.notes.values()].filter((note) => note.deletedAt !== undefined).sort((a, b) => (a.deletedAt ?? 0) - (b.deletedAt ?? 0));
+		const deleted = [...this.notes.values()]
+			.filter((note) => note.deletedAt !== undefined)
+			.sort((a, b) => (a.deletedAt ?? 0) - (b.deletedAt ?? 0));
 		const keep = Math.floor(MAX_DELETED_NOTES * 0.9);
 		for (const note of deleted.slice(0, deleted.length - keep)) this.notes.delete(note.path);
 		this.deletedCount = Math.min(deleted.length, keep);
@@ -298,7 +317,9 @@ function oldestNotByAgent(entries: readonly RevisionEntry[]): number {
 
 function isEntry(value: unknown): value is RevisionEntry {
 	const entry = value as Partial<RevisionEntry> | null;
-	return typeof entry === "object" && entry !== null && typeof entry.revision === "string" && typeof entry.time === "number";
+	return (
+		typeof entry === "object" && entry !== null && typeof entry.revision === "string" && typeof entry.time === "number"
+	);
 }
 
 /**
@@ -307,7 +328,10 @@ function isEntry(value: unknown): value is RevisionEntry {
  */
 function withValidSource(entry: RevisionEntry): RevisionEntry {
 	const source = entry.source as Partial<RevisionSource> | null | undefined;
-	const valid = source?.kind === "user" || source?.kind === "external" || (source?.kind === "agent" && typeof source.agent === "string");
+	const valid =
+		source?.kind === "user" ||
+		source?.kind === "external" ||
+		(source?.kind === "agent" && typeof source.agent === "string");
 	const checked = valid ? { ...entry } : { ...entry, source: { kind: "external" } as const };
 	if (checked.movedFrom !== undefined && typeof checked.movedFrom !== "string") delete checked.movedFrom;
 	if (checked.change !== undefined && typeof checked.change !== "string") delete checked.change;
@@ -317,6 +341,9 @@ function withValidSource(entry: RevisionEntry): RevisionEntry {
 function isSnapshot(value: unknown): value is HistorySnapshot {
 	if (typeof value !== "object" || value === null) return false;
 	const candidate = value as Partial<HistorySnapshot>;
-	return candidate.version === 1 && Array.isArray(candidate.notes) &&
-		candidate.notes.every((note) => typeof note?.path === "string" && Array.isArray(note.entries));
+	return (
+		candidate.version === 1 &&
+		Array.isArray(candidate.notes) &&
+		candidate.notes.every((note) => typeof note?.path === "string" && Array.isArray(note.entries))
+	);
 }

@@ -42,8 +42,14 @@ export function etagFor(revision: string, sight: Sight): string {
  * A revision as a JSON answer names it: under `name` when the client may use it as a token (whole or part), and as
  * `changeTag` when it may not (the field a token would be in is then left out, so it is never mistaken for one).
  */
-export function revisionField<Name extends string>(name: Name, revision: string, sight: Sight): { [key in Name]?: string } & { changeTag?: string } {
-	return (sight === "none" ? { changeTag: changeTagOf(revision) } : { [name]: tokenFor(revision, sight) }) as { [key in Name]?: string } & { changeTag?: string };
+export function revisionField<Name extends string>(
+	name: Name,
+	revision: string,
+	sight: Sight,
+): { [key in Name]?: string } & { changeTag?: string } {
+	return (sight === "none" ? { changeTag: changeTagOf(revision) } : { [name]: tokenFor(revision, sight) }) as {
+		[key in Name]?: string;
+	} & { changeTag?: string };
 }
 
 /** What a token a client sent claims to be, by its form. */

@@ -10,7 +10,9 @@ import type { YieldToHost } from "./steps";
  * of the cost for a note-sized text; Obsidian's older Electron builds lack it and use `createHash`.
  */
 const sha256: (content: string | Uint8Array) => string =
-	typeof crypto.hash === "function" ? (content) => crypto.hash("sha256", content, "base64url") : (content) => crypto.createHash("sha256").update(content).digest("base64url");
+	typeof crypto.hash === "function"
+		? (content) => crypto.hash("sha256", content, "base64url")
+		: (content) => crypto.createHash("sha256").update(content).digest("base64url");
 
 export function revisionOf(content: string | Uint8Array): string {
 	if (typeof content !== "string") return sha256(content);
@@ -130,7 +132,7 @@ export async function revisionInSlices(content: string, yieldToHost: YieldToHost
 	const known = rememberedLong(content);
 	if (known !== undefined) return known;
 	const hash = crypto.createHash("sha256");
-	for (let start = 0; start < content.length; ) {
+	for (let start = 0; start < content.length;) {
 		let end = Math.min(content.length, start + SLICE_CHARS);
 		// Each slice is encoded on its own: never between the two halves of a surrogate pair.
 		if (end < content.length && isHighSurrogate(content.charCodeAt(end - 1))) end++;
@@ -164,10 +166,7 @@ export interface EntityTag {
 
 /** An `If-Match` / `If-None-Match` field value, parsed per RFC 9110 §13.1. */
 export type EntityTagCondition =
-	| { kind: "absent" }
-	| { kind: "any" }
-	| { kind: "tags"; tags: EntityTag[] }
-	| { kind: "malformed"; raw: string };
+	{ kind: "absent" } | { kind: "any" } | { kind: "tags"; tags: EntityTag[] } | { kind: "malformed"; raw: string };
 
 const TAG = /^\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(,|$)/;
 /**

@@ -73,7 +73,12 @@ export function scopeNextStep(refusal: ScopeForbidden): string {
 }
 
 /** The refusal's facts as plain fields, the same in a problem body, an MCP result and a CLI answer. */
-export function scopeFacts(refusal: ScopeForbidden): { key: string; scope: string; access?: Access; rule?: { list: ScopeField; glob: string | null } } {
+export function scopeFacts(refusal: ScopeForbidden): {
+	key: string;
+	scope: string;
+	access?: Access;
+	rule?: { list: ScopeField; glob: string | null };
+} {
 	return {
 		key: refusal.key,
 		scope: refusal.why,

@@ -22,7 +22,6 @@ const CONTEXT_LINES = 8;
 /** Below this many lines on both sides of a diff together, its cost bound does not depend on their number. */
 const MAX_DIFFED_LINES = 65_000;
 
-
 /** Where `texts` may all be cut for their merges (a character offset, the same in each; 0 when nowhere). */
 export function sharedStartCut(texts: readonly string[]): number {
 	const shared = commonPrefixLength(texts);
@@ -32,7 +31,10 @@ export function sharedStartCut(texts: readonly string[]): number {
 	const sharedLinesEnd = text.lastIndexOf("\n", shared - 1) + 1;
 	const limit = startOfLineBefore(text, sharedLinesEnd, CONTEXT_LINES);
 	if (limit <= 0) return 0;
-	const cut = text.includes("```") || text.includes("~~~") || opensFrontmatter(lineAt(text, 0)) ? forwardCut(text, limit) : backwardCut(text, limit);
+	const cut =
+		text.includes("```") || text.includes("~~~") || opensFrontmatter(lineAt(text, 0))
+			? forwardCut(text, limit)
+			: backwardCut(text, limit);
 	return cut > 0 && cutKeepsDiffs(texts, cut) ? cut : 0;
 }
 
@@ -70,7 +72,7 @@ function forwardCut(text: string, limit: number): number {
 	let closer: RegExp | null = null;
 	let inFrontmatter = false;
 	let previousBlank = false;
-	for (let start = 0; start <= limit; ) {
+	for (let start = 0; start <= limit;) {
 		// The merge sees the first line without its byte-order mark.
 		const line = start === 0 ? lineAt(text, 0).replace(/^\uFEFF/, "") : lineAt(text, start);
 		if (start === 0 && opensFrontmatter(line)) inFrontmatter = true;
@@ -126,7 +128,8 @@ function commonPrefixLength(texts: readonly string[]): number {
 	for (const other of texts.slice(1)) {
 		let same = 0;
 		// Compared a block at a time (a native comparison), then character by character within the first block that differs.
-		while (same + BLOCK <= length && first.substring(same, same + BLOCK) === other.substring(same, same + BLOCK)) same += BLOCK;
+		while (same + BLOCK <= length && first.substring(same, same + BLOCK) === other.substring(same, same + BLOCK))
+			same += BLOCK;
 		while (same < length && first.charCodeAt(same) === other.charCodeAt(same)) same++;
 		length = same;
 	}

@@ -37,7 +37,8 @@ export async function finishInSlices<T>(steps: Steps<T>, yieldToHost: YieldToHos
 
 /** A YieldToHost made of the injected timers (the window's in Obsidian, Node's headless). */
 export function yieldVia(timers: Timers): YieldToHost {
-	return () => new Promise<void>((resolve) => {
-		timers.schedule(resolve, 0);
-	});
+	return () =>
+		new Promise<void>((resolve) => {
+			timers.schedule(resolve, 0);
+		});
 }

@@ -28,7 +28,10 @@ export interface TagCount {
  * Every use of a tag in the note, frontmatter first, in order. `frontmatter`: the note's, when the caller has read it
  * already (it is read here otherwise).
  */
-export function tagOccurrences(content: string, frontmatter: Record<string, unknown> | null = readFrontmatter(content).data): string[] {
+export function tagOccurrences(
+	content: string,
+	frontmatter: Record<string, unknown> | null = readFrontmatter(content).data,
+): string[] {
 	const found = tagsOfFrontmatter(frontmatter);
 	const { lines, frontmatter: block, code } = parseMarkdown(content);
 	for (let index = block?.bodyLine ?? 0; index < lines.length && found.length < MAX_TAG_USES_PER_NOTE; index++) {
@@ -65,7 +68,9 @@ export function countTags(uses: Iterable<readonly string[]>): TagCount[] {
 			if (tag !== "") add(tag);
 		}
 	}
-	return [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	return [...counts]
+		.map(([name, count]) => ({ name, count }))
+		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The tags frontmatter names (under `tags` or `tag`: a list, or one string of them), without '#'. */
@@ -93,7 +98,10 @@ export interface TagPage {
  * The tags after `after` (a name, exclusive) in the order countTags gives: at most `limit`, and no more than fit in
  * `maxChars` of JSON (one tag always does, so a page always moves on).
  */
-export function tagPage(all: readonly TagCount[], options: { after?: string; limit: number; maxChars: number }): TagPage {
+export function tagPage(
+	all: readonly TagCount[],
+	options: { after?: string; limit: number; maxChars: number },
+): TagPage {
 	const { after, limit, maxChars } = options;
 	const start = after === undefined ? 0 : all.findIndex((tag) => tag.name > after);
 	if (start === -1) return { tags: [] };

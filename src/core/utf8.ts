@@ -8,7 +8,9 @@ export const MAX_NAME_BYTES = 255;
  * string in place, about twenty times faster than counting here and without the copy an encoder makes.
  */
 const nativeByteLength: ((text: string) => number) | null =
-	typeof Buffer === "function" && typeof Buffer.byteLength === "function" ? (text: string) => Buffer.byteLength(text, "utf8") : null;
+	typeof Buffer === "function" && typeof Buffer.byteLength === "function"
+		? (text: string) => Buffer.byteLength(text, "utf8")
+		: null;
 
 /** UTF-8 byte length (a lone surrogate counts as the 3 bytes of U+FFFD, as encoders write it). */
 export function utf8Length(text: string): number {

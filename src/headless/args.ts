@@ -79,10 +79,20 @@ One host serves a folder at a time: a second one refuses, naming the first (its 
 
 export function parseArgs(argv: readonly string[]): CliArgs {
 	if (argv[0] === "merge") return parseMergeArgs(argv.slice(1));
-	const result: ServeArgs = { command: "serve", vault: "demo-vault", port: DEFAULT_PORT, apiKey: null, demo: true, create: false, besideObsidian: false };
+	const result: ServeArgs = {
+		command: "serve",
+		vault: "demo-vault",
+		port: DEFAULT_PORT,
+		apiKey: null,
+		demo: true,
+		create: false,
+		besideObsidian: false,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i]!;
-		const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+		const [flag, inline] = arg.includes("=")
+			? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+			: [arg, undefined];
 		const value = () => inline ?? argv[++i];
 		switch (flag) {
 			case "--help":
@@ -107,13 +117,15 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 				// Digits only: Number("") is 0 (a random port), and "0x50" or "1e3" are not what anyone types for a port.
 				const raw = value();
 				const port = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-				if (!Number.isInteger(port) || port < 0 || port > 65535) return { command: "error", message: "--port needs a number from 0 to 65535." };
+				if (!Number.isInteger(port) || port < 0 || port > 65535)
+					return { command: "error", message: "--port needs a number from 0 to 65535." };
 				result.port = port;
 				break;
 			}
 			case "--api-key": {
 				const key = value();
-				if (!key || key.length < 16) return { command: "error", message: "--api-key needs a key of at least 16 characters." };
+				if (!key || key.length < 16)
+					return { command: "error", message: "--api-key needs a key of at least 16 characters." };
 				result.apiKey = key;
 				break;
 			}

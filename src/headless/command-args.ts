@@ -8,7 +8,11 @@ export interface CommandArgs {
 }
 
 /** Splits `argv`; `valued` options take a value, `switches` take none; anything else is an error sentence. */
-export function splitCommandArgs(argv: readonly string[], valued: readonly string[], switches: readonly string[] = []): CommandArgs | string {
+export function splitCommandArgs(
+	argv: readonly string[],
+	valued: readonly string[],
+	switches: readonly string[] = [],
+): CommandArgs | string {
 	const words: string[] = [];
 	const options = new Map<string, string | true>();
 	for (let i = 0; i < argv.length; i++) {
@@ -43,7 +47,9 @@ export function vaultOption(args: CommandArgs): string {
 export async function commandFolder(vault: string): Promise<{ folder: string } | { problem: string }> {
 	const folder = resolve(vault);
 	const stats = await stat(folder).catch(() => null);
-	if (stats === null) return { problem: `The folder ${folder} does not exist. Give --vault the folder the host serves.` };
-	if (!stats.isDirectory()) return { problem: `${folder} is a file, not a folder. Give --vault the folder the host serves.` };
+	if (stats === null)
+		return { problem: `The folder ${folder} does not exist. Give --vault the folder the host serves.` };
+	if (!stats.isDirectory())
+		return { problem: `${folder} is a file, not a folder. Give --vault the folder the host serves.` };
 	return { folder };
 }

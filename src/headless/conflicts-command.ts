@@ -11,7 +11,13 @@
 import { join } from "path";
 import { ConflictLog, type ConflictRecord, type ConflictStatus } from "../core/conflicts";
 import { holderRecord } from "../host/running-marker";
-import { CONFLICT_FILES, ConflictJournal, loadConflicts, type JournalFiles, type SavedConflicts } from "../service/conflict-journal";
+import {
+	CONFLICT_FILES,
+	ConflictJournal,
+	loadConflicts,
+	type JournalFiles,
+	type SavedConflicts,
+} from "../service/conflict-journal";
 import type { StateStorage } from "../vault/gateway";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { commandFolder, splitCommandArgs, vaultOption } from "./command-args";
@@ -38,14 +44,22 @@ export function parseConflictsArgs(argv: readonly string[]): ConflictsArgs | { c
 	if (typeof args === "string") return { command: "error", message: args };
 	const [action, id, ...extra] = args.words;
 	const status = args.options.get("--status");
-	if (status !== undefined && !STATUSES.includes(status as ConflictStatus)) return { command: "error", message: `--status must be one of ${STATUSES.join(", ")}.` };
-	const common = { command: "conflicts" as const, status: (status as ConflictStatus | undefined) ?? null, json: args.options.has("--json"), vault: vaultOption(args) };
+	if (status !== undefined && !STATUSES.includes(status as ConflictStatus))
+		return { command: "error", message: `--status must be one of ${STATUSES.join(", ")}.` };
+	const common = {
+		command: "conflicts" as const,
+		status: (status as ConflictStatus | undefined) ?? null,
+		json: args.options.has("--json"),
+		vault: vaultOption(args),
+	};
 	if (action === "list" && id === undefined) return { ...common, action, id: "" };
 	if (action === "dismiss" && id !== undefined && extra.length === 0) {
-		if (common.status !== null || common.json) return { command: "error", message: "conflicts dismiss takes only an id (and --vault)." };
+		if (common.status !== null || common.json)
+			return { command: "error", message: "conflicts dismiss takes only an id (and --vault)." };
 		return { ...common, action, id };
 	}
-	if (action === "dismiss") return { command: "error", message: "conflicts dismiss needs one conflict id (conflicts list shows them)." };
+	if (action === "dismiss")
+		return { command: "error", message: "conflicts dismiss needs one conflict id (conflicts list shows them)." };
 	return { command: "error", message: "conflicts needs list or dismiss ID." };
 }
 
@@ -68,11 +82,23 @@ async function list(args: ConflictsArgs, storage: StateStorage, out: Write, err:
 	return 0;
 }
 
-async function dismiss(args: ConflictsArgs, folder: string, storage: StateStorage, out: Write, err: Write): Promise<number> {
+async function dismiss(
+	args: ConflictsArgs,
+	folder: string,
+	storage: StateStorage,
+	out: Write,
+	err: Write,
+): Promise<number> {
 	const locked = await takeLock(lockPath(folder), holderRecord("command", null, "conflicts dismiss"));
 	if ("refused" in locked) {
-		const host = locked.refused.holder?.kind === "command" ? "" : " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its conflicts are listed at GET /conflicts.";
-		return fail(err, `${capitalized(holderWords(locked.refused))} holds ${folder}, and conflict records are written by one process at a time, so nothing was changed.${host}`);
+		const host =
+			locked.refused.holder?.kind === "command"
+				? ""
+				: " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its conflicts are listed at GET /conflicts.";
+		return fail(
+			err,
+			`${capitalized(holderWords(locked.refused))} holds ${folder}, and conflict records are written by one process at a time, so nothing was changed.${host}`,
+		);
 	}
 	const lock = locked.held;
 	try {
@@ -81,11 +107,16 @@ async function dismiss(args: ConflictsArgs, folder: string, storage: StateStorag
 		const saved = await loadSaved(storage, (problem) => damaged.push(problem), true);
 		// A snapshot that cannot be read would be replaced by one holding only the log's records: leave it to the host,
 		// which keeps a damaged file aside before it starts afresh.
-		if (damaged.length > 0) return fail(err, `${damaged.join(" ")} Nothing was changed; start the host once (it keeps the damaged file aside), then dismiss again.`);
+		if (damaged.length > 0)
+			return fail(
+				err,
+				`${damaged.join(" ")} Nothing was changed; start the host once (it keeps the damaged file aside), then dismiss again.`,
+			);
 		const log = ConflictLog.fromSnapshot(saved.snapshot);
 		log.replay(saved.changes);
 		const record = log.get(args.id);
-		if (!record) return fail(err, `There is no conflict "${args.id}"; nothing was changed. List them with: conflicts list.`);
+		if (!record)
+			return fail(err, `There is no conflict "${args.id}"; nothing was changed. List them with: conflicts list.`);
 		if (record.status !== "open") {
 			out(`Conflict ${args.id} is already ${record.status}; nothing was changed.\n`);
 			return 0;
@@ -115,7 +146,12 @@ async function readConflictLog(storage: StateStorage, warn: (problem: string) =>
  * read it holds), and hands both to the journal's own loader (conflicts' files, or proposals' with `files`). It writes only the copy of a damaged log it keeps as
  * evidence, and only for a command that holds the lock (`keepDamaged`): the dismissal's compaction removes the log.
  */
-export async function loadSaved(storage: StateStorage, damaged: (problem: string) => void, keepDamaged = false, files: JournalFiles = CONFLICT_FILES): Promise<SavedConflicts> {
+export async function loadSaved(
+	storage: StateStorage,
+	damaged: (problem: string) => void,
+	keepDamaged = false,
+	files: JournalFiles = CONFLICT_FILES,
+): Promise<SavedConflicts> {
 	const logText = await storage.read(files.log);
 	const snapshotText = await storage.read(files.snapshot);
 	const asRead: StateStorage = {
@@ -124,19 +160,24 @@ export async function loadSaved(storage: StateStorage, damaged: (problem: string
 		append: async () => undefined,
 		remove: async () => undefined,
 	};
-	return loadConflicts(asRead, async (name, text) => {
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			damaged(`${join(STATE_FOLDER, name)} cannot be read as JSON; its records are not shown.`);
-			return null;
-		}
-	}, files);
+	return loadConflicts(
+		asRead,
+		async (name, text) => {
+			try {
+				return JSON.parse(text) as unknown;
+			} catch {
+				damaged(`${join(STATE_FOLDER, name)} cannot be read as JSON; its records are not shown.`);
+				return null;
+			}
+		},
+		files,
+	);
 }
 
 function describe(record: ConflictRecord): string {
 	const kept = record.backupPath ? `kept in ${record.backupPath}` : "its text could not be kept";
-	const settled = record.status === "open" ? "" : ` (${record.status}${record.resolvedAt ? ` ${record.resolvedAt}` : ""})`;
+	const settled =
+		record.status === "open" ? "" : ` (${record.status}${record.resolvedAt ? ` ${record.resolvedAt}` : ""})`;
 	return `${record.id}  ${record.status}  ${record.time}  ${record.path}  from ${record.agent}: ${record.reason}, ${kept}${settled}`;
 }
 

@@ -31,9 +31,15 @@ export async function openFolder(folder: string): Promise<Folder> {
 }
 
 /** Tuning for tests and benchmarks: a clock, shorter coalescing and save delays, and how long work yields. */
-export type FolderGuardTuning = Partial<Pick<RevisionGuardOptions, "now" | "coalesceMs" | "persistDebounceMs" | "yieldToHost" | "onError" | "proposals">>;
+export type FolderGuardTuning = Partial<
+	Pick<RevisionGuardOptions, "now" | "coalesceMs" | "persistDebounceMs" | "yieldToHost" | "onError" | "proposals">
+>;
 
-export async function openFolderGuard({ gateway, storage }: Folder, settings: () => RevisionGuardSettings, tuning: FolderGuardTuning = {}): Promise<RevisionGuard> {
+export async function openFolderGuard(
+	{ gateway, storage }: Folder,
+	settings: () => RevisionGuardSettings,
+	tuning: FolderGuardTuning = {},
+): Promise<RevisionGuard> {
 	return openRevisionGuard({
 		gateway,
 		storage,

@@ -23,7 +23,12 @@ type Refused = Extract<LockAttempt, { refused: unknown }>["refused"];
 /** Who holds the folder, in words: "a Revision Guard host (pid 1234 on this machine, started …, port 27125)". */
 export function holderWords({ holder }: Refused): string {
 	if (holder === null) return "a Revision Guard process";
-	const what = holder.kind === "command" ? `the Revision Guard command "${holder.command ?? "?"}"` : holder.kind === "obsidian" ? "Obsidian's Revision Guard" : "a Revision Guard host";
+	const what =
+		holder.kind === "command"
+			? `the Revision Guard command "${holder.command ?? "?"}"`
+			: holder.kind === "obsidian"
+				? "Obsidian's Revision Guard"
+				: "a Revision Guard host";
 	return `${what} (${describeHolder(holder)})`;
 }
 
@@ -33,10 +38,12 @@ export function serveRefusal(folder: string, refused: Refused): string {
 	if (refused.liveness === "unreadable") {
 		return `${lock} exists but cannot be read (another host may be writing it this instant), so nothing was served. Try again in a moment; if it stays, and no Revision Guard host serves ${folder}, delete that file.`;
 	}
-	if (refused.holder?.kind === "command") return `${holderWords(refused)} is changing the records of ${folder}; nothing was served. Try again in a moment.`;
-	const stop = refused.liveness === "elsewhere"
-		? `A process on another machine cannot be checked from here: if it no longer runs there, delete ${lock} and start again.`
-		: `Use that host (the key it printed is in ${join(folder, STATE_FOLDER, "settings.json")}), or stop it (Ctrl+C in its terminal, or kill ${refused.holder?.pid ?? "it"}) and start again.`;
+	if (refused.holder?.kind === "command")
+		return `${holderWords(refused)} is changing the records of ${folder}; nothing was served. Try again in a moment.`;
+	const stop =
+		refused.liveness === "elsewhere"
+			? `A process on another machine cannot be checked from here: if it no longer runs there, delete ${lock} and start again.`
+			: `Use that host (the key it printed is in ${join(folder, STATE_FOLDER, "settings.json")}), or stop it (Ctrl+C in its terminal, or kill ${refused.holder?.pid ?? "it"}) and start again.`;
 	return `${capitalized(holderWords(refused))} is already serving ${folder}, so this host did not start: two hosts on one folder overwrite each other's conflict records and history. ${stop}`;
 }
 
@@ -44,19 +51,31 @@ export function serveRefusal(folder: string, refused: Refused): string {
  * Whether the Obsidian plugin runs on `folder`: null when it does not (or `beside` allows it), else the refusal.
  * A marker left by a plugin that is no longer running (Obsidian crashed) is reported through `note` and ignored.
  */
-export async function pluginRefusal(folder: string, beside: boolean, note: (line: string) => void): Promise<string | null> {
+export async function pluginRefusal(
+	folder: string,
+	beside: boolean,
+	note: (line: string) => void,
+): Promise<string | null> {
 	for (const { path, holder } of await findPluginMarkers(folder)) {
 		const liveness = holder === null ? "unreadable" : livenessOf(holder);
 		if (liveness === "gone") {
 			note(`Ignoring ${path}: the Obsidian process that wrote it (${describeHolder(holder!)}) is no longer running.`);
 			continue;
 		}
-		const who = holder === null ? `Obsidian's Revision Guard may be running on this vault (${path} exists but cannot be read)` : `Obsidian's Revision Guard is running on this vault (${describeHolder(holder)}; its marker is ${path})`;
+		const who =
+			holder === null
+				? `Obsidian's Revision Guard may be running on this vault (${path} exists but cannot be read)`
+				: `Obsidian's Revision Guard is running on this vault (${describeHolder(holder)}; its marker is ${path})`;
 		if (beside) {
-			note(`${who}; serving beside it, as ${BESIDE_OBSIDIAN_FLAG} asks. Prefer the plugin's own API while Obsidian is open.`);
+			note(
+				`${who}; serving beside it, as ${BESIDE_OBSIDIAN_FLAG} asks. Prefer the plugin's own API while Obsidian is open.`,
+			);
 			continue;
 		}
-		const stale = liveness === "elsewhere" || holder === null ? ` If Obsidian no longer has this vault open there, delete ${join(folder, path)}.` : "";
+		const stale =
+			liveness === "elsewhere" || holder === null
+				? ` If Obsidian no longer has this vault open there, delete ${join(folder, path)}.`
+				: "";
 		return `${who}, so the headless host did not start.
 Serving a vault from both is dangerous: this host cannot see what you type in Obsidian until Obsidian saves it, so an agent's write through it can be overwritten by Obsidian's autosave or overwrite typing not yet saved, and each host keeps its own conflict records and history. Give agents the plugin's API instead (its port and keys are in Obsidian's settings for Revision Guard).${stale}
 To serve it anyway, start again with ${BESIDE_OBSIDIAN_FLAG}.`;
@@ -66,7 +85,8 @@ To serve it anyway, start again with ${BESIDE_OBSIDIAN_FLAG}.`;
 
 /** The line a host prints when it took over a lock whose holder had died. */
 export function takeoverNote(tookOver: HolderRecord | "unreadable", lock: string): string {
-	if (tookOver === "unreadable") return `Took over ${lock}: it could not be read and had not changed for a while (left by a crash).`;
+	if (tookOver === "unreadable")
+		return `Took over ${lock}: it could not be read and had not changed for a while (left by a crash).`;
 	return `Took over ${lock} from ${tookOver.kind === "command" ? `the command "${tookOver.command ?? "?"}"` : "a host"} that is no longer running (${describeHolder(tookOver)}).`;
 }
 

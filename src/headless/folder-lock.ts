@@ -36,7 +36,9 @@ const UNREADABLE_GRACE_MS = 10_000;
 const ATTEMPTS = 8;
 
 /** What holds the lock now, without taking it: null when nothing (or a dead process) does. */
-export async function peekLock(path: string): Promise<{ holder: HolderRecord | null; liveness: Liveness | "unreadable" } | null> {
+export async function peekLock(
+	path: string,
+): Promise<{ holder: HolderRecord | null; liveness: Liveness | "unreadable" } | null> {
 	const found = await readHolder(path);
 	if (found === null) return null;
 	const verdict = judge(found);
@@ -56,7 +58,9 @@ export async function takeLock(path: string, record: HolderRecord): Promise<Lock
 		if (await moveAsideIfUnchanged(path, found.text)) tookOver = found.holder ?? "unreadable";
 	}
 	const found = await readHolder(path);
-	return { refused: found ? { holder: found.holder, liveness: "unreadable" } : { holder: null, liveness: "unreadable" } };
+	return {
+		refused: found ? { holder: found.holder, liveness: "unreadable" } : { holder: null, liveness: "unreadable" },
+	};
 }
 
 /** Takes the lock, retrying for up to `waitMs` while a live holder has it (for short holders: a keys command). */
@@ -86,7 +90,8 @@ async function readHolder(path: string): Promise<Found | null> {
 }
 
 function judge(found: Found): { holder: HolderRecord | null; liveness: Liveness | "unreadable" } | "stale" {
-	if (found.holder === null) return Date.now() - found.modified > UNREADABLE_GRACE_MS ? "stale" : { holder: null, liveness: "unreadable" };
+	if (found.holder === null)
+		return Date.now() - found.modified > UNREADABLE_GRACE_MS ? "stale" : { holder: null, liveness: "unreadable" };
 	const liveness = livenessOf(found.holder);
 	return liveness === "gone" ? "stale" : { holder: found.holder, liveness };
 }

@@ -69,7 +69,10 @@ function linuxStart(pid: number): number | "dead" | null {
 /** Other POSIX systems (macOS, the BSDs): ps's elapsed time, `[[dd-]hh:]mm:ss`. */
 function psStart(pid: number): number | null {
 	try {
-		const elapsed = execFileSync("ps", ["-o", "etime=", "-p", String(pid)], { encoding: "utf8", timeout: 2_000 }).trim();
+		const elapsed = execFileSync("ps", ["-o", "etime=", "-p", String(pid)], {
+			encoding: "utf8",
+			timeout: 2_000,
+		}).trim();
 		const match = /^(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)$/.exec(elapsed);
 		if (!match) return null;
 		const [, days = "0", hours = "0", minutes = "0", seconds = "0"] = match;

@@ -6,7 +6,11 @@ import type { StateStorage } from "../vault/gateway";
 export const SETTINGS_FILE = "settings.json";
 
 /** Loads settings, generating and saving a key on first run. A key given on the command line is used as well. */
-export async function loadHostSettings(storage: StateStorage, cliKey: string | null, port: number): Promise<RevisionGuardSettings> {
+export async function loadHostSettings(
+	storage: StateStorage,
+	cliKey: string | null,
+	port: number,
+): Promise<RevisionGuardSettings> {
 	const text = await storage.read(SETTINGS_FILE);
 	// The file holds the keys: private to this user, even if an older version wrote it world-readable.
 	if (text !== null) await storage.restrict?.(SETTINGS_FILE);
@@ -32,8 +36,15 @@ export function withCliKey(keys: AgentKey[], cliKey: string | null): AgentKey[] 
 }
 
 /** Writes settings.json: what was loaded and made, never a key given on the command line for this run. */
-export async function saveHostSettings(storage: StateStorage, settings: RevisionGuardSettings, cliKey: string | null = null): Promise<void> {
-	await storage.write(SETTINGS_FILE, JSON.stringify({ ...settings, keys: settings.keys.filter((key) => key.key !== cliKey) }, null, "\t"));
+export async function saveHostSettings(
+	storage: StateStorage,
+	settings: RevisionGuardSettings,
+	cliKey: string | null = null,
+): Promise<void> {
+	await storage.write(
+		SETTINGS_FILE,
+		JSON.stringify({ ...settings, keys: settings.keys.filter((key) => key.key !== cliKey) }, null, "\t"),
+	);
 }
 
 /**

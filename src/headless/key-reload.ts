@@ -20,7 +20,12 @@ export interface KeyReloadHooks {
 }
 
 /** Starts following `settingsPath`; returns the function that stops. */
-export function followKeys(settingsPath: string, settings: RevisionGuardSettings, cliKey: string | null, hooks: KeyReloadHooks): () => void {
+export function followKeys(
+	settingsPath: string,
+	settings: RevisionGuardSettings,
+	cliKey: string | null,
+	hooks: KeyReloadHooks,
+): () => void {
 	let reading = Promise.resolve();
 	const changed = (now: Stats, before: Stats) => {
 		if (now.mtimeMs === before.mtimeMs && now.ino === before.ino && now.size === before.size) return;
@@ -31,13 +36,20 @@ export function followKeys(settingsPath: string, settings: RevisionGuardSettings
 	return () => unwatchFile(settingsPath, changed);
 }
 
-async function reload(path: string, settings: RevisionGuardSettings, cliKey: string | null, hooks: KeyReloadHooks): Promise<void> {
+async function reload(
+	path: string,
+	settings: RevisionGuardSettings,
+	cliKey: string | null,
+	hooks: KeyReloadHooks,
+): Promise<void> {
 	let stored: unknown;
 	try {
 		stored = JSON.parse(await readFile(path, "utf8"));
 	} catch (error) {
 		const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it is gone" : "it cannot be read as JSON";
-		hooks.warn(`settings.json changed, but ${why}; the host keeps the keys it had. Fix the file (or restart the host to make a new key).`);
+		hooks.warn(
+			`settings.json changed, but ${why}; the host keeps the keys it had. Fix the file (or restart the host to make a new key).`,
+		);
 		return;
 	}
 	const all = withCliKey(withDefaults(stored).keys, cliKey);
@@ -47,12 +59,20 @@ async function reload(path: string, settings: RevisionGuardSettings, cliKey: str
 	const keys = all.filter((key) => !refused.has(key.name));
 	if (same(keys, settings.keys)) return;
 	settings.keys = keys;
-	for (const problem of problems) hooks.warn(`settings.json: ${problem.message} The key "${problem.key}" is refused until its ${problem.field} field is fixed.`);
-	hooks.say(keys.length === 0 ? "Keys changed in settings.json: there are none now, so every agent request is refused until one is added." : `Keys changed in settings.json: accepting ${keys.map((key) => key.name).join(", ")}.`);
+	for (const problem of problems)
+		hooks.warn(
+			`settings.json: ${problem.message} The key "${problem.key}" is refused until its ${problem.field} field is fixed.`,
+		);
+	hooks.say(
+		keys.length === 0
+			? "Keys changed in settings.json: there are none now, so every agent request is refused until one is added."
+			: `Keys changed in settings.json: accepting ${keys.map((key) => key.name).join(", ")}.`,
+	);
 }
 
 /** Whether two key lists are the same keys with the same scopes (a change of scope takes effect like a new key). */
 function same(a: readonly AgentKey[], b: readonly AgentKey[]): boolean {
-	const text = (list: readonly AgentKey[]) => JSON.stringify(list.map((key) => [key.name, key.key, key.read, key.write, key.propose]));
+	const text = (list: readonly AgentKey[]) =>
+		JSON.stringify(list.map((key) => [key.name, key.key, key.read, key.write, key.propose]));
 	return text(a) === text(b);
 }

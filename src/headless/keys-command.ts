@@ -39,7 +39,8 @@ export function parseKeysArgs(argv: readonly string[]): KeysArgs | { command: "e
 		const problem = nameProblem(name);
 		return problem ? { command: "error", message: problem } : { command: "keys", action, name: name.trim(), vault };
 	}
-	if (action === "add" || action === "revoke") return { command: "error", message: `keys ${action} needs one key name, e.g. keys ${action} claude-code.` };
+	if (action === "add" || action === "revoke")
+		return { command: "error", message: `keys ${action} needs one key name, e.g. keys ${action} claude-code.` };
 	return { command: "error", message: "keys needs list, add NAME or revoke NAME." };
 }
 
@@ -61,32 +62,55 @@ export async function runKeys(args: KeysArgs, out: Write, err: Write): Promise<n
 		const stored = await readSettings(storage, settingsPath);
 		if (typeof stored === "string") return fail(err, stored);
 		const keys = validKeys(stored);
-		if (keys.length === 0) out(`${found.folder} has no agent keys yet. The host makes one named "agent" when it starts; or add one: keys add NAME.\n`);
+		if (keys.length === 0)
+			out(
+				`${found.folder} has no agent keys yet. The host makes one named "agent" when it starts; or add one: keys add NAME.\n`,
+			);
 		for (const key of keys) out(`${key.name}\tcreated ${key.created}\n`);
 		return 0;
 	}
-	const locked = await takeLockWaiting(lockPath(found.folder, SETTINGS_LOCK), holderRecord("command", null, `keys ${args.action}`), 5_000);
-	if ("refused" in locked) return fail(err, `${capitalized(holderWords(locked.refused))} is changing ${settingsPath}; nothing was changed. Try again in a moment.`);
+	const locked = await takeLockWaiting(
+		lockPath(found.folder, SETTINGS_LOCK),
+		holderRecord("command", null, `keys ${args.action}`),
+		5_000,
+	);
+	if ("refused" in locked)
+		return fail(
+			err,
+			`${capitalized(holderWords(locked.refused))} is changing ${settingsPath}; nothing was changed. Try again in a moment.`,
+		);
 	try {
 		const stored = await readSettings(storage, settingsPath);
 		if (typeof stored === "string") return fail(err, stored);
 		const keys = Array.isArray(stored?.keys) ? (stored.keys as unknown[]) : [];
 		const named = (entry: unknown) => (entry as { name?: unknown } | null)?.name === args.name;
 		if (args.action === "add") {
-			if (keys.some(named)) return fail(err, `There is already a key named "${args.name}"; nothing was changed. Pick another name, or revoke that key first: keys revoke ${args.name}.`);
+			if (keys.some(named))
+				return fail(
+					err,
+					`There is already a key named "${args.name}"; nothing was changed. Pick another name, or revoke that key first: keys revoke ${args.name}.`,
+				);
 			const key = { name: args.name, key: generateKey(), created: new Date().toISOString() };
 			await save(storage, stored, [...keys, key]);
-			out(`Added the key "${args.name}". Give it to the agent (it is printed only now; it is kept in ${settingsPath}, readable by you only):\n  ${key.key}\nA host serving this folder accepts it within a second; one started later reads it at start.\n`);
+			out(
+				`Added the key "${args.name}". Give it to the agent (it is printed only now; it is kept in ${settingsPath}, readable by you only):\n  ${key.key}\nA host serving this folder accepts it within a second; one started later reads it at start.\n`,
+			);
 			return 0;
 		}
 		if (!keys.some(named)) {
 			const names = validKeys(stored).map((key) => key.name);
-			return fail(err, `There is no key named "${args.name}"; nothing was changed. ${names.length > 0 ? `The keys are: ${names.join(", ")}.` : "There are no keys."}`);
+			return fail(
+				err,
+				`There is no key named "${args.name}"; nothing was changed. ${names.length > 0 ? `The keys are: ${names.join(", ")}.` : "There are no keys."}`,
+			);
 		}
 		const left = keys.filter((entry) => !named(entry));
 		await save(storage, stored, left);
 		out(`Revoked the key "${args.name}": a host serving this folder refuses it within a second.\n`);
-		if (validKeys({ keys: left }).length === 0) out("No keys are left, so every agent is refused until you add one (keys add NAME); a host started with none makes a new one.\n");
+		if (validKeys({ keys: left }).length === 0)
+			out(
+				"No keys are left, so every agent is refused until you add one (keys add NAME); a host started with none makes a new one.\n",
+			);
 		return 0;
 	} finally {
 		await locked.held.release();
@@ -113,7 +137,9 @@ function validKeys(stored: Stored): { name: string; created: string }[] {
 	const keys = Array.isArray(stored?.keys) ? (stored.keys as unknown[]) : [];
 	return keys.flatMap((entry) => {
 		const key = entry as { name?: unknown; key?: unknown; created?: unknown } | null;
-		return typeof key?.name === "string" && typeof key.key === "string" && key.key.length >= 16 ? [{ name: key.name, created: typeof key.created === "string" ? key.created : "?" }] : [];
+		return typeof key?.name === "string" && typeof key.key === "string" && key.key.length >= 16
+			? [{ name: key.name, created: typeof key.created === "string" ? key.created : "?" }]
+			: [];
 	});
 }
 

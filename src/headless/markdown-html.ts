@@ -13,7 +13,9 @@ const markdown = new MarkdownIt({ html: false, linkify: false, typographer: fals
 
 export function renderMarkdown(text: string, maxChars: number): string | null {
 	const frontmatter = findFrontmatter(text);
-	const yaml = frontmatter ? `<pre class="frontmatter language-yaml"><code>${escapeText(frontmatter.yaml)}</code></pre>\n` : "";
+	const yaml = frontmatter
+		? `<pre class="frontmatter language-yaml"><code>${escapeText(frontmatter.yaml)}</code></pre>\n`
+		: "";
 	const html = yaml + markdown.render(frontmatter ? text.slice(frontmatter.end) : text);
 	return html.length > maxChars ? null : html;
 }

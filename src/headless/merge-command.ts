@@ -14,7 +14,11 @@ export const MERGE_ERROR_EXIT = 255;
 /** Exit code for wrong arguments: git's, above any conflict count, so a script can tell the two apart. */
 export const MERGE_USAGE_EXIT = 129;
 
-export async function runMerge(args: MergeArgs, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export async function runMerge(
+	args: MergeArgs,
+	out: (text: string) => void,
+	err: (text: string) => void,
+): Promise<number> {
 	let texts: string[];
 	try {
 		texts = await Promise.all([args.mine, args.base, args.theirs].map(readUtf8));

@@ -16,7 +16,11 @@ async function main(argv: readonly string[]): Promise<number> {
 		process.stderr.write(`${args.message}\n\n${MERGE_USAGE}\n`);
 		return MERGE_USAGE_EXIT;
 	}
-	return runMerge(args, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
+	return runMerge(
+		args,
+		(text) => process.stdout.write(text),
+		(text) => process.stderr.write(text),
+	);
 }
 
 main(process.argv.slice(2)).then(

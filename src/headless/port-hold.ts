@@ -25,14 +25,17 @@ export async function holdPort(port: number, address: string): Promise<PortAttem
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "EADDRINUSE") return { busy: portInUse(port, await revisionGuardOn(port)) };
-		return { busy: `The API cannot listen on ${address}:${port} (${code ?? String(error)}); pick another port with --port N.` };
+		return {
+			busy: `The API cannot listen on ${address}:${port} (${code ?? String(error)}); pick another port with --port N.`,
+		};
 	}
 	return { held: { port: (server.address() as { port: number }).port, release: () => closeServer(server) } };
 }
 
 /** What the headless host says when its port is taken (here, or by the listener if it is taken in the last instant). */
 export function portInUse(port: number, otherVault: string | null): string {
-	if (otherVault !== null) return `Port ${port} is already used by Revision Guard for the vault "${otherVault}"; pick another with --port N.`;
+	if (otherVault !== null)
+		return `Port ${port} is already used by Revision Guard for the vault "${otherVault}"; pick another with --port N.`;
 	return `Port ${port} is in use; pick another with --port N.`;
 }
 

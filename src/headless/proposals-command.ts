@@ -49,7 +49,8 @@ export interface ProposalsArgs {
 
 type Write = (text: string) => void;
 
-const USAGE_LINE = "proposals needs list, show ID, accept ID [--text FILE [--against REVISION]] [--note TEXT] or reject ID [--note TEXT].";
+const USAGE_LINE =
+	"proposals needs list, show ID, accept ID [--text FILE [--against REVISION]] [--note TEXT] or reject ID [--note TEXT].";
 
 export function parseProposalsArgs(argv: readonly string[]): ProposalsArgs | { command: "error"; message: string } {
 	const args = splitCommandArgs(argv, ["--vault", "--status", "--note", "--text", "--against"], ["--json"]);
@@ -60,17 +61,46 @@ export function parseProposalsArgs(argv: readonly string[]): ProposalsArgs | { c
 		return typeof value === "string" ? value : null;
 	};
 	const status = option("--status");
-	if (status !== null && !PROPOSAL_STATUSES.includes(status as ProposalStatus)) return { command: "error", message: `--status must be one of ${PROPOSAL_STATUSES.join(", ")}.` };
-	const parsed: ProposalsArgs = { command: "proposals", action: "list", id: id ?? "", status: status as ProposalStatus | null, json: args.options.has("--json"), note: option("--note"), text: option("--text"), against: option("--against"), vault: vaultOption(args) };
-	const only = (allowed: readonly ("status" | "json" | "note" | "text" | "against")[]) => (["status", "json", "note", "text", "against"] as const).every((name) => allowed.includes(name) || !parsed[name]);
-	if (action === "list" && id === undefined) return only(["status", "json"]) ? parsed : { command: "error", message: "proposals list takes --status, --json and --vault." };
+	if (status !== null && !PROPOSAL_STATUSES.includes(status as ProposalStatus))
+		return { command: "error", message: `--status must be one of ${PROPOSAL_STATUSES.join(", ")}.` };
+	const parsed: ProposalsArgs = {
+		command: "proposals",
+		action: "list",
+		id: id ?? "",
+		status: status as ProposalStatus | null,
+		json: args.options.has("--json"),
+		note: option("--note"),
+		text: option("--text"),
+		against: option("--against"),
+		vault: vaultOption(args),
+	};
+	const only = (allowed: readonly ("status" | "json" | "note" | "text" | "against")[]) =>
+		(["status", "json", "note", "text", "against"] as const).every((name) => allowed.includes(name) || !parsed[name]);
+	if (action === "list" && id === undefined)
+		return only(["status", "json"])
+			? parsed
+			: { command: "error", message: "proposals list takes --status, --json and --vault." };
 	if ((action === "show" || action === "accept" || action === "reject") && id !== undefined && extra.length === 0) {
-		const allowed = action === "show" ? (["json"] as const) : action === "accept" ? (["note", "text", "against"] as const) : (["note"] as const);
-		if (!only(allowed)) return { command: "error", message: `proposals ${action} takes only an id${action === "show" ? ", --json" : action === "accept" ? ", --text FILE, --against REVISION, --note TEXT" : ", --note TEXT"} and --vault.` };
-		if (parsed.against !== null && parsed.text === null) return { command: "error", message: "--against names the revision a --text FILE was settled against; send it with --text." };
+		const allowed =
+			action === "show"
+				? (["json"] as const)
+				: action === "accept"
+					? (["note", "text", "against"] as const)
+					: (["note"] as const);
+		if (!only(allowed))
+			return {
+				command: "error",
+				message: `proposals ${action} takes only an id${action === "show" ? ", --json" : action === "accept" ? ", --text FILE, --against REVISION, --note TEXT" : ", --note TEXT"} and --vault.`,
+			};
+		if (parsed.against !== null && parsed.text === null)
+			return {
+				command: "error",
+				message: "--against names the revision a --text FILE was settled against; send it with --text.",
+			};
 		return { ...parsed, action };
 	}
-	if (action === "show" || action === "accept" || action === "reject") return { command: "error", message: `proposals ${action} needs one proposal id (proposals list shows them).` };
+	if (action === "show" || action === "accept" || action === "reject")
+		return { command: "error", message: `proposals ${action} needs one proposal id (proposals list shows them).` };
 	return { command: "error", message: USAGE_LINE };
 }
 
@@ -108,37 +138,67 @@ async function list(args: ProposalsArgs, storage: StateStorage, out: Write, err:
 }
 
 /** The proposal against the note as it is now, read from the .bak and the note (only reads: safe beside a host). */
-async function show(args: ProposalsArgs, folder: string, storage: StateStorage, out: Write, err: Write): Promise<number> {
+async function show(
+	args: ProposalsArgs,
+	folder: string,
+	storage: StateStorage,
+	out: Write,
+	err: Write,
+): Promise<number> {
 	const record = (await readLog(storage, (problem) => err(`${problem}\n`))).get(args.id);
 	if (!record) return fail(err, missing(args.id));
 	const proposed = await readText(folder, record.backupPath);
-	if (proposed === null || revisionOf(proposed) !== record.proposedRevision) return fail(err, `The proposed text is no longer available: ${record.backupPath} was changed or removed.`);
+	if (proposed === null || revisionOf(proposed) !== record.proposedRevision)
+		return fail(err, `The proposed text is no longer available: ${record.backupPath} was changed or removed.`);
 	const note = await readText(folder, record.path);
 	const changedSince = (note === null ? null : revisionOf(note)) !== record.baseRevision;
-	const diff = unifiedDiff(note ?? "", proposed, { fromLabel: `a/${record.path} (now)`, toLabel: `b/${record.path} (proposed)` });
+	const diff = unifiedDiff(note ?? "", proposed, {
+		fromLabel: `a/${record.path} (now)`,
+		toLabel: `b/${record.path} (proposed)`,
+	});
 	if (args.json) {
 		out(`${JSON.stringify({ proposal: record, changedSince, diff }, null, 2)}\n`);
 		return 0;
 	}
 	out(`${describe(record)}\n`);
-	if (record.status === "pending" && changedSince) out(`The note changed since the proposal was made: accepting it is a three-way merge (proposals accept ${record.id} prints it).\n`);
+	if (record.status === "pending" && changedSince)
+		out(
+			`The note changed since the proposal was made: accepting it is a three-way merge (proposals accept ${record.id} prints it).\n`,
+		);
 	out(diff === "" ? "The proposal is the note as it is now.\n" : diff.endsWith("\n") ? diff : `${diff}\n`);
 	return 0;
 }
 
-async function decide(args: ProposalsArgs, folder: string, storage: StateStorage, out: Write, err: Write): Promise<number> {
+async function decide(
+	args: ProposalsArgs,
+	folder: string,
+	storage: StateStorage,
+	out: Write,
+	err: Write,
+): Promise<number> {
 	const text = args.text === null ? null : await readFile(resolve(args.text), "utf8").catch(() => null);
-	if (args.text !== null && text === null) return fail(err, `Could not read ${resolve(args.text)}; nothing was changed.`, 2);
+	if (args.text !== null && text === null)
+		return fail(err, `Could not read ${resolve(args.text)}; nothing was changed.`, 2);
 	const locked = await takeLock(lockPath(folder), holderRecord("command", null, `proposals ${args.action}`));
 	if ("refused" in locked) {
-		const host = locked.refused.holder?.kind === "command" ? "" : " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its proposals are listed with: proposals list.";
-		return fail(err, `${capitalized(holderWords(locked.refused))} holds ${folder}, and proposals are decided by one process at a time, so nothing was changed.${host}`);
+		const host =
+			locked.refused.holder?.kind === "command"
+				? ""
+				: " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its proposals are listed with: proposals list.";
+		return fail(
+			err,
+			`${capitalized(holderWords(locked.refused))} holds ${folder}, and proposals are decided by one process at a time, so nothing was changed.${host}`,
+		);
 	}
 	const lock = locked.held;
 	try {
 		if (lock.tookOver !== null) err(`${takeoverNote(lock.tookOver, lock.path)}\n`);
 		const settings = await readSettings(storage);
-		if (settings === null) return fail(err, `${join(STATE_FOLDER, SETTINGS_FILE)} cannot be read as JSON; nothing was changed. Start the host once (it keeps the damaged file aside), then run this again.`);
+		if (settings === null)
+			return fail(
+				err,
+				`${join(STATE_FOLDER, SETTINGS_FILE)} cannot be read as JSON; nothing was changed. Start the host once (it keeps the damaged file aside), then run this again.`,
+			);
 		const opened = await openFolder(folder);
 		const guard = await openFolderGuard(opened, () => settings);
 		try {
@@ -148,7 +208,9 @@ async function decide(args: ProposalsArgs, folder: string, storage: StateStorage
 				out(`Proposal ${record.id} is already ${record.status}; nothing was changed.\n`);
 				return 0;
 			}
-			return args.action === "reject" ? await reject(args, guard.notes.proposals, record, out, err) : await accept(args, text, guard.notes.proposals, record, out, err);
+			return args.action === "reject"
+				? await reject(args, guard.notes.proposals, record, out, err)
+				: await accept(args, text, guard.notes.proposals, record, out, err);
 		} finally {
 			await guard.close();
 			await opened.gateway.close();
@@ -160,30 +222,54 @@ async function decide(args: ProposalsArgs, folder: string, storage: StateStorage
 
 type Proposals = Awaited<ReturnType<typeof openFolderGuard>>["notes"]["proposals"];
 
-async function reject(args: ProposalsArgs, proposals: Proposals, record: ProposalRecord, out: Write, err: Write): Promise<number> {
+async function reject(
+	args: ProposalsArgs,
+	proposals: Proposals,
+	record: ProposalRecord,
+	out: Write,
+	err: Write,
+): Promise<number> {
 	const outcome = await proposals.rejectAsPerson(record.id, args.note ?? undefined);
 	if (outcome.kind === "failed") return fail(err, outcome.message);
-	out(`Rejected proposal ${record.id} from ${record.agent}: ${record.path} stays as it is; the proposed text stays in ${record.backupPath}.${outcome.record.note ? " Your note goes to the agent." : ""}\n`);
+	out(
+		`Rejected proposal ${record.id} from ${record.agent}: ${record.path} stays as it is; the proposed text stays in ${record.backupPath}.${outcome.record.note ? " Your note goes to the agent." : ""}\n`,
+	);
 	return 0;
 }
 
-async function accept(args: ProposalsArgs, text: string | null, proposals: Proposals, record: ProposalRecord, out: Write, err: Write): Promise<number> {
+async function accept(
+	args: ProposalsArgs,
+	text: string | null,
+	proposals: Proposals,
+	record: ProposalRecord,
+	out: Write,
+	err: Write,
+): Promise<number> {
 	// Your text (an edit, or a merge you settled) replaces only the revision you settled it against: the one printed
 	// with the merge (--against), else the one the proposal was made against. An edit made since is never replaced.
 	const against = text === null ? undefined : (args.against ?? record.baseRevision);
-	const outcome = await proposals.acceptAsPerson(record.id, { ...(text === null ? {} : { text, against }), ...(args.note === null ? {} : { note: args.note }) });
+	const outcome = await proposals.acceptAsPerson(record.id, {
+		...(text === null ? {} : { text, against }),
+		...(args.note === null ? {} : { note: args.note }),
+	});
 	switch (outcome.kind) {
 		case "accepted":
-			out(`Accepted proposal ${record.id} from ${record.agent}${outcome.record.status === "accepted" ? " as sent" : " with your edits"}: wrote ${record.path}.\n`);
+			out(
+				`Accepted proposal ${record.id} from ${record.agent}${outcome.record.status === "accepted" ? " as sent" : " with your edits"}: wrote ${record.path}.\n`,
+			);
 			return 0;
 		case "failed":
 			return fail(err, outcome.message);
 		case "changed": {
 			const { review } = outcome;
-			if (review.theirs === null) return fail(err, `The proposed text is no longer available: ${record.backupPath} was changed or removed.`);
+			if (review.theirs === null)
+				return fail(err, `The proposed text is no longer available: ${record.backupPath} was changed or removed.`);
 			out(renderMerge(mergeThreeWay(review.base ?? "", review.mine ?? "", review.theirs)));
 			const settle = `proposals accept ${record.id} --text FILE${review.mineRevision === null ? "" : ` --against ${review.mineRevision}`}`;
-			return fail(err, `${record.path} changed since ${text === null ? "the proposal was made" : "the revision your text was settled against"}, so nothing was written. The three-way merge (your note now, the agent's proposal) is printed above: settle it, save it to a file and run: ${settle}. Or reject it: proposals reject ${record.id}.`);
+			return fail(
+				err,
+				`${record.path} changed since ${text === null ? "the proposal was made" : "the revision your text was settled against"}, so nothing was written. The three-way merge (your note now, the agent's proposal) is printed above: settle it, save it to a file and run: ${settle}. Or reject it: proposals reject ${record.id}.`,
+			);
 		}
 	}
 }
@@ -203,7 +289,10 @@ async function readText(folder: string, path: string): Promise<string | null> {
 }
 
 function describe(record: ProposalRecord): string {
-	const decided = record.status === "pending" ? "" : ` (${record.status}${record.decidedAt ? ` ${record.decidedAt}` : ""}${record.note ? `: ${JSON.stringify(record.note)}` : ""})`;
+	const decided =
+		record.status === "pending"
+			? ""
+			: ` (${record.status}${record.decidedAt ? ` ${record.decidedAt}` : ""}${record.note ? `: ${JSON.stringify(record.note)}` : ""})`;
 	return `${record.id}  ${record.status}  ${record.time}  ${record.path}  from ${record.agent}: ${record.operation}, kept in ${record.backupPath}${decided}`;
 }
 

@@ -70,14 +70,22 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 	const { gateway, storage } = opened;
 	const recovered = await recoverTempFiles(gateway.root, join(gateway.root, STATE_FOLDER, "recovered"));
 	if (recovered.length > 0) {
-		console.warn(`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves are whole. The partial files were moved, not deleted:`);
+		console.warn(
+			`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves are whole. The partial files were moved, not deleted:`,
+		);
 		for (const path of recovered) console.warn(`  ${path}`);
 	}
 	// A keys command rewriting settings.json right now is waited for, so the first key made here cannot undo its change.
-	const settingsLock = await takeLockWaiting(lockPath(folder, SETTINGS_LOCK), holderRecord("command", null, "settings"), 5_000);
+	const settingsLock = await takeLockWaiting(
+		lockPath(folder, SETTINGS_LOCK),
+		holderRecord("command", null, "settings"),
+		5_000,
+	);
 	if ("refused" in settingsLock) {
 		await gateway.close();
-		fail(`${lockPath(folder, SETTINGS_LOCK)} is held, so settings.json could not be read safely. Try again in a moment; if it stays, delete that file.`);
+		fail(
+			`${lockPath(folder, SETTINGS_LOCK)} is held, so settings.json could not be read safely. Try again in a moment; if it stays, delete that file.`,
+		);
 		return false;
 	}
 	const settings = await loadHostSettings(storage, args.apiKey, port.port).finally(() => settingsLock.held.release());
@@ -95,8 +103,14 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 			guard.conflicts.onChange((record) => {
 				if (record.status !== "open" || record.resolvedAt !== undefined) return;
 				const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
-				if (record.source === "outside") say(`[${record.time}] another program saved ${record.path} without ${OUTSIDE[record.reason] ?? "what was there"}; that text is ${kept}`);
-				else say(`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`);
+				if (record.source === "outside")
+					say(
+						`[${record.time}] another program saved ${record.path} without ${OUTSIDE[record.reason] ?? "what was there"}; that text is ${kept}`,
+					);
+				else
+					say(
+						`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`,
+					);
 			});
 			announceProposals(guard, folder);
 		},
@@ -112,7 +126,10 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 		process.exitCode = 1;
 		return false;
 	}
-	const stopFollowing = followKeys(join(gateway.root, STATE_FOLDER, SETTINGS_FILE), settings, args.apiKey, { say, warn: (line) => console.warn(line) });
+	const stopFollowing = followKeys(join(gateway.root, STATE_FOLDER, SETTINGS_FILE), settings, args.apiKey, {
+		say,
+		warn: (line) => console.warn(line),
+	});
 	// Handlers first: the welcome text says Ctrl+C stops the host, so it must be true once that text is out.
 	let stopping = false;
 	const stop = async (signal: string) => {
@@ -128,7 +145,16 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 	for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
 
 	const sampleNote = pickSampleNote(await gateway.listNotes(settings.noteExtensions), settings.backupFolder);
-	say(welcomeText({ folder, port: listening, key: settings.keys[0]!.key, notes: host.reconcile.checked, changed: host.reconcile.changed, sampleNote }));
+	say(
+		welcomeText({
+			folder,
+			port: listening,
+			key: settings.keys[0]!.key,
+			notes: host.reconcile.checked,
+			changed: host.reconcile.changed,
+			sampleNote,
+		}),
+	);
 	return true;
 }
 
@@ -145,7 +171,9 @@ function announceProposals(guard: RevisionGuard, folder: string): void {
 		}
 		if (announced.has(record.id)) return;
 		announced.add(record.id);
-		say(`[${record.time}] ${record.agent} proposed a change to ${record.path}; it waits for you (kept in ${record.backupPath}). See it with: npm start --silent -- proposals show ${record.id} --vault ${shellWord(folder)} (accept or reject it once this host is stopped)`);
+		say(
+			`[${record.time}] ${record.agent} proposed a change to ${record.path}; it waits for you (kept in ${record.backupPath}). See it with: npm start --silent -- proposals show ${record.id} --vault ${shellWord(folder)} (accept or reject it once this host is stopped)`,
+		);
 	});
 }
 
@@ -181,7 +209,9 @@ async function folderProblem(folder: string, args: ServeArgs): Promise<boolean |
 		if (args.demo || args.create) return false;
 		return `The folder ${folder} does not exist, so nothing was served. Check the path, or add --create to start a new vault there.`;
 	}
-	return stats.isDirectory() ? true : `${folder} is a file, not a folder. Give --vault the folder that holds your notes.`;
+	return stats.isDirectory()
+		? true
+		: `${folder} is a file, not a folder. Give --vault the folder that holds your notes.`;
 }
 
 function fail(message: string, code = 1): void {

@@ -30,14 +30,19 @@ export function pickSampleNote(notePaths: readonly string[], backupFolder: strin
 function urlPath(path: string): string {
 	return path
 		.split("/")
-		.map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`))
+		.map((segment) =>
+			encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`),
+		)
 		.join("/");
 }
 
 export function welcomeText({ folder, port, key, notes, changed, sampleNote }: WelcomeInfo): string {
 	const base = `http://127.0.0.1:${port}`;
 	const note = `${base}/vault/${sampleNote === null ? NOTE_PLACEHOLDER : urlPath(sampleNote)}`;
-	const placeholder = sampleNote === null ? `\n  # This folder has no notes yet: add one and put its path in place of ${NOTE_PLACEHOLDER}.` : "";
+	const placeholder =
+		sampleNote === null
+			? `\n  # This folder has no notes yet: add one and put its path in place of ${NOTE_PLACEHOLDER}.`
+			: "";
 	return `Revision Guard is serving ${folder}
   ${notes} notes tracked${changed > 0 ? `, ${changed} changed since last run` : ""}
   REST API: ${base}/
@@ -69,5 +74,7 @@ export function claudeCommand(base: string, key: string): string {
 
 /** The usual `mcpServers` entry of MCP clients' JSON configuration, on one line. */
 export function mcpClientJson(base: string, key: string): string {
-	return JSON.stringify({ mcpServers: { "revision-guard": { type: "http", url: `${base}/mcp`, headers: { Authorization: `Bearer ${key}` } } } });
+	return JSON.stringify({
+		mcpServers: { "revision-guard": { type: "http", url: `${base}/mcp`, headers: { Authorization: `Bearer ${key}` } } },
+	});
 }

@@ -12,6 +12,13 @@ import type { AgentNotes } from "../service/agent-notes";
 /** Every route a host serves, /mcp included (the OpenAPI document lists them all). */
 export const HOST_ROUTES: readonly Route[] = [...ROUTES, MCP_ROUTE];
 
-export function createApiServer(notes: AgentNotes, options: Omit<ApiServerOptions, "notes" | "mounts"> = {}): ApiServer {
-	return new ApiServer({ ...options, notes, mounts: [mcpMount(notes, { ...(options.onError ? { onError: options.onError } : {}) })] });
+export function createApiServer(
+	notes: AgentNotes,
+	options: Omit<ApiServerOptions, "notes" | "mounts"> = {},
+): ApiServer {
+	return new ApiServer({
+		...options,
+		notes,
+		mounts: [mcpMount(notes, { ...(options.onError ? { onError: options.onError } : {}) })],
+	});
 }

@@ -51,8 +51,10 @@ export function holderRecord(kind: HolderKind, port: number | null, command?: st
 export function parseHolder(text: string): HolderRecord | null {
 	try {
 		const value = JSON.parse(text) as Partial<HolderRecord> | null;
-		if (value?.app !== "revision-guard" || typeof value.pid !== "number" || typeof value.hostname !== "string") return null;
-		if (typeof value.started !== "string" || typeof value.processStart !== "number" || typeof value.nonce !== "string") return null;
+		if (value?.app !== "revision-guard" || typeof value.pid !== "number" || typeof value.hostname !== "string")
+			return null;
+		if (typeof value.started !== "string" || typeof value.processStart !== "number" || typeof value.nonce !== "string")
+			return null;
 		if (value.kind !== "headless" && value.kind !== "obsidian" && value.kind !== "command") return null;
 		return { ...value, port: typeof value.port === "number" ? value.port : null } as HolderRecord;
 	} catch {

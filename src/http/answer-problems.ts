@@ -27,11 +27,24 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 		case undefined:
 			return null;
 		case "note-not-utf8":
-			return problem("note-not-utf8", `${refused.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`, { path: refused.path });
+			return problem(
+				"note-not-utf8",
+				`${refused.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`,
+				{ path: refused.path },
+			);
 		case "name-clash":
-			return problem("name-clash", `${refused.message} Nothing was written. Use the existing note's exact name, as listed.`, { path: refused.path, existing: refused.existing ?? null });
+			return problem(
+				"name-clash",
+				`${refused.message} Nothing was written. Use the existing note's exact name, as listed.`,
+				{ path: refused.path, existing: refused.existing ?? null },
+			);
 		case "note-not-ready":
-			return problem("note-not-ready", `${refused.message} Retry in a moment; GET it first to update it.`, { path: refused.path }, { "Retry-After": "1" });
+			return problem(
+				"note-not-ready",
+				`${refused.message} Retry in a moment; GET it first to update it.`,
+				{ path: refused.path },
+				{ "Retry-After": "1" },
+			);
 		case "invalid-path":
 			return problem("invalid-path", `${refused.message} Nothing was read or written.`);
 	}

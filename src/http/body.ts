@@ -3,8 +3,7 @@ import type { IncomingMessage } from "http";
 import { refuse } from "./problems";
 
 export type BodyResult =
-	| { ok: true; text: string; bytes: number }
-	| { ok: false; problem: "payload-too-large" | "invalid-utf8" | "aborted" };
+	{ ok: true; text: string; bytes: number } | { ok: false; problem: "payload-too-large" | "invalid-utf8" | "aborted" };
 
 /**
  * One decoder for every body (a whole decode keeps no state between calls, and making one per request costs more
@@ -18,7 +17,8 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export function readTextBody(request: IncomingMessage, maxBytes: number): Promise<BodyResult> {
 	const declared = Number(request.headers["content-length"]);
-	if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ ok: false, problem: "payload-too-large" });
+	if (Number.isFinite(declared) && declared > maxBytes)
+		return Promise.resolve({ ok: false, problem: "payload-too-large" });
 	// Nothing more will come on a request already ended or stopped (an async iterator answered these at once too).
 	if (request.readableEnded) return Promise.resolve(decodeBody(Buffer.alloc(0)));
 	if (request.destroyed) return Promise.resolve({ ok: false, problem: "aborted" });
@@ -62,7 +62,17 @@ const MB = 1024 * 1024;
 export async function bodyTextOrRefuse(request: IncomingMessage, limitMB: number): Promise<string> {
 	const result = await readTextBody(request, limitMB * MB);
 	if (result.ok) return result.text;
-	if (result.problem === "payload-too-large") return refuse("payload-too-large", `The body is over the ${limitMB} MB limit; nothing was read or written.`, {}, { Connection: "close" });
-	if (result.problem === "invalid-utf8") return refuse("invalid-utf8", "The body is not valid UTF-8; nothing was read or written. Send the note as UTF-8 text.");
+	if (result.problem === "payload-too-large")
+		return refuse(
+			"payload-too-large",
+			`The body is over the ${limitMB} MB limit; nothing was read or written.`,
+			{},
+			{ Connection: "close" },
+		);
+	if (result.problem === "invalid-utf8")
+		return refuse(
+			"invalid-utf8",
+			"The body is not valid UTF-8; nothing was read or written. Send the note as UTF-8 text.",
+		);
 	return refuse("bad-request", "The request body was cut off; nothing was read or written.");
 }

@@ -5,6 +5,17 @@ import { problem } from "./problems";
 import type { ApiResponse } from "./response";
 
 export function keyNotServed(scopeProblem: ScopeProblem): ApiResponse {
-	const refusal: ScopeForbidden = { reason: "scope-forbidden", why: "key-not-served", key: scopeProblem.key, path: null, field: scopeProblem.field, problem: scopeProblem.message };
-	return problem("scope-forbidden", `${scopeRuleSentence(refusal)} Nothing was read or written. ${scopeNextStep(refusal)}`, scopeFacts(refusal));
+	const refusal: ScopeForbidden = {
+		reason: "scope-forbidden",
+		why: "key-not-served",
+		key: scopeProblem.key,
+		path: null,
+		field: scopeProblem.field,
+		problem: scopeProblem.message,
+	};
+	return problem(
+		"scope-forbidden",
+		`${scopeRuleSentence(refusal)} Nothing was read or written. ${scopeNextStep(refusal)}`,
+		scopeFacts(refusal),
+	);
 }

@@ -46,7 +46,10 @@ export class ApiListener {
 			}
 			this.server = server;
 			this.error = null;
-			if (!isLoopback(host)) this.hooks.warn(`Revision Guard: the agent API listens on ${host}, beyond this computer. Keys travel unencrypted; prefer 127.0.0.1.`);
+			if (!isLoopback(host))
+				this.hooks.warn(
+					`Revision Guard: the agent API listens on ${host}, beyond this computer. Keys travel unencrypted; prefer 127.0.0.1.`,
+				);
 		});
 	}
 
@@ -85,33 +88,41 @@ export class ApiListener {
 }
 
 /** Why listening failed, in words: a taken port names the vault whose Revision Guard holds it, when one does. */
-async function describeListenError(error: unknown, port: number, portInUse?: ListenerHooks["portInUse"]): Promise<string> {
+async function describeListenError(
+	error: unknown,
+	port: number,
+	portInUse?: ListenerHooks["portInUse"],
+): Promise<string> {
 	const code = (error as NodeJS.ErrnoException).code;
 	if (code !== "EADDRINUSE") return `The agent API could not start (${code ?? "unknown error"}).`;
 	const other = await revisionGuardOn(port);
 	if (portInUse) return portInUse(port, other);
-	if (other !== null) return `Port ${port} is already used by Revision Guard for the vault "${other}". Give this vault another port in settings.`;
+	if (other !== null)
+		return `Port ${port} is already used by Revision Guard for the vault "${other}". Give this vault another port in settings.`;
 	return `Port ${port} is in use by another program. Choose another port in settings.`;
 }
 
 /** The vault name Revision Guard reports on 127.0.0.1:`port` (its `GET /` needs no key), or null. */
 export function revisionGuardOn(port: number): Promise<string | null> {
 	return new Promise((resolve) => {
-		const req = request({ host: LOOPBACK, port, path: "/", headers: { Host: `${LOOPBACK}:${port}` }, timeout: 1_000 }, (res) => {
-			let text = "";
-			res.setEncoding("utf8");
-			res.on("data", (chunk: string) => {
-				if (text.length < 4_096) text += chunk;
-			});
-			res.on("end", () => {
-				try {
-					const body = JSON.parse(text) as { service?: unknown; vault?: unknown };
-					resolve(body.service === SERVICE_NAME && typeof body.vault === "string" ? body.vault : null);
-				} catch {
-					resolve(null);
-				}
-			});
-		});
+		const req = request(
+			{ host: LOOPBACK, port, path: "/", headers: { Host: `${LOOPBACK}:${port}` }, timeout: 1_000 },
+			(res) => {
+				let text = "";
+				res.setEncoding("utf8");
+				res.on("data", (chunk: string) => {
+					if (text.length < 4_096) text += chunk;
+				});
+				res.on("end", () => {
+					try {
+						const body = JSON.parse(text) as { service?: unknown; vault?: unknown };
+						resolve(body.service === SERVICE_NAME && typeof body.vault === "string" ? body.vault : null);
+					} catch {
+						resolve(null);
+					}
+				});
+			},
+		);
 		req.on("timeout", () => req.destroy());
 		req.on("error", () => resolve(null));
 		req.end();

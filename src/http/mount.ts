@@ -11,6 +11,11 @@ export interface Mount {
 	/** Its entry in the route table (for OPTIONS, 405s and the route listing); its handlers are not called. */
 	route: Route;
 	/** Answers an authenticated request: an answer for the server to send, or null once it answered on `response`. */
-	handle(request: IncomingMessage, response: ServerResponse, agent: AgentKey, cors: Record<string, string>): Promise<ApiResponse | null>;
+	handle(
+		request: IncomingMessage,
+		response: ServerResponse,
+		agent: AgentKey,
+		cors: Record<string, string>,
+	): Promise<ApiResponse | null>;
 	close(): Promise<void>;
 }

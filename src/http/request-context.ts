@@ -18,7 +18,11 @@ export interface ParsedRequest {
 	notes: AgentNotes;
 }
 
-export function requestContext(request: IncomingMessage, response: ServerResponse, parsed: ParsedRequest): RequestContext {
+export function requestContext(
+	request: IncomingMessage,
+	response: ServerResponse,
+	parsed: ParsedRequest,
+): RequestContext {
 	return new HttpRequestContext(request, response, parsed);
 }
 
@@ -55,7 +59,9 @@ class HttpRequestContext implements RequestContext {
 		this.agent = parsed.agent;
 		this.notes = parsed.notes;
 		this.headers = request.headers;
-		this.actor = parsed.agent ? agentActor(parsed.agent.name, clientIdOf(parsed.agent.key), undefined, parsed.scope) : null;
+		this.actor = parsed.agent
+			? agentActor(parsed.agent.name, clientIdOf(parsed.agent.key), undefined, parsed.scope)
+			: null;
 	}
 
 	/** Made on first use (only long-polls ask): aborted when the client goes away before its answer. */

@@ -14,7 +14,12 @@ export interface ApiResponse {
 
 export function json(status: number, body: JsonValue, headers: Record<string, string> = {}): ApiResponse {
 	// A string body is sent as it is (see ApiResponse), so a JSON string value (a frontmatter title) is encoded here.
-	return { status, body: typeof body === "string" ? JSON.stringify(body) : body, headers, contentType: "application/json; charset=utf-8" };
+	return {
+		status,
+		body: typeof body === "string" ? JSON.stringify(body) : body,
+		headers,
+		contentType: "application/json; charset=utf-8",
+	};
 }
 
 export function noContent(headers: Record<string, string> = {}): ApiResponse {

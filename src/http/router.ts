@@ -57,7 +57,10 @@ export function prefix(start: string): (raw: string) => string | null {
 
 /** One segment after `start`, with no further slash. */
 export function segment(start: string): (raw: string) => string | null {
-	return (raw) => (raw.startsWith(start) && raw.length > start.length && !raw.slice(start.length).includes("/") ? raw.slice(start.length) : null);
+	return (raw) =>
+		raw.startsWith(start) && raw.length > start.length && !raw.slice(start.length).includes("/")
+			? raw.slice(start.length)
+			: null;
 }
 
 /** `start` + one segment + `end` (e.g. /conflicts/{id}/merge); captures "{id}" + end. */

@@ -23,7 +23,8 @@ const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PAT
 /** Where a person finds a key, on each host: the one the 401 points to. */
 const KEY_SOURCE = {
 	obsidian: "a key from Obsidian: Settings → Revision Guard → Agent keys",
-	folder: "the key the headless host printed when it started (or a new one from `npm start --silent -- keys add NAME --vault DIR`)",
+	folder:
+		"the key the headless host printed when it started (or a new one from `npm start --silent -- keys add NAME --vault DIR`)",
 } as const;
 
 export const LOOPBACK = "127.0.0.1";
@@ -57,7 +58,12 @@ export class ApiServer {
 		// slow client (slow-loris, or a Content-Length it never fills) from pinning sockets: 10 s for the headers,
 		// 15 s for the whole request. Long-polls are unaffected: these limits cover receiving a request only.
 		// A missing Host is refused by our own Host check (421, problem+json), not by Node with a bare 400.
-		const limits = { headersTimeout: 10_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
+		const limits = {
+			headersTimeout: 10_000,
+			requestTimeout: 15_000,
+			connectionsCheckingInterval: 1_000,
+			requireHostHeader: false,
+		};
 		const onRequest = (request: IncomingMessage, response: ServerResponse) => {
 			// Already answered 503 when it connected; that answer stands.
 			if (this.connections.wasRefused(request.socket)) {
@@ -73,17 +79,40 @@ export class ApiServer {
 			void this.handle(request, response);
 		};
 		const limitsOfConnections = options.connections ?? DEFAULT_LIMITS;
-		this.connections = new ConnectionGuard(options.notes.timers, options.notes.now, (socket) => {
-			answerAndClose(socket, problem("server-busy", "Every connection the server keeps is busy answering a request, so this one was not taken. Retry in a second.", {}, { "Retry-After": "1" }));
-		}, limitsOfConnections);
+		this.connections = new ConnectionGuard(
+			options.notes.timers,
+			options.notes.now,
+			(socket) => {
+				answerAndClose(
+					socket,
+					problem(
+						"server-busy",
+						"Every connection the server keeps is busy answering a request, so this one was not taken. Retry in a second.",
+						{},
+						{ "Retry-After": "1" },
+					),
+				);
+			},
+			limitsOfConnections,
+		);
 		this.server = createServer(limits, onRequest);
 		this.server.on("connection", (socket: Socket) => this.connections.admit(socket));
 		// An Expect other than 100-continue is ignored (RFC 9110 allows it) rather than answered with Node's bare 417.
 		this.server.on("checkExpectation", onRequest);
-		this.server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => this.refuseUnparsable(error, socket));
+		this.server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
+			this.refuseUnparsable(error, socket),
+		);
 		// A CONNECT (a proxy tunnel) would otherwise be dropped without an answer; it gets the 405 any other method would.
 		this.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
-			answerAndClose(socket, problem("method-not-allowed", `${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`, {}, { Allow: METHODS.join(", ") }));
+			answerAndClose(
+				socket,
+				problem(
+					"method-not-allowed",
+					`${request.method ?? "CONNECT"} is not served here: this is not a proxy. See GET /openapi.json.`,
+					{},
+					{ Allow: METHODS.join(", ") },
+				),
+			);
 		});
 		this.server.keepAliveTimeout = 5_000;
 		// The connection guard keeps the real limit (making room, or answering 503); this only bounds descriptors.
@@ -127,7 +156,13 @@ export class ApiServer {
 			socket.destroy();
 			return;
 		}
-		answerAndClose(socket, problem("bad-request", `The request is not valid HTTP/1.1 (${error.code ?? "parse error"}), so nothing was read or written. Check the request line, the headers and the body's length or chunked framing.`));
+		answerAndClose(
+			socket,
+			problem(
+				"bad-request",
+				`The request is not valid HTTP/1.1 (${error.code ?? "parse error"}), so nothing was read or written. Check the request line, the headers and the body's length or chunked framing.`,
+			),
+		);
 	}
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -141,7 +176,10 @@ export class ApiServer {
 				response.destroy();
 				return;
 			}
-			answer = problem("internal-error", "The server hit an unexpected error while handling this request. Nothing was written by this request's failed step; retry, and report it if it repeats.");
+			answer = problem(
+				"internal-error",
+				"The server hit an unexpected error while handling this request. Nothing was written by this request's failed step; retry, and report it if it repeats.",
+			);
 		}
 		if (answer) send(response, request.method === "HEAD" ? { ...answer, omitBody: true } : answer, request);
 	}
@@ -152,14 +190,25 @@ export class ApiServer {
 		const settings = notes.settings();
 		// RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and drops the rest silently).
 		if (hostLines(request.rawHeaders) > 1) {
-			return problem("bad-request", "The request has more than one Host header, so it was refused (RFC 9112 §3.2). Send exactly one: Host: 127.0.0.1:PORT.", {}, { Connection: "close" });
+			return problem(
+				"bad-request",
+				"The request has more than one Host header, so it was refused (RFC 9112 §3.2). Send exactly one: Host: 127.0.0.1:PORT.",
+				{},
+				{ Connection: "close" },
+			);
 		}
 		if (!isAllowedHost(request.headers.host, this.port, this.host)) {
-			return problem("misdirected-request", `This API only answers to Host 127.0.0.1:${this.port}, localhost:${this.port} or [::1]:${this.port}.`);
+			return problem(
+				"misdirected-request",
+				`This API only answers to Host 127.0.0.1:${this.port}, localhost:${this.port} or [::1]:${this.port}.`,
+			);
 		}
 		const origin = request.headers.origin;
 		if (!isAllowedOrigin(origin, settings.allowedOrigins, this.port)) {
-			return problem("forbidden-origin", "This request came from a web page whose origin is not allowed, so it was refused. Call the API from a local program instead.");
+			return problem(
+				"forbidden-origin",
+				"This request came from a web page whose origin is not allowed, so it was refused. Call the API from a local program instead.",
+			);
 		}
 		const cors = origin ? corsHeaders(origin) : {};
 		const rawUrl = request.url ?? "/";
@@ -177,22 +226,48 @@ export class ApiServer {
 		if (agent) this.connections.authenticated(request.socket);
 		// A key whose lists in settings do not compile is not served: never with a default scope in their place.
 		const scoped = agent ? notes.keyScope(agent) : null;
-		if (scoped !== null && !scoped.ok && !(found.kind === "found" && found.route.public)) return withHeaders(keyNotServed(scoped.problem), cors);
+		if (scoped !== null && !scoped.ok && !(found.kind === "found" && found.route.public))
+			return withHeaders(keyNotServed(scoped.problem), cors);
 		if (!agent && !(found.kind === "found" && found.route.public)) {
 			// Asked only here: the peer's address is a system call.
 			const client = request.socket.remoteAddress ?? "unknown";
 			const wait = this.throttle.retryAfter(client);
 			if (wait > 0) {
-				return withHeaders(problem("too-many-attempts", `Too many failed authentication attempts; retry in ${Math.ceil(wait / 1000)} s with a valid key.`, {}, { "Retry-After": String(Math.ceil(wait / 1000)) }), cors);
+				return withHeaders(
+					problem(
+						"too-many-attempts",
+						`Too many failed authentication attempts; retry in ${Math.ceil(wait / 1000)} s with a valid key.`,
+						{},
+						{ "Retry-After": String(Math.ceil(wait / 1000)) },
+					),
+					cors,
+				);
 			}
 			this.throttle.fail(client);
-			return withHeaders(problem("unauthorized", `Send Authorization: Bearer <key> with ${KEY_SOURCE[this.options.notes.hostName]}.`, {}, { "WWW-Authenticate": 'Bearer realm="revision-guard"' }), cors);
+			return withHeaders(
+				problem(
+					"unauthorized",
+					`Send Authorization: Bearer <key> with ${KEY_SOURCE[this.options.notes.hostName]}.`,
+					{},
+					{ "WWW-Authenticate": 'Bearer realm="revision-guard"' },
+				),
+				cors,
+			);
 		}
 
-		if (found.kind === "not-found") return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
+		if (found.kind === "not-found")
+			return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);
 		if (!known || found.kind === "method-not-allowed") {
 			const allow = found.kind === "found" ? allowedMethods(found.route) : found.allow;
-			return withHeaders(problem("method-not-allowed", `${request.method ?? ""} is not allowed on ${rawPath}; use ${allow.join(", ")}.`, {}, { Allow: allow.join(", ") }), cors);
+			return withHeaders(
+				problem(
+					"method-not-allowed",
+					`${request.method ?? ""} is not allowed on ${rawPath}; use ${allow.join(", ")}.`,
+					{},
+					{ Allow: allow.join(", ") },
+				),
+				cors,
+			);
 		}
 
 		const mount = agent ? this.options.mounts?.find((candidate) => candidate.route === found.route) : undefined;
@@ -201,7 +276,14 @@ export class ApiServer {
 			return answer && withHeaders(answer, cors);
 		}
 
-		const context = requestContext(request, response, { method, rest: found.rest, query, agent: scoped?.ok ? agent : null, ...(scoped?.ok ? { scope: scoped.scope } : {}), notes });
+		const context = requestContext(request, response, {
+			method,
+			rest: found.rest,
+			query,
+			agent: scoped?.ok ? agent : null,
+			...(scoped?.ok ? { scope: scoped.scope } : {}),
+			notes,
+		});
 		return withHeaders(await answerProblems(() => found.handler(context)), cors);
 	}
 }

@@ -36,9 +36,14 @@ export class HeldAtArrival {
 
 function heldCall(message: unknown, policy: PathPolicy): { id: string; path: string } | null {
 	if (typeof message !== "object" || message === null) return null;
-	const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: { path?: unknown } } };
+	const { method, id, params } = message as {
+		method?: unknown;
+		id?: unknown;
+		params?: { name?: unknown; arguments?: { path?: unknown } };
+	};
 	if (method !== "tools/call" || (typeof id !== "string" && typeof id !== "number")) return null;
-	if (typeof params?.name !== "string" || !HELD_TOOLS.has(params.name) || typeof params.arguments?.path !== "string") return null;
+	if (typeof params?.name !== "string" || !HELD_TOOLS.has(params.name) || typeof params.arguments?.path !== "string")
+		return null;
 	const checked = validateVaultPath(params.arguments.path, policy, "note");
 	return checked.ok ? { id: String(id), path: checked.path } : null;
 }

@@ -80,8 +80,17 @@ export class McpSessions {
 			onsessionclosed: () => void this.end(id),
 		});
 		const { onError } = this.options;
-		const actor = () => agentActor(session.agent, session.client, owner, scopeOfOwner(this.notes, owner, session.agent));
-		const asker = new PersonAsker({ notes: this.notes, server: () => session.server, agent: () => session.agent, actor, listening: () => session.listening > 0, timeoutMs: this.options.askTimeoutMs, onError });
+		const actor = () =>
+			agentActor(session.agent, session.client, owner, scopeOfOwner(this.notes, owner, session.agent));
+		const asker = new PersonAsker({
+			notes: this.notes,
+			server: () => session.server,
+			agent: () => session.agent,
+			actor,
+			listening: () => session.listening > 0,
+			timeoutMs: this.options.askTimeoutMs,
+			onError,
+		});
 		const held = new HeldAtArrival();
 		const session: McpSession = {
 			id,
@@ -90,13 +99,28 @@ export class McpSessions {
 			client: `${owner}:${id}`,
 			agent,
 			transport,
-			server: createMcpServer({ notes: this.notes, actor, key: owner, onError, askPerson: (path, refused) => asker.ask(path, refused), heldAtArrival: (requestId, path) => held.take(requestId, path) }, toolSet),
+			server: createMcpServer(
+				{
+					notes: this.notes,
+					actor,
+					key: owner,
+					onError,
+					askPerson: (path, refused) => asker.ask(path, refused),
+					heldAtArrival: (requestId, path) => held.take(requestId, path),
+				},
+				toolSet,
+			),
 			active: 0,
 			listening: 0,
 			lastUsed: this.notes.now(),
 			timer: null,
 		};
-		attachResources(session.server, { notes: this.notes, actor, subscriptions: { max: this.options.maxSubscriptionsPerSession }, onError });
+		attachResources(session.server, {
+			notes: this.notes,
+			actor,
+			subscriptions: { max: this.options.maxSubscriptionsPerSession },
+			onError,
+		});
 		// The server wraps the transport's callbacks when it connects, so ours is set first. The transport's onerror is
 		// left alone: it reports the client's mistakes (a wrong Accept, a bad message), which it already answers.
 		transport.onclose = () => void this.end(id);

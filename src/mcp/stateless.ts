@@ -25,7 +25,14 @@ export class StatelessRequests {
 	) {}
 
 	/** Answers one request on `response`. `owner` is the key's client id (long-polls count per key, across requests). */
-	async answer(request: IncomingMessage, response: ServerResponse, body: unknown, owner: string, agent: string, toolSet: ToolSet = "revision-guard"): Promise<void> {
+	async answer(
+		request: IncomingMessage,
+		response: ServerResponse,
+		body: unknown,
+		owner: string,
+		agent: string,
+		toolSet: ToolSet = "revision-guard",
+	): Promise<void> {
 		// No session id generator: the SDK's stateless mode, which validates no session and announces none.
 		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 		// No client id in the actor: reads are not remembered, and a tokenless replace is refused (428's rule), never held to

@@ -43,5 +43,11 @@ function withListedTools(message: JSONRPCMessage, listed: (name: string) => bool
 	if (!("result" in message)) return message;
 	const tools = (message.result as { tools?: unknown }).tools;
 	if (!Array.isArray(tools)) return message;
-	return { ...message, result: { ...message.result, tools: tools.filter((tool: { name?: unknown }) => typeof tool.name === "string" && listed(tool.name)) } };
+	return {
+		...message,
+		result: {
+			...message.result,
+			tools: tools.filter((tool: { name?: unknown }) => typeof tool.name === "string" && listed(tool.name)),
+		},
+	};
 }

@@ -31,7 +31,13 @@ export const PERSON: Actor = { kind: "person" };
 
 export function agentActor(name: string, client?: string, keyClient?: string, scope?: KeyScope): AgentActor {
 	// A key that may do everything carries no scope: nothing to check, as for every key before scopes.
-	return { kind: "agent", name, ...(client === undefined ? {} : { client }), ...(keyClient === undefined ? {} : { keyClient }), ...(scope === undefined || scope.whole ? {} : { scope }) };
+	return {
+		kind: "agent",
+		name,
+		...(client === undefined ? {} : { client }),
+		...(keyClient === undefined ? {} : { keyClient }),
+		...(scope === undefined || scope.whole ? {} : { scope }),
+	};
 }
 
 /** How records and the UI name an actor: the key's name, or "you" for the person. */

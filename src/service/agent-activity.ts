@@ -80,22 +80,31 @@ export class AgentActivity {
 	/** Recent agent writes, newest first (`agent`: only that key's; `visible`: only of notes the caller may see). */
 	list(limit: number, agent?: string, visible?: (path: string) => boolean): ActivityEntry[] {
 		const { history: revisions, bases } = this.history.deps;
-		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent, visible).map(({ path, entry, agent: name }) => {
-			const current = entry.deleted ? revisions.latest(path) === undefined && revisions.entries(path).at(-1) === entry : revisions.latest(path)?.revision === entry.revision;
-			// A move is undone by moving the note back, which needs no kept text: only the note, still at its path.
-			const revertible = entry.movedFrom !== undefined ? revisions.latest(path) !== undefined : entry.replaced === undefined ? entry.created === true && current : bases.has(entry.replaced);
-			return {
-				path,
-				agent: name,
-				time: new Date(entry.time).toISOString(),
-				revision: entry.revision,
-				replaced: entry.replaced ?? null,
-				deleted: entry.deleted === true,
-				movedFrom: entry.movedFrom ?? null,
-				current,
-				revertible,
-			};
-		});
+		return recentAgentWrites(revisions, Math.min(Math.max(limit, 1), MAX_ACTIVITY), agent, visible).map(
+			({ path, entry, agent: name }) => {
+				const current = entry.deleted
+					? revisions.latest(path) === undefined && revisions.entries(path).at(-1) === entry
+					: revisions.latest(path)?.revision === entry.revision;
+				// A move is undone by moving the note back, which needs no kept text: only the note, still at its path.
+				const revertible =
+					entry.movedFrom !== undefined
+						? revisions.latest(path) !== undefined
+						: entry.replaced === undefined
+							? entry.created === true && current
+							: bases.has(entry.replaced);
+				return {
+					path,
+					agent: name,
+					time: new Date(entry.time).toISOString(),
+					revision: entry.revision,
+					replaced: entry.replaced ?? null,
+					deleted: entry.deleted === true,
+					movedFrom: entry.movedFrom ?? null,
+					current,
+					revertible,
+				};
+			},
+		);
 	}
 
 	/**
@@ -103,12 +112,23 @@ export class AgentActivity {
 	 * the note revision the caller saw (`ifMatch`, required by REST; the modal sends the one it showed). A delete is
 	 * undone only while no note is at its path (If-None-Match: * says the caller expects none).
 	 */
-	async revert(path: string, revision: string | undefined, actor: Actor, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition = { kind: "absent" }, mayChange: (path: string) => Refusal | null = () => null): Promise<RevertOutcome> {
+	async revert(
+		path: string,
+		revision: string | undefined,
+		actor: Actor,
+		ifMatch: EntityTagCondition,
+		ifNoneMatch: EntityTagCondition = { kind: "absent" },
+		mayChange: (path: string) => Refusal | null = () => null,
+	): Promise<RevertOutcome> {
 		const { history, bases, gateway } = this.history.deps;
 		// Before the history is looked at, so a refusal says nothing of what the history holds.
 		const refused = mayChange(path);
 		if (refused !== null) return { kind: "write", outcome: refusedWithout(refused, null), merged: false };
-		const entry = [...history.entries(path)].reverse().find((candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision));
+		const entry = [...history.entries(path)]
+			.reverse()
+			.find(
+				(candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision),
+			);
 		if (!entry || entry.source.kind !== "agent") return { kind: "unknown" };
 		// Undoing a move writes its old path too: the caller must be allowed to change both.
 		const movedFrom = entry.movedFrom === undefined ? null : mayChange(entry.movedFrom);
@@ -118,19 +138,39 @@ export class AgentActivity {
 		if (!note) return { kind: "missing" };
 		const mineRevision = revisionOf(note.content);
 		// If-None-Match: * expects no note, which is only right for undoing a delete.
-		const stale = ifNoneMatch.kind === "any" || (ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision));
+		const stale =
+			ifNoneMatch.kind === "any" ||
+			(ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision));
 		if (stale) return { kind: "stale", currentRevision: mineRevision };
-		if (entry.movedFrom !== undefined) return { kind: "move", undo: await undoMove(this.history.deps, path, entry, entry.movedFrom, mineRevision, actor) };
-		if (entry.replaced === undefined) return entry.created ? this.undoCreate(path, entry.revision, mineRevision, actor) : { kind: "nothing-replaced" };
+		if (entry.movedFrom !== undefined)
+			return {
+				kind: "move",
+				undo: await undoMove(this.history.deps, path, entry, entry.movedFrom, mineRevision, actor),
+			};
+		if (entry.replaced === undefined)
+			return entry.created ? this.undoCreate(path, entry.revision, mineRevision, actor) : { kind: "nothing-replaced" };
 		const replaced = await bases.get(entry.replaced);
 		if (replaced === null) return { kind: "not-retained", revision: entry.replaced };
-		if (mineRevision === entry.revision) return { kind: "write", outcome: await this.write(path, replaced, mineRevision, actor), merged: false };
+		if (mineRevision === entry.revision)
+			return { kind: "write", outcome: await this.write(path, replaced, mineRevision, actor), merged: false };
 		const result = await bases.get(entry.revision);
 		if (result === null) return { kind: "not-retained", revision: entry.revision };
 		const merge = await mergeThreeWayInSlices(result, note.content, replaced, this.yieldToHost);
 		const text = renderMerge(merge);
 		if (merge.clean) return { kind: "write", outcome: await this.write(path, text, mineRevision, actor), merged: true };
-		return { kind: "needs-merge", sides: { path, agent: entry.source.agent, base: result, mine: note.content, mineRevision, theirs: replaced, result: merge, preview: text } };
+		return {
+			kind: "needs-merge",
+			sides: {
+				path,
+				agent: entry.source.agent,
+				base: result,
+				mine: note.content,
+				mineRevision,
+				theirs: replaced,
+				result: merge,
+				preview: text,
+			},
+		};
 	}
 
 	/** The person's merge of a revert (from the merge view), replacing exactly `mineRevision`. */
@@ -153,7 +193,16 @@ export class AgentActivity {
 		if (note) return { kind: "exists", currentRevision: revisionOf(note.content), deleted };
 		// The writer checks If-None-Match: * again inside its atomic step, so a note created meanwhile is not replaced.
 		const ifNoneMatch = parseEntityTagCondition("*");
-		const outcome = await writer.write({ path, operation: { kind: "replace", body: text }, ifMatch: { kind: "absent" }, ifNoneMatch, actor, heldRevision: null, allowEmpty: true, unseenBody: true });
+		const outcome = await writer.write({
+			path,
+			operation: { kind: "replace", body: text },
+			ifMatch: { kind: "absent" },
+			ifNoneMatch,
+			actor,
+			heldRevision: null,
+			allowEmpty: true,
+			unseenBody: true,
+		});
 		return { kind: "write", outcome, merged: false };
 	}
 
@@ -161,12 +210,28 @@ export class AgentActivity {
 	private async undoCreate(path: string, created: string, mineRevision: string, actor: Actor): Promise<RevertOutcome> {
 		if (mineRevision !== created) return { kind: "nothing-replaced" };
 		const ifMatch = parseEntityTagCondition(`"${created}"`);
-		const outcome = await this.history.deps.writer.write({ path, operation: { kind: "delete" }, ifMatch, ifNoneMatch: { kind: "absent" }, actor, heldRevision: null });
+		const outcome = await this.history.deps.writer.write({
+			path,
+			operation: { kind: "delete" },
+			ifMatch,
+			ifNoneMatch: { kind: "absent" },
+			actor,
+			heldRevision: null,
+		});
 		return { kind: "write", outcome, merged: false };
 	}
 
 	private write(path: string, text: string, expected: string, actor: Actor): Promise<WriteOutcome> {
 		const ifMatch = parseEntityTagCondition(`"${expected}"`);
-		return this.history.deps.writer.write({ path, operation: { kind: "replace", body: text }, ifMatch, ifNoneMatch: parseEntityTagCondition(undefined), actor, heldRevision: null, allowEmpty: true, unseenBody: true });
+		return this.history.deps.writer.write({
+			path,
+			operation: { kind: "replace", body: text },
+			ifMatch,
+			ifNoneMatch: parseEntityTagCondition(undefined),
+			actor,
+			heldRevision: null,
+			allowEmpty: true,
+			unseenBody: true,
+		});
 	}
 }

@@ -20,7 +20,15 @@ import type { ConflictResolver, ConflictSides, SaveOutcome } from "./conflict-re
 import type { ConflictWaits, WaitOutcome } from "./conflict-waits";
 import { diffCapBytes, type DiffPages } from "./diff-pages";
 import { listFolder, type ListedEntry } from "./folder-listing";
-import type { CopyOutcome, CopyRequest, GuardedWriter, MoveOutcome, MoveRequest, WriteOutcome, WriteRequest } from "./guarded-writer";
+import type {
+	CopyOutcome,
+	CopyRequest,
+	GuardedWriter,
+	MoveOutcome,
+	MoveRequest,
+	WriteOutcome,
+	WriteRequest,
+} from "./guarded-writer";
 import type { RevisionTracker } from "./revision-tracker";
 import type { MergeResult } from "../core/merge";
 import { NoteChangeFeed, type NoteChange } from "./note-change-feed";
@@ -180,8 +188,17 @@ export class AgentNotes {
 		this.settings = deps.settings;
 		this.pathPolicy = deps.pathPolicy;
 		this.changeFeed = new NoteChangeFeed(deps.gateway, deps.timers);
-		this.undo = new UndoNotes({ history: deps.history, noteHistory: deps.noteHistory, activity: deps.activity, changeFeed: this.changeFeed, scopes: this.scopes });
-		this.facts = new ScopedFacts(new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings }), this.scopes);
+		this.undo = new UndoNotes({
+			history: deps.history,
+			noteHistory: deps.noteHistory,
+			activity: deps.activity,
+			changeFeed: this.changeFeed,
+			scopes: this.scopes,
+		});
+		this.facts = new ScopedFacts(
+			new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings }),
+			this.scopes,
+		);
 		const search = new NoteSearch({
 			gateway: deps.gateway,
 			pathPolicy: deps.pathPolicy,
@@ -204,8 +221,30 @@ export class AgentNotes {
 		});
 		const isNote = (path: string) => validateVaultPath(path, deps.pathPolicy(), "note").ok;
 		const store = deps.proposalStore;
-		this.proposals = new NoteProposals({ store, log: store.log, gateway: deps.gateway, bases: deps.bases, waits: deps.waits, write: (request) => this.write(request), visibility: (actor) => this.scopes.visibility(actor), trashBackupAfterAccept: () => deps.settings().backupAfterResolve === "trash", saved: () => store.saved(), now: deps.now });
-		this.commands = new CommandRuns({ workspace, gateway: deps.gateway, history: deps.history, bases: deps.bases, tracker: deps.tracker, writer: deps.writer, settings: deps.settings, timers: deps.timers, isNote, scopeRefusal: (actor) => this.scopes.commandRefusal(actor) });
+		this.proposals = new NoteProposals({
+			store,
+			log: store.log,
+			gateway: deps.gateway,
+			bases: deps.bases,
+			waits: deps.waits,
+			write: (request) => this.write(request),
+			visibility: (actor) => this.scopes.visibility(actor),
+			trashBackupAfterAccept: () => deps.settings().backupAfterResolve === "trash",
+			saved: () => store.saved(),
+			now: deps.now,
+		});
+		this.commands = new CommandRuns({
+			workspace,
+			gateway: deps.gateway,
+			history: deps.history,
+			bases: deps.bases,
+			tracker: deps.tracker,
+			writer: deps.writer,
+			settings: deps.settings,
+			timers: deps.timers,
+			isNote,
+			scopeRefusal: (actor) => this.scopes.commandRefusal(actor),
+		});
 	}
 
 	/**
@@ -231,7 +270,17 @@ export class AgentNotes {
 	 */
 	scopeSummary(key: AgentKey): Promise<ScopeSummary> {
 		const { gateway, settings, pathPolicy, timers } = this.deps;
-		return summarizeScope({ gateway, settings, pathPolicy, scopes: this.scopes, keyScopes: this.keyScopes, yieldToHost: this.deps.yieldToHost ?? yieldVia(timers) }, key);
+		return summarizeScope(
+			{
+				gateway,
+				settings,
+				pathPolicy,
+				scopes: this.scopes,
+				keyScopes: this.keyScopes,
+				yieldToHost: this.deps.yieldToHost ?? yieldVia(timers),
+			},
+			key,
+		);
 	}
 
 	/** Opens a note in an Obsidian pane (not a write: nothing is created); "unavailable" headless. */
@@ -257,14 +306,23 @@ export class AgentNotes {
 		}
 		const current = revisionOf(snapshot.content);
 		const { ifNoneMatch } = options;
-		const unchanged = ifNoneMatch === undefined ? null : ifNoneMatch.kind === "any" ? "none" : noneMatchSight(ifNoneMatch, current);
-		if (unchanged !== null) return { kind: "not-modified", path: snapshot.path, revision: current, stat: snapshot.stat, sight: unchanged };
+		const unchanged =
+			ifNoneMatch === undefined ? null : ifNoneMatch.kind === "any" ? "none" : noneMatchSight(ifNoneMatch, current);
+		if (unchanged !== null)
+			return { kind: "not-modified", path: snapshot.path, revision: current, stat: snapshot.stat, sight: unchanged };
 		const sight: Sight = options.head ? "none" : options.part ? "part" : "whole";
 		if (sight !== "none") {
 			await this.deps.tracker.served(snapshot, current);
 			this.recordRead(actor, snapshot.path, current, sight);
 		}
-		return { kind: "read", path: snapshot.path, content: snapshot.content, revision: current, stat: snapshot.stat, sight };
+		return {
+			kind: "read",
+			path: snapshot.path,
+			content: snapshot.content,
+			revision: current,
+			stat: snapshot.stat,
+			sight,
+		};
 	}
 
 	/**
@@ -275,7 +333,11 @@ export class AgentNotes {
 		if (!this.scopes.folderVisible(actor, folder)) return null;
 		const listed = await listFolder(this.deps.gateway, this.pathPolicy(), folder);
 		const visible = this.scopes.visibility(actor);
-		return listed?.filter((entry) => (entry.type === "folder" ? this.scopes.folderVisible(actor, entry.path) : visible(entry.path))) ?? null;
+		return (
+			listed?.filter((entry) =>
+				entry.type === "folder" ? this.scopes.folderVisible(actor, entry.path) : visible(entry.path),
+			) ?? null
+		);
 	}
 
 	/** What changed since a revision the agent saw: a page of the diff to the note now (or to `to`). */
@@ -298,11 +360,25 @@ export class AgentNotes {
 			to = { revision: wantedTo, content };
 		}
 		const maxBytes = diffCapBytes(this.settings()) / (query.copies ?? 1);
-		const page = await diffs.page({ path, from: { revision: since, content: base }, to, offset: query.offset, maxBytes });
+		const page = await diffs.page({
+			path,
+			from: { revision: since, content: base },
+			to,
+			offset: query.offset,
+			maxBytes,
+		});
 		const whole = query.offset === 0 && page.nextOffset === null && !page.lineCut;
 		const sinceSight = tokenKind(query.since);
 		const sight: Sight = whole && sinceSight !== "tag" ? sinceSight : "none";
-		return { kind: "diff", since: query.since, to: to.revision, revision, sight, changed: since !== revisionOf(to.content), page };
+		return {
+			kind: "diff",
+			since: query.since,
+			to: to.revision,
+			revision,
+			sight,
+			changed: since !== revisionOf(to.content),
+			page,
+		};
 	}
 
 	/** The read a tokenless write from `actor` is held to, as of now: capture it when the request arrives. */
@@ -316,12 +392,22 @@ export class AgentNotes {
 	 * only propose goes to the proposals (the note is not touched), or is refused on a host that takes none.
 	 */
 	write(request: WriteRequest): Promise<WriteOutcome> {
-		const gate = this.scopes.change(request.actor, request.path, request.operation.kind === "delete" ? "other" : "content");
+		const gate = this.scopes.change(
+			request.actor,
+			request.path,
+			request.operation.kind === "delete" ? "other" : "content",
+		);
 		if (gate.kind === "refuse") return Promise.resolve(refusedWithout(gate.refusal, null));
-		if (gate.kind === "propose") return this.deps.proposals ? proposeOrAnswer(this.deps.proposals, request) : Promise.resolve(refusedWithout(gate.refusal, null));
+		if (gate.kind === "propose")
+			return this.deps.proposals
+				? proposeOrAnswer(this.deps.proposals, request)
+				: Promise.resolve(refusedWithout(gate.refusal, null));
 		const written = this.deps.writer.write(request);
 		// Before the answer: the next read of tags or links sees this write (a folder's watcher leaves ours out).
-		written.then(() => this.facts.changed(request.path), () => undefined);
+		written.then(
+			() => this.facts.changed(request.path),
+			() => undefined,
+		);
 		return this.changeFeed.track(request.path, request.actor, written);
 	}
 
@@ -333,12 +419,33 @@ export class AgentNotes {
 	move(request: MoveRequest): Promise<MoveOutcome> {
 		// A note the key may not see is not there to move; both notes must be ones it may change (a proposal carries no move).
 		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
-		for (const [side, path] of [["source", request.from], ["destination", request.to]] as const) {
+		for (const [side, path] of [
+			["source", request.from],
+			["destination", request.to],
+		] as const) {
 			const gate = this.scopes.change(request.actor, path, "other");
-			if (gate.kind !== "write") return Promise.resolve({ kind: "refused", side, path, refusal: gate.refusal, currentRevision: null, implicit: false });
+			if (gate.kind !== "write")
+				return Promise.resolve({
+					kind: "refused",
+					side,
+					path,
+					refusal: gate.refusal,
+					currentRevision: null,
+					implicit: false,
+				});
 		}
-		return this.changeFeed.trackMany([request.from, request.to], request.actor, this.deps.writer.move(request), (outcome) =>
-			outcome.kind === "moved" ? [{ path: outcome.from, revision: null }, { path: outcome.to, revision: outcome.revision }, ...outcome.rewritten] : [],
+		return this.changeFeed.trackMany(
+			[request.from, request.to],
+			request.actor,
+			this.deps.writer.move(request),
+			(outcome) =>
+				outcome.kind === "moved"
+					? [
+							{ path: outcome.from, revision: null },
+							{ path: outcome.to, revision: outcome.revision },
+							...outcome.rewritten,
+						]
+					: [],
 		);
 	}
 
@@ -347,8 +454,18 @@ export class AgentNotes {
 		// Copying reads the source (it must be one the key may see) and writes the destination (one it may change).
 		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
 		const gate = this.scopes.change(request.actor, request.to, "other");
-		if (gate.kind !== "write") return Promise.resolve({ kind: "refused", side: "destination", path: request.to, refusal: gate.refusal, currentRevision: null, implicit: false });
-		return this.changeFeed.trackMany([request.to], request.actor, this.deps.writer.copy(request), (outcome) => (outcome.kind === "copied" ? [{ path: outcome.to, revision: outcome.revision }] : []));
+		if (gate.kind !== "write")
+			return Promise.resolve({
+				kind: "refused",
+				side: "destination",
+				path: request.to,
+				refusal: gate.refusal,
+				currentRevision: null,
+				implicit: false,
+			});
+		return this.changeFeed.trackMany([request.to], request.actor, this.deps.writer.copy(request), (outcome) =>
+			outcome.kind === "copied" ? [{ path: outcome.to, revision: outcome.revision }] : [],
+		);
 	}
 
 	/**
@@ -356,7 +473,11 @@ export class AgentNotes {
 	 * the revision it left and the actor whose write through this service made it (null for anyone else). Returns the
 	 * unsubscriber. A note hidden from the watcher's key is never told of, whatever `wants` says.
 	 */
-	onNoteChanged(watcher: () => Actor, listener: (change: NoteChange) => void, wants: (path: string) => boolean = () => true): () => void {
+	onNoteChanged(
+		watcher: () => Actor,
+		listener: (change: NoteChange) => void,
+		wants: (path: string) => boolean = () => true,
+	): () => void {
 		// The watcher is asked at each change: a key's scope narrowed in settings applies to the changes that follow.
 		return this.changeFeed.subscribe(listener, (path) => wants(path) && this.scopes.visible(watcher(), path));
 	}
@@ -393,7 +514,8 @@ export class AgentNotes {
 	async conflictMerge(actor: Actor, id: string, diff3: boolean): Promise<ConflictMerge | null> {
 		if (this.conflict(actor, id) === undefined) return null;
 		const preview = await this.deps.resolver.preview(id, diff3);
-		if (preview?.sides.mine != null) await this.deps.tracker.served({ path: preview.sides.record.path, content: preview.sides.mine });
+		if (preview?.sides.mine != null)
+			await this.deps.tracker.served({ path: preview.sides.record.path, content: preview.sides.mine });
 		return preview;
 	}
 

@@ -18,7 +18,8 @@ export class AgentWritePins {
 		readonly limit: number,
 		newestFirst: readonly { revision: string; replaced?: string }[],
 	) {
-		for (let i = Math.min(newestFirst.length, limit) - 1; i >= 0; i--) this.add(newestFirst[i]!.revision, newestFirst[i]!.replaced);
+		for (let i = Math.min(newestFirst.length, limit) - 1; i >= 0; i--)
+			this.add(newestFirst[i]!.revision, newestFirst[i]!.replaced);
 	}
 
 	/** An agent write (or delete) that just landed. */

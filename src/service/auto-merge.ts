@@ -16,11 +16,22 @@ export type AutoMerge =
  * Merged in slices: a big note's merge never stalls the host's other work. A merge that fails is no merge: the write
  * is then refused as stale (and its body kept), never lost to an error.
  */
-export async function autoMergeInSlices(base: string, current: string, proposal: string, yieldToHost: YieldToHost, onError?: (error: unknown) => void): Promise<AutoMerge> {
+export async function autoMergeInSlices(
+	base: string,
+	current: string,
+	proposal: string,
+	yieldToHost: YieldToHost,
+	onError?: (error: unknown) => void,
+): Promise<AutoMerge> {
 	try {
 		const result = await mergeThreeWayInSlices(base, current, proposal, yieldToHost);
 		if (result.clean) return { kind: "merged", text: mergedText(result), rules: rulesFired(result) };
-		return { kind: "conflicted", preview: renderMerge(result, { diff3: true }), conflicts: result.conflicts, rules: rulesFired(result) };
+		return {
+			kind: "conflicted",
+			preview: renderMerge(result, { diff3: true }),
+			conflicts: result.conflicts,
+			rules: rulesFired(result),
+		};
 	} catch (error) {
 		onError?.(error);
 		return { kind: "failed" };

@@ -118,7 +118,12 @@ export class CommandRuns {
 			const credited = await this.credit(actor, note, beforeText);
 			if (credited) changed.push(credited);
 		}
-		return { kind: "ran", id, changed: changed.slice(0, MAX_LISTED), unlisted: Math.max(0, changed.length - MAX_LISTED) };
+		return {
+			kind: "ran",
+			id,
+			changed: changed.slice(0, MAX_LISTED),
+			unlisted: Math.max(0, changed.length - MAX_LISTED),
+		};
 	}
 
 	/** The person's typing goes to disk as their revision before the command runs (never credited to the agent). */
@@ -162,7 +167,8 @@ export class CommandRuns {
 			return { path, change: "created", undoable: true, revision };
 		}
 		const renamed = note.from === undefined ? {} : { from: note.from };
-		if (beforeText === now.content) return note.from === undefined ? null : { path, change: "renamed", ...renamed, undoable: false, revision };
+		if (beforeText === now.content)
+			return note.from === undefined ? null : { path, change: "renamed", ...renamed, undoable: false, revision };
 		if (beforeText === null) return { path, change: "modified", ...renamed, undoable: false, revision };
 		await writer.creditChange(path, { content: beforeText, revision: revisionOf(beforeText) }, now.content, actor);
 		return { path, change: "modified", ...renamed, undoable: true, revision };
@@ -205,13 +211,23 @@ class RunChanges {
 			const earlier = this.byPath.get(change.oldPath);
 			this.byPath.delete(change.oldPath);
 			// History may already follow the rename (the tracker hears it first): look under both names.
-			const revisionBefore = earlier?.revisionBefore ?? this.lastRevision(change.oldPath) ?? this.lastRevision(change.path);
-			this.byPath.set(change.path, { path: change.path, existedBefore: earlier?.existedBefore ?? true, from: earlier?.from ?? change.oldPath, revisionBefore });
+			const revisionBefore =
+				earlier?.revisionBefore ?? this.lastRevision(change.oldPath) ?? this.lastRevision(change.path);
+			this.byPath.set(change.path, {
+				path: change.path,
+				existedBefore: earlier?.existedBefore ?? true,
+				from: earlier?.from ?? change.oldPath,
+				revisionBefore,
+			});
 			return;
 		}
 		if (this.byPath.has(change.path)) return;
 		// Taken when the change arrives, before the tracker records the new revision: what the note was before.
-		this.byPath.set(change.path, { path: change.path, existedBefore: change.type !== "create", revisionBefore: this.lastRevision(change.path) });
+		this.byPath.set(change.path, {
+			path: change.path,
+			existedBefore: change.type !== "create",
+			revisionBefore: this.lastRevision(change.path),
+		});
 	}
 
 	/** The note's last revision in history, also once the tracker has marked it deleted (it hears a delete first). */

@@ -45,7 +45,11 @@ const SNAPSHOT_SEQ = "journalSeq";
  * answered. A damaged line before it is skipped too, and the whole log is kept aside as evidence, like any damaged
  * state file; every line that parses is still replayed.
  */
-export async function loadConflicts(storage: StateStorage, parseJson: (name: string, text: string) => Promise<unknown>, files: JournalFiles = CONFLICT_FILES): Promise<SavedConflicts> {
+export async function loadConflicts(
+	storage: StateStorage,
+	parseJson: (name: string, text: string) => Promise<unknown>,
+	files: JournalFiles = CONFLICT_FILES,
+): Promise<SavedConflicts> {
 	const [snapshotText, log] = await Promise.all([storage.read(files.snapshot), storage.read(files.log)]);
 	const snapshot = snapshotText === null ? null : await parseJson(files.snapshot, snapshotText);
 	const held = snapshotSeq(snapshot);
@@ -77,7 +81,12 @@ function snapshotSeq(snapshot: unknown): number {
 function parseChange(line: string): { seq?: number } | null {
 	try {
 		const change = JSON.parse(line) as { put?: unknown; remove?: unknown; seq?: unknown } | null;
-		if (typeof change !== "object" || change === null || (typeof change.put !== "object" && typeof change.remove !== "string")) return null;
+		if (
+			typeof change !== "object" ||
+			change === null ||
+			(typeof change.put !== "object" && typeof change.remove !== "string")
+		)
+			return null;
 		if (change.seq !== undefined && !(typeof change.seq === "number" && Number.isSafeInteger(change.seq))) return null;
 		return change as { seq?: number };
 	} catch {
@@ -106,7 +115,11 @@ export class ConflictJournal {
 	constructor(
 		private readonly storage: StateStorage,
 		private readonly snapshot: () => unknown,
-		saved: Pick<SavedConflicts, "logged" | "snapshotBytes" | "lastSeq"> = { logged: false, snapshotBytes: 0, lastSeq: 0 },
+		saved: Pick<SavedConflicts, "logged" | "snapshotBytes" | "lastSeq"> = {
+			logged: false,
+			snapshotBytes: 0,
+			lastSeq: 0,
+		},
 		private readonly files: JournalFiles = CONFLICT_FILES,
 	) {
 		this.compactionDue = saved.logged;
@@ -147,7 +160,8 @@ export class ConflictJournal {
 		this.scheduled = null;
 		const text = lines.join("");
 		// The snapshot holds these changes already (they were made before it is taken), so it can stand for them.
-		if (this.compactionDue || this.logBytes + text.length > Math.max(MIN_COMPACT_BYTES, this.snapshotBytes)) return this.writeSnapshot();
+		if (this.compactionDue || this.logBytes + text.length > Math.max(MIN_COMPACT_BYTES, this.snapshotBytes))
+			return this.writeSnapshot();
 		try {
 			await this.storage.append(this.files.log, text);
 			this.logBytes += text.length;

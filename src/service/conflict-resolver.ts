@@ -42,7 +42,6 @@ export interface ResolverDeps {
 	yieldToHost: YieldToHost;
 }
 
-
 export class ConflictResolver {
 	constructor(private readonly deps: ResolverDeps) {}
 
@@ -61,7 +60,10 @@ export class ConflictResolver {
 	}
 
 	/** The automatic merge of the three sides now (a missing base merges as empty, so every difference conflicts). */
-	async preview(id: string, diff3 = false): Promise<{ sides: ConflictSides; result: MergeResult; text: string } | null> {
+	async preview(
+		id: string,
+		diff3 = false,
+	): Promise<{ sides: ConflictSides; result: MergeResult; text: string } | null> {
 		const sides = await this.sides(id);
 		if (!sides || sides.theirs === null) return null;
 		const result = await mergeThreeWayInSlices(sides.base ?? "", sides.mine ?? "", sides.theirs, this.deps.yieldToHost);
@@ -91,8 +93,18 @@ export class ConflictResolver {
 		}
 		const revision = outcome.kind === "written" || outcome.kind === "unchanged" ? outcome.revision : revisionOf(text);
 		const { base, mine, theirs } = sidesNow;
-		const agentTaken = theirs === null ? undefined : await finishInSlices(agentTakenSteps({ base, mine: mine ?? "", theirs, result: text, unresolved }), this.deps.yieldToHost);
-		this.deps.conflicts.setStatus(id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: revision, agentTaken, resolvedBy: actorLabel(PERSON) });
+		const agentTaken =
+			theirs === null
+				? undefined
+				: await finishInSlices(
+						agentTakenSteps({ base, mine: mine ?? "", theirs, result: text, unresolved }),
+						this.deps.yieldToHost,
+					);
+		this.deps.conflicts.setStatus(id, "resolved", new Date(this.deps.now()).toISOString(), {
+			resolvedRevision: revision,
+			agentTaken,
+			resolvedBy: actorLabel(PERSON),
+		});
 		await this.afterResolve(record);
 		return { kind: "saved", revision };
 	}
@@ -108,8 +120,18 @@ export class ConflictResolver {
 			if (record.currentRevision !== write.replaced || write.by.kind === "person") continue;
 			const base = record.sentRevision ? await this.deps.bases.get(record.sentRevision) : null;
 			const theirs = await this.deps.bases.get(record.proposedRevision);
-			const agentTaken = theirs === null ? undefined : await finishInSlices(agentTakenSteps({ base, mine: write.replacedContent, theirs, result: write.content }), this.deps.yieldToHost);
-			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), { resolvedRevision: write.revision, agentTaken, resolvedBy: actorLabel(write.by) });
+			const agentTaken =
+				theirs === null
+					? undefined
+					: await finishInSlices(
+							agentTakenSteps({ base, mine: write.replacedContent, theirs, result: write.content }),
+							this.deps.yieldToHost,
+						);
+			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), {
+				resolvedRevision: write.revision,
+				agentTaken,
+				resolvedBy: actorLabel(write.by),
+			});
 		}
 	}
 
@@ -117,7 +139,12 @@ export class ConflictResolver {
 	private async afterResolve(record: ConflictRecord): Promise<void> {
 		if (this.deps.settings().backupAfterResolve !== "trash" || !record.backupPath) return;
 		// A repeated refusal reuses its .bak: while another open conflict names it, it is that conflict's copy too.
-		if (this.deps.conflicts.list({ status: "open", path: record.path }).some((other) => other.backupPath === record.backupPath)) return;
+		if (
+			this.deps.conflicts
+				.list({ status: "open", path: record.path })
+				.some((other) => other.backupPath === record.backupPath)
+		)
+			return;
 		const backup = await this.deps.gateway.read(record.backupPath);
 		if (!backup || revisionOf(backup.content) !== record.proposedRevision) return;
 		await this.deps.writer.write({

@@ -6,7 +6,10 @@
 import type { ConflictRecord } from "../core/conflicts";
 import { changeTagOf } from "../core/revision-tokens";
 
-export type AgentConflictView = Omit<ConflictRecord, "sentRevision" | "currentRevision" | "proposedRevision" | "resolvedRevision"> & {
+export type AgentConflictView = Omit<
+	ConflictRecord,
+	"sentRevision" | "currentRevision" | "proposedRevision" | "resolvedRevision"
+> & {
 	sentRevision: string | null;
 	currentRevision: string | null;
 	proposedRevision: string;

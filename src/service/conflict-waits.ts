@@ -46,9 +46,10 @@ export class ConflictWaits {
 	wait(record: ConflictRecord, ms: number, caller: string, signal?: AbortSignal): Promise<WaitOutcome> {
 		const seen = record.status;
 		return this.waitFor(record, ms, caller, signal, {
-			watch: (changed) => this.conflicts.onChange((change) => {
-				if (change.id === record.id && change.status !== seen) changed();
-			}),
+			watch: (changed) =>
+				this.conflicts.onChange((change) => {
+					if (change.id === record.id && change.status !== seen) changed();
+				}),
 			latest: () => this.conflicts.get(record.id) ?? record,
 		});
 	}
@@ -57,7 +58,13 @@ export class ConflictWaits {
 	 * Any record's long-poll under the same caps: resolves with `latest()` once `watch` calls back, when `ms` runs out,
 	 * or when `signal` aborts (the caller went away), whichever comes first.
 	 */
-	async waitFor<T>(record: T, ms: number, caller: string, signal: AbortSignal | undefined, source: WaitSource<T>): Promise<WaitOutcome<T>> {
+	async waitFor<T>(
+		record: T,
+		ms: number,
+		caller: string,
+		signal: AbortSignal | undefined,
+		source: WaitSource<T>,
+	): Promise<WaitOutcome<T>> {
 		if (ms <= 0) return { kind: "settled", record };
 		const held = this.byCaller.get(caller) ?? 0;
 		if (held >= this.caps.perCaller) return { kind: "too-many", who: "caller", retryAfterSeconds: 5 };

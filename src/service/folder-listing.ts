@@ -21,7 +21,11 @@ export interface ListedEntry {
 	stat?: NoteStat;
 }
 
-export async function listFolder(gateway: VaultGateway, policy: PathPolicy, folder: string): Promise<ListedEntry[] | null> {
+export async function listFolder(
+	gateway: VaultGateway,
+	policy: PathPolicy,
+	folder: string,
+): Promise<ListedEntry[] | null> {
 	const entries = await gateway.list(folder);
 	if (!entries) return null;
 	const prefixLength = folder === "" ? 0 : folder.length + 1;
@@ -29,7 +33,8 @@ export async function listFolder(gateway: VaultGateway, policy: PathPolicy, fold
 	for (const entry of entries) {
 		const name = entry.path.slice(prefixLength);
 		if (entry.type === "folder") {
-			if (validateVaultPath(entry.path.replace(/\/$/, ""), policy, "folder").ok) listed.push({ name, path: entry.path, type: "folder" });
+			if (validateVaultPath(entry.path.replace(/\/$/, ""), policy, "folder").ok)
+				listed.push({ name, path: entry.path, type: "folder" });
 			continue;
 		}
 		// Files of other types are listed by name (as the Local REST API does) but never read.
@@ -43,10 +48,23 @@ export async function listFolder(gateway: VaultGateway, policy: PathPolicy, fold
 		} catch (error) {
 			// A note that cannot be served (not UTF-8, a symlink loop…) is listed by name, without a revision.
 			if (!(error instanceof NoteEncodingError || error instanceof VaultPathError)) throw error;
-			listed.push({ name, path: entry.path, type: "file", unreadable: error.message, ...(entry.stat ? { stat: entry.stat } : {}) });
+			listed.push({
+				name,
+				path: entry.path,
+				type: "file",
+				unreadable: error.message,
+				...(entry.stat ? { stat: entry.stat } : {}),
+			});
 			continue;
 		}
-		if (snapshot) listed.push({ name, path: entry.path, type: "file", revision: revisionOf(snapshot.content), stat: snapshot.stat });
+		if (snapshot)
+			listed.push({
+				name,
+				path: entry.path,
+				type: "file",
+				revision: revisionOf(snapshot.content),
+				stat: snapshot.stat,
+			});
 	}
 	return listed;
 }

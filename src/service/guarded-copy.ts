@@ -29,15 +29,24 @@ export interface CopyDeps {
 export async function copyNote(deps: CopyDeps, request: CopyRequest): Promise<CopyOutcome> {
 	const { from, to, actor, ifMatch } = request;
 	const client = clientOf(actor);
-	const heldDestination = request.heldDestination !== undefined ? request.heldDestination : deps.heldRevision(client, to);
+	const heldDestination =
+		request.heldDestination !== undefined ? request.heldDestination : deps.heldRevision(client, to);
 	const note = await deps.gateway.read(from);
 	if (note === null) return { kind: "missing" };
 	const revision = revisionOf(note.content);
-	const refusedSource = (refusal: RelocationRefusal): CopyOutcome => ({ kind: "refused", side: "source", path: from, refusal, currentRevision: revision, implicit: false });
+	const refusedSource = (refusal: RelocationRefusal): CopyOutcome => ({
+		kind: "refused",
+		side: "source",
+		path: from,
+		refusal,
+		currentRevision: revision,
+		implicit: false,
+	});
 	if (ifMatch.kind === "malformed") return refusedSource({ reason: "malformed-condition", header: "If-Match" });
 	if (ifMatch.kind === "tags") {
 		if (sentTokenKind(ifMatch) === "tag") return refusedSource({ reason: "token-required", sent: "change-tag" });
-		if (proofIn(ifMatch, revision) === null) return refusedSource({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+		if (proofIn(ifMatch, revision) === null)
+			return refusedSource({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
 	}
 	// What the client has seen of the text it copies decides the token the copy's answer may hand it.
 	const seen = basisSight(revision, ifMatch, deps.heldRevision(client, from));
@@ -46,18 +55,33 @@ export async function copyNote(deps: CopyDeps, request: CopyRequest): Promise<Co
 		outcome = await write(deps, request, note.content, heldDestination, seen === "whole");
 	} catch (error) {
 		// A folder at the destination is taken, as a note there is (the Local REST API answers both alike).
-		if (error instanceof VaultPathError && error.reason === "folder-in-the-way") return { kind: "refused", side: "destination", path: to, refusal: { reason: "destination-exists", notANote: true }, currentRevision: null, implicit: false };
+		if (error instanceof VaultPathError && error.reason === "folder-in-the-way")
+			return {
+				kind: "refused",
+				side: "destination",
+				path: to,
+				refusal: { reason: "destination-exists", notANote: true },
+				currentRevision: null,
+				implicit: false,
+			};
 		throw error;
 	}
 	switch (outcome.kind) {
-
 		case "written":
 			return { kind: "copied", from, to, revision: outcome.revision, sight: outcome.sight, created: outcome.created };
 		case "unchanged":
 			return { kind: "copied", from, to, revision: outcome.revision, sight: outcome.sight, created: false };
 		case "refused": {
-			const refusal: RelocationRefusal = outcome.refusal.reason === "exists" ? { reason: "destination-exists" } : outcome.refusal;
-			return { kind: "refused", side: "destination", path: to, refusal, currentRevision: outcome.currentRevision, implicit: outcome.implicit };
+			const refusal: RelocationRefusal =
+				outcome.refusal.reason === "exists" ? { reason: "destination-exists" } : outcome.refusal;
+			return {
+				kind: "refused",
+				side: "destination",
+				path: to,
+				refusal,
+				currentRevision: outcome.currentRevision,
+				implicit: outcome.implicit,
+			};
 		}
 		// The guarded writer's own write: proposals are AgentNotes' (a copy over a note the key may only propose to is refused there).
 		case "proposed":
@@ -68,7 +92,13 @@ export async function copyNote(deps: CopyDeps, request: CopyRequest): Promise<Co
 }
 
 /** The destination's write: a create (never over anything), or, when asked, a replace that needs its revision. */
-function write(deps: CopyDeps, request: CopyRequest, text: string, heldDestination: HeldRead | null, seenWhole: boolean): Promise<WriteOutcome> {
+function write(
+	deps: CopyDeps,
+	request: CopyRequest,
+	text: string,
+	heldDestination: HeldRead | null,
+	seenWhole: boolean,
+): Promise<WriteOutcome> {
 	return deps.write({
 		path: request.to,
 		operation: { kind: "replace", body: text },

@@ -53,7 +53,11 @@ export class GuardedMove {
 	) {}
 
 	/** Call holding the locks of `request.from` and `request.to` (see GuardedWriter.move). */
-	async moveLocked(request: MoveRequest, heldSource: HeldRead | null, heldDestination: HeldRead | null): Promise<LockedMove> {
+	async moveLocked(
+		request: MoveRequest,
+		heldSource: HeldRead | null,
+		heldDestination: HeldRead | null,
+	): Promise<LockedMove> {
 		const { gateway } = this.deps;
 		const source = proofOf(request.actor, request.from, request.ifMatch, heldSource);
 		const destination = proofOf(request.actor, request.to, request.destinationIfMatch, heldDestination);
@@ -79,24 +83,56 @@ export class GuardedMove {
 			return { outcome: { ...refused("source", source, staleOf(source), error.lastSeen), ...trashed } };
 		}
 		const seen = decided as { content: string; decision: GuardDecision } | null;
-		if (moved.kind === "destination-taken") return { outcome: { kind: "refused", side: "destination", path: request.to, refusal: { reason: "destination-exists" }, currentRevision: null, implicit: false, ...trashed } };
+		if (moved.kind === "destination-taken")
+			return {
+				outcome: {
+					kind: "refused",
+					side: "destination",
+					path: request.to,
+					refusal: { reason: "destination-exists" },
+					currentRevision: null,
+					implicit: false,
+					...trashed,
+				},
+			};
 		if (moved.kind === "kept" || seen === null) {
-			if (seen === null) return { outcome: replaced.kind === "trashed" ? { ...refused("source", source, staleOf(source), null), ...trashed } : { kind: "missing" } };
+			if (seen === null)
+				return {
+					outcome:
+						replaced.kind === "trashed"
+							? { ...refused("source", source, staleOf(source), null), ...trashed }
+							: { kind: "missing" },
+				};
 			const refusal = seen.decision.kind === "refuse" ? seen.decision.refusal : staleOf(source);
 			return { outcome: { ...refused("source", source, refusal, seen.content), ...trashed } };
 		}
-		return { outcome: await this.landed(request, source, seen.content, moved.rewritten, change, replaced.kind === "trashed"), durable: moved.durable };
+		return {
+			outcome: await this.landed(request, source, seen.content, moved.rewritten, change, replaced.kind === "trashed"),
+			durable: moved.durable,
+		};
 	}
 
 	/** What a move that landed leaves: history (and the rewritten notes as the mover's writes), and the client's reads. */
-	private async landed(request: MoveRequest, source: Proof, content: string, rewritten: { path: string; before: string; after: string }[], change: string, replaced: boolean): Promise<MoveOutcome> {
+	private async landed(
+		request: MoveRequest,
+		source: Proof,
+		content: string,
+		rewritten: { path: string; before: string; after: string }[],
+		change: string,
+		replaced: boolean,
+	): Promise<MoveOutcome> {
 		const { from, to, actor } = request;
 		const revision = revisionOf(content);
-		const notes = rewritten.map((note) => ({ ...note, beforeRevision: revisionOf(note.before), revision: revisionOf(note.after) }));
+		const notes = rewritten.map((note) => ({
+			...note,
+			beforeRevision: revisionOf(note.before),
+			revision: revisionOf(note.after),
+		}));
 		await afterMove(this.after, this.deps, { from, to, content, revision, by: actor, change, rewritten: notes });
 		const own = notes.find((note) => note.path === to);
 		// The mover saw the whole note (its revision proves it): it may keep that revision if the note arrived unchanged.
-		const sight: Sight = own === undefined && basisSight(revision, source.sent, source.held) === "whole" ? "whole" : "none";
+		const sight: Sight =
+			own === undefined && basisSight(revision, source.sent, source.held) === "whole" ? "whole" : "none";
 		const client = clientOf(actor);
 		if (client !== undefined) {
 			this.deps.reads.forget(client, from);
@@ -104,24 +140,47 @@ export class GuardedMove {
 			if (sight === "whole") this.deps.reads.record(client, to, revision, this.deps.now(), "whole");
 		}
 		if (sight === "whole") this.deps.history.markServed(to, revision, this.deps.now());
-		return { kind: "moved", from, to, revision: own?.revision ?? revision, sight, rewritten: notes.filter((note) => note.path !== to).map(({ path, revision: written }) => ({ path, revision: written })), replaced };
+		return {
+			kind: "moved",
+			from,
+			to,
+			revision: own?.revision ?? revision,
+			sight,
+			rewritten: notes
+				.filter((note) => note.path !== to)
+				.map(({ path, revision: written }) => ({ path, revision: written })),
+			replaced,
+		};
 	}
 
 	/**
 	 * A note at the destination: refused unless the client asked to replace it and proved it has it whole; then it is
 	 * trashed (checked again in the gateway's step), as this client's delete, part of the move's change.
 	 */
-	private async replaceDestination(request: MoveRequest, proof: Proof, change: string): Promise<{ kind: "free" } | { kind: "trashed" } | RelocationRefused> {
+	private async replaceDestination(
+		request: MoveRequest,
+		proof: Proof,
+		change: string,
+	): Promise<{ kind: "free" } | { kind: "trashed" } | RelocationRefused> {
 		const { gateway } = this.deps;
 		const there = await gateway.read(request.to);
 		if (there === null) return { kind: "free" };
-		if (!request.overwrite) return { kind: "refused", side: "destination", path: request.to, refusal: { reason: "destination-exists" }, currentRevision: revisionOf(there.content), implicit: false };
+		if (!request.overwrite)
+			return {
+				kind: "refused",
+				side: "destination",
+				path: request.to,
+				refusal: { reason: "destination-exists" },
+				currentRevision: revisionOf(there.content),
+				implicit: false,
+			};
 		let seen: string | null = there.content;
 		let decision: GuardDecision;
 		try {
 			const outcome = await gateway.mutate(request.to, (current) => {
 				seen = current;
-				const decided = current === null ? ({ kind: "unchanged" } as const) : this.decide(request.actor, proof, current);
+				const decided =
+					current === null ? ({ kind: "unchanged" } as const) : this.decide(request.actor, proof, current);
 				return { kind: decided.kind === "delete" ? "trash" : "keep", result: decided };
 			});
 			decision = outcome.result;
@@ -139,15 +198,29 @@ export class GuardedMove {
 	/** The guard's decision on taking all of `current` away: a delete's (a whole revision, always required). */
 	private decide(actor: Actor, proof: Proof, current: string | null): GuardDecision {
 		const config = this.deps.settings();
-		const expired = current !== null && actor.kind === "agent" && readExpired(this.deps, proof.path, current, proof.checked, config.readValidityMinutes);
-		const decision = decideWrite(current, { operation: { kind: "delete" }, ifMatch: proof.checked, ifNoneMatch: { kind: "absent" }, requireToken: true, readExpired: expired, implicit: proof.implicit });
-		if (decision.kind === "refuse" && decision.refusal.reason === "token-required" && proof.lastReadPart) return { kind: "refuse", refusal: { ...decision.refusal, lastReadPart: true } };
+		const expired =
+			current !== null &&
+			actor.kind === "agent" &&
+			readExpired(this.deps, proof.path, current, proof.checked, config.readValidityMinutes);
+		const decision = decideWrite(current, {
+			operation: { kind: "delete" },
+			ifMatch: proof.checked,
+			ifNoneMatch: { kind: "absent" },
+			requireToken: true,
+			readExpired: expired,
+			implicit: proof.implicit,
+		});
+		if (decision.kind === "refuse" && decision.refusal.reason === "token-required" && proof.lastReadPart)
+			return { kind: "refuse", refusal: { ...decision.refusal, lastReadPart: true } };
 		return decision;
 	}
 }
 
 function proofOf(actor: Actor, path: string, sent: EntityTagCondition, held: HeldRead | null): Proof {
-	const { checked, implicit, lastReadPart } = withHeldRevision({ path, operation: { kind: "delete" }, ifMatch: sent, ifNoneMatch: { kind: "absent" }, actor }, held);
+	const { checked, implicit, lastReadPart } = withHeldRevision(
+		{ path, operation: { kind: "delete" }, ifMatch: sent, ifNoneMatch: { kind: "absent" }, actor },
+		held,
+	);
 	return { path, sent, held, checked: checked.ifMatch, implicit, lastReadPart };
 }
 
@@ -156,6 +229,18 @@ function staleOf(proof: Proof): RelocationRefusal {
 	return { reason: "stale", sentRevision: sentRevisions(proof.checked)[0] ?? null };
 }
 
-function refused(side: "source" | "destination", proof: Proof, refusal: RelocationRefusal, current: string | null): RelocationRefused {
-	return { kind: "refused", side, path: proof.path, refusal, currentRevision: current === null ? null : revisionOf(current), implicit: proof.implicit };
+function refused(
+	side: "source" | "destination",
+	proof: Proof,
+	refusal: RelocationRefusal,
+	current: string | null,
+): RelocationRefused {
+	return {
+		kind: "refused",
+		side,
+		path: proof.path,
+		refusal,
+		currentRevision: current === null ? null : revisionOf(current),
+		implicit: proof.implicit,
+	};
 }

@@ -117,7 +117,12 @@ export class GuardedWriter {
 	 * history, bases and listeners learn of it as of that agent's write (so it is listed and can be undone), in the
 	 * note's lock like every write. `before` is what it replaced (null: the change created the note).
 	 */
-	creditChange(path: string, before: { content: string; revision: string } | null, after: string, actor: Actor): Promise<void> {
+	creditChange(
+		path: string,
+		before: { content: string; revision: string } | null,
+		after: string,
+		actor: Actor,
+	): Promise<void> {
 		return this.locks.run(path, () => this.after.afterWrite(path, before, after, revisionOf(after), actor));
 	}
 
@@ -140,7 +145,9 @@ export class GuardedWriter {
 		if (actor.kind !== "agent") return;
 		const now = this.deps.now();
 		if (actor.keyClient !== undefined) this.deps.reads.carry(actor.keyClient, path, replaced, revision, now);
-		else if (actor.client !== undefined) for (const session of this.deps.reads.clientsOf(path, `${actor.client}:`)) this.deps.reads.carry(session, path, replaced, revision, now);
+		else if (actor.client !== undefined)
+			for (const session of this.deps.reads.clientsOf(path, `${actor.client}:`))
+				this.deps.reads.carry(session, path, replaced, revision, now);
 	}
 
 	async write(request: WriteRequest): Promise<WriteOutcome> {
@@ -157,7 +164,8 @@ export class GuardedWriter {
 			const settled = locked.kind === "awaiting-disk" ? locked.written : locked;
 			if (client !== undefined && (settled.kind === "written" || settled.kind === "unchanged")) {
 				// The writer knows what it just wrote (all of it, or the part it wrote): its next tokenless write is held to that.
-				if (settled.sight !== "none") this.deps.reads.record(client, request.path, settled.revision, this.deps.now(), settled.sight);
+				if (settled.sight !== "none")
+					this.deps.reads.record(client, request.path, settled.revision, this.deps.now(), settled.sight);
 			}
 			// A client that deleted the note has no read of it left: creating it again needs no token.
 			if (client !== undefined && settled.kind === "deleted") this.deps.reads.forget(client, request.path);
@@ -172,7 +180,10 @@ export class GuardedWriter {
 		if (outcome.kind !== "refusing") return outcome;
 		const refused = await this.answerUnlocked(outcome);
 		// A read of part of the note did not stand in for the If-Match: say so, or the 428 makes no sense to the client.
-		const refusal = lastReadPart && refused.refusal.reason === "token-required" ? { ...refused.refusal, lastReadPart: true } : refused.refusal;
+		const refusal =
+			lastReadPart && refused.refusal.reason === "token-required"
+				? { ...refused.refusal, lastReadPart: true }
+				: refused.refusal;
 		return { ...refused, refusal, implicit };
 	}
 
@@ -183,20 +194,36 @@ export class GuardedWriter {
 	async move(request: MoveRequest): Promise<MoveOutcome> {
 		const client = clientOf(request.actor);
 		// Captured before waiting for the locks, as a write's is.
-		const heldSource = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.from);
-		const heldDestination = request.heldDestination !== undefined ? request.heldDestination : this.heldRevision(client, request.to);
+		const heldSource =
+			request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.from);
+		const heldDestination =
+			request.heldDestination !== undefined ? request.heldDestination : this.heldRevision(client, request.to);
 		const backupFolder = this.deps.settings().backupFolder;
-		for (const [side, path] of [["source", request.from], ["destination", request.to]] as const) {
-			if (request.actor.kind === "agent" && isBackupPath(path, backupFolder)) return { kind: "refused", side, path, refusal: { reason: "backup-read-only" }, currentRevision: null, implicit: false };
+		for (const [side, path] of [
+			["source", request.from],
+			["destination", request.to],
+		] as const) {
+			if (request.actor.kind === "agent" && isBackupPath(path, backupFolder))
+				return {
+					kind: "refused",
+					side,
+					path,
+					refusal: { reason: "backup-read-only" },
+					currentRevision: null,
+					implicit: false,
+				};
 		}
 		if (request.from === request.to) {
 			const note = await this.deps.gateway.read(request.from);
-			return note === null ? { kind: "missing" } : { kind: "same-path", path: request.from, revision: revisionOf(note.content) };
+			return note === null
+				? { kind: "missing" }
+				: { kind: "same-path", path: request.from, revision: revisionOf(note.content) };
 		}
 		let earlierOnDisk: Promise<void> | undefined;
 		const locked = await this.locks.runAll([request.from, request.to], async () => {
 			const step = await this.moves.moveLocked(request, heldSource, heldDestination);
-			if (step.durable !== undefined) for (const path of [request.from, request.to]) this.onDisk.pending(path, step.durable);
+			if (step.durable !== undefined)
+				for (const path of [request.from, request.to]) this.onDisk.pending(path, step.durable);
 			else earlierOnDisk = this.onDisk.of(request.from);
 			return step;
 		});
@@ -209,7 +236,14 @@ export class GuardedWriter {
 	 * is now (guarded-copy.ts). A copy replaces nothing unless asked to, and then only with the destination's revision.
 	 */
 	copy(request: CopyRequest): Promise<CopyOutcome> {
-		return copyNote({ gateway: this.deps.gateway, write: (write) => this.write(write), heldRevision: (client, path) => this.heldRevision(client, path) }, request);
+		return copyNote(
+			{
+				gateway: this.deps.gateway,
+				write: (write) => this.write(write),
+				heldRevision: (client, path) => this.heldRevision(client, path),
+			},
+			request,
+		);
 	}
 
 	/**
@@ -231,10 +265,16 @@ export class GuardedWriter {
 		const { path, operation } = request;
 		const source = historySource(request.actor);
 		const config = this.deps.settings();
-		const mergeBase = request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace" ? await mergeBaseOf(this.deps.bases, request.ifMatch) : null;
+		const mergeBase =
+			request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace"
+				? await mergeBaseOf(this.deps.bases, request.ifMatch)
+				: null;
 		// A big replace's text is known before the atomic step: its revision is worked out now, a slice at a time, rather
 		// than all at once inside the step (a small one is hashed there, at once, as before).
-		const bodyRevision = operation.kind === "replace" && operation.body.length > SLICE_CHARS ? await revisionInSlices(operation.body, this.deps.yieldToHost) : null;
+		const bodyRevision =
+			operation.kind === "replace" && operation.body.length > SLICE_CHARS
+				? await revisionInSlices(operation.body, this.deps.yieldToHost)
+				: null;
 		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
 		// last saw it, and used only if the step still sees exactly that note.
 		let merged: { against: string; result: AutoMerge } | null = null;
@@ -244,11 +284,16 @@ export class GuardedWriter {
 		for (let attempt = 1; ; attempt++) {
 			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks),
 			// with the revisions a write's check computes, so nothing after it hashes the same text again.
-			const seen: { current: string | null; revisions?: { replaced: string | null; written: string } } = { current: null };
+			const seen: { current: string | null; revisions?: { replaced: string | null; written: string } } = {
+				current: null,
+			};
 			const outcome = await this.mutate(path, request, seen, (current) => {
 				seen.current = current;
 				if (current === null && sawNote) {
-					const vanished: GuardDecision = { kind: "refuse", refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null } };
+					const vanished: GuardDecision = {
+						kind: "refuse",
+						refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null },
+					};
 					return { kind: "keep", result: { kind: "decided", decision: vanished, merge: null } };
 				}
 				sawNote ||= current !== null;
@@ -257,19 +302,31 @@ export class GuardedWriter {
 					ifMatch: request.ifMatch,
 					ifNoneMatch: request.ifNoneMatch,
 					requireToken: config.requireToken || request.requireToken === true,
-					readExpired: current !== null && request.actor.kind === "agent" && readExpired(this.deps, path, current, request.ifMatch, config.readValidityMinutes),
+					readExpired:
+						current !== null &&
+						request.actor.kind === "agent" &&
+						readExpired(this.deps, path, current, request.ifMatch, config.readValidityMinutes),
 					allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
 					implicit: basis.implicit,
 				});
 				let merge: AutoMerge | null = null;
-				if (decision.kind === "refuse" && decision.refusal.reason === "stale" && mergeBase !== null && current !== null && attempt <= MERGE_ATTEMPTS) {
+				if (
+					decision.kind === "refuse" &&
+					decision.refusal.reason === "stale" &&
+					mergeBase !== null &&
+					current !== null &&
+					attempt <= MERGE_ATTEMPTS
+				) {
 					if (merged?.against !== current) return { kind: "keep", result: { kind: "needs-merge" } };
 					merge = merged.result;
 					if (merge.kind === "merged") decision = { kind: "write", content: merge.text, created: false };
 				}
 				const result: Decided = { kind: "decided", decision, merge };
 				if (decision.kind === "write") {
-					const written = bodyRevision !== null && decision.content === (operation as { body: string }).body ? bodyRevision : revisionOf(decision.content);
+					const written =
+						bodyRevision !== null && decision.content === (operation as { body: string }).body
+							? bodyRevision
+							: revisionOf(decision.content);
 					seen.revisions = { replaced: current === null ? null : revisionOf(current), written };
 					tracker.expect(path, seen.revisions.written, source);
 					return { kind: "write", content: decision.content, result };
@@ -280,7 +337,16 @@ export class GuardedWriter {
 			const decided = outcome.result;
 			const current = seen.current;
 			if (decided.kind === "needs-merge") {
-				merged = { against: current!, result: await autoMergeInSlices(mergeBase!, current!, (operation as { body: string }).body, this.deps.yieldToHost, this.deps.onError) };
+				merged = {
+					against: current!,
+					result: await autoMergeInSlices(
+						mergeBase!,
+						current!,
+						(operation as { body: string }).body,
+						this.deps.yieldToHost,
+						this.deps.onError,
+					),
+				};
 				continue;
 			}
 			const { decision, merge } = decided;
@@ -288,27 +354,74 @@ export class GuardedWriter {
 				case "write": {
 					const { replaced, written: revision } = seen.revisions!;
 					if (replaced !== null) this.carryKeyReads(request.actor, path, replaced, revision);
-					await this.after.afterWrite(path, current === null ? null : { content: current, revision: replaced! }, decision.content, revision, request.actor);
-					const sight = sightAfterWrite({ operation: operation.kind, merged: merge?.kind === "merged", unseenBody: request.unseenBody, replaced: current === null ? null : replaced!, ...basis });
-					const written = { kind: "written", revision, sight, created: decision.created, stat: outcome.stat, merged: merge?.kind === "merged", ...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}) } as const;
+					await this.after.afterWrite(
+						path,
+						current === null ? null : { content: current, revision: replaced! },
+						decision.content,
+						revision,
+						request.actor,
+					);
+					const sight = sightAfterWrite({
+						operation: operation.kind,
+						merged: merge?.kind === "merged",
+						unseenBody: request.unseenBody,
+						replaced: current === null ? null : replaced!,
+						...basis,
+					});
+					const written = {
+						kind: "written",
+						revision,
+						sight,
+						created: decision.created,
+						stat: outcome.stat,
+						merged: merge?.kind === "merged",
+						...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}),
+					} as const;
 					return outcome.durable === undefined ? written : { kind: "awaiting-disk", written, durable: outcome.durable };
 				}
 				case "unchanged": {
 					const revision = revisionOf(current ?? "");
-					return { kind: "unchanged", revision, sight: sightAfterWrite({ operation: operation.kind, merged: false, unseenBody: request.unseenBody, replaced: revision, ...basis }) };
+					return {
+						kind: "unchanged",
+						revision,
+						sight: sightAfterWrite({
+							operation: operation.kind,
+							merged: false,
+							unseenBody: request.unseenBody,
+							replaced: revision,
+							...basis,
+						}),
+					};
 				}
 				case "delete":
 					if (current !== null) await this.after.afterDelete(path, current, request.actor);
 					return { kind: "deleted" };
 				case "inapplicable": {
 					const currentRevision = revisionOf(current ?? "");
-					return { kind: "inapplicable", ...decision.failure, currentRevision, currentSight: basisSight(currentRevision, basis.sent, basis.held) };
+					return {
+						kind: "inapplicable",
+						...decision.failure,
+						currentRevision,
+						currentSight: basisSight(currentRevision, basis.sent, basis.held),
+					};
 				}
 				case "refuse": {
 					// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
 					// What the client knew of the revision it sent decides what a complete diff from it lets it know of the note now.
-					const sentSight = basis.implicit ? (basis.held?.sight ?? "whole") : sentTokenKind(basis.sent) === "part" ? "part" : "whole";
-					const seen = seeRefusal(this.deps, request, decision.refusal, current, merge?.kind === "conflicted" ? merge.preview : null, merge?.kind === "conflicted" ? merge.rules : [], sentSight);
+					const sentSight = basis.implicit
+						? (basis.held?.sight ?? "whole")
+						: sentTokenKind(basis.sent) === "part"
+							? "part"
+							: "whole";
+					const seen = seeRefusal(
+						this.deps,
+						request,
+						decision.refusal,
+						current,
+						merge?.kind === "conflicted" ? merge.preview : null,
+						merge?.kind === "conflicted" ? merge.rules : [],
+						sentSight,
+					);
 					return { kind: "refusing", seen, landed: this.after.watchLanded(path) };
 				}
 			}
@@ -319,7 +432,12 @@ export class GuardedWriter {
 	 * The gateway's atomic step. A note that another program kept changing under every attempt is a refusal like any
 	 * stale write (the body is kept), not an error that would lose it.
 	 */
-	private async mutate(path: string, request: WriteRequest, seen: { current: string | null }, decide: (current: string | null) => MutationPlan<Decided>): Promise<MutationOutcome<Decided>> {
+	private async mutate(
+		path: string,
+		request: WriteRequest,
+		seen: { current: string | null },
+		decide: (current: string | null) => MutationPlan<Decided>,
+	): Promise<MutationOutcome<Decided>> {
 		try {
 			return await this.deps.gateway.mutate(path, decide);
 		} catch (error) {

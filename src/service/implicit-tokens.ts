@@ -33,12 +33,25 @@ export function heldRevision(deps: ImplicitTokenDeps, client: string | undefined
  * (appends and exact edits overwrite nothing they did not match, so they need none). A read of part of the note (a
  * document map, a section) stands in for a patch only: it never lets a client replace or delete what it did not see.
  */
-export function withHeldRevision(request: WriteRequest, held: HeldRead | null): { checked: WriteRequest; implicit: boolean; lastReadPart: boolean } {
+export function withHeldRevision(
+	request: WriteRequest,
+	held: HeldRead | null,
+): { checked: WriteRequest; implicit: boolean; lastReadPart: boolean } {
 	const { operation } = request;
-	const applies = clientOf(request.actor) !== undefined && request.ifMatch.kind === "absent" && request.ifNoneMatch.kind === "absent" && operation.kind !== "append" && operation.kind !== "edit";
+	const applies =
+		clientOf(request.actor) !== undefined &&
+		request.ifMatch.kind === "absent" &&
+		request.ifNoneMatch.kind === "absent" &&
+		operation.kind !== "append" &&
+		operation.kind !== "edit";
 	if (!applies || held === null) return { checked: request, implicit: false, lastReadPart: false };
-	if (held.sight === "part" && operation.kind !== "patch") return { checked: request, implicit: false, lastReadPart: true };
-	return { checked: { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: held.revision }] } }, implicit: true, lastReadPart: false };
+	if (held.sight === "part" && operation.kind !== "patch")
+		return { checked: request, implicit: false, lastReadPart: true };
+	return {
+		checked: { ...request, ifMatch: { kind: "tags", tags: [{ weak: false, opaque: held.revision }] } },
+		implicit: true,
+		lastReadPart: false,
+	};
 }
 
 /**
@@ -56,7 +69,14 @@ export function basisSight(revision: string, sent: EntityTagCondition, held: Hel
  * of it when it sent all of it (a replace; not a merge, whose result it never saw) or built on a revision it had
  * seen whole (an append, patch or edit); otherwise only the part it wrote.
  */
-export function sightAfterWrite(write: { operation: WriteOperation["kind"]; merged: boolean; unseenBody?: boolean; replaced: string | null; sent: EntityTagCondition; held: HeldRead | null }): Sight {
+export function sightAfterWrite(write: {
+	operation: WriteOperation["kind"];
+	merged: boolean;
+	unseenBody?: boolean;
+	replaced: string | null;
+	sent: EntityTagCondition;
+	held: HeldRead | null;
+}): Sight {
 	if (write.unseenBody) return "none";
 	if (write.operation === "replace") return write.merged ? "part" : "whole";
 	// Appending to a note that was not there made it exactly what was sent.
@@ -65,7 +85,13 @@ export function sightAfterWrite(write: { operation: WriteOperation["kind"]; merg
 }
 
 /** Whether `ifMatch` names the note's current revision but the note was handed out longer ago than the window allows. */
-export function readExpired(deps: { history: RevisionHistory; now: () => number }, path: string, current: string, ifMatch: EntityTagCondition, windowMinutes: number): boolean {
+export function readExpired(
+	deps: { history: RevisionHistory; now: () => number },
+	path: string,
+	current: string,
+	ifMatch: EntityTagCondition,
+	windowMinutes: number,
+): boolean {
 	if (windowMinutes <= 0) return false;
 	const revision = revisionOf(current);
 	if (proofIn(ifMatch, revision) === null) return false;

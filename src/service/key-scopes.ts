@@ -17,7 +17,11 @@ export class KeyScopes {
 		const signature = signatureOf(key, this.caseInsensitive());
 		const cached = this.compiled.get(key);
 		if (signature !== null && cached?.signature === signature) return cached.result;
-		const result = compileKeyScope(key.name, { read: key.read, write: key.write, propose: key.propose }, { caseInsensitive: this.caseInsensitive() });
+		const result = compileKeyScope(
+			key.name,
+			{ read: key.read, write: key.write, propose: key.propose },
+			{ caseInsensitive: this.caseInsensitive() },
+		);
 		if (signature !== null) this.compiled.set(key, { signature, result });
 		return result;
 	}
@@ -34,7 +38,15 @@ export class KeyScopes {
 		const failed = named.find((compiled) => !compiled.ok);
 		if (failed !== undefined) return failed;
 		const lists = (compiled: CompiledScope) => (compiled.ok ? JSON.stringify(compiled.scope.lists) : "");
-		if (named.some((compiled) => lists(compiled) !== lists(first))) return { ok: false, problem: { key: name, field: "read", message: `Two keys are named "${name}", with different lists, so which limits apply cannot be told.` } };
+		if (named.some((compiled) => lists(compiled) !== lists(first)))
+			return {
+				ok: false,
+				problem: {
+					key: name,
+					field: "read",
+					message: `Two keys are named "${name}", with different lists, so which limits apply cannot be told.`,
+				},
+			};
 		return first;
 	}
 }
@@ -43,7 +55,11 @@ export class KeyScopes {
 export function scopeProblems(keys: readonly AgentKey[]): ScopeProblem[] {
 	const problems: ScopeProblem[] = [];
 	for (const key of keys) {
-		const compiled = compileKeyScope(key.name, { read: key.read, write: key.write, propose: key.propose }, { caseInsensitive: false });
+		const compiled = compileKeyScope(
+			key.name,
+			{ read: key.read, write: key.write, propose: key.propose },
+			{ caseInsensitive: false },
+		);
 		if (!compiled.ok) problems.push(compiled.problem);
 	}
 	return problems;
@@ -58,7 +74,8 @@ function signatureOf(key: AgentKey, caseInsensitive: boolean): string | null {
 	for (const field of SCOPE_FIELDS) {
 		const list = key[field];
 		if (list === undefined) signature += "\u0001-";
-		else if (Array.isArray(list) && list.every((glob) => typeof glob === "string")) signature += `\u0001${list.length}\u0002${list.join("\u0002")}`;
+		else if (Array.isArray(list) && list.every((glob) => typeof glob === "string"))
+			signature += `\u0001${list.length}\u0002${list.join("\u0002")}`;
 		else return null;
 	}
 	return signature;

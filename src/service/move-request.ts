@@ -40,14 +40,23 @@ export interface CopyRequest {
 }
 
 /** Why a move or copy was refused: the guard's refusals, or a destination that is taken and not to be replaced. */
-export type RelocationRefusal = Refusal | { reason: "destination-exists"; /** Something other than a note is there. */ notANote?: true };
+export type RelocationRefusal =
+	Refusal | { reason: "destination-exists"; /** Something other than a note is there. */ notANote?: true };
 
 export type MoveOutcome =
 	/**
 	 * `revision` is the note's at its new path, handed as `sight` allows: "whole" only when the client proved it had
 	 * the whole note and it arrived unchanged (Obsidian may rewrite its own links).
 	 */
-	| { kind: "moved"; from: string; to: string; revision: string; sight: Sight; rewritten: { path: string; revision: string }[]; replaced: boolean }
+	| {
+			kind: "moved";
+			from: string;
+			to: string;
+			revision: string;
+			sight: Sight;
+			rewritten: { path: string; revision: string }[];
+			replaced: boolean;
+	  }
 	/** The destination is the note's own path: nothing to do. */
 	| { kind: "same-path"; path: string; revision: string }
 	| { kind: "missing" }

@@ -67,14 +67,25 @@ export class NoteChangeFeed {
 	 * here too: a folder watcher may miss a write that replaced the file in one rename.
 	 */
 	track(path: string, by: Actor, write: Promise<WriteOutcome>): Promise<WriteOutcome> {
-		return this.trackMany([path], by, write, (outcome) => (outcome.kind === "written" ? [{ path, revision: outcome.revision }] : outcome.kind === "deleted" ? [{ path, revision: null }] : []));
+		return this.trackMany([path], by, write, (outcome) =>
+			outcome.kind === "written"
+				? [{ path, revision: outcome.revision }]
+				: outcome.kind === "deleted"
+					? [{ path, revision: null }]
+					: [],
+		);
 	}
 
 	/**
 	 * Follows a change through the service that may touch several notes (a move: the note's old path, its new one,
 	 * the notes whose links were rewritten), crediting what `landed` says each now holds (null: gone) to `by`.
 	 */
-	trackMany<T>(paths: readonly string[], by: Actor, work: Promise<T>, landed: (outcome: T) => { path: string; revision: string | null }[]): Promise<T> {
+	trackMany<T>(
+		paths: readonly string[],
+		by: Actor,
+		work: Promise<T>,
+		landed: (outcome: T) => { path: string; revision: string | null }[],
+	): Promise<T> {
 		const followed = work.then((outcome) => {
 			const changes = landed(outcome);
 			for (const { path, revision } of changes) this.remember(path, revision, by);
@@ -117,10 +128,13 @@ export class NoteChangeFeed {
 	private followUp(path: string): void {
 		if (!this.wanted(path)) return;
 		this.timers.cancel(this.followUps.get(path));
-		this.followUps.set(path, this.timers.schedule(() => {
-			this.followUps.delete(path);
-			this.enqueue(path);
-		}, FOLLOW_UP_MS));
+		this.followUps.set(
+			path,
+			this.timers.schedule(() => {
+				this.followUps.delete(path);
+				this.enqueue(path);
+			}, FOLLOW_UP_MS),
+		);
 	}
 
 	private wanted(path: string): boolean {

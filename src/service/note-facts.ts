@@ -16,7 +16,8 @@ export const MAX_RENDERED_MARKDOWN = 1024 * 1024;
 /** Rendered HTML longer than this is not sent. */
 export const MAX_RENDERED_HTML = 4 * 1024 * 1024;
 
-export type RenderedHtml = { kind: "html"; html: string } | { kind: "unavailable" } | { kind: "too-large"; limit: "markdown" | "html" };
+export type RenderedHtml =
+	{ kind: "html"; html: string } | { kind: "unavailable" } | { kind: "too-large"; limit: "markdown" | "html" };
 
 export interface NoteFactsDeps {
 	index: NoteIndex;

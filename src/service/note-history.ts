@@ -101,7 +101,10 @@ export class NoteHistoryService {
 	isPinned(revision: string): boolean {
 		const limit = this.deps.settings().undoAgentWrites;
 		if (this.agentPins?.limit !== limit) {
-			this.agentPins = new AgentWritePins(limit, recentAgentWrites(this.deps.history, limit).map(({ entry }) => entry));
+			this.agentPins = new AgentWritePins(
+				limit,
+				recentAgentWrites(this.deps.history, limit).map(({ entry }) => entry),
+			);
 		}
 		this.conflictPins ??= this.pinsOfOpenConflicts();
 		return this.conflictPins.has(revision) || this.agentPins.has(revision);
@@ -130,16 +133,34 @@ export class NoteHistoryService {
 		let diff: Page | null = null;
 		if (content !== null && before !== null) {
 			const from = { revision: view.previous ?? "", content: before };
-			diff = await this.deps.diffs.page({ path, from, to: { revision, content }, offset, maxBytes: diffCapBytes(this.deps.settings()) });
+			diff = await this.deps.diffs.page({
+				path,
+				from,
+				to: { revision, content },
+				offset,
+				maxBytes: diffCapBytes(this.deps.settings()),
+			});
 		}
-		return { kind: "revision", view: { ...view, restorable: content !== null }, content, diff, previousRestorable: before !== null };
+		return {
+			kind: "revision",
+			view: { ...view, restorable: content !== null },
+			content,
+			diff,
+			previousRestorable: before !== null,
+		};
 	}
 
 	/**
 	 * Writes `revision`'s text back, replacing exactly the revision the caller saw (`ifMatch`; If-None-Match: * for a
 	 * note that is gone), so a note that moved on is never overwritten. Only revisions of this note's history.
 	 */
-	async restore(path: string, revision: string, actor: Actor, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition): Promise<RestoreOutcome> {
+	async restore(
+		path: string,
+		revision: string,
+		actor: Actor,
+		ifMatch: EntityTagCondition,
+		ifNoneMatch: EntityTagCondition,
+	): Promise<RestoreOutcome> {
 		if (!this.knows(path, revision)) return { kind: "unknown" };
 		const content = await this.deps.bases.get(revision);
 		if (content === null) return { kind: "not-retained", revision };
@@ -148,7 +169,16 @@ export class NoteHistoryService {
 		if (!conditionHolds(currentRevision, ifMatch, ifNoneMatch)) return { kind: "stale", currentRevision };
 		// The writer checks the same conditions again inside its atomic step, so a change meanwhile is still refused.
 		// An empty revision is restored on purpose: it was chosen from the history, not a missing file.
-		return this.deps.writer.write({ path, operation: { kind: "replace", body: content }, ifMatch, ifNoneMatch, actor, heldRevision: null, allowEmpty: true, unseenBody: true });
+		return this.deps.writer.write({
+			path,
+			operation: { kind: "replace", body: content },
+			ifMatch,
+			ifNoneMatch,
+			actor,
+			heldRevision: null,
+			allowEmpty: true,
+			unseenBody: true,
+		});
 	}
 
 	/** A revision of this note, or what one of its writes replaced. */
@@ -174,7 +204,8 @@ export class NoteHistoryService {
 	private pinsOfOpenConflicts(): Set<string> {
 		const pins = new Set<string>();
 		for (const record of this.deps.conflicts.list({ status: "open" })) {
-			for (const revision of [record.sentRevision, record.currentRevision, record.proposedRevision]) if (revision) pins.add(revision);
+			for (const revision of [record.sentRevision, record.currentRevision, record.proposedRevision])
+				if (revision) pins.add(revision);
 		}
 		return pins;
 	}
@@ -190,7 +221,12 @@ export interface AgentWrite {
  * The latest agent writes across the vault (newest first), optionally only one key's, and only of notes `visible`
  * takes (a move counts as of both its paths).
  */
-export function recentAgentWrites(history: RevisionHistory, limit: number, agent?: string, visible: (path: string) => boolean = () => true): AgentWrite[] {
+export function recentAgentWrites(
+	history: RevisionHistory,
+	limit: number,
+	agent?: string,
+	visible: (path: string) => boolean = () => true,
+): AgentWrite[] {
 	const writes: AgentWrite[] = [];
 	if (limit <= 0) return writes;
 	for (const note of history.allNotes()) {
@@ -211,7 +247,9 @@ export function recentAgentWrites(history: RevisionHistory, limit: number, agent
  */
 function writerOf(entry: RevisionEntry): string | null {
 	if (entry.source.kind === "agent") return entry.source.agent;
-	return entry.source.kind === "external" && entry.replaced !== undefined && !entry.deleted ? sourceLabel(entry.source) : null;
+	return entry.source.kind === "external" && entry.replaced !== undefined && !entry.deleted
+		? sourceLabel(entry.source)
+		: null;
 }
 
 export function sourceLabel(source: RevisionSource): string {

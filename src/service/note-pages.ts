@@ -13,13 +13,21 @@ export interface NotePage {
 }
 
 /** `visible`: the notes the caller's key may see; no other is listed or counted. */
-export async function notePage(gateway: VaultGateway, policy: PathPolicy, after: string | null, limit: number, visible: (path: string) => boolean = () => true): Promise<NotePage> {
+export async function notePage(
+	gateway: VaultGateway,
+	policy: PathPolicy,
+	after: string | null,
+	limit: number,
+	visible: (path: string) => boolean = () => true,
+): Promise<NotePage> {
 	const paths = (await gateway.listNotes(policy.noteExtensions))
 		.filter((path) => validateVaultPath(path, policy, "note").ok && visible(path))
 		// Code-unit order, the same on every machine, so a cursor means the same thing on every call.
 		.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 	const start = after === null ? 0 : paths.findIndex((path) => path > after);
 	const page = start === -1 ? [] : paths.slice(start, start + limit);
-	const notes = await Promise.all(page.map(async (path) => ({ path, stat: await gateway.stat(path).catch(() => null) })));
+	const notes = await Promise.all(
+		page.map(async (path) => ({ path, stat: await gateway.stat(path).catch(() => null) })),
+	);
 	return { notes, more: start !== -1 && start + limit < paths.length };
 }

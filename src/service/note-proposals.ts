@@ -73,7 +73,9 @@ export class NoteProposals {
 	 */
 	listFor(actor: AgentActor, status?: ProposalStatus): ProposalRecord[] {
 		const visible = this.deps.visibility(actor);
-		return this.deps.log.list({ agent: actor.name, ...(status ? { status } : {}) }).filter((record) => visible(record.path));
+		return this.deps.log
+			.list({ agent: actor.name, ...(status ? { status } : {}) })
+			.filter((record) => visible(record.path));
 	}
 
 	/** One of the key's own proposals on a note it may see; any other id is as unknown as one that never existed. */
@@ -83,7 +85,12 @@ export class NoteProposals {
 	}
 
 	/** Waits (bounded per caller and in all, with conflicts' long-polls) until the proposal is decided, or `ms` pass. */
-	awaitDecision(record: ProposalRecord, ms: number, caller: string, signal?: AbortSignal): Promise<WaitOutcome<ProposalRecord>> {
+	awaitDecision(
+		record: ProposalRecord,
+		ms: number,
+		caller: string,
+		signal?: AbortSignal,
+	): Promise<WaitOutcome<ProposalRecord>> {
 		const seen = record.status;
 		// A decision is final: waiting on a decided proposal answers at once.
 		return this.deps.waits.waitFor(record, seen === "pending" ? ms : 0, caller, signal, {
@@ -121,7 +128,12 @@ export class NoteProposals {
 		const note = await gateway.read(record.path);
 		const mine = note?.content ?? null;
 		const mineRevision = mine === null ? null : revisionOf(mine);
-		const base = record.baseRevision === null ? null : mineRevision === record.baseRevision ? mine : await bases.get(record.baseRevision).catch(() => null);
+		const base =
+			record.baseRevision === null
+				? null
+				: mineRevision === record.baseRevision
+					? mine
+					: await bases.get(record.baseRevision).catch(() => null);
 		let theirs = await bases.get(record.proposedRevision).catch(() => null);
 		if (theirs === null) {
 			const kept = await gateway.read(record.backupPath).catch(() => null);
@@ -167,7 +179,11 @@ export class NoteProposals {
 	async rejectAsPerson(id: string, note?: string): Promise<RejectOutcome> {
 		const record = this.deps.log.get(id);
 		if (!record) return { kind: "failed", message: "This proposal no longer exists." };
-		if (record.status !== "pending" || this.deciding.has(id)) return { kind: "failed", message: `This proposal is ${record.status === "pending" ? "being accepted" : `already ${record.status}`}.` };
+		if (record.status !== "pending" || this.deciding.has(id))
+			return {
+				kind: "failed",
+				message: `This proposal is ${record.status === "pending" ? "being accepted" : `already ${record.status}`}.`,
+			};
 		const decided = this.deps.log.decide(id, "rejected", this.time(), note === undefined ? {} : { note });
 		if (!decided) return { kind: "failed", message: "This proposal was decided already." };
 		await this.deps.saved();
@@ -179,7 +195,11 @@ export class NoteProposals {
 		if (!review) return { kind: "failed", message: "This proposal no longer exists." };
 		const { record } = review;
 		if (record.status !== "pending") return { kind: "failed", message: `This proposal is already ${record.status}.` };
-		if (review.theirs === null) return { kind: "failed", message: `The proposed text is no longer available: its .bak note (${record.backupPath}) was changed or removed.` };
+		if (review.theirs === null)
+			return {
+				kind: "failed",
+				message: `The proposed text is no longer available: its .bak note (${record.backupPath}) was changed or removed.`,
+			};
 		const against = choice.against !== undefined ? choice.against : record.baseRevision;
 		// The note moved on since: never write over what the person has not seen; they merge first.
 		if (review.mineRevision !== against) return { kind: "changed", review };
@@ -194,10 +214,15 @@ export class NoteProposals {
 		if (outcome.kind !== "written" && outcome.kind !== "unchanged") {
 			// Refused: the note changed between the look and the write (or vanished). Merge again.
 			const again = await this.review(id);
-			return again ? { kind: "changed", review: again } : { kind: "failed", message: "This proposal no longer exists." };
+			return again
+				? { kind: "changed", review: again }
+				: { kind: "failed", message: "This proposal no longer exists." };
 		}
 		const status = text === review.theirs ? "accepted" : "accepted-with-edits";
-		const decided = this.deps.log.decide(id, status, this.time(), { acceptedRevision: outcome.revision, ...(choice.note === undefined ? {} : { note: choice.note }) });
+		const decided = this.deps.log.decide(id, status, this.time(), {
+			acceptedRevision: outcome.revision,
+			...(choice.note === undefined ? {} : { note: choice.note }),
+		});
 		if (!decided) return { kind: "failed", message: "This proposal was decided meanwhile; the note was written." };
 		await this.deps.saved();
 		await this.trashBackup(decided);

@@ -58,7 +58,8 @@ export interface LogicHit {
 
 /** A cursor that is malformed or belongs to another query. */
 export type BadCursor = { kind: "bad-cursor" };
-export type LogicAnswer = SearchPage<LogicHit> | BadCursor | { kind: "invalid-query"; reason: string } | { kind: "too-costly"; reason: string };
+export type LogicAnswer =
+	SearchPage<LogicHit> | BadCursor | { kind: "invalid-query"; reason: string } | { kind: "too-costly"; reason: string };
 export type DqlAnswer =
 	| SearchPage<LogicHit>
 	| BadCursor
@@ -81,7 +82,8 @@ export interface NoteSearchDeps {
 }
 
 type SimpleKey = [number, string];
-const isSimpleKey = (value: unknown): value is SimpleKey => Array.isArray(value) && value.length === 2 && typeof value[0] === "number" && typeof value[1] === "string";
+const isSimpleKey = (value: unknown): value is SimpleKey =>
+	Array.isArray(value) && value.length === 2 && typeof value[0] === "number" && typeof value[1] === "string";
 const isString = (value: unknown): value is string => typeof value === "string";
 const isIndex = (value: unknown): value is number => Number.isInteger(value);
 /** Best score first, then path order (code units: the same on every machine). */
@@ -92,13 +94,21 @@ export class NoteSearch {
 	constructor(private readonly deps: NoteSearchDeps) {}
 
 	/** Every note whose name or content holds every word of `query`, best first (Obsidian's order, inside it). */
-	async simple(visible: Visible, query: string, contextLength: number, request: SearchPageRequest): Promise<SearchPage<SimpleHit> | BadCursor> {
+	async simple(
+		visible: Visible,
+		query: string,
+		contextLength: number,
+		request: SearchPageRequest,
+	): Promise<SearchPage<SimpleHit> | BadCursor> {
 		const scope = searchScope(["simple", query, contextLength, Boolean(request.includeBackups)]);
 		const after = request.cursor === undefined ? null : decodeCursor(scope, request.cursor, isSimpleKey);
 		if (request.cursor !== undefined && after === null) return { kind: "bad-cursor" };
 		const host = this.deps.gateway.search;
 		const search = host ? host.prepareSimpleSearch(query) : prepareWordSearch(query);
-		const collected = new RankedPage<SimpleHit, SimpleKey>({ after, limit: request.limit, maxBytes: request.maxBytes }, bySimpleRank);
+		const collected = new RankedPage<SimpleHit, SimpleKey>(
+			{ after, limit: request.limit, maxBytes: request.maxBytes },
+			bySimpleRank,
+		);
 		const pacing = this.pacing();
 		const notes = await this.notes(visible, request, pacing);
 		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, new Set(), undefined, visible);
@@ -113,14 +123,25 @@ export class NoteSearch {
 
 	/** Every note for which the JsonLogic `query` gives a result that is not empty, in path order. */
 	async logic(visible: Visible, query: unknown, request: SearchPageRequest): Promise<LogicAnswer> {
-		if (nestedDeeperThan(query, MAX_NESTING)) return { kind: "invalid-query", reason: `The query is nested more than ${MAX_NESTING} levels deep.` };
+		if (nestedDeeperThan(query, MAX_NESTING))
+			return { kind: "invalid-query", reason: `The query is nested more than ${MAX_NESTING} levels deep.` };
 		const scope = searchScope(["logic", query, Boolean(request.includeBackups)]);
 		const after = request.cursor === undefined ? null : decodeCursor(scope, request.cursor, isString);
 		if (request.cursor !== undefined && after === null) return { kind: "bad-cursor" };
-		const collected = new RankedPage<LogicHit, string>({ after, limit: request.limit, maxBytes: request.maxBytes }, byPath);
+		const collected = new RankedPage<LogicHit, string>(
+			{ after, limit: request.limit, maxBytes: request.maxBytes },
+			byPath,
+		);
 		const pacing = this.pacing();
 		const notes = await this.notes(visible, request, pacing);
-		const data = new NoteDataBuilder(this.deps.gateway, this.deps.pathPolicy(), notes, fieldsWanted(query), this.deps.linkableFiles, visible);
+		const data = new NoteDataBuilder(
+			this.deps.gateway,
+			this.deps.pathPolicy(),
+			notes,
+			fieldsWanted(query),
+			this.deps.linkableFiles,
+			visible,
+		);
 		const session = new LogicSession(new SearchBudget(this.deps.logicBudget ?? LOGIC_BUDGET));
 		await data.prepare(pacing);
 		for (const path of notes) {
@@ -130,8 +151,10 @@ export class NoteSearch {
 				try {
 					result = await pacing.finish(evaluate(query, note, session));
 				} catch (error) {
-					if (error instanceof SearchTooCostly) return { kind: "too-costly", reason: `${capitalized(error.message)} (stopped while processing ${path}).` };
-					if (error instanceof JsonLogicError || error instanceof ValueTooLarge) return { kind: "invalid-query", reason: `${capitalized(error.message)} (while processing ${path}).` };
+					if (error instanceof SearchTooCostly)
+						return { kind: "too-costly", reason: `${capitalized(error.message)} (stopped while processing ${path}).` };
+					if (error instanceof JsonLogicError || error instanceof ValueTooLarge)
+						return { kind: "invalid-query", reason: `${capitalized(error.message)} (while processing ${path}).` };
 					throw error;
 				}
 				if (isSearchHit(result)) {
@@ -155,7 +178,10 @@ export class NoteSearch {
 		if (request.cursor !== undefined && after === null) return { kind: "bad-cursor" };
 		const rows = dataviewRows(await dataview.query(source), dataview.idColumn);
 		if (rows.kind === "invalid-query") return rows;
-		const collected = new RankedPage<LogicHit, number>({ after, limit: request.limit, maxBytes: request.maxBytes }, (a, b) => a - b);
+		const collected = new RankedPage<LogicHit, number>(
+			{ after, limit: request.limit, maxBytes: request.maxBytes },
+			(a, b) => a - b,
+		);
 		const pacing = this.pacing();
 		const covers = this.coverage(visible, request);
 		for (const [index, row] of rows.rows.entries()) {
@@ -181,7 +207,10 @@ export class NoteSearch {
 	private coverage(visible: Visible, request: SearchPageRequest): (path: string) => boolean {
 		const policy = this.deps.pathPolicy();
 		const backupFolder = this.deps.settings().backupFolder;
-		return (path) => validateVaultPath(path, policy, "note").ok && (Boolean(request.includeBackups) || !isBackupPath(path, backupFolder)) && visible(path);
+		return (path) =>
+			validateVaultPath(path, policy, "note").ok &&
+			(Boolean(request.includeBackups) || !isBackupPath(path, backupFolder)) &&
+			visible(path);
 	}
 
 	private pacing(): SearchPacing {
@@ -190,7 +219,12 @@ export class NoteSearch {
 
 	private answer<T, K>(collected: RankedPage<T, K>, scope: string): SearchPage<T> {
 		const page = collected.page();
-		return { kind: "page", hits: page.items, nextCursor: page.next === null ? null : encodeCursor(scope, page.next), total: page.total };
+		return {
+			kind: "page",
+			hits: page.items,
+			nextCursor: page.next === null ? null : encodeCursor(scope, page.next),
+			total: page.total,
+		};
 	}
 }
 

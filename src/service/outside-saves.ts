@@ -120,13 +120,30 @@ export class OutsideSaves {
 	}
 
 	/** The verdict on the save, or null when it cannot be judged (P's history is not known, or the note is too large). */
-	private async verdict(path: string, replaced: string, previous: string, observed: ObservedRevision, openInEditor: boolean): Promise<(OutsideSaveVerdict & { parentRevision: string | null }) | null> {
+	private async verdict(
+		path: string,
+		replaced: string,
+		previous: string,
+		observed: ObservedRevision,
+		openInEditor: boolean,
+	): Promise<(OutsideSaveVerdict & { parentRevision: string | null }) | null> {
 		if (utf8Length(previous) > MAX_JUDGED_BYTES || utf8Length(observed.content) > MAX_JUDGED_BYTES) return null;
 		const entries = this.deps.history.entries(path);
 		const parent = await this.parentOf(path, entries, replaced);
 		if (parent === null) return null;
-		const writtenIsEarlier = entries.slice(0, -1).some((entry) => entry.revision === observed.revision && !entry.deleted);
-		const verdict = await finishInSlices(judgeOutsideSaveSteps({ parent: parent.text, previous, written: observed.content, writtenIsEarlier, openInEditor }), this.deps.yieldToHost);
+		const writtenIsEarlier = entries
+			.slice(0, -1)
+			.some((entry) => entry.revision === observed.revision && !entry.deleted);
+		const verdict = await finishInSlices(
+			judgeOutsideSaveSteps({
+				parent: parent.text,
+				previous,
+				written: observed.content,
+				writtenIsEarlier,
+				openInEditor,
+			}),
+			this.deps.yieldToHost,
+		);
 		return { ...verdict, parentRevision: parent.revision };
 	}
 
@@ -134,7 +151,11 @@ export class OutsideSaves {
 	 * P's previous revision whose text is still kept: the nearest one before P (a burst of autosaves keeps only its
 	 * last text, and an older base only widens what counts as P's edit). `""` when P created the note.
 	 */
-	private async parentOf(path: string, entries: readonly RevisionEntry[], replaced: string): Promise<{ revision: string | null; text: string } | null> {
+	private async parentOf(
+		path: string,
+		entries: readonly RevisionEntry[],
+		replaced: string,
+	): Promise<{ revision: string | null; text: string } | null> {
 		let index = -1;
 		for (let i = entries.length - 2; i >= 0; i--) {
 			if (entries[i]!.revision === replaced && !entries[i]!.deleted) {
@@ -168,13 +189,35 @@ export class OutsideSaves {
 	}
 
 	/** The save dropped P's edits: P as a .bak and a conflict the person is told of; the clean merge applied if asked. */
-	private async flag(path: string, observed: ObservedRevision, replaced: string, previous: string, verdict: Extract<OutsideSaveVerdict, { kind: "lost" }> & { parentRevision: string | null }): Promise<void> {
+	private async flag(
+		path: string,
+		observed: ObservedRevision,
+		replaced: string,
+		previous: string,
+		verdict: Extract<OutsideSaveVerdict, { kind: "lost" }> & { parentRevision: string | null },
+	): Promise<void> {
 		const { deps } = this;
 		deps.history.creditLatest(path, observed.revision, { kind: "external" });
 		deps.onDirty();
 		const kept = await keepRefusedBody(
-			{ gateway: deps.gateway, bases: deps.bases, conflicts: deps.conflicts, backupFolder: () => deps.settings().backupFolder, now: deps.now, conflictsSaved: deps.conflictsSaved, backupNames: deps.backupNames },
-			{ path, body: previous, reason: "outside-save", source: "outside", sentRevision: verdict.parentRevision, currentRevision: observed.revision, agent: ANOTHER_PROGRAM },
+			{
+				gateway: deps.gateway,
+				bases: deps.bases,
+				conflicts: deps.conflicts,
+				backupFolder: () => deps.settings().backupFolder,
+				now: deps.now,
+				conflictsSaved: deps.conflictsSaved,
+				backupNames: deps.backupNames,
+			},
+			{
+				path,
+				body: previous,
+				reason: "outside-save",
+				source: "outside",
+				sentRevision: verdict.parentRevision,
+				currentRevision: observed.revision,
+				agent: ANOTHER_PROGRAM,
+			},
 		);
 		if (verdict.merged === null || !deps.settings().autoMergeOutsideSaves) return;
 		const outcome = await deps.writer.write({
@@ -185,7 +228,11 @@ export class OutsideSaves {
 			actor: PERSON,
 		});
 		if (outcome.kind !== "written") return;
-		deps.conflicts.setStatus(kept.conflict.id, "resolved", new Date(deps.now()).toISOString(), { resolvedRevision: outcome.revision, agentTaken: "whole", resolvedBy: "you" });
+		deps.conflicts.setStatus(kept.conflict.id, "resolved", new Date(deps.now()).toISOString(), {
+			resolvedRevision: outcome.revision,
+			agentTaken: "whole",
+			resolvedBy: "you",
+		});
 	}
 
 	private async textOf(path: string, revision: string): Promise<string | null> {
@@ -202,7 +249,10 @@ export class OutsideSaves {
 	private remember(path: string, revision: string, text: string): void {
 		const superseded = this.pending.get(path);
 		this.forget(path);
-		const before = superseded && superseded.revision !== revision ? { revision: superseded.revision, text: superseded.text } : undefined;
+		const before =
+			superseded && superseded.revision !== revision
+				? { revision: superseded.revision, text: superseded.text }
+				: undefined;
 		const bytes = utf8Length(text) + (before ? utf8Length(before.text) : 0);
 		const timer = this.deps.timers.schedule(() => void this.retainPending(path), RETAIN_AFTER_MS);
 		this.pending.set(path, { revision, text, ...(before ? { before } : {}), bytes, timer });

@@ -73,7 +73,8 @@ export class ParsedNoteIndex implements NoteIndex {
 		const name = stemOf(path);
 		for (const [source, note] of notes) {
 			// Only a link whose last segment names this note can lead to it: the rest are not resolved at all.
-			if (note.linkpaths.some((linkpath) => stemOf(linkpath) === name && targets.resolve(linkpath, source) === path)) backlinks.push(source);
+			if (note.linkpaths.some((linkpath) => stemOf(linkpath) === name && targets.resolve(linkpath, source) === path))
+				backlinks.push(source);
 		}
 		return { links: [...links], unresolvedLinks: [...unresolvedLinks], backlinks: backlinks.sort() };
 	}
@@ -131,7 +132,12 @@ export class ParsedNoteIndex implements NoteIndex {
 			this.parsed.delete(path);
 			return null;
 		}
-		const parsed = { stat: snapshot.stat, parsedAt, tags: tagOccurrences(snapshot.content), linkpaths: noteLinkpaths(snapshot.content) };
+		const parsed = {
+			stat: snapshot.stat,
+			parsedAt,
+			tags: tagOccurrences(snapshot.content),
+			linkpaths: noteLinkpaths(snapshot.content),
+		};
 		this.parsed.set(path, parsed);
 		return parsed;
 	}
@@ -143,5 +149,8 @@ function sameStat(a: NoteStat, b: NoteStat): boolean {
 
 /** A note's name without folders or `.md`, lower-cased: what a link's last segment must be to name it. */
 function stemOf(path: string): string {
-	return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "").toLowerCase();
+	return path
+		.slice(path.lastIndexOf("/") + 1)
+		.replace(/\.md$/i, "")
+		.toLowerCase();
 }

@@ -7,7 +7,16 @@
  */
 import { validateVaultPath, type PathPolicy } from "../core/path";
 import { formatDate } from "../core/periodic/date-format";
-import { calendarDay, fillTemplate, isPeriod, periodicNotePath, templateNotePath, type DateFormatter, type Period, type PeriodSettings } from "../core/periodic/periods";
+import {
+	calendarDay,
+	fillTemplate,
+	isPeriod,
+	periodicNotePath,
+	templateNotePath,
+	type DateFormatter,
+	type Period,
+	type PeriodSettings,
+} from "../core/periodic/periods";
 import type { RevisionGuardSettings } from "../settings";
 import type { HostWorkspace } from "../vault/workspace";
 import type { AgentActor } from "./actor";
@@ -23,7 +32,15 @@ export interface PeriodicDay {
 
 export type PeriodicResolution =
 	/** `configuredBy`: whose settings named the note (the person's Obsidian plugins, or ours). */
-	| { kind: "resolved"; period: Period; path: string; title: string; date: Date; settings: PeriodSettings; configuredBy: "obsidian" | "revision-guard" }
+	| {
+			kind: "resolved";
+			period: Period;
+			path: string;
+			title: string;
+			date: Date;
+			settings: PeriodSettings;
+			configuredBy: "obsidian" | "revision-guard";
+	  }
 	| { kind: "unknown-period"; period: string }
 	| { kind: "invalid-date"; day: PeriodicDay }
 	| { kind: "unsupported-format"; period: Period; format: string; token: string }
@@ -67,7 +84,15 @@ export class PeriodicNotes {
 		if (!name.ok) return { kind: "unsupported-format", period, format: settings.format, token: name.token };
 		const checked = validateVaultPath(name.path, this.deps.pathPolicy(), "note");
 		if (!checked.ok) return { kind: "invalid-path", period, path: name.path, reason: checked.reason };
-		return { kind: "resolved", period, path: checked.path, title: name.title, date, settings, configuredBy: own ? "obsidian" : "revision-guard" };
+		return {
+			kind: "resolved",
+			period,
+			path: checked.path,
+			title: name.title,
+			date,
+			settings,
+			configuredBy: own ? "obsidian" : "revision-guard",
+		};
 	}
 
 	/** Whether the note is there for `actor` (one its key may not see is not). */
@@ -87,14 +112,25 @@ export class PeriodicNotes {
 		return creation;
 	}
 
-	private async create(actor: AgentActor, resolved: Extract<PeriodicResolution, { kind: "resolved" }>): Promise<EnsureOutcome> {
+	private async create(
+		actor: AgentActor,
+		resolved: Extract<PeriodicResolution, { kind: "resolved" }>,
+	): Promise<EnsureOutcome> {
 		if (await this.deps.exists(resolved.path)) return { kind: "existed" };
 		// A template the key may not see would reach it through the note made from it: refused, never filled in.
 		const templatePath = templateNotePath(resolved.settings);
 		const hiddenTemplate = templatePath === null ? null : this.deps.scopes.hiddenRefusal(actor, templatePath);
 		if (hiddenTemplate !== null) return { kind: "refused", outcome: refusedWithout(hiddenTemplate, null) };
 		const template = await this.templateText(resolved.settings);
-		const body = template === null ? "" : fillTemplate(template, { date: resolved.date, noteFormat: resolved.settings.format, title: resolved.title, format: this.formatter() });
+		const body =
+			template === null
+				? ""
+				: fillTemplate(template, {
+						date: resolved.date,
+						noteFormat: resolved.settings.format,
+						title: resolved.title,
+						format: this.formatter(),
+					});
 		const outcome = await this.deps.write({
 			path: resolved.path,
 			operation: { kind: "replace", body },

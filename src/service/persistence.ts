@@ -24,7 +24,11 @@ export interface PersistedState {
 /** Reads the saved state; a damaged file is kept aside as evidence and read as nothing. */
 export async function loadState(storage: StateStorage): Promise<PersistedState> {
 	const parse = (name: string, text: string) => parseOrKeep(storage, name, text);
-	const [history, conflicts, proposals] = await Promise.all([readJson(storage, HISTORY_FILE), loadConflicts(storage, parse), loadConflicts(storage, parse, PROPOSAL_FILES)]);
+	const [history, conflicts, proposals] = await Promise.all([
+		readJson(storage, HISTORY_FILE),
+		loadConflicts(storage, parse),
+		loadConflicts(storage, parse, PROPOSAL_FILES),
+	]);
 	const historyFile = (history ?? {}) as { history?: unknown; bases?: unknown };
 	return { history: historyFile.history, bases: historyFile.bases, conflicts, proposals };
 }
@@ -96,7 +100,6 @@ export class StatePersistence {
 		this.saving = this.saving.then(save, save);
 		return this.saving;
 	}
-
 }
 
 async function readJson(storage: StateStorage, name: string): Promise<unknown> {

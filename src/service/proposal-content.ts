@@ -22,16 +22,49 @@ export function proposedChange(current: string | null, request: WriteRequest): P
 	const { operation, ifMatch, ifNoneMatch } = request;
 	if (operation.kind === "delete") throw new Error("A delete carries no content, so it cannot be proposed.");
 	const revision = current === null ? null : revisionOf(current);
-	const asRead: EntityTagCondition = ifMatch.kind === "malformed" ? ifMatch : revision === null ? { kind: "absent" } : { kind: "tags", tags: [{ weak: false, opaque: revision }] };
-	const decision = decideWrite(current, { operation, ifMatch: asRead, ifNoneMatch, requireToken: false, allowEmpty: request.allowEmpty === true, implicit: true });
+	const asRead: EntityTagCondition =
+		ifMatch.kind === "malformed"
+			? ifMatch
+			: revision === null
+				? { kind: "absent" }
+				: { kind: "tags", tags: [{ weak: false, opaque: revision }] };
+	const decision = decideWrite(current, {
+		operation,
+		ifMatch: asRead,
+		ifNoneMatch,
+		requireToken: false,
+		allowEmpty: request.allowEmpty === true,
+		implicit: true,
+	});
 	switch (decision.kind) {
 		case "write":
 			return { kind: "proposal", content: decision.content, created: decision.created };
 		case "unchanged":
 			// The note already holds it: there is nothing for the person to decide.
-			return { kind: "not-proposed", outcome: { kind: "unchanged", revision: revision!, sight: sightAfterWrite({ operation: operation.kind, merged: false, replaced: revision, sent: ifMatch, held: null }) } };
+			return {
+				kind: "not-proposed",
+				outcome: {
+					kind: "unchanged",
+					revision: revision!,
+					sight: sightAfterWrite({
+						operation: operation.kind,
+						merged: false,
+						replaced: revision,
+						sent: ifMatch,
+						held: null,
+					}),
+				},
+			};
 		case "inapplicable":
-			return { kind: "not-proposed", outcome: { kind: "inapplicable", ...decision.failure, currentRevision: revision!, currentSight: basisSight(revision!, ifMatch, null) } };
+			return {
+				kind: "not-proposed",
+				outcome: {
+					kind: "inapplicable",
+					...decision.failure,
+					currentRevision: revision!,
+					currentSight: basisSight(revision!, ifMatch, null),
+				},
+			};
 		case "refuse":
 			return { kind: "not-proposed", outcome: refusedWithout(decision.refusal, null) };
 		case "delete":

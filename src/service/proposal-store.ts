@@ -76,7 +76,14 @@ export class ProposalStore implements ProposalSink {
 		const again = await this.samePending(path, actor.name, proposedRevision, base?.revision ?? null);
 		if (again) return outcomeOf(again);
 		const when = new Date(this.deps.now());
-		const backupPath = await this.deps.backupNames.inTurn(() => writeBackup({ gateway, backupNames: this.deps.backupNames, backupFolder: () => this.deps.settings().backupFolder }, path, change.content, when));
+		const backupPath = await this.deps.backupNames.inTurn(() =>
+			writeBackup(
+				{ gateway, backupNames: this.deps.backupNames, backupFolder: () => this.deps.settings().backupFolder },
+				path,
+				change.content,
+				when,
+			),
+		);
 		// Kept as bases too, so the review's merge never depends on the .bak staying untouched.
 		await bases.retain(proposedRevision, change.content).catch(() => undefined);
 		if (base !== null) await bases.retain(base.revision, base.content).catch(() => undefined);
@@ -99,7 +106,9 @@ export class ProposalStore implements ProposalSink {
 
 	/** Whether a revision must stay kept as a base: a pending proposal's text or the note it was made against. */
 	pins(revision: string): boolean {
-		return this.deps.proposals.list({ status: "pending" }).some((record) => record.proposedRevision === revision || record.baseRevision === revision);
+		return this.deps.proposals
+			.list({ status: "pending" })
+			.some((record) => record.proposedRevision === revision || record.baseRevision === revision);
 	}
 
 	/**
@@ -119,7 +128,12 @@ export class ProposalStore implements ProposalSink {
 	}
 
 	/** A retry of the same proposal (same agent, note, text and base) while it is pending is that proposal. */
-	private async samePending(path: string, agent: string, proposedRevision: string, baseRevision: string | null): Promise<ProposalRecord | null> {
+	private async samePending(
+		path: string,
+		agent: string,
+		proposedRevision: string,
+		baseRevision: string | null,
+	): Promise<ProposalRecord | null> {
 		for (const record of this.deps.proposals.list({ status: "pending", path, agent })) {
 			if (record.proposedRevision !== proposedRevision || record.baseRevision !== baseRevision) continue;
 			const kept = await this.deps.gateway.read(record.backupPath).catch(() => null);

@@ -40,7 +40,13 @@ export interface RefusalDeps {
 }
 
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
-const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set(["stale", "exists", "read-expired", "content-loss", "note-in-use"]);
+const KEEP_BODY: ReadonlySet<Refusal["reason"]> = new Set([
+	"stale",
+	"exists",
+	"read-expired",
+	"content-loss",
+	"note-in-use",
+]);
 
 /**
  * What answering a refusal needs from inside the note's lock: the note as the refusal saw it, and the hand-over of
@@ -59,7 +65,15 @@ export interface SeenRefusal {
 }
 
 /** The part of a refusal that needs the note's lock: cheap and synchronous but for the base it starts keeping. */
-export function seeRefusal(deps: Pick<RefusalDeps, "tracker" | "onError">, request: WriteRequest, refusal: Refusal, current: string | null, mergePreview: string | null, mergeRules: readonly MergeRule[] = [], sentSight: "whole" | "part" = "whole"): SeenRefusal {
+export function seeRefusal(
+	deps: Pick<RefusalDeps, "tracker" | "onError">,
+	request: WriteRequest,
+	refusal: Refusal,
+	current: string | null,
+	mergePreview: string | null,
+	mergeRules: readonly MergeRule[] = [],
+	sentSight: "whole" | "part" = "whole",
+): SeenRefusal {
 	// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
 	// documented retry with currentRevision is not refused by the read validity window.
 	const served =
@@ -79,32 +93,77 @@ export function seeRefusal(deps: Pick<RefusalDeps, "tracker" | "onError">, reque
  * The rest, outside the note's lock: keep what the write carried (the .bak and the conflict record, both durable
  * before this resolves), then add what helps the agent retry (a bounded diff since its read, a merge preview).
  */
-export async function answerRefusal(deps: RefusalDeps, seen: SeenRefusal): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
+export async function answerRefusal(
+	deps: RefusalDeps,
+	seen: SeenRefusal,
+): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
 	const { request, refusal: decided, current, mergePreview, mergeRules } = seen;
 	const currentRevision = current === null ? null : revisionOf(current);
 	// A stale part token (a document map's version) stands for a revision: diff and keep from that one.
-	const refusal = decided.reason === "stale" && decided.sentRevision !== null ? { ...decided, sentRevision: revisionOfToken(deps.history, request.path, decided.sentRevision) } : decided;
+	const refusal =
+		decided.reason === "stale" && decided.sentRevision !== null
+			? { ...decided, sentRevision: revisionOfToken(deps.history, request.path, decided.sentRevision) }
+			: decided;
 	const sentRevision = refusal.reason === "stale" || refusal.reason === "read-expired" ? refusal.sentRevision : null;
 	// A patch or edit that no longer applies to the note now is kept as it applies to the revision the agent read.
-	const body = bodyOf(request.operation, current) ?? (sentRevision === null ? null : await bodyOnBase(deps.bases, request.operation, sentRevision));
-	const keep = KEEP_BODY.has(refusal.reason) && body !== null && body !== current && request.actor.kind === "agent" && request.bodyKeptElsewhere !== true;
-	const kept = keep && body !== null
-		? await keepRefusedBody({ ...deps, backupFolder: () => deps.settings().backupFolder }, { path: request.path, body, reason: refusal.reason as ConflictReason, sentRevision, currentRevision, agent: actorLabel(request.actor) })
-		: null;
+	const body =
+		bodyOf(request.operation, current) ??
+		(sentRevision === null ? null : await bodyOnBase(deps.bases, request.operation, sentRevision));
+	const keep =
+		KEEP_BODY.has(refusal.reason) &&
+		body !== null &&
+		body !== current &&
+		request.actor.kind === "agent" &&
+		request.bodyKeptElsewhere !== true;
+	const kept =
+		keep && body !== null
+			? await keepRefusedBody(
+					{ ...deps, backupFolder: () => deps.settings().backupFolder },
+					{
+						path: request.path,
+						body,
+						reason: refusal.reason as ConflictReason,
+						sentRevision,
+						currentRevision,
+						agent: actorLabel(request.actor),
+					},
+				)
+			: null;
 	// The body is safe now. What follows grows with the note and may fail: it only adds to the answer, which stays
 	// within the cap as a whole (a diff and a merge preview share it).
 	const budget = diffCapBytes(deps.settings()) / (mergePreview === null ? 1 : 2);
 	let changes: Page | null = null;
 	try {
-		if ((await seen.served) && sentRevision !== null) changes = await changesSince(deps, request.path, sentRevision, { revision: currentRevision!, content: current! }, budget);
+		if ((await seen.served) && sentRevision !== null)
+			changes = await changesSince(
+				deps,
+				request.path,
+				sentRevision,
+				{ revision: currentRevision!, content: current! },
+				budget,
+			);
 	} catch (error) {
 		deps.onError?.(error);
 	}
-	const preview = mergePreview === null ? null : { ...headOfText(mergePreview, budget), ...(mergeRules.length > 0 ? { rules: [...mergeRules] } : {}) };
+	const preview =
+		mergePreview === null
+			? null
+			: { ...headOfText(mergePreview, budget), ...(mergeRules.length > 0 ? { rules: [...mergeRules] } : {}) };
 	// The client may be handed the note's revision only with every change from what it had seen to it.
 	const complete = refusal.reason === "stale" && changes !== null && !changes.truncated && !changes.lineCut;
 	const currentSight: Sight = complete ? seen.sentSight : "none";
-	return { kind: "refused", refusal, currentRevision, currentSight, sentSight: seen.sentSight, conflict: kept?.conflict ?? null, backupError: kept?.backupError ?? null, changes, mergePreview: preview, implicit: false };
+	return {
+		kind: "refused",
+		refusal,
+		currentRevision,
+		currentSight,
+		sentSight: seen.sentSight,
+		conflict: kept?.conflict ?? null,
+		backupError: kept?.backupError ?? null,
+		changes,
+		mergePreview: preview,
+		implicit: false,
+	};
 }
 
 /** The revision a sent token names: itself, or for a part token the revision of the note's history it was made from. */
@@ -112,7 +171,13 @@ function revisionOfToken(history: RevisionHistory, path: string, token: string):
 	return history.revisionNamed(path, token) ?? token;
 }
 
-async function changesSince(deps: RefusalDeps, path: string, sentRevision: string, current: DiffSide, maxBytes: number): Promise<Page | null> {
+async function changesSince(
+	deps: RefusalDeps,
+	path: string,
+	sentRevision: string,
+	current: DiffSide,
+	maxBytes: number,
+): Promise<Page | null> {
 	const base = await deps.bases.get(sentRevision);
 	if (base === null) return null;
 	return deps.diffs.page({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes });
@@ -145,5 +210,16 @@ async function bodyOnBase(bases: BaseStore, operation: WriteOperation, sentRevis
 
 /** A refusal decided before the note was looked at (nothing to keep, nothing to diff). */
 export function refusedWithout(refusal: Refusal, currentRevision: string | null): WriteOutcome {
-	return { kind: "refused", refusal, currentRevision, currentSight: "none", sentSight: "whole", conflict: null, backupError: null, changes: null, mergePreview: null, implicit: false };
+	return {
+		kind: "refused",
+		refusal,
+		currentRevision,
+		currentSight: "none",
+		sentSight: "whole",
+		conflict: null,
+		backupError: null,
+		changes: null,
+		mergePreview: null,
+		implicit: false,
+	};
 }

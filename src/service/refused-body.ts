@@ -5,7 +5,13 @@
  */
 import { randomBytes, randomInt } from "crypto";
 import type { BaseStore } from "../core/base-store";
-import { backupPathFor, newConflictId, type ConflictLog, type ConflictReason, type ConflictRecord } from "../core/conflicts";
+import {
+	backupPathFor,
+	newConflictId,
+	type ConflictLog,
+	type ConflictReason,
+	type ConflictRecord,
+} from "../core/conflicts";
 import { revisionOf } from "../core/revision";
 import type { VaultGateway } from "../vault/gateway";
 import type { BackupNames } from "./backup-names";
@@ -53,13 +59,20 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
 	const proposedRevision = revisionOf(refused.body);
 	const earlier = await earlierBackup(deps, refused, proposedRevision);
 	// The very same refusal again (a retry loop): the open record already says everything, and names the .bak.
-	if (earlier && earlier.status === "open" && earlier.sentRevision === refused.sentRevision && earlier.currentRevision === refused.currentRevision && earlier.reason === refused.reason) {
+	if (
+		earlier &&
+		earlier.status === "open" &&
+		earlier.sentRevision === refused.sentRevision &&
+		earlier.currentRevision === refused.currentRevision &&
+		earlier.reason === refused.reason
+	) {
 		return { conflict: earlier, backupError: null };
 	}
 	let backupPath: string | null = null;
 	let backupError: string | null = null;
 	try {
-		backupPath = earlier?.backupPath ?? (await deps.backupNames.inTurn(() => writeBackup(deps, refused.path, refused.body, when)));
+		backupPath =
+			earlier?.backupPath ?? (await deps.backupNames.inTurn(() => writeBackup(deps, refused.path, refused.body, when)));
 	} catch (error) {
 		backupError = error instanceof Error ? error.message : String(error);
 	}
@@ -88,15 +101,21 @@ export async function keepRefusedBody(deps: RefusedBodyDeps, refused: RefusedBod
  * A recent refusal of the same body for the same note (by the same agent) whose .bak still holds exactly that body:
  * its .bak is reused rather than copied again.
  */
-async function earlierBackup(deps: RefusedBodyDeps, refused: RefusedBody, proposedRevision: string): Promise<(ConflictRecord & { backupPath: string }) | null> {
+async function earlierBackup(
+	deps: RefusedBodyDeps,
+	refused: RefusedBody,
+	proposedRevision: string,
+): Promise<(ConflictRecord & { backupPath: string }) | null> {
 	const now = deps.now();
 	for (const record of deps.conflicts.list({ path: refused.path })) {
 		// Compared before the time is parsed: under many refusals of one note most records are of other bodies.
-		if (record.proposedRevision !== proposedRevision || record.agent !== refused.agent || record.backupPath === null) continue;
+		if (record.proposedRevision !== proposedRevision || record.agent !== refused.agent || record.backupPath === null)
+			continue;
 		// Newest first: this one and every one after it are too old.
 		if (now - Date.parse(record.time) > SAME_BACKUP_MS) break;
 		const backup = await deps.gateway.read(record.backupPath).catch(() => null);
-		if (backup && revisionOf(backup.content) === proposedRevision) return record as ConflictRecord & { backupPath: string };
+		if (backup && revisionOf(backup.content) === proposedRevision)
+			return record as ConflictRecord & { backupPath: string };
 	}
 	return null;
 }
@@ -105,7 +124,12 @@ async function earlierBackup(deps: RefusedBodyDeps, refused: RefusedBody, propos
  * Writes the refused body, byte for byte, to a fresh .bak note; never overwrites anything. A proposal's text is kept
  * the same way (proposal-store.ts). Throws when no name could be had.
  */
-export async function writeBackup(deps: Pick<RefusedBodyDeps, "gateway" | "backupFolder" | "backupNames">, notePath: string, body: string, when: Date): Promise<string> {
+export async function writeBackup(
+	deps: Pick<RefusedBodyDeps, "gateway" | "backupFolder" | "backupNames">,
+	notePath: string,
+	body: string,
+	when: Date,
+): Promise<string> {
 	const folder = deps.backupFolder();
 	const first = backupPathFor(notePath, when, folder, 1);
 	// From the number after the last one taken this second: names before it were taken a moment ago.
@@ -125,7 +149,11 @@ export async function writeBackup(deps: Pick<RefusedBodyDeps, "gateway" | "backu
 }
 
 /** Creates `path` unless it exists or another refusal is creating it right now. */
-async function createIfFree(deps: Pick<RefusedBodyDeps, "gateway" | "backupNames">, path: string, body: string): Promise<boolean> {
+async function createIfFree(
+	deps: Pick<RefusedBodyDeps, "gateway" | "backupNames">,
+	path: string,
+	body: string,
+): Promise<boolean> {
 	if (!deps.backupNames.claim(path)) return false;
 	try {
 		return await deps.gateway.createExclusive(path, body);

@@ -26,7 +26,9 @@ export function relocationFacts(outcome: RelocationRefused): RelocationFacts {
 		error: refusal.reason,
 		side: outcome.side,
 		path: outcome.path,
-		...(outcome.currentRevision === null ? { currentRevision: null } : { changeTag: changeTagOf(outcome.currentRevision) }),
+		...(outcome.currentRevision === null
+			? { currentRevision: null }
+			: { changeTag: changeTagOf(outcome.currentRevision) }),
 		...(refusal.reason === "token-required" && refusal.sent ? { sentToken: refusal.sent } : {}),
 		...(refusal.reason === "token-required" && refusal.lastReadPart ? { lastReadPart: true as const } : {}),
 		...(outcome.implicit ? { implicitRevision: true as const } : {}),

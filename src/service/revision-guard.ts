@@ -136,7 +136,14 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	bases.load(loaded.bases);
 	// Bases the saved index no longer lists are unreachable: a storage that keeps them (the pack) frees their space.
 	await blobs.retainOnly?.((key) => bases.has(key)).catch((error: unknown) => options.onError?.(error));
-	const persistence = new StatePersistence(storage, () => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }), () => conflicts.toSnapshot(), options.timers, options.persistDebounceMs, loaded.conflicts);
+	const persistence = new StatePersistence(
+		storage,
+		() => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }),
+		() => conflicts.toSnapshot(),
+		options.timers,
+		options.persistDebounceMs,
+		loaded.conflicts,
+	);
 	// A log left by the last run is folded into the snapshot now (a failure leaves it to the first commit).
 	if (loaded.conflicts.logged) await persistence.compactConflicts().catch((error: unknown) => options.onError?.(error));
 	// The one place conflict records are saved: each change is appended as it happens.
@@ -144,7 +151,12 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	// Proposals are journaled the same way, in files of their own.
 	const proposalLog = ProposalLog.fromSnapshot(loaded.proposals.snapshot);
 	proposalLog.replay(loaded.proposals.changes);
-	const proposalJournal = new ConflictJournal(storage, () => proposalLog.toSnapshot(), loaded.proposals, PROPOSAL_FILES);
+	const proposalJournal = new ConflictJournal(
+		storage,
+		() => proposalLog.toSnapshot(),
+		loaded.proposals,
+		PROPOSAL_FILES,
+	);
 	if (loaded.proposals.logged) await proposalJournal.compact().catch((error: unknown) => options.onError?.(error));
 	proposalLog.onSave((change) => proposalJournal.record(change));
 
@@ -197,12 +209,43 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	writer.onWritten((write) => resolver.settle(write));
 	// A refusal recorded after a write landed on the revision it refused settles as if recorded first.
 	writer.onWrittenBeforeRecord((write) => resolver.settle(write));
-	const noteHistory = new NoteHistoryService({ gateway, history, bases, writer, conflicts, diffs, settings, onDirty: () => persistence.markDirty() });
+	const noteHistory = new NoteHistoryService({
+		gateway,
+		history,
+		bases,
+		writer,
+		conflicts,
+		diffs,
+		settings,
+		onDirty: () => persistence.markDirty(),
+	});
 	// Every write keeps what it replaced, so any write (a wiping one above all) can be undone.
 	writer.onWritten((write) => noteHistory.recordWrite(write));
 	writer.onDeleted((deletion) => noteHistory.recordDelete(deletion));
-	const proposals = new ProposalStore({ gateway, bases, proposals: proposalLog, proposalsSaved: () => proposalJournal.saved(), backupNames, settings, now });
-	outsideSaves = new OutsideSaves({ gateway, history, bases, conflicts, writer, backupNames, conflictsSaved: () => persistence.conflictsSaved(), settings, timers: options.timers, now, yieldToHost, onDirty: () => persistence.markDirty(), onError: options.onError });
+	const proposals = new ProposalStore({
+		gateway,
+		bases,
+		proposals: proposalLog,
+		proposalsSaved: () => proposalJournal.saved(),
+		backupNames,
+		settings,
+		now,
+	});
+	outsideSaves = new OutsideSaves({
+		gateway,
+		history,
+		bases,
+		conflicts,
+		writer,
+		backupNames,
+		conflictsSaved: () => persistence.conflictsSaved(),
+		settings,
+		timers: options.timers,
+		now,
+		yieldToHost,
+		onDirty: () => persistence.markDirty(),
+		onError: options.onError,
+	});
 	const outside = outsideSaves;
 	bases.setPinned((revision) => noteHistory.isPinned(revision) || proposals.pins(revision) || outside.pins(revision));
 	const activity = new AgentActivity(noteHistory, yieldToHost);
@@ -214,10 +257,44 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
 	// Asked once: key scopes ignore case where the disk does (the probe never throws; unknown is case-sensitive).
 	const caseInsensitive = (await gateway.caseInsensitive?.().catch(() => false)) ?? false;
-	const notes = new AgentNotes({ host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"), gateway, history, tracker, bases, reads, writer, conflicts, waits, resolver, diffs, settings, pathPolicy, now, timers: options.timers, vaultName, noteHistory, activity, index, yieldToHost, workspace: options.workspace ?? null, appVersion: options.appVersion, caseInsensitive, proposalStore: proposals, proposals: options.proposals === undefined ? proposals : options.proposals });
+	const notes = new AgentNotes({
+		host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"),
+		gateway,
+		history,
+		tracker,
+		bases,
+		reads,
+		writer,
+		conflicts,
+		waits,
+		resolver,
+		diffs,
+		settings,
+		pathPolicy,
+		now,
+		timers: options.timers,
+		vaultName,
+		noteHistory,
+		activity,
+		index,
+		yieldToHost,
+		workspace: options.workspace ?? null,
+		appVersion: options.appVersion,
+		caseInsensitive,
+		proposalStore: proposals,
+		proposals: options.proposals === undefined ? proposals : options.proposals,
+	});
 
 	// Inside Obsidian: an outside save that overlaps unsaved typing is kept (.bak, conflict), as a refused body is.
-	const keptBodies = { gateway, bases, conflicts, backupFolder: () => settings().backupFolder, now, conflictsSaved: () => persistence.conflictsSaved(), backupNames };
+	const keptBodies = {
+		gateway,
+		bases,
+		conflicts,
+		backupFolder: () => settings().backupFolder,
+		now,
+		conflictsSaved: () => persistence.conflictsSaved(),
+		backupNames,
+	};
 	const stopFolding = gateway.foldOutsideSaves?.({
 		keep: async (save) => void (await keepOutsideOverTyping(keptBodies, save)),
 		onError: (error) => options.onError?.(error),

@@ -114,9 +114,22 @@ export class RevisionTracker {
 	}
 
 	/** A move through the guarded writer: the note's history and conflicts follow it, and the move is in its history. */
-	recordMove(from: string, to: string, content: string, revision: string, source: RevisionSource, change: string): void {
+	recordMove(
+		from: string,
+		to: string,
+		content: string,
+		revision: string,
+		source: RevisionSource,
+		change: string,
+	): void {
 		this.expected.delete(from);
-		this.options.history.recordMove(from, to, { revision, size: utf8Length(content), source, time: this.options.now(), change });
+		this.options.history.recordMove(from, to, {
+			revision,
+			size: utf8Length(content),
+			source,
+			time: this.options.now(),
+			change,
+		});
 		this.options.conflicts.rename(from, to);
 		this.options.onMoved?.(from, to);
 		this.options.onDirty();
@@ -162,13 +175,21 @@ export class RevisionTracker {
 				const unchanged = await this.unchangedSinceRead(path);
 				// Unchanged since its latest revision was read (a stat says so): trusted without reading, unless its text
 				// is wanted at hand (changed in the last day) and not kept yet.
-				if (unchanged !== null && !(unchanged.mtime >= recentSince && !this.options.bases.has(unchanged.revision) && recent < MAX_RECENT_AT_START)) {
+				if (
+					unchanged !== null &&
+					!(
+						unchanged.mtime >= recentSince &&
+						!this.options.bases.has(unchanged.revision) &&
+						recent < MAX_RECENT_AT_START
+					)
+				) {
 					onProgress?.(++done, paths.length);
 					continue;
 				}
 				const snapshot = await gateway.read(path).catch(() => null);
 				const known = history.latest(path) !== undefined;
-				const isNew = snapshot !== null && this.observe(snapshot, this.options.changeSource ?? { kind: "external" }, true);
+				const isNew =
+					snapshot !== null && this.observe(snapshot, this.options.changeSource ?? { kind: "external" }, true);
 				if (isNew && known) changed++;
 				else if (isNew) added++;
 				// A known note that changed while we were down is judged as a save (onObserved); any other recent one is kept.
@@ -284,7 +305,15 @@ export class RevisionTracker {
 		}
 		this.options.onDirty();
 		// No merge base is kept here: the outside-save net decides which texts to keep, and when (outside-saves.ts).
-		if (!ours && attributed === undefined && !(atStartUp && replaced === undefined)) this.options.onObserved?.({ path: snapshot.path, content: snapshot.content, revision, ...(replaced === undefined ? {} : { replaced }), source, atStartUp });
+		if (!ours && attributed === undefined && !(atStartUp && replaced === undefined))
+			this.options.onObserved?.({
+				path: snapshot.path,
+				content: snapshot.content,
+				revision,
+				...(replaced === undefined ? {} : { replaced }),
+				source,
+				atStartUp,
+			});
 		return true;
 	}
 }

@@ -11,7 +11,8 @@ import type { RevisionGuardSettings } from "../settings";
 import type { Actor } from "./actor";
 
 /** What a change may do: go ahead, become a proposal for the person, or be refused. */
-export type ChangeGate = { kind: "write" } | { kind: "propose"; refusal: ScopeForbidden } | { kind: "refuse"; refusal: ScopeForbidden };
+export type ChangeGate =
+	{ kind: "write" } | { kind: "propose"; refusal: ScopeForbidden } | { kind: "refuse"; refusal: ScopeForbidden };
 
 /** A change that carries new content (a proposal can), or one that does not (a delete, move, copy or undo). */
 export type ChangeKind = "content" | "other";
@@ -54,7 +55,8 @@ export class ScopeGate {
 		const backups = this.settings().backupFolder.replace(/^\/+|\/+$/g, "");
 		const bare = folder.replace(/\/+$/, "");
 		if (backups !== "" && bare.toLowerCase() === backups.toLowerCase()) return scope.read.length > 0;
-		if (backups !== "" && bare.toLowerCase().startsWith(backups.toLowerCase() + "/")) return folderVisible(scope, bare.slice(backups.length + 1));
+		if (backups !== "" && bare.toLowerCase().startsWith(backups.toLowerCase() + "/"))
+			return folderVisible(scope, bare.slice(backups.length + 1));
 		return folderVisible(scope, folder);
 	}
 
@@ -65,7 +67,10 @@ export class ScopeGate {
 	change(actor: Actor, path: string, kind: ChangeKind): ChangeGate {
 		const scope = this.scopeOf(actor);
 		if (scope === null) return { kind: "write" };
-		if (this.isBackup(path)) return this.accessIn(scope, path) === "hidden" ? { kind: "refuse", refusal: forbidden(scope, path, "outside-read") } : { kind: "write" };
+		if (this.isBackup(path))
+			return this.accessIn(scope, path) === "hidden"
+				? { kind: "refuse", refusal: forbidden(scope, path, "outside-read") }
+				: { kind: "write" };
 		const rule = ruleOf(scope, path);
 		switch (rule.access) {
 			case "write":
@@ -75,7 +80,8 @@ export class ScopeGate {
 			case "read":
 				return { kind: "refuse", refusal: forbidden(scope, path, "read-only", rule.field, rule.pattern) };
 			case "propose":
-				if (kind === "other") return { kind: "refuse", refusal: forbidden(scope, path, "not-proposable", rule.field, rule.pattern) };
+				if (kind === "other")
+					return { kind: "refuse", refusal: forbidden(scope, path, "not-proposable", rule.field, rule.pattern) };
 				return { kind: "propose", refusal: forbidden(scope, path, "no-proposals", rule.field, rule.pattern) };
 		}
 	}
@@ -90,7 +96,13 @@ export class ScopeGate {
 	commandRefusal(actor: Actor): ScopeForbidden | null {
 		const scope = this.scopeOf(actor);
 		if (scope === null) return null;
-		return { reason: "scope-forbidden", why: "commands-need-whole-vault", key: scope.key, path: null, lists: scope.lists };
+		return {
+			reason: "scope-forbidden",
+			why: "commands-need-whole-vault",
+			key: scope.key,
+			path: null,
+			lists: scope.lists,
+		};
 	}
 
 	private accessIn(scope: KeyScope, path: string): Access {
@@ -104,7 +116,21 @@ export class ScopeGate {
 	}
 }
 
-function forbidden(scope: KeyScope, path: string, why: ScopeWhy, field?: ScopeForbidden["field"], pattern?: string | null): ScopeForbidden {
+function forbidden(
+	scope: KeyScope,
+	path: string,
+	why: ScopeWhy,
+	field?: ScopeForbidden["field"],
+	pattern?: string | null,
+): ScopeForbidden {
 	const access = why === "outside-read" ? "hidden" : why === "read-only" ? "read" : "propose";
-	return { reason: "scope-forbidden", why, key: scope.key, path, access, ...(field === undefined ? {} : { field, pattern: pattern ?? null }), lists: scope.lists };
+	return {
+		reason: "scope-forbidden",
+		why,
+		key: scope.key,
+		path,
+		access,
+		...(field === undefined ? {} : { field, pattern: pattern ?? null }),
+		lists: scope.lists,
+	};
 }

@@ -13,7 +13,9 @@ import { agentActor } from "./actor";
 import type { KeyScopes } from "./key-scopes";
 import type { ScopeGate } from "./scope-gate";
 
-export type ScopeSummary = { kind: "not-served"; problem: ScopeProblem } | { kind: "counted"; notes: number; see: number; change: number; propose: number };
+export type ScopeSummary =
+	| { kind: "not-served"; problem: ScopeProblem }
+	| { kind: "counted"; notes: number; see: number; change: number; propose: number };
 
 export interface AccessCounts {
 	notes: number;
@@ -23,7 +25,12 @@ export interface AccessCounts {
 }
 
 /** Counts what `accessOf` says of each path, giving the host a turn between slices (`sliceMs`: tests pass 0). */
-export function countAccess(paths: readonly string[], accessOf: (path: string) => Access, yieldToHost: YieldToHost, sliceMs?: number): Promise<AccessCounts> {
+export function countAccess(
+	paths: readonly string[],
+	accessOf: (path: string) => Access,
+	yieldToHost: YieldToHost,
+	sliceMs?: number,
+): Promise<AccessCounts> {
 	return finishInSlices(countSteps(paths, accessOf), yieldToHost, sliceMs);
 }
 
@@ -58,7 +65,12 @@ export async function summarizeScope(deps: SummaryDeps, key: AgentKey): Promise<
 	if (!compiled.ok) return { kind: "not-served", problem: compiled.problem };
 	const policy = deps.pathPolicy();
 	const { backupFolder } = deps.settings();
-	const paths = (await deps.gateway.listNotes(policy.noteExtensions)).filter((path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder));
+	const paths = (await deps.gateway.listNotes(policy.noteExtensions)).filter(
+		(path) => validateVaultPath(path, policy, "note").ok && !isBackupPath(path, backupFolder),
+	);
 	const actor = agentActor(key.name, undefined, undefined, compiled.scope);
-	return { kind: "counted", ...(await countAccess(paths, (path) => deps.scopes.access(actor, path), deps.yieldToHost)) };
+	return {
+		kind: "counted",
+		...(await countAccess(paths, (path) => deps.scopes.access(actor, path), deps.yieldToHost)),
+	};
 }

@@ -6,7 +6,15 @@ import type { TagCount } from "../core/tags";
 import type { NoteLinks } from "../vault/note-index";
 import type { Actor } from "./actor";
 import type { NoteFacts, RenderedHtml } from "./note-facts";
-import type { BadCursor, DqlAnswer, LogicAnswer, NoteSearch, SearchPage, SearchPageRequest, SimpleHit } from "./note-search";
+import type {
+	BadCursor,
+	DqlAnswer,
+	LogicAnswer,
+	NoteSearch,
+	SearchPage,
+	SearchPageRequest,
+	SimpleHit,
+} from "./note-search";
 import type { ScopeGate } from "./scope-gate";
 
 export class ScopedSearch {
@@ -15,7 +23,12 @@ export class ScopedSearch {
 		private readonly scopes: ScopeGate,
 	) {}
 
-	simple(actor: Actor, query: string, contextLength: number, request: SearchPageRequest): Promise<SearchPage<SimpleHit> | BadCursor> {
+	simple(
+		actor: Actor,
+		query: string,
+		contextLength: number,
+		request: SearchPageRequest,
+	): Promise<SearchPage<SimpleHit> | BadCursor> {
 		return this.search.simple(this.scopes.visibility(actor), query, contextLength, request);
 	}
 
@@ -53,7 +66,8 @@ export class ScopedFacts {
 	async renderHtml(actor: Actor, path: string, markdown: string): Promise<RenderedHtml | { kind: "links-hidden" }> {
 		if (this.scopes.scopeOf(actor) !== null) {
 			const visible = this.scopes.visibility(actor);
-			if ((await this.facts.linkTargets(path, markdown)).some((target) => !visible(target))) return { kind: "links-hidden" };
+			if ((await this.facts.linkTargets(path, markdown)).some((target) => !visible(target)))
+				return { kind: "links-hidden" };
 		}
 		return this.facts.renderHtml(path, markdown);
 	}

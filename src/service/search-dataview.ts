@@ -13,10 +13,19 @@ export interface DataviewRow {
 export type DataviewRows = { kind: "rows"; rows: DataviewRow[] } | { kind: "invalid-query"; reason: string };
 
 export function dataviewRows(answer: DataviewAnswer, idColumn: string): DataviewRows {
-	if (!answer.successful) return { kind: "invalid-query", reason: `Dataview could not run the query: ${String(answer.error)}` };
+	if (!answer.successful)
+		return { kind: "invalid-query", reason: `Dataview could not run the query: ${String(answer.error)}` };
 	const { type, headers, values } = answer.value;
-	if (type !== "table" || !Array.isArray(headers)) return { kind: "invalid-query", reason: `Only TABLE Dataview queries are supported (this one is ${String(type).toUpperCase()}).` };
-	if (!headers.includes(idColumn)) return { kind: "invalid-query", reason: "TABLE WITHOUT ID queries are not supported: each row must name its note." };
+	if (type !== "table" || !Array.isArray(headers))
+		return {
+			kind: "invalid-query",
+			reason: `Only TABLE Dataview queries are supported (this one is ${String(type).toUpperCase()}).`,
+		};
+	if (!headers.includes(idColumn))
+		return {
+			kind: "invalid-query",
+			reason: "TABLE WITHOUT ID queries are not supported: each row must name its note.",
+		};
 	const rows: DataviewRow[] = [];
 	for (const row of values) {
 		if (!Array.isArray(row)) continue;

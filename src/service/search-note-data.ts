@@ -45,7 +45,9 @@ export class NoteDataBuilder {
 		const host = this.gateway.search;
 		const wantsLinks = ["links", "unresolvedLinks", "backlinks"].some((field) => this.fields.has(field as NoteField));
 		if (!host && wantsLinks) {
-			const files = this.linkableFiles ? await this.linkableFiles() : await this.gateway.listNotes(this.policy.noteExtensions);
+			const files = this.linkableFiles
+				? await this.linkableFiles()
+				: await this.gateway.listNotes(this.policy.noteExtensions);
 			// Every file the policy serves, hidden from the caller or not, so a link resolves as Obsidian resolves it.
 			this.targets = new LinkTargets(files.filter((path) => validateVaultPath(path, this.policy, "folder").ok));
 		}
@@ -95,7 +97,8 @@ export class NoteDataBuilder {
 	private fromCache(path: string, metadata: HostNoteMetadata, data: Record<string, unknown>): void {
 		const { fields } = this;
 		if (fields.has("frontmatter")) data.frontmatter = jsonOf(metadata.frontmatter);
-		if (fields.has("tags")) data.tags = [...new Set([...tagsOfFrontmatter(metadata.frontmatter), ...metadata.inlineTags])];
+		if (fields.has("tags"))
+			data.tags = [...new Set([...tagsOfFrontmatter(metadata.frontmatter), ...metadata.inlineTags])];
 		if (fields.has("links")) data.links = metadata.links.filter((target) => this.served(target));
 		if (fields.has("unresolvedLinks")) data.unresolvedLinks = metadata.unresolvedLinks;
 	}

@@ -28,11 +28,18 @@ export interface StaleFacts {
 export function staleFacts(outcome: Refused): StaleFacts {
 	const { refusal, currentRevision, currentSight, changes, mergePreview } = outcome;
 	return {
-		sentRevision: refusal.reason === "stale" && refusal.sentRevision !== null ? tokenFor(refusal.sentRevision, outcome.sentSight) : null,
+		sentRevision:
+			refusal.reason === "stale" && refusal.sentRevision !== null
+				? tokenFor(refusal.sentRevision, outcome.sentSight)
+				: null,
 		...currentFields({ currentRevision, currentSight }),
 		changes: changes?.text ?? null,
 		...(mergePreview !== null
-			? { mergePreview: mergePreview.text, ...(mergePreview.truncated ? { mergePreviewTruncated: true as const } : {}), ...(mergePreview.rules ? { mergeRules: mergePreview.rules } : {}) }
+			? {
+					mergePreview: mergePreview.text,
+					...(mergePreview.truncated ? { mergePreviewTruncated: true as const } : {}),
+					...(mergePreview.rules ? { mergeRules: mergePreview.rules } : {}),
+				}
 			: {}),
 	};
 }
@@ -48,6 +55,11 @@ export function nextPageRevisions(outcome: Refused): { since: string; to: string
 }
 
 /** The note's current revision as the client may be handed it: a token to retry with, or only its change tag. */
-export function currentFields(outcome: Pick<Refused, "currentRevision" | "currentSight">): { currentRevision?: string | null; changeTag?: string } {
-	return outcome.currentRevision === null ? { currentRevision: null } : revisionField("currentRevision", outcome.currentRevision, outcome.currentSight);
+export function currentFields(outcome: Pick<Refused, "currentRevision" | "currentSight">): {
+	currentRevision?: string | null;
+	changeTag?: string;
+} {
+	return outcome.currentRevision === null
+		? { currentRevision: null }
+		: revisionField("currentRevision", outcome.currentRevision, outcome.currentSight);
 }

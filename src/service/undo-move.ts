@@ -48,12 +48,28 @@ export interface UndoMoveDeps {
  * Undoes the move recorded as `entry` (which came from `movedFrom`) of the note now at `path`. The caller checked that the note is still there
  * and is `mine` (the revision it saw).
  */
-export async function undoMove(deps: UndoMoveDeps, path: string, entry: RevisionEntry, movedFrom: string, mine: string, actor: Actor): Promise<MoveUndo> {
+export async function undoMove(
+	deps: UndoMoveDeps,
+	path: string,
+	entry: RevisionEntry,
+	movedFrom: string,
+	mine: string,
+	actor: Actor,
+): Promise<MoveUndo> {
 	// Gathered before moving back: the history follows the note, and the group names paths as they were.
 	const group = entry.change === undefined ? [] : changeGroup(deps.history, entry.change, entry);
 	const ifMatch = parseEntityTagCondition(`"${mine}"`);
 	const none: EntityTagCondition = { kind: "absent" };
-	const moved = await deps.writer.move({ from: path, to: movedFrom, ifMatch, overwrite: false, destinationIfMatch: none, actor, heldRevision: null, heldDestination: null });
+	const moved = await deps.writer.move({
+		from: path,
+		to: movedFrom,
+		ifMatch,
+		overwrite: false,
+		destinationIfMatch: none,
+		actor,
+		heldRevision: null,
+		heldDestination: null,
+	});
 	if (moved.kind !== "moved") return { kind: "move-back-refused", from: path, to: movedFrom, outcome: moved };
 	const links: LinkUndo[] = [];
 	for (const member of group) {
@@ -68,14 +84,25 @@ export async function undoMove(deps: UndoMoveDeps, path: string, entry: Revision
 }
 
 /** The other entries of one change, with the path each is under now. */
-function changeGroup(history: RevisionHistory, change: string, move: RevisionEntry): { path: string; entry: RevisionEntry }[] {
+function changeGroup(
+	history: RevisionHistory,
+	change: string,
+	move: RevisionEntry,
+): { path: string; entry: RevisionEntry }[] {
 	const group: { path: string; entry: RevisionEntry }[] = [];
-	for (const note of history.allNotes()) for (const entry of note.entries) if (entry.change === change && entry !== move) group.push({ path: note.path, entry });
+	for (const note of history.allNotes())
+		for (const entry of note.entries)
+			if (entry.change === change && entry !== move) group.push({ path: note.path, entry });
 	return group;
 }
 
 /** A rewritten note's text from before, put back while the note still holds exactly what the rewrite left. */
-async function restoreRewrite(deps: UndoMoveDeps, path: string, entry: RevisionEntry, actor: Actor): Promise<LinkUndo["result"]> {
+async function restoreRewrite(
+	deps: UndoMoveDeps,
+	path: string,
+	entry: RevisionEntry,
+	actor: Actor,
+): Promise<LinkUndo["result"]> {
 	if (entry.replaced === undefined) return "not-retained";
 	const note = await deps.gateway.read(path);
 	if (note === null) return "missing";
@@ -85,14 +112,37 @@ async function restoreRewrite(deps: UndoMoveDeps, path: string, entry: RevisionE
 	const before = await deps.bases.get(entry.replaced);
 	if (before === null) return "not-retained";
 	const ifMatch = parseEntityTagCondition(`"${now}"`);
-	const outcome = await deps.writer.write({ path, operation: { kind: "replace", body: before }, ifMatch, ifNoneMatch: { kind: "absent" }, actor, heldRevision: null, allowEmpty: true, unseenBody: true });
+	const outcome = await deps.writer.write({
+		path,
+		operation: { kind: "replace", body: before },
+		ifMatch,
+		ifNoneMatch: { kind: "absent" },
+		actor,
+		heldRevision: null,
+		allowEmpty: true,
+		unseenBody: true,
+	});
 	return outcome.kind === "written" || outcome.kind === "unchanged" ? "restored" : "changed";
 }
 
 /** The note the move replaced, created again at its path (never over a note made there since). */
-async function recreate(deps: UndoMoveDeps, path: string, removed: string, actor: Actor): Promise<"restored" | "not-retained" | "exists"> {
+async function recreate(
+	deps: UndoMoveDeps,
+	path: string,
+	removed: string,
+	actor: Actor,
+): Promise<"restored" | "not-retained" | "exists"> {
 	const text = await deps.bases.get(removed);
 	if (text === null) return "not-retained";
-	const outcome = await deps.writer.write({ path, operation: { kind: "replace", body: text }, ifMatch: { kind: "absent" }, ifNoneMatch: parseEntityTagCondition("*"), actor, heldRevision: null, allowEmpty: true, unseenBody: true });
+	const outcome = await deps.writer.write({
+		path,
+		operation: { kind: "replace", body: text },
+		ifMatch: { kind: "absent" },
+		ifNoneMatch: parseEntityTagCondition("*"),
+		actor,
+		heldRevision: null,
+		allowEmpty: true,
+		unseenBody: true,
+	});
 	return outcome.kind === "written" ? "restored" : "exists";
 }

@@ -44,11 +44,19 @@ export class UndoNotes {
 	}
 
 	/** Writes an earlier revision back, guarded like any write (it must replace exactly the revision in `ifMatch`). */
-	async restore(actor: Actor, path: string, revision: string, ifMatch: EntityTagCondition, ifNoneMatch: EntityTagCondition): Promise<RestoreOutcome> {
+	async restore(
+		actor: Actor,
+		path: string,
+		revision: string,
+		ifMatch: EntityTagCondition,
+		ifNoneMatch: EntityTagCondition,
+	): Promise<RestoreOutcome> {
 		const gate = this.deps.scopes.change(actor, path, "other");
 		if (gate.kind !== "write") return refusedWithout(gate.refusal, null);
 		const work = this.deps.noteHistory.restore(path, this.named(path, revision), actor, ifMatch, ifNoneMatch);
-		return this.followUndo(path, actor, work, (outcome) => (outcome.kind === "written" ? [{ path, revision: outcome.revision }] : []));
+		return this.followUndo(path, actor, work, (outcome) =>
+			outcome.kind === "written" ? [{ path, revision: outcome.revision }] : [],
+		);
 	}
 
 	/** Recent agent writes across the vault that the caller may see, newest first. */
@@ -57,16 +65,39 @@ export class UndoNotes {
 	}
 
 	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
-	revert(actor: Actor, path: string, revision: string | undefined, ifMatch: EntityTagCondition, ifNoneMatch?: EntityTagCondition): Promise<RevertOutcome> {
+	revert(
+		actor: Actor,
+		path: string,
+		revision: string | undefined,
+		ifMatch: EntityTagCondition,
+		ifNoneMatch?: EntityTagCondition,
+	): Promise<RevertOutcome> {
 		const mayChange = (changed: string) => {
 			const gate = this.deps.scopes.change(actor, changed, "other");
 			return gate.kind === "write" ? null : gate.refusal;
 		};
-		const work = this.deps.activity.revert(path, revision === undefined ? undefined : this.named(path, revision), actor, ifMatch, ifNoneMatch, mayChange);
+		const work = this.deps.activity.revert(
+			path,
+			revision === undefined ? undefined : this.named(path, revision),
+			actor,
+			ifMatch,
+			ifNoneMatch,
+			mayChange,
+		);
 		return this.followUndo(path, actor, work, (outcome) => {
-			if (outcome.kind === "move") return outcome.undo.kind === "moved-back" ? [{ path: outcome.undo.from, revision: null }, { path: outcome.undo.to, revision: outcome.undo.revision }] : [];
+			if (outcome.kind === "move")
+				return outcome.undo.kind === "moved-back"
+					? [
+							{ path: outcome.undo.from, revision: null },
+							{ path: outcome.undo.to, revision: outcome.undo.revision },
+						]
+					: [];
 			if (outcome.kind !== "write") return [];
-			return outcome.outcome.kind === "written" ? [{ path, revision: outcome.outcome.revision }] : outcome.outcome.kind === "deleted" ? [{ path, revision: null }] : [];
+			return outcome.outcome.kind === "written"
+				? [{ path, revision: outcome.outcome.revision }]
+				: outcome.outcome.kind === "deleted"
+					? [{ path, revision: null }]
+					: [];
 		});
 	}
 
@@ -76,9 +107,18 @@ export class UndoNotes {
 	}
 
 	/** An undo's writes (a move back: both paths) are credited to its actor in `onNoteChanged`, like any write through `write`. */
-	private async followUndo<T>(path: string, actor: Actor, work: Promise<T>, landed: (outcome: T) => { path: string; revision: string | null }[]): Promise<T> {
-		await this.deps.changeFeed.trackMany([path], actor, work.then(landed, () => []), (changes) => changes);
+	private async followUndo<T>(
+		path: string,
+		actor: Actor,
+		work: Promise<T>,
+		landed: (outcome: T) => { path: string; revision: string | null }[],
+	): Promise<T> {
+		await this.deps.changeFeed.trackMany(
+			[path],
+			actor,
+			work.then(landed, () => []),
+			(changes) => changes,
+		);
 		return work;
 	}
 }
-

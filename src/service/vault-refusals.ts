@@ -20,8 +20,20 @@ export interface VaultRefusal {
 
 /** The refusal `error` stands for, or null when it is not one (then it is a real failure). */
 export function vaultRefusalOf(error: unknown): VaultRefusal | null {
-	if (error instanceof NoteEncodingError) return { kind: "note-not-utf8", message: error.message, path: error.path, reason: "note-not-utf8" };
+	if (error instanceof NoteEncodingError)
+		return { kind: "note-not-utf8", message: error.message, path: error.path, reason: "note-not-utf8" };
 	if (!(error instanceof VaultPathError)) return null;
-	const kind = error.reason === "name-variant" || error.reason === "case-variant" ? "name-clash" : error.reason === "not-indexed" || error.reason === "index-behind" ? "note-not-ready" : "invalid-path";
-	return { kind, message: error.message, path: error.path, reason: error.reason, ...(error.existing ? { existing: error.existing } : {}) };
+	const kind =
+		error.reason === "name-variant" || error.reason === "case-variant"
+			? "name-clash"
+			: error.reason === "not-indexed" || error.reason === "index-behind"
+				? "note-not-ready"
+				: "invalid-path";
+	return {
+		kind,
+		message: error.message,
+		path: error.path,
+		reason: error.reason,
+		...(error.existing ? { existing: error.existing } : {}),
+	};
 }

@@ -52,7 +52,8 @@ export class WriteBookkeeping {
 	async handOver(conflict: ConflictRecord | null, writes: readonly CompletedWrite[]): Promise<void> {
 		for (const write of writes) {
 			if (conflict?.status !== "open" || write.replaced !== conflict.currentRevision) continue;
-			for (const listener of this.landedBeforeRecord) await listener(write).catch((error: unknown) => this.deps.onError?.(error));
+			for (const listener of this.landedBeforeRecord)
+				await listener(write).catch((error: unknown) => this.deps.onError?.(error));
 		}
 	}
 
@@ -60,7 +61,13 @@ export class WriteBookkeeping {
 	 * History, bases and conflict settling after a write landed. `replaced` comes with its revision, which the write's
 	 * check already computed (hashing it again here would cost as much).
 	 */
-	async afterWrite(path: string, replaced: { content: string; revision: string } | null, content: string, revision: string, by: Actor): Promise<void> {
+	async afterWrite(
+		path: string,
+		replaced: { content: string; revision: string } | null,
+		content: string,
+		revision: string,
+		by: Actor,
+	): Promise<void> {
 		try {
 			this.deps.tracker.record(path, content, revision, historySource(by));
 			// The writer knows this content, so it is a fair base for its next write.
@@ -70,7 +77,14 @@ export class WriteBookkeeping {
 				this.deps.history.markCreated(path, revision);
 				return;
 			}
-			const write: CompletedWrite = { path, replaced: replaced.revision, replacedContent: replaced.content, revision, content, by };
+			const write: CompletedWrite = {
+				path,
+				replaced: replaced.revision,
+				replacedContent: replaced.content,
+				revision,
+				content,
+				by,
+			};
 			this.landed.landed(write);
 			for (const listener of this.written) await listener(write);
 		} catch (error) {
@@ -99,7 +113,11 @@ export class WriteBookkeeping {
  * A move in history: the note's entries follow it and the move is one of them; the notes Obsidian rewrote links in
  * for it are the mover's writes, each marked as part of the same change, so an undo takes them back together.
  */
-export async function afterMove(after: WriteBookkeeping, deps: Pick<WriteBookkeepingDeps, "tracker" | "bases" | "onError">, move: CompletedMove): Promise<void> {
+export async function afterMove(
+	after: WriteBookkeeping,
+	deps: Pick<WriteBookkeepingDeps, "tracker" | "bases" | "onError">,
+	move: CompletedMove,
+): Promise<void> {
 	try {
 		deps.tracker.recordMove(move.from, move.to, move.content, move.revision, historySource(move.by), move.change);
 		await deps.bases.retain(move.revision, move.content);
@@ -107,7 +125,13 @@ export async function afterMove(after: WriteBookkeeping, deps: Pick<WriteBookkee
 		deps.onError?.(error);
 	}
 	for (const note of move.rewritten) {
-		await after.afterWrite(note.path, { content: note.before, revision: note.beforeRevision }, note.after, note.revision, move.by);
+		await after.afterWrite(
+			note.path,
+			{ content: note.before, revision: note.beforeRevision },
+			note.after,
+			note.revision,
+			move.by,
+		);
 		deps.tracker.recordChangePart(note.path, note.revision, historySource(move.by), move.change);
 	}
 }

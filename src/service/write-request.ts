@@ -53,7 +53,15 @@ export interface WriteRequest {
  */
 export type WriteOutcome =
 	/** `mergeRules`: with `merged`, the markdown rules that merged parts of it where git would have conflicted. */
-	| { kind: "written"; revision: string; sight: Sight; created: boolean; stat: NoteStat | null; merged: boolean; mergeRules?: MergeRule[] }
+	| {
+			kind: "written";
+			revision: string;
+			sight: Sight;
+			created: boolean;
+			stat: NoteStat | null;
+			merged: boolean;
+			mergeRules?: MergeRule[];
+	  }
 	| { kind: "unchanged"; revision: string; sight: Sight }
 	| { kind: "deleted" }
 	/**
@@ -81,7 +89,8 @@ export type WriteOutcome =
 			/** Unified diff from the sent revision to the note now (its first page), when that base is retained. */
 			changes: Page | null;
 			/** With `merge: "auto"`: the attempted merge, with conflict markers (its first page). */
-			mergePreview: (Page & { /** Markdown rules that merged parts of it (absent when none). */ rules?: MergeRule[] }) | null;
+			mergePreview:
+				(Page & { /** Markdown rules that merged parts of it (absent when none). */ rules?: MergeRule[] }) | null;
 			/** The token checked was the client's last read, not a sent If-Match. */
 			implicit: boolean;
 	  };

@@ -43,7 +43,10 @@ export class AgentActivityModal extends Modal {
 	private renderKeyFilter(writes: ActivityEntry[]): void {
 		const keys = [...new Set(writes.map((write) => write.agent))].sort();
 		if (keys.length < 2) return;
-		const select = this.contentEl.createEl("select", { cls: "dropdown revision-guard-activity-filter", attr: { "aria-label": "Show writes by" } });
+		const select = this.contentEl.createEl("select", {
+			cls: "dropdown revision-guard-activity-filter",
+			attr: { "aria-label": "Show writes by" },
+		});
 		select.createEl("option", { text: "All keys", value: "" });
 		for (const key of keys) select.createEl("option", { text: key, value: key });
 		select.value = this.agent ?? "";
@@ -57,10 +60,24 @@ export class AgentActivityModal extends Modal {
 		const item = list.createEl("li", { cls: "revision-guard-history-item" });
 		item.dataset.path = write.path;
 		item.createDiv({ cls: "revision-guard-history-title", text: write.path });
-		const state = write.deleted ? "deleted the note" : write.movedFrom !== null ? `moved it from ${write.movedFrom}` : write.replaced === null ? "created the note" : write.current ? "the note is unchanged since" : "the note changed since";
-		item.createDiv({ cls: "revision-guard-history-meta", text: `${write.agent} · ${new Date(write.time).toLocaleString()} · ${state}` });
+		const state = write.deleted
+			? "deleted the note"
+			: write.movedFrom !== null
+				? `moved it from ${write.movedFrom}`
+				: write.replaced === null
+					? "created the note"
+					: write.current
+						? "the note is unchanged since"
+						: "the note changed since";
+		item.createDiv({
+			cls: "revision-guard-history-meta",
+			text: `${write.agent} · ${new Date(write.time).toLocaleString()} · ${state}`,
+		});
 		const buttons = item.createDiv({ cls: "revision-guard-history-actions" });
-		if (write.revertible) buttons.createEl("button", { text: "Revert", cls: "mod-cta" }).addEventListener("click", () => void this.revert(write));
+		if (write.revertible)
+			buttons
+				.createEl("button", { text: "Revert", cls: "mod-cta" })
+				.addEventListener("click", () => void this.revert(write));
 		buttons.createEl("button", { text: "Show history" }).addEventListener("click", () => {
 			this.close();
 			this.actions.showHistory(write.path);
@@ -78,7 +95,9 @@ export class AgentActivityModal extends Modal {
 				? `The note is moved back to ${write.movedFrom} (unless a note is there now), and links the move rewrote are put back.`
 				: write.replaced === null
 					? "The note is moved to the trash."
-					: write.current ? "Its text from before the write is put back." : "The note changed since, so only the agent's change is taken out.";
+					: write.current
+						? "Its text from before the write is put back."
+						: "The note changed since, so only the agent's change is taken out.";
 		if (!(await this.actions.confirm(`Revert ${write.agent}'s write to ${write.path}? ${how}`, "Revert"))) return;
 		// Against the note as it is now: the service checks that the write is still the one to undo.
 		const message = await this.actions.revert(write.path, write.revision, null);

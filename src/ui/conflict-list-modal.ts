@@ -73,7 +73,9 @@ export class ConflictListModal extends Modal {
 function describeReason(record: ConflictRecord): string {
 	switch (record.reason) {
 		case "stale":
-			return record.currentRevision === null ? "the note was gone when the agent wrote" : "the agent wrote over an older version";
+			return record.currentRevision === null
+				? "the note was gone when the agent wrote"
+				: "the agent wrote over an older version";
 		case "exists":
 			return "the agent tried to create a note that exists";
 		case "read-expired":

@@ -5,14 +5,20 @@ import type { ConflictRecord } from "../core/conflicts";
 function noticeText(record: ConflictRecord): string {
 	if (record.reason === "outside-over-typing") {
 		// Nothing was refused: the program's save is on disk until the person's autosave writes their typing over it.
-		const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}"; your typing stays as it is.` : " Its version could not be saved as a .bak; resolve now to keep its changes.";
+		const kept = record.backupPath
+			? ` Its version is kept in "${record.backupPath}"; your typing stays as it is.`
+			: " Its version could not be saved as a .bak; resolve now to keep its changes.";
 		return `Another program saved "${record.path}" while you were typing, changing the same lines.${kept}`;
 	}
 	if (record.source === "outside") {
-		const kept = record.backupPath ? ` What it dropped is kept in "${record.backupPath}".` : " What it dropped is in the note's history.";
+		const kept = record.backupPath
+			? ` What it dropped is kept in "${record.backupPath}".`
+			: " What it dropped is in the note's history.";
 		return `Another program saved "${record.path}" without the changes saved before it.${kept}`;
 	}
-	const kept = record.backupPath ? ` Its version is kept in "${record.backupPath}".` : " Its version could not be kept; the agent was told.";
+	const kept = record.backupPath
+		? ` Its version is kept in "${record.backupPath}".`
+		: " Its version could not be kept; the agent was told.";
 	return `Refused a stale write to "${record.path}" from ${record.agent}.${kept}`;
 }
 

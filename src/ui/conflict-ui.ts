@@ -40,7 +40,11 @@ export class ConflictUi {
 	}
 
 	openMerge(id: string): void {
-		new MergeModal(this.app, { resolver: this.person.conflicts, onVaultChange: (listener) => this.person.onVaultChange(listener) }, id).open();
+		new MergeModal(
+			this.app,
+			{ resolver: this.person.conflicts, onVaultChange: (listener) => this.person.onVaultChange(listener) },
+			id,
+		).open();
 	}
 
 	showList(): void {

@@ -40,7 +40,10 @@ export class NoteHistoryModal extends Modal {
 			contentEl.createEl("p", { text: "No history is known for this note yet." });
 			return;
 		}
-		contentEl.createEl("p", { cls: "revision-guard-history-intro", text: "Restoring a version writes it as a new version, so a restore can be undone too." });
+		contentEl.createEl("p", {
+			cls: "revision-guard-history-intro",
+			text: "Restoring a version writes it as a new version, so a restore can be undone too.",
+		});
 		const list = contentEl.createEl("ul", { cls: "revision-guard-history-list" });
 		for (const view of page.revisions) this.renderRevision(list, view, page);
 		this.renderPaging(page);
@@ -49,7 +52,10 @@ export class NoteHistoryModal extends Modal {
 	private renderRevision(list: HTMLElement, view: RevisionView, page: HistoryPage): void {
 		const item = list.createEl("li", { cls: "revision-guard-history-item" });
 		item.dataset.revision = view.revision;
-		const title = item.createDiv({ cls: "revision-guard-history-title", text: `${capitalized(view.by)} · ${new Date(view.time).toLocaleString()}${view.deleted ? " · deleted the note" : ""}${view.movedFrom !== null ? ` · moved it from ${view.movedFrom}` : ""}` });
+		const title = item.createDiv({
+			cls: "revision-guard-history-title",
+			text: `${capitalized(view.by)} · ${new Date(view.time).toLocaleString()}${view.deleted ? " · deleted the note" : ""}${view.movedFrom !== null ? ` · moved it from ${view.movedFrom}` : ""}`,
+		});
 		if (view.current) title.createSpan({ cls: "revision-guard-history-tag", text: "Current" });
 		const size = view.deleted ? "removed the note's text" : `${view.size} bytes`;
 		const meta = view.restorable ? size : `${size} · text no longer kept`;
@@ -59,22 +65,30 @@ export class NoteHistoryModal extends Modal {
 		diff.hidden = true;
 		// A delete's row names the revision it removed: its text is shown and restored from that revision's own row.
 		if (view.restorable && !view.deleted) {
-			buttons.createEl("button", { text: "Show changes" }).addEventListener("click", () => void this.toggleDiff(diff, view));
+			buttons
+				.createEl("button", { text: "Show changes" })
+				.addEventListener("click", () => void this.toggleDiff(diff, view));
 		}
 		if (view.restorable && !view.current && !view.deleted) {
-			buttons.createEl("button", { text: "Restore", cls: "mod-cta" }).addEventListener("click", () => void this.restore(view, page.currentRevision));
+			buttons
+				.createEl("button", { text: "Restore", cls: "mod-cta" })
+				.addEventListener("click", () => void this.restore(view, page.currentRevision));
 		}
 		// Reverting a write that created the note moves it to the trash (while it is unchanged); the service checks.
 		if (view.source === "agent") {
-			buttons.createEl("button", { text: "Revert this write" }).addEventListener("click", () => void this.revert(view, page.currentRevision));
+			buttons
+				.createEl("button", { text: "Revert this write" })
+				.addEventListener("click", () => void this.revert(view, page.currentRevision));
 		}
 	}
 
 	private renderPaging(page: HistoryPage): void {
 		if (page.total <= HISTORY_PAGE_SIZE) return;
 		const nav = this.contentEl.createDiv({ cls: "revision-guard-history-paging" });
-		if (this.offset > 0) nav.createEl("button", { text: "Newer" }).addEventListener("click", () => this.turn(-HISTORY_PAGE_SIZE));
-		if (this.offset + page.revisions.length < page.total) nav.createEl("button", { text: "Older" }).addEventListener("click", () => this.turn(HISTORY_PAGE_SIZE));
+		if (this.offset > 0)
+			nav.createEl("button", { text: "Newer" }).addEventListener("click", () => this.turn(-HISTORY_PAGE_SIZE));
+		if (this.offset + page.revisions.length < page.total)
+			nav.createEl("button", { text: "Older" }).addEventListener("click", () => this.turn(HISTORY_PAGE_SIZE));
 	}
 
 	private turn(by: number): void {
@@ -86,14 +100,26 @@ export class NoteHistoryModal extends Modal {
 		if (!element.hidden) return void (element.hidden = true);
 		const detail = await this.actions.detail(this.path, view.revision);
 		if (detail.kind !== "revision") element.setText("This version is no longer in the history.");
-		else if (detail.diff === null) element.setText("The version before this one is no longer kept, so its changes cannot be shown.");
-		else element.setText(detail.diff.text === "" ? "No changes." : detail.diff.text + (detail.diff.truncated ? "\n… (longer changes are cut here)" : ""));
+		else if (detail.diff === null)
+			element.setText("The version before this one is no longer kept, so its changes cannot be shown.");
+		else
+			element.setText(
+				detail.diff.text === ""
+					? "No changes."
+					: detail.diff.text + (detail.diff.truncated ? "\n… (longer changes are cut here)" : ""),
+			);
 		element.hidden = false;
 	}
 
 	private async restore(view: RevisionView, seen: string | null): Promise<void> {
 		const when = new Date(view.time).toLocaleString();
-		if (!(await this.actions.confirm(`Restore the version of ${this.path} from ${when} (by ${view.by})? The note's text now stays in its history.`, "Restore"))) return;
+		if (
+			!(await this.actions.confirm(
+				`Restore the version of ${this.path} from ${when} (by ${view.by})? The note's text now stays in its history.`,
+				"Restore",
+			))
+		)
+			return;
 		new Notice(await this.actions.restore(this.path, view.revision, seen));
 		await this.render();
 	}

@@ -44,8 +44,14 @@ export class HistoryUi {
 		this.undo = new GuardUndo(this.app, person, (path) => this.showHistory(path));
 		// Counted from history once, then one more per new agent revision (the change feed may tell a change more than
 		// once): never a scan of every note's history per write.
-		let writes = person.activity(MAX_ACTIVITY).map((write) => ({ key: `${write.path}\n${write.revision}`, time: write.time }));
-		const show = () => this.bar.update(writes.map((write) => write.time), person.now());
+		let writes = person
+			.activity(MAX_ACTIVITY)
+			.map((write) => ({ key: `${write.path}\n${write.revision}`, time: write.time }));
+		const show = () =>
+			this.bar.update(
+				writes.map((write) => write.time),
+				person.now(),
+			);
 		show();
 		const stop = person.onNoteChanged((change) => {
 			const key = `${change.path}\n${change.revision ?? ""}`;

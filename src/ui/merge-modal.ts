@@ -52,8 +52,19 @@ export class MergeModal extends Modal {
 		// A save that dropped edits: the note now is the program's save, the kept side what it replaced (labels say so).
 		const outside = sides.record.source === "outside" && sides.record.reason === "outside-save";
 		const overTyping = sides.record.reason === "outside-over-typing";
-		this.setTitle(outside ? `Bring back what another program dropped in ${sides.record.path}` : overTyping ? `Merge another program's save into ${sides.record.path}` : `Resolve agent conflict in ${sides.record.path}`);
-		if (sides.theirs === null) return this.showMessage(outside ? "The dropped version is no longer available: its .bak note was changed or removed." : "The agent's version is no longer available: its .bak note was changed or removed.");
+		this.setTitle(
+			outside
+				? `Bring back what another program dropped in ${sides.record.path}`
+				: overTyping
+					? `Merge another program's save into ${sides.record.path}`
+					: `Resolve agent conflict in ${sides.record.path}`,
+		);
+		if (sides.theirs === null)
+			return this.showMessage(
+				outside
+					? "The dropped version is no longer available: its .bak note was changed or removed."
+					: "The agent's version is no longer available: its .bak note was changed or removed.",
+			);
 		this.mineRevision = sides.mineRevision;
 		const backupPath = sides.record.backupPath;
 		this.view = new MergeView(
@@ -77,18 +88,27 @@ export class MergeModal extends Modal {
 			},
 		);
 		this.stopWatching = this.deps.onVaultChange((change) => {
-			if (change.path === sides.record.path && !this.saving) void this.refresh("The note changed while you were resolving. The merge was redone against the new version; your choices were kept where they still apply.");
+			if (change.path === sides.record.path && !this.saving)
+				void this.refresh(
+					"The note changed while you were resolving. The merge was redone against the new version; your choices were kept where they still apply.",
+				);
 		});
 	}
 
 	private async save(text: string, unresolved: boolean): Promise<void> {
 		this.saving = true;
-		const outcome = await this.deps.resolver.save(this.conflictId, text, this.mineRevision, { unresolved }).finally(() => {
-			this.saving = false;
-		});
+		const outcome = await this.deps.resolver
+			.save(this.conflictId, text, this.mineRevision, { unresolved })
+			.finally(() => {
+				this.saving = false;
+			});
 		if (outcome.kind === "failed") throw new Error(outcome.message);
 		if (outcome.kind === "changed") {
-			this.rebase(outcome.sides.mine ?? "", outcome.sides.mineRevision, "The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.");
+			this.rebase(
+				outcome.sides.mine ?? "",
+				outcome.sides.mineRevision,
+				"The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.",
+			);
 			return;
 		}
 		new Notice("Saved the resolved note.");

@@ -39,7 +39,9 @@ export class ProposalListModal extends Modal {
 		contentEl.addClass("revision-guard-proposals");
 		const pending = this.proposals.list("pending");
 		if (pending.length === 0) {
-			contentEl.createEl("p", { text: "No proposals wait for you. Changes from keys that may only propose are listed here until you accept or reject them." });
+			contentEl.createEl("p", {
+				text: "No proposals wait for you. Changes from keys that may only propose are listed here until you accept or reject them.",
+			});
 			return;
 		}
 		const list = contentEl.createEl("ul", { cls: "revision-guard-conflict-list" });
@@ -49,7 +51,10 @@ export class ProposalListModal extends Modal {
 	private renderRecord(list: HTMLElement, record: ProposalRecord): void {
 		const item = list.createEl("li", { cls: "revision-guard-conflict revision-guard-proposal" });
 		item.createDiv({ cls: "revision-guard-conflict-title", text: record.path });
-		item.createDiv({ cls: "revision-guard-conflict-meta", text: `${record.agent} · ${new Date(record.time).toLocaleString()} · ${ASKED[record.operation]}` });
+		item.createDiv({
+			cls: "revision-guard-conflict-meta",
+			text: `${record.agent} · ${new Date(record.time).toLocaleString()} · ${ASKED[record.operation]}`,
+		});
 		const actions = item.createDiv({ cls: "revision-guard-conflict-actions" });
 		actions.createEl("button", { text: "Review", cls: "mod-cta" }).addEventListener("click", () => {
 			this.close();

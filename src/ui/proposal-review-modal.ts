@@ -52,8 +52,12 @@ export class ProposalReviewModal extends Modal {
 		if (!review) return this.showMessage("This proposal no longer exists.");
 		const { record } = review;
 		this.setTitle(`Review ${record.agent}'s proposal for ${record.path}`);
-		if (record.status !== "pending") return this.showMessage(`This proposal was already ${record.status === "rejected" ? "rejected" : "accepted"}.`);
-		if (review.theirs === null) return this.showMessage(`The proposed text is no longer available: its .bak note (${record.backupPath}) was changed or removed.`);
+		if (record.status !== "pending")
+			return this.showMessage(`This proposal was already ${record.status === "rejected" ? "rejected" : "accepted"}.`);
+		if (review.theirs === null)
+			return this.showMessage(
+				`The proposed text is no longer available: its .bak note (${record.backupPath}) was changed or removed.`,
+			);
 		this.mineRevision = review.mineRevision;
 		this.view = new MergeView(
 			this.contentEl,
@@ -78,7 +82,10 @@ export class ProposalReviewModal extends Modal {
 			},
 		);
 		this.stopWatching = this.deps.onVaultChange((change) => {
-			if (change.path === record.path && !this.deciding) void this.refresh("The note changed while you were reviewing, so this is now a three-way merge against the new version; your choices were kept where they still apply.");
+			if (change.path === record.path && !this.deciding)
+				void this.refresh(
+					"The note changed while you were reviewing, so this is now a three-way merge against the new version; your choices were kept where they still apply.",
+				);
 		});
 	}
 
@@ -91,8 +98,16 @@ export class ProposalReviewModal extends Modal {
 			this.deciding = false;
 		}
 		if (outcome.kind === "failed") throw new Error(outcome.message);
-		if (outcome.kind === "changed") return this.rebase(outcome.review, "The note changed before your accept could land, so nothing was written. The merge was redone against the new version; check it and accept again.");
-		new Notice(outcome.record.status === "accepted" ? `Accepted ${outcome.record.agent}'s proposal for ${outcome.record.path}.` : `Accepted ${outcome.record.agent}'s proposal for ${outcome.record.path} with your edits.`);
+		if (outcome.kind === "changed")
+			return this.rebase(
+				outcome.review,
+				"The note changed before your accept could land, so nothing was written. The merge was redone against the new version; check it and accept again.",
+			);
+		new Notice(
+			outcome.record.status === "accepted"
+				? `Accepted ${outcome.record.agent}'s proposal for ${outcome.record.path}.`
+				: `Accepted ${outcome.record.agent}'s proposal for ${outcome.record.path} with your edits.`,
+		);
 		this.close();
 	}
 

@@ -57,6 +57,10 @@ export class ProposalUi {
 	review(id: string): void {
 		const person = this.person;
 		if (!person) return void new Notice("The agent API is still starting.");
-		new ProposalReviewModal(this.app, { proposals: person.proposals, onVaultChange: (listener) => person.onVaultChange(listener) }, id).open();
+		new ProposalReviewModal(
+			this.app,
+			{ proposals: person.proposals, onVaultChange: (listener) => person.onVaultChange(listener) },
+			id,
+		).open();
 	}
 }

@@ -31,7 +31,13 @@ export class RevertMergeModal extends Modal {
 		});
 		this.view = new MergeView(
 			this.contentEl,
-			{ notePath: this.sides.path, agentName: `before ${this.sides.agent}'s write`, base: this.sides.base, mine: this.sides.mine, theirs: this.sides.theirs },
+			{
+				notePath: this.sides.path,
+				agentName: `before ${this.sides.agent}'s write`,
+				base: this.sides.base,
+				mine: this.sides.mine,
+				theirs: this.sides.theirs,
+			},
 			{
 				onSave: (text) => this.save(text),
 				onCancel: () => this.close(),
@@ -57,10 +63,15 @@ export class RevertMergeModal extends Modal {
 		// write an automatic revert here: the person's merge may differ from it, and they have not seen it.
 		const now = await this.person.noteNow(this.sides.path);
 		if (now === null) {
-			new Notice(`${this.sides.path} was deleted before your save could land, so nothing was written. Your merge is still open here; copy what you need.`);
+			new Notice(
+				`${this.sides.path} was deleted before your save could land, so nothing was written. Your merge is still open here; copy what you need.`,
+			);
 			return;
 		}
 		this.mineRevision = now.revision;
-		this.view?.rebase(now.content, "The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.");
+		this.view?.rebase(
+			now.content,
+			"The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.",
+		);
 	}
 }

@@ -14,17 +14,17 @@ export function displayCommandSettings(containerEl: HTMLElement, host: SettingsH
 		.setHeading();
 	const warning = new Setting(containerEl)
 		.setName("Before you allow a key")
-		.setDesc("A command can change or delete any note without a revision, so nothing checks it first. Your unsaved typing is saved before it runs, and every note it changes is listed under the key in the agent activity, where you can undo it when its earlier text is kept. Allow only agents you trust with your whole vault.");
+		.setDesc(
+			"A command can change or delete any note without a revision, so nothing checks it first. Your unsaved typing is saved before it runs, and every note it changes is listed under the key in the agent activity, where you can undo it when its earlier text is kept. Allow only agents you trust with your whole vault.",
+		);
 	warning.setClass("revision-guard-warning");
 	for (const agentKey of settings.keys) {
-		new Setting(containerEl)
-			.setName(`Let ${agentKey.name} run commands`)
-			.addToggle((toggle) =>
-				toggle.setValue(settings.commandKeys.includes(agentKey.name)).onChange(async (value) => {
-					settings.commandKeys = allowing(settings, agentKey.name, value);
-					await host.saveSettings();
-				}),
-			);
+		new Setting(containerEl).setName(`Let ${agentKey.name} run commands`).addToggle((toggle) =>
+			toggle.setValue(settings.commandKeys.includes(agentKey.name)).onChange(async (value) => {
+				settings.commandKeys = allowing(settings, agentKey.name, value);
+				await host.saveSettings();
+			}),
+		);
 	}
 }
 

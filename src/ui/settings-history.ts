@@ -8,12 +8,20 @@ import type { SettingsHost } from "./settings-tab";
 
 type VaultConfig = { getConfig?: (key: string) => unknown; setConfig?: (key: string, value: unknown) => void };
 
-export function displayHistorySettings(containerEl: HTMLElement, host: SettingsHost, app: App, confirm: (message: string) => Promise<boolean>, redisplay: () => void): void {
+export function displayHistorySettings(
+	containerEl: HTMLElement,
+	host: SettingsHost,
+	app: App,
+	confirm: (message: string) => Promise<boolean>,
+	redisplay: () => void,
+): void {
 	const { settings } = host;
 	new Setting(containerEl).setName("History and undo").setHeading();
 	new Setting(containerEl)
 		.setName("Agent writes kept undoable")
-		.setDesc("The text before and after this many of the latest agent writes (and the texts open conflicts need) is kept before anything else in the merge base storage, so undoing them keeps working. Older versions stay restorable while the storage has room.")
+		.setDesc(
+			"The text before and after this many of the latest agent writes (and the texts open conflicts need) is kept before anything else in the merge base storage, so undoing them keeps working. Older versions stay restorable while the storage has room.",
+		)
 		.addText((text) =>
 			text.setValue(String(settings.undoAgentWrites)).onChange(async (value) => {
 				const count = value.trim() === "" ? Number.NaN : Number(value);
@@ -25,17 +33,28 @@ export function displayHistorySettings(containerEl: HTMLElement, host: SettingsH
 	const exclusion = new Setting(containerEl).setName("Hide .bak notes from search and the graph");
 	const folder = settings.backupFolder;
 	const config = app.vault as unknown as VaultConfig;
-	if (folder === "") return void exclusion.setDesc("Set a backup folder above first: .bak notes kept beside their notes cannot be excluded as one folder.");
+	if (folder === "")
+		return void exclusion.setDesc(
+			"Set a backup folder above first: .bak notes kept beside their notes cannot be excluded as one folder.",
+		);
 	if (typeof config.getConfig !== "function" || typeof config.setConfig !== "function") {
 		return void exclusion.setDesc(`Add "${folder}/" under Settings → Files and links → Excluded files.`);
 	}
 	const filters = excludedFilters(config);
-	if (filters.includes(`${folder}/`) || filters.includes(folder)) return void exclusion.setDesc(`"${folder}" is in Obsidian's excluded files.`);
+	if (filters.includes(`${folder}/`) || filters.includes(folder))
+		return void exclusion.setDesc(`"${folder}" is in Obsidian's excluded files.`);
 	exclusion
-		.setDesc(`Adds "${folder}/" to Obsidian's excluded files, so search, the graph and the quick switcher skip .bak notes. Dataview and Tasks queries need their own filter for the folder.`)
+		.setDesc(
+			`Adds "${folder}/" to Obsidian's excluded files, so search, the graph and the quick switcher skip .bak notes. Dataview and Tasks queries need their own filter for the folder.`,
+		)
 		.addButton((button) =>
 			button.setButtonText("Add to excluded files").onClick(async () => {
-				if (!(await confirm(`Add "${folder}/" to Obsidian's excluded files (Settings → Files and links)? You can remove it there at any time.`))) return;
+				if (
+					!(await confirm(
+						`Add "${folder}/" to Obsidian's excluded files (Settings → Files and links)? You can remove it there at any time.`,
+					))
+				)
+					return;
 				config.setConfig!("userIgnoreFilters", [...excludedFilters(config), `${folder}/`]);
 				redisplay();
 			}),

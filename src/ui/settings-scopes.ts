@@ -11,14 +11,25 @@ import type { AgentKey } from "../settings";
 import type { SettingsHost } from "./settings-tab";
 
 const FIELDS: Record<ScopeField, { name: (key: string) => string; desc: string }> = {
-	read: { name: (key) => `What ${key} can see`, desc: "One glob per line: ** matches any folders, * any part of one name. Notes outside these do not exist for the key. Empty: it sees nothing." },
-	write: { name: (key) => `What ${key} can change`, desc: "Notes it can see and change. Anything else it can see is read-only to it." },
-	propose: { name: (key) => `Where ${key} only proposes`, desc: "Changes to these notes wait for your approval instead of being written. This wins over the list above." },
+	read: {
+		name: (key) => `What ${key} can see`,
+		desc: "One glob per line: ** matches any folders, * any part of one name. Notes outside these do not exist for the key. Empty: it sees nothing.",
+	},
+	write: {
+		name: (key) => `What ${key} can change`,
+		desc: "Notes it can see and change. Anything else it can see is read-only to it.",
+	},
+	propose: {
+		name: (key) => `Where ${key} only proposes`,
+		desc: "Changes to these notes wait for your approval instead of being written. This wins over the list above.",
+	},
 };
 
 export function displayKeyScope(containerEl: HTMLElement, host: SettingsHost, agentKey: AgentKey): void {
 	let generation = 0;
-	const summary = new Setting(containerEl).setName(`What ${agentKey.name} may do`).setDesc(host.scopeSummary ? "Counting notes…" : "");
+	const summary = new Setting(containerEl)
+		.setName(`What ${agentKey.name} may do`)
+		.setDesc(host.scopeSummary ? "Counting notes…" : "");
 	summary.setClass("revision-guard-scope-summary");
 	const recount = async () => {
 		if (!host.scopeSummary) return;
@@ -46,7 +57,8 @@ export function displayKeyScope(containerEl: HTMLElement, host: SettingsHost, ag
 			.setName(FIELDS[field].name(agentKey.name))
 			.setDesc(FIELDS[field].desc)
 			.addTextArea((text) => {
-				text.setPlaceholder(field === "propose" ? "Drafts/**" : "Projects/**")
+				text
+					.setPlaceholder(field === "propose" ? "Drafts/**" : "Projects/**")
 					.setValue(listText(agentKey[field], field))
 					.onChange((value) => {
 						typed.set(field, globLines(value));
@@ -65,7 +77,8 @@ const TYPING_PAUSE_MS = 600;
 /** The list as the text area shows it: one glob per line (a list that is not one is shown as stored, to be fixed). */
 function listText(stored: unknown, field: ScopeField): string {
 	const list = stored === undefined ? DEFAULT_SCOPE_LISTS[field] : stored;
-	if (Array.isArray(list)) return list.map((glob) => (typeof glob === "string" ? glob : JSON.stringify(glob))).join("\n");
+	if (Array.isArray(list))
+		return list.map((glob) => (typeof glob === "string" ? glob : JSON.stringify(glob))).join("\n");
 	return typeof list === "string" ? list : JSON.stringify(list);
 }
 
@@ -79,7 +92,8 @@ export function globLines(text: string): string[] {
 
 /** What the lists mean, in a sentence. */
 export function summarySentence(summary: ScopeSummary): string {
-	if (summary.kind === "not-served") return `This key is not served until its lists are fixed. ${summary.problem.message}`;
+	if (summary.kind === "not-served")
+		return `This key is not served until its lists are fixed. ${summary.problem.message}`;
 	const notes = (count: number) => `${count} ${count === 1 ? "note" : "notes"}`;
 	if (summary.propose === 0) return `This key can see ${notes(summary.see)} and change ${summary.change}.`;
 	return `This key can see ${notes(summary.see)}, change ${summary.change}, and propose changes to ${summary.propose}.`;

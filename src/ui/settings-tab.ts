@@ -4,7 +4,12 @@ import { generateKey } from "../core/keys";
 import type { AgentKey, RevisionGuardSettings } from "../settings";
 import type { ScopeSummary } from "../service/scope-summary";
 import { displayKeyScope } from "./settings-scopes";
-import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "./settings-sections";
+import {
+	displayConflictSettings,
+	displayNetworkSettings,
+	displayNoteTypeSettings,
+	displayTokenlessSettings,
+} from "./settings-sections";
 import { ConfirmModal } from "./confirm-modal";
 import { displayHistorySettings } from "./settings-history";
 import { displayCommandSettings, renameCommandKey } from "./settings-commands";
@@ -24,7 +29,11 @@ export interface SettingsHost {
 }
 
 export class RevisionGuardSettingTab extends PluginSettingTab {
-	constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
+	constructor(
+		app: App,
+		plugin: Plugin,
+		private readonly host: SettingsHost,
+	) {
 		super(app, plugin);
 	}
 
@@ -60,27 +69,66 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Protection").setHeading();
 		new Setting(containerEl)
 			.setName("Require a revision token on updates")
-			.setDesc("Agents must send back the revision they read to change or delete a note. When off, a write without one that would erase most of a note is still refused.")
-			.addToggle((toggle) => toggle.setValue(settings.requireToken).onChange(async (value) => {
-				settings.requireToken = value;
-				await this.host.saveSettings();
-			}));
+			.setDesc(
+				"Agents must send back the revision they read to change or delete a note. When off, a write without one that would erase most of a note is still refused.",
+			)
+			.addToggle((toggle) =>
+				toggle.setValue(settings.requireToken).onChange(async (value) => {
+					settings.requireToken = value;
+					await this.host.saveSettings();
+				}),
+			);
 		new Setting(containerEl)
 			.setName("Backup folder")
 			.setDesc("Where refused writes are kept as .bak notes. Leave empty to keep each one beside its note.")
-			.addText((text) => text.setPlaceholder("Beside the note").setValue(settings.backupFolder).onChange(async (value) => {
-				const folder = value.trim().replace(/^\/+|\/+$/g, "");
-				settings.backupFolder = folder === "" ? "" : normalizePath(folder);
-				await this.host.saveSettings();
-			}));
-		this.numberSetting(containerEl, "Merge base storage (MB)", "Recent note versions are kept as merge bases up to this size; the least recently used go first.", "baseStoreCapMB", 1);
-		this.numberSetting(containerEl, "Read validity window (minutes)", "Refuse tokens an agent read longer ago than this. 0 turns the window off.", "readValidityMinutes", 0);
-		this.numberSetting(containerEl, "Largest request body (MB)", "Bigger requests are refused before anything is written.", "maxBodyMB", 1);
-		this.numberSetting(containerEl, "Largest diff in an answer (KB)", "Diffs and merge previews sent to agents are cut at a line boundary past this size; the agent is told how to fetch the rest.", "maxDiffKB", 1);
+			.addText((text) =>
+				text
+					.setPlaceholder("Beside the note")
+					.setValue(settings.backupFolder)
+					.onChange(async (value) => {
+						const folder = value.trim().replace(/^\/+|\/+$/g, "");
+						settings.backupFolder = folder === "" ? "" : normalizePath(folder);
+						await this.host.saveSettings();
+					}),
+			);
+		this.numberSetting(
+			containerEl,
+			"Merge base storage (MB)",
+			"Recent note versions are kept as merge bases up to this size; the least recently used go first.",
+			"baseStoreCapMB",
+			1,
+		);
+		this.numberSetting(
+			containerEl,
+			"Read validity window (minutes)",
+			"Refuse tokens an agent read longer ago than this. 0 turns the window off.",
+			"readValidityMinutes",
+			0,
+		);
+		this.numberSetting(
+			containerEl,
+			"Largest request body (MB)",
+			"Bigger requests are refused before anything is written.",
+			"maxBodyMB",
+			1,
+		);
+		this.numberSetting(
+			containerEl,
+			"Largest diff in an answer (KB)",
+			"Diffs and merge previews sent to agents are cut at a line boundary past this size; the agent is told how to fetch the rest.",
+			"maxDiffKB",
+			1,
+		);
 		displayTokenlessSettings(containerEl, this.host);
 		displayNoteTypeSettings(containerEl, this.host);
 		displayConflictSettings(containerEl, this.host);
-		displayHistorySettings(containerEl, this.host, this.app, (message) => new ConfirmModal(this.app, message, "Add").ask(), () => this.display());
+		displayHistorySettings(
+			containerEl,
+			this.host,
+			this.app,
+			(message) => new ConfirmModal(this.app, message, "Add").ask(),
+			() => this.display(),
+		);
 	}
 
 	private displayKeys(containerEl: HTMLElement): void {
@@ -94,53 +142,89 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 				.setClass("revision-guard-key")
 				.setName(agentKey.name)
 				.setDesc(`Key ending in …${agentKey.key.slice(-6)}, created ${agentKey.created.slice(0, 10)}`)
-				.addText((text) => text.setPlaceholder("Name").setValue(agentKey.name).onChange(async (value) => {
-					if (value.trim() === "") return;
-					renameCommandKey(settings, agentKey.name, value.trim());
-					agentKey.name = value.trim();
-					await this.host.saveSettings();
-				}))
-				.addButton((button) => button.setButtonText("Copy").setTooltip("Copy the key").onClick(async () => {
-					await navigator.clipboard.writeText(agentKey.key);
-					new Notice(`Copied the key for ${agentKey.name}.`);
-				}))
-				.addButton((button) => button.setButtonText("Regenerate").setTooltip("Replace the key; the old one stops working").onClick(async () => {
-					agentKey.key = generateKey();
-					agentKey.created = new Date().toISOString();
-					await this.host.saveSettings();
-					this.display();
-				}))
-				.addButton((button) => button.setButtonText("Revoke").setWarning().onClick(async () => {
-					settings.keys = settings.keys.filter((candidate) => candidate !== agentKey);
-					renameCommandKey(settings, agentKey.name, null);
-					await this.host.saveSettings();
-					this.display();
-				}));
+				.addText((text) =>
+					text
+						.setPlaceholder("Name")
+						.setValue(agentKey.name)
+						.onChange(async (value) => {
+							if (value.trim() === "") return;
+							renameCommandKey(settings, agentKey.name, value.trim());
+							agentKey.name = value.trim();
+							await this.host.saveSettings();
+						}),
+				)
+				.addButton((button) =>
+					button
+						.setButtonText("Copy")
+						.setTooltip("Copy the key")
+						.onClick(async () => {
+							await navigator.clipboard.writeText(agentKey.key);
+							new Notice(`Copied the key for ${agentKey.name}.`);
+						}),
+				)
+				.addButton((button) =>
+					button
+						.setButtonText("Regenerate")
+						.setTooltip("Replace the key; the old one stops working")
+						.onClick(async () => {
+							agentKey.key = generateKey();
+							agentKey.created = new Date().toISOString();
+							await this.host.saveSettings();
+							this.display();
+						}),
+				)
+				.addButton((button) =>
+					button
+						.setButtonText("Revoke")
+						.setWarning()
+						.onClick(async () => {
+							settings.keys = settings.keys.filter((candidate) => candidate !== agentKey);
+							renameCommandKey(settings, agentKey.name, null);
+							await this.host.saveSettings();
+							this.display();
+						}),
+				);
 			displayKeyScope(containerEl, this.host, agentKey);
 		}
 		const elsewhere = this.host.keysOnOtherDevices?.() ?? [];
 		if (elsewhere.length > 0) {
 			new Setting(containerEl)
 				.setName("Keys from your other devices")
-				.setDesc(`${elsewhere.join(", ")}: Obsidian keeps each key's value on the device that made it, so these work only there. Agents on this device need a key listed above.`);
+				.setDesc(
+					`${elsewhere.join(", ")}: Obsidian keeps each key's value on the device that made it, so these work only there. Agents on this device need a key listed above.`,
+				);
 		}
-		new Setting(containerEl).addButton((button) => button.setButtonText("Add key").setCta().onClick(async () => {
-			settings.keys.push({ name: uniqueName(settings), key: generateKey(), created: new Date().toISOString() });
-			await this.host.saveSettings();
-			this.display();
-		}));
+		new Setting(containerEl).addButton((button) =>
+			button
+				.setButtonText("Add key")
+				.setCta()
+				.onClick(async () => {
+					settings.keys.push({ name: uniqueName(settings), key: generateKey(), created: new Date().toISOString() });
+					await this.host.saveSettings();
+					this.display();
+				}),
+		);
 	}
 
-	private numberSetting(containerEl: HTMLElement, name: string, desc: string, key: "baseStoreCapMB" | "readValidityMinutes" | "maxBodyMB" | "maxDiffKB", min: number): void {
-		new Setting(containerEl).setName(name).setDesc(desc).addText((text) =>
-			text.setValue(String(this.host.settings[key])).onChange(async (value) => {
-				// Number("") is 0: a field cleared to retype must not save 0 (which turns the read window off).
-				const number = value.trim() === "" ? Number.NaN : Number(value);
-				if (!Number.isFinite(number) || number < min) return;
-				this.host.settings[key] = number;
-				await this.host.saveSettings();
-			}),
-		);
+	private numberSetting(
+		containerEl: HTMLElement,
+		name: string,
+		desc: string,
+		key: "baseStoreCapMB" | "readValidityMinutes" | "maxBodyMB" | "maxDiffKB",
+		min: number,
+	): void {
+		new Setting(containerEl)
+			.setName(name)
+			.setDesc(desc)
+			.addText((text) =>
+				text.setValue(String(this.host.settings[key])).onChange(async (value) => {
+					// Number("") is 0: a field cleared to retype must not save 0 (which turns the read window off).
+					const number = value.trim() === "" ? Number.NaN : Number(value);
+					if (!Number.isFinite(number) || number < min) return;
+					this.host.settings[key] = number;
+					await this.host.saveSettings();
+				}),
+			);
 	}
 }
 

@@ -21,7 +21,10 @@ export class ConflictStatusBar {
 	update(conflicts: Pick<PersonConflicts, "openCount"> | null): void {
 		const count = conflicts?.openCount() ?? 0;
 		this.element.setText(count === 1 ? "1 conflict" : `${count} conflicts`);
-		this.element.setAttr("aria-label", count === 0 ? "No open conflicts from agents" : "Show open conflicts from agents");
+		this.element.setAttr(
+			"aria-label",
+			count === 0 ? "No open conflicts from agents" : "Show open conflicts from agents",
+		);
 		this.element.toggleClass("revision-guard-status-open", count > 0);
 	}
 }

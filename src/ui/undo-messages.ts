@@ -13,7 +13,11 @@ export function restoreMessage(path: string, outcome: RestoreOutcome): string {
 		case "stale":
 			return staleMessage(path);
 		default:
-			return writeMessage(path, outcome, `Restored the earlier version of ${path}. The text it replaced stays in the note's history.`);
+			return writeMessage(
+				path,
+				outcome,
+				`Restored the earlier version of ${path}. The text it replaced stays in the note's history.`,
+			);
 	}
 }
 
@@ -32,7 +36,13 @@ export function revertMessage(path: string, outcome: Exclude<RevertOutcome, { ki
 		case "stale":
 			return staleMessage(path);
 		case "write":
-			return writeMessage(path, outcome.outcome, outcome.merged ? `Took the agent's change out of ${path}; the later changes were kept.` : revertDone(path, outcome.outcome));
+			return writeMessage(
+				path,
+				outcome.outcome,
+				outcome.merged
+					? `Took the agent's change out of ${path}; the later changes were kept.`
+					: revertDone(path, outcome.outcome),
+			);
 		case "move":
 			return moveMessage(outcome.undo);
 	}
@@ -45,9 +55,16 @@ function moveMessage(undo: MoveUndo): string {
 			? `${undo.to} is taken by a note created since, so ${undo.from} was not moved back.`
 			: staleMessage(undo.from);
 	}
-	const left = undo.links.filter((link) => link.result === "changed" || link.result === "not-retained" || link.result === "missing").map((link) => link.path);
+	const left = undo.links
+		.filter((link) => link.result === "changed" || link.result === "not-retained" || link.result === "missing")
+		.map((link) => link.path);
 	const links = left.length === 0 ? "" : ` Links in ${left.join(", ")} changed since, so they were left as they are.`;
-	const replaced = undo.replaced === "exists" ? ` The note it had replaced was not brought back: a note is at ${undo.from} now.` : undo.replaced === "restored" ? ` The note it had replaced at ${undo.from} is back.` : "";
+	const replaced =
+		undo.replaced === "exists"
+			? ` The note it had replaced was not brought back: a note is at ${undo.from} now.`
+			: undo.replaced === "restored"
+				? ` The note it had replaced at ${undo.from} is back.`
+				: "";
 	return `Moved ${undo.from} back to ${undo.to}.${links}${replaced}`;
 }
 

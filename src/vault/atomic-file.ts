@@ -93,7 +93,8 @@ function writeNew(path: string, content: string | Uint8Array, durable: boolean, 
 			};
 			if (bytes.length > SMALL_WRITE_BYTES) return writeAll(fd, bytes, 0, written);
 			try {
-				for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset, offset);
+				for (let offset = 0; offset < bytes.length;)
+					offset += fs.writeSync(fd, bytes, offset, bytes.length - offset, offset);
 			} catch (error) {
 				return written(error as Error);
 			}
@@ -107,7 +108,9 @@ const SMALL_WRITE_BYTES = 256 * 1024;
 
 function writeAll(fd: number, bytes: Uint8Array, offset: number, done: (error: Error | null) => void): void {
 	if (offset >= bytes.length) return done(null);
-	fs.write(fd, bytes, offset, bytes.length - offset, offset, (error, written) => (error ? done(error) : writeAll(fd, bytes, offset + written, done)));
+	fs.write(fd, bytes, offset, bytes.length - offset, offset, (error, written) =>
+		error ? done(error) : writeAll(fd, bytes, offset + written, done),
+	);
 }
 
 export function fsyncFolder(folder: string): Promise<void> {
@@ -137,7 +140,11 @@ export function fsyncFolder(folder: string): Promise<void> {
  * the temp file before the rename: a note renamed away right after our rename must not turn a landed write into an
  * error.
  */
-export async function writeFileAtomic(target: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<Stats | null> {
+export async function writeFileAtomic(
+	target: string,
+	content: string | Uint8Array,
+	options: WriteOptions = {},
+): Promise<Stats | null> {
 	const replaced = await replaceFileAtomic(target, content, options);
 	if (replaced === null) return null;
 	await replaced.durable;
@@ -156,7 +163,11 @@ export interface Replaced {
 }
 
 /** writeFileAtomic without waiting for the folder fsync: the caller awaits `durable` before acknowledging. */
-export async function replaceFileAtomic(target: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<Replaced | null> {
+export async function replaceFileAtomic(
+	target: string,
+	content: string | Uint8Array,
+	options: WriteOptions = {},
+): Promise<Replaced | null> {
 	const durable = options.durable ?? true;
 	const temp = tempPathFor(target, tempFolderFor(target, options.tempFolder));
 	let stats: Stats;
@@ -171,7 +182,8 @@ export async function replaceFileAtomic(target: string, content: string | Uint8A
 	} catch (error) {
 		await fs.promises.rm(temp, { force: true });
 		// Nothing was replaced: written again beside the target, checked again as the first time.
-		if (options.tempFolder !== undefined && crossedDevice(error, target)) return replaceFileAtomic(target, content, options);
+		if (options.tempFolder !== undefined && crossedDevice(error, target))
+			return replaceFileAtomic(target, content, options);
 		throw error;
 	}
 	return { stats, durable: durable ? fsyncFolder(dirname(target)) : Promise.resolve() };
@@ -202,10 +214,21 @@ async function renameLater(temp: string, target: string, announce: WriteOptions[
  * Creates `target` with its full content, or returns false if anything is already there. The content is made
  * durable under a temp name first and then hard-linked into place, which fails atomically when the name is taken.
  */
-export async function createFileExclusive(target: string, content: string | Uint8Array, announce?: () => () => void, tempFolder?: string): Promise<boolean> {
+export async function createFileExclusive(
+	target: string,
+	content: string | Uint8Array,
+	announce?: () => () => void,
+	tempFolder?: string,
+): Promise<boolean> {
 	// A taken name is answered without writing and syncing a temp file first (callers probe numbered names in turn);
 	// the link below still decides atomically when the name is free.
-	if (await fs.promises.lstat(target).then(() => true, () => false)) return false;
+	if (
+		await fs.promises.lstat(target).then(
+			() => true,
+			() => false,
+		)
+	)
+		return false;
 	const temp = tempPathFor(target, tempFolderFor(target, tempFolder));
 	await writeNew(temp, content, true, 0o644);
 	const withdraw = announce?.();

@@ -35,7 +35,10 @@ export function isPackKey(key: string): boolean {
 }
 
 /** A record's bytes, and where its content starts within them. */
-export function encodeRecord(key: string, content: string): { bytes: Buffer; contentOffset: number; contentLength: number } {
+export function encodeRecord(
+	key: string,
+	content: string,
+): { bytes: Buffer; contentOffset: number; contentLength: number } {
 	// Sized first and encoded once, straight into the record (every accepted write packs one).
 	const contentLength = Buffer.byteLength(content, "utf8");
 	const header = `rgbase ${key} ${contentLength}\n`;
@@ -48,9 +51,12 @@ export function encodeRecord(key: string, content: string): { bytes: Buffer; con
 
 /** The records of one segment, in order; a record cut short by a crash ends it (what follows is dead space). */
 export function* scanSegment(bytes: Buffer): Generator<RecordPlace> {
-	for (let start = 0; start < bytes.length; ) {
+	for (let start = 0; start < bytes.length;) {
 		const newline = bytes.indexOf(NEWLINE, start);
-		const header = newline === -1 || newline - start > MAX_HEADER_BYTES ? null : HEADER.exec(bytes.toString("latin1", start, newline));
+		const header =
+			newline === -1 || newline - start > MAX_HEADER_BYTES
+				? null
+				: HEADER.exec(bytes.toString("latin1", start, newline));
 		if (header === null) return;
 		const length = Number(header[2]);
 		const end = newline + 1 + length;

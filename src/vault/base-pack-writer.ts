@@ -43,7 +43,13 @@ export class BatchedSegmentWriter {
 		let batch = this.batch;
 		if (batch === null) {
 			let settle!: Batch["settle"];
-			const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error("The merge bases could not be written.")))));
+			const written = new Promise<void>(
+				(resolve, reject) =>
+					(settle = (error) =>
+						error === undefined
+							? resolve()
+							: reject(error instanceof Error ? error : new Error("The merge bases could not be written."))),
+			);
 			batch = this.batch = { records: [], bytes: 0, written, settle };
 			this.timer = this.timers.schedule(() => void this.flush(), FLUSH_DELAY_MS);
 		}
@@ -61,10 +67,12 @@ export class BatchedSegmentWriter {
 			this.batch = null;
 			if (this.timer !== null) this.timers.cancel(this.timer);
 			this.timer = null;
-			this.writing = this.writing.then(() => this.writeBatch(batch)).then(
-				() => batch.settle(),
-				(error: unknown) => batch.settle(error),
-			);
+			this.writing = this.writing
+				.then(() => this.writeBatch(batch))
+				.then(
+					() => batch.settle(),
+					(error: unknown) => batch.settle(error),
+				);
 		}
 		return this.writing;
 	}
@@ -77,11 +85,15 @@ export class BatchedSegmentWriter {
 
 	private async writeBatch(batch: Batch): Promise<void> {
 		// Records of one segment lie end to end: each run of them is one write.
-		for (let i = 0; i < batch.records.length; ) {
+		for (let i = 0; i < batch.records.length;) {
 			const first = batch.records[i]!;
 			let end = i + 1;
 			while (end < batch.records.length && batch.records[end]!.segment === first.segment) end++;
-			await this.writeAt(first.segment, Buffer.concat(batch.records.slice(i, end).map((record) => record.bytes)), first.start);
+			await this.writeAt(
+				first.segment,
+				Buffer.concat(batch.records.slice(i, end).map((record) => record.bytes)),
+				first.start,
+			);
 			i = end;
 		}
 	}
@@ -91,9 +103,13 @@ export class BatchedSegmentWriter {
 		if (this.handle?.number !== number) {
 			await this.handle?.file.close().catch(() => undefined);
 			this.handle = null;
-			this.handle = { number, file: await fs.open(join(this.folder, segmentName(number)), constants.O_WRONLY | constants.O_CREAT, 0o600) };
+			this.handle = {
+				number,
+				file: await fs.open(join(this.folder, segmentName(number)), constants.O_WRONLY | constants.O_CREAT, 0o600),
+			};
 		}
 		const file = this.handle.file;
-		for (let offset = 0; offset < bytes.length; ) offset += (await file.write(bytes, offset, bytes.length - offset, start + offset)).bytesWritten;
+		for (let offset = 0; offset < bytes.length;)
+			offset += (await file.write(bytes, offset, bytes.length - offset, start + offset)).bytesWritten;
 	}
 }

@@ -53,10 +53,17 @@ export class PackedBlobStorage implements BlobStorage {
 	}
 
 	/** Opens the pack in `folder`, reading where every record is (a torn last record is ignored). */
-	static async open(folder: string, timers: Timers, options: { segmentBytes?: number } = {}): Promise<PackedBlobStorage> {
+	static async open(
+		folder: string,
+		timers: Timers,
+		options: { segmentBytes?: number } = {},
+	): Promise<PackedBlobStorage> {
 		await fs.mkdir(folder, { recursive: true, mode: 0o700 });
 		const names = await fs.readdir(folder);
-		const numbers = names.map(segmentNumber).filter((n): n is number => n !== null).sort((a, b) => a - b);
+		const numbers = names
+			.map(segmentNumber)
+			.filter((n): n is number => n !== null)
+			.sort((a, b) => a - b);
 		// Appends go to a segment of its own every run, created here so that no other process appends to it too (a
 		// segment torn by a crash is never written after).
 		let number = (numbers.at(-1) ?? 0) + 1;
@@ -69,7 +76,8 @@ export class PackedBlobStorage implements BlobStorage {
 			});
 		}
 		const pack = new PackedBlobStorage(folder, options.segmentBytes ?? 8 * 1024 * 1024, timers, { number, file });
-		for (const name of names) if (!name.startsWith(".") && segmentNumber(name) === null && isPackKey(name)) pack.legacy.add(name);
+		for (const name of names)
+			if (!name.startsWith(".") && segmentNumber(name) === null && isPackKey(name)) pack.legacy.add(name);
 		for (const number of numbers) {
 			// A segment that cannot be read holds no base we can serve; it is left alone.
 			const bytes = await fs.readFile(join(folder, segmentName(number))).catch(() => null);
@@ -88,7 +96,13 @@ export class PackedBlobStorage implements BlobStorage {
 		const start = segment.size;
 		segment.size += bytes.length;
 		segment.live += bytes.length;
-		const location: Location = { segment: this.active, offset: start + contentOffset, length: contentLength, recordBytes: bytes.length, pending: content };
+		const location: Location = {
+			segment: this.active,
+			offset: start + contentOffset,
+			length: contentLength,
+			recordBytes: bytes.length,
+			pending: content,
+		};
 		this.locations.set(key, location);
 		return this.writer.append({ segment: this.active, start, bytes }).then(
 			() => {
@@ -104,7 +118,8 @@ export class PackedBlobStorage implements BlobStorage {
 
 	async read(key: string): Promise<string | null> {
 		const location = this.locations.get(key);
-		if (location === undefined) return this.legacy.has(key) ? fs.readFile(join(this.folder, key), "utf8").catch(() => null) : null;
+		if (location === undefined)
+			return this.legacy.has(key) ? fs.readFile(join(this.folder, key), "utf8").catch(() => null) : null;
 		if (location.pending !== undefined) return location.pending;
 		const content = await this.readRecord(location);
 		// Compaction may have moved the record and deleted its segment meanwhile: read it where it is now.
@@ -145,11 +160,14 @@ export class PackedBlobStorage implements BlobStorage {
 			this.forget(key, location);
 			touched.add(location.segment);
 		}
-		for (const number of this.segments.keys()) if (number !== this.active && this.segments.get(number)!.live <= 0) touched.add(number);
+		for (const number of this.segments.keys())
+			if (number !== this.active && this.segments.get(number)!.live <= 0) touched.add(number);
 		for (const key of this.legacy) {
 			if (wanted(key)) continue;
 			this.legacy.delete(key);
-			this.reclaiming = this.reclaiming.then(() => fs.rm(join(this.folder, key), { force: true })).catch(() => undefined);
+			this.reclaiming = this.reclaiming
+				.then(() => fs.rm(join(this.folder, key), { force: true }))
+				.catch(() => undefined);
 		}
 		for (const number of touched) this.reclaimLater(number);
 	}

@@ -43,11 +43,19 @@ export async function lineChanges(before: string, after: string, yieldToHost: Yi
 export interface EditorLike {
 	getValue(): string;
 	offsetToPos(offset: number): { line: number; ch: number };
-	transaction(tx: { changes: { from: { line: number; ch: number }; to: { line: number; ch: number }; text: string }[] }): void;
+	transaction(tx: {
+		changes: { from: { line: number; ch: number }; to: { line: number; ch: number }; text: string }[];
+	}): void;
 }
 
 /** Applies `changes` (computed on the editor's current text) as one transaction. */
 export function applyChanges(editor: EditorLike, changes: readonly TextChange[]): void {
 	if (changes.length === 0) return;
-	editor.transaction({ changes: changes.map((change) => ({ from: editor.offsetToPos(change.from), to: editor.offsetToPos(change.to), text: change.text })) });
+	editor.transaction({
+		changes: changes.map((change) => ({
+			from: editor.offsetToPos(change.from),
+			to: editor.offsetToPos(change.to),
+			text: change.text,
+		})),
+	});
 }

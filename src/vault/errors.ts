@@ -8,7 +8,17 @@
 export class VaultPathError extends Error {
 	constructor(
 		readonly path: string,
-		readonly reason: "outside-vault" | "folder-in-the-way" | "file-in-the-way" | "symlink-loop" | "not-a-file" | "name-variant" | "case-variant" | "not-indexed" | "index-behind" | "symbolic-link",
+		readonly reason:
+			| "outside-vault"
+			| "folder-in-the-way"
+			| "file-in-the-way"
+			| "symlink-loop"
+			| "not-a-file"
+			| "name-variant"
+			| "case-variant"
+			| "not-indexed"
+			| "index-behind"
+			| "symbolic-link",
 		/** For "name-variant": the existing note's path. */
 		readonly existing?: string,
 	) {
@@ -72,6 +82,8 @@ export class NoteKeptChangingError extends Error {
  */
 export class NoteEncodingError extends Error {
 	constructor(readonly path: string) {
-		super(`"${path}" is not valid UTF-8 text, so it is neither served nor changed here (decoding it would alter its bytes).`);
+		super(
+			`"${path}" is not valid UTF-8 text, so it is neither served nor changed here (decoding it would alter its bytes).`,
+		);
 	}
 }

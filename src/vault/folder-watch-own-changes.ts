@@ -32,7 +32,8 @@ export class OwnChanges {
 	expect(path: string): () => void {
 		if (!this.host.eventSure(parentOf(path))) return () => undefined;
 		const now = Date.now();
-		if (this.announced.size > 256) for (const [each, { until }] of this.announced) if (until < now) this.announced.delete(each);
+		if (this.announced.size > 256)
+			for (const [each, { until }] of this.announced) if (until < now) this.announced.delete(each);
 		const expected: OwnChange = { until: now + OWN_CHANGE_MS, spent: null };
 		this.announced.set(path, expected);
 		return () => {

@@ -92,7 +92,8 @@ export class FolderPoller {
 			}),
 		);
 		if (this.closed || this.folders.get(folder) !== polled) return;
-		for (const name of this.host.knownChildren(folder).keys()) if (!seen.has(name)) this.host.changed(childPath(folder, name));
+		for (const name of this.host.knownChildren(folder).keys())
+			if (!seen.has(name)) this.host.changed(childPath(folder, name));
 		polled.looks = seen;
 	}
 }

@@ -5,7 +5,14 @@
  */
 import { lstat, promises as fs, type Stats } from "fs";
 import { FolderPoller } from "./folder-watch-poller";
-import { absolutePath, openWatchSource, type WatchEvents, type WatchFunction, type WatchMode, type WatchSource } from "./folder-watch-source";
+import {
+	absolutePath,
+	openWatchSource,
+	type WatchEvents,
+	type WatchFunction,
+	type WatchMode,
+	type WatchSource,
+} from "./folder-watch-source";
 import { OwnChanges } from "./folder-watch-own-changes";
 import { childPath, identityOf, isHiddenPath, KnownTree, nameOf, parentOf } from "./folder-watcher-tree";
 import type { VaultChange } from "./gateway";
@@ -51,7 +58,12 @@ export class WatchSession implements WatchEvents {
 		this.own = new OwnChanges({
 			tree: () => this.tree,
 			// A folder not watched yet, or polled, would leave the announcement to take another program's event.
-			eventSure: (folder) => !this.source.coversTree && !this.closed && this.tree?.hasFolder(folder) === true && this.source.watches(folder) && !this.poller.has(folder),
+			eventSure: (folder) =>
+				!this.source.coversTree &&
+				!this.closed &&
+				this.tree?.hasFolder(folder) === true &&
+				this.source.watches(folder) &&
+				!this.poller.has(folder),
 			look: (path) => this.look(path),
 		});
 		this.ready = this.start();
@@ -97,7 +109,9 @@ export class WatchSession implements WatchEvents {
 	private trouble(what: string): void {
 		if (this.troubled) return;
 		this.troubled = true;
-		this.options.onTrouble(`${what}. Changes there, and in any other folder that cannot be watched, are found by listing it every ${this.options.pollMs / 1000} s until it can be watched again.`);
+		this.options.onTrouble(
+			`${what}. Changes there, and in any other folder that cannot be watched, are found by listing it every ${this.options.pollMs / 1000} s until it can be watched again.`,
+		);
 	}
 
 	private ignored(path: string): boolean {
@@ -196,19 +210,23 @@ export class WatchSession implements WatchEvents {
 		if (entries === null) {
 			this.listings.delete(folder);
 			// Gone since (an unreadable folder is left as it is: its notes cannot be read either).
-			if ((await fs.lstat(absolutePath(this.root, folder)).catch(() => null)) === null && !this.closed) this.forget(folder);
+			if ((await fs.lstat(absolutePath(this.root, folder)).catch(() => null)) === null && !this.closed)
+				this.forget(folder);
 			return;
 		}
 		const subfolders: string[] = [];
 		const names = new Set(entries.map((entry) => entry.name));
-		for (const name of this.tree!.childrenOf(folder).keys()) if (!names.has(name) && !touched.has(name)) this.check(childPath(folder, name));
+		for (const name of this.tree!.childrenOf(folder).keys())
+			if (!names.has(name) && !touched.has(name)) this.check(childPath(folder, name));
 		for (const entry of entries) {
 			const path = childPath(folder, entry.name);
 			if (this.ignored(path) || touched.has(entry.name) || this.tree!.kindOf(path) !== undefined) continue;
 			if (entry.isDirectory()) subfolders.push(path);
 			else if (this.tree!.addFile(path) && report) this.emit({ type: "create", path });
 		}
-		const found = await Promise.all(subfolders.map((path) => fs.lstat(absolutePath(this.root, path)).catch(() => null)));
+		const found = await Promise.all(
+			subfolders.map((path) => fs.lstat(absolutePath(this.root, path)).catch(() => null)),
+		);
 		if (!current()) return;
 		this.listings.delete(folder);
 		const listed: Promise<void>[] = [];

@@ -13,7 +13,11 @@ import { watch as fsWatch, type FSWatcher } from "fs";
 import { basename, join } from "path";
 import { childPath } from "./folder-watcher-tree";
 
-export type WatchFunction = (path: string, options: { persistent: boolean; recursive?: boolean }, listener: (event: string, filename: string | null) => void) => FSWatcher;
+export type WatchFunction = (
+	path: string,
+	options: { persistent: boolean; recursive?: boolean },
+	listener: (event: string, filename: string | null) => void,
+) => FSWatcher;
 
 export interface WatchEvents {
 	/** Something at this vault-relative path may have been created, changed or removed. */
@@ -41,9 +45,15 @@ export interface WatchSource {
 
 export type WatchMode = "per-folder" | "recursive";
 
-export const PLATFORM_WATCH_MODE: WatchMode = process.platform === "darwin" || process.platform === "win32" ? "recursive" : "per-folder";
+export const PLATFORM_WATCH_MODE: WatchMode =
+	process.platform === "darwin" || process.platform === "win32" ? "recursive" : "per-folder";
 
-export function openWatchSource(mode: WatchMode, root: string, events: WatchEvents, watch: WatchFunction = fsWatch): WatchSource {
+export function openWatchSource(
+	mode: WatchMode,
+	root: string,
+	events: WatchEvents,
+	watch: WatchFunction = fsWatch,
+): WatchSource {
 	return mode === "recursive" ? new RecursiveSource(root, events, watch) : new PerFolderSource(root, events, watch);
 }
 

@@ -57,7 +57,8 @@ export class KnownTree {
 	/** `folder` and every folder known under it. */
 	foldersUnder(folder: string): string[] {
 		const found = [folder];
-		for (const [name, kind] of this.childrenOf(folder)) if (kind === "folder") found.push(...this.foldersUnder(childPath(folder, name)));
+		for (const [name, kind] of this.childrenOf(folder))
+			if (kind === "folder") found.push(...this.foldersUnder(childPath(folder, name)));
 		return found;
 	}
 

@@ -36,9 +36,7 @@ export interface FolderEntry {
 
 /** What a decide callback wants done with the note it was shown. */
 export type MutationPlan<T> =
-	| { kind: "keep"; result: T }
-	| { kind: "write"; content: string; result: T }
-	| { kind: "trash"; result: T };
+	{ kind: "keep"; result: T } | { kind: "write"; content: string; result: T } | { kind: "trash"; result: T };
 
 export interface MutationOutcome<T> {
 	result: T;
@@ -82,8 +80,7 @@ export type MoveOutcome<T> =
 	  };
 
 export type VaultChange =
-	| { type: "create" | "modify" | "delete"; path: string }
-	| { type: "rename"; path: string; oldPath: string };
+	{ type: "create" | "modify" | "delete"; path: string } | { type: "rename"; path: string; oldPath: string };
 
 /**
  * Another program's save that landed on a note while its open editor held unsaved typing that the save overlaps, so

@@ -22,18 +22,28 @@ export type StoredKey = Omit<AgentKey, "key"> & { key?: string };
 /** The settings as loaded, with each key's value put back from its secret (keys whose secret is gone are dropped). */
 export function withKeyValues(stored: unknown, secrets: Secrets | undefined): unknown {
 	if (!secrets || !isObject(stored) || !Array.isArray(stored.keys)) return stored;
-	const keys = (stored.keys as StoredKey[]).map((key) => (typeof key.secretId === "string" && key.key === undefined ? { ...key, key: secrets.getSecret(key.secretId) ?? "" } : key));
+	const keys = (stored.keys as StoredKey[]).map((key) =>
+		typeof key.secretId === "string" && key.key === undefined
+			? { ...key, key: secrets.getSecret(key.secretId) ?? "" }
+			: key,
+	);
 	return { ...stored, keys };
 }
 
 /** Keys `data.json` lists whose secret this device has never held: they were made on another device. */
 export function keysKeptElsewhere(stored: readonly StoredKey[], secrets: Secrets | undefined): StoredKey[] {
 	if (!secrets) return [];
-	return stored.filter((key) => typeof key.secretId === "string" && key.key === undefined && secrets.getSecret(key.secretId) === null);
+	return stored.filter(
+		(key) => typeof key.secretId === "string" && key.key === undefined && secrets.getSecret(key.secretId) === null,
+	);
 }
 
 /** The settings to save: each key's value goes to secret storage and only its secret id to `data.json`. */
-export function withoutKeyValues<T extends { keys: AgentKey[] }>(settings: T, secrets: Secrets | undefined, previous: readonly StoredKey[] = []): Omit<T, "keys"> & { keys: StoredKey[] } {
+export function withoutKeyValues<T extends { keys: AgentKey[] }>(
+	settings: T,
+	secrets: Secrets | undefined,
+	previous: readonly StoredKey[] = [],
+): Omit<T, "keys"> & { keys: StoredKey[] } {
 	if (!secrets) return settings;
 	const elsewhere = keysKeptElsewhere(previous, secrets);
 	const keys = settings.keys.map((key): StoredKey => {
@@ -49,7 +59,11 @@ export function withoutKeyValues<T extends { keys: AgentKey[] }>(settings: T, se
 }
 
 function scopeOf(key: AgentKey): Pick<AgentKey, "read" | "write" | "propose"> {
-	return { ...(key.read === undefined ? {} : { read: key.read }), ...(key.write === undefined ? {} : { write: key.write }), ...(key.propose === undefined ? {} : { propose: key.propose }) };
+	return {
+		...(key.read === undefined ? {} : { read: key.read }),
+		...(key.write === undefined ? {} : { write: key.write }),
+		...(key.propose === undefined ? {} : { propose: key.propose }),
+	};
 }
 
 function newSecretId(): string {

@@ -8,9 +8,30 @@ import { basename, dirname, join } from "path";
 import { createFileExclusive, replaceFileAtomic, type Replaced } from "./atomic-file";
 import { FolderPaths } from "./folder-paths";
 import { FolderWatcher } from "./folder-watcher";
-import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteIdentity, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "./gateway";
+import type {
+	FolderEntry,
+	MoveOutcome,
+	MovePlan,
+	MutationOutcome,
+	MutationPlan,
+	NoteIdentity,
+	NoteSnapshot,
+	NoteStat,
+	VaultChange,
+	VaultGateway,
+} from "./gateway";
 import { NoteKeptChangingError, VaultPathError } from "./errors";
-import { decodeNote, identityKeyOf, readForDecision, releaseSeen, settledBefore, stillAsSeen, throwUnlessMissing, toStat, type SeenFile } from "./note-file";
+import {
+	decodeNote,
+	identityKeyOf,
+	readForDecision,
+	releaseSeen,
+	settledBefore,
+	stillAsSeen,
+	throwUnlessMissing,
+	toStat,
+	type SeenFile,
+} from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
 import { listFolderAt, listNotesUnder } from "./node-folder-listing";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
@@ -53,7 +74,13 @@ export class NodeFsGateway implements VaultGateway {
 		if (tempFolder !== undefined) {
 			temps = join(root, tempFolder);
 			// Private like the state folder it sits in: temp files hold note text.
-			if (!(await fs.mkdir(temps, { recursive: true, mode: 0o700 }).then(() => true, () => false))) temps = undefined;
+			if (
+				!(await fs.mkdir(temps, { recursive: true, mode: 0o700 }).then(
+					() => true,
+					() => false,
+				))
+			)
+				temps = undefined;
 		}
 		return new NodeFsGateway(root, trashFolder, temps);
 	}
@@ -62,7 +89,9 @@ export class NodeFsGateway implements VaultGateway {
 		// On Linux the opened file itself is checked (see readAt); elsewhere the name is resolved first.
 		const absolute = CAN_CHECK_OPENED_FILE ? join(this.root, path) : await this.paths.resolveExisting(path);
 		if (absolute === null) return null;
-		return (this.stopForgetting !== null ? await this.readCache.lookup(path, absolute) : null) ?? this.readAt(path, absolute);
+		return (
+			(this.stopForgetting !== null ? await this.readCache.lookup(path, absolute) : null) ?? this.readAt(path, absolute)
+		);
 	}
 
 	async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
@@ -84,7 +113,8 @@ export class NodeFsGateway implements VaultGateway {
 				// writer's per-note lock).
 				const unchanged = () => stillAsSeen(target, seen);
 				// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
-				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null)) return { result: plan.result, stat: null };
+				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null))
+					return { result: plan.result, stat: null };
 				if (plan.kind === "trash") {
 					if (await moveToTrash(join(this.root, this.trashFolder), path, target, new Date(), unchanged)) {
 						this.readCache.forget(path);
@@ -105,15 +135,23 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	/** The write of one attempt: the new content in place of the note `seen` read, or null when that did not happen. */
-	private async replace(path: string, target: string, seen: SeenFile, content: string, unchanged: () => boolean): Promise<Replaced | null> {
+	private async replace(
+		path: string,
+		target: string,
+		seen: SeenFile,
+		content: string,
+		unchanged: () => boolean,
+	): Promise<Replaced | null> {
 		// A note that is there has its folder (one that vanished since is a failed write step, decided again).
 		if (seen.content === null) await mkdirFor(path, target);
 		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
 		const announce = target === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined;
-		return replaceFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).catch((error: NodeJS.ErrnoException) => {
-			if (error.code === "ENOENT" && seen.content !== null) return null;
-			throw error;
-		});
+		return replaceFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).catch(
+			(error: NodeJS.ErrnoException) => {
+				if (error.code === "ENOENT" && seen.content !== null) return null;
+				throw error;
+			},
+		);
 	}
 
 	/**
@@ -129,7 +167,8 @@ export class NodeFsGateway implements VaultGateway {
 			const seen = await readForDecision(from, source);
 			try {
 				const plan = decide(seen.content);
-				if (plan.kind === "keep" || seen.content === null || seen.bytes === null) return { kind: "kept", result: plan.result };
+				if (plan.kind === "keep" || seen.content === null || seen.bytes === null)
+					return { kind: "kept", result: plan.result };
 				await mkdirFor(to, target);
 				await this.refuseNameVariant(to, target);
 				const step = await moveNoReplace(source, target, seen.bytes, () => stillAsSeen(source, seen));
@@ -151,7 +190,12 @@ export class NodeFsGateway implements VaultGateway {
 		await mkdirFor(path, absolute);
 		// Our own .bak notes are not reported back to us as another program's (see FolderWatcher.expectOwnChange),
 		// where the event will name `path` (no symlink in the way).
-		return createFileExclusive(absolute, content, absolute === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined, this.tempFolder);
+		return createFileExclusive(
+			absolute,
+			content,
+			absolute === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined,
+			this.tempFolder,
+		);
 	}
 
 	async list(folder: string): Promise<FolderEntry[] | null> {
@@ -194,7 +238,6 @@ export class NodeFsGateway implements VaultGateway {
 		};
 	}
 
-
 	caseInsensitive(): Promise<boolean> {
 		return caseInsensitiveFolder(this.root);
 	}
@@ -233,7 +276,12 @@ export class NodeFsGateway implements VaultGateway {
 		if (read === null) return null;
 		if (unnamed && (await this.paths.resolveExisting(path)) === null) return null;
 		const settled = settledBefore(read.stats, readAtNs) && read.stats.ino !== 0n;
-		const snapshot: NoteSnapshot = { path, content: decodeNote(path, read.bytes), stat: toStat(read.stats), ...(settled ? { identity: identityKeyOf(read.stats) } : {}) };
+		const snapshot: NoteSnapshot = {
+			path,
+			content: decodeNote(path, read.bytes),
+			stat: toStat(read.stats),
+			...(settled ? { identity: identityKeyOf(read.stats) } : {}),
+		};
 		if (this.stopForgetting !== null) this.readCache.keep(snapshot, read.stats, settled);
 		return snapshot;
 	}
@@ -244,7 +292,8 @@ export class NodeFsGateway implements VaultGateway {
 		const normalized = name.normalize("NFC");
 		const siblings = await fs.readdir(dirname(absolute)).catch(() => [] as string[]);
 		const variant = siblings.find((sibling) => sibling !== name && sibling.normalize("NFC") === normalized);
-		if (variant !== undefined) throw new VaultPathError(path, "name-variant", path.slice(0, path.length - name.length) + variant);
+		if (variant !== undefined)
+			throw new VaultPathError(path, "name-variant", path.slice(0, path.length - name.length) + variant);
 	}
 }
 

@@ -20,7 +20,12 @@ const NO_HARD_LINKS = new Set(["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSY
  * Moves the file at `source` (a real path) to `target` if `stillCurrent()` says it is still the note decided on, in
  * the same synchronous step. "taken": something is at `target` (nothing moved); "changed": the note changed first.
  */
-export async function moveNoReplace(source: string, target: string, bytes: Uint8Array, stillCurrent: () => boolean): Promise<MoveStep> {
+export async function moveNoReplace(
+	source: string,
+	target: string,
+	bytes: Uint8Array,
+	stillCurrent: () => boolean,
+): Promise<MoveStep> {
 	if (!stillCurrent()) return "changed";
 	try {
 		fs.linkSync(source, target);
@@ -46,7 +51,12 @@ export function moveDurable(source: string, target: string): Promise<void> {
 	return Promise.all(folders.map(fsyncFolder)).then(() => undefined);
 }
 
-async function copyThenUnlink(source: string, target: string, bytes: Uint8Array, stillCurrent: () => boolean): Promise<MoveStep> {
+async function copyThenUnlink(
+	source: string,
+	target: string,
+	bytes: Uint8Array,
+	stillCurrent: () => boolean,
+): Promise<MoveStep> {
 	let handle: fs.promises.FileHandle;
 	try {
 		handle = await fs.promises.open(target, "wx", 0o644);

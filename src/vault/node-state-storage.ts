@@ -83,5 +83,7 @@ function writeInPlace(target: string, content: string): Promise<void> {
 			return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 		}
 	}
-	return new Promise((resolve, reject) => writeFileLater(target, content, { mode: 0o600 }, (error) => (error ? reject(error) : resolve())));
+	return new Promise((resolve, reject) =>
+		writeFileLater(target, content, { mode: 0o600 }, (error) => (error ? reject(error) : resolve())),
+	);
 }

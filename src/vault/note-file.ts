@@ -49,21 +49,33 @@ export function decodeNote(path: string, bytes: Uint8Array): string {
  * path, or (where the platform can name an opened file, read-file.ts) a joined one whose opened file `check` is
  * shown, as reads do; `realPath` then says where the note really is.
  */
-export async function readForDecision(path: string, absolute: string, check?: (realPath: string | null) => void): Promise<SeenFile & { realPath: string | null }> {
+export async function readForDecision(
+	path: string,
+	absolute: string,
+	check?: (realPath: string | null) => void,
+): Promise<SeenFile & { realPath: string | null }> {
 	const readAtNs = BigInt(Date.now()) * 1_000_000n;
 	let read;
 	let realPath: string | null = null;
 	try {
-		read = check === undefined ? await readFileWithIdentity(absolute, HOLD_WHILE_WRITING) : await readFileWithStat(absolute, (real) => {
-			check(real);
-			realPath = real;
-		}, HOLD_WHILE_WRITING);
+		read =
+			check === undefined
+				? await readFileWithIdentity(absolute, HOLD_WHILE_WRITING)
+				: await readFileWithStat(
+						absolute,
+						(real) => {
+							check(real);
+							realPath = real;
+						},
+						HOLD_WHILE_WRITING,
+					);
 	} catch (error) {
 		throwUnlessMissing(path, error);
 		return { content: null, bytes: null, stats: null, readAtNs, realPath: null };
 	}
 	if (read === null) {
-		if (fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) throw new VaultPathError(path, "folder-in-the-way");
+		if (fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory())
+			throw new VaultPathError(path, "folder-in-the-way");
 		throw new VaultPathError(path, "not-a-file");
 	}
 	const seen = { content: null, bytes: read.bytes, stats: read.stats, readAtNs, realPath, fd: read.fd ?? null };
@@ -112,7 +124,14 @@ export function stillAsSeen(absolute: string, seen: SeenFile): boolean {
 	}
 	if (seen.stats === null || now === undefined) return seen.stats === null && now === undefined;
 	const before = seen.stats;
-	if (now.dev !== before.dev || now.ino !== before.ino || now.size !== before.size || now.mtimeNs !== before.mtimeNs || now.ctimeNs !== before.ctimeNs) return false;
+	if (
+		now.dev !== before.dev ||
+		now.ino !== before.ino ||
+		now.size !== before.size ||
+		now.mtimeNs !== before.mtimeNs ||
+		now.ctimeNs !== before.ctimeNs
+	)
+		return false;
 	if (settledBefore(before, seen.readAtNs)) return true;
 	try {
 		return currentBytes(absolute, seen, Number(now.size)).equals(seen.bytes!);
@@ -131,7 +150,7 @@ function currentBytes(absolute: string, seen: SeenFile, size: number): Buffer {
 	// stat's size takes one read, not a second one that finds nothing), and a longer file shows as longer.
 	const buffer = Buffer.allocUnsafe(size + 1);
 	let length = 0;
-	for (let wanted = buffer.length; length < buffer.length; ) {
+	for (let wanted = buffer.length; length < buffer.length;) {
 		const read = fs.readSync(seen.fd, buffer, length, wanted, length);
 		length += read;
 		if (read < wanted) break;

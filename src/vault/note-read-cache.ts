@@ -73,5 +73,12 @@ export class NoteReadCache {
 }
 
 function sameFile(now: BigIntStats, then: BigIntStats): boolean {
-	return now.isFile() && now.dev === then.dev && now.ino === then.ino && now.size === then.size && now.mtimeNs === then.mtimeNs && now.ctimeNs === then.ctimeNs;
+	return (
+		now.isFile() &&
+		now.dev === then.dev &&
+		now.ino === then.ino &&
+		now.size === then.size &&
+		now.mtimeNs === then.mtimeNs &&
+		now.ctimeNs === then.ctimeNs
+	);
 }

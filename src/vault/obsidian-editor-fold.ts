@@ -53,7 +53,10 @@ export class EditorFold {
 			}),
 			vault.on("delete", (file) => this.forget(file)),
 		];
-		this.workspaceRefs = [workspace.on("layout-change", () => this.followOpenNotes()), workspace.on("file-open", () => this.followOpenNotes())];
+		this.workspaceRefs = [
+			workspace.on("layout-change", () => this.followOpenNotes()),
+			workspace.on("file-open", () => this.followOpenNotes()),
+		];
 		this.followOpenNotes();
 		return () => this.stop();
 	}
@@ -128,7 +131,13 @@ export class EditorFold {
 	}
 
 	/** Folds the program's save into the editor, or hands it to the keeper when they overlap. */
-	private async fold(file: TFile, view: MarkdownView, before: string | null, typedAtSave: string, written: string): Promise<void> {
+	private async fold(
+		file: TFile,
+		view: MarkdownView,
+		before: string | null,
+		typedAtSave: string,
+		written: string,
+	): Promise<void> {
 		let typed = typedAtSave;
 		for (let attempt = 1; attempt <= FOLD_ATTEMPTS && before !== null; attempt++) {
 			const merge = await mergeThreeWayInSlices(before, typed, written, this.yieldToHost);

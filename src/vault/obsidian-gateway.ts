@@ -10,7 +10,19 @@ import type { YieldToHost } from "../core/steps";
 import { applyChanges, lineChanges } from "./editor-changes";
 import { OpenEditors } from "./obsidian-editors";
 import { EditorFold } from "./obsidian-editor-fold";
-import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteIdentity, NoteSnapshot, NoteStat, OutsideSaveKeeper, VaultChange, VaultGateway } from "./gateway";
+import type {
+	FolderEntry,
+	MoveOutcome,
+	MovePlan,
+	MutationOutcome,
+	MutationPlan,
+	NoteIdentity,
+	NoteSnapshot,
+	NoteStat,
+	OutsideSaveKeeper,
+	VaultChange,
+	VaultGateway,
+} from "./gateway";
 import { NoteBusyError, NoteKeptChangingError, VaultPathError } from "./errors";
 import { ensureParent, isFile, refuseIfOnDisk, toStat, trashRecoverably, unlessGone } from "./obsidian-files";
 import { moveInObsidian } from "./obsidian-move";
@@ -57,10 +69,15 @@ export class ObsidianGateway implements VaultGateway {
 		// An editor can outlive its file for a moment (removed on disk, Obsidian not told yet): gone is gone.
 		if (view && !(await this.app.vault.adapter.exists(file.path))) return null;
 		const before = identityOfFile(file);
-		const content = view ? view.editor.getValue() : await this.app.vault.read(file).catch((error: unknown) => unlessGone(this.app, file, error));
+		const content = view
+			? view.editor.getValue()
+			: await this.app.vault.read(file).catch((error: unknown) => unlessGone(this.app, file, error));
 		if (content === null) return null;
 		// The file's identity comes only with its own text, read from a file that had settled and did not change meanwhile.
-		const settled = !view && before.key === identityOfFile(file).key && Date.now() - Math.max(file.stat.mtime, file.stat.ctime) >= SETTLED_MS;
+		const settled =
+			!view &&
+			before.key === identityOfFile(file).key &&
+			Date.now() - Math.max(file.stat.mtime, file.stat.ctime) >= SETTLED_MS;
 		return { path: file.path, content, stat: toStat(file), ...(settled ? { identity: before.key } : {}) };
 	}
 
@@ -76,7 +93,8 @@ export class ObsidianGateway implements VaultGateway {
 		try {
 			for (let attempt = 1; attempt <= EDITOR_ATTEMPTS; attempt++) {
 				// An editor we cannot see into (a canvas card, a popover) may hold typing we would overwrite: refuse.
-				if (await this.editors.editedElsewhere(file)) throw new NoteBusyError(normalized, await this.app.vault.read(file));
+				if (await this.editors.editedElsewhere(file))
+					throw new NoteBusyError(normalized, await this.app.vault.read(file));
 				const view = this.editors.markdownEditorOf(file);
 				const done = view ? await this.mutateInEditor(view, file, decide) : await this.mutateFile(file, decide);
 				if (done) return done;
@@ -91,18 +109,25 @@ export class ObsidianGateway implements VaultGateway {
 
 	/** Through Obsidian's file manager, so links are updated as the person's settings say (see obsidian-move.ts). */
 	rename<T>(from: string, to: string, decide: (current: string | null) => MovePlan<T>): Promise<MoveOutcome<T>> {
-		return moveInObsidian({ app: this.app, text: async (file) => (await this.read(file.path))?.content ?? null }, from, to, decide);
+		return moveInObsidian(
+			{ app: this.app, text: async (file) => (await this.read(file.path))?.content ?? null },
+			from,
+			to,
+			decide,
+		);
 	}
 
 	async createExclusive(path: string, content: string): Promise<boolean> {
 		const normalized = normalizePath(path);
-		if (this.app.vault.getAbstractFileByPath(normalized) || (await this.app.vault.adapter.exists(normalized))) return false;
+		if (this.app.vault.getAbstractFileByPath(normalized) || (await this.app.vault.adapter.exists(normalized)))
+			return false;
 		await ensureParent(this.app, normalized);
 		try {
 			await this.app.vault.create(normalized, content);
 			return true;
 		} catch (error) {
-			if (this.app.vault.getAbstractFileByPath(normalized) || (await this.app.vault.adapter.exists(normalized))) return false;
+			if (this.app.vault.getAbstractFileByPath(normalized) || (await this.app.vault.adapter.exists(normalized)))
+				return false;
 			throw error;
 		}
 	}
@@ -113,7 +138,9 @@ export class ObsidianGateway implements VaultGateway {
 		return target.children
 			.filter((child) => !child.name.startsWith("."))
 			.map((child): FolderEntry =>
-				child instanceof TFolder ? { path: child.path + "/", type: "folder" } : { path: child.path, type: "file", stat: child instanceof TFile ? toStat(child) : undefined },
+				child instanceof TFolder
+					? { path: child.path + "/", type: "folder" }
+					: { path: child.path, type: "file", stat: child instanceof TFile ? toStat(child) : undefined },
 			)
 			.sort((a, b) => a.path.localeCompare(b.path));
 	}
@@ -150,7 +177,9 @@ export class ObsidianGateway implements VaultGateway {
 	/** Obsidian's adapter finds any spelling of a path on a disk that ignores case: its config folder, spelled otherwise, tells. */
 	async caseInsensitive(): Promise<boolean> {
 		const { configDir, adapter } = this.app.vault;
-		const swapped = [...configDir].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join("");
+		const swapped = [...configDir]
+			.map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()))
+			.join("");
 		return swapped !== configDir && (await adapter.exists(swapped));
 	}
 
@@ -168,7 +197,11 @@ export class ObsidianGateway implements VaultGateway {
 	 * and apply them only if the buffer is still what was decided on (else null: decide again). Then save, so the
 	 * file holds the write and the editor has nothing older left to autosave.
 	 */
-	private async mutateInEditor<T>(view: MarkdownView, file: TFile, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T> | null> {
+	private async mutateInEditor<T>(
+		view: MarkdownView,
+		file: TFile,
+		decide: (current: string | null) => MutationPlan<T>,
+	): Promise<MutationOutcome<T> | null> {
 		await this.refuseIfEditorBehindDisk(view, file);
 		const current = view.editor.getValue();
 		// Still this note, still this text: the person may have typed, or switched the tab to another note.
@@ -207,7 +240,10 @@ export class ObsidianGateway implements VaultGateway {
 	}
 
 	/** One attempt on a note no editor shows: checked and written inside `Vault.process`; trashed in the same turn. */
-	private async mutateFile<T>(file: TFile, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T> | null> {
+	private async mutateFile<T>(
+		file: TFile,
+		decide: (current: string | null) => MutationPlan<T>,
+	): Promise<MutationOutcome<T> | null> {
 		let plan: MutationPlan<T> | null = null;
 		let seen = "";
 		await this.app.vault.process(file, (data) => {
@@ -217,7 +253,8 @@ export class ObsidianGateway implements VaultGateway {
 		});
 		const decided = plan as MutationPlan<T> | null;
 		if (!decided) throw new Error("Vault.process did not run the check");
-		if (decided.kind !== "trash") return { result: decided.result, stat: decided.kind === "write" ? toStat(file) : null };
+		if (decided.kind !== "trash")
+			return { result: decided.result, stat: decided.kind === "write" ? toStat(file) : null };
 		// The check passed inside process; an autosave or a sync may have landed since. Look again and trash in the same
 		// turn, so nothing of ours runs in between.
 		if (this.editors.markdownEditorOf(file) || (await this.app.vault.read(file)) !== seen) return null;
@@ -230,7 +267,10 @@ export class ObsidianGateway implements VaultGateway {
 	 * has not told Obsidian), or under another spelling on a case-insensitive disk. Creating then would overwrite
 	 * it; it is refused instead, and so is a create that Obsidian itself finds taken.
 	 */
-	private async create<T>(normalized: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
+	private async create<T>(
+		normalized: string,
+		decide: (current: string | null) => MutationPlan<T>,
+	): Promise<MutationOutcome<T>> {
 		if (this.app.vault.getAbstractFileByPath(normalized)) throw new VaultPathError(normalized, "folder-in-the-way");
 		await refuseIfOnDisk(this.app, normalized);
 		const plan = decide(null);

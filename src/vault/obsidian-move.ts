@@ -20,7 +20,12 @@ export interface ObsidianMove {
 	text: (file: TFile) => Promise<string | null>;
 }
 
-export async function moveInObsidian<T>(deps: ObsidianMove, from: string, to: string, decide: (current: string | null) => MovePlan<T>): Promise<MoveOutcome<T>> {
+export async function moveInObsidian<T>(
+	deps: ObsidianMove,
+	from: string,
+	to: string,
+	decide: (current: string | null) => MovePlan<T>,
+): Promise<MoveOutcome<T>> {
 	const { app, text } = deps;
 	const file = app.vault.getFileByPath(normalizePath(from));
 	if (!file) return { kind: "kept", result: decide(null).result };
@@ -68,7 +73,12 @@ async function linkingTexts(deps: ObsidianMove, file: TFile): Promise<Map<string
 }
 
 /** What the move changed besides the note's place: the linking notes whose text differs now, and the note itself. */
-async function rewritten(deps: ObsidianMove, file: TFile, movedText: string, before: Map<string, string>): Promise<RewrittenNote[]> {
+async function rewritten(
+	deps: ObsidianMove,
+	file: TFile,
+	movedText: string,
+	before: Map<string, string>,
+): Promise<RewrittenNote[]> {
 	const changed: RewrittenNote[] = [];
 	const own = await deps.text(file);
 	if (own !== null && own !== movedText) changed.push({ path: file.path, before: movedText, after: own });

@@ -8,7 +8,13 @@ import type { App } from "obsidian";
 import { DEFAULT_PERIOD_FORMATS, type Period, type PeriodSettings } from "../core/periodic/periods";
 
 /** The Periodic Notes plugin's name for each period in its calendar sets (1.x). */
-const GRANULARITY: Record<Period, string> = { daily: "day", weekly: "week", monthly: "month", quarterly: "quarter", yearly: "year" };
+const GRANULARITY: Record<Period, string> = {
+	daily: "day",
+	weekly: "week",
+	monthly: "month",
+	quarterly: "quarter",
+	yearly: "year",
+};
 
 /** What any of these plugins keeps for a period: all optional, all unchecked until read here. */
 interface RawSettings {
@@ -36,8 +42,18 @@ export function obsidianPeriodSettings(app: App, period: Period): PeriodSettings
 		}
 		if (period === "weekly") {
 			const calendar = field(host.plugins?.getPlugin?.("calendar"), "options");
-			if (isRecord(calendar) && (typeof calendar.weeklyNoteFormat === "string" || typeof calendar.weeklyNoteFolder === "string")) {
-				return settingsOf({ format: calendar.weeklyNoteFormat, folder: calendar.weeklyNoteFolder, template: calendar.weeklyNoteTemplate }, period);
+			if (
+				isRecord(calendar) &&
+				(typeof calendar.weeklyNoteFormat === "string" || typeof calendar.weeklyNoteFolder === "string")
+			) {
+				return settingsOf(
+					{
+						format: calendar.weeklyNoteFormat,
+						folder: calendar.weeklyNoteFolder,
+						template: calendar.weeklyNoteTemplate,
+					},
+					period,
+				);
 			}
 		}
 	} catch {

@@ -48,13 +48,16 @@ export class ObsidianSearch implements SearchHost {
 
 	resolvedLinks(): Record<string, string[]> {
 		const out: Record<string, string[]> = {};
-		for (const [source, targets] of Object.entries(this.app.metadataCache.resolvedLinks)) out[source] = Object.keys(targets);
+		for (const [source, targets] of Object.entries(this.app.metadataCache.resolvedLinks))
+			out[source] = Object.keys(targets);
 		return out;
 	}
 
 	dataview(): DataviewQueries | null {
 		// Obsidian's plugin registry is not in its published API; Dataview documents reaching its API through it.
-		const registry = (this.app as unknown as { plugins?: { plugins?: Record<string, { api?: Partial<DataviewApi> } | undefined> } }).plugins;
+		const registry = (
+			this.app as unknown as { plugins?: { plugins?: Record<string, { api?: Partial<DataviewApi> } | undefined> } }
+		).plugins;
 		const api = registry?.plugins?.dataview?.api;
 		if (!api || typeof api.query !== "function") return null;
 		const query = api.query.bind(api);

@@ -111,7 +111,9 @@ export class ObsidianStateStorage implements StateStorage {
 	private async copiesOf(path: string): Promise<string[]> {
 		const own = this.saving.get(path);
 		const left = [...(await this.leftoversIn(folderOf(path)))].filter((file) => isCopyOf(file, path));
-		const stamped = await Promise.all(left.map(async (file) => ({ file, mtime: (await this.adapter.stat(file))?.mtime ?? 0 })));
+		const stamped = await Promise.all(
+			left.map(async (file) => ({ file, mtime: (await this.adapter.stat(file))?.mtime ?? 0 })),
+		);
 		const newestFirst = stamped.sort((a, b) => b.mtime - a.mtime).map(({ file }) => file);
 		return [...(own === undefined ? [] : [own]), ...newestFirst, `${path}.tmp`];
 	}
@@ -161,7 +163,9 @@ export class ObsidianStateStorage implements StateStorage {
 const COPY_NAME = /\.[0-9a-z]+-[0-9a-z]+\.tmp$/;
 
 function isCopyOf(file: string, path: string): boolean {
-	return file.startsWith(`${path}.`) && COPY_NAME.test(file) && !file.slice(path.length + 1, -".tmp".length).includes(".");
+	return (
+		file.startsWith(`${path}.`) && COPY_NAME.test(file) && !file.slice(path.length + 1, -".tmp".length).includes(".")
+	);
 }
 
 function folderOf(path: string): string {

@@ -44,7 +44,11 @@ export class StateTurn {
 		const owners = normalizePath(`${options.folder}/${OWNERS_FOLDER}`);
 		if (!(await adapter.exists(owners))) await adapter.mkdir(owners);
 		// Ordered by the window's clock: of two instances that wait, the one that claimed first goes first.
-		const mine = { window: thisWindow(), order: Math.round(performance.now() * 1000), id: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
+		const mine = {
+			window: thisWindow(),
+			order: Math.round(performance.now() * 1000),
+			id: Math.random().toString(36).slice(2, 10).padEnd(8, "0"),
+		};
 		const turn = new StateTurn(adapter, `${owners}/${mine.window}-${mine.order.toString(36)}-${mine.id}`);
 		await adapter.write(turn.claim, "");
 		const giveUpAt = performance.now() + WAIT_LIMIT_MS;
@@ -58,7 +62,9 @@ export class StateTurn {
 			const earlier = await earlierClaims(adapter, owners, mine);
 			if (earlier === 0) return turn;
 			if (performance.now() > giveUpAt) {
-				options.warn(`Revision Guard: an earlier instance of the plugin did not finish saving its state within ${WAIT_LIMIT_MS / 1000} s; starting without it.`);
+				options.warn(
+					`Revision Guard: an earlier instance of the plugin did not finish saving its state within ${WAIT_LIMIT_MS / 1000} s; starting without it.`,
+				);
 				return turn;
 			}
 			await new Promise<void>((resolve) => timers.schedule(resolve, POLL_MS));
@@ -73,7 +79,11 @@ export class StateTurn {
 }
 
 /** How many claims of this window came before `mine`; claims of other windows are removed on the way. */
-async function earlierClaims(adapter: DataAdapter, owners: string, mine: { window: string; order: number; id: string }): Promise<number> {
+async function earlierClaims(
+	adapter: DataAdapter,
+	owners: string,
+	mine: { window: string; order: number; id: string },
+): Promise<number> {
 	let earlier = 0;
 	for (const path of (await adapter.list(owners)).files) {
 		const [window, order, id] = path.slice(owners.length + 1).split("-");

@@ -34,7 +34,10 @@ export class ObsidianWorkspace implements HostWorkspace {
 
 	commands(): HostCommand[] {
 		const registered = this.registry()?.commands ?? {};
-		return Object.entries(registered).map(([id, command]) => ({ id, name: typeof command.name === "string" ? command.name : id }));
+		return Object.entries(registered).map(([id, command]) => ({
+			id,
+			name: typeof command.name === "string" ? command.name : id,
+		}));
 	}
 
 	runCommand(id: string): boolean {

@@ -23,7 +23,11 @@ export const CAN_CHECK_OPENED_FILE = process.platform === "linux";
  * shown the real path of the file actually opened (null where the platform cannot tell) and may throw to refuse it:
  * checking the opened file, not the name beforehand, leaves no gap for a symlink swapped in between.
  */
-export function readFileWithStat(absolute: string, check: (realPath: string | null) => void = () => undefined, hold = false): Promise<FileRead<BigIntStats> | null> {
+export function readFileWithStat(
+	absolute: string,
+	check: (realPath: string | null) => void = () => undefined,
+	hold = false,
+): Promise<FileRead<BigIntStats> | null> {
 	return readThrough(absolute, true, check, hold) as Promise<FileRead<BigIntStats> | null>;
 }
 
@@ -36,7 +40,12 @@ export function readFileWithIdentity(absolute: string, hold = false): Promise<Fi
  * A held read is a write's decision read: one per write, never one of a run of reads, so a small note is answered at
  * once rather than on the next turn of the event loop.
  */
-function readThrough(absolute: string, bigint: boolean, check: (realPath: string | null) => void, hold = false): Promise<FileRead<Stats | BigIntStats> | null> {
+function readThrough(
+	absolute: string,
+	bigint: boolean,
+	check: (realPath: string | null) => void,
+	hold = false,
+): Promise<FileRead<Stats | BigIntStats> | null> {
 	return new Promise((resolve, reject) => {
 		// Non-blocking, so a FIFO or device named like a note cannot hang the server (regular files ignore the flag).
 		let fd: number;

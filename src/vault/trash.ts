@@ -13,7 +13,13 @@ const ATTEMPTS = 100;
  * Moves `absolute` (the note at vault path `path`) into the trash folder. `stillCurrent` is checked in the same
  * synchronous step as the move: when it says no, nothing moves and this resolves false.
  */
-export async function moveToTrash(trash: string, path: string, absolute: string, now: Date, stillCurrent: () => boolean): Promise<boolean> {
+export async function moveToTrash(
+	trash: string,
+	path: string,
+	absolute: string,
+	now: Date,
+	stillCurrent: () => boolean,
+): Promise<boolean> {
 	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
 		const folder = attempt === 0 ? trash : join(trash, compactUtc(now) + (attempt > 1 ? `-${attempt}` : ""));
 		const target = join(folder, path);
@@ -42,7 +48,10 @@ async function makeFolder(folder: string): Promise<boolean> {
 }
 
 async function taken(path: string): Promise<boolean> {
-	return fs.lstat(path).then(() => true, () => false);
+	return fs.lstat(path).then(
+		() => true,
+		() => false,
+	);
 }
 
 function isNameClash(error: unknown): boolean {

@@ -41,15 +41,22 @@ const inFolder = (folder: string) => (entry: Import) => entry.file.startsWith(`$
 
 /** The parts behind the application service, which adapters must not reach at run time. */
 const BEHIND_THE_SERVICE = (target: string) =>
-	target.startsWith("vault/") || ["core/read-ledger", "service/revision-tracker", "core/base-store", "service/guarded-writer"].includes(target);
+	target.startsWith("vault/") ||
+	["core/read-ledger", "service/revision-tracker", "core/base-store", "service/guarded-writer"].includes(target);
 const ADAPTERS = ["http", "mcp", "cli"];
 const inAdapter = (entry: Import) => ADAPTERS.some((folder) => inFolder(folder)(entry));
 
 describe("the layers", () => {
 	it("finds the imports it checks (the scan itself works)", () => {
-		expect(ALL.some((entry) => entry.file === "service/vault-refusals.ts" && entry.target === "vault/errors" && !entry.typeOnly)).toBe(true);
+		expect(
+			ALL.some(
+				(entry) => entry.file === "service/vault-refusals.ts" && entry.target === "vault/errors" && !entry.typeOnly,
+			),
+		).toBe(true);
 		expect(ALL.some((entry) => entry.file === "mcp/mount.ts" && entry.target === "mcp/endpoint")).toBe(true);
-		expect(ALL.some((entry) => entry.file === "cli/register.ts" && entry.target === "obsidian" && !entry.typeOnly)).toBe(true);
+		expect(
+			ALL.some((entry) => entry.file === "cli/register.ts" && entry.target === "obsidian" && !entry.typeOnly),
+		).toBe(true);
 	});
 
 	it("REST, MCP and the CLI reach the vault, the writer, the tracker, the base store and the read ledger only through the application service", () => {
@@ -58,7 +65,11 @@ describe("the layers", () => {
 	});
 
 	it("of the CLI, only its registration imports obsidian", () => {
-		expect(ALL.filter((entry) => inFolder("cli")(entry) && entry.target === "obsidian" && !entry.typeOnly).map((entry) => entry.file)).toEqual(["cli/register.ts"]);
+		expect(
+			ALL.filter((entry) => inFolder("cli")(entry) && entry.target === "obsidian" && !entry.typeOnly).map(
+				(entry) => entry.file,
+			),
+		).toEqual(["cli/register.ts"]);
 	});
 
 	it("http/ imports nothing from mcp/: the host mounts MCP on the server", () => {
@@ -66,13 +77,29 @@ describe("the layers", () => {
 	});
 
 	it("the core imports nothing outside the core (no obsidian, no vault, no service)", () => {
-		const outside = ALL.filter((entry) => inFolder("core")(entry) && !entry.target.startsWith("core/") && /^(obsidian|vault|service|http|mcp|ui|host|headless)(\/|$)/.test(entry.target));
+		const outside = ALL.filter(
+			(entry) =>
+				inFolder("core")(entry) &&
+				!entry.target.startsWith("core/") &&
+				/^(obsidian|vault|service|http|mcp|ui|host|headless)(\/|$)/.test(entry.target),
+		);
 		expect(outside).toEqual([]);
 	});
 
 	it("the UI reaches the guard only through the person's service: never the composition, the writer, the resolver or the vault", () => {
-		const forbidden = ["service/revision-guard", "service/revision-tracker", "service/conflict-resolver", "core/base-store", "core/read-ledger"];
-		const leaks = ALL.filter((entry) => inFolder("ui")(entry) && (forbidden.includes(entry.target) || (!entry.typeOnly && (entry.target.startsWith("vault/") || entry.target === "service/guarded-writer"))));
+		const forbidden = [
+			"service/revision-guard",
+			"service/revision-tracker",
+			"service/conflict-resolver",
+			"core/base-store",
+			"core/read-ledger",
+		];
+		const leaks = ALL.filter(
+			(entry) =>
+				inFolder("ui")(entry) &&
+				(forbidden.includes(entry.target) ||
+					(!entry.typeOnly && (entry.target.startsWith("vault/") || entry.target === "service/guarded-writer"))),
+		);
 		expect(leaks).toEqual([]);
 		expect(ALL.some((entry) => inFolder("ui")(entry) && entry.target === "service/person-notes")).toBe(true);
 	});

@@ -16,12 +16,18 @@ type Rgba = [number, number, number, number];
 export function parseColor(value: string): Rgba {
 	const rgb = /^rgba?\(([^)]+)\)$/.exec(value);
 	if (rgb?.[1] !== undefined) {
-		const [r = 0, g = 0, b = 0, a = 1] = rgb[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+		const [r = 0, g = 0, b = 0, a = 1] = rgb[1]
+			.split(/[\s,/]+/)
+			.filter(Boolean)
+			.map(Number);
 		return [r, g, b, a];
 	}
 	const srgb = /^color\(srgb ([^)]+)\)$/.exec(value);
 	if (srgb?.[1] !== undefined) {
-		const [r = 0, g = 0, b = 0, a = 1] = srgb[1].split(/[\s/]+/).filter(Boolean).map(Number);
+		const [r = 0, g = 0, b = 0, a = 1] = srgb[1]
+			.split(/[\s/]+/)
+			.filter(Boolean)
+			.map(Number);
 		return [r * 255, g * 255, b * 255, a];
 	}
 	throw new Error(`Unexpected computed colour ${value}`);

@@ -74,7 +74,9 @@ export async function servePage(): Promise<PageServer> {
 			response.writeHead(404).end();
 			return;
 		}
-		response.writeHead(200, { "Content-Type": `${file.type}; charset=utf-8`, "Cache-Control": "no-store" }).end(file.body);
+		response
+			.writeHead(200, { "Content-Type": `${file.type}; charset=utf-8`, "Cache-Control": "no-store" })
+			.end(file.body);
 	});
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const { port } = server.address() as AddressInfo;
@@ -89,7 +91,16 @@ export async function launchChromium(): Promise<Browser> {
 	try {
 		return await chromium.launch({
 			executablePath: CHROMIUM,
-			args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+			args: [
+				"--headless",
+				"--no-sandbox",
+				"--disable-gpu",
+				"--disable-quic",
+				"--no-first-run",
+				"--disable-background-networking",
+				"--disable-component-update",
+				"--disable-sync",
+			],
 		});
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);
@@ -105,7 +116,9 @@ export async function openPage(browser: Browser, server: PageServer, width = 120
 	const page = await browser.newPage({ viewport: { width, height } });
 	const errors: string[] = [];
 	page.on("pageerror", (error) => errors.push(error.message));
-	await page.route("**/*", (route) => (route.request().url().startsWith(server.url) ? route.continue() : route.abort()));
+	await page.route("**/*", (route) =>
+		route.request().url().startsWith(server.url) ? route.continue() : route.abort(),
+	);
 	await page.goto(server.url);
 	await page.waitForFunction(() => typeof window.mountMergeView === "function");
 	if (errors.length > 0) throw new Error(`The page failed: ${errors.join("; ")}`);

@@ -108,8 +108,12 @@ const choice = (index: number, name: string) => conflict(index).getByRole("butto
 describe("merge view in Chromium", () => {
 	it("saves exactly what was chosen and typed", async () => {
 		await mount(INPUT);
-		await expect.poll(() => page.locator(".revision-guard-merge-counter").textContent()).toBe("2 conflicts · 2 left to decide");
-		expect(await page.evaluate(() => document.activeElement?.classList.contains("revision-guard-merge-row-conflict"))).toBe(true);
+		await expect
+			.poll(() => page.locator(".revision-guard-merge-counter").textContent())
+			.toBe("2 conflicts · 2 left to decide");
+		expect(
+			await page.evaluate(() => document.activeElement?.classList.contains("revision-guard-merge-row-conflict")),
+		).toBe(true);
 
 		await choice(0, "Take mine").click();
 		await choice(1, "Take the agent's").click();
@@ -127,7 +131,10 @@ describe("merge view in Chromium", () => {
 		expect(saved.confirms).toEqual([]);
 		expect(saved.saved).toBe(
 			BASE.replace("50 testers by **June 14**", "80 testers by **June 14**")
-				.replace("- Decide on pricing before the public launch.\n", "- Decide on pricing before the public launch.\n- Line up two launch partners. Ana and Bo lead this.\n")
+				.replace(
+					"- Decide on pricing before the public launch.\n",
+					"- Decide on pricing before the public launch.\n- Line up two launch partners. Ana and Bo lead this.\n",
+				)
 				.replace("| 3 | Public launch |", "| 4 | Public launch |")
 				.replace("Support docs are not written yet.", "Support docs are drafted; review is pending.")
 				.replace("- Who owns the launch email?\n", "- Who owns the launch email?\n- Do we need a press kit?\n"),
@@ -164,7 +171,11 @@ describe("merge view in Chromium", () => {
 		// Every pane heading is visible side by side in one row.
 		const headings = await page
 			.locator(`.${CLS}-heading`)
-			.evaluateAll((elements) => elements.filter((element) => element.getClientRects().length > 0).map((element) => [element.textContent, element.getBoundingClientRect().top]));
+			.evaluateAll((elements) =>
+				elements
+					.filter((element) => element.getClientRects().length > 0)
+					.map((element) => [element.textContent, element.getBoundingClientRect().top]),
+			);
 		expect(headings.map(([text]) => text)).toEqual(["Your note", "Result", "Agent (claude-code)"]);
 		expect(new Set(headings.map(([, top]) => top)).size).toBe(1);
 
@@ -208,10 +219,16 @@ describe("merge view in Chromium", () => {
 				const scrolling = row.closest(`.${cls}-scroller`) as HTMLElement;
 				scrolling.scrollTop += row.getBoundingClientRect().top - scrolling.getBoundingClientRect().top - 12;
 			}, CLS);
-			const [headingsBottom, barTop] = await scroller.evaluate((element, [cls, n]) => {
-				const bar = element.querySelectorAll(`.${cls}-conflict-bar`)[n] as HTMLElement;
-				return [element.querySelector(`.${cls}-headings`)!.getBoundingClientRect().bottom, bar.getBoundingClientRect().top];
-			}, [CLS, index] as const);
+			const [headingsBottom, barTop] = await scroller.evaluate(
+				(element, [cls, n]) => {
+					const bar = element.querySelectorAll(`.${cls}-conflict-bar`)[n] as HTMLElement;
+					return [
+						element.querySelector(`.${cls}-headings`)!.getBoundingClientRect().bottom,
+						bar.getBoundingClientRect().top,
+					];
+				},
+				[CLS, index] as const,
+			);
 			expect(barTop).toBeGreaterThanOrEqual(headingsBottom - 0.5);
 			// Conflict 4's rows scrolled under the headings: its bar stays in sight (issue 12 saw it clipped here).
 			if (index === 3) await screenshots("merge-view-scrolled");
@@ -238,7 +255,9 @@ describe("merge view in Chromium", () => {
 		const tableRow = page.locator(`.${CLS}-origin-theirs`).filter({ hasText: "| 4 | Public launch |" });
 		expect(await tableRow.locator(`.${CLS}-cell-theirs .${CLS}-line`).first().getAttribute("data-line")).toBe("19");
 		expect(await tableRow.locator(`.${CLS}-cell-mine .${CLS}-line`).first().getAttribute("data-line")).toBe("20");
-		const marks = await page.locator(`.${CLS}-overview rect`).evaluateAll((rects) => rects.map((rect) => rect.getAttribute("class")));
+		const marks = await page
+			.locator(`.${CLS}-overview rect`)
+			.evaluateAll((rects) => rects.map((rect) => rect.getAttribute("class")));
 		expect(marks.filter((name) => name?.includes("mark-unresolved"))).toHaveLength(2);
 		await page.locator(`.${CLS}-overview rect.${CLS}-mark-unresolved`).nth(1).click();
 		expect(await conflict(1).evaluate((row) => row === document.activeElement)).toBe(true);
@@ -261,17 +280,28 @@ describe("merge view in Chromium", () => {
 	});
 
 	it("opens a 1 MB note quickly, rendering collapsed stretches without text boxes", async () => {
-		const lines = Array.from({ length: 12_000 }, (_, i) => `Line ${i}: the quick brown fox jumps over the lazy dog, then rests by the river bank.\n`);
+		const lines = Array.from(
+			{ length: 12_000 },
+			(_, i) => `Line ${i}: the quick brown fox jumps over the lazy dog, then rests by the river bank.\n`,
+		);
 		const base = lines.join("");
 		// Every 1000 lines: line …10 changed by both (a conflict), line …510 by the agent only.
 		const mine = lines.map((line, i) => (i % 1000 === 10 ? line.replace("fox", "fox (mine)") : line)).join("");
 		const theirs = lines
-			.map((line, i) => (i % 1000 === 10 ? line.replace("dog", "dog (agent)") : i % 1000 === 510 ? line.replace("fox", "fox (agent)") : line))
+			.map((line, i) =>
+				i % 1000 === 10
+					? line.replace("dog", "dog (agent)")
+					: i % 1000 === 510
+						? line.replace("fox", "fox (agent)")
+						: line,
+			)
 			.join("");
 		expect(base.length).toBeGreaterThan(1_000_000);
 		await mount({ ...INPUT, base, mine, theirs });
 		const { openMs, constructMs } = await record();
-		console.log(`Merge view, 1 MB note (12,000 lines): constructed in ${constructMs?.toFixed(0)} ms, on screen and interactive in ${openMs?.toFixed(0)} ms`);
+		console.log(
+			`Merge view, 1 MB note (12,000 lines): constructed in ${constructMs?.toFixed(0)} ms, on screen and interactive in ${openMs?.toFixed(0)} ms`,
+		);
 		expect(await page.locator(".revision-guard-merge-counter").textContent()).toBe("12 conflicts · 12 left to decide");
 		expect(await page.locator("textarea").count()).toBeLessThan(200);
 		expect(await page.locator(".revision-guard-merge-collapsed textarea").count()).toBe(0);
@@ -281,12 +311,16 @@ describe("merge view in Chromium", () => {
 		// The same note changed densely: line 1 of every 20 by both sides (a conflict), line 11 by the agent alone.
 		const every20 = (edit: (line: string, i: number) => string) => lines.map((line, i) => edit(line, i % 20)).join("");
 		const denseMine = every20((line, i) => (i === 1 ? line.replace("fox", "fox (mine)") : line));
-		const denseTheirs = every20((line, i) => (i === 1 ? line.replace("dog", "dog (agent)") : i === 11 ? line.replace("fox", "cat") : line));
+		const denseTheirs = every20((line, i) =>
+			i === 1 ? line.replace("dog", "dog (agent)") : i === 11 ? line.replace("fox", "cat") : line,
+		);
 		await mount({ ...INPUT, base, mine: denseMine, theirs: denseTheirs });
 		const denseTimes = await record();
 		const conflicts = await page.locator(".revision-guard-merge-counter").textContent();
 		expect(conflicts).toBe("600 conflicts · 600 left to decide");
-		console.log(`Merge view, 1 MB note changed every 20 lines (${conflicts}): constructed in ${denseTimes.constructMs?.toFixed(0)} ms, on screen and interactive in ${denseTimes.openMs?.toFixed(0)} ms`);
+		console.log(
+			`Merge view, 1 MB note changed every 20 lines (${conflicts}): constructed in ${denseTimes.constructMs?.toFixed(0)} ms, on screen and interactive in ${denseTimes.openMs?.toFixed(0)} ms`,
+		);
 		await choice(0, "Take the agent's").click();
 		expect(await page.locator(".revision-guard-merge-row-conflict.revision-guard-merge-resolved").count()).toBe(1);
 	});

@@ -35,7 +35,17 @@ window.mergeView = null;
 window.contrastSamples = contrastSamples;
 window.mountMergeView = (input) => {
 	window.mergeView?.destroy();
-	const record: PageRecord = { saved: null, summary: null, cancelled: 0, confirms: [], confirmAnswer: true, openMs: null, constructMs: null, backupOpened: 0, rejected: null };
+	const record: PageRecord = {
+		saved: null,
+		summary: null,
+		cancelled: 0,
+		confirms: [],
+		confirmAnswer: true,
+		openMs: null,
+		constructMs: null,
+		backupOpened: 0,
+		rejected: null,
+	};
 	window.record = record;
 	const host = document.getElementById("host");
 	if (!host) throw new Error("No #host element");

@@ -1,6 +1,9 @@
 /** The browser test's notes: a launch plan, your edits, and an agent's proposal with two conflicts. */
 
-const NOTES = Array.from({ length: 14 }, (_, i) => `- Meeting note ${i + 1}: nothing new on the launch checklist this week.\n`).join("");
+const NOTES = Array.from(
+	{ length: 14 },
+	(_, i) => `- Meeting note ${i + 1}: nothing new on the launch checklist this week.\n`,
+).join("");
 
 export const BASE = `---
 title: Launch plan
@@ -36,7 +39,10 @@ ${NOTES}
 `;
 
 export const MINE = BASE.replace("50 testers by **June 14**", "80 testers by **June 14**")
-	.replace("- Decide on pricing before the public launch.\n", "- Decide on pricing before the public launch.\n- Line up two launch partners.\n")
+	.replace(
+		"- Decide on pricing before the public launch.\n",
+		"- Decide on pricing before the public launch.\n- Line up two launch partners.\n",
+	)
 	.replace("Support docs are not written yet.", "Support docs are not written yet; Sam volunteered.");
 
 export const THEIRS = BASE.replace("50 testers by **June 14**", "60 testers by **June 21**")
@@ -56,6 +62,12 @@ tags: [books]
 - [ ] Foundation
 `;
 
-export const RULES_MINE = RULES_BASE.replace("tags: [books]", "tags: [books, sci-fi]").replace("- [ ] Dune", "- [x] Dune");
+export const RULES_MINE = RULES_BASE.replace("tags: [books]", "tags: [books, sci-fi]").replace(
+	"- [ ] Dune",
+	"- [x] Dune",
+);
 
-export const RULES_THEIRS = RULES_BASE.replace("tags: [books]", "tags: [books, 2026]").replace("- [ ] Hyperion", "- [ ] Hyperion (Dan Simmons)");
+export const RULES_THEIRS = RULES_BASE.replace("tags: [books]", "tags: [books, 2026]").replace(
+	"- [ ] Hyperion",
+	"- [ ] Hyperion (Dan Simmons)",
+);

@@ -31,11 +31,14 @@ describe("content sources", () => {
 	it("plain content= loses backslash sequences to the CLI; content64= keeps every byte", async () => {
 		expect(await h.invoke("write", "path=Plain.md", `content=${LATEX}`)).toMatchObject({ ok: true });
 		expect(await onDisk("Plain.md")).not.toBe(LATEX);
-		expect(await h.invoke("write", "path=Exact.md", `content64=${base64(LATEX)}`)).toMatchObject({ ok: true, revision: revisionOf(LATEX) });
+		expect(await h.invoke("write", "path=Exact.md", `content64=${base64(LATEX)}`)).toMatchObject({
+			ok: true,
+			revision: revisionOf(LATEX),
+		});
 		expect(await onDisk("Exact.md")).toBe(LATEX);
 	});
 
-	it("never writes the word a bare content flag turns into (\"true\"): it names the argument and the fix", async () => {
+	it('never writes the word a bare content flag turns into ("true"): it names the argument and the fix', async () => {
 		const before = await onDisk("Plan.md");
 		const answer = await h.invoke("write", "path=Plan.md", `revision=${revisionOf(before)}`, "content");
 		expect(answer).toMatchObject({ ok: false, error: "bad-argument", argument: "content" });
@@ -47,26 +50,55 @@ describe("content sources", () => {
 	it("accepts base64 wrapped in lines, as the base64 tool prints it", async () => {
 		const long = "x".repeat(200) + "\n";
 		const wrapped = base64(long).replace(/(.{76})/g, "$1\n");
-		expect(await h.cli("write", { path: "Wrapped.md", content64: wrapped })).toMatchObject({ ok: true, revision: revisionOf(long) });
+		expect(await h.cli("write", { path: "Wrapped.md", content64: wrapped })).toMatchObject({
+			ok: true,
+			revision: revisionOf(long),
+		});
 	});
 
 	it("reads file= from an absolute path outside the vault, byte for byte", async () => {
 		const draft = join(outside, "draft.md");
 		await writeFile(draft, "\uFEFF" + LATEX);
-		expect(await h.cli("write", { path: "FromFile.md", file: draft })).toMatchObject({ ok: true, revision: revisionOf("\uFEFF" + LATEX) });
+		expect(await h.cli("write", { path: "FromFile.md", file: draft })).toMatchObject({
+			ok: true,
+			revision: revisionOf("\uFEFF" + LATEX),
+		});
 		expect(await readFile(join(h.dir, "FromFile.md"))).toEqual(await readFile(draft));
 	});
 
 	it("refuses file= that is relative, missing, a folder, too big or not UTF-8", async () => {
-		expect(await h.cli("write", { path: "A.md", file: "draft.md" })).toMatchObject({ ok: false, error: "bad-argument", argument: "file" });
-		expect(await h.cli("write", { path: "A.md", file: join(outside, "missing.md") })).toMatchObject({ ok: false, error: "file-not-readable", code: "ENOENT" });
-		expect(await h.cli("write", { path: "A.md", file: outside })).toMatchObject({ ok: false, error: "file-not-readable" });
+		expect(await h.cli("write", { path: "A.md", file: "draft.md" })).toMatchObject({
+			ok: false,
+			error: "bad-argument",
+			argument: "file",
+		});
+		expect(await h.cli("write", { path: "A.md", file: join(outside, "missing.md") })).toMatchObject({
+			ok: false,
+			error: "file-not-readable",
+			code: "ENOENT",
+		});
+		expect(await h.cli("write", { path: "A.md", file: outside })).toMatchObject({
+			ok: false,
+			error: "file-not-readable",
+		});
 		await writeFile(join(outside, "latin1.md"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-		expect(await h.cli("write", { path: "A.md", file: join(outside, "latin1.md") })).toMatchObject({ ok: false, error: "invalid-utf8", argument: "file" });
+		expect(await h.cli("write", { path: "A.md", file: join(outside, "latin1.md") })).toMatchObject({
+			ok: false,
+			error: "invalid-utf8",
+			argument: "file",
+		});
 		h.settings.maxBodyMB = 0.001;
 		await writeFile(join(outside, "big.md"), "y".repeat(1100));
-		expect(await h.cli("write", { path: "A.md", file: join(outside, "big.md") })).toMatchObject({ ok: false, error: "content-too-large", argument: "file" });
-		expect(await h.cli("write", { path: "A.md", content64: base64("y".repeat(1100)) })).toMatchObject({ ok: false, error: "content-too-large", argument: "content64" });
+		expect(await h.cli("write", { path: "A.md", file: join(outside, "big.md") })).toMatchObject({
+			ok: false,
+			error: "content-too-large",
+			argument: "file",
+		});
+		expect(await h.cli("write", { path: "A.md", content64: base64("y".repeat(1100)) })).toMatchObject({
+			ok: false,
+			error: "content-too-large",
+			argument: "content64",
+		});
 		expect(h.app.vault.getFileByPath("A.md")).toBeNull();
 	});
 });
@@ -109,9 +141,17 @@ describe("malformed arguments", () => {
 		const { registerCliCommands } = await import("../../src/cli/register");
 		const { App, Plugin } = await import("../obsidian-stub");
 		const app = new App(outside);
-		const plugin = new Plugin(app, { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.6.6" });
+		const plugin = new Plugin(app, {
+			id: "revision-guard",
+			name: "Revision Guard",
+			version: "0.0.0",
+			minAppVersion: "1.6.6",
+		});
 		registerCliCommands(plugin as never, () => null);
-		const answer = JSON.parse(await app.cli.run("revision-guard:write", { path: "Plan.md", content: "x" })) as Record<string, unknown>;
+		const answer = JSON.parse(await app.cli.run("revision-guard:write", { path: "Plan.md", content: "x" })) as Record<
+			string,
+			unknown
+		>;
 		expect(answer).toMatchObject({ ok: false, error: "not-ready" });
 	});
 

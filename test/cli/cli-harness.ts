@@ -22,10 +22,22 @@ export interface CliHarness extends ObsidianHarness {
 	edit(path: string, content: string): Promise<void>;
 }
 
-export async function startCli(overrides: Partial<RevisionGuardSettings> = {}, options: { proposals?: ProposalSink } = {}): Promise<CliHarness> {
+export async function startCli(
+	overrides: Partial<RevisionGuardSettings> = {},
+	options: { proposals?: ProposalSink } = {},
+): Promise<CliHarness> {
 	const h = await startObsidian(overrides, undefined, options);
-	const plugin = new Plugin(h.app, { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.6.6" });
-	registerCliCommands(plugin as unknown as ObsidianPlugin, () => h.guard.notes, (error) => h.errors.push(error));
+	const plugin = new Plugin(h.app, {
+		id: "revision-guard",
+		name: "Revision Guard",
+		version: "0.0.0",
+		minAppVersion: "1.6.6",
+	});
+	registerCliCommands(
+		plugin as unknown as ObsidianPlugin,
+		() => h.guard.notes,
+		(error) => h.errors.push(error),
+	);
 	const parsed = (text: string): Answer => {
 		expect(typeof text).toBe("string");
 		const answer = JSON.parse(text) as Answer;

@@ -23,24 +23,47 @@ describe("the refusal vocabulary", () => {
 		await h.close();
 	});
 
-	async function codes(rest: { status: number; json(): Record<string, unknown> }, tool: { details?: Record<string, unknown> }, cli: Record<string, unknown>): Promise<string[]> {
+	async function codes(
+		rest: { status: number; json(): Record<string, unknown> },
+		tool: { details?: Record<string, unknown> },
+		cli: Record<string, unknown>,
+	): Promise<string[]> {
 		const problem = rest.json();
-		return [String(problem.type).replace("/problems/", ""), String(tool.details?.error), String(cli.error), String(Math.floor(Number(problem.errorCode) / 100) === rest.status)];
+		return [
+			String(problem.type).replace("/problems/", ""),
+			String(tool.details?.error),
+			String(cli.error),
+			String(Math.floor(Number(problem.errorCode) / 100) === rest.status),
+		];
 	}
 
 	it("says precondition-required for a replace without a revision, everywhere", async () => {
 		const rest = await h.api("/vault/Plan.md", { method: "PUT", body: "new\n" });
 		const tool = await mcp.tool("write_note", { path: "Plan.md", content: "new\n" });
 		const cli = await h.cli("delete", { path: "Plan.md" });
-		expect(await codes(rest, tool, cli)).toEqual(["precondition-required", "precondition-required", "precondition-required", "true"]);
+		expect(await codes(rest, tool, cli)).toEqual([
+			"precondition-required",
+			"precondition-required",
+			"precondition-required",
+			"true",
+		]);
 		expect(rest.json().errorCode).toBe(42800);
 	});
 
 	it("says malformed-precondition for a revision that is not one, everywhere, and keeps no .bak", async () => {
-		const rest = await h.api("/vault/Plan.md", { method: "PUT", body: "new\n", headers: { "If-Match": "not a revision" } });
+		const rest = await h.api("/vault/Plan.md", {
+			method: "PUT",
+			body: "new\n",
+			headers: { "If-Match": "not a revision" },
+		});
 		const tool = await mcp.tool("write_note", { path: "Plan.md", content: "new\n", revision: "not a revision" });
 		const cli = await h.cli("write", { path: "Plan.md", content: "new\n", revision: "not a revision" });
-		expect(await codes(rest, tool, cli)).toEqual(["malformed-precondition", "malformed-precondition", "malformed-precondition", "true"]);
+		expect(await codes(rest, tool, cli)).toEqual([
+			"malformed-precondition",
+			"malformed-precondition",
+			"malformed-precondition",
+			"true",
+		]);
 		expect(h.app.vault.getFiles().map((file) => file.path)).toEqual(["Plan.md"]);
 	});
 
@@ -55,9 +78,33 @@ describe("the refusal vocabulary", () => {
 
 	it("says target-not-found for a patch of a heading the note lacks, everywhere", async () => {
 		const revision = sha256Token(NOTE);
-		const rest = await h.api("/vault/Plan.md", { method: "PATCH", body: JSON.stringify({ targetType: "heading", target: ["Nowhere"], operation: "append", content: "x", ifMatch: revision }), headers: { "Content-Type": "application/json" } });
-		const tool = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Nowhere", operation: "append", content: "x", revision });
-		const cli = await h.cli("patch", { path: "Plan.md", type: "heading", target: "Nowhere", operation: "append", content: "x", revision });
+		const rest = await h.api("/vault/Plan.md", {
+			method: "PATCH",
+			body: JSON.stringify({
+				targetType: "heading",
+				target: ["Nowhere"],
+				operation: "append",
+				content: "x",
+				ifMatch: revision,
+			}),
+			headers: { "Content-Type": "application/json" },
+		});
+		const tool = await mcp.tool("patch_note", {
+			path: "Plan.md",
+			target_type: "heading",
+			target: "Nowhere",
+			operation: "append",
+			content: "x",
+			revision,
+		});
+		const cli = await h.cli("patch", {
+			path: "Plan.md",
+			type: "heading",
+			target: "Nowhere",
+			operation: "append",
+			content: "x",
+			revision,
+		});
 		expect(await codes(rest, tool, cli)).toEqual(["target-not-found", "target-not-found", "target-not-found", "true"]);
 	});
 });

@@ -13,8 +13,16 @@ import { CLI_COMMANDS } from "../../src/cli/commands";
 import { App, setApiVersion } from "../obsidian-stub";
 import { until } from "../helpers/built-plugin";
 
-const COMMANDS = ["read", "write", "edit", "append", "patch", "delete", "changes", "conflicts", "resolve"].map((action) => `revision-guard:${action}`);
-const MANIFEST = { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.6.6", dir: ".obsidian/plugins/revision-guard" } as PluginManifest;
+const COMMANDS = ["read", "write", "edit", "append", "patch", "delete", "changes", "conflicts", "resolve"].map(
+	(action) => `revision-guard:${action}`,
+);
+const MANIFEST = {
+	id: "revision-guard",
+	name: "Revision Guard",
+	version: "0.0.0",
+	minAppVersion: "1.6.6",
+	dir: ".obsidian/plugins/revision-guard",
+} as PluginManifest;
 
 let dir: string;
 let app: App;
@@ -44,7 +52,8 @@ async function enable(version: string): Promise<RevisionGuardPlugin> {
 	return plugin;
 }
 
-const run = async (command: string, data: Record<string, string>) => JSON.parse(await app.cli.run(command, data)) as Record<string, unknown>;
+const run = async (command: string, data: Record<string, string>) =>
+	JSON.parse(await app.cli.run(command, data)) as Record<string, unknown>;
 
 describe("registering the CLI commands", () => {
 	it("adds the nine guarded commands on Obsidian 1.12.2, with their help and arguments", async () => {
@@ -52,9 +61,12 @@ describe("registering the CLI commands", () => {
 		expect([...app.cli.commands.keys()]).toEqual(COMMANDS);
 		const write = app.cli.commands.get("revision-guard:write")!;
 		expect(write.description).toMatch(/revision/);
-		expect(Object.keys(write.flags ?? {})).toEqual(expect.arrayContaining(["path", "revision", "content", "content64", "file", "agent"]));
+		expect(Object.keys(write.flags ?? {})).toEqual(
+			expect.arrayContaining(["path", "revision", "content", "content64", "file", "agent"]),
+		);
 		// None is marked required: a missing argument gets this plugin's JSON answer, not the CLI's own message.
-		for (const command of CLI_COMMANDS) for (const flag of Object.values(command.flags)) expect(flag).not.toHaveProperty("required");
+		for (const command of CLI_COMMANDS)
+			for (const flag of Object.values(command.flags)) expect(flag).not.toHaveProperty("required");
 	});
 
 	it("answers not-ready until the host has started, then serves", async () => {

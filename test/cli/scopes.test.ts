@@ -6,12 +6,20 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentKey } from "../../src/settings";
 import { startCli, type CliHarness } from "./cli-harness";
 
-const WALKER: AgentKey = { name: "walker", key: "w".repeat(43), created: "2026-01-01", read: ["Public/**"], write: ["Public/open.md"] };
+const WALKER: AgentKey = {
+	name: "walker",
+	key: "w".repeat(43),
+	created: "2026-01-01",
+	read: ["Public/**"],
+	write: ["Public/open.md"],
+};
 
 describe("CLI commands for an agent named like a scoped key", () => {
 	let h: CliHarness;
 	beforeEach(async () => {
-		h = await startCli({ keys: [WALKER, { name: "broken", key: "b".repeat(43), created: "2026-01-01", write: "Public/**" }] });
+		h = await startCli({
+			keys: [WALKER, { name: "broken", key: "b".repeat(43), created: "2026-01-01", write: "Public/**" }],
+		});
 		await h.app.vault.createFolder("Public");
 		await h.app.vault.createFolder("Secret");
 		await h.create("Public/ro.md", "read only\n");
@@ -26,7 +34,13 @@ describe("CLI commands for an agent named like a scoped key", () => {
 		expect(read).toMatchObject({ ok: false, error: "note-not-found" });
 		expect(JSON.stringify(read)).not.toContain("SECRET-MARKER");
 		const append = await h.cli("append", { path: "Public/ro.md", content: "more", agent: "walker" });
-		expect(append).toMatchObject({ ok: false, error: "scope-forbidden", key: "walker", scope: "read-only", rule: { list: "read", glob: "Public/**" } });
+		expect(append).toMatchObject({
+			ok: false,
+			error: "scope-forbidden",
+			key: "walker",
+			scope: "read-only",
+			rule: { list: "read", glob: "Public/**" },
+		});
 		const write = await h.cli("write", { path: "Secret/new.md", content: "x", agent: "walker" });
 		expect(write).toMatchObject({ ok: false, error: "scope-forbidden", scope: "outside-read" });
 		expect(await h.app.vault.adapter.read("Public/ro.md")).toBe("read only\n");
@@ -34,7 +48,11 @@ describe("CLI commands for an agent named like a scoped key", () => {
 	});
 
 	it("refuses every call naming a key whose lists are malformed", async () => {
-		expect(await h.cli("read", { path: "Public/ro.md", agent: "broken" })).toMatchObject({ ok: false, error: "scope-forbidden", scope: "key-not-served" });
+		expect(await h.cli("read", { path: "Public/ro.md", agent: "broken" })).toMatchObject({
+			ok: false,
+			error: "scope-forbidden",
+			scope: "key-not-served",
+		});
 	});
 
 	it("holds a name that is no key's to nothing (the CLI is the person's own tool)", async () => {

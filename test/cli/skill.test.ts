@@ -18,14 +18,18 @@ describe("the skill file", () => {
 	});
 
 	it("uses only commands and arguments that exist", () => {
-		const commandLines = SKILL.split("\n").flatMap((line) => [...line.matchAll(/obsidian (?:vault="[^"]*" )?revision-guard:(\w+)((?: [^`]*)?)/g)]);
+		const commandLines = SKILL.split("\n").flatMap((line) => [
+			...line.matchAll(/obsidian (?:vault="[^"]*" )?revision-guard:(\w+)((?: [^`]*)?)/g),
+		]);
 		expect(commandLines.length).toBeGreaterThan(10);
 		for (const [line, action, rest] of commandLines) {
 			const command = CLI_COMMANDS.find((candidate) => candidate.action === action);
 			expect(command, line).toBeDefined();
-			for (const [, name] of (rest ?? "").matchAll(/(?:^| )([a-z0-9]+)=/g)) expect(Object.keys(command!.flags), `${name}= in: ${line}`).toContain(name);
+			for (const [, name] of (rest ?? "").matchAll(/(?:^| )([a-z0-9]+)=/g))
+				expect(Object.keys(command!.flags), `${name}= in: ${line}`).toContain(name);
 		}
-		for (const action of CLI_COMMANDS.map((command) => command.action)) expect(SKILL).toContain(`revision-guard:${action}`);
+		for (const action of CLI_COMMANDS.map((command) => command.action))
+			expect(SKILL).toContain(`revision-guard:${action}`);
 	});
 
 	it("forbids the unguarded ways to change a note", () => {

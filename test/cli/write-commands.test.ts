@@ -17,7 +17,13 @@ eachCli({ "Plan.md": "# Plan\n\n- first\n" }, (harness) => (h = harness));
 describe("revision-guard:read", () => {
 	it("answers the content and its revision as one JSON object", async () => {
 		const answer = await h.cli("read", { path: "Plan.md" });
-		expect(answer).toMatchObject({ ok: true, path: "Plan.md", content: "# Plan\n\n- first\n", revision: revisionOf("# Plan\n\n- first\n"), size: 16 });
+		expect(answer).toMatchObject({
+			ok: true,
+			path: "Plan.md",
+			content: "# Plan\n\n- first\n",
+			revision: revisionOf("# Plan\n\n- first\n"),
+			size: 16,
+		});
 	});
 
 	it("says when there is no note, and how to create one", async () => {
@@ -31,7 +37,11 @@ describe("revision-guard:read", () => {
 		await h.create("Big.md", "x".repeat(2000));
 		const answer = await h.cli("read", { path: "Big.md" });
 		// No content, so no revision: only the change tag.
-		expect(answer).toMatchObject({ ok: false, error: "note-too-large", changeTag: changeTagOf(revisionOf("x".repeat(2000))) });
+		expect(answer).toMatchObject({
+			ok: false,
+			error: "note-too-large",
+			changeTag: changeTagOf(revisionOf("x".repeat(2000))),
+		});
 		expect(answer).not.toHaveProperty("revision");
 		expect(JSON.stringify(answer).length).toBeLessThan(1000);
 	});
@@ -40,7 +50,12 @@ describe("revision-guard:read", () => {
 describe("revision-guard:write", () => {
 	it("replaces a note with the revision that was read, and credits the agent", async () => {
 		const { revision } = await h.cli("read", { path: "Plan.md" });
-		const answer = await h.cli("write", { path: "Plan.md", revision: revision as string, content: "# Plan\n\n- second\n", agent: "claude-code" });
+		const answer = await h.cli("write", {
+			path: "Plan.md",
+			revision: revision as string,
+			content: "# Plan\n\n- second\n",
+			agent: "claude-code",
+		});
 		expect(answer).toEqual({ ok: true, path: "Plan.md", revision: revisionOf("# Plan\n\n- second\n"), created: false });
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- second\n");
 		await h.guard.tracker.flush();
@@ -55,7 +70,12 @@ describe("revision-guard:write", () => {
 
 	it("never replaces an existing note without a revision: refused, the text kept as a .bak", async () => {
 		const answer = await h.cli("write", { path: "Plan.md", content: "blind overwrite\n" });
-		expect(answer).toMatchObject({ ok: false, error: "note-exists", path: "Plan.md", changeTag: changeTagOf(revisionOf("# Plan\n\n- first\n")) });
+		expect(answer).toMatchObject({
+			ok: false,
+			error: "note-exists",
+			path: "Plan.md",
+			changeTag: changeTagOf(revisionOf("# Plan\n\n- first\n")),
+		});
 		expect(answer).not.toHaveProperty("currentRevision");
 		expect(answer.next).toContain("revision-guard:read");
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- first\n");
@@ -66,20 +86,40 @@ describe("revision-guard:write", () => {
 		const { revision } = await h.cli("read", { path: "Plan.md" });
 		await h.edit("Plan.md", "# Plan\n\n- first\n- added by the person\n");
 		const agentText = "# Plan\n\n- first\n- the agent's idea 🤖 $\\times$\r\n";
-		const answer = await h.cli("write", { path: "Plan.md", revision: revision as string, content64: base64(agentText), agent: "codex" });
-		expect(answer).toMatchObject({ ok: false, error: "stale-revision", path: "Plan.md", sentRevision: revision, currentRevision: revisionOf("# Plan\n\n- first\n- added by the person\n") });
+		const answer = await h.cli("write", {
+			path: "Plan.md",
+			revision: revision as string,
+			content64: base64(agentText),
+			agent: "codex",
+		});
+		expect(answer).toMatchObject({
+			ok: false,
+			error: "stale-revision",
+			path: "Plan.md",
+			sentRevision: revision,
+			currentRevision: revisionOf("# Plan\n\n- first\n- added by the person\n"),
+		});
 		expect(answer.changes).toContain("+- added by the person");
 		expect(answer.next).toContain(`revision=${answer.currentRevision as string}`);
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- first\n- added by the person\n");
 		expect(await readFile(join(h.dir, answer.backupPath as string))).toEqual(Buffer.from(agentText, "utf8"));
-		expect(h.guard.conflicts.get(answer.conflictId as string)).toMatchObject({ agent: "codex", reason: "stale", path: "Plan.md" });
+		expect(h.guard.conflicts.get(answer.conflictId as string)).toMatchObject({
+			agent: "codex",
+			reason: "stale",
+			path: "Plan.md",
+		});
 	});
 
 	it("with merge=auto, writes the clean merge of a stale change and the person's", async () => {
 		await h.create("List.md", "a\nb\nc\nd\ne\n");
 		const { revision } = await h.cli("read", { path: "List.md" });
 		await h.edit("List.md", "a\nb\nc\nd\ne, by the person\n");
-		const answer = await h.cli("write", { path: "List.md", revision: revision as string, content: "a, by the agent\nb\nc\nd\ne\n", merge: "auto" });
+		const answer = await h.cli("write", {
+			path: "List.md",
+			revision: revision as string,
+			content: "a, by the agent\nb\nc\nd\ne\n",
+			merge: "auto",
+		});
 		expect(answer).toMatchObject({ ok: true, merged: true });
 		expect(await onDisk("List.md")).toBe("a, by the agent\nb\nc\nd\ne, by the person\n");
 	});
@@ -101,7 +141,11 @@ describe("revision-guard:write", () => {
 		await h.create("Long.md", lines);
 		const { revision } = await h.cli("read", { path: "Long.md" });
 		await h.edit("Long.md", lines.replace(/line (\d+)/g, "changed $1"));
-		const text = await h.app.cli.run("revision-guard:write", { path: "Long.md", revision: revision as string, content: "short\n" });
+		const text = await h.app.cli.run("revision-guard:write", {
+			path: "Long.md",
+			revision: revision as string,
+			content: "short\n",
+		});
 		expect(text.length).toBeLessThan(3000);
 		const answer = JSON.parse(text) as Record<string, unknown>;
 		expect(answer).toMatchObject({ ok: false, error: "stale-revision", changesTruncated: true });
@@ -110,8 +154,13 @@ describe("revision-guard:write", () => {
 
 	it("refuses an empty text unless the empty flag says it is meant", async () => {
 		const { revision } = await h.cli("read", { path: "Plan.md" });
-		expect(await h.cli("write", { path: "Plan.md", revision: revision as string, content64: "" })).toMatchObject({ ok: false, error: "empty-body" });
-		expect(await h.invoke("write", "path=Plan.md", `revision=${revision as string}`, "content64=", "empty")).toMatchObject({ ok: true, revision: revisionOf("") });
+		expect(await h.cli("write", { path: "Plan.md", revision: revision as string, content64: "" })).toMatchObject({
+			ok: false,
+			error: "empty-body",
+		});
+		expect(
+			await h.invoke("write", "path=Plan.md", `revision=${revision as string}`, "content64=", "empty"),
+		).toMatchObject({ ok: true, revision: revisionOf("") });
 		expect(await onDisk("Plan.md")).toBe("");
 	});
 });
@@ -120,17 +169,32 @@ describe("revision-guard:append and :delete", () => {
 	it("appends without a revision, and checks one when given", async () => {
 		expect(await h.cli("append", { path: "Plan.md", content: "- appended\n" })).toMatchObject({ ok: true });
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- first\n- appended\n");
-		const stale = await h.cli("append", { path: "Plan.md", content: "- again\n", revision: revisionOf("# Plan\n\n- first\n") });
+		const stale = await h.cli("append", {
+			path: "Plan.md",
+			content: "- again\n",
+			revision: revisionOf("# Plan\n\n- first\n"),
+		});
 		expect(stale).toMatchObject({ ok: false, error: "stale-revision" });
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- first\n- appended\n");
 	});
 
 	it("deletes only with the revision that was read", async () => {
-		expect(await h.cli("delete", { path: "Plan.md" })).toMatchObject({ ok: false, error: "precondition-required", argument: "revision" });
-		expect(await h.cli("delete", { path: "Plan.md", revision: revisionOf("old") })).toMatchObject({ ok: false, error: "stale-revision" });
+		expect(await h.cli("delete", { path: "Plan.md" })).toMatchObject({
+			ok: false,
+			error: "precondition-required",
+			argument: "revision",
+		});
+		expect(await h.cli("delete", { path: "Plan.md", revision: revisionOf("old") })).toMatchObject({
+			ok: false,
+			error: "stale-revision",
+		});
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- first\n");
 		const { revision } = await h.cli("read", { path: "Plan.md" });
-		expect(await h.cli("delete", { path: "Plan.md", revision: revision as string })).toEqual({ ok: true, path: "Plan.md", deleted: true });
+		expect(await h.cli("delete", { path: "Plan.md", revision: revision as string })).toEqual({
+			ok: true,
+			path: "Plan.md",
+			deleted: true,
+		});
 		expect(h.app.vault.getFileByPath("Plan.md")).toBeNull();
 	});
 

@@ -28,11 +28,20 @@ describe("agentTakenOf", () => {
 		expect(agentTakenOf({ base: null, mine, theirs, result: "other\n" })).toBe("partial");
 	});
 	it("is whole when the person's text sits beside the agent's in the same lines, or on the line next to it", () => {
-		expect(agentTakenOf({ base: "x\n", mine: "x mine\n", theirs: "x agent\n", result: "x mine\nx agent\n" })).toBe("whole");
+		expect(agentTakenOf({ base: "x\n", mine: "x mine\n", theirs: "x agent\n", result: "x mine\nx agent\n" })).toBe(
+			"whole",
+		);
 		expect(agentTakenOf({ base: "a\nb\n", mine: "a\nB\n", theirs: "A\nb\n", result: "A\nB\n" })).toBe("whole");
 	});
 	it("is partial when an agent change next to the person's survived and another did not", () => {
-		expect(agentTakenOf({ base, mine, theirs: "A by agent\nb\nc\nd\nE by agent\n", result: "A by agent\nB by you\nc\nd\ne\n" })).toBe("partial");
+		expect(
+			agentTakenOf({
+				base,
+				mine,
+				theirs: "A by agent\nb\nc\nd\nE by agent\n",
+				result: "A by agent\nB by you\nc\nd\ne\n",
+			}),
+		).toBe("partial");
 	});
 	it("counts newly typed text where the agent changed lines as partly taken, and the person's or the base's text as not taken", () => {
 		const sides = { base: "one\ntwo\n", mine: "one\ntwo (you)\n", theirs: "one\ntwo (agent)\n" };
@@ -45,4 +54,3 @@ describe("agentTakenOf", () => {
 		expect(agentTakenOf({ base, mine, theirs: base, result: mine })).toBe("none");
 	});
 });
-

@@ -178,7 +178,10 @@ describe("BaseStore eviction", () => {
 		await fc.assert(
 			fc.asyncProperty(
 				fc.integer({ min: 0, max: 40 }),
-				fc.array(fc.oneof(fc.record({ retain: fc.string({ maxLength: 12 }) }), fc.record({ get: fc.nat({ max: 20 }) })), { maxLength: 40 }),
+				fc.array(
+					fc.oneof(fc.record({ retain: fc.string({ maxLength: 12 }) }), fc.record({ get: fc.nat({ max: 20 }) })),
+					{ maxLength: 40 },
+				),
 				async (cap, steps) => {
 					const storage = new MemoryBlobs();
 					const store = new BaseStore(storage, cap, 16);
@@ -259,9 +262,9 @@ describe("BaseStore background writes", () => {
 
 	it("treats a storage that throws before it starts writing like one that fails (retain itself never throws)", async () => {
 		const storage = new MemoryBlobs();
-		storage.write = (() => {
+		storage.write = () => {
 			throw new Error("not even started");
-		});
+		};
 		const store = new BaseStore(storage, 1000, 0);
 		const revision = revisionOf("lost too");
 		await expect(store.retain(revision, "lost too")).resolves.toBeUndefined();
@@ -344,7 +347,12 @@ describe("BaseStore snapshots", () => {
 		const a = await retainText(store, "aa");
 		const b = await retainText(store, "bbb");
 		await store.get(a);
-		expect(store.toSnapshot()).toEqual({ entries: [[b, 3], [a, 2]] });
+		expect(store.toSnapshot()).toEqual({
+			entries: [
+				[b, 3],
+				[a, 2],
+			],
+		});
 
 		const restored = new BaseStore(storage, 100);
 		restored.load(JSON.parse(JSON.stringify(store.toSnapshot())));

@@ -141,22 +141,28 @@ describe("ConflictLog", () => {
 
 	it("never holds more than the maximum, and never drops an open record while a settled one remains (property)", () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.constantFrom<"open" | "resolved" | "dismissed">("open", "resolved", "dismissed"), { maxLength: 30 }), (max, statuses) => {
-				const log = new ConflictLog(max);
-				const added: ConflictRecord[] = [];
-				for (const status of statuses) {
-					const r = record({ status });
-					log.add(r);
-					added.push(r);
-					const kept = new Set(log.list().map((k) => k.id));
-					expect(kept.size).toBeLessThanOrEqual(max);
-					// A new open record always survives its own add (settled ones may go first, even a new one).
-					if (r.status === "open") expect(kept.has(r.id)).toBe(true);
-					const droppedOpen = added.some((x) => x.status === "open" && !kept.has(x.id));
-					const keptSettled = added.some((x) => x.status !== "open" && kept.has(x.id));
-					if (droppedOpen) expect(keptSettled).toBe(false);
-				}
-			}),
+			fc.property(
+				fc.integer({ min: 1, max: 6 }),
+				fc.array(fc.constantFrom<"open" | "resolved" | "dismissed">("open", "resolved", "dismissed"), {
+					maxLength: 30,
+				}),
+				(max, statuses) => {
+					const log = new ConflictLog(max);
+					const added: ConflictRecord[] = [];
+					for (const status of statuses) {
+						const r = record({ status });
+						log.add(r);
+						added.push(r);
+						const kept = new Set(log.list().map((k) => k.id));
+						expect(kept.size).toBeLessThanOrEqual(max);
+						// A new open record always survives its own add (settled ones may go first, even a new one).
+						if (r.status === "open") expect(kept.has(r.id)).toBe(true);
+						const droppedOpen = added.some((x) => x.status === "open" && !kept.has(x.id));
+						const keptSettled = added.some((x) => x.status !== "open" && kept.has(x.id));
+						if (droppedOpen) expect(keptSettled).toBe(false);
+					}
+				},
+			),
 		);
 	});
 
@@ -177,7 +183,10 @@ describe("ConflictLog", () => {
 			expect(ConflictLog.fromSnapshot(garbage).list()).toEqual([]);
 		}
 		const ok = record();
-		const restored = ConflictLog.fromSnapshot({ version: 1, records: [null, 3, { id: 1, path: "a" }, { id: "x" }, { path: "p" }, ok] });
+		const restored = ConflictLog.fromSnapshot({
+			version: 1,
+			records: [null, 3, { id: 1, path: "a" }, { id: "x" }, { path: "p" }, ok],
+		});
 		expect(restored.list()).toEqual([ok]);
 	});
 });
@@ -190,7 +199,11 @@ describe("compactUtc", () => {
 	});
 
 	it("always yields 15 characters that sort like the dates (property)", () => {
-		const date = fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true });
+		const date = fc.date({
+			min: new Date("1970-01-01T00:00:00Z"),
+			max: new Date("9999-12-31T23:59:59Z"),
+			noInvalidDate: true,
+		});
 		fc.assert(
 			fc.property(date, date, (a, b) => {
 				expect(compactUtc(a)).toMatch(/^\d{8}-\d{6}$/);
@@ -226,10 +239,14 @@ describe("backupPathFor", () => {
 	});
 
 	it("mirrors the note's folders inside a backup folder", () => {
-		expect(backupPathFor("notes/sub/Plan.md", when, "Backups", 1)).toBe("Backups/notes/sub/Plan.20261121-101500.bak.md");
+		expect(backupPathFor("notes/sub/Plan.md", when, "Backups", 1)).toBe(
+			"Backups/notes/sub/Plan.20261121-101500.bak.md",
+		);
 		expect(backupPathFor("Plan.md", when, "Backups", 1)).toBe("Backups/Plan.20261121-101500.bak.md");
 		expect(backupPathFor("a/Plan.md", when, "/Backups/", 1)).toBe("Backups/a/Plan.20261121-101500.bak.md");
-		expect(backupPathFor("a/Plan.md", when, "Archive/Backups", 2)).toBe("Archive/Backups/a/Plan.20261121-101500-2.bak.md");
+		expect(backupPathFor("a/Plan.md", when, "Archive/Backups", 2)).toBe(
+			"Archive/Backups/a/Plan.20261121-101500-2.bak.md",
+		);
 	});
 
 	it("keeps same-named notes from different folders apart", () => {
@@ -245,16 +262,22 @@ describe("backupPathFor", () => {
 	it("always produces a .bak.md in the right folder, distinct per attempt (property)", () => {
 		const segment = fc.string({ unit: fc.constantFrom(..."abc XYZ-_é😀"), minLength: 1, maxLength: 8 });
 		fc.assert(
-			fc.property(fc.array(segment, { maxLength: 3 }), segment, fc.constantFrom("", "Backups", "x/y"), fc.integer({ min: 1, max: 50 }), (folders, name, base, attempt) => {
-				const note = [...folders, `${name}.md`].join("/");
-				const backup = backupPathFor(note, when, base, attempt);
-				expect(backup.endsWith(".bak.md")).toBe(true);
-				const expectedDir = [base, ...folders].filter((p) => p !== "").join("/");
-				const dir = backup.includes("/") ? backup.slice(0, backup.lastIndexOf("/")) : "";
-				expect(dir).toBe(expectedDir);
-				expect(backup).not.toBe(note);
-				expect(backupPathFor(note, when, base, attempt + 1)).not.toBe(backup);
-			}),
+			fc.property(
+				fc.array(segment, { maxLength: 3 }),
+				segment,
+				fc.constantFrom("", "Backups", "x/y"),
+				fc.integer({ min: 1, max: 50 }),
+				(folders, name, base, attempt) => {
+					const note = [...folders, `${name}.md`].join("/");
+					const backup = backupPathFor(note, when, base, attempt);
+					expect(backup.endsWith(".bak.md")).toBe(true);
+					const expectedDir = [base, ...folders].filter((p) => p !== "").join("/");
+					const dir = backup.includes("/") ? backup.slice(0, backup.lastIndexOf("/")) : "";
+					expect(dir).toBe(expectedDir);
+					expect(backup).not.toBe(note);
+					expect(backupPathFor(note, when, base, attempt + 1)).not.toBe(backup);
+				},
+			),
 		);
 	});
 });

@@ -3,7 +3,8 @@ import { resolveDestination } from "../../src/core/destination";
 import type { PathPolicy } from "../../src/core/path";
 
 const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"] };
-const resolve = (raw: string | undefined, encoded = true) => resolveDestination(raw, "Projects/Plan.md", policy, encoded);
+const resolve = (raw: string | undefined, encoded = true) =>
+	resolveDestination(raw, "Projects/Plan.md", policy, encoded);
 
 describe("resolveDestination", () => {
 	it("resolves a path relative to the vault, as the Local REST API does", () => {

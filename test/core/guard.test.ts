@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CONTENT_LOSS_MIN_LENGTH, decideWrite, wouldLoseContent, type GuardRequest, type WriteOperation } from "../../src/core/guard";
+import {
+	CONTENT_LOSS_MIN_LENGTH,
+	decideWrite,
+	wouldLoseContent,
+	type GuardRequest,
+	type WriteOperation,
+} from "../../src/core/guard";
 import { parseEntityTagCondition, revisionOf, type EntityTagCondition } from "../../src/core/revision";
 
 const absent: EntityTagCondition = { kind: "absent" };
@@ -42,18 +48,29 @@ describe("decideWrite: malformed conditions", () => {
 	});
 
 	it("names If-Match when both headers are malformed", () => {
-		const decision = decideWrite(CURRENT, request(replace("x"), { ifMatch: { kind: "malformed", raw: "a" }, ifNoneMatch: { kind: "malformed", raw: "b" } }));
+		const decision = decideWrite(
+			CURRENT,
+			request(replace("x"), { ifMatch: { kind: "malformed", raw: "a" }, ifNoneMatch: { kind: "malformed", raw: "b" } }),
+		);
 		expect(decision).toEqual({ kind: "refuse", refusal: { reason: "malformed-condition", header: "If-Match" } });
 	});
 });
 
 describe("decideWrite: the note does not exist", () => {
 	it("creates a note without a token", () => {
-		expect(decideWrite(null, request(replace("hello\n")))).toEqual({ kind: "write", content: "hello\n", created: true });
+		expect(decideWrite(null, request(replace("hello\n")))).toEqual({
+			kind: "write",
+			content: "hello\n",
+			created: true,
+		});
 	});
 
 	it("creates with If-None-Match: * (create-only)", () => {
-		expect(decideWrite(null, request(replace("hello"), { ifNoneMatch: any }))).toEqual({ kind: "write", content: "hello", created: true });
+		expect(decideWrite(null, request(replace("hello"), { ifNoneMatch: any }))).toEqual({
+			kind: "write",
+			content: "hello",
+			created: true,
+		});
 	});
 
 	it("creates an empty note", () => {
@@ -96,15 +113,24 @@ describe("decideWrite: the note does not exist", () => {
 
 	it("answers not-found when deleting a missing note, with or without a token", () => {
 		for (const ifMatch of [absent, any, tag(CURRENT)]) {
-			expect(decideWrite(null, request(del, { ifMatch }))).toEqual({ kind: "refuse", refusal: { reason: "not-found" } });
+			expect(decideWrite(null, request(del, { ifMatch }))).toEqual({
+				kind: "refuse",
+				refusal: { reason: "not-found" },
+			});
 		}
 	});
 });
 
 describe("decideWrite: If-None-Match on an existing note", () => {
 	it("If-None-Match: * refuses with exists, even when the body is identical", () => {
-		expect(decideWrite(CURRENT, request(replace("other"), { ifNoneMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "exists" } });
-		expect(decideWrite(CURRENT, request(replace(CURRENT), { ifNoneMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "exists" } });
+		expect(decideWrite(CURRENT, request(replace("other"), { ifNoneMatch: any }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "exists" },
+		});
+		expect(decideWrite(CURRENT, request(replace(CURRENT), { ifNoneMatch: any }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "exists" },
+		});
 		expect(decideWrite(CURRENT, request(append("x"), { ifNoneMatch: any, ifMatch: tag(CURRENT) }))).toEqual({
 			kind: "refuse",
 			refusal: { reason: "exists" },
@@ -112,8 +138,14 @@ describe("decideWrite: If-None-Match on an existing note", () => {
 	});
 
 	it("If-None-Match with the current tag refuses with exists, using weak comparison", () => {
-		expect(decideWrite(CURRENT, request(replace("x"), { ifNoneMatch: tag(CURRENT) }))).toEqual({ kind: "refuse", refusal: { reason: "exists" } });
-		expect(decideWrite(CURRENT, request(replace("x"), { ifNoneMatch: weakTag(CURRENT) }))).toEqual({ kind: "refuse", refusal: { reason: "exists" } });
+		expect(decideWrite(CURRENT, request(replace("x"), { ifNoneMatch: tag(CURRENT) }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "exists" },
+		});
+		expect(decideWrite(CURRENT, request(replace("x"), { ifNoneMatch: weakTag(CURRENT) }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "exists" },
+		});
 	});
 
 	it("If-None-Match with another tag does not block the write", () => {
@@ -127,12 +159,20 @@ describe("decideWrite: If-None-Match on an existing note", () => {
 
 describe("decideWrite: replace", () => {
 	it("writes when If-Match carries the current revision", () => {
-		expect(decideWrite(CURRENT, request(replace(STALE), { ifMatch: tag(CURRENT) }))).toEqual({ kind: "write", content: STALE, created: false });
+		expect(decideWrite(CURRENT, request(replace(STALE), { ifMatch: tag(CURRENT) }))).toEqual({
+			kind: "write",
+			content: STALE,
+			created: false,
+		});
 	});
 
 	it("writes when any tag of an If-Match list is current", () => {
 		const ifMatch = parseEntityTagCondition(`"${revisionOf(STALE)}", "${revisionOf(CURRENT)}"`);
-		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch }))).toEqual({ kind: "write", content: "new", created: false });
+		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch }))).toEqual({
+			kind: "write",
+			content: "new",
+			created: false,
+		});
 	});
 
 	it("refuses a stale write, reporting the revision the client sent", () => {
@@ -153,16 +193,24 @@ describe("decideWrite: replace", () => {
 		for (const ifMatch of [absent, any, tag(STALE), tag(CURRENT), weakTag(STALE)]) {
 			expect(decideWrite(CURRENT, request(replace(CURRENT), { ifMatch }))).toEqual({ kind: "unchanged" });
 		}
-		expect(decideWrite(CURRENT, request(replace(CURRENT), { ifMatch: tag(CURRENT), readExpired: true }))).toEqual({ kind: "unchanged" });
+		expect(decideWrite(CURRENT, request(replace(CURRENT), { ifMatch: tag(CURRENT), readExpired: true }))).toEqual({
+			kind: "unchanged",
+		});
 		expect(decideWrite("", request(replace("")))).toEqual({ kind: "unchanged" });
 	});
 
 	it("requires a token to replace an existing note", () => {
-		expect(decideWrite(CURRENT, request(replace("new")))).toEqual({ kind: "refuse", refusal: { reason: "token-required" } });
+		expect(decideWrite(CURRENT, request(replace("new")))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "token-required" },
+		});
 	});
 
 	it("treats If-Match: * like no token at all, even when tokens are optional", () => {
-		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required", wildcard: true } });
+		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch: any }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "token-required", wildcard: true },
+		});
 		expect(decideWrite(CURRENT, request(replace("new"), { ifMatch: any, requireToken: false }))).toEqual({
 			kind: "refuse",
 			refusal: { reason: "token-required", wildcard: true },
@@ -190,7 +238,11 @@ describe("decideWrite: replace", () => {
 			created: false,
 		});
 		const half = "y".repeat(CONTENT_LOSS_MIN_LENGTH / 2);
-		expect(decideWrite(LONG, request(replace(half), { requireToken: false }))).toEqual({ kind: "write", content: half, created: false });
+		expect(decideWrite(LONG, request(replace(half), { requireToken: false }))).toEqual({
+			kind: "write",
+			content: half,
+			created: false,
+		});
 	});
 
 	it("with tokens optional, refuses a tokenless replace that shrinks a note of 100+ chars to under half", () => {
@@ -207,21 +259,44 @@ describe("decideWrite: replace", () => {
 
 	it("with tokens optional, lets a tokenless replace shrink a short note freely", () => {
 		const short = "z".repeat(CONTENT_LOSS_MIN_LENGTH - 1);
-		expect(decideWrite(short, request(replace("z"), { requireToken: false }))).toEqual({ kind: "write", content: "z", created: false });
-		expect(decideWrite(short, request(replace(""), { requireToken: false, allowEmpty: true }))).toEqual({ kind: "write", content: "", created: false });
+		expect(decideWrite(short, request(replace("z"), { requireToken: false }))).toEqual({
+			kind: "write",
+			content: "z",
+			created: false,
+		});
+		expect(decideWrite(short, request(replace(""), { requireToken: false, allowEmpty: true }))).toEqual({
+			kind: "write",
+			content: "",
+			created: false,
+		});
 	});
 
 	it("does not apply the content-loss check when a valid token was sent", () => {
 		const short = "y".repeat(10);
-		expect(decideWrite(LONG, request(replace(short), { ifMatch: tag(LONG), requireToken: false }))).toEqual({ kind: "write", content: short, created: false });
-		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG), allowEmpty: true }))).toEqual({ kind: "write", content: "", created: false });
+		expect(decideWrite(LONG, request(replace(short), { ifMatch: tag(LONG), requireToken: false }))).toEqual({
+			kind: "write",
+			content: short,
+			created: false,
+		});
+		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG), allowEmpty: true }))).toEqual({
+			kind: "write",
+			content: "",
+			created: false,
+		});
 	});
 
 	it("refuses an empty body over a non-empty note, even with a current token, unless the client says it means it", () => {
 		for (const overrides of [{ ifMatch: tag(LONG) }, { requireToken: false }, {}]) {
-			expect(decideWrite(LONG, request(replace(""), overrides))).toEqual({ kind: "refuse", refusal: { reason: "empty-body", currentLength: LONG.length } });
+			expect(decideWrite(LONG, request(replace(""), overrides))).toEqual({
+				kind: "refuse",
+				refusal: { reason: "empty-body", currentLength: LONG.length },
+			});
 		}
-		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG), allowEmpty: true }))).toEqual({ kind: "write", content: "", created: false });
+		expect(decideWrite(LONG, request(replace(""), { ifMatch: tag(LONG), allowEmpty: true }))).toEqual({
+			kind: "write",
+			content: "",
+			created: false,
+		});
 		// Creating an empty note, or "emptying" an empty one, loses nothing.
 		expect(decideWrite(null, request(replace("")))).toEqual({ kind: "write", content: "", created: true });
 		expect(decideWrite("", request(replace(""), { ifMatch: tag("") }))).toEqual({ kind: "unchanged" });
@@ -237,7 +312,11 @@ describe("decideWrite: replace", () => {
 
 describe("decideWrite: append", () => {
 	it("appends without a token", () => {
-		expect(decideWrite(CURRENT, request(append("- eggs\n")))).toEqual({ kind: "write", content: CURRENT + "- eggs\n", created: false });
+		expect(decideWrite(CURRENT, request(append("- eggs\n")))).toEqual({
+			kind: "write",
+			content: CURRENT + "- eggs\n",
+			created: false,
+		});
 	});
 
 	it("honours If-Match when one is sent", () => {
@@ -264,7 +343,10 @@ describe("decideWrite: append", () => {
 describe("decideWrite: delete", () => {
 	it("needs a token to delete", () => {
 		expect(decideWrite(CURRENT, request(del))).toEqual({ kind: "refuse", refusal: { reason: "token-required" } });
-		expect(decideWrite(CURRENT, request(del, { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required", wildcard: true } });
+		expect(decideWrite(CURRENT, request(del, { ifMatch: any }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "token-required", wildcard: true },
+		});
 	});
 
 	it("deletes with the current token", () => {
@@ -287,33 +369,61 @@ describe("decideWrite: delete", () => {
 });
 
 describe("decideWrite: patch", () => {
-	const addLine = (line: string): WriteOperation => ({ kind: "patch", apply: (current) => ({ ok: true, content: current + line }) });
-	const missingTarget: WriteOperation = { kind: "patch", apply: () => ({ ok: false, reason: "target-not-found", detail: "no such heading" }) };
+	const addLine = (line: string): WriteOperation => ({
+		kind: "patch",
+		apply: (current) => ({ ok: true, content: current + line }),
+	});
+	const missingTarget: WriteOperation = {
+		kind: "patch",
+		apply: () => ({ ok: false, reason: "target-not-found", detail: "no such heading" }),
+	};
 	const noChange: WriteOperation = { kind: "patch", apply: (current) => ({ ok: true, content: current }) };
 
 	it("computes the patch on the note as it is, with the current token", () => {
-		expect(decideWrite(CURRENT, request(addLine("- eggs\n"), { ifMatch: tag(CURRENT) }))).toEqual({ kind: "write", content: `${CURRENT}- eggs\n`, created: false });
+		expect(decideWrite(CURRENT, request(addLine("- eggs\n"), { ifMatch: tag(CURRENT) }))).toEqual({
+			kind: "write",
+			content: `${CURRENT}- eggs\n`,
+			created: false,
+		});
 	});
 
 	it("always needs a token, whatever requireToken says; If-Match: * proves nothing", () => {
-		expect(decideWrite(CURRENT, request(addLine("x"), { requireToken: false }))).toEqual({ kind: "refuse", refusal: { reason: "token-required" } });
-		expect(decideWrite(CURRENT, request(addLine("x"), { ifMatch: any }))).toEqual({ kind: "refuse", refusal: { reason: "token-required", wildcard: true } });
+		expect(decideWrite(CURRENT, request(addLine("x"), { requireToken: false }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "token-required" },
+		});
+		expect(decideWrite(CURRENT, request(addLine("x"), { ifMatch: any }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "token-required", wildcard: true },
+		});
 	});
 
 	it("refuses a stale token before computing anything, even when the patch could not apply", () => {
 		for (const operation of [addLine("x"), missingTarget]) {
-			expect(decideWrite(CURRENT, request(operation, { ifMatch: tag(STALE) }))).toEqual({ kind: "refuse", refusal: { reason: "stale", sentRevision: revisionOf(STALE) } });
+			expect(decideWrite(CURRENT, request(operation, { ifMatch: tag(STALE) }))).toEqual({
+				kind: "refuse",
+				refusal: { reason: "stale", sentRevision: revisionOf(STALE) },
+			});
 		}
-		expect(decideWrite(CURRENT, request(addLine("x"), { ifMatch: tag(CURRENT), readExpired: true }))).toEqual({ kind: "refuse", refusal: { reason: "read-expired", sentRevision: revisionOf(CURRENT) } });
+		expect(decideWrite(CURRENT, request(addLine("x"), { ifMatch: tag(CURRENT), readExpired: true }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "read-expired", sentRevision: revisionOf(CURRENT) },
+		});
 	});
 
 	it("says when a patch with a current token does not apply, and when it changes nothing", () => {
-		expect(decideWrite(CURRENT, request(missingTarget, { ifMatch: tag(CURRENT) }))).toEqual({ kind: "inapplicable", failure: { reason: "target-not-found", detail: "no such heading" } });
+		expect(decideWrite(CURRENT, request(missingTarget, { ifMatch: tag(CURRENT) }))).toEqual({
+			kind: "inapplicable",
+			failure: { reason: "target-not-found", detail: "no such heading" },
+		});
 		expect(decideWrite(CURRENT, request(noChange, { ifMatch: tag(CURRENT) }))).toEqual({ kind: "unchanged" });
 	});
 
 	it("cannot patch a note that is not there", () => {
-		expect(decideWrite(null, request(addLine("x"), { ifMatch: tag(CURRENT) }))).toEqual({ kind: "refuse", refusal: { reason: "not-found" } });
+		expect(decideWrite(null, request(addLine("x"), { ifMatch: tag(CURRENT) }))).toEqual({
+			kind: "refuse",
+			refusal: { reason: "not-found" },
+		});
 	});
 });
 
@@ -337,18 +447,21 @@ describe("decideWrite properties", () => {
 			fc.constantFrom(...candidates).map(weakTag),
 			fc.constant<EntityTagCondition>({ kind: "malformed", raw: "x" }),
 		);
-	const scenario = fc
-		.tuple(fc.option(texts, { nil: null }), texts, texts)
-		.chain(([current, body, other]) =>
-			fc.record({
-				current: fc.constant(current),
-				operation: fc.oneof(fc.constant(replace(body)), fc.constant(append(body)), fc.constant(del), fc.constant(replace(current ?? body))),
-				ifMatch: condition([current ?? other, other, body]),
-				ifNoneMatch: condition([current ?? other, other]),
-				requireToken: fc.boolean(),
-				readExpired: fc.boolean(),
-			}),
-		);
+	const scenario = fc.tuple(fc.option(texts, { nil: null }), texts, texts).chain(([current, body, other]) =>
+		fc.record({
+			current: fc.constant(current),
+			operation: fc.oneof(
+				fc.constant(replace(body)),
+				fc.constant(append(body)),
+				fc.constant(del),
+				fc.constant(replace(current ?? body)),
+			),
+			ifMatch: condition([current ?? other, other, body]),
+			ifNoneMatch: condition([current ?? other, other]),
+			requireToken: fc.boolean(),
+			readExpired: fc.boolean(),
+		}),
+	);
 
 	it("a write or delete with If-Match tags only happens when a strong tag equals revisionOf(current)", () => {
 		fc.assert(

@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { accessOf, compileKeyScope, folderVisible, globProblem, ruleOf, wholeVaultScope, type KeyScope, type ScopeField } from "../../src/core/key-scope";
+import {
+	accessOf,
+	compileKeyScope,
+	folderVisible,
+	globProblem,
+	ruleOf,
+	wholeVaultScope,
+	type KeyScope,
+	type ScopeField,
+} from "../../src/core/key-scope";
 
 function scope(lists: Partial<Record<ScopeField, unknown>>, caseInsensitive = false): KeyScope {
 	const compiled = compileKeyScope("reader", lists, { caseInsensitive });
@@ -15,13 +24,17 @@ function scope(lists: Partial<Record<ScopeField, unknown>>, caseInsensitive = fa
 function referenceMatch(glob: string, path: string): boolean {
 	const segmentMatch = (pattern: string, text: string): boolean => {
 		if (pattern === "") return text === "";
-		if (pattern[0] === "*") return segmentMatch(pattern.slice(1), text) || (text !== "" && segmentMatch(pattern, text.slice(1)));
+		if (pattern[0] === "*")
+			return segmentMatch(pattern.slice(1), text) || (text !== "" && segmentMatch(pattern, text.slice(1)));
 		return text !== "" && pattern[0] === text[0] && segmentMatch(pattern.slice(1), text.slice(1));
 	};
 	const match = (patterns: string[], segments: string[]): boolean => {
 		if (patterns.length === 0) return segments.length === 0;
-		if (patterns[0] === "**") return match(patterns.slice(1), segments) || (segments.length > 0 && match(patterns, segments.slice(1)));
-		return segments.length > 0 && segmentMatch(patterns[0]!, segments[0]!) && match(patterns.slice(1), segments.slice(1));
+		if (patterns[0] === "**")
+			return match(patterns.slice(1), segments) || (segments.length > 0 && match(patterns, segments.slice(1)));
+		return (
+			segments.length > 0 && segmentMatch(patterns[0]!, segments[0]!) && match(patterns.slice(1), segments.slice(1))
+		);
 	};
 	return match(glob.split("/"), path.split("/"));
 }
@@ -69,16 +82,26 @@ describe("compileKeyScope", () => {
 
 	it("refuses globs too long or too many, so one path never costs without bound", () => {
 		expect(globProblem("a".repeat(1025))).toContain("longer than");
-		expect(compileKeyScope("k", { read: Array.from({ length: 257 }, () => "**") }, { caseInsensitive: false }).ok).toBe(false);
+		expect(compileKeyScope("k", { read: Array.from({ length: 257 }, () => "**") }, { caseInsensitive: false }).ok).toBe(
+			false,
+		);
 	});
 
 	it("keeps the lists as written, so settings can show them back", () => {
-		expect(scope({ read: ["Projects/**"], write: [], propose: ["Drafts/*.md"] }).lists).toEqual({ read: ["Projects/**"], write: [], propose: ["Drafts/*.md"] });
+		expect(scope({ read: ["Projects/**"], write: [], propose: ["Drafts/*.md"] }).lists).toEqual({
+			read: ["Projects/**"],
+			write: [],
+			propose: ["Drafts/*.md"],
+		});
 	});
 });
 
 describe("accessOf", () => {
-	const scoped = scope({ read: ["Projects/**", "Inbox/*.md", "Drafts/**"], write: ["Projects/Active/**", "Drafts/**"], propose: ["Projects/Active/Plans/**", "Drafts/**"] });
+	const scoped = scope({
+		read: ["Projects/**", "Inbox/*.md", "Drafts/**"],
+		write: ["Projects/Active/**", "Drafts/**"],
+		propose: ["Projects/Active/Plans/**", "Drafts/**"],
+	});
 
 	it("hides what no read glob matches", () => {
 		expect(accessOf(scoped, "Private/diary.md")).toBe("hidden");
@@ -93,8 +116,16 @@ describe("accessOf", () => {
 	});
 
 	it("lets propose win over write when both match", () => {
-		expect(ruleOf(scoped, "Projects/Active/todo.md")).toEqual({ access: "write", field: "write", pattern: "Projects/Active/**" });
-		expect(ruleOf(scoped, "Projects/Active/Plans/q3.md")).toEqual({ access: "propose", field: "propose", pattern: "Projects/Active/Plans/**" });
+		expect(ruleOf(scoped, "Projects/Active/todo.md")).toEqual({
+			access: "write",
+			field: "write",
+			pattern: "Projects/Active/**",
+		});
+		expect(ruleOf(scoped, "Projects/Active/Plans/q3.md")).toEqual({
+			access: "propose",
+			field: "propose",
+			pattern: "Projects/Active/Plans/**",
+		});
 		expect(accessOf(scoped, "Drafts/a/b.md")).toBe("propose");
 	});
 
@@ -137,7 +168,9 @@ describe("accessOf", () => {
 		const segment = fc.stringMatching(/^[ab*]{1,4}$/).filter((text) => !text.includes("**"));
 		const globSegment = fc.oneof(segment, fc.constant("**"));
 		const glob = fc.array(globSegment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
-		const path = fc.array(fc.stringMatching(/^[ab]{1,3}$/), { minLength: 1, maxLength: 5 }).map((parts) => parts.join("/"));
+		const path = fc
+			.array(fc.stringMatching(/^[ab]{1,3}$/), { minLength: 1, maxLength: 5 })
+			.map((parts) => parts.join("/"));
 		fc.assert(
 			fc.property(glob, path, (g, p) => {
 				expect(accessOf(scope({ read: [g] }), p) !== "hidden").toBe(referenceMatch(g, p));
@@ -159,7 +192,15 @@ describe("accessOf", () => {
 	});
 
 	it("stays fast on patterns built to make a backtracking matcher explode", () => {
-		const hostile = scope({ read: ["**/" + Array.from({ length: 60 }, () => "*a").join("") + "*b/**/" + Array.from({ length: 30 }, () => "**/a").join("/") + "/c.md"] });
+		const hostile = scope({
+			read: [
+				"**/" +
+					Array.from({ length: 60 }, () => "*a").join("") +
+					"*b/**/" +
+					Array.from({ length: 30 }, () => "**/a").join("/") +
+					"/c.md",
+			],
+		});
 		const path = Array.from({ length: 40 }, () => "a".repeat(25)).join("/") + "/d.md";
 		// No timing assertion (speed lives in the bench): this finishes at once, where backtracking would not in a lifetime.
 		expect(accessOf(hostile, path)).toBe("hidden");
@@ -183,13 +224,16 @@ describe("folderVisible", () => {
 
 	it("never hides a folder that holds a readable note", () => {
 		const segment = fc.stringMatching(/^[ab*]{1,3}$/).filter((text) => !text.includes("**"));
-		const glob = fc.array(fc.oneof(segment, fc.constant("**")), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
+		const glob = fc
+			.array(fc.oneof(segment, fc.constant("**")), { minLength: 1, maxLength: 4 })
+			.map((parts) => parts.join("/"));
 		const path = fc.array(fc.stringMatching(/^[ab]{1,2}$/), { minLength: 2, maxLength: 5 });
 		fc.assert(
 			fc.property(glob, path, (g, segments) => {
 				const s = scope({ read: [g] });
 				if (accessOf(s, segments.join("/")) === "hidden") return;
-				for (let depth = 1; depth < segments.length; depth++) expect(folderVisible(s, segments.slice(0, depth).join("/"))).toBe(true);
+				for (let depth = 1; depth < segments.length; depth++)
+					expect(folderVisible(s, segments.slice(0, depth).join("/"))).toBe(true);
 			}),
 			{ numRuns: 2000 },
 		);

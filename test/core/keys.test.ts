@@ -65,18 +65,25 @@ describe("matchKey", () => {
 
 	it("returns the first of several entries sharing one key", () => {
 		const shared = generateKey();
-		const list = [{ key: shared, name: "first" }, { key: shared, name: "second" }];
+		const list = [
+			{ key: shared, name: "first" },
+			{ key: shared, name: "second" },
+		];
 		expect(matchKey(list, shared)?.name).toBe("first");
 	});
 
 	it("matches exactly when the presented string equals a configured key (property)", () => {
 		fc.assert(
-			fc.property(fc.array(fc.string({ unit: "binary", minLength: 1 }), { maxLength: 5 }), fc.string({ unit: "binary" }), (raw, presented) => {
-				const list = raw.map((key, index) => ({ key, index }));
-				const found = matchKey(list, presented);
-				const expected = list.find((k) => k.key === presented);
-				expect(found).toBe(expected);
-			}),
+			fc.property(
+				fc.array(fc.string({ unit: "binary", minLength: 1 }), { maxLength: 5 }),
+				fc.string({ unit: "binary" }),
+				(raw, presented) => {
+					const list = raw.map((key, index) => ({ key, index }));
+					const found = matchKey(list, presented);
+					const expected = list.find((k) => k.key === presented);
+					expect(found).toBe(expected);
+				},
+			),
 		);
 	});
 

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { LinkTargets } from "../../src/core/link-resolution";
 
-const files = ["Note.md", "a/b/Note.md", "zzzz/Note.md", "b/Note.md", "Projects/Plan.md", "Projects/img.png", "Deep/er/Only.md", "v1.2.md", "Archive/Plan.md", "Case/MixedCase.md"];
+const files = [
+	"Note.md",
+	"a/b/Note.md",
+	"zzzz/Note.md",
+	"b/Note.md",
+	"Projects/Plan.md",
+	"Projects/img.png",
+	"Deep/er/Only.md",
+	"v1.2.md",
+	"Archive/Plan.md",
+	"Case/MixedCase.md",
+];
 const targets = new LinkTargets(files);
 
 describe("LinkTargets.resolve (Obsidian's rules)", () => {

@@ -9,9 +9,17 @@ describe("LruList", () => {
 		list.set("b", 2);
 		list.set("c", 3);
 		expect(list.touch("a")).toBe(true);
-		expect(list.entries()).toEqual([["b", 2], ["c", 3], ["a", 1]]);
+		expect(list.entries()).toEqual([
+			["b", 2],
+			["c", 3],
+			["a", 1],
+		]);
 		list.set("b", 20);
-		expect(list.entries()).toEqual([["c", 3], ["a", 1], ["b", 20]]);
+		expect(list.entries()).toEqual([
+			["c", 3],
+			["a", 1],
+			["b", 20],
+		]);
 		expect(list.delete("a")).toBe(1);
 		expect(list.delete("a")).toBeUndefined();
 		expect(list.touch("a")).toBe(false);

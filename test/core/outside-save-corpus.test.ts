@@ -8,7 +8,12 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mergedText, mergeThreeWay } from "../../src/core/merge";
 import { corpusSkipNote, loadCorpus } from "../helpers/merge-corpus";
-import { countOutsideSaves, describeCounts, replayOutsideSaves, type OutsideSaveReplay } from "../helpers/outside-save-corpus";
+import {
+	countOutsideSaves,
+	describeCounts,
+	replayOutsideSaves,
+	type OutsideSaveReplay,
+} from "../helpers/outside-save-corpus";
 
 const skipWhy = corpusSkipNote();
 
@@ -20,7 +25,8 @@ const STALE_NOT_FLAGGED: Record<string, string> = {
 	"obsidianmd+obsidian-help/0004": "theirs has mine's new section, edited further (a link made plain text)",
 	"obsidianmd+obsidian-help/0016": "theirs has mine's rewording, edited further",
 	"obsidianmd+obsidian-help/0074": "theirs has mine's new callout, edited further (an image size)",
-	"obsidianmd+obsidian-help/0065": "MISSED: theirs lacks 6 of the 38 lines mine added to a section both wrote (its screenshot callouts), yet keeps most of mine's words there",
+	"obsidianmd+obsidian-help/0065":
+		"MISSED: theirs lacks 6 of the 38 lines mine added to a section both wrote (its screenshot callouts), yet keeps most of mine's words there",
 };
 
 /** Saving the committed result over mine, flagged: why. Most are a real drop of mine's change by the people. */
@@ -31,7 +37,8 @@ const COMMITTED_FLAGGED: Record<string, string> = {
 	"github+opensource.guide/0362": "people kept theirs: mine's rewrite dropped",
 	"github+opensource.guide/0423": "people kept theirs: mine's new frontmatter key dropped (review: judgement)",
 	"EbookFoundation+free-programming-books/0276": "people dropped mine's edit of a list item (review: judgement)",
-	"EbookFoundation+free-programming-books/0363": "people kept theirs: the list item mine deleted restored (review: judgement)",
+	"EbookFoundation+free-programming-books/0363":
+		"people kept theirs: the list item mine deleted restored (review: judgement)",
 	"github+opensource.guide/0281": "people kept theirs: mine's edit of a list item dropped (review: judgement)",
 	"obsidianmd+obsidian-help/0153": "people dropped mine's edit of a list item (review: judgement)",
 	"github+opensource.guide/0429": "people kept the list mine removed",
@@ -43,7 +50,8 @@ const COMMITTED_FLAGGED: Record<string, string> = {
 	"rust-lang+book/0100": "people re-translated mine's paragraphs, keeping about half of mine's words",
 	"rust-lang+book/0104": "people re-translated mine's paragraphs, keeping about half of mine's words",
 	"EbookFoundation+free-programming-books/0065": "FALSE ALARM: people glued one of mine's new lines onto the next",
-	"EbookFoundation+free-programming-books/0090": "FALSE ALARM: mine's one-character fix (a doubled bracket) inside a line the people rewrote",
+	"EbookFoundation+free-programming-books/0090":
+		"FALSE ALARM: mine's one-character fix (a doubled bracket) inside a line the people rewrote",
 };
 
 describe("the outside-save verdict over the real merge corpus", () => {
@@ -90,7 +98,10 @@ describe("the outside-save verdict over the real merge corpus", () => {
 	it("offers the engine's clean merge when there is one, and it holds every line mine and the save added", () => {
 		let offered = 0;
 		for (const r of replays) {
-			for (const [written, verdict] of [[r.c.theirs, r.stale], [r.c.result, r.committed]] as const) {
+			for (const [written, verdict] of [
+				[r.c.theirs, r.stale],
+				[r.c.result, r.committed],
+			] as const) {
 				if (verdict.kind !== "lost") continue;
 				const merge = mergeThreeWay(r.c.base, r.c.mine, written);
 				expect(verdict.merged, r.c.id).toBe(merge.clean ? mergedText(merge) : null);
@@ -109,7 +120,12 @@ describe("the outside-save verdict over the real merge corpus", () => {
  * side removed (blank lines aside).
  */
 function linesMissing(base: string, side: string, other: string, merged: string): string[] {
-	const [inBase, inSide, inOther, inMerged] = [base, side, other, merged].map(countLines) as [Map<string, number>, Map<string, number>, Map<string, number>, Map<string, number>];
+	const [inBase, inSide, inOther, inMerged] = [base, side, other, merged].map(countLines) as [
+		Map<string, number>,
+		Map<string, number>,
+		Map<string, number>,
+		Map<string, number>,
+	];
 	const missing: string[] = [];
 	for (const [line, count] of inSide) {
 		const before = inBase.get(line) ?? 0;

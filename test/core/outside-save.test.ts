@@ -4,7 +4,8 @@ import { judgeOutsideSaveSteps, type OutsideSave } from "../../src/core/outside-
 import { WORD_COMPARE_LIMIT } from "../../src/core/outside-save-carried";
 import { finishNow } from "../../src/core/steps";
 
-const judge = (save: Omit<OutsideSave, "writtenIsEarlier"> & { writtenIsEarlier?: boolean }) => finishNow(judgeOutsideSaveSteps({ writtenIsEarlier: false, ...save }));
+const judge = (save: Omit<OutsideSave, "writtenIsEarlier"> & { writtenIsEarlier?: boolean }) =>
+	finishNow(judgeOutsideSaveSteps({ writtenIsEarlier: false, ...save }));
 
 const B = "# Plan\n\n- one\n- two\n\n## Notes\n\nnothing yet\n";
 const P = "# Plan\n\n- one\n- two\n- three (person)\n\n## Notes\n\nnothing yet\n";
@@ -13,7 +14,10 @@ describe("an outside save's verdict", () => {
 	it("flags a save made from the older copy: it lacks P's edit and has one of its own, and offers the clean merge", () => {
 		const W = "# Plan\n\n- one\n- two\n\n## Notes\n\nthe agent's note\n";
 		const verdict = judge({ parent: B, previous: P, written: W });
-		expect(verdict).toMatchObject({ kind: "lost", merged: "# Plan\n\n- one\n- two\n- three (person)\n\n## Notes\n\nthe agent's note\n" });
+		expect(verdict).toMatchObject({
+			kind: "lost",
+			merged: "# Plan\n\n- one\n- two\n- three (person)\n\n## Notes\n\nthe agent's note\n",
+		});
 	});
 
 	it("does not flag a save made from P (a program that re-read the note)", () => {
@@ -27,9 +31,30 @@ describe("an outside save's verdict", () => {
 
 	it("does not flag typing that went on inside a word P had started, in a note open in the editor (its autosaves)", () => {
 		const base = "line one\nline two\n";
-		expect(judge({ parent: base, previous: "xxxxline one\nline two\n", written: "xxxxxxxxxxxxline one\nline two\n", openInEditor: true })).toEqual({ kind: "kept" });
-		expect(judge({ parent: base, previous: "hello wrold\nline two\n", written: "hello world\nline two\n", openInEditor: true })).toEqual({ kind: "kept" });
-		expect(judge({ parent: base, previous: "  line one\nline two\n", written: "    line one\nline two\n", openInEditor: true })).toEqual({ kind: "kept" });
+		expect(
+			judge({
+				parent: base,
+				previous: "xxxxline one\nline two\n",
+				written: "xxxxxxxxxxxxline one\nline two\n",
+				openInEditor: true,
+			}),
+		).toEqual({ kind: "kept" });
+		expect(
+			judge({
+				parent: base,
+				previous: "hello wrold\nline two\n",
+				written: "hello world\nline two\n",
+				openInEditor: true,
+			}),
+		).toEqual({ kind: "kept" });
+		expect(
+			judge({
+				parent: base,
+				previous: "  line one\nline two\n",
+				written: "    line one\nline two\n",
+				openInEditor: true,
+			}),
+		).toEqual({ kind: "kept" });
 	});
 
 	it("flags a save that rewrote the same lines without P's edit", () => {
@@ -76,39 +101,55 @@ describe("an outside save's verdict", () => {
 	it("judges a change of indentation alone by the spaces W keeps", () => {
 		const B2 = "```\nif ok:\n  run(1)\n```\n";
 		const P2 = "```\nif ok:\n    run(1)\n```\n";
-		expect(judge({ parent: B2, previous: P2, written: "```\nif ok:\n  run(2)\n```\n" })).toMatchObject({ kind: "lost" });
+		expect(judge({ parent: B2, previous: P2, written: "```\nif ok:\n  run(2)\n```\n" })).toMatchObject({
+			kind: "lost",
+		});
 		expect(judge({ parent: B2, previous: P2, written: "```\nif ok:\n    run(2)\n```\n" })).toEqual({ kind: "kept" });
 	});
 
 	it("judges a change of markup alone by the characters W keeps", () => {
 		const B2 = "Install it with npm install and restart.\n";
 		const P2 = "Install it with `npm install` and restart.\n";
-		expect(judge({ parent: B2, previous: P2, written: "Install it with `npm install` and reload.\n" })).toEqual({ kind: "kept" });
-		expect(judge({ parent: B2, previous: P2, written: "Install it with npm install and reload.\n" })).toMatchObject({ kind: "lost" });
+		expect(judge({ parent: B2, previous: P2, written: "Install it with `npm install` and reload.\n" })).toEqual({
+			kind: "kept",
+		});
+		expect(judge({ parent: B2, previous: P2, written: "Install it with npm install and reload.\n" })).toMatchObject({
+			kind: "lost",
+		});
 	});
 
 	it("does not flag a save that dropped only a blank line P removed (nothing P wrote is lost)", () => {
 		const B2 = "# Title\n\n\nText here.\n";
 		const P2 = "# Title\n\nText here.\n";
-		expect(judge({ parent: B2, previous: P2, written: "# Title\n\n\nText here, and more.\n" })).toEqual({ kind: "kept" });
+		expect(judge({ parent: B2, previous: P2, written: "# Title\n\n\nText here, and more.\n" })).toEqual({
+			kind: "kept",
+		});
 	});
 
 	it("flags a save that kept B's lines where P deleted them", () => {
 		const B2 = "# Topics\n\n- one\n- two\n- three\n\nEnd.\n";
 		const P2 = "# Topics\n\nEnd.\n";
-		expect(judge({ parent: B2, previous: P2, written: "# Topics\n\n- one\n- two\n- three\n\nThe end.\n" })).toMatchObject({ kind: "lost" });
+		expect(
+			judge({ parent: B2, previous: P2, written: "# Topics\n\n- one\n- two\n- three\n\nThe end.\n" }),
+		).toMatchObject({ kind: "lost" });
 	});
 
 	it("flags a save that dropped the tag P added to the frontmatter while adding its own (the tags rule combines them)", () => {
 		const B2 = "---\ntitle: Plan\ntags: [work]\n---\nBody\n";
 		const P2 = B2.replace("[work]", "[work, urgent]");
 		const W = "---\ntitle: The plan\ntags: [work, q3]\n---\nBody\n";
-		expect(judge({ parent: B2, previous: P2, written: W })).toMatchObject({ kind: "lost", merged: "---\ntitle: The plan\ntags: [work, urgent, q3]\n---\nBody\n" });
-		expect(judge({ parent: B2, previous: P2, written: "---\ntitle: The plan\ntags: [work, urgent, q3]\n---\nBody\n" })).toEqual({ kind: "kept" });
+		expect(judge({ parent: B2, previous: P2, written: W })).toMatchObject({
+			kind: "lost",
+			merged: "---\ntitle: The plan\ntags: [work, urgent, q3]\n---\nBody\n",
+		});
+		expect(
+			judge({ parent: B2, previous: P2, written: "---\ntitle: The plan\ntags: [work, urgent, q3]\n---\nBody\n" }),
+		).toEqual({ kind: "kept" });
 	});
 
 	it("judges a place too big to compare word by word by its lines alone: when in doubt, the person is told", () => {
-		const paragraph = (word: string) => Array.from({ length: WORD_COMPARE_LIMIT / 10 }, (_, i) => `${word}${i}`).join(" ") + "\n";
+		const paragraph = (word: string) =>
+			Array.from({ length: WORD_COMPARE_LIMIT / 10 }, (_, i) => `${word}${i}`).join(" ") + "\n";
 		const B2 = "# Big\n\nshort\n";
 		const P2 = "# Big\n\n" + paragraph("p");
 		const edited = P2.replace("p5 ", "five ");
@@ -116,4 +157,3 @@ describe("an outside save's verdict", () => {
 		expect(judge({ parent: B2, previous: P2, written: P2 + "more\n" })).toEqual({ kind: "kept" });
 	});
 });
-

@@ -1,9 +1,20 @@
 import path from "path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeUrlPath, parentFolder, resolveUrlPath, validateVaultPath, type PathPolicy, type PathResult } from "../../src/core/path";
+import {
+	decodeUrlPath,
+	parentFolder,
+	resolveUrlPath,
+	validateVaultPath,
+	type PathPolicy,
+	type PathResult,
+} from "../../src/core/path";
 
-const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"], deniedFolders: [".revision-guard", "Private/State"] };
+const policy: PathPolicy = {
+	configDir: ".obsidian",
+	noteExtensions: ["md"],
+	deniedFolders: [".revision-guard", "Private/State"],
+};
 
 const note = (p: string, pol: PathPolicy = policy) => validateVaultPath(p, pol, "note");
 const folder = (p: string, pol: PathPolicy = policy) => validateVaultPath(p, pol, "folder");
@@ -75,17 +86,34 @@ describe("decodeUrlPath", () => {
 
 	it("round-trips any path whose segments were encodeURIComponent-encoded", () => {
 		fc.assert(
-			fc.property(fc.array(fc.string({ unit: "grapheme" }).filter((s) => !s.includes("/")), { minLength: 1, maxLength: 5 }), (segments) => {
-				const raw = segments.map(encodeURIComponent).join("/");
-				expect(decodeUrlPath(raw)).toEqual({ ok: true, path: segments.join("/") });
-			}),
+			fc.property(
+				fc.array(
+					fc.string({ unit: "grapheme" }).filter((s) => !s.includes("/")),
+					{ minLength: 1, maxLength: 5 },
+				),
+				(segments) => {
+					const raw = segments.map(encodeURIComponent).join("/");
+					expect(decodeUrlPath(raw)).toEqual({ ok: true, path: segments.join("/") });
+				},
+			),
 		);
 	});
 });
 
 describe("validateVaultPath: accepted paths", () => {
 	it("accepts ordinary nested notes with spaces, unicode and emoji", () => {
-		for (const p of ["Plan.md", "notes/Plan.md", "a/b/c/d/e.md", "My Notes/Weekly Plan 2026.md", "Café/naïve résumé.md", "日本語/メモ.md", "😀/🎉 party.md", "notes/v1.2.3.md", "a-b_c (1)/[draft] #1.md", "%2e%2e/x.md"]) {
+		for (const p of [
+			"Plan.md",
+			"notes/Plan.md",
+			"a/b/c/d/e.md",
+			"My Notes/Weekly Plan 2026.md",
+			"Café/naïve résumé.md",
+			"日本語/メモ.md",
+			"😀/🎉 party.md",
+			"notes/v1.2.3.md",
+			"a-b_c (1)/[draft] #1.md",
+			"%2e%2e/x.md",
+		]) {
 			expect(note(p), p).toEqual({ ok: true, path: p });
 		}
 	});
@@ -184,7 +212,21 @@ describe("validateVaultPath: refused paths", () => {
 	});
 
 	it("refuses Windows reserved device names, with or without an extension, in any case", () => {
-		for (const name of ["CON", "con", "PRN", "AUX", "NUL", "nul", "COM1", "com9", "COM0", "LPT1", "lpt9", "COM¹", "LPT³"]) {
+		for (const name of [
+			"CON",
+			"con",
+			"PRN",
+			"AUX",
+			"NUL",
+			"nul",
+			"COM1",
+			"com9",
+			"COM0",
+			"LPT1",
+			"lpt9",
+			"COM¹",
+			"LPT³",
+		]) {
 			expect(refuses(`${name}.md`)).toMatch(/reserved/);
 			expect(refuses(`${name}/x.md`)).toMatch(/reserved/);
 			expect(refuses(`notes/${name}.tar.md`)).toMatch(/reserved/);
@@ -200,7 +242,15 @@ describe("validateVaultPath: refused paths", () => {
 	});
 
 	it("still accepts names that merely start like a device name", () => {
-		for (const p of ["console.md", "CONTRIBUTING.md", "nullable.md", "com10.md", "lpt.md", "auxiliary/x.md", "prn-notes.md"]) {
+		for (const p of [
+			"console.md",
+			"CONTRIBUTING.md",
+			"nullable.md",
+			"com10.md",
+			"lpt.md",
+			"auxiliary/x.md",
+			"prn-notes.md",
+		]) {
 			expect(note(p), p).toEqual({ ok: true, path: p });
 		}
 	});
@@ -256,7 +306,19 @@ describe("validateVaultPath: refused paths", () => {
 	});
 
 	it("refuses look-alike slashes and dots", () => {
-		for (const c of ["\u2215", "\u2044", "\u29f8", "\uff0f", "\uff3c", "\u2216", "\ufe68", "\u2024", "\uff0e", "\u3002", "\ufe52"]) {
+		for (const c of [
+			"\u2215",
+			"\u2044",
+			"\u29f8",
+			"\uff0f",
+			"\uff3c",
+			"\u2216",
+			"\ufe68",
+			"\u2024",
+			"\uff0e",
+			"\u3002",
+			"\ufe52",
+		]) {
 			expect(refuses(`a${c}b.md`)).toMatch(/Look-alike/);
 		}
 		expect(refuses("\uff0e\uff0e/x.md")).not.toBe("");
@@ -279,7 +341,17 @@ describe("validateVaultPath: refused paths", () => {
 	});
 
 	it("refuses non-note extensions and extensionless names for notes", () => {
-		for (const p of ["image.png", "script.js", "notes/data.json", "README", "notes/Plan", "Plan.md.exe", ".md", "archive.tar.gz", "md"]) {
+		for (const p of [
+			"image.png",
+			"script.js",
+			"notes/data.json",
+			"README",
+			"notes/Plan",
+			"Plan.md.exe",
+			".md",
+			"archive.tar.gz",
+			"md",
+		]) {
 			expect(refuses(p)).not.toBe("");
 		}
 		expect(refuses("Plan.exe")).toMatch(/Only notes \(\.md\)/);
@@ -303,16 +375,63 @@ describe("parentFolder", () => {
 
 describe("path containment (property)", () => {
 	const dangerous = fc.constantFrom(
-		".", "..", "/", "\\", "%", "%2e", "%2E", "%2f", "%2F", "%5c", "%5C", "%25", "%00", ":", "C:", "c:", "~", " ", "\u00a0",
-		"\u2215", "\uff0f", "\uff0e", "\u2024", "\u2025", "\u3002", "\ufe52", "\u0000", "\t", "con", "md", ".md", "a", "é",
-		"e\u0301", "😀", "\ud800", "%C3%A9", "%e2%88%95", "%ef%bc%8f", "//", "./", "../", "..\\", "\\\\", "?", "#", "*",
+		".",
+		"..",
+		"/",
+		"\\",
+		"%",
+		"%2e",
+		"%2E",
+		"%2f",
+		"%2F",
+		"%5c",
+		"%5C",
+		"%25",
+		"%00",
+		":",
+		"C:",
+		"c:",
+		"~",
+		" ",
+		"\u00a0",
+		"\u2215",
+		"\uff0f",
+		"\uff0e",
+		"\u2024",
+		"\u2025",
+		"\u3002",
+		"\ufe52",
+		"\u0000",
+		"\t",
+		"con",
+		"md",
+		".md",
+		"a",
+		"é",
+		"e\u0301",
+		"😀",
+		"\ud800",
+		"%C3%A9",
+		"%e2%88%95",
+		"%ef%bc%8f",
+		"//",
+		"./",
+		"../",
+		"..\\",
+		"\\\\",
+		"?",
+		"#",
+		"*",
 	);
 	const arbitraryRaw = fc.oneof(
 		fc.array(dangerous, { maxLength: 12 }).map((parts) => parts.join("")),
 		fc.array(dangerous, { maxLength: 8 }).map((parts) => parts.join("") + ".md"),
 		fc.string({ unit: "binary", maxLength: 40 }),
 		fc.string({ unit: "binary", maxLength: 40 }).map((s) => s + ".md"),
-		fc.string({ unit: fc.constantFrom(".", "/", "\\", "%", "2", "e", "E", "f", "F", "5", "c", "C", ":", "a", "m", "d"), maxLength: 30 }),
+		fc.string({
+			unit: fc.constantFrom(".", "/", "\\", "%", "2", "e", "E", "f", "F", "5", "c", "C", ":", "a", "m", "d"),
+			maxLength: 30,
+		}),
 	);
 
 	const underPosix = (p: string) => {
@@ -323,7 +442,9 @@ describe("path containment (property)", () => {
 	const underWindows = (p: string) => {
 		const root = "C:\\vault";
 		const resolved = path.win32.resolve(root, p);
-		return resolved.toLowerCase() === root.toLowerCase() || resolved.toLowerCase().startsWith(root.toLowerCase() + "\\");
+		return (
+			resolved.toLowerCase() === root.toLowerCase() || resolved.toLowerCase().startsWith(root.toLowerCase() + "\\")
+		);
 	};
 
 	it("anything a route accepts stays under the vault root on POSIX and on Windows, with no .. and no backslash", () => {
@@ -368,7 +489,11 @@ describe("path containment (property)", () => {
 				fc.constantFrom(".obsidian", ".trash", ".revision-guard", "Private/State", "private/state", ".OBSIDIAN"),
 				fc.array(dangerous, { maxLength: 6 }).map((parts) => parts.join("")),
 				(prefix, rest) => {
-					for (const raw of [`${prefix}/${rest}.md`, `${prefix}/x/${rest}.md`, `${encodeURIComponent(prefix)}/${rest}.md`]) {
+					for (const raw of [
+						`${prefix}/${rest}.md`,
+						`${prefix}/x/${rest}.md`,
+						`${encodeURIComponent(prefix)}/${rest}.md`,
+					]) {
 						expect(accepted(route(raw, "note")), raw).toBeNull();
 					}
 				},
@@ -386,10 +511,14 @@ describe("resolveUrlPath (decode and validate, remembered)", () => {
 	it("answers as decoding and validating would, asked once or again (property)", () => {
 		const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"], deniedFolders: [".revision-guard"] };
 		fc.assert(
-			fc.property(fc.string({ unit: "binary", maxLength: 30 }), fc.constantFrom("note" as const, "folder" as const), (raw, kind) => {
-				expect(resolveUrlPath(raw, policy, kind)).toEqual(direct(raw, policy, kind));
-				expect(resolveUrlPath(raw, policy, kind)).toEqual(direct(raw, policy, kind));
-			}),
+			fc.property(
+				fc.string({ unit: "binary", maxLength: 30 }),
+				fc.constantFrom("note" as const, "folder" as const),
+				(raw, kind) => {
+					expect(resolveUrlPath(raw, policy, kind)).toEqual(direct(raw, policy, kind));
+					expect(resolveUrlPath(raw, policy, kind)).toEqual(direct(raw, policy, kind));
+				},
+			),
 		);
 	});
 
@@ -412,7 +541,8 @@ describe("resolveUrlPath (decode and validate, remembered)", () => {
 
 	it("stays bounded: many different paths are all answered right", () => {
 		const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"] };
-		for (let n = 0; n < 3000; n++) expect(resolveUrlPath(`n${n}.md`, policy, "note")).toEqual({ ok: true, path: `n${n}.md` });
+		for (let n = 0; n < 3000; n++)
+			expect(resolveUrlPath(`n${n}.md`, policy, "note")).toEqual({ ok: true, path: `n${n}.md` });
 		expect(resolveUrlPath("../x.md", policy, "note").ok).toBe(false);
 	});
 });

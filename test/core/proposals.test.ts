@@ -1,8 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PROPOSAL_NOTE, newProposalId, ProposalLog, type ProposalChange, type ProposalRecord } from "../../src/core/proposals";
+import {
+	MAX_PROPOSAL_NOTE,
+	newProposalId,
+	ProposalLog,
+	type ProposalChange,
+	type ProposalRecord,
+} from "../../src/core/proposals";
 
 function record(id: string, status: ProposalRecord["status"] = "pending", agent = "bot"): ProposalRecord {
-	return { id, path: "n.md", agent, time: "2026-11-21T10:15:00.000Z", operation: "replace", baseRevision: null, proposedRevision: `r-${id}`, backupPath: `n.${id}.bak.md`, status };
+	return {
+		id,
+		path: "n.md",
+		agent,
+		time: "2026-11-21T10:15:00.000Z",
+		operation: "replace",
+		baseRevision: null,
+		proposedRevision: `r-${id}`,
+		backupPath: `n.${id}.bak.md`,
+		status,
+	};
 }
 
 describe("ProposalLog", () => {
@@ -21,7 +37,12 @@ describe("ProposalLog", () => {
 	it("decides once: a decided proposal stays as it was decided", () => {
 		const log = new ProposalLog();
 		log.add(record("a"));
-		expect(log.decide("a", "accepted", "t1", { acceptedRevision: "rev", note: "  thanks  " })).toMatchObject({ status: "accepted", decidedAt: "t1", acceptedRevision: "rev", note: "thanks" });
+		expect(log.decide("a", "accepted", "t1", { acceptedRevision: "rev", note: "  thanks  " })).toMatchObject({
+			status: "accepted",
+			decidedAt: "t1",
+			acceptedRevision: "rev",
+			note: "thanks",
+		});
 		expect(log.decide("a", "rejected", "t2")).toBeUndefined();
 		expect(log.get("a")).toMatchObject({ status: "accepted", decidedAt: "t1" });
 		expect(log.decide("nope", "rejected", "t")).toBeUndefined();
@@ -31,7 +52,9 @@ describe("ProposalLog", () => {
 		const log = new ProposalLog();
 		log.add(record("a"));
 		log.add(record("b"));
-		expect(log.decide("a", "rejected", "t", { note: "x".repeat(MAX_PROPOSAL_NOTE + 10) })?.note).toHaveLength(MAX_PROPOSAL_NOTE);
+		expect(log.decide("a", "rejected", "t", { note: "x".repeat(MAX_PROPOSAL_NOTE + 10) })?.note).toHaveLength(
+			MAX_PROPOSAL_NOTE,
+		);
 		expect(log.decide("b", "rejected", "t", { note: "   " })?.note).toBeUndefined();
 	});
 
@@ -58,7 +81,9 @@ describe("ProposalLog", () => {
 	});
 
 	it("ignores records that are not proposals in a snapshot", () => {
-		const log = ProposalLog.fromSnapshot({ records: [record("a"), { id: "x" }, null, { ...record("b"), status: "maybe" }] });
+		const log = ProposalLog.fromSnapshot({
+			records: [record("a"), { id: "x" }, null, { ...record("b"), status: "maybe" }],
+		});
 		expect(log.list().map((r) => r.id)).toEqual(["a"]);
 	});
 

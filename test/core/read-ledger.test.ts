@@ -73,7 +73,13 @@ describe("ReadLedger", () => {
 		for (let i = 1; i <= 5; i++) ledger.record("key:a", `${i}.md`, `r${i}`, i);
 		ledger.setCapacity(2);
 		expect(ledger.size).toBe(2);
-		expect([1, 2, 3, 4, 5].map((i) => ledger.lastRead("key:a", `${i}.md`)?.revision)).toEqual([undefined, undefined, undefined, "r4", "r5"]);
+		expect([1, 2, 3, 4, 5].map((i) => ledger.lastRead("key:a", `${i}.md`)?.revision)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			"r4",
+			"r5",
+		]);
 	});
 
 	it("forgets everything one client read and nothing another did", () => {

@@ -22,19 +22,40 @@ describe("readTarget", () => {
 		expect(readTarget(NOTE, "frontmatter", "toString")).toMatchObject({ kind: "missing" });
 		// A repeated sibling: the plain text is the first occurrence, the key of the second (with its suffix) the second.
 		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", ["A"])).toEqual({ kind: "text", text: "one\n" });
-		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", [occurrenceKey("A", 2)])).toEqual({ kind: "text", text: "two\n" });
-		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", [occurrenceKey("A", 2)], "marker")).toEqual({ kind: "text", text: "A" });
+		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", [occurrenceKey("A", 2)])).toEqual({
+			kind: "text",
+			text: "two\n",
+		});
+		expect(readTarget("# A\none\n# A\ntwo\n", "heading", "", [occurrenceKey("A", 2)], "marker")).toEqual({
+			kind: "text",
+			text: "A",
+		});
 		expect(readTarget("a ^x\n\nb ^x\n", "block", occurrenceKey("x", 2))).toEqual({ kind: "text", text: "b" });
 		expect(readTarget("---\n[1\n---\n", "frontmatter", "a")).toMatchObject({ kind: "invalid-frontmatter" });
 	});
 
 	it("reads the label alone (marker) or the whole node as a replace at that scope takes it (markerAndContent)", () => {
-		expect(readTarget(NOTE, "heading", "", ["Plan", "Next steps"], "marker")).toEqual({ kind: "text", text: "Next steps" });
-		expect(readTarget(NOTE, "heading", "", ["Plan"], "markerAndContent")).toEqual({ kind: "text", text: "# Plan\nintro\n## Next steps\n- one\n" });
-		expect(readTarget(NOTE, "heading", "", ["Plan", "Next steps"], "markerAndContent")).toEqual({ kind: "text", text: "# Next steps\n- one\n" });
+		expect(readTarget(NOTE, "heading", "", ["Plan", "Next steps"], "marker")).toEqual({
+			kind: "text",
+			text: "Next steps",
+		});
+		expect(readTarget(NOTE, "heading", "", ["Plan"], "markerAndContent")).toEqual({
+			kind: "text",
+			text: "# Plan\nintro\n## Next steps\n- one\n",
+		});
+		expect(readTarget(NOTE, "heading", "", ["Plan", "Next steps"], "markerAndContent")).toEqual({
+			kind: "text",
+			text: "# Next steps\n- one\n",
+		});
 		expect(readTarget(NOTE, "block", "b1", undefined, "marker")).toEqual({ kind: "text", text: "b1" });
-		expect(readTarget(NOTE, "block", "b1", undefined, "markerAndContent")).toEqual({ kind: "text", text: "text ^b1\n" });
-		expect(readTarget(NOTE, "frontmatter", "list", undefined, "markerAndContent")).toEqual({ kind: "json", value: { list: [1, 2] } });
+		expect(readTarget(NOTE, "block", "b1", undefined, "markerAndContent")).toEqual({
+			kind: "text",
+			text: "text ^b1\n",
+		});
+		expect(readTarget(NOTE, "frontmatter", "list", undefined, "markerAndContent")).toEqual({
+			kind: "json",
+			value: { list: [1, 2] },
+		});
 		expect(readTarget(NOTE, "frontmatter", "list", undefined, "marker")).toEqual({ kind: "json", value: "list" });
 	});
 
@@ -42,7 +63,18 @@ describe("readTarget", () => {
 		const note = "# Alpha\n\ntext\n\n## Sub\n\nsub text\n\n### Deep\n\ndeep\n\n# Beta\n";
 		const read = readTarget(note, "heading", "", ["Alpha", "Sub"], "markerAndContent");
 		expect(read).toEqual({ kind: "text", text: "# Sub\n\nsub text\n\n## Deep\n\ndeep\n" });
-		const replaced = applyPatch(note, { operation: "replace", targetType: "heading", target: "Alpha::Sub", headingPath: ["Alpha", "Sub"], relativeHeadings: true, scope: "markerAndContent" }, read.kind === "text" ? read.text : "");
+		const replaced = applyPatch(
+			note,
+			{
+				operation: "replace",
+				targetType: "heading",
+				target: "Alpha::Sub",
+				headingPath: ["Alpha", "Sub"],
+				relativeHeadings: true,
+				scope: "markerAndContent",
+			},
+			read.kind === "text" ? read.text : "",
+		);
 		expect(replaced).toEqual({ ok: true, content: note });
 	});
 });

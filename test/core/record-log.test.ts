@@ -10,7 +10,14 @@ interface Item {
 
 class Items extends RecordLog<Item> {
 	constructor(max: number) {
-		super({ isRecord: (value): value is Item => typeof (value as Item | null)?.id === "string" && typeof (value as Item).path === "string", settled: (item) => item.done }, max);
+		super(
+			{
+				isRecord: (value): value is Item =>
+					typeof (value as Item | null)?.id === "string" && typeof (value as Item).path === "string",
+				settled: (item) => item.done,
+			},
+			max,
+		);
 	}
 	static from(snapshot: unknown, max = 10): Items {
 		return new Items(max).load(snapshot);

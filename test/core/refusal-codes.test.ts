@@ -27,8 +27,20 @@ describe("refusal codes", () => {
 	});
 
 	it("names a patch that does not apply by what went wrong, and any edit that does not apply edit-not-applied", () => {
-		const reasons: PatchFailure[] = ["target-not-found", "ambiguous-target", "invalid-target", "invalid-value", "invalid-frontmatter"];
-		expect(reasons.map((reason) => inapplicableCode(reason, "patch"))).toEqual(["target-not-found", "invalid-patch", "invalid-patch", "invalid-patch", "invalid-frontmatter"]);
+		const reasons: PatchFailure[] = [
+			"target-not-found",
+			"ambiguous-target",
+			"invalid-target",
+			"invalid-value",
+			"invalid-frontmatter",
+		];
+		expect(reasons.map((reason) => inapplicableCode(reason, "patch"))).toEqual([
+			"target-not-found",
+			"invalid-patch",
+			"invalid-patch",
+			"invalid-patch",
+			"invalid-frontmatter",
+		]);
 		for (const reason of reasons) expect(inapplicableCode(reason, "edit")).toBe("edit-not-applied");
 		for (const reason of reasons) expect(Object.keys(PROBLEM_TYPES)).toContain(inapplicableCode(reason, "patch"));
 	});
@@ -47,8 +59,11 @@ describe("the Local REST API's errorCode of each problem type", () => {
 
 	it("starts the message with what happened and the next step, then the detail", () => {
 		const { message } = lraFields("precondition-required", "The detail.");
-		expect(message).toBe("A revision token is required. Read the note first (GET), then send its ETag in an If-Match header with your update. The detail.");
+		expect(message).toBe(
+			"A revision token is required. Read the note first (GET), then send its ETag in an If-Match header with your update. The detail.",
+		);
 		// cyanheads' obsidian-mcp-server shows the first 200 characters: the lead must fit in them.
-		for (const name of Object.keys(PROBLEM_TYPES) as (keyof typeof PROBLEM_TYPES)[]) expect(lraFields(name, "").message.trim().length, name).toBeLessThanOrEqual(200);
+		for (const name of Object.keys(PROBLEM_TYPES) as (keyof typeof PROBLEM_TYPES)[])
+			expect(lraFields(name, "").message.trim().length, name).toBeLessThanOrEqual(200);
 	});
 });

@@ -59,7 +59,19 @@ describe("RevisionHistory.observe", () => {
 	});
 
 	it("keeps an entry whose saved source is damaged as another program's, so views can label it", () => {
-		const history = RevisionHistory.fromSnapshot({ version: 1, notes: [{ path: "a.md", entries: [{ revision: "x", time: 1 }, { revision: "y", time: 2, source: { kind: "agent" } }, { revision: "z", time: 3, source: agent }] }] });
+		const history = RevisionHistory.fromSnapshot({
+			version: 1,
+			notes: [
+				{
+					path: "a.md",
+					entries: [
+						{ revision: "x", time: 1 },
+						{ revision: "y", time: 2, source: { kind: "agent" } },
+						{ revision: "z", time: 3, source: agent },
+					],
+				},
+			],
+		});
 		expect(history.entries("a.md").map((e) => e.source)).toEqual([external, external, agent]);
 	});
 
@@ -72,21 +84,25 @@ describe("RevisionHistory.observe", () => {
 
 	it("never exceeds the cap and always ends with the last new revision (property)", () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.constantFrom("A", "B", "C"), { maxLength: 40 }), (cap, revisions) => {
-				const history = new RevisionHistory(cap);
-				let expectedLength = 0;
-				let previous: string | undefined;
-				revisions.forEach((revision, i) => {
-					const isNew = history.observe("n.md", revision, 1, user, i);
-					expect(isNew).toBe(revision !== previous);
-					if (isNew) expectedLength = Math.min(cap, expectedLength + 1);
-					previous = revision;
-				});
-				expect(history.entries("n.md")).toHaveLength(expectedLength);
-				expect(history.latest("n.md")?.revision).toBe(revisions[revisions.length - 1]);
-				const entries = history.entries("n.md");
-				for (let i = 1; i < entries.length; i++) expect(entries[i]!.revision).not.toBe(entries[i - 1]!.revision);
-			}),
+			fc.property(
+				fc.integer({ min: 1, max: 6 }),
+				fc.array(fc.constantFrom("A", "B", "C"), { maxLength: 40 }),
+				(cap, revisions) => {
+					const history = new RevisionHistory(cap);
+					let expectedLength = 0;
+					let previous: string | undefined;
+					revisions.forEach((revision, i) => {
+						const isNew = history.observe("n.md", revision, 1, user, i);
+						expect(isNew).toBe(revision !== previous);
+						if (isNew) expectedLength = Math.min(cap, expectedLength + 1);
+						previous = revision;
+					});
+					expect(history.entries("n.md")).toHaveLength(expectedLength);
+					expect(history.latest("n.md")?.revision).toBe(revisions[revisions.length - 1]);
+					const entries = history.entries("n.md");
+					for (let i = 1; i < entries.length; i++) expect(entries[i]!.revision).not.toBe(entries[i - 1]!.revision);
+				},
+			),
 		);
 	});
 });
@@ -119,7 +135,14 @@ describe("RevisionHistory deletion and rename", () => {
 		history.markDeleted("a.md", 4);
 		history.recordDeletion("a.md", "r1", agent, 5);
 		history.markDeleted("a.md", 6);
-		expect(history.entries("a.md").at(-1)).toEqual({ revision: "r1", time: 5, size: 0, source: agent, replaced: "r1", deleted: true });
+		expect(history.entries("a.md").at(-1)).toEqual({
+			revision: "r1",
+			time: 5,
+			size: 0,
+			source: agent,
+			replaced: "r1",
+			deleted: true,
+		});
 		expect(history.latest("a.md")).toBeUndefined();
 		expect(history.trackedPaths()).toEqual([]);
 		// The delete is not the revision: lookups of r1 find the entry that produced it.
@@ -155,7 +178,11 @@ describe("RevisionHistory deletion and rename", () => {
 		history.recordDeletion("b.md", "old", agent, 2);
 		history.observe("a.md", "r1", 1, user, 3);
 		history.rename("a.md", "b.md");
-		expect(history.entries("b.md").map((e) => [e.revision, e.deleted === true])).toEqual([["old", false], ["old", true], ["r1", false]]);
+		expect(history.entries("b.md").map((e) => [e.revision, e.deleted === true])).toEqual([
+			["old", false],
+			["old", true],
+			["r1", false],
+		]);
 		expect(history.latest("b.md")?.revision).toBe("r1");
 		expect(history.trackedPaths()).toEqual(["b.md"]);
 		// The deleted count went down with it: a thousand deletes later, b.md is still there.
@@ -259,7 +286,12 @@ describe("RevisionHistory snapshots", () => {
 	it("tolerates garbage entries inside an otherwise valid snapshot", () => {
 		const snapshot = {
 			version: 1,
-			notes: [{ path: "a.md", entries: [null, 7, "x", { revision: 5 }, { revision: "A", time: 1, size: 1, source: { kind: "user" } }, {}] }],
+			notes: [
+				{
+					path: "a.md",
+					entries: [null, 7, "x", { revision: 5 }, { revision: "A", time: 1, size: 1, source: { kind: "user" } }, {}],
+				},
+			],
 		};
 		const history = RevisionHistory.fromSnapshot(snapshot);
 		expect(() => history.find("a.md", "A")).not.toThrow();
@@ -274,11 +306,20 @@ describe("RevisionHistory snapshots", () => {
 	it("survives snapshot-shaped values with arbitrary entries (property)", () => {
 		const entry = fc.oneof(
 			fc.jsonValue(),
-			fc.record({ revision: fc.constantFrom("x", "y"), time: fc.integer(), size: fc.integer(), source: fc.jsonValue() }, { requiredKeys: [] }),
+			fc.record(
+				{ revision: fc.constantFrom("x", "y"), time: fc.integer(), size: fc.integer(), source: fc.jsonValue() },
+				{ requiredKeys: [] },
+			),
 		);
 		const snapshot = fc.record({
 			version: fc.constant(1),
-			notes: fc.array(fc.record({ path: fc.constantFrom("a.md", "b.md"), entries: fc.array(entry, { maxLength: 5 }), deletedAt: fc.option(fc.integer(), { nil: undefined }) })),
+			notes: fc.array(
+				fc.record({
+					path: fc.constantFrom("a.md", "b.md"),
+					entries: fc.array(entry, { maxLength: 5 }),
+					deletedAt: fc.option(fc.integer(), { nil: undefined }),
+				}),
+			),
 		});
 		fc.assert(
 			fc.property(snapshot, (value) => {
@@ -291,7 +332,9 @@ describe("RevisionHistory snapshots", () => {
 					expect(history.latest(path)?.revision).toBe("z");
 					expect(history.entries(path).length).toBeLessThanOrEqual(3);
 				}
-				expect(RevisionHistory.fromSnapshot(JSON.parse(JSON.stringify(history.toSnapshot())), 3).toSnapshot()).toEqual(history.toSnapshot());
+				expect(RevisionHistory.fromSnapshot(JSON.parse(JSON.stringify(history.toSnapshot())), 3).toSnapshot()).toEqual(
+					history.toSnapshot(),
+				);
 			}),
 		);
 	});
@@ -337,7 +380,16 @@ describe("RevisionHistory.recordMove / markChange", () => {
 		history.markServed("a.md", "r1", 5);
 		history.recordMove("a.md", "x/b.md", { revision: "r1", size: 4, source: agent, time: 9, change: "c1" });
 		expect(history.entries("a.md")).toEqual([]);
-		expect(history.entries("x/b.md").at(-1)).toEqual({ revision: "r1", time: 9, size: 4, source: agent, replaced: "r1", movedFrom: "a.md", change: "c1", servedAt: 5 });
+		expect(history.entries("x/b.md").at(-1)).toEqual({
+			revision: "r1",
+			time: 9,
+			size: 4,
+			source: agent,
+			replaced: "r1",
+			movedFrom: "a.md",
+			change: "c1",
+			servedAt: 5,
+		});
 		expect(history.find("x/b.md", "r1")?.servedAt).toBe(5);
 		expect(history.observe("x/b.md", "r1", 4, user, 10)).toBe(false);
 	});
@@ -360,7 +412,15 @@ describe("RevisionHistory.recordMove / markChange", () => {
 		history.recordDeletion("b.md", "r2", agent, 2, "c1");
 		expect(history.latest("a.md")?.change).toBe("c1");
 		expect(history.entries("b.md")[0]?.change).toBe("c1");
-		const damaged = { version: 1, notes: [{ path: "a.md", entries: [{ revision: "r1", time: 1, size: 1, source: agent, movedFrom: 7, change: { x: 1 } }] }] };
+		const damaged = {
+			version: 1,
+			notes: [
+				{
+					path: "a.md",
+					entries: [{ revision: "r1", time: 1, size: 1, source: agent, movedFrom: 7, change: { x: 1 } }],
+				},
+			],
+		};
 		const loaded = RevisionHistory.fromSnapshot(damaged).entries("a.md")[0]!;
 		expect(loaded).not.toHaveProperty("movedFrom");
 		expect(loaded).not.toHaveProperty("change");

@@ -2,7 +2,17 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decideWrite, type GuardRequest } from "../../src/core/guard";
 import { parseEntityTagCondition, revisionOf } from "../../src/core/revision";
-import { changeTagOf, etagFor, noneMatchSight, partTokenOf, proofIn, revisionField, sentTokenKind, tokenFor, tokenKind } from "../../src/core/revision-tokens";
+import {
+	changeTagOf,
+	etagFor,
+	noneMatchSight,
+	partTokenOf,
+	proofIn,
+	revisionField,
+	sentTokenKind,
+	tokenFor,
+	tokenKind,
+} from "../../src/core/revision-tokens";
 
 const NOTE = "# Plan\n\n## Tasks\n\n- one\n";
 const REVISION = revisionOf(NOTE);
@@ -55,33 +65,59 @@ describe("the forms of a revision", () => {
 
 	it("takes a bare token as If-Match (the value of a JSON field, copied without quotes)", () => {
 		expect(tags(REVISION)).toEqual({ kind: "tags", tags: [{ weak: false, opaque: REVISION }] });
-		expect(tags(` ${partTokenOf(REVISION)} `)).toEqual({ kind: "tags", tags: [{ weak: false, opaque: partTokenOf(REVISION) }] });
+		expect(tags(` ${partTokenOf(REVISION)} `)).toEqual({
+			kind: "tags",
+			tags: [{ weak: false, opaque: partTokenOf(REVISION) }],
+		});
 		expect(tags("not-a-token").kind).toBe("malformed");
 	});
 });
 
 describe("the guard and the forms of a revision", () => {
-	const request = (operation: GuardRequest["operation"], ifMatch: string): GuardRequest => ({ operation, ifMatch: tags(ifMatch), ifNoneMatch: { kind: "absent" }, requireToken: true });
-	const patch: GuardRequest["operation"] = { kind: "patch", apply: (current) => ({ ok: true, content: current + "- two\n" }) };
+	const request = (operation: GuardRequest["operation"], ifMatch: string): GuardRequest => ({
+		operation,
+		ifMatch: tags(ifMatch),
+		ifNoneMatch: { kind: "absent" },
+		requireToken: true,
+	});
+	const patch: GuardRequest["operation"] = {
+		kind: "patch",
+		apply: (current) => ({ ok: true, content: current + "- two\n" }),
+	};
 
 	it("lets a part token patch, edit and append, but never replace or delete the whole note", () => {
 		const part = `"${partTokenOf(REVISION)}"`;
 		expect(decideWrite(NOTE, request(patch, part)).kind).toBe("write");
-		expect(decideWrite(NOTE, request({ kind: "edit", edits: [{ old: "- one", new: "- 1" }] }, part)).kind).toBe("write");
+		expect(decideWrite(NOTE, request({ kind: "edit", edits: [{ old: "- one", new: "- 1" }] }, part)).kind).toBe(
+			"write",
+		);
 		expect(decideWrite(NOTE, request({ kind: "append", body: "- two\n" }, part)).kind).toBe("write");
 		for (const operation of [{ kind: "replace", body: "blind\n" }, { kind: "delete" }] as const) {
-			expect(decideWrite(NOTE, request(operation, part))).toEqual({ kind: "refuse", refusal: { reason: "token-required", sent: "part-token" } });
+			expect(decideWrite(NOTE, request(operation, part))).toEqual({
+				kind: "refuse",
+				refusal: { reason: "token-required", sent: "part-token" },
+			});
 		}
 		// A stale part token is stale for a patch, and still not enough for a replace.
 		const old = `"${partTokenOf(revisionOf("older"))}"`;
 		expect(decideWrite(NOTE, request(patch, old))).toMatchObject({ kind: "refuse", refusal: { reason: "stale" } });
-		expect(decideWrite(NOTE, request({ kind: "replace", body: "x\n" }, old))).toMatchObject({ refusal: { reason: "token-required", sent: "part-token" } });
+		expect(decideWrite(NOTE, request({ kind: "replace", body: "x\n" }, old))).toMatchObject({
+			refusal: { reason: "token-required", sent: "part-token" },
+		});
 	});
 
 	it("never lets a change tag pass, in any form", () => {
 		for (const sent of [`W/"${changeTagOf(REVISION)}"`, `"${changeTagOf(REVISION)}"`, changeTagOf(REVISION)]) {
-			for (const operation of [{ kind: "replace", body: "x\n" }, { kind: "delete" }, { kind: "append", body: "x\n" }, patch] as const) {
-				expect(decideWrite(NOTE, request(operation, sent))).toEqual({ kind: "refuse", refusal: { reason: "token-required", sent: "change-tag" } });
+			for (const operation of [
+				{ kind: "replace", body: "x\n" },
+				{ kind: "delete" },
+				{ kind: "append", body: "x\n" },
+				patch,
+			] as const) {
+				expect(decideWrite(NOTE, request(operation, sent))).toEqual({
+					kind: "refuse",
+					refusal: { reason: "token-required", sent: "change-tag" },
+				});
 			}
 		}
 	});
@@ -89,6 +125,9 @@ describe("the guard and the forms of a revision", () => {
 	it("creates a missing note when the only token is the client's last read standing in for a missing one", () => {
 		const held: GuardRequest = { ...request({ kind: "replace", body: "again\n" }, `"${REVISION}"`), implicit: true };
 		expect(decideWrite(null, held)).toEqual({ kind: "write", content: "again\n", created: true });
-		expect(decideWrite(null, { ...held, implicit: false })).toMatchObject({ kind: "refuse", refusal: { reason: "stale" } });
+		expect(decideWrite(null, { ...held, implicit: false })).toMatchObject({
+			kind: "refuse",
+			refusal: { reason: "stale" },
+		});
 	});
 });

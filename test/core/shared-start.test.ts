@@ -60,12 +60,26 @@ describe("sharedStartCut", () => {
 	it("does not cut when a line after the cut also occurs before it but not after it in every text", () => {
 		// The line diff marks a line changed at once when the other side has it nowhere: the cut must not change that.
 		const start = "b\nd\nc\n\nstart\n" + Array.from({ length: 8 }, (_, n) => `ctx${n}\n`).join("");
-		const tail = (letters: string) => letters.split("").map((letter) => letter + "\n").join("");
-		const sides = { base: start + tail("dbb"), mine: start + tail("cc"), theirs: start + tail("cbbcccb"), result: start + tail("ccbbbccb") };
+		const tail = (letters: string) =>
+			letters
+				.split("")
+				.map((letter) => letter + "\n")
+				.join("");
+		const sides = {
+			base: start + tail("dbb"),
+			mine: start + tail("cc"),
+			theirs: start + tail("cbbcccb"),
+			result: start + tail("ccbbbccb"),
+		};
 		expect(sharedStartCut([sides.base, sides.mine, sides.theirs, sides.result])).toBe(0);
 		expect(judged(sides, false)).toBe(judged(sides, true));
 		// With lines of their own after the cut, the same texts are cut.
-		const own = { base: start + tail("xyy"), mine: start + tail("zz"), theirs: start + tail("zyyzzzy"), result: start + tail("zzyyyzzy") };
+		const own = {
+			base: start + tail("xyy"),
+			mine: start + tail("zz"),
+			theirs: start + tail("zyyzzzy"),
+			result: start + tail("zzyyyzzy"),
+		};
 		expect(sharedStartCut([own.base, own.mine, own.theirs, own.result])).toBeGreaterThan(0);
 	});
 
@@ -94,14 +108,43 @@ describe("agentTakenSteps without the shared start", () => {
 	});
 
 	it("judges generated markdown as merging whole notes does", () => {
-		const line = fc.constantFrom("- a\n", "- b\n", "  - nested\n", "1. one\n", "2. two\n", "\n", "# Heading\n", "text\n", "```\n", "~~~js\n", "    code\n", "---\n", "> quote\n", "- [ ] task\n", "- [x] done\n");
+		const line = fc.constantFrom(
+			"- a\n",
+			"- b\n",
+			"  - nested\n",
+			"1. one\n",
+			"2. two\n",
+			"\n",
+			"# Heading\n",
+			"text\n",
+			"```\n",
+			"~~~js\n",
+			"    code\n",
+			"---\n",
+			"> quote\n",
+			"- [ ] task\n",
+			"- [x] done\n",
+		);
 		const lines = fc.array(line, { maxLength: 30 });
 		fc.assert(
-			fc.property(fc.boolean(), lines, lines, lines, lines, lines, (frontmatter, shared, base, mine, theirs, result) => {
-				const start = (frontmatter ? "---\ntags: [a]\n---\n" : "") + shared.join("");
-				const sides = { base: start + base.join(""), mine: start + mine.join(""), theirs: start + theirs.join(""), result: start + result.join("") };
-				expect(judged(sides, false)).toBe(judged(sides, true));
-			}),
+			fc.property(
+				fc.boolean(),
+				lines,
+				lines,
+				lines,
+				lines,
+				lines,
+				(frontmatter, shared, base, mine, theirs, result) => {
+					const start = (frontmatter ? "---\ntags: [a]\n---\n" : "") + shared.join("");
+					const sides = {
+						base: start + base.join(""),
+						mine: start + mine.join(""),
+						theirs: start + theirs.join(""),
+						result: start + result.join(""),
+					};
+					expect(judged(sides, false)).toBe(judged(sides, true));
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});
@@ -121,12 +164,24 @@ describe("agentTakenSteps without the shared start", () => {
 		};
 		const edits = fc.array(edit, { minLength: 1, maxLength: 4 });
 		fc.assert(
-			fc.property(fc.array(letter, { maxLength: 10 }), fc.array(letter, { maxLength: 8 }), edits, edits, edits, (before, base, mine, theirs, result) => {
-				const start = before.join("") + "\nstart\n" + Array.from({ length: 8 }, (_, n) => `- ctx${n}\n`).join("");
-				const mineLines = edited(base, mine);
-				const sides = { base: start + base.join(""), mine: start + mineLines, theirs: start + edited(base, theirs), result: start + edited(splitKeep(mineLines), result) };
-				expect(judged(sides, false)).toBe(judged(sides, true));
-			}),
+			fc.property(
+				fc.array(letter, { maxLength: 10 }),
+				fc.array(letter, { maxLength: 8 }),
+				edits,
+				edits,
+				edits,
+				(before, base, mine, theirs, result) => {
+					const start = before.join("") + "\nstart\n" + Array.from({ length: 8 }, (_, n) => `- ctx${n}\n`).join("");
+					const mineLines = edited(base, mine);
+					const sides = {
+						base: start + base.join(""),
+						mine: start + mineLines,
+						theirs: start + edited(base, theirs),
+						result: start + edited(splitKeep(mineLines), result),
+					};
+					expect(judged(sides, false)).toBe(judged(sides, true));
+				},
+			),
 			{ numRuns: 3000 },
 		);
 	});
@@ -136,7 +191,12 @@ describe("agentTakenSteps without the shared start", () => {
 		const lines = fc.array(fc.constantFrom("- x\n", "- y\n", "\n", "text\n", "  - sub\n"), { maxLength: 6 });
 		fc.assert(
 			fc.property(lines, lines, lines, (mine, theirs, result) => {
-				const sides = { base: note, mine: note + mine.join(""), theirs: note + theirs.join(""), result: note + mine.join("") + result.join("") };
+				const sides = {
+					base: note,
+					mine: note + mine.join(""),
+					theirs: note + theirs.join(""),
+					result: note + mine.join("") + result.join(""),
+				};
 				expect(judged(sides, false)).toBe(judged(sides, true));
 			}),
 			{ numRuns: 300 },

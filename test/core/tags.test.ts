@@ -22,7 +22,12 @@ describe("noteTags", () => {
 	});
 
 	it("finds tags at the start of a line, in headings, in lists and nested with /", () => {
-		expect(noteTags("#start\n# Heading #inhead\n- item #listed\n#area/sub-topic_x\n")).toEqual(["start", "inhead", "listed", "area/sub-topic_x"]);
+		expect(noteTags("#start\n# Heading #inhead\n- item #listed\n#area/sub-topic_x\n")).toEqual([
+			"start",
+			"inhead",
+			"listed",
+			"area/sub-topic_x",
+		]);
 	});
 
 	it("keeps Unicode letters and ends a tag at punctuation", () => {
@@ -38,7 +43,25 @@ describe("noteTags", () => {
 	});
 
 	it("skips fenced code blocks (``` and ~~~, longer fences, unclosed ones)", () => {
-		const note = ["#before", "```js", "#notatag", "```", "~~~~", "#notatag", "~~~", "still code", "~~~~", "#between", "````", "```", "#notatag", "````", "#after", "```", "#notatag to the end"].join("\n");
+		const note = [
+			"#before",
+			"```js",
+			"#notatag",
+			"```",
+			"~~~~",
+			"#notatag",
+			"~~~",
+			"still code",
+			"~~~~",
+			"#between",
+			"````",
+			"```",
+			"#notatag",
+			"````",
+			"#after",
+			"```",
+			"#notatag to the end",
+		].join("\n");
 		expect(noteTags(note)).toEqual(["before", "between", "after"]);
 	});
 
@@ -63,7 +86,14 @@ describe("noteTags", () => {
 
 describe("tagOccurrences", () => {
 	it("keeps every use, frontmatter first, as Obsidian's getAllTags does", () => {
-		expect(tagOccurrences("---\ntags: [a, b]\n---\n#a text #c #a\n`#code` #c\n")).toEqual(["a", "b", "a", "c", "a", "c"]);
+		expect(tagOccurrences("---\ntags: [a, b]\n---\n#a text #c #a\n`#code` #c\n")).toEqual([
+			"a",
+			"b",
+			"a",
+			"c",
+			"a",
+			"c",
+		]);
 	});
 
 	it("takes at most MAX_TAG_USES_PER_NOTE uses from one note", () => {

@@ -42,7 +42,12 @@ describe("truncateUtf8", () => {
 		fc.assert(
 			fc.property(fc.string({ unit: "binary" }), fc.nat(60), (text, limit) => {
 				const kept = truncateUtf8(text, limit);
-				return text.startsWith(kept) && bytes(kept) <= limit && (kept.length === text.length || bytes(text.slice(0, kept.length + (isPair(text, kept.length) ? 2 : 1))) > limit);
+				return (
+					text.startsWith(kept) &&
+					bytes(kept) <= limit &&
+					(kept.length === text.length ||
+						bytes(text.slice(0, kept.length + (isPair(text, kept.length) ? 2 : 1))) > limit)
+				);
 			}),
 		);
 	});

@@ -22,7 +22,8 @@ afterEach(async () => {
 	await unloadEnabledPlugins();
 });
 
-const answer = async (app: App, command: string, data: Record<string, string>) => JSON.parse(await app.cli.run(`revision-guard:${command}`, data)) as Record<string, unknown>;
+const answer = async (app: App, command: string, data: Record<string, string>) =>
+	JSON.parse(await app.cli.run(`revision-guard:${command}`, data)) as Record<string, unknown>;
 
 describe("the built plugin's CLI commands", () => {
 	it("read, write with the revision, and refuse a stale write keeping it as .bak", async () => {
@@ -31,8 +32,18 @@ describe("the built plugin's CLI commands", () => {
 		await until(() => /127\.0\.0\.1:\d+/.test(plugin.serverStatus()), "the host to start");
 		const read = await answer(app, "read", { path: "Plan.md" });
 		expect(read).toMatchObject({ ok: true, content: "# Plan\n" });
-		expect(await answer(app, "write", { path: "Plan.md", revision: read.revision as string, content: "# Plan\n\n- agent\n" })).toMatchObject({ ok: true });
-		const stale = await answer(app, "write", { path: "Plan.md", revision: read.revision as string, content64: Buffer.from("stale $\\times$\n").toString("base64") });
+		expect(
+			await answer(app, "write", {
+				path: "Plan.md",
+				revision: read.revision as string,
+				content: "# Plan\n\n- agent\n",
+			}),
+		).toMatchObject({ ok: true });
+		const stale = await answer(app, "write", {
+			path: "Plan.md",
+			revision: read.revision as string,
+			content64: Buffer.from("stale $\\times$\n").toString("base64"),
+		});
 		expect(stale).toMatchObject({ ok: false, error: "stale-revision" });
 		expect(await readFile(join(dir, stale.backupPath as string), "utf8")).toBe("stale $\\times$\n");
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- agent\n");

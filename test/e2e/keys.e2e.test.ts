@@ -22,7 +22,10 @@ interface StoredKey {
 	secretId?: string;
 }
 
-async function enable(data: unknown, options: AppOptions = {}): Promise<{ app: App; plugin: LoadedPlugin; port: number }> {
+async function enable(
+	data: unknown,
+	options: AppOptions = {},
+): Promise<{ app: App; plugin: LoadedPlugin; port: number }> {
 	const dir = await mkdtemp(join(tmpdir(), "rg-keys-"));
 	const app = new App(dir, options);
 	const plugin = await enableBuiltPlugin(app, dir, data);
@@ -30,11 +33,15 @@ async function enable(data: unknown, options: AppOptions = {}): Promise<{ app: A
 }
 
 const storedKeys = (plugin: LoadedPlugin) => (plugin.data as { keys: StoredKey[] }).keys;
-const authorized = (port: number, key: string) => call(port, "/vault/", { headers: { Authorization: `Bearer ${key}` } });
+const authorized = (port: number, key: string) =>
+	call(port, "/vault/", { headers: { Authorization: `Bearer ${key}` } });
 
 describe("agent keys", () => {
 	it("moves keys an older version kept in data.json into secret storage, and they keep working", async () => {
-		const { app, plugin, port } = await enable({ port: 0, keys: [{ name: "claude", key: KEY, created: "2026-11-21T00:00:00Z" }] });
+		const { app, plugin, port } = await enable({
+			port: 0,
+			keys: [{ name: "claude", key: KEY, created: "2026-11-21T00:00:00Z" }],
+		});
 		const [stored] = storedKeys(plugin);
 		expect(stored).toMatchObject({ name: "claude", secretId: expect.stringMatching(/^revision-guard-key-[0-9a-f]+$/) });
 		expect(stored!.key).toBeUndefined();
@@ -51,9 +58,15 @@ describe("agent keys", () => {
 	});
 
 	it("blanks a revoked key's secret, so it stops working", async () => {
-		const { app, plugin, port } = await enable({ port: 0, keys: [{ name: "a", key: KEY, created: "2026-11-21T00:00:00Z" }, { name: "b", key: "b".repeat(43), created: "2026-11-21T00:00:00Z" }] });
+		const { app, plugin, port } = await enable({
+			port: 0,
+			keys: [
+				{ name: "a", key: KEY, created: "2026-11-21T00:00:00Z" },
+				{ name: "b", key: "b".repeat(43), created: "2026-11-21T00:00:00Z" },
+			],
+		});
 		const revoked = storedKeys(plugin).find((key) => key.name === "a")!;
-		const settings = (plugin as unknown as { settings: { keys: unknown[] }; saveSettings(): Promise<void> });
+		const settings = plugin as unknown as { settings: { keys: unknown[] }; saveSettings(): Promise<void> };
 		settings.settings.keys = settings.settings.keys.slice(1);
 		await settings.saveSettings();
 		expect(app.secretStorage!.getSecret(revoked.secretId!)).toBe("");
@@ -75,14 +88,25 @@ describe("agent keys", () => {
 		expect((await authorized(deviceB.port, deviceB.app.secretStorage!.getSecret(madeOnB.secretId!)!)).status).toBe(200);
 		expect(Notice.shown.map((notice) => notice.message).join("\n")).toContain("other device");
 		// B's data.json syncs back to A: A's key still works there, and B's is listed as another device's.
-		const deviceAgain = await enable(structuredClone(deviceB.plugin.data), { secretStorage: deviceA.app.secretStorage! });
+		const deviceAgain = await enable(structuredClone(deviceB.plugin.data), {
+			secretStorage: deviceA.app.secretStorage!,
+		});
 		expect((await authorized(deviceAgain.port, KEY)).status).toBe(200);
-		expect(storedKeys(deviceAgain.plugin).map((key) => key.name).sort()).toEqual(onB.map((key) => key.name).sort());
-		expect((deviceAgain.plugin as unknown as { keysOnOtherDevices(): string[] }).keysOnOtherDevices()).toEqual([madeOnB.name]);
+		expect(
+			storedKeys(deviceAgain.plugin)
+				.map((key) => key.name)
+				.sort(),
+		).toEqual(onB.map((key) => key.name).sort());
+		expect((deviceAgain.plugin as unknown as { keysOnOtherDevices(): string[] }).keysOnOtherDevices()).toEqual([
+			madeOnB.name,
+		]);
 	});
 
 	it("keeps keys in data.json where Obsidian has no secret storage", async () => {
-		const { plugin, port } = await enable({ port: 0, keys: [{ name: "claude", key: KEY, created: "2026-11-21T00:00:00Z" }] }, { noSecretStorage: true });
+		const { plugin, port } = await enable(
+			{ port: 0, keys: [{ name: "claude", key: KEY, created: "2026-11-21T00:00:00Z" }] },
+			{ noSecretStorage: true },
+		);
 		expect(storedKeys(plugin)[0]!.key).toBe(KEY);
 		expect((await authorized(port, KEY)).status).toBe(200);
 	});

@@ -8,7 +8,13 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, describe, expect, it } from "vitest";
-import { enableBuiltPlugin, listeningPort, unloadEnabledPlugins, until, type LoadedPlugin } from "../helpers/built-plugin";
+import {
+	enableBuiltPlugin,
+	listeningPort,
+	unloadEnabledPlugins,
+	until,
+	type LoadedPlugin,
+} from "../helpers/built-plugin";
 import { call } from "../helpers/http-client";
 import { App, Notice } from "../obsidian-stub";
 
@@ -17,15 +23,19 @@ const STATE = ".obsidian/plugins/revision-guard";
 
 afterEach(unloadEnabledPlugins);
 
-async function enable(options: { port?: number; before?: (dir: string) => Promise<void>; dir?: string } = {}): Promise<{ app: App; plugin: LoadedPlugin; dir: string }> {
+async function enable(
+	options: { port?: number; before?: (dir: string) => Promise<void>; dir?: string } = {},
+): Promise<{ app: App; plugin: LoadedPlugin; dir: string }> {
 	const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "rg-life-")));
 	await writeFile(join(dir, "Plan.md"), "# Plan\n");
 	await options.before?.(dir);
 	const app = new App(dir);
-	const plugin = await enableBuiltPlugin(app, dir, { port: options.port ?? 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] });
+	const plugin = await enableBuiltPlugin(app, dir, {
+		port: options.port ?? 0,
+		keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }],
+	});
 	return { app, plugin, dir };
 }
-
 
 describe("the built plugin's lifecycle", () => {
 	it("saves what is pending when Obsidian quits, without being unloaded", async () => {
@@ -35,18 +45,23 @@ describe("the built plugin's lifecycle", () => {
 		expect(read.status).toBe(200);
 		// The read is recorded in history, whose save is debounced; quitting must not lose it.
 		await app.workspace.quit();
-		const history = JSON.parse(await readFile(join(dir, STATE, "history.json"), "utf8")) as { history: { entries: [string, unknown][] } };
+		const history = JSON.parse(await readFile(join(dir, STATE, "history.json"), "utf8")) as {
+			history: { entries: [string, unknown][] };
+		};
 		expect(JSON.stringify(history)).toContain("Plan.md");
 	});
 
-	it("shows why it could not start instead of \"Starting…\" forever", async () => {
+	it('shows why it could not start instead of "Starting…" forever', async () => {
 		const { plugin } = await enable({
 			// A folder where the history file should be: reading the state fails.
 			before: async (dir) => {
 				await mkdir(join(dir, STATE, "history.json"), { recursive: true });
 			},
 		});
-		const status = await until(() => (plugin.serverStatus() !== "Starting…" ? plugin.serverStatus() : null), "the status to change");
+		const status = await until(
+			() => (plugin.serverStatus() !== "Starting…" ? plugin.serverStatus() : null),
+			"the status to change",
+		);
 		expect(status).toMatch(/could not start/);
 		expect(Notice.shown.some((notice) => /could not start/.test(notice.message))).toBe(true);
 	});
@@ -67,8 +82,13 @@ describe("the built plugin's lifecycle", () => {
 		const status = await call(port, "/");
 		expect(status.json<{ vault: string }>().vault).toBe(first.dir.split("/").pop());
 		const second = await enable({ port });
-		const message = await until(() => (/in use|already used/.test(second.plugin.serverStatus()) ? second.plugin.serverStatus() : null), "the second vault's status");
-		expect(message).toBe(`Port ${port} is already used by Revision Guard for the vault "${first.dir.split("/").pop()!}". Give this vault another port in settings.`);
+		const message = await until(
+			() => (/in use|already used/.test(second.plugin.serverStatus()) ? second.plugin.serverStatus() : null),
+			"the second vault's status",
+		);
+		expect(message).toBe(
+			`Port ${port} is already used by Revision Guard for the vault "${first.dir.split("/").pop()!}". Give this vault another port in settings.`,
+		);
 	});
 
 	it("shows start-up progress for a large vault from the first note on, then hides it", async () => {
@@ -79,9 +99,15 @@ describe("the built plugin's lifecycle", () => {
 			},
 		});
 		await listeningPort(plugin);
-		const progress = Notice.shown.find((notice) => notice.messages.some((message) => message.includes("notes for edits made while Obsidian was closed")));
-		expect(progress?.messages[0]).toBe("Revision Guard: checked 1 of 2001 notes for edits made while Obsidian was closed.");
-		expect(progress?.messages.at(-1)).toBe("Revision Guard: checked 2001 of 2001 notes for edits made while Obsidian was closed.");
+		const progress = Notice.shown.find((notice) =>
+			notice.messages.some((message) => message.includes("notes for edits made while Obsidian was closed")),
+		);
+		expect(progress?.messages[0]).toBe(
+			"Revision Guard: checked 1 of 2001 notes for edits made while Obsidian was closed.",
+		);
+		expect(progress?.messages.at(-1)).toBe(
+			"Revision Guard: checked 2001 of 2001 notes for edits made while Obsidian was closed.",
+		);
 		expect(progress?.hidden).toBe(true);
 	});
 
@@ -98,7 +124,12 @@ describe("the built plugin's lifecycle", () => {
 		app.vault.read = counted;
 		app.vault.cachedRead = counted;
 		// The flood comes a while after onload, once whatever the plugin set up there is running.
-		const plugin = await enableBuiltPlugin(app, dir, { port: 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] }, 300);
+		const plugin = await enableBuiltPlugin(
+			app,
+			dir,
+			{ port: 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] },
+			300,
+		);
 		await listeningPort(plugin);
 		await until(() => reads >= 200 && plugin.guard, "the start-up reconcile");
 		await plugin.guard!.tracker.flush();
@@ -113,7 +144,11 @@ describe("the built plugin's lifecycle", () => {
 		let port = await listeningPort(plugin);
 		const read = await call(port, "/vault/Plan.md", { headers: auth });
 		await writeFile(join(dir, "Plan.md"), "# Plan\nthe person's edit\n");
-		const refused = await call(port, "/vault/Plan.md", { method: "PUT", body: "# Plan\nthe agent's edit\n", headers: { ...auth, "If-Match": read.headers.etag as string } });
+		const refused = await call(port, "/vault/Plan.md", {
+			method: "PUT",
+			body: "# Plan\nthe agent's edit\n",
+			headers: { ...auth, "If-Match": read.headers.etag as string },
+		});
 		expect(refused.status).toBe(412);
 		let current = plugin;
 		for (let round = 0; round < 5; round++) {
@@ -137,18 +172,34 @@ describe("the built plugin's lifecycle", () => {
 			const refuse = async (port: number, note: string) => {
 				const read = await call(port, `/vault/${note}`, { headers: auth });
 				await writeFile(join(dir, note), `# ${note}\nthe person's edit\n`);
-				const refused = await call(port, `/vault/${note}`, { method: "PUT", body: "the agent's edit\n", headers: { ...auth, "If-Match": read.headers.etag as string } });
+				const refused = await call(port, `/vault/${note}`, {
+					method: "PUT",
+					body: "the agent's edit\n",
+					headers: { ...auth, "If-Match": read.headers.etag as string },
+				});
 				expect(refused.status).toBe(412);
 			};
 			const seen = async (port: number) => ({
-				conflicts: (await call(port, "/conflicts", { headers: auth })).json<{ conflicts: { path: string; status: string }[] }>().conflicts,
-				ideas: (await call(port, "/history/Ideas.md", { headers: auth })).json<{ revisions: { revision: string; by: string }[] }>().revisions,
+				conflicts: (await call(port, "/conflicts", { headers: auth })).json<{
+					conflicts: { path: string; status: string }[];
+				}>().conflicts,
+				ideas: (await call(port, "/history/Ideas.md", { headers: auth })).json<{
+					revisions: { revision: string; by: string }[];
+				}>().revisions,
 			});
 			let current = plugin;
 			let port = await listeningPort(current);
 			await refuse(port, "Plan.md");
 			// Made just before the first disable: its history save is still waiting for the debounce then.
-			expect((await call(port, "/vault/Ideas.md", { method: "PUT", body: "one idea\n", headers: { ...auth, "If-None-Match": "*" } })).status).toBe(204);
+			expect(
+				(
+					await call(port, "/vault/Ideas.md", {
+						method: "PUT",
+						body: "one idea\n",
+						headers: { ...auth, "If-None-Match": "*" },
+					})
+				).status,
+			).toBe(204);
 			const cycle = async () => {
 				// Disabled while its saves may still be under way, and enabled again at once, as Obsidian does (unload not awaited).
 				current.unload();
@@ -160,7 +211,10 @@ describe("the built plugin's lifecycle", () => {
 			for (let round = 0; round < 4; round++) await cycle();
 			port = await listeningPort(current);
 			const after = await seen(port);
-			expect(after.conflicts.map((record) => `${record.path} ${record.status}`).sort()).toEqual(["Other.md open", "Plan.md open"]);
+			expect(after.conflicts.map((record) => `${record.path} ${record.status}`).sort()).toEqual([
+				"Other.md open",
+				"Plan.md open",
+			]);
 			expect(after.ideas.map((entry) => entry.by)).toEqual(["e2e-agent"]);
 			// Once every instance has settled, a fresh start reads the same state, and no save left a temp file behind.
 			current.unload();

@@ -60,11 +60,17 @@ describe("the built plugin", () => {
 		// 4. The .bak holds exactly what was sent, and the person's edit survived.
 		expect(await readFile(join(dir, problem.backupPath))).toEqual(Buffer.from(agentText, "utf8"));
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- first\n- added by the person\n");
-		expect(Notice.shown.some((notice) => notice.message.includes("Plan.md") && notice.message.includes("e2e-agent"))).toBe(true);
+		expect(
+			Notice.shown.some((notice) => notice.message.includes("Plan.md") && notice.message.includes("e2e-agent")),
+		).toBe(true);
 		expect(plugin.statusBarItems[0]!.textContent).toBe("1 conflict");
 
 		// 5. A fresh write with the current ETag succeeds.
-		const fresh = await api("/vault/Plan.md", { method: "PUT", body: "# Plan\n\n- merged\n", headers: { "If-Match": `"${problem.currentRevision}"` } });
+		const fresh = await api("/vault/Plan.md", {
+			method: "PUT",
+			body: "# Plan\n\n- merged\n",
+			headers: { "If-Match": `"${problem.currentRevision}"` },
+		});
 		expect(fresh.status).toBe(204);
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- merged\n");
 	});
@@ -73,7 +79,11 @@ describe("the built plugin", () => {
 		const read = await api("/vault/Plan.md");
 		const editor = app.openEditor("Plan.md");
 		editor.editor.setValue("# Plan\n\n- typed but not saved yet\n");
-		const put = await api("/vault/Plan.md", { method: "PUT", body: "agent\n", headers: { "If-Match": read.headers.etag as string } });
+		const put = await api("/vault/Plan.md", {
+			method: "PUT",
+			body: "agent\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(put.status).toBe(412);
 		// The typing stays in the editor (nothing saved it early, nothing overwrote it), and its autosave keeps it.
 		expect(editor.editor.getValue()).toBe("# Plan\n\n- typed but not saved yet\n");
@@ -87,23 +97,38 @@ describe("the built plugin", () => {
 
 		// 1. A stale PUT opens the modal.
 		const read = await api("/vault/Tasks.md");
-		await app.vault.modify(app.vault.getFileByPath("Tasks.md")!, "# Tasks\n\n- [x] write\n- [ ] review\n- [ ] ship (you)\n");
+		await app.vault.modify(
+			app.vault.getFileByPath("Tasks.md")!,
+			"# Tasks\n\n- [x] write\n- [ ] review\n- [ ] ship (you)\n",
+		);
 		Modal.opened.length = 0;
-		const stale = await api("/vault/Tasks.md", { method: "PUT", body: "# Tasks\n\n- [ ] write\n- [ ] review (agent)\n- [ ] ship (agent)\n- [ ] celebrate\n", headers: { "If-Match": read.headers.etag as string } });
+		const stale = await api("/vault/Tasks.md", {
+			method: "PUT",
+			body: "# Tasks\n\n- [ ] write\n- [ ] review (agent)\n- [ ] ship (agent)\n- [ ] celebrate\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(stale.status).toBe(412);
 		const { conflictId } = stale.json<{ conflictId: string }>();
-		const modal = await until(() => Modal.opened.find((candidate) => candidate.modalEl.classList.contains("revision-guard-merge-modal")), "the merge modal");
+		const modal = await until(
+			() => Modal.opened.find((candidate) => candidate.modalEl.classList.contains("revision-guard-merge-modal")),
+			"the merge modal",
+		);
 
 		// 2. Resolve it: the toggle and the review line merge by themselves; the one conflict (ship) goes to the agent.
 		// By accessible name: Save shows its shortcut on the button, named by its word alone.
-		const button = (label: string) => [...modal.contentEl.querySelectorAll("button")].find((candidate) => (candidate.getAttribute("aria-label") ?? candidate.textContent) === label);
+		const button = (label: string) =>
+			[...modal.contentEl.querySelectorAll("button")].find(
+				(candidate) => (candidate.getAttribute("aria-label") ?? candidate.textContent) === label,
+			);
 		const takeAgents = await until(() => button("Take the agent's"), "the conflict's buttons");
 		takeAgents.click();
 		button("Save")!.click();
 		await until(() => !modal.isOpen, "the modal to close after saving");
 
 		// 3. The note holds the resolved text: the person's checkbox, the agent's lines and its new item.
-		expect(await readFile(join(dir, "Tasks.md"), "utf8")).toBe("# Tasks\n\n- [x] write\n- [ ] review (agent)\n- [ ] ship (agent)\n- [ ] celebrate\n");
+		expect(await readFile(join(dir, "Tasks.md"), "utf8")).toBe(
+			"# Tasks\n\n- [x] write\n- [ ] review (agent)\n- [ ] ship (agent)\n- [ ] celebrate\n",
+		);
 
 		// 4. The agent learns the outcome.
 		const record = (await api(`/conflicts/${conflictId}`)).json();
@@ -116,14 +141,24 @@ describe("the built plugin", () => {
 		// The agent reads what the person sees (the typing included) and adds a line.
 		const read = await api("/vault/Plan.md");
 		expect(read.text).toBe("# Plan\n\n- first\n- typed first\n");
-		const put = await api("/vault/Plan.md", { method: "PUT", body: `${read.text}- by the agent\n`, headers: { "If-Match": read.headers.etag as string } });
+		const put = await api("/vault/Plan.md", {
+			method: "PUT",
+			body: `${read.text}- by the agent\n`,
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(put.status).toBe(204);
 		// The person types again; an agent write based on the older read is refused and kept.
 		view.type("- typed second\n", view.editor.getValue().length);
-		const stale = await api("/vault/Plan.md", { method: "PUT", body: "# Plan\n\nthe agent's old copy\n", headers: { "If-Match": read.headers.etag as string } });
+		const stale = await api("/vault/Plan.md", {
+			method: "PUT",
+			body: "# Plan\n\nthe agent's old copy\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(stale.status).toBe(412);
 		await app.clock.advance(2_000);
-		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\n\n- first\n- typed first\n- by the agent\n- typed second\n");
+		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe(
+			"# Plan\n\n- first\n- typed first\n- by the agent\n- typed second\n",
+		);
 	});
 
 	it("folds another program's save into a note with unsaved typing, and keeps one that overlaps the typing as .bak with a notice", async () => {
@@ -132,7 +167,10 @@ describe("the built plugin", () => {
 		// Another program (an agent's own file tool) saves the note while the autosave is pending.
 		app.outside.write("Plan.md", "# Plan for the week\n\n- first\n");
 		await app.clock.advance(500);
-		await until(() => view.editor.getValue() === "# Plan for the week\n\n- typed first\n", "the save folded into the editor");
+		await until(
+			() => view.editor.getValue() === "# Plan for the week\n\n- typed first\n",
+			"the save folded into the editor",
+		);
 		await app.clock.advance(2_000);
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan for the week\n\n- typed first\n");
 
@@ -140,13 +178,20 @@ describe("the built plugin", () => {
 		view.type("more ");
 		app.outside.write("Plan.md", "# Plan for the week\n\n- first, by the program\n");
 		await app.clock.advance(500);
-		const notice = await until(() => Notice.shown.find((shown) => shown.fragment?.textContent?.includes("Another program saved")), "the notice");
+		const notice = await until(
+			() => Notice.shown.find((shown) => shown.fragment?.textContent?.includes("Another program saved")),
+			"the notice",
+		);
 		const backupPath = /kept in "([^"]+)"/.exec(notice.fragment!.textContent)![1]!;
 		expect(await readFile(join(dir, backupPath), "utf8")).toBe("# Plan for the week\n\n- first, by the program\n");
 		await app.clock.advance(2_000);
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan for the week\n\n- typed more first\n");
-		const conflicts = (await api("/conflicts")).json<{ conflicts: { reason: string; source?: string; agent: string }[] }>();
-		expect(conflicts.conflicts).toEqual([expect.objectContaining({ reason: "outside-over-typing", source: "outside", agent: "another program" })]);
+		const conflicts = (await api("/conflicts")).json<{
+			conflicts: { reason: string; source?: string; agent: string }[];
+		}>();
+		expect(conflicts.conflicts).toEqual([
+			expect.objectContaining({ reason: "outside-over-typing", source: "outside", agent: "another program" }),
+		]);
 	});
 
 	it("generates a key on first run and answers GET / without one", async () => {

@@ -18,15 +18,25 @@ let dir: string;
 let app: App;
 let plugin: LoadedPlugin;
 let port: number;
-const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${KEY}`, ...options.headers } });
+const api = (path: string, options: Parameters<typeof call>[2] = {}) =>
+	call(port, path, { ...options, headers: { Authorization: `Bearer ${KEY}`, ...options.headers } });
 
 beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "rg-e2e-workspace-"));
 	await writeFile(join(dir, "Plan.md"), "# Plan\n");
 	app = new App(dir);
-	Object.assign(app, { internalPlugins: { getPluginById: (id: string) => (id === "daily-notes" ? { instance: { options: { folder: "Days", format: "dddd YYYY-MM-DD" } } } : null) } });
+	Object.assign(app, {
+		internalPlugins: {
+			getPluginById: (id: string) =>
+				id === "daily-notes" ? { instance: { options: { folder: "Days", format: "dddd YYYY-MM-DD" } } } : null,
+		},
+	});
 	plugin = loadBuiltPlugin(app);
-	plugin.data = { port: 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }], commandKeys: ["e2e-agent"] };
+	plugin.data = {
+		port: 0,
+		keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }],
+		commandKeys: ["e2e-agent"],
+	};
 	await plugin.onload();
 	app.workspace.triggerLayoutReady();
 	port = await listeningPort(plugin);
@@ -47,8 +57,15 @@ describe("the built plugin's workspace", () => {
 	});
 
 	it("runs a command for the allowed key and credits its change", async () => {
-		app.commands.addCommand({ id: "test:stamp", name: "Stamp", callback: () => app.vault.process(app.vault.getFileByPath("Plan.md")!, (text) => `${text}stamped\n`) });
-		expect((await api("/commands/")).json()).toMatchObject({ allowed: true, commands: expect.arrayContaining([{ id: "test:stamp", name: "Stamp" }]) });
+		app.commands.addCommand({
+			id: "test:stamp",
+			name: "Stamp",
+			callback: () => app.vault.process(app.vault.getFileByPath("Plan.md")!, (text) => `${text}stamped\n`),
+		});
+		expect((await api("/commands/")).json()).toMatchObject({
+			allowed: true,
+			commands: expect.arrayContaining([{ id: "test:stamp", name: "Stamp" }]),
+		});
 		expect((await api("/commands/test:stamp/", { method: "POST" })).status).toBe(204);
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("# Plan\nstamped\n");
 		const history = (await api("/history/Plan.md")).json<{ revisions: { by: string }[] }>();

@@ -11,7 +11,17 @@ import { join } from "path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers/http-client";
 import { forbidServerErrors } from "../helpers/no-server-errors";
-import { killSpawnedHosts, launch, READY_LINE, requireBuiltCli, serveHost, stop, until, within, type Served } from "../helpers/spawned-host";
+import {
+	killSpawnedHosts,
+	launch,
+	READY_LINE,
+	requireBuiltCli,
+	serveHost,
+	stop,
+	until,
+	within,
+	type Served,
+} from "../helpers/spawned-host";
 import { allFiles, writeVaultFile } from "../helpers/vault-files";
 
 const BASE64URL_KEY = /^[A-Za-z0-9_-]{43}$/;
@@ -33,11 +43,17 @@ function tryLines(welcome: string): { exportLine: string; steps: string[] } {
 
 function bash(script: string): Promise<string> {
 	return new Promise((resolve, reject) =>
-		execFile("bash", ["-c", script], { timeout: 10_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))),
+		execFile("bash", ["-c", script], { timeout: 10_000 }, (error, stdout, stderr) =>
+			error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+		),
 	);
 }
 
-const hasCurl = (): Promise<boolean> => bash("command -v curl").then(() => true, () => false);
+const hasCurl = (): Promise<boolean> =>
+	bash("command -v curl").then(
+		() => true,
+		() => false,
+	);
 
 /**
  * Runs the three printed lines in bash and returns each step's HTTP status. Without curl on this machine, the same
@@ -55,7 +71,11 @@ async function runTryLines(served: Served): Promise<number[]> {
 	const url = new URL(steps[0]!.split(" ").at(-1)!);
 	const read = await served.api(url.pathname);
 	const etag = String(read.headers.etag);
-	const update = await served.api(url.pathname, { method: "PUT", headers: { "If-Match": etag }, body: "# Updated\n\nUpdated by an agent.\n" });
+	const update = await served.api(url.pathname, {
+		method: "PUT",
+		headers: { "If-Match": etag },
+		body: "# Updated\n\nUpdated by an agent.\n",
+	});
 	const stale = await served.api(url.pathname, { method: "PUT", headers: { "If-Match": etag }, body: "stale copy\n" });
 	return [read.status, update.status, stale.status];
 }
@@ -63,7 +83,11 @@ async function runTryLines(served: Served): Promise<number[]> {
 /** Every file under `root` with its bytes, to compare a folder before and after. */
 async function snapshotOf(root: string): Promise<Record<string, string>> {
 	const files = await allFiles(root);
-	return Object.fromEntries(await Promise.all(files.map(async (path) => [path, (await readFile(join(root, path))).toString("base64")] as const)));
+	return Object.fromEntries(
+		await Promise.all(
+			files.map(async (path) => [path, (await readFile(join(root, path))).toString("base64")] as const),
+		),
+	);
 }
 
 async function backups(root: string): Promise<string[]> {
@@ -106,7 +130,9 @@ describe("the headless host serving a folder", () => {
 		expect(read.text).toBe("# Inbox\n\n- call Ada\n");
 		expect(read.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
 		expect((await call(host.port, "/vault/Inbox.md")).status).toBe(401);
-		expect((await host.api("/vault/Inbox.md", { headers: { Authorization: "Bearer wrong-key-0123456789" } })).status).toBe(401);
+		expect(
+			(await host.api("/vault/Inbox.md", { headers: { Authorization: "Bearer wrong-key-0123456789" } })).status,
+		).toBe(401);
 	});
 
 	it("refuses a PUT based on a revision older than an edit made on disk, with 412 and a .bak", async () => {
@@ -116,14 +142,22 @@ describe("the headless host serving a folder", () => {
 		expect(read.status).toBe(200);
 		await writeFile(join(dir, "Inbox.md"), "# Inbox\n\nTyped by a person in another editor.\n");
 
-		const stale = await host.api("/vault/Inbox.md", { method: "PUT", headers: { "If-Match": String(read.headers.etag) }, body: "# Inbox\n\nThe agent's copy.\n" });
+		const stale = await host.api("/vault/Inbox.md", {
+			method: "PUT",
+			headers: { "If-Match": String(read.headers.etag) },
+			body: "# Inbox\n\nThe agent's copy.\n",
+		});
 		expect(stale.status, stale.text).toBe(412);
 		expect(await readFile(join(dir, "Inbox.md"), "utf8")).toBe("# Inbox\n\nTyped by a person in another editor.\n");
 		const kept = await backups(dir);
 		expect(kept).toHaveLength(1);
 		expect(kept[0]).toMatch(/^Inbox\.\d{8}-\d{6}\.bak\.md$/);
 		expect(await readFile(join(dir, kept[0]!), "utf8")).toBe("# Inbox\n\nThe agent's copy.\n");
-		await until(host, () => host.out().includes(`refused a stale write to Inbox.md from agent; its content is kept in ${kept[0]}`), "the refusal to be logged");
+		await until(
+			host,
+			() => host.out().includes(`refused a stale write to Inbox.md from agent; its content is kept in ${kept[0]}`),
+			"the refusal to be logged",
+		);
 	});
 
 	it("says when another program's save dropped the edits saved before it, and where they are kept", async () => {
@@ -132,9 +166,20 @@ describe("the headless host serving a folder", () => {
 		expect((await host.api("/vault/Inbox.md")).status).toBe(200);
 		await writeFile(join(dir, "Inbox.md"), "# Inbox\n\n- one\n- two (person)\n\nnotes\n");
 		// The person's save is seen before the script's (two saves within the watcher's window are one).
-		await vi.waitFor(async () => expect((await host.api("/history/Inbox.md")).json<{ revisions: unknown[] }>().revisions).toHaveLength(2), { timeout: 10_000, interval: 50 });
+		await vi.waitFor(
+			async () =>
+				expect((await host.api("/history/Inbox.md")).json<{ revisions: unknown[] }>().revisions).toHaveLength(2),
+			{ timeout: 10_000, interval: 50 },
+		);
 		await writeFile(join(dir, "Inbox.md"), "# Inbox\n\n- one\n\nnotes from a script\n");
-		await until(host, () => /another program saved Inbox\.md without the changes saved before it; that text is kept in Inbox\.\d{8}-\d{6}\.bak\.md/.test(host.out()), "the outside save to be logged");
+		await until(
+			host,
+			() =>
+				/another program saved Inbox\.md without the changes saved before it; that text is kept in Inbox\.\d{8}-\d{6}\.bak\.md/.test(
+					host.out(),
+				),
+			"the outside save to be logged",
+		);
 	});
 
 	it("prints curl lines that work on a note whose path needs encoding", async () => {
@@ -142,7 +187,9 @@ describe("the headless host serving a folder", () => {
 		const host = await serve(["--vault", dir, "--port", "0"]);
 		expect(tryLines(host.welcome).steps[0]).toContain("/vault/My%20Notes/It%27s%20%28an%29%20idea%21.md");
 		expect(await runTryLines(host)).toEqual([200, 204, 412]);
-		expect(await readFile(join(dir, "My Notes/It's (an) idea!.md"), "utf8")).toBe("# Updated\n\nUpdated by an agent.\n");
+		expect(await readFile(join(dir, "My Notes/It's (an) idea!.md"), "utf8")).toBe(
+			"# Updated\n\nUpdated by an agent.\n",
+		);
 		const kept = await backups(dir);
 		expect(kept).toHaveLength(1);
 		expect(await readFile(join(dir, kept[0]!), "utf8")).toBe("stale copy\n");
@@ -153,9 +200,12 @@ describe("the headless host serving a folder", () => {
 		expect(host.welcome).toContain("0 notes tracked");
 		expect(host.welcome).not.toContain("Welcome.md");
 		expect(host.welcome).toContain("This folder has no notes yet");
-		for (const step of tryLines(host.welcome).steps) expect(step).toContain(`http://127.0.0.1:${host.port}/vault/YOUR-NOTE.md`);
+		for (const step of tryLines(host.welcome).steps)
+			expect(step).toContain(`http://127.0.0.1:${host.port}/vault/YOUR-NOTE.md`);
 		// A folder given with --vault is never filled with demo notes.
-		expect(await allFiles(dir).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual([]);
+		expect(await allFiles(dir).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual(
+			[],
+		);
 	});
 
 	it("prints a ready-to-paste Claude Code command and MCP client JSON for its port and key, and they work", async () => {
@@ -163,17 +213,28 @@ describe("the headless host serving a folder", () => {
 		const host = await serve(["--vault", dir, "--port", "0"]);
 		const mcpUrl = `http://127.0.0.1:${host.port}/mcp`;
 		const lines = host.welcome.split("\n").map((line) => line.trim());
-		expect(lines).toContain(`claude mcp add --transport http revision-guard ${mcpUrl} --header "Authorization: Bearer ${host.key}"`);
+		expect(lines).toContain(
+			`claude mcp add --transport http revision-guard ${mcpUrl} --header "Authorization: Bearer ${host.key}"`,
+		);
 		const json = lines.find((line) => line.startsWith('{"mcpServers"'));
 		expect(json, host.welcome).toBeDefined();
-		const config = JSON.parse(json!) as { mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
-		expect(config).toEqual({ mcpServers: { "revision-guard": { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${host.key}` } } } });
+		const config = JSON.parse(json!) as {
+			mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
+		};
+		expect(config).toEqual({
+			mcpServers: { "revision-guard": { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${host.key}` } } },
+		});
 		// What a client configured from it sends: an MCP initialize to that URL with that header.
 		const entry = config.mcpServers["revision-guard"]!;
 		const initialize = await call(host.port, new URL(entry.url).pathname, {
 			method: "POST",
 			headers: { ...entry.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } } }),
+			body: JSON.stringify({
+				jsonrpc: "2.0",
+				id: 1,
+				method: "initialize",
+				params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } },
+			}),
 		});
 		expect(initialize.status, initialize.text).toBe(200);
 		expect(initialize.text).toContain("serverInfo");
@@ -219,7 +280,10 @@ describe("the headless host serving a folder", () => {
 			return { host, signal };
 		});
 		for (const { host, signal } of hosts) {
-			expect(await within(host.exited, 10_000, `the host to exit on ${signal}`), host.out() + host.err()).toEqual({ code: 0, signal: null });
+			expect(await within(host.exited, 10_000, `the host to exit on ${signal}`), host.out() + host.err()).toEqual({
+				code: 0,
+				signal: null,
+			});
 			expect(host.out()).toContain(READY_LINE);
 			expect(host.out()).toContain(`${signal}: stopping…`);
 		}
@@ -254,7 +318,8 @@ describe("the headless host serving the demo vault", () => {
 		expect(await stop(first, "SIGINT")).toEqual({ code: 0, signal: null });
 
 		const second = await serve(["--port", "0"]);
-		for (const step of tryLines(second.welcome).steps) expect(step).toContain(`http://127.0.0.1:${second.port}/vault/Welcome.md`);
+		for (const step of tryLines(second.welcome).steps)
+			expect(step).toContain(`http://127.0.0.1:${second.port}/vault/Welcome.md`);
 		expect(second.welcome).not.toContain(".bak.md");
 	});
 
@@ -264,7 +329,11 @@ describe("the headless host serving the demo vault", () => {
 		expect(host.welcome).not.toContain("Created a demo vault");
 		expect(host.welcome).toContain("1 notes tracked");
 		expect(tryLines(host.welcome).steps[0]).toContain("/vault/Mine.md");
-		expect(await allFiles(join(dir, "demo-vault")).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual(["Mine.md"]);
+		expect(
+			await allFiles(join(dir, "demo-vault")).then((files) =>
+				files.filter((path) => !path.startsWith(".revision-guard/")),
+			),
+		).toEqual(["Mine.md"]);
 	});
 });
 
@@ -281,7 +350,9 @@ describe("the headless host's command line", () => {
 
 	it("exits with code 1 and says so when the port is in use", async () => {
 		blocker = createServer((socket) => blocked.add(socket));
-		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		const port = await new Promise<number>((resolve) =>
+			blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)),
+		);
 		const host = launch(["--vault", dir, "--port", String(port)], dir);
 		const exit = await within(host.exited, 10_000, "the host to give up");
 		expect(exit).toEqual({ code: 1, signal: null });
@@ -291,7 +362,9 @@ describe("the headless host's command line", () => {
 
 	it("leaves the folder as it was when the port is in use: no state folder, no key", async () => {
 		blocker = createServer((socket) => blocked.add(socket));
-		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		const port = await new Promise<number>((resolve) =>
+			blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)),
+		);
 		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
 		const host = launch(["--vault", dir, "--port", String(port)], dir);
 		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
@@ -314,7 +387,9 @@ describe("the headless host's command line", () => {
 		expect(await stop(first, "SIGTERM")).toEqual({ code: 0, signal: null });
 		const before = await snapshotOf(dir);
 		blocker = createServer((socket) => blocked.add(socket));
-		const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+		const port = await new Promise<number>((resolve) =>
+			blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)),
+		);
 		const host = launch(["--vault", dir, "--port", String(port)], dir);
 		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
 		expect(await snapshotOf(dir)).toEqual(before);
@@ -327,7 +402,9 @@ describe("the headless host's command line", () => {
 		await writeVaultFile(dir, "Inbox.md", "# Inbox\n");
 		const host = launch(["--vault", join(dir), "--port", String(holder.port)], join(dir, "Other"));
 		expect(await within(host.exited, 10_000, "the host to give up")).toEqual({ code: 1, signal: null });
-		expect(host.err()).toContain(`Port ${holder.port} is already used by Revision Guard for the vault "Other"; pick another with --port N.`);
+		expect(host.err()).toContain(
+			`Port ${holder.port} is already used by Revision Guard for the vault "Other"; pick another with --port N.`,
+		);
 		expect(host.err()).not.toContain("settings");
 		expect((await allFiles(dir)).filter((path) => !path.startsWith("Other/"))).toEqual(["Inbox.md"]);
 	});
@@ -366,7 +443,11 @@ describe("the headless host's command line", () => {
 	it("keeps its settings file (which holds the keys) private to the user, even one an older version left readable", async () => {
 		const state = join(dir, ".revision-guard");
 		await mkdir(state, { recursive: true });
-		await writeFile(join(state, "settings.json"), JSON.stringify({ keys: [{ name: "old", key: "k".repeat(43), created: "2026-01-01" }] }), { mode: 0o644 });
+		await writeFile(
+			join(state, "settings.json"),
+			JSON.stringify({ keys: [{ name: "old", key: "k".repeat(43), created: "2026-01-01" }] }),
+			{ mode: 0o644 },
+		);
 		const host = await serve(["--vault", dir, "--port", "0"]);
 		expect((await stat(join(state, "settings.json"))).mode & 0o777).toBe(0o600);
 		await stop(host, "SIGTERM");

@@ -17,7 +17,11 @@ describe("openFolderGuard: merge bases", () => {
 		const first = await startHeadless({}, dir);
 		let etag = (await first.api("/vault/Note.md")).headers.etag as string;
 		for (let i = 1; i <= 30; i++) {
-			const put = await first.api("/vault/Note.md", { method: "PUT", body: `version ${i}\n`, headers: { "If-Match": etag } });
+			const put = await first.api("/vault/Note.md", {
+				method: "PUT",
+				body: `version ${i}\n`,
+				headers: { "If-Match": etag },
+			});
 			expect(put.status).toBe(204);
 			etag = put.headers.etag as string;
 		}

@@ -57,7 +57,9 @@ describe("livenessOf", () => {
 	});
 
 	it("never judges a record from another machine", async () => {
-		expect(livenessOf({ ...holderRecord("headless", 1), hostname: `${hostname()}-elsewhere`, pid: await deadPid() })).toBe("elsewhere");
+		expect(
+			livenessOf({ ...holderRecord("headless", 1), hostname: `${hostname()}-elsewhere`, pid: await deadPid() }),
+		).toBe("elsewhere");
 	});
 });
 
@@ -101,13 +103,17 @@ describe("takeLock", () => {
 	it("refuses a lock from another machine, whose pid it cannot judge", async () => {
 		const remote = { ...holderRecord("headless", 27125), hostname: `${hostname()}-elsewhere`, pid: await deadPid() };
 		await leftBehind(remote);
-		expect(await takeLock(lock, holderRecord("headless", 1))).toEqual({ refused: { holder: remote, liveness: "elsewhere" } });
+		expect(await takeLock(lock, holderRecord("headless", 1))).toEqual({
+			refused: { holder: remote, liveness: "elsewhere" },
+		});
 	});
 
 	it("of many processes taking over one stale lock at once, exactly one gets it", async () => {
 		await leftBehind({ ...holderRecord("headless", 1), pid: await deadPid() });
 		// Each contender is a record of its own; all are alive (this process), so the losers meet the winner.
-		const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) => takeLock(lock, holderRecord("headless", 2000 + i))));
+		const attempts = await Promise.all(
+			Array.from({ length: 8 }, (_, i) => takeLock(lock, holderRecord("headless", 2000 + i))),
+		);
 		const winners = attempts.filter((attempt) => "held" in attempt);
 		expect(winners).toHaveLength(1);
 		const winner = (winners[0] as { held: HeldLock }).held.record;
@@ -119,7 +125,9 @@ describe("takeLock", () => {
 	it("refuses an unreadable lock while it may still be being written, and takes it over once long untouched", async () => {
 		await leftBehind(holderRecord("headless", 1));
 		await writeFile(lock, "");
-		expect(await takeLock(lock, holderRecord("headless", 2))).toEqual({ refused: { holder: null, liveness: "unreadable" } });
+		expect(await takeLock(lock, holderRecord("headless", 2))).toEqual({
+			refused: { holder: null, liveness: "unreadable" },
+		});
 		const old = new Date(Date.now() - 60_000);
 		await utimes(lock, old, old);
 		expect(held(await takeLock(lock, holderRecord("headless", 2))).tookOver).toBe("unreadable");

@@ -50,7 +50,9 @@ describe("loadHostSettings", () => {
 		const dir = await mkdtemp(join(tmpdir(), "rg-host-settings-"));
 		try {
 			const first = await loadHostSettings(new NodeStateStorage(join(dir, ".revision-guard")), null, 27125);
-			const onDisk = JSON.parse(await readFile(join(dir, ".revision-guard", "settings.json"), "utf8")) as RevisionGuardSettings;
+			const onDisk = JSON.parse(
+				await readFile(join(dir, ".revision-guard", "settings.json"), "utf8"),
+			) as RevisionGuardSettings;
 			expect(onDisk.keys).toEqual(first.keys);
 			const second = await loadHostSettings(new NodeStateStorage(join(dir, ".revision-guard")), null, 27125);
 			expect(second.keys).toEqual(first.keys);
@@ -59,7 +61,7 @@ describe("loadHostSettings", () => {
 		}
 	});
 
-	it("adds a command-line key first, as \"cli\", accepted alongside the saved key", async () => {
+	it('adds a command-line key first, as "cli", accepted alongside the saved key', async () => {
 		const storage = new MemoryStorage();
 		const saved = (await loadHostSettings(storage, null, 27125)).keys[0]!;
 		const settings = await loadHostSettings(storage, CLI_KEY, 27125);
@@ -85,7 +87,10 @@ describe("loadHostSettings", () => {
 
 	it("takes the port from the argument, whatever the file says", async () => {
 		const storage = new MemoryStorage();
-		storage.files.set("settings.json", JSON.stringify({ port: 1234, keys: [{ name: "mine", key: CLI_KEY, created: "2026-01-01" }] }));
+		storage.files.set(
+			"settings.json",
+			JSON.stringify({ port: 1234, keys: [{ name: "mine", key: CLI_KEY, created: "2026-01-01" }] }),
+		);
 		expect((await loadHostSettings(storage, null, 5555)).port).toBe(5555);
 		expect((await loadHostSettings(storage, null, 0)).port).toBe(0);
 	});
@@ -93,18 +98,34 @@ describe("loadHostSettings", () => {
 	it("keeps the other saved settings", async () => {
 		const storage = new MemoryStorage();
 		const keys = [{ name: "mine", key: CLI_KEY, created: "2026-01-01" }];
-		storage.files.set("settings.json", JSON.stringify({ keys, requireToken: false, backupFolder: "Backups", maxBodyMB: 2 }));
+		storage.files.set(
+			"settings.json",
+			JSON.stringify({ keys, requireToken: false, backupFolder: "Backups", maxBodyMB: 2 }),
+		);
 		const settings = await loadHostSettings(storage, null, 27125);
-		expect(settings).toMatchObject({ keys, requireToken: false, backupFolder: "Backups", maxBodyMB: 2, baseStoreCapMB: DEFAULT_SETTINGS.baseStoreCapMB });
+		expect(settings).toMatchObject({
+			keys,
+			requireToken: false,
+			backupFolder: "Backups",
+			maxBodyMB: 2,
+			baseStoreCapMB: DEFAULT_SETTINGS.baseStoreCapMB,
+		});
 	});
 
-	it.each(["{not json", "", "null", "[]", "42", '"text"'])("falls back to defaults and a fresh key when settings.json is %j", async (text) => {
-		const storage = new MemoryStorage();
-		storage.files.set("settings.json", text);
-		const settings = await loadHostSettings(storage, null, 4321);
-		expect(settings).toEqual({ ...DEFAULT_SETTINGS, port: 4321, keys: [expect.objectContaining({ name: "agent", key: expect.stringMatching(BASE64URL_KEY) })] });
-		expect(stored(storage).keys).toEqual(settings.keys);
-	});
+	it.each(["{not json", "", "null", "[]", "42", '"text"'])(
+		"falls back to defaults and a fresh key when settings.json is %j",
+		async (text) => {
+			const storage = new MemoryStorage();
+			storage.files.set("settings.json", text);
+			const settings = await loadHostSettings(storage, null, 4321);
+			expect(settings).toEqual({
+				...DEFAULT_SETTINGS,
+				port: 4321,
+				keys: [expect.objectContaining({ name: "agent", key: expect.stringMatching(BASE64URL_KEY) })],
+			});
+			expect(stored(storage).keys).toEqual(settings.keys);
+		},
+	);
 
 	it("falls back to a fresh key when settings.json on disk is damaged", async () => {
 		const dir = await mkdtemp(join(tmpdir(), "rg-host-settings-"));

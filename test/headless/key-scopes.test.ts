@@ -34,11 +34,29 @@ async function writeSettings(keys: unknown[]): Promise<void> {
 
 describe("key scopes in the headless host's settings.json", () => {
 	it.each([
-		["a string instead of a list", { write: "Projects/**" }, "write", 'The write list of the key "scoped" must be a list of globs'],
-		["an invalid glob", { read: ["Projects/**", "*.{md,txt}"] }, "read", 'The read list of the key "scoped" has an invalid glob at position 2'],
-		["a list of something else", { propose: [42] }, "propose", 'The propose list of the key "scoped" has an invalid glob at position 1'],
+		[
+			"a string instead of a list",
+			{ write: "Projects/**" },
+			"write",
+			'The write list of the key "scoped" must be a list of globs',
+		],
+		[
+			"an invalid glob",
+			{ read: ["Projects/**", "*.{md,txt}"] },
+			"read",
+			'The read list of the key "scoped" has an invalid glob at position 2',
+		],
+		[
+			"a list of something else",
+			{ propose: [42] },
+			"propose",
+			'The propose list of the key "scoped" has an invalid glob at position 1',
+		],
 	])("refuses to start when a key's list is %s, naming the key and the field", async (_what, lists, field, words) => {
-		await writeSettings([{ name: "fine", key: "f".repeat(43), created: "2026-01-01" }, { name: "scoped", key: KEY, created: "2026-01-01", ...lists }]);
+		await writeSettings([
+			{ name: "fine", key: "f".repeat(43), created: "2026-01-01" },
+			{ name: "scoped", key: KEY, created: "2026-01-01", ...lists },
+		]);
 		const host = launch(["--vault", dir, "--port", "0"], dir);
 		const exit = await within(host.exited, 15_000, "the host to refuse to start");
 		expect(exit.code).toBe(1);
@@ -60,10 +78,17 @@ describe("key scopes in the headless host's settings.json", () => {
 			{ name: "agent", key: "a".repeat(43), created: "2026-01-01" },
 			{ name: "scoped", key: KEY, created: "2026-01-01", read: "**" },
 		]);
-		await until(host, () => host.err().includes('The read list of the key "scoped" must be a list of globs'), "the host to refuse the malformed key");
+		await until(
+			host,
+			() => host.err().includes('The read list of the key "scoped" must be a list of globs'),
+			"the host to refuse the malformed key",
+		);
 		expect(host.err()).toContain('The key "scoped" is refused until its read field is fixed.');
 		expect((await read("Projects/plan.md")).status).toBe(401);
 		expect((await read("Private/diary.md")).status).toBe(401);
-		expect((await call(host.port, "/vault/Private/diary.md", { headers: { Authorization: `Bearer ${"a".repeat(43)}` } })).status).toBe(200);
+		expect(
+			(await call(host.port, "/vault/Private/diary.md", { headers: { Authorization: `Bearer ${"a".repeat(43)}` } }))
+				.status,
+		).toBe(200);
 	});
 });

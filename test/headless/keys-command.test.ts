@@ -33,11 +33,19 @@ async function keys(...argv: string[]): Promise<{ code: number; out: string; err
 	if (args.command === "error") throw new Error(args.message);
 	let out = "";
 	let err = "";
-	const code = await runKeys(args, (text) => (out += text), (text) => (err += text));
+	const code = await runKeys(
+		args,
+		(text) => (out += text),
+		(text) => (err += text),
+	);
 	return { code, out, err };
 }
 
-const stored = async () => JSON.parse(await readFile(join(dir, SETTINGS), "utf8")) as { keys: { name: string; key: string; created: string }[]; requireToken?: boolean };
+const stored = async () =>
+	JSON.parse(await readFile(join(dir, SETTINGS), "utf8")) as {
+		keys: { name: string; key: string; created: string }[];
+		requireToken?: boolean;
+	};
 
 describe("keys on a folder", () => {
 	it("adds a 256-bit key, prints it once, and keeps settings.json private", async () => {
@@ -66,10 +74,23 @@ describe("keys on a folder", () => {
 
 	it("revokes a key by name and keeps every other setting as it was", async () => {
 		await mkdir(join(dir, ".revision-guard"), { recursive: true });
-		await writeFile(join(dir, SETTINGS), JSON.stringify({ requireToken: false, keys: [{ name: "a", key: "a".repeat(43), created: "2026-01-01" }, { name: "b", key: "b".repeat(43), created: "2026-01-02" }] }), { mode: 0o644 });
+		await writeFile(
+			join(dir, SETTINGS),
+			JSON.stringify({
+				requireToken: false,
+				keys: [
+					{ name: "a", key: "a".repeat(43), created: "2026-01-01" },
+					{ name: "b", key: "b".repeat(43), created: "2026-01-02" },
+				],
+			}),
+			{ mode: 0o644 },
+		);
 		const revoked = await keys("revoke", "a");
 		expect(revoked.code).toBe(0);
-		expect(await stored()).toEqual({ requireToken: false, keys: [{ name: "b", key: "b".repeat(43), created: "2026-01-02" }] });
+		expect(await stored()).toEqual({
+			requireToken: false,
+			keys: [{ name: "b", key: "b".repeat(43), created: "2026-01-02" }],
+		});
 		expect((await stat(join(dir, SETTINGS))).mode & 0o777).toBe(0o600);
 		const missing = await keys("revoke", "a");
 		expect(missing.code).toBe(1);
@@ -103,18 +124,32 @@ describe("keys on a folder", () => {
 	});
 
 	it("says how to get a key when there is none yet, and refuses a folder that does not exist", async () => {
-		expect((await keys("list")).out).toContain('has no agent keys yet. The host makes one named "agent" when it starts');
+		expect((await keys("list")).out).toContain(
+			'has no agent keys yet. The host makes one named "agent" when it starts',
+		);
 		const args = parseKeysArgs(["list", "--vault", join(dir, "missing")]) as KeysArgs;
 		let err = "";
-		expect(await runKeys(args, () => undefined, (text) => (err += text))).toBe(2);
+		expect(
+			await runKeys(
+				args,
+				() => undefined,
+				(text) => (err += text),
+			),
+		).toBe(2);
 		expect(err).toContain("does not exist");
 	});
 
 	it("reads its words strictly", () => {
-		expect(parseKeysArgs(["add"])).toEqual({ command: "error", message: "keys add needs one key name, e.g. keys add claude-code." });
+		expect(parseKeysArgs(["add"])).toEqual({
+			command: "error",
+			message: "keys add needs one key name, e.g. keys add claude-code.",
+		});
 		expect(parseKeysArgs(["add", "a\tb"])).toMatchObject({ command: "error" });
 		expect(parseKeysArgs(["add", "x".repeat(65)])).toMatchObject({ command: "error" });
-		expect(parseKeysArgs(["rotate", "x"])).toEqual({ command: "error", message: "keys needs list, add NAME or revoke NAME." });
+		expect(parseKeysArgs(["rotate", "x"])).toEqual({
+			command: "error",
+			message: "keys needs list, add NAME or revoke NAME.",
+		});
 		expect(parseKeysArgs(["list", "--vault=/v"])).toEqual({ command: "keys", action: "list", name: "", vault: "/v" });
 	});
 });
@@ -128,13 +163,22 @@ describe("keys and a running host (the built CLI)", () => {
 		const added = await runCli(["keys", "add", "nightly", "--vault", dir], dir);
 		expect(added.code, added.err).toBe(0);
 		const key = /^ {2}(\S+)$/m.exec(added.out)![1]!;
-		const read = (with_: string) => call(host.port, "/vault/Inbox.md", { headers: { Authorization: `Bearer ${with_}` } });
-		await until(host, () => host.out().includes("Keys changed in settings.json: accepting agent, nightly."), "the host to take the new key");
+		const read = (with_: string) =>
+			call(host.port, "/vault/Inbox.md", { headers: { Authorization: `Bearer ${with_}` } });
+		await until(
+			host,
+			() => host.out().includes("Keys changed in settings.json: accepting agent, nightly."),
+			"the host to take the new key",
+		);
 		expect((await read(key)).status).toBe(200);
 
 		const revoked = await runCli(["keys", "revoke", "nightly", "--vault", dir], dir);
 		expect(revoked.code, revoked.err).toBe(0);
-		await until(host, () => host.out().includes("Keys changed in settings.json: accepting agent."), "the host to drop the key");
+		await until(
+			host,
+			() => host.out().includes("Keys changed in settings.json: accepting agent."),
+			"the host to drop the key",
+		);
 		expect((await read(key)).status).toBe(401);
 		expect((await read(host.key)).status).toBe(200);
 

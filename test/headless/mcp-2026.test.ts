@@ -43,15 +43,35 @@ describe("the built headless host and a 2026-07-28 client", () => {
 
 		const read = await modern(host.port, "tools/call", { name: "read_note", arguments: { path: "Plan.md" } }, options);
 		await writeVaultFile(dir, "Plan.md", PERSON);
-		expect(await listen.message(2)).toMatchObject({ method: "notifications/resources/updated", params: { uri: "revision-guard://note/Plan.md" } });
+		expect(await listen.message(2)).toMatchObject({
+			method: "notifications/resources/updated",
+			params: { uri: "revision-guard://note/Plan.md" },
+		});
 
-		const args = { path: "Plan.md", content: AGENT, revision: (read.result!.structuredContent as { revision: string }).revision };
-		const first = await modern(host.port, "tools/call", { name: "write_note", arguments: args }, { ...options, meta: CAPABLE });
-		expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { person_choice: { method: "elicitation/create" } } });
+		const args = {
+			path: "Plan.md",
+			content: AGENT,
+			revision: (read.result!.structuredContent as { revision: string }).revision,
+		};
+		const first = await modern(
+			host.port,
+			"tools/call",
+			{ name: "write_note", arguments: args },
+			{ ...options, meta: CAPABLE },
+		);
+		expect(first.result).toMatchObject({
+			resultType: "input_required",
+			inputRequests: { person_choice: { method: "elicitation/create" } },
+		});
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe(PERSON);
 
 		const inputResponses = { person_choice: { action: "accept", content: { choice: "merge" } } };
-		const retry = await modern(host.port, "tools/call", { name: "write_note", arguments: args, inputResponses, requestState: first.result!.requestState }, { ...options, meta: CAPABLE });
+		const retry = await modern(
+			host.port,
+			"tools/call",
+			{ name: "write_note", arguments: args, inputResponses, requestState: first.result!.requestState },
+			{ ...options, meta: CAPABLE },
+		);
 		expect(retry.result).toMatchObject({ resultType: "complete", isError: true });
 		expect(await readFile(join(dir, "Plan.md"), "utf8")).toBe("ONE\ntwo\nthree\nFOUR\n");
 		listen.close();

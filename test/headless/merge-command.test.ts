@@ -11,13 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseArgs, parseMergeArgs } from "../../src/headless/args";
 
 const ROOT = join(__dirname, "../..");
-const BIN = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["revision-guard-merge"]!;
+const BIN = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin[
+	"revision-guard-merge"
+]!;
 const MERGE = join(ROOT, BIN);
 const CLI = join(ROOT, "dist/cli.js");
 let dir: string;
 
 beforeAll(async () => {
-	for (const built of [MERGE, CLI]) if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` (npm test does it first)`);
+	for (const built of [MERGE, CLI])
+		if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` (npm test does it first)`);
 	dir = await mkdtemp(join(tmpdir(), "rg-merge-cli-"));
 });
 afterAll(async () => {
@@ -65,7 +68,11 @@ describe("revision-guard-merge", () => {
 	});
 
 	it("merges tags added on both sides as a set, where git's line merge conflicts (the YAML rule is in the program)", async () => {
-		const paths = await files("---\ntitle: A\ntags: [x]\n---\nbody\n", "---\ntitle: A\ntags: [x, a]\n---\nbody\n", "---\ntitle: A\ntags: [x, b]\n---\nbody\n");
+		const paths = await files(
+			"---\ntitle: A\ntags: [x]\n---\nbody\n",
+			"---\ntitle: A\ntags: [x, a]\n---\nbody\n",
+			"---\ntitle: A\ntags: [x, b]\n---\nbody\n",
+		);
 		expect(git(paths).status).toBe(1);
 		expect(outcome(ours(paths))).toEqual({ stdout: "---\ntitle: A\ntags: [x, a, b]\n---\nbody\n", status: 0 });
 	});
@@ -75,12 +82,16 @@ describe("revision-guard-merge", () => {
 		const run = ours(paths);
 		expect(run.status).toBe(2);
 		expect(run.status).toBe(git(paths).status);
-		expect(run.stdout).toBe("<<<<<<< mine\nA1\n=======\nA2\n>>>>>>> agent\nb\nc\nd\ne\nf\n<<<<<<< mine\nG1\n=======\nG2\n>>>>>>> agent\n");
+		expect(run.stdout).toBe(
+			"<<<<<<< mine\nA1\n=======\nA2\n>>>>>>> agent\nb\nc\nd\ne\nf\n<<<<<<< mine\nG1\n=======\nG2\n>>>>>>> agent\n",
+		);
 	});
 
 	it("shows the base with --diff3", async () => {
 		const paths = await files("x\n", "mine\n", "theirs\n");
-		expect(ours([...paths, "--diff3"]).stdout).toBe("<<<<<<< mine\nmine\n||||||| base\nx\n=======\ntheirs\n>>>>>>> agent\n");
+		expect(ours([...paths, "--diff3"]).stdout).toBe(
+			"<<<<<<< mine\nmine\n||||||| base\nx\n=======\ntheirs\n>>>>>>> agent\n",
+		);
 	});
 
 	it("exits 255 with a message for a missing or non-UTF-8 file", async () => {
@@ -113,7 +124,13 @@ describe("npm start -- merge", () => {
 
 describe("parseArgs merge", () => {
 	it("reads three files and --diff3 in any position", () => {
-		expect(parseArgs(["merge", "--diff3", "m", "b", "t"])).toEqual({ command: "merge", mine: "m", base: "b", theirs: "t", diff3: true });
+		expect(parseArgs(["merge", "--diff3", "m", "b", "t"])).toEqual({
+			command: "merge",
+			mine: "m",
+			base: "b",
+			theirs: "t",
+			diff3: true,
+		});
 		expect(parseArgs(["merge", "m", "b", "t"])).toMatchObject({ diff3: false });
 	});
 	it("refuses the wrong number of files or unknown options", () => {

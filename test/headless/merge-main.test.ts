@@ -12,7 +12,12 @@ const ROOT = join(__dirname, "../..");
 const ENTRY = "src/headless/merge-main.ts";
 
 /** What the merge program may load: the pure core, its own three files, the port constant and yaml (frontmatter). */
-const ALLOWED = [/^src\/core\//, /^src\/headless\/(merge-main|merge-command|args)\.ts$/, /^src\/settings\.ts$/, /^node_modules\/yaml\//];
+const ALLOWED = [
+	/^src\/core\//,
+	/^src\/headless\/(merge-main|merge-command|args)\.ts$/,
+	/^src\/settings\.ts$/,
+	/^node_modules\/yaml\//,
+];
 
 let inputs: string[];
 beforeAll(async () => {
@@ -53,13 +58,17 @@ describe("the merge program's bundle", () => {
 	});
 
 	it("loads no server, MCP, service, vault or host code, and none of their packages", () => {
-		const forbidden = /^(src\/(http|mcp|service|vault|host|cli|ui)\/|src\/headless\/cli\.ts$|node_modules\/(@modelcontextprotocol|zod|chokidar|diff-match-patch)\/)/;
+		const forbidden =
+			/^(src\/(http|mcp|service|vault|host|cli|ui)\/|src\/headless\/cli\.ts$|node_modules\/(@modelcontextprotocol|zod|chokidar|diff-match-patch)\/)/;
 		expect(inputs.filter((path) => forbidden.test(path))).toEqual([]);
 	});
 });
 
 describe("the merge program's install", () => {
-	const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin?: Record<string, string>; scripts: Record<string, string> };
+	const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+		bin?: Record<string, string>;
+		scripts: Record<string, string>;
+	};
 
 	it("is package.json's bin revision-guard-merge (merge-command.test.ts runs the built file)", () => {
 		expect(pkg.bin).toEqual({ "revision-guard-merge": "dist/merge.js" });

@@ -13,7 +13,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { holderRecord, parseHolder, PLUGIN_MARKER } from "../../src/host/running-marker";
 import RevisionGuardPlugin from "../../src/main";
 import { until as untilTrue } from "../helpers/built-plugin";
-import { killSpawnedHosts, launch, READY_LINE, requireBuiltCli, serveHost, stop, within } from "../helpers/spawned-host";
+import {
+	killSpawnedHosts,
+	launch,
+	READY_LINE,
+	requireBuiltCli,
+	serveHost,
+	stop,
+	within,
+} from "../helpers/spawned-host";
 import { allFiles, writeVaultFile } from "../helpers/vault-files";
 import { App } from "../obsidian-stub";
 
@@ -37,7 +45,10 @@ const lockHolder = async () => parseHolder(await readFile(join(dir, LOCK), "utf8
 
 async function refusedStart(args: string[]): Promise<string> {
 	const second = launch(args, dir);
-	expect(await within(second.exited, 10_000, "the second host to refuse"), second.out() + second.err()).toEqual({ code: 1, signal: null });
+	expect(await within(second.exited, 10_000, "the second host to refuse"), second.out() + second.err()).toEqual({
+		code: 1,
+		signal: null,
+	});
 	expect(second.out()).not.toContain(READY_LINE);
 	return second.err();
 }
@@ -48,7 +59,9 @@ describe("two headless hosts on one folder", () => {
 		const holder = await lockHolder();
 		expect(holder).toMatchObject({ kind: "headless", pid: first.child.pid, port: first.port });
 		const err = await refusedStart(["--vault", dir, "--port", "0"]);
-		expect(err).toContain(`A Revision Guard host (pid ${first.child.pid} on this machine, started ${holder!.started}, port ${first.port}) is already serving ${dir}`);
+		expect(err).toContain(
+			`A Revision Guard host (pid ${first.child.pid} on this machine, started ${holder!.started}, port ${first.port}) is already serving ${dir}`,
+		);
 		expect(err).toContain(`kill ${first.child.pid}`);
 		// On the same port as well: the folder's holder is what the person needs to hear about.
 		expect(await refusedStart(["--vault", dir, "--port", String(first.port)])).toContain(`pid ${first.child.pid}`);
@@ -90,8 +103,16 @@ describe("the headless host beside the Obsidian plugin", () => {
 	async function startPlugin(): Promise<RevisionGuardPlugin> {
 		const app = new App(dir);
 		app.vault.configDir = CONFIG;
-		const manifest = { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.6.6", dir: `${CONFIG}/plugins/revision-guard` } as PluginManifest;
-		const started = new RevisionGuardPlugin(app as unknown as ObsidianApp, manifest) as RevisionGuardPlugin & { data: unknown };
+		const manifest = {
+			id: "revision-guard",
+			name: "Revision Guard",
+			version: "0.0.0",
+			minAppVersion: "1.6.6",
+			dir: `${CONFIG}/plugins/revision-guard`,
+		} as PluginManifest;
+		const started = new RevisionGuardPlugin(app as unknown as ObsidianApp, manifest) as RevisionGuardPlugin & {
+			data: unknown;
+		};
 		started.data = { port: 0 };
 		plugin = started;
 		await (started.load() as unknown as Promise<void>);
@@ -127,13 +148,23 @@ describe("the headless host beside the Obsidian plugin", () => {
 	it("ignores, and says it ignores, a marker left by an Obsidian that is no longer running", async () => {
 		const child = spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
 		await new Promise((resolve) => child.on("exit", resolve));
-		await writeVaultFile(dir, `${CONFIG}/plugins/revision-guard/${PLUGIN_MARKER}`, JSON.stringify({ ...holderRecord("obsidian", 27125), pid: child.pid }));
+		await writeVaultFile(
+			dir,
+			`${CONFIG}/plugins/revision-guard/${PLUGIN_MARKER}`,
+			JSON.stringify({ ...holderRecord("obsidian", 27125), pid: child.pid }),
+		);
 		const host = await serveHost(["--vault", dir, "--port", "0"], dir);
-		expect(host.err()).toContain(`Ignoring ${CONFIG}/plugins/revision-guard/${PLUGIN_MARKER}: the Obsidian process that wrote it (pid ${child.pid} on this machine`);
+		expect(host.err()).toContain(
+			`Ignoring ${CONFIG}/plugins/revision-guard/${PLUGIN_MARKER}: the Obsidian process that wrote it (pid ${child.pid} on this machine`,
+		);
 	});
 
 	it("is refused by a marker from another machine, which it cannot judge, unless --beside-obsidian", async () => {
-		await writeVaultFile(dir, `.obsidian/plugins/revision-guard/${PLUGIN_MARKER}`, JSON.stringify({ ...holderRecord("obsidian", 27125), hostname: "laptop-elsewhere" }));
+		await writeVaultFile(
+			dir,
+			`.obsidian/plugins/revision-guard/${PLUGIN_MARKER}`,
+			JSON.stringify({ ...holderRecord("obsidian", 27125), hostname: "laptop-elsewhere" }),
+		);
 		const err = await refusedStart(["--vault", dir, "--port", "0"]);
 		expect(err).toContain('on the machine "laptop-elsewhere"');
 		expect(err).toContain(`delete ${join(dir, ".obsidian/plugins/revision-guard", PLUGIN_MARKER)}`);

@@ -38,7 +38,11 @@ async function proposals(...argv: string[]): Promise<{ code: number; out: string
 	if (args.command === "error") throw new Error(args.message);
 	let out = "";
 	let err = "";
-	const code = await runProposals(args, (text) => (out += text), (text) => (err += text));
+	const code = await runProposals(
+		args,
+		(text) => (out += text),
+		(text) => (err += text),
+	);
 	return { code, out, err };
 }
 
@@ -55,7 +59,8 @@ async function propose(body = PROPOSED, agent = "agent"): Promise<{ id: string; 
 	}
 }
 
-const listed = async (...argv: string[]) => (JSON.parse((await proposals("list", "--json", ...argv)).out) as { proposals: ProposalRecord[] }).proposals;
+const listed = async (...argv: string[]) =>
+	(JSON.parse((await proposals("list", "--json", ...argv)).out) as { proposals: ProposalRecord[] }).proposals;
 const onDisk = (path: string) => readFile(join(dir, path), "utf8");
 
 describe("proposals on a folder", () => {
@@ -64,13 +69,18 @@ describe("proposals on a folder", () => {
 		const second = await propose("# Inbox\n\nrewritten\n", "other");
 		expect((await listed()).map((record) => record.id)).toEqual([second.id, first.id]);
 		const text = await proposals("list");
-		expect(text.out.split("\n")[1]).toBe(`${first.id}  pending  ${(await listed())[1]!.time}  Inbox.md  from agent: replace, kept in ${first.backupPath}`);
+		expect(text.out.split("\n")[1]).toBe(
+			`${first.id}  pending  ${(await listed())[1]!.time}  Inbox.md  from agent: replace, kept in ${first.backupPath}`,
+		);
 		expect((await proposals("list", "--status", "rejected")).out).toBe("No rejected proposals.\n");
 		const shown = await proposals("show", first.id);
 		expect(shown.code).toBe(0);
 		expect(shown.out).toContain("+- two (agent)");
 		expect(shown.out).not.toContain("changed since");
-		expect(JSON.parse((await proposals("show", first.id, "--json")).out)).toMatchObject({ proposal: { id: first.id }, changedSince: false });
+		expect(JSON.parse((await proposals("show", first.id, "--json")).out)).toMatchObject({
+			proposal: { id: first.id },
+			changedSince: false,
+		});
 	});
 
 	it("accepts as sent: the note is written as the person's, the proposal accepted, its .bak kept", async () => {
@@ -91,7 +101,7 @@ describe("proposals on a folder", () => {
 		expect(rejected.out).toContain(`Rejected proposal ${id} from agent: Inbox.md stays as it is`);
 		expect(await onDisk("Inbox.md")).toBe(NOTE);
 		expect((await listed())[0]).toMatchObject({ status: "rejected", note: "Not in the inbox, please." });
-		expect((await proposals("list")).out).toContain('(rejected ');
+		expect((await proposals("list")).out).toContain("(rejected ");
 	});
 
 	it("never writes over a note that changed since: it prints the three-way merge, then accepts the settled text", async () => {
@@ -107,7 +117,16 @@ describe("proposals on a folder", () => {
 		// The text was settled against the note as printed: the answer names that revision, and only over it does it land.
 		const against = /--against (\S+)\./.exec(refused.err)![1]!;
 		expect(against).toBe(sha256Token("# Inbox\n\n- zero (person)\n- one\n"));
-		const accepted = await proposals("accept", id, "--text", join(dir, "..", `${id}.merged.md`), "--against", against, "--note", "merged with my line");
+		const accepted = await proposals(
+			"accept",
+			id,
+			"--text",
+			join(dir, "..", `${id}.merged.md`),
+			"--against",
+			against,
+			"--note",
+			"merged with my line",
+		);
 		await rm(join(dir, "..", `${id}.merged.md`));
 		expect(accepted.code, accepted.err).toBe(0);
 		expect(accepted.out).toContain("with your edits");
@@ -143,7 +162,9 @@ describe("proposals on a folder", () => {
 		for (const action of ["accept", "reject"]) {
 			const refused = await proposals(action, id);
 			expect(refused.code).toBe(1);
-			expect(refused.err).toContain("proposals are decided by one process at a time, so nothing was changed. Stop it first");
+			expect(refused.err).toContain(
+				"proposals are decided by one process at a time, so nothing was changed. Stop it first",
+			);
 		}
 		expect(await onDisk("Inbox.md")).toBe(NOTE);
 		expect((await listed()).map((record) => record.status)).toEqual(["pending"]);
@@ -152,7 +173,9 @@ describe("proposals on a folder", () => {
 
 	it("refuses an unknown id, and reads its words strictly", async () => {
 		await propose();
-		expect((await proposals("accept", "p-nope")).err).toContain('There is no proposal "p-nope"; nothing was changed. List them with: proposals list.');
+		expect((await proposals("accept", "p-nope")).err).toContain(
+			'There is no proposal "p-nope"; nothing was changed. List them with: proposals list.',
+		);
 		expect((await proposals("show", "p-nope")).code).toBe(1);
 		expect(parseProposalsArgs(["list", "--status", "open"])).toMatchObject({ command: "error" });
 		expect(parseProposalsArgs(["accept"])).toMatchObject({ command: "error" });
@@ -160,7 +183,17 @@ describe("proposals on a folder", () => {
 		expect(parseProposalsArgs(["accept", "p-1", "--against", "r"])).toMatchObject({ command: "error" });
 		expect(parseProposalsArgs(["show", "p-1", "--note", "x"])).toMatchObject({ command: "error" });
 		expect(parseProposalsArgs(["approve", "p-1"])).toMatchObject({ command: "error" });
-		expect(parseProposalsArgs(["reject", "p-1", "--note=no thanks"])).toEqual({ command: "proposals", action: "reject", id: "p-1", status: null, json: false, note: "no thanks", text: null, against: null, vault: "demo-vault" });
+		expect(parseProposalsArgs(["reject", "p-1", "--note=no thanks"])).toEqual({
+			command: "proposals",
+			action: "reject",
+			id: "p-1",
+			status: null,
+			json: false,
+			note: "no thanks",
+			text: null,
+			against: null,
+			vault: "demo-vault",
+		});
 	});
 });
 
@@ -170,18 +203,28 @@ describe("proposals and the built host", () => {
 	it("the running host says when a proposal arrives, once, with the command that shows it", async () => {
 		const drafter = "drafter-key-0123456789abcdef0123456789abcdef";
 		await mkdir(join(dir, ".revision-guard"), { recursive: true });
-		const keys = [{ name: "owner", key: "o".repeat(43), created: "2026-01-01" }, { name: "drafter", key: drafter, created: "2026-01-01", read: ["**"], write: [], propose: ["**"] }];
+		const keys = [
+			{ name: "owner", key: "o".repeat(43), created: "2026-01-01" },
+			{ name: "drafter", key: drafter, created: "2026-01-01", read: ["**"], write: [], propose: ["**"] },
+		];
 		await writeFile(join(dir, ".revision-guard", "settings.json"), JSON.stringify({ keys }), { mode: 0o600 });
 		const host = await serveHost(["--vault", dir, "--port", "0"], dir);
 		const asDrafter = { Authorization: `Bearer ${drafter}` };
 		const tag = String((await host.api("/vault/Inbox.md", { headers: asDrafter })).headers.etag);
-		const put = await host.api("/vault/Inbox.md", { method: "PUT", body: PROPOSED, headers: { ...asDrafter, "If-Match": tag } });
+		const put = await host.api("/vault/Inbox.md", {
+			method: "PUT",
+			body: PROPOSED,
+			headers: { ...asDrafter, "If-Match": tag },
+		});
 		expect(put.status, put.text).toBe(202);
 		const { proposalId, backupPath } = put.json<{ proposalId: string; backupPath: string }>();
 		const line = `drafter proposed a change to Inbox.md; it waits for you (kept in ${backupPath}). See it with: npm start --silent -- proposals show ${proposalId} --vault ${dir}`;
 		await until(host, () => host.out().includes(line), "the proposal to be announced");
 		// The same proposal sent again is the same proposal: not announced twice.
-		expect((await host.api("/vault/Inbox.md", { method: "PUT", body: PROPOSED, headers: { ...asDrafter, "If-Match": tag } })).status).toBe(202);
+		expect(
+			(await host.api("/vault/Inbox.md", { method: "PUT", body: PROPOSED, headers: { ...asDrafter, "If-Match": tag } }))
+				.status,
+		).toBe(202);
 		expect(host.out().split(line).length - 1).toBe(1);
 		expect(await onDisk("Inbox.md")).toBe(NOTE);
 	});

@@ -12,15 +12,32 @@ it("prints the MCP endpoint on the same port, under the unchanged REST API line"
 
 describe("connecting an agent", () => {
 	it("prints the Claude Code command and an MCP client's JSON for the port and key in use", () => {
-		const text = welcomeText({ folder: "/vault", port: 31234, key: "the-key_0123456789", notes: 1, changed: 0, sampleNote: "a.md" });
+		const text = welcomeText({
+			folder: "/vault",
+			port: 31234,
+			key: "the-key_0123456789",
+			notes: 1,
+			changed: 0,
+			sampleNote: "a.md",
+		});
 		const lines = text.split("\n").map((line) => line.trim());
-		expect(lines).toContain('claude mcp add --transport http revision-guard http://127.0.0.1:31234/mcp --header "Authorization: Bearer the-key_0123456789"');
-		expect(lines).toContain('{"mcpServers":{"revision-guard":{"type":"http","url":"http://127.0.0.1:31234/mcp","headers":{"Authorization":"Bearer the-key_0123456789"}}}}');
+		expect(lines).toContain(
+			'claude mcp add --transport http revision-guard http://127.0.0.1:31234/mcp --header "Authorization: Bearer the-key_0123456789"',
+		);
+		expect(lines).toContain(
+			'{"mcpServers":{"revision-guard":{"type":"http","url":"http://127.0.0.1:31234/mcp","headers":{"Authorization":"Bearer the-key_0123456789"}}}}',
+		);
 	});
 
 	it("builds each line for any base and key", () => {
-		expect(claudeCommand("http://127.0.0.1:1", "k")).toBe('claude mcp add --transport http revision-guard http://127.0.0.1:1/mcp --header "Authorization: Bearer k"');
-		expect(JSON.parse(mcpClientJson("http://127.0.0.1:1", "k"))).toEqual({ mcpServers: { "revision-guard": { type: "http", url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer k" } } } });
+		expect(claudeCommand("http://127.0.0.1:1", "k")).toBe(
+			'claude mcp add --transport http revision-guard http://127.0.0.1:1/mcp --header "Authorization: Bearer k"',
+		);
+		expect(JSON.parse(mcpClientJson("http://127.0.0.1:1", "k"))).toEqual({
+			mcpServers: {
+				"revision-guard": { type: "http", url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer k" } },
+			},
+		});
 	});
 });
 

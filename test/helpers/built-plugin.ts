@@ -38,12 +38,17 @@ export function loadBuiltPlugin(app: App): LoadedPlugin {
 	const requireForPlugin = (id: string): unknown => {
 		requiredByPlugin.push(id);
 		if (id === "obsidian") return obsidian;
-		if (id !== "electron" && !BUILTINS.has(id)) throw new Error(`main.js required "${id}", which Obsidian cannot provide`);
+		if (id !== "electron" && !BUILTINS.has(id))
+			throw new Error(`main.js required "${id}", which Obsidian cannot provide`);
 		return nodeRequire(id);
 	};
 	// Evaluate the bundle as CommonJS with our own require, as Obsidian does, so `obsidian` resolves to the stub.
 	// eslint-disable-next-line @typescript-eslint/no-implied-eval -- loading the built plugin is the point of these tests
-	const factory = new Function("require", "module", "exports", code) as (r: typeof requireForPlugin, m: typeof module, e: unknown) => void;
+	const factory = new Function("require", "module", "exports", code) as (
+		r: typeof requireForPlugin,
+		m: typeof module,
+		e: unknown,
+	) => void;
 	factory(requireForPlugin, module, module.exports);
 	const manifest = JSON.parse(readFileSync(join(__dirname, "../../manifest.json"), "utf8")) as Record<string, unknown>;
 	return new module.exports.default(app, { ...manifest, dir: ".obsidian/plugins/revision-guard" });
@@ -71,7 +76,12 @@ const enabled: { plugin: LoadedPlugin; dir: string }[] = [];
  * Loads the built plugin with `data` as its saved settings, runs onload and lays out the workspace (after
  * `layoutAfterMs`, as Obsidian takes a while to load the vault); see unloadEnabledPlugins.
  */
-export async function enableBuiltPlugin(app: App, dir: string, data: unknown, layoutAfterMs = 0): Promise<LoadedPlugin> {
+export async function enableBuiltPlugin(
+	app: App,
+	dir: string,
+	data: unknown,
+	layoutAfterMs = 0,
+): Promise<LoadedPlugin> {
 	const plugin = loadBuiltPlugin(app);
 	plugin.data = data;
 	enabled.push({ plugin, dir });

@@ -11,7 +11,10 @@ export interface GitMerge {
 }
 
 /** A scratch folder for git's three input files; `close` removes it. */
-export function gitMerger(): { merge(sides: { base: string; mine: string; theirs: string }, extra?: string[]): GitMerge; close(): void } {
+export function gitMerger(): {
+	merge(sides: { base: string; mine: string; theirs: string }, extra?: string[]): GitMerge;
+	close(): void;
+} {
 	const dir = mkdtempSync(join(tmpdir(), "revision-guard-git-merge-"));
 	return {
 		merge(sides, extra = []) {
@@ -22,7 +25,10 @@ export function gitMerger(): { merge(sides: { base: string; mine: string; theirs
 			// No user or system config: merge.conflictStyle there would change git's output.
 			const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 			try {
-				return { conflicts: 0, output: execFileSync("git", ["merge-file", "-p", ...extra, mine, base, theirs], { encoding: "utf8", env }) };
+				return {
+					conflicts: 0,
+					output: execFileSync("git", ["merge-file", "-p", ...extra, mine, base, theirs], { encoding: "utf8", env }),
+				};
 			} catch (error) {
 				const failed = error as { status?: number; stdout?: string };
 				if (typeof failed.status !== "number" || failed.status <= 0 || failed.status >= 127) throw error;

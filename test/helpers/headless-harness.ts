@@ -43,9 +43,17 @@ export interface HarnessOptions {
 	proposals?: ProposalSink | null;
 }
 
-export async function startHeadless(overrides: Partial<RevisionGuardSettings> = {}, dir?: string, options: HarnessOptions = {}): Promise<Harness> {
+export async function startHeadless(
+	overrides: Partial<RevisionGuardSettings> = {},
+	dir?: string,
+	options: HarnessOptions = {},
+): Promise<Harness> {
 	const folder = dir ?? (await mkdtemp(join(tmpdir(), "rg-vault-")));
-	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
+	const settings: RevisionGuardSettings = {
+		...structuredClone(DEFAULT_SETTINGS),
+		keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }],
+		...overrides,
+	};
 	const opened = await openFolder(folder);
 	const { gateway } = opened;
 	const errors: unknown[] = [];
@@ -59,7 +67,10 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 	});
 	guard.tracker.start();
 	await gateway.watching();
-	const server = createApiServer(guard.notes, { onError: (error) => errors.push(error), ...(options.connections ? { connections: options.connections } : {}) });
+	const server = createApiServer(guard.notes, {
+		onError: (error) => errors.push(error),
+		...(options.connections ? { connections: options.connections } : {}),
+	});
 	const port = await server.listen(0);
 	return {
 		dir: gateway.root,
@@ -68,7 +79,8 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
 		server,
 		gateway,
 		settings,
-		api: (path, callOptions = {}) => call(port, path, { ...callOptions, headers: { Authorization: `Bearer ${TEST_KEY}`, ...callOptions.headers } }),
+		api: (path, callOptions = {}) =>
+			call(port, path, { ...callOptions, headers: { Authorization: `Bearer ${TEST_KEY}`, ...callOptions.headers } }),
 		raw: (path, callOptions = {}) => call(port, path, callOptions),
 		errors,
 		async close() {
@@ -84,7 +96,11 @@ export async function startHeadless(overrides: Partial<RevisionGuardSettings> = 
  * Starts a fresh headless stack before each test, hands it to `use` (tests keep a `let h: Harness`), and closes
  * it after each test: the setup almost every HTTP test file needs.
  */
-export function eachHeadless(use: (harness: Harness) => void, overrides: Partial<RevisionGuardSettings> = {}, checks: { noServerErrors?: boolean } = {}): void {
+export function eachHeadless(
+	use: (harness: Harness) => void,
+	overrides: Partial<RevisionGuardSettings> = {},
+	checks: { noServerErrors?: boolean } = {},
+): void {
 	let current: Harness | null = null;
 	beforeEach(async () => {
 		current = await startHeadless(overrides);

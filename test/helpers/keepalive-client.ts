@@ -9,7 +9,11 @@ export interface KeepAliveResult {
 }
 
 export interface KeepAliveClient {
-	call(method: string, path: string, options?: { headers?: Record<string, string>; body?: string | Buffer }): Promise<KeepAliveResult>;
+	call(
+		method: string,
+		path: string,
+		options?: { headers?: Record<string, string>; body?: string | Buffer },
+	): Promise<KeepAliveResult>;
 	close(): void;
 }
 
@@ -20,7 +24,14 @@ export function keepAliveClient(port: number, headers: Record<string, string> = 
 		call(method, path, options = {}) {
 			return new Promise<KeepAliveResult>((resolve, reject) => {
 				const req = request(
-					{ host: "127.0.0.1", port, method, path, agent, headers: { Host: `127.0.0.1:${port}`, ...headers, ...options.headers } },
+					{
+						host: "127.0.0.1",
+						port,
+						method,
+						path,
+						agent,
+						headers: { Host: `127.0.0.1:${port}`, ...headers, ...options.headers },
+					},
 					(res) => {
 						const chunks: Buffer[] = [];
 						res.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -3,7 +3,18 @@
  * gateway contract (test/vault/gateway-contract.ts) like the real gateways do: a note's folders exist while it does
  * (and stay when it is trashed), hidden entries are never listed, and a folder or a file in the way is refused.
  */
-import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, StateStorage, VaultChange, VaultGateway } from "../../src/vault/gateway";
+import type {
+	FolderEntry,
+	MoveOutcome,
+	MovePlan,
+	MutationOutcome,
+	MutationPlan,
+	NoteSnapshot,
+	NoteStat,
+	StateStorage,
+	VaultChange,
+	VaultGateway,
+} from "../../src/vault/gateway";
 import { VaultPathError } from "../../src/vault/errors";
 
 export class MemoryGateway implements VaultGateway {
@@ -93,7 +104,9 @@ export class MemoryGateway implements VaultGateway {
 
 	async listNotes(extensions: readonly string[]): Promise<string[]> {
 		return [...this.notes.keys()].filter(
-			(path) => !path.split("/").some((part) => part.startsWith(".")) && extensions.some((ext) => path.toLowerCase().endsWith("." + ext.toLowerCase())),
+			(path) =>
+				!path.split("/").some((part) => part.startsWith(".")) &&
+				extensions.some((ext) => path.toLowerCase().endsWith("." + ext.toLowerCase())),
 		);
 	}
 
@@ -116,7 +129,9 @@ export class MemoryGateway implements VaultGateway {
 	}
 
 	private isFolder(path: string): boolean {
-		return this.folders.has(path) || [...this.notes.keys(), ...this.folders].some((other) => other.startsWith(path + "/"));
+		return (
+			this.folders.has(path) || [...this.notes.keys(), ...this.folders].some((other) => other.startsWith(path + "/"))
+		);
 	}
 
 	/** Creating a note's folders is part of a write; a note standing where one of them must go is in the way. */

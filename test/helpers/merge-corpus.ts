@@ -71,7 +71,16 @@ export function loadCorpus(file = CORPUS_FILE): CorpusCase[] {
 	const raw = JSON.parse(readFileSync(file, "utf8")) as { texts: string[]; cases: RawCase[] };
 	return raw.cases.map((c) => {
 		const base = raw.texts[c.base]!;
-		return { id: c.id, path: c.path, base, mine: applyEdits(base, c.mine), theirs: applyEdits(base, c.theirs), result: applyEdits(base, c.result), built: c.built, ...(c.review ? { review: c.review } : {}) };
+		return {
+			id: c.id,
+			path: c.path,
+			base,
+			mine: applyEdits(base, c.mine),
+			theirs: applyEdits(base, c.theirs),
+			result: applyEdits(base, c.result),
+			built: c.built,
+			...(c.review ? { review: c.review } : {}),
+		};
 	});
 }
 

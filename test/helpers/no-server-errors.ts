@@ -15,7 +15,8 @@ export function forbidServerErrors(deliberate: readonly string[] = []): void {
 	beforeEach(() => {
 		seen = [];
 		stop = observeResponses((method, path, result) => {
-			if (result.status >= 500 && !deliberate.some((name) => result.text.startsWith(`{"type":"/problems/${name}"`))) seen.push(`${method} ${path} → ${result.status} ${result.text}`);
+			if (result.status >= 500 && !deliberate.some((name) => result.text.startsWith(`{"type":"/problems/${name}"`)))
+				seen.push(`${method} ${path} → ${result.status} ${result.text}`);
 		});
 	});
 	afterEach(() => {

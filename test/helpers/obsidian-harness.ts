@@ -29,17 +29,32 @@ export interface ObsidianHarness {
 }
 
 /** `dir` given: the vault lives there and outlives close() (restarts); otherwise a temporary folder, removed on close. */
-export async function startObsidian(overrides: Partial<RevisionGuardSettings> = {}, ownDir?: string, options: { now?: () => number; app?: AppOptions; proposals?: ProposalSink | null } = {}): Promise<ObsidianHarness> {
+export async function startObsidian(
+	overrides: Partial<RevisionGuardSettings> = {},
+	ownDir?: string,
+	options: { now?: () => number; app?: AppOptions; proposals?: ProposalSink | null } = {},
+): Promise<ObsidianHarness> {
 	const dir = ownDir ?? (await mkdtemp(join(tmpdir(), "rg-obsidian-")));
 	const app = new App(dir, options.app);
-	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }], ...overrides };
+	const settings: RevisionGuardSettings = {
+		...structuredClone(DEFAULT_SETTINGS),
+		keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }],
+		...overrides,
+	};
 	const cleanups: (() => void)[] = [];
 	const errors: unknown[] = [];
 	// The stub implements the slice of App the gateway uses.
-	const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => cleanups.push(cleanup), yieldVia(nodeTimers));
+	const gateway = new ObsidianGateway(
+		app as unknown as ObsidianApp,
+		(cleanup) => cleanups.push(cleanup),
+		yieldVia(nodeTimers),
+	);
 	const guard = await openRevisionGuard({
 		gateway,
-		storage: new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`),
+		storage: new ObsidianStateStorage(
+			app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"],
+			`${app.vault.configDir}/plugins/revision-guard`,
+		),
 		settings: () => settings,
 		configDir: app.vault.configDir,
 		appVersion: apiVersion,
@@ -65,7 +80,8 @@ export async function startObsidian(overrides: Partial<RevisionGuardSettings> = 
 		guard,
 		settings,
 		errors,
-		api: (path, options = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${TEST_KEY}`, ...options.headers } }),
+		api: (path, options = {}) =>
+			call(port, path, { ...options, headers: { Authorization: `Bearer ${TEST_KEY}`, ...options.headers } }),
 		async close() {
 			await server.close();
 			await guard.close();

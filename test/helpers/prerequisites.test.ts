@@ -36,7 +36,8 @@ describe("skipNote", () => {
 
 describe("corpusSkipNote", () => {
 	it("runs the corpus tests when the corpus is there, whatever the environment says", () => {
-		for (const env of [{}, { CI: "true" }, { REVISION_GUARD_CORPUS: "absent" }]) expect(corpusSkipNote(env, true)).toBeNull();
+		for (const env of [{}, { CI: "true" }, { REVISION_GUARD_CORPUS: "absent" }])
+			expect(corpusSkipNote(env, true)).toBeNull();
 	});
 
 	it("skips them in a fresh clone with no ../shared, saying where the corpus was looked for", () => {
@@ -61,7 +62,9 @@ describe("chromiumMissing", () => {
 
 	it("says what to do when nothing runs there: no file, or a file that is not executable", () => {
 		for (const path of ["/nonexistent/chromium", join(__dirname, "prerequisites.ts")]) {
-			expect(chromiumMissing(path)).toBe(`no Chromium at ${path} (apt-get install chromium, or set REVISION_GUARD_CHROMIUM to its path)`);
+			expect(chromiumMissing(path)).toBe(
+				`no Chromium at ${path} (apt-get install chromium, or set REVISION_GUARD_CHROMIUM to its path)`,
+			);
 		}
 	});
 });

@@ -18,7 +18,11 @@ export interface RawExchange {
  * connection is left to the server to close (requests should carry `Connection: close`). `boundMs` is only a safety
  * net against a hang; nothing is asserted about time.
  */
-export function sendRaw(port: number, bytes: Buffer, options: { halfClose?: boolean; boundMs?: number } = {}): Promise<RawExchange> {
+export function sendRaw(
+	port: number,
+	bytes: Buffer,
+	options: { halfClose?: boolean; boundMs?: number } = {},
+): Promise<RawExchange> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		const socket = connect({ host: "127.0.0.1", port, allowHalfOpen: true });
@@ -71,7 +75,10 @@ export function parseResponses(data: Buffer, headRequest = false): ParsedRespons
 	let at = 0;
 	while (at < data.length) {
 		const end = data.indexOf("\r\n\r\n", at);
-		if (end === -1) throw new Error(`response ${responses.length + 1} has no end of headers: ${JSON.stringify(data.subarray(at, at + 200).toString("latin1"))}`);
+		if (end === -1)
+			throw new Error(
+				`response ${responses.length + 1} has no end of headers: ${JSON.stringify(data.subarray(at, at + 200).toString("latin1"))}`,
+			);
 		const lines = data.subarray(at, end).toString("latin1").split("\r\n");
 		const statusLine = /^HTTP\/1\.[01] ([1-5]\d\d) ([^\r\n]*)$/.exec(lines[0]!);
 		if (!statusLine) throw new Error(`malformed status line: ${JSON.stringify(lines[0])}`);
@@ -92,7 +99,8 @@ export function parseResponses(data: Buffer, headRequest = false): ParsedRespons
 		const noBody = (answersHead && status >= 200) || status < 200 || status === 204 || status === 304;
 		if (noBody) body = Buffer.alloc(0);
 		else if (headers["transfer-encoding"] !== undefined) {
-			if (headers["transfer-encoding"].toLowerCase() !== "chunked") throw new Error(`unexpected Transfer-Encoding ${headers["transfer-encoding"]}`);
+			if (headers["transfer-encoding"].toLowerCase() !== "chunked")
+				throw new Error(`unexpected Transfer-Encoding ${headers["transfer-encoding"]}`);
 			const parts: Buffer[] = [];
 			for (;;) {
 				const lineEnd = data.indexOf("\r\n", at);
@@ -106,15 +114,18 @@ export function parseResponses(data: Buffer, headRequest = false): ParsedRespons
 					at = trailerEnd + 2;
 					break;
 				}
-				if (at + size + 2 > data.length || data.subarray(at + size, at + size + 2).toString("latin1") !== "\r\n") throw new Error("chunk cut off");
+				if (at + size + 2 > data.length || data.subarray(at + size, at + size + 2).toString("latin1") !== "\r\n")
+					throw new Error("chunk cut off");
 				parts.push(data.subarray(at, at + size));
 				at += size + 2;
 			}
 			body = Buffer.concat(parts);
 		} else if (headers["content-length"] !== undefined) {
-			if (!/^\d+$/.test(headers["content-length"])) throw new Error(`malformed Content-Length ${headers["content-length"]}`);
+			if (!/^\d+$/.test(headers["content-length"]))
+				throw new Error(`malformed Content-Length ${headers["content-length"]}`);
 			const length = Number(headers["content-length"]);
-			if (at + length > data.length) throw new Error(`body cut off: Content-Length ${length}, ${data.length - at} bytes received`);
+			if (at + length > data.length)
+				throw new Error(`body cut off: Content-Length ${length}, ${data.length - at} bytes received`);
 			body = data.subarray(at, at + length);
 			at += length;
 		} else {

@@ -34,7 +34,8 @@ export interface Served extends Host {
 const running = new Set<ChildProcess>();
 
 export function requireBuiltCli(): void {
-	if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does it for you).`);
+	if (!existsSync(CLI))
+		throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does it for you).`);
 }
 
 export function launch(args: string[], cwd: string): Host {
@@ -61,7 +62,9 @@ export function killSpawnedHosts(): void {
 
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+	const timeout = new Promise<never>(
+		(_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
+	);
 	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -71,7 +74,8 @@ export async function until(host: Host, probe: () => boolean, what: string, ms =
 	void host.exited.then(() => (exited = true));
 	while (!probe()) {
 		if (exited) throw new Error(`the host exited before ${what}.\nstdout:\n${host.out()}\nstderr:\n${host.err()}`);
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}.\nstdout:\n${host.out()}\nstderr:\n${host.err()}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out waiting for ${what}.\nstdout:\n${host.out()}\nstderr:\n${host.err()}`);
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
 }
@@ -89,7 +93,8 @@ export async function serveHost(args: string[], cwd: string): Promise<Served> {
 		port,
 		key,
 		welcome,
-		api: (path, options = {}) => call(port, path, { ...options, headers: { Authorization: `Bearer ${key}`, ...options.headers } }),
+		api: (path, options = {}) =>
+			call(port, path, { ...options, headers: { Authorization: `Bearer ${key}`, ...options.headers } }),
 	};
 }
 

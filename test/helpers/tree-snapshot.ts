@@ -10,7 +10,10 @@ export type TreeSnapshot = Record<string, string>;
  * Walks `root` (hidden entries included, symlinks not followed) and records every entry whose relative path
  * `include` accepts. Entries that vanish while the walk runs (temp files of a live server) are skipped.
  */
-export async function snapshotTree(root: string, include: (path: string) => boolean = () => true): Promise<TreeSnapshot> {
+export async function snapshotTree(
+	root: string,
+	include: (path: string) => boolean = () => true,
+): Promise<TreeSnapshot> {
 	const snapshot: TreeSnapshot = {};
 	const walk = async (prefix: string): Promise<void> => {
 		const entries = await readdir(join(root, prefix), { withFileTypes: true }).catch(() => []);
@@ -23,7 +26,8 @@ export async function snapshotTree(root: string, include: (path: string) => bool
 				try {
 					const stats = await stat(join(root, path));
 					const content = await readFile(join(root, path));
-					snapshot[path] = `${createHash("sha256").update(content).digest("hex")} ${stats.size} bytes, mtime ${stats.mtimeMs}`;
+					snapshot[path] =
+						`${createHash("sha256").update(content).digest("hex")} ${stats.size} bytes, mtime ${stats.mtimeMs}`;
 				} catch {
 					// Gone since readdir: not part of the snapshot.
 				}

@@ -119,7 +119,8 @@ export async function runStress(
 		for (let round = 0; round < options.rounds; round++) {
 			const line = writerLine(id, round);
 			const read = await transport.read(id);
-			if (read.token !== sha256Token(read.content)) readMismatches.push(`${line.trim()}: read token ${read.token} is not the hash of the content served`);
+			if (read.token !== sha256Token(read.content))
+				readMismatches.push(`${line.trim()}: read token ${read.token} is not the hash of the content served`);
 			const body = read.content + line;
 			const sentAt = tick();
 			let outcome: AttemptOutcome;
@@ -188,7 +189,9 @@ export function checkHistory(history: WriteHistory): string[] {
 		const { outcome } = attempt;
 		if (outcome.kind === "other") violations.push(`${attempt.line.trim()}: unexpected answer: ${outcome.detail}`);
 		if (outcome.kind === "ok" && outcome.token !== sha256Token(attempt.body)) {
-			violations.push(`${attempt.line.trim()}: accepted with token ${outcome.token}, which is not the hash of the body sent`);
+			violations.push(
+				`${attempt.line.trim()}: accepted with token ${outcome.token}, which is not the hash of the body sent`,
+			);
 		}
 	}
 
@@ -196,37 +199,65 @@ export function checkHistory(history: WriteHistory): string[] {
 	const okByBase = new Map<string, Attempt[]>();
 	for (const attempt of oks) okByBase.set(attempt.base, [...(okByBase.get(attempt.base) ?? []), attempt]);
 	for (const [base, users] of okByBase) {
-		if (users.length > 1) violations.push(`base ${base.slice(0, 12)} was consumed by ${users.length} accepted writes (${users.map((u) => u.line.trim()).join(", ")}): a lost update`);
+		if (users.length > 1)
+			violations.push(
+				`base ${base.slice(0, 12)} was consumed by ${users.length} accepted writes (${users.map((u) => u.line.trim()).join(", ")}): a lost update`,
+			);
 	}
 
 	// The stronger form: accepted writes and outside edits together are one chain from the initial note to the final one.
 	const transitions: Transition[] = [
-		...oks.map((a) => ({ what: `write ${a.line.trim()}`, line: a.line, from: a.base, to: (a.outcome as { token: string }).token, startedAt: a.sentAt, endedAt: a.answeredAt })),
-		...history.outsideEdits.map((e) => ({ what: `outside edit ${e.line.trim()}`, line: e.line, from: e.from, to: e.to, startedAt: e.startedAt, endedAt: e.endedAt })),
+		...oks.map((a) => ({
+			what: `write ${a.line.trim()}`,
+			line: a.line,
+			from: a.base,
+			to: (a.outcome as { token: string }).token,
+			startedAt: a.sentAt,
+			endedAt: a.answeredAt,
+		})),
+		...history.outsideEdits.map((e) => ({
+			what: `outside edit ${e.line.trim()}`,
+			line: e.line,
+			from: e.from,
+			to: e.to,
+			startedAt: e.startedAt,
+			endedAt: e.endedAt,
+		})),
 	];
 	const byFrom = new Map<string, Transition[]>();
 	for (const t of transitions) byFrom.set(t.from, [...(byFrom.get(t.from) ?? []), t]);
 	for (const [from, users] of byFrom) {
 		if (users.length > 1 && !(okByBase.get(from)?.length === users.length)) {
-			violations.push(`revision ${from.slice(0, 12)} was replaced by ${users.length} changes (${users.map((u) => u.what).join(", ")}): one overwrote another`);
+			violations.push(
+				`revision ${from.slice(0, 12)} was replaced by ${users.length} changes (${users.map((u) => u.what).join(", ")}): one overwrote another`,
+			);
 		}
 	}
 	const chain: Transition[] = [];
 	const used = new Set<Transition>();
-	for (let at = sha256Token(history.initial); ; ) {
+	for (let at = sha256Token(history.initial); ;) {
 		const next = byFrom.get(at)?.find((t) => !used.has(t));
 		if (!next) {
-			if (at !== sha256Token(history.final)) violations.push(`the chain of accepted changes ends at ${at.slice(0, 12)}, but the note is at ${sha256Token(history.final).slice(0, 12)}`);
+			if (at !== sha256Token(history.final))
+				violations.push(
+					`the chain of accepted changes ends at ${at.slice(0, 12)}, but the note is at ${sha256Token(history.final).slice(0, 12)}`,
+				);
 			break;
 		}
 		used.add(next);
 		chain.push(next);
 		at = next.to;
 	}
-	if (chain.length !== transitions.length) violations.push(`only ${chain.length} of ${transitions.length} accepted changes lie on the chain to the final note`);
+	if (chain.length !== transitions.length)
+		violations.push(
+			`only ${chain.length} of ${transitions.length} accepted changes lie on the chain to the final note`,
+		);
 
 	// (2) The note holds every accepted and every outside line exactly once, in chain order, and nothing else.
-	const lines = history.final.split("\n").slice(0, -1).map((line) => line + "\n");
+	const lines = history.final
+		.split("\n")
+		.slice(0, -1)
+		.map((line) => line + "\n");
 	const counts = new Map<string, number>();
 	const position = new Map<string, number>();
 	lines.forEach((line, index) => {
@@ -238,7 +269,8 @@ export function checkHistory(history: WriteHistory): string[] {
 		if (count !== 1) violations.push(`${t.what}: its line is in the final note ${count} times, not once`);
 	}
 	const expected = history.initial + chain.map((t) => t.line).join("");
-	if (chain.length === transitions.length && expected !== history.final) violations.push("the final note is not the initial note plus the accepted lines in chain order");
+	if (chain.length === transitions.length && expected !== history.final)
+		violations.push("the final note is not the initial note plus the accepted lines in chain order");
 	// Where real-time order is known (one change answered before another was sent), the note keeps it.
 	const sorted = [...transitions].sort((a, b) => a.endedAt - b.endedAt);
 	let latestEnded: Transition | null = null;
@@ -247,7 +279,8 @@ export function checkHistory(history: WriteHistory): string[] {
 	for (const t of byStart) {
 		while (cursor < sorted.length && sorted[cursor]!.endedAt < t.startedAt) {
 			const candidate = sorted[cursor++]!;
-			if (latestEnded === null || (position.get(candidate.line) ?? -1) > (position.get(latestEnded.line) ?? -1)) latestEnded = candidate;
+			if (latestEnded === null || (position.get(candidate.line) ?? -1) > (position.get(latestEnded.line) ?? -1))
+				latestEnded = candidate;
 		}
 		if (latestEnded && (position.get(latestEnded.line) ?? -1) > (position.get(t.line) ?? Infinity)) {
 			violations.push(`${latestEnded.what} was acknowledged before ${t.what} was sent, yet its line comes after`);
@@ -263,10 +296,14 @@ export function checkHistory(history: WriteHistory): string[] {
 		}
 		const kept = history.backups.get(backupPath);
 		if (!kept) violations.push(`${attempt.line.trim()}: its .bak ${backupPath} does not exist`);
-		else if (!kept.equals(Buffer.from(attempt.body, "utf8"))) violations.push(`${attempt.line.trim()}: its .bak ${backupPath} is not byte-identical to the body sent`);
-		if ((counts.get(attempt.line) ?? 0) > 0) violations.push(`${attempt.line.trim()}: refused, yet its line is in the note`);
+		else if (!kept.equals(Buffer.from(attempt.body, "utf8")))
+			violations.push(`${attempt.line.trim()}: its .bak ${backupPath} is not byte-identical to the body sent`);
+		if ((counts.get(attempt.line) ?? 0) > 0)
+			violations.push(`${attempt.line.trim()}: refused, yet its line is in the note`);
 	}
-	const backupPaths = refused.map((attempt) => (attempt.outcome as { backupPath: string | null }).backupPath).filter((path) => path !== null);
+	const backupPaths = refused
+		.map((attempt) => (attempt.outcome as { backupPath: string | null }).backupPath)
+		.filter((path) => path !== null);
 	if (new Set(backupPaths).size !== backupPaths.length) violations.push("two refusals named the same .bak path");
 	return violations;
 }

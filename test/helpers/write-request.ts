@@ -20,7 +20,11 @@ export interface WriteRequestOptions {
 }
 
 /** A write of `change` (a body to replace the note with, or any operation) to `path`; no conditions unless given. */
-export function writeRequest(path: string, change: string | WriteOperation, options: WriteRequestOptions = {}): WriteRequest {
+export function writeRequest(
+	path: string,
+	change: string | WriteOperation,
+	options: WriteRequestOptions = {},
+): WriteRequest {
 	const { basedOn, revision, createOnly, actor, ...rest } = options;
 	const token = revision ?? (basedOn === undefined ? undefined : revisionOf(basedOn));
 	return {

@@ -21,7 +21,7 @@ export function onNoteWriteStep(root: string, note: string, hook: () => Promise<
 	const prefixes = [join(root, note.slice(0, slash + 1), name), join(root, TEMP_FOLDER, name)];
 	// The gateway opens its temp file with the callback API (atomic-file.ts `writeNew`): open(path, flags, mode, callback).
 	const open = fs.open.bind(fs) as (...args: unknown[]) => void;
-	const spy = vi.spyOn(fs, "open").mockImplementation(((...args: unknown[]) => {
+	const spy = vi.spyOn(fs, "open").mockImplementation((...args: unknown[]) => {
 		if (!prefixes.some((prefix) => String(args[0]).startsWith(prefix))) return open(...args);
 		const callback = args[args.length - 1] as OpenCallback;
 		Promise.resolve()
@@ -30,6 +30,6 @@ export function onNoteWriteStep(root: string, note: string, hook: () => Promise<
 				() => open(...args),
 				(error: NodeJS.ErrnoException) => callback(error, -1),
 			);
-	}));
+	});
 	return () => spy.mockRestore();
 }

@@ -21,10 +21,13 @@ describe("hooks/", () => {
 		expect(files.length).toBeGreaterThan(1);
 		for (const file of files) {
 			const text = readFileSync(file, "utf8");
-			for (const match of text.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/gm)) {
+			for (const match of text.matchAll(
+				/^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/gm,
+			)) {
 				const specifier = match[1] ?? match[2]!;
 				const where = relative(HOOKS, file);
-				if (specifier.startsWith(".")) expect(relative(HOOKS, resolve(file, "..", specifier)), `${where} imports ${specifier}`).not.toMatch(/^\.\./);
+				if (specifier.startsWith("."))
+					expect(relative(HOOKS, resolve(file, "..", specifier)), `${where} imports ${specifier}`).not.toMatch(/^\.\./);
 				else expect(specifier, `${where} imports ${specifier}`).toMatch(/^node:/);
 			}
 		}

@@ -55,7 +55,12 @@ export interface CallOptions {
 }
 
 /** What Claude Code sends: PreToolUse or PostToolUse for Read, Write, Edit or MultiEdit. */
-export function claudeCall(event: "PreToolUse" | "PostToolUse", tool: string, file: string, options: CallOptions = {}): Record<string, unknown> {
+export function claudeCall(
+	event: "PreToolUse" | "PostToolUse",
+	tool: string,
+	file: string,
+	options: CallOptions = {},
+): Record<string, unknown> {
 	return {
 		session_id: options.session ?? "session-1",
 		transcript_path: "/nowhere/transcript.jsonl",
@@ -70,7 +75,12 @@ export function claudeCall(event: "PreToolUse" | "PostToolUse", tool: string, fi
 }
 
 /** What Gemini CLI sends: BeforeTool or AfterTool for read_file, write_file or replace. */
-export function geminiCall(event: "BeforeTool" | "AfterTool", tool: string, file: string, options: CallOptions = {}): Record<string, unknown> {
+export function geminiCall(
+	event: "BeforeTool" | "AfterTool",
+	tool: string,
+	file: string,
+	options: CallOptions = {},
+): Record<string, unknown> {
 	return {
 		session_id: options.session ?? "gemini-session-1",
 		transcript_path: "/nowhere/transcript.json",

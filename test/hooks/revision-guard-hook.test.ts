@@ -25,7 +25,12 @@ const at = (path: string) => join(h.dir, path);
 beforeEach(async () => {
 	h = await startHeadless();
 	stateDir = await mkdtemp(join(tmpdir(), "rg-hook-state-"));
-	env = { RG: `http://127.0.0.1:${h.port}`, RG_KEY: TEST_KEY, RG_VAULT: h.dir, RG_HOOK_STATE_DIR: join(stateDir, "state") };
+	env = {
+		RG: `http://127.0.0.1:${h.port}`,
+		RG_KEY: TEST_KEY,
+		RG_VAULT: h.dir,
+		RG_HOOK_STATE_DIR: join(stateDir, "state"),
+	};
 });
 
 afterEach(async () => {
@@ -33,8 +38,10 @@ afterEach(async () => {
 	await rm(stateDir, { recursive: true, force: true });
 });
 
-const read = (path: string, options: CallOptions = {}, withEnv = env) => runHook(claudeCall("PostToolUse", "Read", at(path), options), withEnv);
-const before = (tool: string, path: string, options: CallOptions = {}, withEnv = env) => runHook(claudeCall("PreToolUse", tool, at(path), options), withEnv);
+const read = (path: string, options: CallOptions = {}, withEnv = env) =>
+	runHook(claudeCall("PostToolUse", "Read", at(path), options), withEnv);
+const before = (tool: string, path: string, options: CallOptions = {}, withEnv = env) =>
+	runHook(claudeCall("PreToolUse", tool, at(path), options), withEnv);
 /** The session's Write as Claude Code makes it: the file saved, then PostToolUse with what it wrote. */
 async function written(path: string, content: string, options: CallOptions = {}) {
 	await writeVaultFile(h.dir, path, content);
@@ -43,9 +50,13 @@ async function written(path: string, content: string, options: CallOptions = {})
 /** The session's Edit: the file saved with the replacement, then PostToolUse. */
 async function edited(path: string, content: string, options: CallOptions = {}) {
 	await writeVaultFile(h.dir, path, content);
-	return runHook(claudeCall("PostToolUse", "Edit", at(path), { ...options, toolInput: { old_string: "x", new_string: "y" } }), env);
+	return runHook(
+		claudeCall("PostToolUse", "Edit", at(path), { ...options, toolInput: { old_string: "x", new_string: "y" } }),
+		env,
+	);
 }
-const allowed = (run: { code: number | null; stderr: string }) => expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+const allowed = (run: { code: number | null; stderr: string }) =>
+	expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
 
 /** A loopback port with nothing listening: a host that is not running. */
 async function closedPort(): Promise<number> {
@@ -59,8 +70,17 @@ async function closedPort(): Promise<number> {
 describe("a session that read a note", () => {
 	it("may write it while it is unchanged, and the hook says nothing", async () => {
 		await writeVaultFile(h.dir, "Plan.md", "# Plan\n\n- one\n");
-		const afterRead = await read("Plan.md", { toolResponse: { type: "text", file: { filePath: at("Plan.md"), content: "# Plan\n\n- one\n", numLines: 3, startLine: 1, totalLines: 3 } } });
-		expect({ code: afterRead.code, stdout: afterRead.stdout, stderr: afterRead.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
+		const afterRead = await read("Plan.md", {
+			toolResponse: {
+				type: "text",
+				file: { filePath: at("Plan.md"), content: "# Plan\n\n- one\n", numLines: 3, startLine: 1, totalLines: 3 },
+			},
+		});
+		expect({ code: afterRead.code, stdout: afterRead.stdout, stderr: afterRead.stderr }).toEqual({
+			code: 0,
+			stdout: "",
+			stderr: "",
+		});
 		allowed(await before("Write", "Plan.md", { toolInput: { content: "# Plan\n\n- one\n- two\n" } }));
 		allowed(await before("Edit", "Plan.md"));
 		allowed(await before("MultiEdit", "Plan.md"));
@@ -111,10 +131,15 @@ describe("a session that read a note", () => {
 		await writeVaultFile(h.dir, "Plan.md", "one\n");
 		await read("Plan.md");
 		await writeVaultFile(h.dir, "Plan.md", "one\nthe person, right after\n");
-		const afterWrite = await runHook(claudeCall("PostToolUse", "Write", at("Plan.md"), { toolInput: { content: "one\nagent\n" } }), env);
+		const afterWrite = await runHook(
+			claudeCall("PostToolUse", "Write", at("Plan.md"), { toolInput: { content: "one\nagent\n" } }),
+			env,
+		);
 		expect(afterWrite.code).toBe(0);
 		expect(afterWrite.context).toContain('"Plan.md" on disk is not exactly what you wrote');
-		expect(afterWrite.json).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: afterWrite.context } });
+		expect(afterWrite.json).toEqual({
+			hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: afterWrite.context },
+		});
 		const next = await before("Edit", "Plan.md");
 		expect(next.code).toBe(2);
 		expect(next.stderr).toContain("has not read");
@@ -124,7 +149,10 @@ describe("a session that read a note", () => {
 		await writeVaultFile(h.dir, "Windows.md", "one\r\n");
 		await read("Windows.md");
 		await writeVaultFile(h.dir, "Windows.md", "one\r\ntwo\r\n");
-		const afterWrite = await runHook(claudeCall("PostToolUse", "Write", at("Windows.md"), { toolInput: { content: "one\ntwo\n" } }), env);
+		const afterWrite = await runHook(
+			claudeCall("PostToolUse", "Write", at("Windows.md"), { toolInput: { content: "one\ntwo\n" } }),
+			env,
+		);
 		expect({ code: afterWrite.code, stdout: afterWrite.stdout }).toEqual({ code: 0, stdout: "" });
 		allowed(await before("Edit", "Windows.md"));
 	});
@@ -161,7 +189,9 @@ describe("a session that read a note", () => {
 		await reads.remember("Plan.md", { revision: "a-revision-the-host-no-longer-keeps", part: false });
 		const run = await before("Edit", "Plan.md");
 		expect(run.code).toBe(2);
-		expect(run.stderr).toContain('"Plan.md" changed since this session last read it, so your Edit was not made (the host no longer keeps');
+		expect(run.stderr).toContain(
+			'"Plan.md" changed since this session last read it, so your Edit was not made (the host no longer keeps',
+		);
 		expect(run.stderr).toContain("Read the note again");
 		await read("Plan.md");
 		allowed(await before("Edit", "Plan.md"));
@@ -200,15 +230,31 @@ describe("a note the session did not read", () => {
 
 	it("read only in part may be edited, but not replaced whole", async () => {
 		await writeVaultFile(h.dir, "Big.md", Array.from({ length: 50 }, (_, i) => `line ${i}\n`).join(""));
-		await read("Big.md", { toolInput: { offset: 10, limit: 5 }, toolResponse: { type: "text", file: { filePath: at("Big.md"), content: "", numLines: 5, startLine: 10, totalLines: 50 } } });
+		await read("Big.md", {
+			toolInput: { offset: 10, limit: 5 },
+			toolResponse: {
+				type: "text",
+				file: { filePath: at("Big.md"), content: "", numLines: 5, startLine: 10, totalLines: 50 },
+			},
+		});
 		allowed(await before("Edit", "Big.md"));
 		const whole = await before("Write", "Big.md");
 		expect(whole.code).toBe(2);
 		expect(whole.stderr).toContain('this session read only part of "Big.md"');
 		// A Read the tool cut short (it stops at 2000 lines) is a read of part of the note too.
-		await read("Big.md", { toolResponse: { type: "text", file: { filePath: at("Big.md"), content: "", numLines: 20, startLine: 1, totalLines: 50 } } });
+		await read("Big.md", {
+			toolResponse: {
+				type: "text",
+				file: { filePath: at("Big.md"), content: "", numLines: 20, startLine: 1, totalLines: 50 },
+			},
+		});
 		expect((await before("Write", "Big.md")).code).toBe(2);
-		await read("Big.md", { toolResponse: { type: "text", file: { filePath: at("Big.md"), content: "", numLines: 50, startLine: 1, totalLines: 50 } } });
+		await read("Big.md", {
+			toolResponse: {
+				type: "text",
+				file: { filePath: at("Big.md"), content: "", numLines: 50, startLine: 1, totalLines: 50 },
+			},
+		});
 		allowed(await before("Write", "Big.md"));
 	});
 });
@@ -221,7 +267,11 @@ describe("files the hook leaves alone", () => {
 			await writeVaultFile(h.dir, ".obsidian/app.json", "{}\n");
 			await writeVaultFile(h.dir, ".obsidian/snippets/notes.md", "hidden\n");
 			await writeVaultFile(h.dir, "data.csv", "a,b\n");
-			for (const withEnv of [env, { ...env, RG: undefined, RG_KEY: undefined }, { ...env, RG: `http://127.0.0.1:${await closedPort()}` }]) {
+			for (const withEnv of [
+				env,
+				{ ...env, RG: undefined, RG_KEY: undefined },
+				{ ...env, RG: `http://127.0.0.1:${await closedPort()}` },
+			]) {
 				allowed(await runHook(claudeCall("PreToolUse", "Write", join(elsewhere, "Other.md")), withEnv));
 				allowed(await runHook(claudeCall("PreToolUse", "Write", join(h.dir, "..", "beside-the-vault.md")), withEnv));
 				allowed(await before("Write", ".obsidian/app.json", {}, withEnv));
@@ -237,7 +287,12 @@ describe("files the hook leaves alone", () => {
 		await writeVaultFile(h.dir, "Plan.md", "one\n");
 		allowed(await before("Read", "Plan.md"));
 		allowed(await before("NotebookEdit", "Plan.md"));
-		allowed(await runHook({ ...claudeCall("PreToolUse", "Bash", at("Plan.md")), tool_input: { command: "echo hi > Plan.md" } }, env));
+		allowed(
+			await runHook(
+				{ ...claudeCall("PreToolUse", "Bash", at("Plan.md")), tool_input: { command: "echo hi > Plan.md" } },
+				env,
+			),
+		);
 	});
 
 	it("covers the note types named in RG_NOTE_EXTENSIONS that the host serves", async () => {
@@ -360,7 +415,12 @@ describe("when the host is not running", () => {
 
 	it("with RG_HOOK_WHEN_DOWN=allow, lets the edit through and warns the person", async () => {
 		await writeVaultFile(h.dir, "Plan.md", "one\n");
-		const run = await before("Edit", "Plan.md", {}, { ...env, RG: `http://127.0.0.1:${await closedPort()}`, RG_HOOK_WHEN_DOWN: "allow" });
+		const run = await before(
+			"Edit",
+			"Plan.md",
+			{},
+			{ ...env, RG: `http://127.0.0.1:${await closedPort()}`, RG_HOOK_WHEN_DOWN: "allow" },
+		);
 		expect(run.code).toBe(0);
 		expect(run.json?.systemMessage).toContain('"Plan.md" is being changed without checking');
 	});
@@ -393,7 +453,10 @@ describe("Gemini CLI", () => {
 		await writeVaultFile(h.dir, "Plan.md", "one\n");
 		const run = await runHook(geminiCall("AfterTool", "read_file", at("Plan.md")), { ...env, RG_KEY: undefined });
 		expect((run.json?.hookSpecificOutput as { hookEventName?: string }).hookEventName).toBe("AfterTool");
-		const failed = await runHook(geminiCall("AfterTool", "read_file", at("Plan.md"), { toolResponse: { error: "no such file" } }), env);
+		const failed = await runHook(
+			geminiCall("AfterTool", "read_file", at("Plan.md"), { toolResponse: { error: "no such file" } }),
+			env,
+		);
 		expect({ code: failed.code, stdout: failed.stdout }).toEqual({ code: 0, stdout: "" });
 		expect((await runHook(geminiCall("BeforeTool", "replace", at("Plan.md")), env)).code).toBe(2);
 	});

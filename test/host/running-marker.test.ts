@@ -36,8 +36,16 @@ afterEach(async () => {
 });
 
 async function start(manifestDir: string | undefined): Promise<RevisionGuardPlugin> {
-	const manifest = { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.6.6", ...(manifestDir ? { dir: manifestDir } : {}) } as PluginManifest;
-	const started = new RevisionGuardPlugin(app as unknown as ObsidianApp, manifest) as RevisionGuardPlugin & { data: unknown };
+	const manifest = {
+		id: "revision-guard",
+		name: "Revision Guard",
+		version: "0.0.0",
+		minAppVersion: "1.6.6",
+		...(manifestDir ? { dir: manifestDir } : {}),
+	} as PluginManifest;
+	const started = new RevisionGuardPlugin(app as unknown as ObsidianApp, manifest) as RevisionGuardPlugin & {
+		data: unknown;
+	};
 	plugin = started;
 	started.data = { port: 0 };
 	await (started.load() as unknown as Promise<void>);
@@ -96,6 +104,8 @@ describe("holder records", () => {
 	it("describe where the holder runs, when it started and its port", () => {
 		const record = { ...holderRecord("headless", 27125), pid: 42, started: "2026-11-27T14:55:16.000Z" };
 		expect(describeHolder(record)).toBe("pid 42 on this machine, started 2026-11-27T14:55:16.000Z, port 27125");
-		expect(describeHolder({ ...record, hostname: "laptop", port: null })).toBe('pid 42 on the machine "laptop", started 2026-11-27T14:55:16.000Z');
+		expect(describeHolder({ ...record, hostname: "laptop", port: null })).toBe(
+			'pid 42 on the machine "laptop", started 2026-11-27T14:55:16.000Z',
+		);
 	});
 });

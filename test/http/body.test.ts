@@ -15,7 +15,9 @@ afterEach(async () => {
 });
 
 /** A server that reads each request's body with `maxBytes` and hands the result (and the request) to the test. */
-async function bodyServer(maxBytes: number): Promise<{ port: number; next: () => Promise<{ result: BodyResult; request: IncomingMessage }> }> {
+async function bodyServer(
+	maxBytes: number,
+): Promise<{ port: number; next: () => Promise<{ result: BodyResult; request: IncomingMessage }> }> {
 	const waiting: ((value: { result: BodyResult; request: IncomingMessage }) => void)[] = [];
 	const results: { result: BodyResult; request: IncomingMessage }[] = [];
 	server = createServer((request, response) => {
@@ -29,7 +31,11 @@ async function bodyServer(maxBytes: number): Promise<{ port: number; next: () =>
 	});
 	await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
 	const port = (server.address() as AddressInfo).port;
-	return { port, next: () => (results.length > 0 ? Promise.resolve(results.shift()!) : new Promise((resolve) => waiting.push(resolve))) };
+	return {
+		port,
+		next: () =>
+			results.length > 0 ? Promise.resolve(results.shift()!) : new Promise((resolve) => waiting.push(resolve)),
+	};
 }
 
 /** Sends `chunks` one by one (chunked encoding), each after the previous was flushed. */
@@ -65,14 +71,25 @@ describe("readTextBody", () => {
 
 	it("stops collecting a body without a declared length once it passes the cap, and still answers", async () => {
 		const { port, next } = await bodyServer(10);
-		const answered = new Promise<number>((resolve) => sendChunks(port, [Buffer.from("12345678"), Buffer.from("90abc"), Buffer.from("never kept")]).on("response", (response) => resolve(response.statusCode ?? 0)));
+		const answered = new Promise<number>((resolve) =>
+			sendChunks(port, [Buffer.from("12345678"), Buffer.from("90abc"), Buffer.from("never kept")]).on(
+				"response",
+				(response) => resolve(response.statusCode ?? 0),
+			),
+		);
 		expect((await next()).result).toEqual({ ok: false, problem: "payload-too-large" });
 		expect(await answered).toBe(200);
 	});
 
 	it("refuses a declared length over the cap before reading anything", async () => {
 		const { port, next } = await bodyServer(10);
-		const request = httpRequest({ host: "127.0.0.1", port, method: "PUT", path: "/", headers: { "Content-Length": "11" } });
+		const request = httpRequest({
+			host: "127.0.0.1",
+			port,
+			method: "PUT",
+			path: "/",
+			headers: { "Content-Length": "11" },
+		});
 		request.on("error", () => undefined);
 		request.end("12345678901");
 		expect((await next()).result).toEqual({ ok: false, problem: "payload-too-large" });

@@ -13,13 +13,16 @@ import type { call, CallOptions } from "../helpers/http-client";
 
 /** Resolves once every note's latest recorded revision is the hash of its content on disk. */
 async function caughtUp(guard: RevisionGuard, dir: string): Promise<void> {
-	await vi.waitFor(async () => {
-		await guard.tracker.flush();
-		for (const path of guard.history.trackedPaths()) {
-			const content = await readFile(join(dir, path), "utf8").catch(() => null);
-			if (content !== null) expect(guard.history.latest(path)?.revision).toBe(revisionOf(content));
-		}
-	}, { timeout: 5000, interval: 30 });
+	await vi.waitFor(
+		async () => {
+			await guard.tracker.flush();
+			for (const path of guard.history.trackedPaths()) {
+				const content = await readFile(join(dir, path), "utf8").catch(() => null);
+				if (content !== null) expect(guard.history.latest(path)?.revision).toBe(revisionOf(content));
+			}
+		},
+		{ timeout: 5000, interval: 30 },
+	);
 }
 
 interface Subject {
@@ -75,19 +78,31 @@ describe.each(Object.keys(subjects))("over the %s gateway", (name) => {
 	it("walks read → outside edit → stale write refused with .bak → fresh write accepted", async () => {
 		const read = await s.api("/vault/Note.md");
 		await s.edit("Note.md", "line one\nline two from the person\n");
-		const stale = await s.api("/vault/Note.md", { method: "PUT", body: "agent copy\n", headers: { "If-Match": read.headers.etag as string } });
+		const stale = await s.api("/vault/Note.md", {
+			method: "PUT",
+			body: "agent copy\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(stale.status).toBe(412);
 		const problem = stale.json<{ backupPath: string; currentRevision: string; changes: string }>();
 		expect(await readFile(join(s.dir, problem.backupPath), "utf8")).toBe("agent copy\n");
 		expect(problem.changes).toContain("+line two from the person");
-		const fresh = await s.api("/vault/Note.md", { method: "PUT", body: "merged\n", headers: { "If-Match": `"${problem.currentRevision}"` } });
+		const fresh = await s.api("/vault/Note.md", {
+			method: "PUT",
+			body: "merged\n",
+			headers: { "If-Match": `"${problem.currentRevision}"` },
+		});
 		expect(fresh.status).toBe(204);
 		expect(await readFile(join(s.dir, "Note.md"), "utf8")).toBe("merged\n");
 	});
 
 	it("credits the agent for its own write and records no spurious revision for it", async () => {
 		const read = await s.api("/vault/Note.md");
-		const put = await s.api("/vault/Note.md", { method: "PUT", body: "by the agent\n", headers: { "If-Match": read.headers.etag as string } });
+		const put = await s.api("/vault/Note.md", {
+			method: "PUT",
+			body: "by the agent\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(put.status).toBe(204);
 		await s.settle();
 		const history = s.history("Note.md");
@@ -111,8 +126,16 @@ describe.each(Object.keys(subjects))("over the %s gateway", (name) => {
 
 	it("treats a retried write whose response was lost as a success", async () => {
 		const read = await s.api("/vault/Note.md");
-		const first = await s.api("/vault/Note.md", { method: "PUT", body: "v2\n", headers: { "If-Match": read.headers.etag as string } });
-		const retry = await s.api("/vault/Note.md", { method: "PUT", body: "v2\n", headers: { "If-Match": read.headers.etag as string } });
+		const first = await s.api("/vault/Note.md", {
+			method: "PUT",
+			body: "v2\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
+		const retry = await s.api("/vault/Note.md", {
+			method: "PUT",
+			body: "v2\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(retry.status).toBe(204);
 		expect(retry.headers.etag).toBe(first.headers.etag);
 	});
@@ -120,10 +143,16 @@ describe.each(Object.keys(subjects))("over the %s gateway", (name) => {
 	it("trashes a note on DELETE with a fresh token and refuses a stale one", async () => {
 		const read = await s.api("/vault/Note.md");
 		await s.edit("Note.md", "changed\n");
-		const stale = await s.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": read.headers.etag as string } });
+		const stale = await s.api("/vault/Note.md", {
+			method: "DELETE",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(stale.status).toBe(412);
 		const fresh = await s.api("/vault/Note.md");
-		const deleted = await s.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": fresh.headers.etag as string } });
+		const deleted = await s.api("/vault/Note.md", {
+			method: "DELETE",
+			headers: { "If-Match": fresh.headers.etag as string },
+		});
 		expect(deleted.status).toBe(204);
 		expect((await s.api("/vault/Note.md")).status).toBe(404);
 	});

@@ -8,7 +8,8 @@ import type { YieldToHost } from "../../src/core/steps";
 import { startHeadless, type Harness } from "../helpers/headless-harness";
 import { readVaultFile, sha256Token, writeVaultFile } from "../helpers/vault-files";
 
-const numbered = (count: number, tag: string) => Array.from({ length: count }, (_, i) => `${tag} line ${i} with some words\n`).join("");
+const numbered = (count: number, tag: string) =>
+	Array.from({ length: count }, (_, i) => `${tag} line ${i} with some words\n`).join("");
 const BIG = numbered(70_000, "original");
 /** The person rewrote every line: the diff from the agent's read to now is the whole note twice (about 4 MB). */
 const REWRITTEN = numbered(70_000, "rewritten");
@@ -32,7 +33,9 @@ describe("a stale write to a huge note", () => {
 		expect(h.errors).toEqual([]);
 	});
 
-	async function staleWrite(headers: Record<string, string> = {}): Promise<{ status: number; body: Stale; bytes: number; read: string }> {
+	async function staleWrite(
+		headers: Record<string, string> = {},
+	): Promise<{ status: number; body: Stale; bytes: number; read: string }> {
 		await writeVaultFile(h.dir, "Big.md", BIG);
 		const read = (await h.api("/vault/Big.md")).headers.etag as string;
 		await writeVaultFile(h.dir, "Big.md", REWRITTEN);
@@ -45,7 +48,11 @@ describe("a stale write to a huge note", () => {
 		const { status, body, bytes } = await staleWrite();
 		expect(status).toBe(412);
 		expect((await readVaultFile(h.dir, body.backupPath)).toString("utf8")).toBe(AGENT);
-		expect(h.guard.conflicts.get(body.conflictId)).toMatchObject({ path: "Big.md", backupPath: body.backupPath, status: "open" });
+		expect(h.guard.conflicts.get(body.conflictId)).toMatchObject({
+			path: "Big.md",
+			backupPath: body.backupPath,
+			status: "open",
+		});
 		// At most 256 KB of diff (JSON escapes each newline, hence the margin): not the 8 MB the whole diff would be.
 		expect(Buffer.byteLength(body.changes!)).toBeLessThanOrEqual(256 * 1024);
 		expect(bytes).toBeLessThan(300 * 1024);
@@ -112,7 +119,11 @@ describe("a stale write to a huge note", () => {
 		await writeVaultFile(h.dir, "Line.md", oneLine);
 		const etag = (await h.api("/vault/Line.md")).headers.etag as string;
 		await writeVaultFile(h.dir, "Line.md", "y" + oneLine);
-		const put = await h.api("/vault/Line.md", { method: "PUT", body: oneLine + "z", headers: { "If-Match": etag, Prefer: "merge=auto" } });
+		const put = await h.api("/vault/Line.md", {
+			method: "PUT",
+			body: oneLine + "z",
+			headers: { "If-Match": etag, Prefer: "merge=auto" },
+		});
 		expect(put.status).toBe(412);
 		expect(Buffer.byteLength(put.text)).toBeLessThan(300 * 1024);
 		const body = put.json<Stale>();
@@ -132,7 +143,10 @@ describe("a stale write to a huge note", () => {
 		expect(changes.status).toBe(200);
 		expect(Buffer.byteLength(changes.json<{ diff: string }>().diff)).toBeLessThanOrEqual(256 * 1024);
 		expect(Buffer.byteLength(changes.text)).toBeLessThan(300 * 1024);
-		expect(changes.json<{ truncated: boolean; nextOffset: number }>()).toMatchObject({ truncated: true, nextOffset: expect.any(Number) });
+		expect(changes.json<{ truncated: boolean; nextOffset: number }>()).toMatchObject({
+			truncated: true,
+			nextOffset: expect.any(Number),
+		});
 	});
 
 	it("lets other requests through while the diff is being computed", async () => {

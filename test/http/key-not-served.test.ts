@@ -27,10 +27,22 @@ for (const [name, start] of Object.entries(STACKS)) {
 				for (const path of ["/vault/a.md", "/vault/", "/tags/", "/activity"]) {
 					const answer = await s.api(path, { headers: broken });
 					expect(answer.status, path).toBe(403);
-					expect(answer.json(), path).toMatchObject({ type: "/problems/scope-forbidden", errorCode: 40300, key: "broken", scope: "key-not-served", rule: { list: "write" } });
-					expect(answer.json<{ detail: string }>().detail).toContain('The write list of the key "broken" must be a list of globs');
+					expect(answer.json(), path).toMatchObject({
+						type: "/problems/scope-forbidden",
+						errorCode: 40300,
+						key: "broken",
+						scope: "key-not-served",
+						rule: { list: "write" },
+					});
+					expect(answer.json<{ detail: string }>().detail).toContain(
+						'The write list of the key "broken" must be a list of globs',
+					);
 				}
-				const mcp = await s.api("/mcp", { method: "POST", headers: { ...broken, Accept: MCP_ACCEPT, "Content-Type": "application/json" }, body: JSON.stringify(INITIALIZE) });
+				const mcp = await s.api("/mcp", {
+					method: "POST",
+					headers: { ...broken, Accept: MCP_ACCEPT, "Content-Type": "application/json" },
+					body: JSON.stringify(INITIALIZE),
+				});
 				expect(mcp.status).toBe(403);
 				expect((await s.api("/", { headers: broken })).status).toBe(200);
 				expect((await s.api("/vault/a.md", { headers: { Authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);

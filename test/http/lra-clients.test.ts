@@ -87,22 +87,25 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 		expect(res.text).toBe(PLAN);
 	});
 
-	it.each(["application/vnd.olrapi.note+json"])("reads the Local REST API note shape with Accept: %s, plus revision", async (accept) => {
-		const res = await s.api(plan, { headers: { Accept: accept } });
-		expect(res.status).toBe(200);
-		const note = res.json<NoteJson>();
-		expect(note).toEqual({
-			path: "Projects/Plan.md",
-			content: PLAN,
-			frontmatter: { status: "draft", tags: ["project", "#q3"] },
-			stat: { ctime: expect.any(Number), mtime: expect.any(Number), size: Buffer.byteLength(PLAN) },
-			tags: ["project", "q3", "idea", "work"],
-			links: [],
-			unresolvedLinks: [],
-			backlinks: [],
-			revision: sha256Token(PLAN),
-		});
-	});
+	it.each(["application/vnd.olrapi.note+json"])(
+		"reads the Local REST API note shape with Accept: %s, plus revision",
+		async (accept) => {
+			const res = await s.api(plan, { headers: { Accept: accept } });
+			expect(res.status).toBe(200);
+			const note = res.json<NoteJson>();
+			expect(note).toEqual({
+				path: "Projects/Plan.md",
+				content: PLAN,
+				frontmatter: { status: "draft", tags: ["project", "#q3"] },
+				stat: { ctime: expect.any(Number), mtime: expect.any(Number), size: Buffer.byteLength(PLAN) },
+				tags: ["project", "q3", "idea", "work"],
+				links: [],
+				unresolvedLinks: [],
+				backlinks: [],
+				revision: sha256Token(PLAN),
+			});
+		},
+	);
 
 	it("creates a new note with a tokenless PUT: 204, as from the Local REST API", async () => {
 		const res = await s.api(url("Inbox/New idea.md"), { method: "PUT", body: "new\n", headers: markdown });
@@ -128,7 +131,14 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 		const res = await s.api(plan, {
 			method: "PATCH",
 			body: "- two\n",
-			headers: { ...markdown, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: encodeURIComponent("Plan::Next Steps"), "Target-Delimiter": "::" },
+			headers: {
+				...markdown,
+				"Markdown-Patch-Version": "1",
+				Operation: "append",
+				"Target-Type": "heading",
+				Target: encodeURIComponent("Plan::Next Steps"),
+				"Target-Delimiter": "::",
+			},
 		});
 		expect(res.status, res.text).toBe(200);
 		// The section runs to the next heading of its level, so the item lands after its code block.
@@ -138,7 +148,17 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 
 	it("replaces a frontmatter key with PATCH and a JSON body", async () => {
 		await s.api(plan);
-		const res = await s.api(plan, { method: "PATCH", body: JSON.stringify("active"), headers: { "Content-Type": "application/json", "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "frontmatter", Target: "status" } });
+		const res = await s.api(plan, {
+			method: "PATCH",
+			body: JSON.stringify("active"),
+			headers: {
+				"Content-Type": "application/json",
+				"Markdown-Patch-Version": "1",
+				Operation: "replace",
+				"Target-Type": "frontmatter",
+				Target: "status",
+			},
+		});
 		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Projects/Plan.md")).toBe(PLAN.replace("status: draft", "status: active"));
 		const read = (await s.api(plan, { headers: { Accept: "application/vnd.olrapi.note+json" } })).json<NoteJson>();
@@ -158,6 +178,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Local REST API cl
 		expect((await visibleFiles(dir)).filter((path) => path.endsWith(".bak.md"))).toEqual([problem.backupPath]);
 		// Reading again is all such a client needs to do to write.
 		await s.api(plan, { headers: { Accept: "text/markdown" } });
-		expect((await s.api(plan, { method: "PUT", body: edited + "agent addition\n", headers: markdown })).status).toBe(204);
+		expect((await s.api(plan, { method: "PUT", body: edited + "agent addition\n", headers: markdown })).status).toBe(
+			204,
+		);
 	});
 });

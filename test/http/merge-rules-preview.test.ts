@@ -24,10 +24,17 @@ afterEach(async () => {
 	await h.close();
 });
 
-async function staleWrite(body: string, prefer?: string): Promise<{ status: number; problem: Record<string, unknown> }> {
+async function staleWrite(
+	body: string,
+	prefer?: string,
+): Promise<{ status: number; problem: Record<string, unknown> }> {
 	const etag = (await h.api("/vault/Plan.md")).headers.etag as string;
 	await writeVaultFile(h.dir, "Plan.md", PERSON);
-	const res = await h.api("/vault/Plan.md", { method: "PUT", body, headers: { "If-Match": etag, ...(prefer ? { Prefer: prefer } : {}) } });
+	const res = await h.api("/vault/Plan.md", {
+		method: "PUT",
+		body,
+		headers: { "If-Match": etag, ...(prefer ? { Prefer: prefer } : {}) },
+	});
 	return { status: res.status, problem: res.json<Record<string, unknown>>() };
 }
 
@@ -56,7 +63,12 @@ describe("mergeRules in merge previews", () => {
 		try {
 			const read = await mcp.tool("read_note", { path: "Plan.md" });
 			await writeVaultFile(h.dir, "Plan.md", PERSON);
-			const clash = await mcp.tool("write_note", { path: "Plan.md", content: AGENT, revision: read.structured!.revision, merge: "auto" });
+			const clash = await mcp.tool("write_note", {
+				path: "Plan.md",
+				content: AGENT,
+				revision: read.structured!.revision,
+				merge: "auto",
+			});
 			expect(clash.isError).toBe(true);
 			expect(clash.details).toMatchObject({ mergeRules: ["list"] });
 		} finally {
@@ -72,7 +84,11 @@ describe("mergeRules on a clean merge=auto write", () => {
 	it("names the rule in the 200 of PUT", async () => {
 		const etag = (await h.api("/vault/Plan.md")).headers.etag as string;
 		await writeVaultFile(h.dir, "Plan.md", person);
-		const res = await h.api("/vault/Plan.md", { method: "PUT", body: agent, headers: { "If-Match": etag, Prefer: "merge=auto" } });
+		const res = await h.api("/vault/Plan.md", {
+			method: "PUT",
+			body: agent,
+			headers: { "If-Match": etag, Prefer: "merge=auto" },
+		});
 		expect(res.status).toBe(200);
 		expect(res.json()).toMatchObject({ merged: true, mergeRules: ["list"] });
 	});
@@ -82,11 +98,25 @@ describe("mergeRules on a clean merge=auto write", () => {
 		try {
 			const read = await mcp.tool("read_note", { path: "Plan.md" });
 			await writeVaultFile(h.dir, "Plan.md", person);
-			const merged = await mcp.tool("write_note", { path: "Plan.md", content: agent, revision: read.structured!.revision, merge: "auto" });
+			const merged = await mcp.tool("write_note", {
+				path: "Plan.md",
+				content: agent,
+				revision: read.structured!.revision,
+				merge: "auto",
+			});
 			expect(merged.structured).toMatchObject({ merged: true, mergeRules: ["list"] });
 			const now = await mcp.tool("read_note", { path: "Plan.md" });
-			await writeVaultFile(h.dir, "Plan.md", (now.structured!.content as string).replace("intro", "intro, by the person"));
-			const plain = await mcp.tool("write_note", { path: "Plan.md", content: (now.structured!.content as string).replace("end", "the end"), revision: now.structured!.revision, merge: "auto" });
+			await writeVaultFile(
+				h.dir,
+				"Plan.md",
+				(now.structured!.content as string).replace("intro", "intro, by the person"),
+			);
+			const plain = await mcp.tool("write_note", {
+				path: "Plan.md",
+				content: (now.structured!.content as string).replace("end", "the end"),
+				revision: now.structured!.revision,
+				merge: "auto",
+			});
 			expect(plain.structured).toMatchObject({ merged: true });
 			expect(plain.structured).not.toHaveProperty("mergeRules");
 		} finally {

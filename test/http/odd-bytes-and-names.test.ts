@@ -25,7 +25,9 @@ describe("a note whose bytes are not UTF-8", () => {
 		expect(read.status, read.text).toBe(409);
 		expect(read.json()).toMatchObject({ type: "/problems/note-not-utf8", path: "Old.md" });
 		const listing = await h.api("/vault/", { headers: { Accept: "application/json" } });
-		const entry = listing.json<{ entries: { name: string; revision?: string; unreadable?: string }[] }>().entries.find((e) => e.name === "Old.md");
+		const entry = listing
+			.json<{ entries: { name: string; revision?: string; unreadable?: string }[] }>()
+			.entries.find((e) => e.name === "Old.md");
 		expect(entry?.revision).toBeUndefined();
 		expect(entry?.unreadable).toMatch(/not valid UTF-8/);
 	});
@@ -36,7 +38,11 @@ describe("a note whose bytes are not UTF-8", () => {
 		const lossyToken = sha256Token(LATIN1.toString("utf8"));
 		const edited = Buffer.from([0x63, 0x61, 0x66, 0xe8, 0x0a]);
 		await writeVaultFile(h.dir, "Old.md", edited);
-		const put = await h.api("/vault/Old.md", { method: "PUT", body: "agent\n", headers: { "If-Match": `"${lossyToken}"` } });
+		const put = await h.api("/vault/Old.md", {
+			method: "PUT",
+			body: "agent\n",
+			headers: { "If-Match": `"${lossyToken}"` },
+		});
 		expect(put.status, put.text).toBe(409);
 		expect(await readVaultFile(h.dir, "Old.md")).toEqual(edited);
 		const del = await h.api("/vault/Old.md", { method: "DELETE", headers: { "If-Match": `"${lossyToken}"` } });
@@ -60,22 +66,37 @@ describe("long names", () => {
 		return stem + ".md";
 	};
 
-	it.each([215, 224, 234, 240, 255])("a stale PUT to a note whose name is %i bytes keeps its body as a .bak", async (bytes) => {
-		const name = nameOf(bytes);
-		expect(Buffer.byteLength(name)).toBe(bytes);
-		const created = await h.api(`/vault/${encodeURIComponent(name)}`, { method: "PUT", body: "first\n" });
-		expect(created.status, created.text).toBe(204);
-		await writeVaultFile(h.dir, name, "edited by the person\n");
-		const stale = await h.api(`/vault/${encodeURIComponent(name)}`, { method: "PUT", body: "the agent's\n", headers: { "If-Match": created.headers.etag as string } });
-		expect(stale.status, stale.text).toBe(412);
-		const { backupPath } = stale.json<{ backupPath: string | null }>();
-		expect(backupPath).not.toBeNull();
-		expect(Buffer.byteLength(backupPath!)).toBeLessThanOrEqual(255);
-		expect((await readVaultFile(h.dir, backupPath!)).toString()).toBe("the agent's\n");
-		// An update with the current token works too (its temp file fits the name limit).
-		const current = (await h.api(`/vault/${encodeURIComponent(name)}`)).headers.etag as string;
-		expect((await h.api(`/vault/${encodeURIComponent(name)}`, { method: "PUT", body: "updated\n", headers: { "If-Match": current } })).status).toBe(204);
-	});
+	it.each([215, 224, 234, 240, 255])(
+		"a stale PUT to a note whose name is %i bytes keeps its body as a .bak",
+		async (bytes) => {
+			const name = nameOf(bytes);
+			expect(Buffer.byteLength(name)).toBe(bytes);
+			const created = await h.api(`/vault/${encodeURIComponent(name)}`, { method: "PUT", body: "first\n" });
+			expect(created.status, created.text).toBe(204);
+			await writeVaultFile(h.dir, name, "edited by the person\n");
+			const stale = await h.api(`/vault/${encodeURIComponent(name)}`, {
+				method: "PUT",
+				body: "the agent's\n",
+				headers: { "If-Match": created.headers.etag as string },
+			});
+			expect(stale.status, stale.text).toBe(412);
+			const { backupPath } = stale.json<{ backupPath: string | null }>();
+			expect(backupPath).not.toBeNull();
+			expect(Buffer.byteLength(backupPath!)).toBeLessThanOrEqual(255);
+			expect((await readVaultFile(h.dir, backupPath!)).toString()).toBe("the agent's\n");
+			// An update with the current token works too (its temp file fits the name limit).
+			const current = (await h.api(`/vault/${encodeURIComponent(name)}`)).headers.etag as string;
+			expect(
+				(
+					await h.api(`/vault/${encodeURIComponent(name)}`, {
+						method: "PUT",
+						body: "updated\n",
+						headers: { "If-Match": current },
+					})
+				).status,
+			).toBe(204);
+		},
+	);
 
 	it("gives two long names that share their start different .bak names", async () => {
 		const shared = "x".repeat(230);
@@ -84,7 +105,11 @@ describe("long names", () => {
 		for (const path of paths) {
 			const created = await h.api(`/vault/${path}`, { method: "PUT", body: "a\n" });
 			await writeVaultFile(h.dir, path, "b\n");
-			const stale = await h.api(`/vault/${path}`, { method: "PUT", body: `agent ${path.slice(-6)}\n`, headers: { "If-Match": created.headers.etag as string } });
+			const stale = await h.api(`/vault/${path}`, {
+				method: "PUT",
+				body: `agent ${path.slice(-6)}\n`,
+				headers: { "If-Match": created.headers.etag as string },
+			});
 			backups.push(stale.json<{ backupPath: string }>().backupPath);
 		}
 		expect(backups[0]).not.toBe(backups[1]);
@@ -105,7 +130,11 @@ describe("a symbolic link that loops", () => {
 describe("trash names", () => {
 	it("never clash: a note deleted where a deleted note's name is now a folder can still be deleted", async () => {
 		const put = (path: string, body: string) => h.api(`/vault/${path}`, { method: "PUT", body });
-		const del = async (path: string) => h.api(`/vault/${path}`, { method: "DELETE", headers: { "If-Match": (await h.api(`/vault/${path}`)).headers.etag as string } });
+		const del = async (path: string) =>
+			h.api(`/vault/${path}`, {
+				method: "DELETE",
+				headers: { "If-Match": (await h.api(`/vault/${path}`)).headers.etag as string },
+			});
 		expect((await put("a.md", "note\n")).status).toBe(204);
 		expect((await del("a.md")).status).toBe(204);
 		expect((await put("a.md/child.md", "child\n")).status).toBe(204);

@@ -17,7 +17,14 @@ import { writeVaultFile } from "../helpers/vault-files";
 import { STACKS, TWO_KEYS, type Stack } from "./stacks";
 
 const SCOPED_KEY = "scoped-key-0123456789abcdef0123456789abcdef";
-const SCOPED: AgentKey = { name: "drafter", key: SCOPED_KEY, created: "2026-01-01", read: ["**"], write: ["Open/**"], propose: ["Drafts/**"] };
+const SCOPED: AgentKey = {
+	name: "drafter",
+	key: SCOPED_KEY,
+	created: "2026-01-01",
+	read: ["**"],
+	write: ["Open/**"],
+	propose: ["Drafts/**"],
+};
 const DRAFT = "# Draft\n\n## Part\n\ntext\n";
 
 class FakeSink implements ProposalSink {
@@ -50,13 +57,28 @@ for (const [name, start] of Object.entries(STACKS)) {
 		it("REST answers PUT, POST and PATCH with 202, a Location to follow, and the proposal; the note is untouched", async () => {
 			const read = await s.api("/vault/Drafts/draft.md", { headers: scoped });
 			expect(read.status).toBe(200);
-			const put = await s.api("/vault/Drafts/draft.md", { method: "PUT", headers: { ...scoped, "If-Match": read.headers.etag as string }, body: "# Draft, better\n" });
+			const put = await s.api("/vault/Drafts/draft.md", {
+				method: "PUT",
+				headers: { ...scoped, "If-Match": read.headers.etag as string },
+				body: "# Draft, better\n",
+			});
 			expect(put.status).toBe(202);
 			expect(put.headers.location).toBe("/proposals/p-1");
-			expect(put.json()).toMatchObject({ proposalId: "p-1", path: "Drafts/draft.md", backupPath: "Drafts/draft.p-1.bak.md", status: "pending" });
+			expect(put.json()).toMatchObject({
+				proposalId: "p-1",
+				path: "Drafts/draft.md",
+				backupPath: "Drafts/draft.p-1.bak.md",
+				status: "pending",
+			});
 			expect(put.json<{ detail: string }>().detail).toContain("GET /proposals/p-1?wait=");
-			expect((await s.api("/vault/Drafts/draft.md", { method: "POST", headers: scoped, body: "more\n" })).status).toBe(202);
-			const patch = await s.api("/vault/Drafts/draft.md/heading/Draft/Part", { method: "PATCH", headers: { ...scoped, "Content-Type": "text/markdown", Operation: "append" }, body: "added\n" });
+			expect((await s.api("/vault/Drafts/draft.md", { method: "POST", headers: scoped, body: "more\n" })).status).toBe(
+				202,
+			);
+			const patch = await s.api("/vault/Drafts/draft.md/heading/Draft/Part", {
+				method: "PATCH",
+				headers: { ...scoped, "Content-Type": "text/markdown", Operation: "append" },
+				body: "added\n",
+			});
 			expect(patch.status).toBe(202);
 			expect(sink.received.map((request) => request.operation.kind)).toEqual(["replace", "append", "patch"]);
 			expect(await s.file("Drafts/draft.md")).toBe(DRAFT);
@@ -71,11 +93,25 @@ for (const [name, start] of Object.entries(STACKS)) {
 					["write_note", { path: "Drafts/draft.md", content: "# Better\n", revision }],
 					["append_note", { path: "Drafts/draft.md", content: "more\n" }],
 					["edit_note", { path: "Drafts/draft.md", edits: [{ old_string: "text", new_string: "words" }] }],
-					["patch_note", { path: "Drafts/draft.md", target_type: "heading", target: "Draft::Part", operation: "append", content: "added\n", revision }],
+					[
+						"patch_note",
+						{
+							path: "Drafts/draft.md",
+							target_type: "heading",
+							target: "Draft::Part",
+							operation: "append",
+							content: "added\n",
+							revision,
+						},
+					],
 				] as const) {
 					const result = await mcp.tool(tool, args);
 					expect(result.isError, `${tool}: ${result.text}`).toBeFalsy();
-					expect(result.structured, tool).toMatchObject({ path: "Drafts/draft.md", status: "pending", proposalId: expect.stringMatching(/^p-/) });
+					expect(result.structured, tool).toMatchObject({
+						path: "Drafts/draft.md",
+						status: "pending",
+						proposalId: expect.stringMatching(/^p-/),
+					});
 					expect(result.text, tool).toContain("proposal_status");
 				}
 			} finally {
@@ -91,7 +127,16 @@ for (const [name, start] of Object.entries(STACKS)) {
 				for (const [tool, args] of [
 					["vault_write", { path: "Drafts/draft.md", content: "# Better\n" }],
 					["vault_append", { path: "Drafts/draft.md", content: "more\n" }],
-					["vault_patch", { path: "Drafts/draft.md", targetType: "heading", target: ["Draft", "Part"], operation: "append", content: "added\n" }],
+					[
+						"vault_patch",
+						{
+							path: "Drafts/draft.md",
+							targetType: "heading",
+							target: ["Draft", "Part"],
+							operation: "append",
+							content: "added\n",
+						},
+					],
 				] as const) {
 					const result = await mcp.tool(tool, args);
 					expect(result.isError, `${tool}: ${result.text}`).toBeFalsy();
@@ -121,7 +166,13 @@ describe("a proposal as the CLI answers it", () => {
 
 	it("answers ok, proposed, with the id and how to follow it, when agent= names a key that may only propose", async () => {
 		const answer = await h.cli("append", { path: "Drafts/draft.md", content: "more", agent: "drafter" });
-		expect(answer).toMatchObject({ ok: true, proposed: true, proposalId: "p-1", status: "pending", path: "Drafts/draft.md" });
+		expect(answer).toMatchObject({
+			ok: true,
+			proposed: true,
+			proposalId: "p-1",
+			status: "pending",
+			path: "Drafts/draft.md",
+		});
 		expect(answer.detail).toContain("proposal_status");
 		expect(sink.received).toHaveLength(1);
 		expect(await h.app.vault.adapter.read("Drafts/draft.md")).toBe(DRAFT);
@@ -137,7 +188,13 @@ describe("without a proposal sink", () => {
 			try {
 				const answer = await s.api("/vault/Drafts/draft.md", { method: "POST", headers: scoped, body: "more\n" });
 				expect(answer.status).toBe(403);
-				expect(answer.json()).toMatchObject({ type: "/problems/scope-forbidden", errorCode: 40300, key: "drafter", scope: "no-proposals", rule: { list: "propose", glob: "Drafts/**" } });
+				expect(answer.json()).toMatchObject({
+					type: "/problems/scope-forbidden",
+					errorCode: 40300,
+					key: "drafter",
+					scope: "no-proposals",
+					rule: { list: "propose", glob: "Drafts/**" },
+				});
 				expect(answer.json<{ detail: string }>().detail).toContain("this host takes no proposals");
 				expect(await s.file("Drafts/draft.md")).toBe(DRAFT);
 			} finally {

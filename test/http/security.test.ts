@@ -37,7 +37,10 @@ function expectProblem(res: CallResult, status: number, name: string): void {
 
 /** A concrete request path for a route template. */
 function samplePath(template: string): string {
-	return template.replace("{path}", "a.md").replace("{id}", "c-20260101-000000-00000000").replace("{name}", "stale-revision");
+	return template
+		.replace("{path}", "a.md")
+		.replace("{id}", "c-20260101-000000-00000000")
+		.replace("{name}", "stale-revision");
 }
 
 describe("authentication", () => {
@@ -48,22 +51,36 @@ describe("authentication", () => {
 		expect(ROUTES.find((route) => route.template === "/openapi.yaml")?.handlers).toEqual({ GET: expect.any(Function) });
 	});
 
-	it.each(protectedRoutes.map((route) => [route.template, route] as const))("answers every method on %s without a key with 401 and WWW-Authenticate", async (_template, route) => {
-		await writeVaultFile(h.dir, "a.md", "one\n");
-		const methods = [...Object.keys(route.handlers), ...(route.handlers.GET ? ["HEAD"] : [])];
-		for (const method of methods) {
-			const res = await h.raw(samplePath(route.template), { method, ...(method === "PUT" || method === "POST" ? { body: "written without a key\n" } : {}) });
-			expect(res.status, `${method} ${route.template}`).toBe(401);
-			expect(res.headers["www-authenticate"], `${method} ${route.template}`).toBe('Bearer realm="revision-guard"');
-			if (method !== "HEAD") expectProblem(res, 401, "unauthorized");
-			expect(res.text).not.toContain("one\n");
-		}
-		expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("one\n");
-		expect(await visibleFiles(h.dir)).toEqual(["a.md"]);
-	});
+	it.each(protectedRoutes.map((route) => [route.template, route] as const))(
+		"answers every method on %s without a key with 401 and WWW-Authenticate",
+		async (_template, route) => {
+			await writeVaultFile(h.dir, "a.md", "one\n");
+			const methods = [...Object.keys(route.handlers), ...(route.handlers.GET ? ["HEAD"] : [])];
+			for (const method of methods) {
+				const res = await h.raw(samplePath(route.template), {
+					method,
+					...(method === "PUT" || method === "POST" ? { body: "written without a key\n" } : {}),
+				});
+				expect(res.status, `${method} ${route.template}`).toBe(401);
+				expect(res.headers["www-authenticate"], `${method} ${route.template}`).toBe('Bearer realm="revision-guard"');
+				if (method !== "HEAD") expectProblem(res, 401, "unauthorized");
+				expect(res.text).not.toContain("one\n");
+			}
+			expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("one\n");
+			expect(await visibleFiles(h.dir)).toEqual(["a.md"]);
+		},
+	);
 
 	it("answers a wrong key, or the right key in the wrong scheme, with 401", async () => {
-		for (const authorization of ["Bearer not-the-key-not-the-key-not-the-key", `Basic ${TEST_KEY}`, TEST_KEY, `Token ${TEST_KEY}`, `Bearer ${TEST_KEY}x`, `Bearer ${TEST_KEY.slice(0, -1)}`, "Bearer "]) {
+		for (const authorization of [
+			"Bearer not-the-key-not-the-key-not-the-key",
+			`Basic ${TEST_KEY}`,
+			TEST_KEY,
+			`Token ${TEST_KEY}`,
+			`Bearer ${TEST_KEY}x`,
+			`Bearer ${TEST_KEY.slice(0, -1)}`,
+			"Bearer ",
+		]) {
 			const res = await h.raw("/vault/", { headers: { Authorization: authorization } });
 			expect(res.status, authorization).toBe(401);
 		}
@@ -97,14 +114,24 @@ describe("authentication", () => {
 		});
 
 		it("tells each caller which key it used", async () => {
-			expect((await h.raw("/", { headers: bearer(TEST_KEY) })).json()).toMatchObject({ authenticated: true, agent: "test-agent" });
-			expect((await h.raw("/", { headers: bearer(SECOND_KEY) })).json()).toMatchObject({ authenticated: true, agent: "second-agent" });
+			expect((await h.raw("/", { headers: bearer(TEST_KEY) })).json()).toMatchObject({
+				authenticated: true,
+				agent: "test-agent",
+			});
+			expect((await h.raw("/", { headers: bearer(SECOND_KEY) })).json()).toMatchObject({
+				authenticated: true,
+				agent: "second-agent",
+			});
 		});
 
 		it("attributes each write and each refusal to the key that made it", async () => {
 			const created = await h.raw("/vault/a.md", { method: "PUT", body: "by second\n", headers: bearer(SECOND_KEY) });
 			expect(created.status).toBe(204);
-			const updated = await h.raw("/vault/a.md", { method: "PUT", body: "by first\n", headers: { ...bearer(TEST_KEY), "If-Match": created.headers.etag as string } });
+			const updated = await h.raw("/vault/a.md", {
+				method: "PUT",
+				body: "by first\n",
+				headers: { ...bearer(TEST_KEY), "If-Match": created.headers.etag as string },
+			});
 			expect(updated.status).toBe(204);
 			const sources = h.guard.history.entries("a.md").map((entry) => [entry.revision, entry.source]);
 			expect(sources).toEqual([
@@ -113,11 +140,24 @@ describe("authentication", () => {
 			]);
 
 			const stale = created.headers.etag as string;
-			const bySecond = await h.raw("/vault/a.md", { method: "PUT", body: "late second\n", headers: { ...bearer(SECOND_KEY), "If-Match": stale } });
-			const byFirst = await h.raw("/vault/a.md", { method: "PUT", body: "late first\n", headers: { ...bearer(TEST_KEY), "If-Match": stale } });
-			for (const [res, agent] of [[bySecond, "second-agent"], [byFirst, "test-agent"]] as const) {
+			const bySecond = await h.raw("/vault/a.md", {
+				method: "PUT",
+				body: "late second\n",
+				headers: { ...bearer(SECOND_KEY), "If-Match": stale },
+			});
+			const byFirst = await h.raw("/vault/a.md", {
+				method: "PUT",
+				body: "late first\n",
+				headers: { ...bearer(TEST_KEY), "If-Match": stale },
+			});
+			for (const [res, agent] of [
+				[bySecond, "second-agent"],
+				[byFirst, "test-agent"],
+			] as const) {
 				expect(res.status).toBe(412);
-				const record = (await h.api(`/conflicts/${res.json<{ conflictId: string }>().conflictId}`)).json<ConflictRecord>();
+				const record = (
+					await h.api(`/conflicts/${res.json<{ conflictId: string }>().conflictId}`)
+				).json<ConflictRecord>();
 				expect(record.agent).toBe(agent);
 			}
 		});
@@ -134,7 +174,8 @@ describe("authentication", () => {
 		const WRONG = bearer("wrong-key-wrong-key-wrong-key-wrong");
 
 		it("answers repeated failures with 429 and Retry-After, while a valid key still works", async () => {
-			for (let i = 0; i < 10; i++) expect((await h.raw("/vault/", { headers: WRONG })).status, `failure ${i + 1}`).toBe(401);
+			for (let i = 0; i < 10; i++)
+				expect((await h.raw("/vault/", { headers: WRONG })).status, `failure ${i + 1}`).toBe(401);
 			const throttled = await h.raw("/vault/", { headers: WRONG });
 			expectProblem(throttled, 429, "too-many-attempts");
 			const retryAfter = Number(throttled.headers["retry-after"]);
@@ -181,14 +222,17 @@ describe("Host header", () => {
 	it.each([
 		["a second, different Host", (port: number) => `evil.example:${port}`],
 		["the same Host twice", (port: number) => `127.0.0.1:${port}`],
-	])("answers a request with %s (two Host lines) with 400, as RFC 9112 requires, and writes nothing", async (_label, second) => {
-		const request = `PUT /vault/a.md HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nHost: ${second(h.port)}\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nx\n`;
-		const { received } = await sendRaw(h.port, Buffer.from(request));
-		const answer = received.toString("utf8");
-		expect(answer.startsWith("HTTP/1.1 400 ")).toBe(true);
-		expect(answer).toContain("more than one Host header");
-		expect(await visibleFiles(h.dir)).toEqual([]);
-	});
+	])(
+		"answers a request with %s (two Host lines) with 400, as RFC 9112 requires, and writes nothing",
+		async (_label, second) => {
+			const request = `PUT /vault/a.md HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nHost: ${second(h.port)}\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nx\n`;
+			const { received } = await sendRaw(h.port, Buffer.from(request));
+			const answer = received.toString("utf8");
+			expect(answer.startsWith("HTTP/1.1 400 ")).toBe(true);
+			expect(answer).toContain("more than one Host header");
+			expect(await visibleFiles(h.dir)).toEqual([]);
+		},
+	);
 
 	it.each([
 		(port: number) => `localhost:${port}`,
@@ -209,37 +253,64 @@ describe("Origin header", () => {
 	});
 
 	it("sends no Access-Control-Allow-Origin to callers without an Origin", async () => {
-		for (const res of [await h.api("/vault/"), await h.raw("/"), await h.raw("/vault/"), await h.api("/nope"), await h.api("/vault/", { method: "OPTIONS" })]) {
+		for (const res of [
+			await h.api("/vault/"),
+			await h.raw("/"),
+			await h.raw("/vault/"),
+			await h.api("/nope"),
+			await h.api("/vault/", { method: "OPTIONS" }),
+		]) {
 			expect(res.headers["access-control-allow-origin"]).toBeUndefined();
 		}
 	});
 
-	it.each(["https://evil.example", "null", "http://localhost:5174", "http://localhost:5173/", "APP://OBSIDIAN.MD", "http://127.0.0.1"])(
-		"answers Origin %s with 403 and no CORS grant, for reads, writes and preflights",
-		async (origin) => {
-			await writeVaultFile(h.dir, "a.md", "one\n");
-			const etag = (await h.api("/vault/a.md")).headers.etag as string;
-			const answers = [
-				await h.api("/vault/a.md", { headers: { Origin: origin } }),
-				await h.api("/vault/a.md", { method: "PUT", body: "from a page\n", headers: { Origin: origin, "If-Match": etag } }),
-				await h.api("/vault/a.md", { method: "DELETE", headers: { Origin: origin, "If-Match": etag } }),
-				await h.raw("/", { headers: { Origin: origin } }),
-				await h.raw("/vault/a.md", { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "authorization, if-match" } }),
-			];
-			for (const res of answers) {
-				expectProblem(res, 403, "forbidden-origin");
-				expect(res.headers["access-control-allow-origin"]).toBeUndefined();
-				expect(res.headers["access-control-allow-methods"]).toBeUndefined();
-				expect(res.text).not.toContain("one\n");
-			}
-			expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("one\n");
-		},
-	);
+	it.each([
+		"https://evil.example",
+		"null",
+		"http://localhost:5174",
+		"http://localhost:5173/",
+		"APP://OBSIDIAN.MD",
+		"http://127.0.0.1",
+	])("answers Origin %s with 403 and no CORS grant, for reads, writes and preflights", async (origin) => {
+		await writeVaultFile(h.dir, "a.md", "one\n");
+		const etag = (await h.api("/vault/a.md")).headers.etag as string;
+		const answers = [
+			await h.api("/vault/a.md", { headers: { Origin: origin } }),
+			await h.api("/vault/a.md", {
+				method: "PUT",
+				body: "from a page\n",
+				headers: { Origin: origin, "If-Match": etag },
+			}),
+			await h.api("/vault/a.md", { method: "DELETE", headers: { Origin: origin, "If-Match": etag } }),
+			await h.raw("/", { headers: { Origin: origin } }),
+			await h.raw("/vault/a.md", {
+				method: "OPTIONS",
+				headers: {
+					Origin: origin,
+					"Access-Control-Request-Method": "PUT",
+					"Access-Control-Request-Headers": "authorization, if-match",
+				},
+			}),
+		];
+		for (const res of answers) {
+			expectProblem(res, 403, "forbidden-origin");
+			expect(res.headers["access-control-allow-origin"]).toBeUndefined();
+			expect(res.headers["access-control-allow-methods"]).toBeUndefined();
+			expect(res.text).not.toContain("one\n");
+		}
+		expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("one\n");
+	});
 
 	it("serves exactly the server's own origin, on its own port, without being listed", async () => {
 		h.settings.allowedOrigins = [];
-		for (const origin of [`http://127.0.0.1:${h.port}`, `http://localhost:${h.port}`]) expect((await h.api("/vault/", { headers: { Origin: origin } })).status, origin).toBe(200);
-		for (const origin of [`http://127.0.0.1:${h.port + 1}`, `https://localhost:${h.port}`, `http://127.0.0.1:${h.port}/`]) expectProblem(await h.api("/vault/", { headers: { Origin: origin } }), 403, "forbidden-origin");
+		for (const origin of [`http://127.0.0.1:${h.port}`, `http://localhost:${h.port}`])
+			expect((await h.api("/vault/", { headers: { Origin: origin } })).status, origin).toBe(200);
+		for (const origin of [
+			`http://127.0.0.1:${h.port + 1}`,
+			`https://localhost:${h.port}`,
+			`http://127.0.0.1:${h.port}/`,
+		])
+			expectProblem(await h.api("/vault/", { headers: { Origin: origin } }), 403, "forbidden-origin");
 	});
 
 	it("echoes an allowed origin (never *) with Vary: Origin", async () => {
@@ -253,7 +324,10 @@ describe("Origin header", () => {
 	});
 
 	it("grants an allowed origin's preflight with its own origin, the route's methods and If-Match", async () => {
-		const res = await h.raw("/vault/a.md", { method: "OPTIONS", headers: { Origin: ALLOWED, "Access-Control-Request-Method": "PUT" } });
+		const res = await h.raw("/vault/a.md", {
+			method: "OPTIONS",
+			headers: { Origin: ALLOWED, "Access-Control-Request-Method": "PUT" },
+		});
 		expect(res.status).toBe(204);
 		expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
 		expect(res.headers["access-control-allow-methods"]).toBe("GET, PUT, POST, DELETE, PATCH, MOVE, COPY, HEAD");
@@ -315,23 +389,37 @@ describe("paths that try to leave the vault", () => {
 		];
 	}
 
-	it.each(["GET", "HEAD", "PUT", "POST", "DELETE"])("refuses every traversal with %s as 400 invalid-path, reading and writing nothing outside", async (method) => {
-		for (const rest of traversals()) {
-			const options: CallOptions = { method, rawPath: `/vault/${rest}`, headers: { "If-Match": `"${sha256Token(CANARY)}"` } };
-			if (method === "PUT" || method === "POST") options.body = "overwritten through traversal\n";
-			const res = await h.api(`/vault/${rest}`, options);
-			expect(res.status, `${method} /vault/${rest}`).toBe(400);
-			if (method !== "HEAD") expect(res.json().type, rest).toBe("/problems/invalid-path");
-			expect(res.text).not.toContain("CANARY");
-			expect(res.headers.etag).toBeUndefined();
-		}
-		await expectCanaryUntouched();
-		expect(await visibleFiles(h.dir)).toEqual([]);
-	});
+	it.each(["GET", "HEAD", "PUT", "POST", "DELETE"])(
+		"refuses every traversal with %s as 400 invalid-path, reading and writing nothing outside",
+		async (method) => {
+			for (const rest of traversals()) {
+				const options: CallOptions = {
+					method,
+					rawPath: `/vault/${rest}`,
+					headers: { "If-Match": `"${sha256Token(CANARY)}"` },
+				};
+				if (method === "PUT" || method === "POST") options.body = "overwritten through traversal\n";
+				const res = await h.api(`/vault/${rest}`, options);
+				expect(res.status, `${method} /vault/${rest}`).toBe(400);
+				if (method !== "HEAD") expect(res.json().type, rest).toBe("/problems/invalid-path");
+				expect(res.text).not.toContain("CANARY");
+				expect(res.headers.etag).toBeUndefined();
+			}
+			await expectCanaryUntouched();
+			expect(await visibleFiles(h.dir)).toEqual([]);
+		},
+	);
 
 	it("refuses traversal in /changes and in folder listings with 400", async () => {
 		const name = basename(outside);
-		for (const rawPath of [`/changes/..%2F${name}%2Fcanary.md?since=x`, `/changes/%2e%2e/${name}/canary.md?since=x`, `/vault/..%2F${name}/`, `/vault/%2e%2e/`, `/vault/a/../../${name}/`, "/vault/../"]) {
+		for (const rawPath of [
+			`/changes/..%2F${name}%2Fcanary.md?since=x`,
+			`/changes/%2e%2e/${name}/canary.md?since=x`,
+			`/vault/..%2F${name}/`,
+			`/vault/%2e%2e/`,
+			`/vault/a/../../${name}/`,
+			"/vault/../",
+		]) {
 			const res = await h.api(rawPath, { rawPath });
 			expect(res.status, rawPath).toBe(400);
 			expect(res.text).not.toContain("canary.md");
@@ -358,12 +446,21 @@ describe("paths that try to leave the vault", () => {
 		});
 
 		async function expectLinksIntact(): Promise<void> {
-			for (const name of ["link.md", "linked-folder", "dangling.md"]) expect((await lstat(join(h.dir, name))).isSymbolicLink(), name).toBe(true);
+			for (const name of ["link.md", "linked-folder", "dangling.md"])
+				expect((await lstat(join(h.dir, name))).isSymbolicLink(), name).toBe(true);
 		}
 
 		it("never serves the target's content or revision: 400 invalid-path (404 for a dangling link)", async () => {
-			for (const [path, status] of [["/vault/link.md", 400], ["/vault/linked-folder/canary.md", 400], ["/vault/dangling.md", 404]] as const) {
-				for (const options of [{}, { method: "HEAD" }, { headers: { Accept: "application/vnd.olrapi.note+json" } }] as CallOptions[]) {
+			for (const [path, status] of [
+				["/vault/link.md", 400],
+				["/vault/linked-folder/canary.md", 400],
+				["/vault/dangling.md", 404],
+			] as const) {
+				for (const options of [
+					{},
+					{ method: "HEAD" },
+					{ headers: { Accept: "application/vnd.olrapi.note+json" } },
+				] as CallOptions[]) {
 					const res = await h.api(path, options);
 					expect(res.status, `${options.method ?? "GET"} ${path}`).toBe(status);
 					if (options.method !== "HEAD" && status === 400) expect(res.json().type).toBe("/problems/invalid-path");

@@ -16,7 +16,12 @@ eachHeadless((harness) => (h = harness), {}, { noServerErrors: true });
 function expectProblem(res: CallResult, status: number, name: string): void {
 	expect(res.status, res.text).toBe(status);
 	expect(res.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-	expect(res.json()).toMatchObject({ type: `/problems/${name}`, status, title: PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES].title, detail: expect.any(String) });
+	expect(res.json()).toMatchObject({
+		type: `/problems/${name}`,
+		status,
+		title: PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES].title,
+		detail: expect.any(String),
+	});
 }
 
 async function fileText(path: string): Promise<string> {
@@ -29,10 +34,13 @@ async function noteFiles(): Promise<string[]> {
 }
 
 describe("routing", () => {
-	it.each(["/nope", "/vault", "/conflicts/", "/problems/a/b", "/openapi.json/extra", "/VAULT/a.md"])("answers an unknown route %s with 404 route-not-found", async (path) => {
-		const res = await h.api(path);
-		expectProblem(res, 404, "route-not-found");
-	});
+	it.each(["/nope", "/vault", "/conflicts/", "/problems/a/b", "/openapi.json/extra", "/VAULT/a.md"])(
+		"answers an unknown route %s with 404 route-not-found",
+		async (path) => {
+			const res = await h.api(path);
+			expectProblem(res, 404, "route-not-found");
+		},
+	);
 
 	it.each([
 		["PUT", "/conflicts", "GET, HEAD"],
@@ -54,11 +62,17 @@ describe("routing", () => {
 	});
 
 	it("sends X-Content-Type-Options: nosniff on every answer", async () => {
-		for (const path of ["/", "/vault/", "/nope"]) expect((await h.api(path)).headers["x-content-type-options"], path).toBe("nosniff");
+		for (const path of ["/", "/vault/", "/nope"])
+			expect((await h.api(path)).headers["x-content-type-options"], path).toBe("nosniff");
 	});
 
 	it("names only documented problem types, each served at its type URI", async () => {
-		const answers = await Promise.all([h.api("/nope"), h.api("/vault/missing.md"), h.api("/vault/a.png"), h.raw("/vault/")]);
+		const answers = await Promise.all([
+			h.api("/nope"),
+			h.api("/vault/missing.md"),
+			h.api("/vault/a.png"),
+			h.raw("/vault/"),
+		]);
 		for (const res of answers) {
 			const type = res.json<{ type: string }>().type;
 			expect(type).toMatch(/^\/problems\//);
@@ -75,7 +89,11 @@ describe("request bodies", () => {
 	});
 
 	it("refuses a body over maxBodyMB with 413 and creates nothing (declared Content-Length)", async () => {
-		const res = await h.api("/vault/big.md", { method: "PUT", body: BIG, headers: { "Content-Length": String(BIG.length) } });
+		const res = await h.api("/vault/big.md", {
+			method: "PUT",
+			body: BIG,
+			headers: { "Content-Length": String(BIG.length) },
+		});
 		expectProblem(res, 413, "payload-too-large");
 		expect(await noteFiles()).toEqual([]);
 	});
@@ -89,7 +107,11 @@ describe("request bodies", () => {
 	it("refuses an oversized update or append with 413 and leaves the note as it was", async () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const etag = (await h.api("/vault/a.md")).headers.etag as string;
-		expectProblem(await h.api("/vault/a.md", { method: "PUT", body: BIG, headers: { "If-Match": etag } }), 413, "payload-too-large");
+		expectProblem(
+			await h.api("/vault/a.md", { method: "PUT", body: BIG, headers: { "If-Match": etag } }),
+			413,
+			"payload-too-large",
+		);
 		expectProblem(await h.api("/vault/a.md", { method: "POST", body: BIG }), 413, "payload-too-large");
 		expect(await fileText("a.md")).toBe("one\n");
 		expect(await noteFiles()).toEqual(["a.md"]);
@@ -107,7 +129,9 @@ describe("request bodies", () => {
 		socket.on("error", () => undefined);
 		let received = "";
 		socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
-		socket.write(`PUT /vault/endless.md HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+		socket.write(
+			`PUT /vault/endless.md HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+		);
 		const chunk = "x".repeat(512);
 		let sent = 0;
 		// Keeps sending until the server closes the connection; a server that read on to the end would never answer.
@@ -140,8 +164,14 @@ describe("request bodies", () => {
 	});
 
 	it("reads the next body whole after a refused one (a cut-off character leaves nothing behind for the next request)", async () => {
-		expectProblem(await h.api("/vault/bad.md", { method: "PUT", body: Buffer.from("ok 🎉", "utf8").subarray(0, 5) }), 400, "invalid-utf8");
-		expect((await h.api("/vault/good.md", { method: "PUT", body: Buffer.from("\u00a9 kept\n", "utf8") })).status).toBe(204);
+		expectProblem(
+			await h.api("/vault/bad.md", { method: "PUT", body: Buffer.from("ok 🎉", "utf8").subarray(0, 5) }),
+			400,
+			"invalid-utf8",
+		);
+		expect((await h.api("/vault/good.md", { method: "PUT", body: Buffer.from("\u00a9 kept\n", "utf8") })).status).toBe(
+			204,
+		);
 		expect(await fileText("good.md")).toBe("\u00a9 kept\n");
 	});
 
@@ -149,7 +179,11 @@ describe("request bodies", () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const etag = (await h.api("/vault/a.md")).headers.etag as string;
 		const body = Buffer.from([0xff, 0xfe, 0x41]);
-		expectProblem(await h.api("/vault/a.md", { method: "PUT", body, headers: { "If-Match": etag } }), 400, "invalid-utf8");
+		expectProblem(
+			await h.api("/vault/a.md", { method: "PUT", body, headers: { "If-Match": etag } }),
+			400,
+			"invalid-utf8",
+		);
 		expectProblem(await h.api("/vault/a.md", { method: "POST", body }), 400, "invalid-utf8");
 		expect(await fileText("a.md")).toBe("one\n");
 		expect(await noteFiles()).toEqual(["a.md"]);

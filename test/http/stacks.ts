@@ -50,11 +50,26 @@ const fileAt = (dir: string) => (path: string) => readFile(join(dir, path), "utf
 
 export const STACKS: Record<"node filesystem" | "obsidian", StartStack> = {
 	"node filesystem": async (dir, options = {}) => {
-		const h = await startHeadless({ keys: TWO_KEYS, ...options.settings }, dir, { ...(options.now ? { now: options.now } : {}), ...(options.proposals !== undefined ? { proposals: options.proposals } : {}) });
-		return { dir, port: h.port, guard: h.guard, api: h.api, edit: (path, content) => writeVaultFile(dir, path, content), file: fileAt(dir), app: null, close: h.close };
+		const h = await startHeadless({ keys: TWO_KEYS, ...options.settings }, dir, {
+			...(options.now ? { now: options.now } : {}),
+			...(options.proposals !== undefined ? { proposals: options.proposals } : {}),
+		});
+		return {
+			dir,
+			port: h.port,
+			guard: h.guard,
+			api: h.api,
+			edit: (path, content) => writeVaultFile(dir, path, content),
+			file: fileAt(dir),
+			app: null,
+			close: h.close,
+		};
 	},
 	obsidian: async (dir, options = {}) => {
-		const h = await startObsidian({ keys: TWO_KEYS, ...options.settings }, dir, { ...(options.now ? { now: options.now } : {}), ...(options.proposals !== undefined ? { proposals: options.proposals } : {}) });
+		const h = await startObsidian({ keys: TWO_KEYS, ...options.settings }, dir, {
+			...(options.now ? { now: options.now } : {}),
+			...(options.proposals !== undefined ? { proposals: options.proposals } : {}),
+		});
 		const { app } = h;
 		return {
 			dir,

@@ -60,7 +60,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("tokenless clients
 		await s.close();
 		await rm(dir, { recursive: true, force: true });
 	});
-	const put = (body: string, headers: Record<string, string> = {}) => s.api("/vault/Note.md", { method: "PUT", body, headers });
+	const put = (body: string, headers: Record<string, string> = {}) =>
+		s.api("/vault/Note.md", { method: "PUT", body, headers });
 	const del = (headers: Record<string, string> = {}) => s.api("/vault/Note.md", { method: "DELETE", headers });
 	const backups = async () => (await visibleFiles(dir)).filter((path) => path.endsWith(".bak.md"));
 
@@ -96,12 +97,23 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("tokenless clients
 			const res = await put("agent's stale copy\n");
 			expectProblem(res, 412, "stale-revision");
 			const problem = res.json<StaleProblem>();
-			expect(problem).toMatchObject({ implicitRevision: true, sentRevision: sha256Token(ORIGINAL), currentRevision: sha256Token(EDITED) });
+			expect(problem).toMatchObject({
+				implicitRevision: true,
+				sentRevision: sha256Token(ORIGINAL),
+				currentRevision: sha256Token(EDITED),
+			});
 			expect(problem.detail).toContain(HELD_TO);
 			expect(await s.file(problem.backupPath!)).toBe("agent's stale copy\n");
 			expect(await s.file("Note.md")).toBe(EDITED);
 			const conflict = await s.api(`/conflicts/${problem.conflictId}`);
-			expect(conflict.json()).toMatchObject({ path: "Note.md", reason: "stale", status: "open", agent: "test-agent", sentRevision: changeTagOf(sha256Token(ORIGINAL)), backupPath: problem.backupPath });
+			expect(conflict.json()).toMatchObject({
+				path: "Note.md",
+				reason: "stale",
+				status: "open",
+				agent: "test-agent",
+				sentRevision: changeTagOf(sha256Token(ORIGINAL)),
+				backupPath: problem.backupPath,
+			});
 		});
 
 		it("refuses a tokenless DELETE with 412 and keeps the note", async () => {

@@ -31,7 +31,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 
 	describe("an empty body over a non-empty note", () => {
 		it("is refused (409 empty-body) even with the current token, and the note is untouched", async () => {
-			const res = await s.api("/vault/Plan.md", { method: "PUT", body: "", headers: { "If-Match": await etag("Plan.md") } });
+			const res = await s.api("/vault/Plan.md", {
+				method: "PUT",
+				body: "",
+				headers: { "If-Match": await etag("Plan.md") },
+			});
 			expect(res.status, res.text).toBe(409);
 			expect(res.json()).toMatchObject({ type: "/problems/empty-body", path: "Plan.md" });
 			expect(res.json<{ detail: string }>().detail).toContain("Allow-Empty: true");
@@ -39,7 +43,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 		});
 
 		it("goes through when the client says it means it (Allow-Empty: true)", async () => {
-			const res = await s.api("/vault/Plan.md", { method: "PUT", body: "", headers: { "If-Match": await etag("Plan.md"), "Allow-Empty": "true" } });
+			const res = await s.api("/vault/Plan.md", {
+				method: "PUT",
+				body: "",
+				headers: { "If-Match": await etag("Plan.md"), "Allow-Empty": "true" },
+			});
 			expect(res.status, res.text).toBe(204);
 			expect(await s.file("Plan.md")).toBe("");
 		});
@@ -54,7 +62,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 		async function keptBackup(): Promise<string> {
 			const read = await etag("Plan.md");
 			await s.edit("Plan.md", NOTE + "an edit\n");
-			const stale = await s.api("/vault/Plan.md", { method: "PUT", body: "the agent's copy\n", headers: { "If-Match": read } });
+			const stale = await s.api("/vault/Plan.md", {
+				method: "PUT",
+				body: "the agent's copy\n",
+				headers: { "If-Match": read },
+			});
 			expect(stale.status).toBe(412);
 			return stale.json<{ backupPath: string }>().backupPath;
 		}
@@ -68,7 +80,18 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("write edges over 
 			const attempts: CallOptions[] = [
 				{ method: "PUT", body: "overwritten\n", headers: { "If-Match": tag } },
 				{ method: "POST", body: "appended\n", headers: {} },
-				{ method: "PATCH", body: "x", headers: { "If-Match": tag, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Nothing", "Create-Target-If-Missing": "true" } },
+				{
+					method: "PATCH",
+					body: "x",
+					headers: {
+						"If-Match": tag,
+						"Markdown-Patch-Version": "1",
+						Operation: "append",
+						"Target-Type": "heading",
+						Target: "Nothing",
+						"Create-Target-If-Missing": "true",
+					},
+				},
 				{ method: "DELETE", headers: { "If-Match": tag } },
 			];
 			for (const attempt of attempts) {

@@ -29,7 +29,8 @@ beforeEach(async () => {
 	plugin.data = { port: 0, keys: [{ name: "e2e-agent", key: KEY, created: "2026-11-21T00:00:00Z" }] };
 	await plugin.onload();
 	app.workspace.triggerLayoutReady();
-	for (let i = 0; i < 200 && !/127\.0\.0\.1:\d+/.test(plugin.serverStatus()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+	for (let i = 0; i < 200 && !/127\.0\.0\.1:\d+/.test(plugin.serverStatus()); i++)
+		await new Promise((resolve) => setTimeout(resolve, 25));
 	port = Number(/127\.0\.0\.1:(\d+)/.exec(plugin.serverStatus())?.[1]);
 });
 
@@ -43,12 +44,22 @@ it("serves MCP from the built plugin: read_note, then a stale write_note refused
 	const id = await rawSession(port, KEY);
 	const headers = { Authorization: `Bearer ${KEY}`, "Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18" };
 	const tool = async (name: string, args: Record<string, unknown>) => {
-		const res = await postMcp(port, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }, headers);
+		const res = await postMcp(
+			port,
+			{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } },
+			headers,
+		);
 		expect(res.status, res.text).toBe(200);
-		return res.json<{ result: { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text: string }[] } }>().result;
+		return res.json<{
+			result: { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text: string }[] };
+		}>().result;
 	};
 	const read = await tool("read_note", { path: "Plan.md" });
-	expect(read.structuredContent).toEqual({ path: "Plan.md", content: "# Plan\n\n- first\n", revision: sha256Token("# Plan\n\n- first\n") });
+	expect(read.structuredContent).toEqual({
+		path: "Plan.md",
+		content: "# Plan\n\n- first\n",
+		revision: sha256Token("# Plan\n\n- first\n"),
+	});
 	await writeFile(join(dir, "Plan.md"), "# Plan\n\n- first\n- the person's\n");
 	const stale = await tool("write_note", { path: "Plan.md", content: "agent\n" });
 	expect(stale.isError).toBe(true);

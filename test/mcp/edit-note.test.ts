@@ -21,7 +21,8 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 	});
 
 	const onDisk = async (path: string) => (await readFile(join(s.dir, path))).toString("utf8");
-	const edit = (edits: Record<string, unknown>[], extra: Record<string, unknown> = {}) => mcp.tool("edit_note", { path: "Plan.md", edits, ...extra });
+	const edit = (edits: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
+		mcp.tool("edit_note", { path: "Plan.md", edits, ...extra });
 
 	it("replaces one exact text without a revision, in a note this session never read, and returns a part token", async () => {
 		const result = await edit([{ old_string: "- one\n", new_string: "- one, done\n" }]);
@@ -30,7 +31,11 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		// The agent saw only the text it edited: its revision can patch, never replace, the note.
 		expect(result.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token(expected)) });
 		expect(await onDisk("Plan.md")).toBe(expected);
-		const replace = await mcp.tool("write_note", { path: "Plan.md", content: "wiped\n", revision: result.structured!.revision });
+		const replace = await mcp.tool("write_note", {
+			path: "Plan.md",
+			content: "wiped\n",
+			revision: result.structured!.revision,
+		});
 		expect(replace.isError).toBe(true);
 		expect(replace.details).toMatchObject({ error: "precondition-required", sentToken: "part-token" });
 		expect(await onDisk("Plan.md")).toBe(expected);
@@ -39,7 +44,10 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 	it("returns the whole revision when the session had read the note it edited", async () => {
 		await mcp.tool("read_note", { path: "Plan.md" });
 		const result = await edit([{ old_string: "- one\n", new_string: "- one, done\n" }]);
-		expect(result.structured).toEqual({ path: "Plan.md", revision: sha256Token(PLAN.replace("- one\n", "- one, done\n")) });
+		expect(result.structured).toEqual({
+			path: "Plan.md",
+			revision: sha256Token(PLAN.replace("- one\n", "- one, done\n")),
+		});
 	});
 
 	it("applies several edits in order, each on the result of the one before", async () => {
@@ -53,13 +61,21 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 	});
 
 	it("refuses an old text that is not in the note, saying what to call next, and changes nothing", async () => {
-		const result = await edit([{ old_string: "- one\n", new_string: "- 1\n" }, { old_string: "- five", new_string: "- 5" }]);
+		const result = await edit([
+			{ old_string: "- one\n", new_string: "- 1\n" },
+			{ old_string: "- five", new_string: "- 5" },
+		]);
 		expect(result.isError).toBe(true);
 		expect(result.prose).toContain("Not edited: Edit 2's old text was not found in the note");
 		expect(result.prose).toContain(`call read_note {"path":"Plan.md"}`);
 		expect(result.prose).toContain("old_string copied exactly");
 		// The session never read the note: it is told only the note's change tag.
-		expect(result.details).toEqual({ error: "edit-not-applied", reason: "target-not-found", path: "Plan.md", changeTag: changeTagOf(sha256Token(PLAN)) });
+		expect(result.details).toEqual({
+			error: "edit-not-applied",
+			reason: "target-not-found",
+			path: "Plan.md",
+			changeTag: changeTagOf(sha256Token(PLAN)),
+		});
 		// All or nothing: the first edit, which did apply, was not written either. Nothing is kept: nothing was lost.
 		expect(await onDisk("Plan.md")).toBe(PLAN);
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
@@ -79,7 +95,10 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 	});
 
 	it("takes the replacement text literally: $& and $$ are not patterns", async () => {
-		const result = await edit([{ old_string: "- one", new_string: "- $& costs $$5 ($1)" }, { old_string: "- three", new_string: "$`$'", replace_all: true }]);
+		const result = await edit([
+			{ old_string: "- one", new_string: "- $& costs $$5 ($1)" },
+			{ old_string: "- three", new_string: "$`$'", replace_all: true },
+		]);
 		expect(result.isError).toBe(false);
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- $& costs $$5 ($1)\n- two\n$`$'\n- two again\n");
 	});
@@ -98,7 +117,11 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 		await s.edit("Plan.md", changed);
 		const stale = await edit([{ old_string: "- one", new_string: "- 1" }], { revision: read.structured!.revision });
 		expect(stale.isError).toBe(true);
-		expect(stale.details).toMatchObject({ error: "stale-revision", sentRevision: sha256Token(PLAN), currentRevision: sha256Token(changed) });
+		expect(stale.details).toMatchObject({
+			error: "stale-revision",
+			sentRevision: sha256Token(PLAN),
+			currentRevision: sha256Token(changed),
+		});
 		expect(stale.prose).toContain("call edit_note again with revision=");
 		expect(await onDisk(stale.details!.backupPath as string)).toBe(changed.replace("- one", "- 1"));
 		expect(await onDisk("Plan.md")).toBe(changed);
@@ -110,7 +133,7 @@ describe.each(SUBJECT_NAMES)("edit_note over the %s gateway", (name) => {
 	it("answers a missing note, an empty old text and a no-op edit with what to do instead", async () => {
 		const missing = await mcp.tool("edit_note", { path: "Nope.md", edits: [{ old_string: "a", new_string: "b" }] });
 		expect(missing.isError).toBe(true);
-		expect(missing.prose).toContain("There is no note at \"Nope.md\"; edit_note changes an existing note");
+		expect(missing.prose).toContain('There is no note at "Nope.md"; edit_note changes an existing note');
 		expect(missing.prose).toContain("call write_note without a revision");
 		const empty = await edit([{ old_string: "", new_string: "x" }]);
 		expect(empty.prose).toContain("empty old text");

@@ -54,10 +54,16 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 	async function staleWrite(client: ResourceClient, content = AGENT) {
 		const read = await client.call("read_note", { path: "Plan.md" });
 		await s.edit("Plan.md", PERSON);
-		return client.call("write_note", { path: "Plan.md", content, revision: (read.structuredContent as { revision: string }).revision });
+		return client.call("write_note", {
+			path: "Plan.md",
+			content,
+			revision: (read.structuredContent as { revision: string }).revision,
+		});
 	}
 
-	const choose = (choice: string): Person => () => ({ action: "accept", content: { choice } });
+	const choose =
+		(choice: string): Person =>
+		() => ({ action: "accept", content: { choice } });
 	const offered = () => asked[0]!.requestedSchema.properties.choice.oneOf.map((option) => option.const);
 
 	it("merges both versions as the person's write when the person chooses so", async () => {
@@ -77,7 +83,10 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 		expect(await onDisk()).toBe(MERGED);
 		const conflict = s.guard.conflicts.get(facts.conflictId as string);
 		expect(conflict).toMatchObject({ status: "resolved", resolvedBy: "you", resolvedRevision: sha256Token(MERGED) });
-		expect(s.guard.history.latest("Plan.md")).toMatchObject({ revision: sha256Token(MERGED), source: { kind: "user" } });
+		expect(s.guard.history.latest("Plan.md")).toMatchObject({
+			revision: sha256Token(MERGED),
+			source: { kind: "user" },
+		});
 	});
 
 	it("takes the agent's version as the person's write", async () => {
@@ -86,7 +95,11 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 		expect(prose).toContain("to take your version");
 		expect(facts).toMatchObject({ person: "take", currentRevision: sha256Token(AGENT) });
 		expect(await onDisk()).toBe(AGENT);
-		expect(s.guard.conflicts.get(facts.conflictId as string)).toMatchObject({ status: "resolved", resolvedBy: "you", agentTaken: "whole" });
+		expect(s.guard.conflicts.get(facts.conflictId as string)).toMatchObject({
+			status: "resolved",
+			resolvedBy: "you",
+			agentTaken: "whole",
+		});
 	});
 
 	it("keeps the note when the person chooses so: the conflict is dismissed and the .bak stays", async () => {
@@ -122,10 +135,12 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 
 	it("writes nothing when the note changed again while the person chose", async () => {
 		const newest = "ONE\ntwo\nthree\nfour\nfive, by the person\n";
-		const result = await staleWrite(await connectAs(async () => {
-			await s.edit("Plan.md", newest);
-			return { action: "accept", content: { choice: "take" } };
-		}));
+		const result = await staleWrite(
+			await connectAs(async () => {
+				await s.edit("Plan.md", newest);
+				return { action: "accept", content: { choice: "take" } };
+			}),
+		);
 		const { prose, facts } = partsOf(result);
 		expect(prose).toContain("the note changed again meanwhile, so nothing was written");
 		expect(prose).toContain("changed since you read it");
@@ -160,7 +175,13 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 		const reads = await Promise.all(["Plan.md", "Other.md"].map((path) => client.call("read_note", { path })));
 		await s.edit("Plan.md", PERSON);
 		await s.edit("Other.md", PERSON);
-		const writes = ["Plan.md", "Other.md"].map((path, index) => client.call("write_note", { path, content: AGENT, revision: (reads[index]!.structuredContent as { revision: string }).revision }));
+		const writes = ["Plan.md", "Other.md"].map((path, index) =>
+			client.call("write_note", {
+				path,
+				content: AGENT,
+				revision: (reads[index]!.structuredContent as { revision: string }).revision,
+			}),
+		);
 		// The write not being asked about answers while the other question is still open.
 		const first = partsOf(await Promise.race(writes));
 		expect(first.prose.startsWith("Refused:")).toBe(true);
@@ -175,7 +196,10 @@ describe.each(SUBJECT_NAMES)("asking the person after a stale write over the %s 
 		const client = await connectAs(choose("take"));
 		const read = await client.call("read_note", { path: "Plan.md" });
 		await s.edit("Plan.md", PERSON);
-		const result = await client.call("delete_note", { path: "Plan.md", revision: (read.structuredContent as { revision: string }).revision });
+		const result = await client.call("delete_note", {
+			path: "Plan.md",
+			revision: (read.structuredContent as { revision: string }).revision,
+		});
 		expect(partsOf(result).prose.startsWith("Refused:")).toBe(true);
 		expect(asked).toEqual([]);
 		expect(await onDisk()).toBe(PERSON);
@@ -215,12 +239,20 @@ describe("asking the person, bounded", () => {
 
 	it("stops waiting for an answer that does not come, and gives the plain refusal", async () => {
 		let answer: (result: ElicitResult) => void = () => undefined;
-		const mcp = await connectResources(await server.listen(0), TEST_KEY, () => new Promise<ElicitResult>((resolve) => (answer = resolve)));
+		const mcp = await connectResources(
+			await server.listen(0),
+			TEST_KEY,
+			() => new Promise<ElicitResult>((resolve) => (answer = resolve)),
+		);
 		try {
 			await untilListening(mcp, s);
 			const read = await mcp.call("read_note", { path: "Plan.md" });
 			await s.edit("Plan.md", PERSON);
-			const result = await mcp.call("write_note", { path: "Plan.md", content: AGENT, revision: (read.structuredContent as { revision: string }).revision });
+			const result = await mcp.call("write_note", {
+				path: "Plan.md",
+				content: AGENT,
+				revision: (read.structuredContent as { revision: string }).revision,
+			});
 			const { prose, facts } = partsOf(result);
 			expect(prose).toContain("did not answer in time");
 			expect(facts.person).toBe("timed-out");

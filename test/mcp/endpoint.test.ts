@@ -47,11 +47,19 @@ function expectJsonRpcError(res: CallResult, status: number, code: number): void
 	expect(res.json()).toMatchObject({ jsonrpc: "2.0", error: { code }, id: null });
 }
 
-const callTool = (name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } });
+const callTool = (name: string, args: Record<string, unknown>) => ({
+	jsonrpc: "2.0",
+	id: 7,
+	method: "tools/call",
+	params: { name, arguments: args },
+});
 
 describe("the gates in front of /mcp", () => {
 	it("answers a wrong key or none with 401 problem+json, and the SDK client cannot connect", async () => {
-		for (const headers of [{ Authorization: "Bearer not-the-key-not-the-key-not-the-key" }, {}] as Record<string, string>[]) {
+		for (const headers of [{ Authorization: "Bearer not-the-key-not-the-key-not-the-key" }, {}] as Record<
+			string,
+			string
+		>[]) {
 			const res = await postMcp(h.port, INITIALIZE, headers);
 			expectProblem(res, 401, "unauthorized");
 			expect(res.headers["www-authenticate"]).toBe('Bearer realm="revision-guard"');
@@ -62,7 +70,10 @@ describe("the gates in front of /mcp", () => {
 	});
 
 	it("refuses a request from a web page (a foreign Origin) with 403, even with the right key", async () => {
-		const res = await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Origin: "https://evil.example" });
+		const res = await postMcp(h.port, INITIALIZE, {
+			Authorization: `Bearer ${TEST_KEY}`,
+			Origin: "https://evil.example",
+		});
 		expectProblem(res, 403, "forbidden-origin");
 		await expect(connect(h.port, TEST_KEY, { Origin: "https://evil.example" })).rejects.toThrow();
 	});
@@ -77,12 +88,30 @@ describe("the gates in front of /mcp", () => {
 			const modern = await modernCall(h.port, "server/discover", {}, { headers: { Origin: origin } });
 			expect(modern.status, origin).toBe(200);
 		}
-		for (const origin of [`http://127.0.0.1:${h.port + 1}`, `https://127.0.0.1:${h.port}`, `http://localhost:${h.port}/`, `http://[::1]:${h.port}`, `http://evil.example:${h.port}`]) {
-			expectProblem(await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Origin: origin }), 403, "forbidden-origin");
-			expectProblem(await modernCall(h.port, "server/discover", {}, { headers: { Origin: origin } }), 403, "forbidden-origin");
+		for (const origin of [
+			`http://127.0.0.1:${h.port + 1}`,
+			`https://127.0.0.1:${h.port}`,
+			`http://localhost:${h.port}/`,
+			`http://[::1]:${h.port}`,
+			`http://evil.example:${h.port}`,
+		]) {
+			expectProblem(
+				await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Origin: origin }),
+				403,
+				"forbidden-origin",
+			);
+			expectProblem(
+				await modernCall(h.port, "server/discover", {}, { headers: { Origin: origin } }),
+				403,
+				"forbidden-origin",
+			);
 		}
 		// A page rebound to 127.0.0.1 names its own domain as Host (and Origin): the Host check refuses it first.
-		const rebound = await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Host: `evil.example:${h.port}`, Origin: `http://evil.example:${h.port}` });
+		const rebound = await postMcp(h.port, INITIALIZE, {
+			Authorization: `Bearer ${TEST_KEY}`,
+			Host: `evil.example:${h.port}`,
+			Origin: `http://evil.example:${h.port}`,
+		});
 		expect(rebound.status).toBe(421);
 	});
 
@@ -99,7 +128,10 @@ describe("the gates in front of /mcp", () => {
 	});
 
 	it("refuses a Host that is not ours with 421 (DNS rebinding)", async () => {
-		const res = await postMcp(h.port, INITIALIZE, { Authorization: `Bearer ${TEST_KEY}`, Host: `evil.example:${h.port}` });
+		const res = await postMcp(h.port, INITIALIZE, {
+			Authorization: `Bearer ${TEST_KEY}`,
+			Host: `evil.example:${h.port}`,
+		});
 		expectProblem(res, 421, "misdirected-request");
 	});
 
@@ -127,13 +159,21 @@ describe("bodies", () => {
 	it("refuses a body over the size limit with 413 before anything runs", async () => {
 		h.settings.maxBodyMB = 0.001;
 		const id = await rawSession(h.port, TEST_KEY);
-		const res = await postMcp(h.port, callTool("write_note", { path: "big.md", content: "x".repeat(5000) }), { ...auth, ...PROTOCOL, "Mcp-Session-Id": id });
+		const res = await postMcp(h.port, callTool("write_note", { path: "big.md", content: "x".repeat(5000) }), {
+			...auth,
+			...PROTOCOL,
+			"Mcp-Session-Id": id,
+		});
 		expectProblem(res, 413, "payload-too-large");
 		await expect(readFile(join(h.dir, "big.md"))).rejects.toThrow();
 	});
 
 	it("refuses a body that is not UTF-8 with 400 invalid-utf8", async () => {
-		const res = await call(h.port, "/mcp", { method: "POST", headers: { ...auth, "Content-Type": "application/json", Accept: MCP_ACCEPT }, body: Buffer.from([0x7b, 0xff, 0x7d]) });
+		const res = await call(h.port, "/mcp", {
+			method: "POST",
+			headers: { ...auth, "Content-Type": "application/json", Accept: MCP_ACCEPT },
+			body: Buffer.from([0x7b, 0xff, 0x7d]),
+		});
 		expectProblem(res, 400, "invalid-utf8");
 	});
 
@@ -143,7 +183,15 @@ describe("bodies", () => {
 		expect(stateless.headers["mcp-session-id"]).toBeUndefined();
 		// Our note tools and periodic_note (the Local REST API's set is listed at /mcp/lra only).
 		expect(stateless.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(TOOL_NAMES.length + 1);
-		expectJsonRpcError(await postMcp(h.port, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...auth, ...PROTOCOL, "Mcp-Session-Id": "no-such-session" }), 404, -32001);
+		expectJsonRpcError(
+			await postMcp(
+				h.port,
+				{ jsonrpc: "2.0", id: 1, method: "tools/list" },
+				{ ...auth, ...PROTOCOL, "Mcp-Session-Id": "no-such-session" },
+			),
+			404,
+			-32001,
+		);
 		const get = await call(h.port, "/mcp", { headers: { ...auth, Accept: "text/event-stream" } });
 		expectJsonRpcError(get, 405, -32000);
 		expect(get.headers.allow).toBe("POST");
@@ -155,21 +203,44 @@ describe("bodies", () => {
 describe("sessions", () => {
 	it("belong to the key that opened them: another key gets 404 (as for an unknown id) and nothing runs; no key gets 401", async () => {
 		const id = await rawSession(h.port, TEST_KEY);
-		const own = await postMcp(h.port, callTool("read_note", { path: "a.md" }), { Authorization: `Bearer ${TEST_KEY}`, ...PROTOCOL, "Mcp-Session-Id": id });
+		const own = await postMcp(h.port, callTool("read_note", { path: "a.md" }), {
+			Authorization: `Bearer ${TEST_KEY}`,
+			...PROTOCOL,
+			"Mcp-Session-Id": id,
+		});
 		expect(own.status).toBe(200);
-		expect(own.json<{ result: { structuredContent: { revision: string } } }>().result.structuredContent.revision).toBe(sha256Token("one\n"));
+		expect(own.json<{ result: { structuredContent: { revision: string } } }>().result.structuredContent.revision).toBe(
+			sha256Token("one\n"),
+		);
 
 		const write = callTool("write_note", { path: "a.md", content: "hijacked\n" });
-		const foreign = await postMcp(h.port, write, { Authorization: `Bearer ${OTHER_KEY}`, ...PROTOCOL, "Mcp-Session-Id": id });
+		const foreign = await postMcp(h.port, write, {
+			Authorization: `Bearer ${OTHER_KEY}`,
+			...PROTOCOL,
+			"Mcp-Session-Id": id,
+		});
 		expectJsonRpcError(foreign, 404, -32001);
-		const unknown = await postMcp(h.port, write, { Authorization: `Bearer ${OTHER_KEY}`, ...PROTOCOL, "Mcp-Session-Id": "x".repeat(43) });
+		const unknown = await postMcp(h.port, write, {
+			Authorization: `Bearer ${OTHER_KEY}`,
+			...PROTOCOL,
+			"Mcp-Session-Id": "x".repeat(43),
+		});
 		expect(foreign.text).toBe(unknown.text);
 		expectProblem(await postMcp(h.port, write, { ...PROTOCOL, "Mcp-Session-Id": id }), 401, "unauthorized");
 		expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("one\n");
-		expect(await call(h.port, "/mcp", { method: "DELETE", headers: { Authorization: `Bearer ${OTHER_KEY}`, ...PROTOCOL, "Mcp-Session-Id": id } })).toMatchObject({ status: 404 });
+		expect(
+			await call(h.port, "/mcp", {
+				method: "DELETE",
+				headers: { Authorization: `Bearer ${OTHER_KEY}`, ...PROTOCOL, "Mcp-Session-Id": id },
+			}),
+		).toMatchObject({ status: 404 });
 
 		// The owner's session is untouched by all that: its implicit token still works.
-		const mine = await postMcp(h.port, write, { Authorization: `Bearer ${TEST_KEY}`, ...PROTOCOL, "Mcp-Session-Id": id });
+		const mine = await postMcp(h.port, write, {
+			Authorization: `Bearer ${TEST_KEY}`,
+			...PROTOCOL,
+			"Mcp-Session-Id": id,
+		});
 		expect(mine.json<{ result: { isError?: boolean } }>().result.isError).toBeUndefined();
 		expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("hijacked\n");
 	});
@@ -183,7 +254,11 @@ describe("sessions", () => {
 
 		await mcp.transport.terminateSession();
 		expect(h.guard.reads.lastRead(client, "a.md")).toBeUndefined();
-		const after = await postMcp(h.port, callTool("write_note", { path: "a.md", content: "late\n" }), { Authorization: `Bearer ${TEST_KEY}`, ...PROTOCOL, "Mcp-Session-Id": sessionId });
+		const after = await postMcp(h.port, callTool("write_note", { path: "a.md", content: "late\n" }), {
+			Authorization: `Bearer ${TEST_KEY}`,
+			...PROTOCOL,
+			"Mcp-Session-Id": sessionId,
+		});
 		expectJsonRpcError(after, 404, -32001);
 		expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("one\n");
 		await mcp.close();
@@ -220,7 +295,10 @@ describe("session bookkeeping behind the endpoint", () => {
 
 			const id = await rawSession(port, TEST_KEY);
 			expect(await mcp.sessionCount()).toBe(1);
-			const ended = await call(port, "/mcp", { method: "DELETE", headers: { ...auth, ...PROTOCOL, "Mcp-Session-Id": id } });
+			const ended = await call(port, "/mcp", {
+				method: "DELETE",
+				headers: { ...auth, ...PROTOCOL, "Mcp-Session-Id": id },
+			});
 			expect(ended.status).toBe(200);
 			expect(await mcp.sessionCount()).toBe(0);
 		} finally {

@@ -39,7 +39,12 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(stale.structured).toBeUndefined();
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(EDITED);
 		const details = stale.details!;
-		expect(details).toMatchObject({ error: "stale-revision", path: "Plan.md", sentRevision: sha256Token(ORIGINAL), currentRevision: sha256Token(EDITED) });
+		expect(details).toMatchObject({
+			error: "stale-revision",
+			path: "Plan.md",
+			sentRevision: sha256Token(ORIGINAL),
+			currentRevision: sha256Token(EDITED),
+		});
 		const backupPath = details.backupPath as string;
 		expect(backupPath).toMatch(/^Plan\.\d{8}-\d{6}\.bak\.md$/);
 		expect(await onDisk(backupPath)).toEqual(Buffer.from(AGENT, "utf8"));
@@ -55,12 +60,22 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(stale.text.split("+line two from the person")).toHaveLength(2);
 		expect(stale.prose).not.toContain("You passed no revision");
 		const conflict = s.guard.conflicts.get(details.conflictId as string);
-		expect(conflict).toMatchObject({ path: "Plan.md", reason: "stale", backupPath, agent: "test-agent", status: "open" });
+		expect(conflict).toMatchObject({
+			path: "Plan.md",
+			reason: "stale",
+			backupPath,
+			agent: "test-agent",
+			status: "open",
+		});
 
 		const reread = await mcp.tool("read_note", { path: "Plan.md" });
 		expect(reread.structured).toEqual({ path: "Plan.md", content: EDITED, revision: sha256Token(EDITED) });
 		const rebased = EDITED + "the agent's line\n";
-		const written = await mcp.tool("write_note", { path: "Plan.md", content: rebased, revision: reread.structured!.revision });
+		const written = await mcp.tool("write_note", {
+			path: "Plan.md",
+			content: rebased,
+			revision: reread.structured!.revision,
+		});
 		expect(written.isError).toBe(false);
 		expect(written.structured).toEqual({ path: "Plan.md", revision: sha256Token(rebased), created: false });
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(rebased);
@@ -72,7 +87,11 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		await mcp.tool("read_note", { path: "Plan.md" });
 		const first = await mcp.tool("write_note", { path: "Plan.md", content: ORIGINAL + "agent one\n" });
 		expect(first.isError).toBe(false);
-		expect(first.structured).toEqual({ path: "Plan.md", revision: sha256Token(ORIGINAL + "agent one\n"), created: false });
+		expect(first.structured).toEqual({
+			path: "Plan.md",
+			revision: sha256Token(ORIGINAL + "agent one\n"),
+			created: false,
+		});
 
 		// Its own write counts as its last read, so the next tokenless write goes through too.
 		const second = await mcp.tool("write_note", { path: "Plan.md", content: ORIGINAL + "agent two\n" });
@@ -82,7 +101,12 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		const stale = await mcp.tool("write_note", { path: "Plan.md", content: AGENT });
 		expect(stale.isError).toBe(true);
 		expect(stale.prose).toContain("You passed no revision, so your last read of this note in this session was used");
-		expect(stale.details).toMatchObject({ error: "stale-revision", implicitRevision: true, sentRevision: sha256Token(ORIGINAL + "agent two\n"), currentRevision: sha256Token(EDITED) });
+		expect(stale.details).toMatchObject({
+			error: "stale-revision",
+			implicitRevision: true,
+			sentRevision: sha256Token(ORIGINAL + "agent two\n"),
+			currentRevision: sha256Token(EDITED),
+		});
 		expect(await onDisk(stale.details!.backupPath as string)).toEqual(Buffer.from(AGENT, "utf8"));
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(EDITED);
 
@@ -99,7 +123,11 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(refused.prose).toContain("edit_note needs no revision");
 		expect(refused.prose).toContain(`Read first: call read_note {"path":"Plan.md"}`);
 		// A refusal that shows no content hands no token: only the note's change tag.
-		expect(refused.details).toMatchObject({ error: "precondition-required", path: "Plan.md", changeTag: changeTagOf(sha256Token(ORIGINAL)) });
+		expect(refused.details).toMatchObject({
+			error: "precondition-required",
+			path: "Plan.md",
+			changeTag: changeTagOf(sha256Token(ORIGINAL)),
+		});
 		expect(refused.details).not.toHaveProperty("currentRevision");
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(ORIGINAL);
 		expect(await visibleFiles(s.dir)).toEqual(["Plan.md"]);
@@ -112,7 +140,12 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		expect(refused.details).toMatchObject({ error: "empty-body", path: "Plan.md" });
 		expect(refused.prose).toContain("allow_empty: true");
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe(ORIGINAL);
-		const emptied = await mcp.tool("write_note", { path: "Plan.md", content: "", revision: read.structured!.revision, allow_empty: true });
+		const emptied = await mcp.tool("write_note", {
+			path: "Plan.md",
+			content: "",
+			revision: read.structured!.revision,
+			allow_empty: true,
+		});
 		expect(emptied.isError).toBe(false);
 		expect((await onDisk("Plan.md")).toString("utf8")).toBe("");
 	});
@@ -124,7 +157,11 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 		const backup = await mcp.tool("read_note", { path: backupPath });
 		expect(backup.structured).toMatchObject({ content: AGENT });
 		const revision = backup.structured!.revision as string;
-		for (const [tool, args] of [["write_note", { content: "x\n", revision }], ["append_note", { content: "x\n" }], ["delete_note", { revision }]] as const) {
+		for (const [tool, args] of [
+			["write_note", { content: "x\n", revision }],
+			["append_note", { content: "x\n" }],
+			["delete_note", { revision }],
+		] as const) {
 			const refused = await mcp.tool(tool, { path: backupPath, ...args });
 			expect(refused.isError, tool).toBe(true);
 			expect(refused.details).toMatchObject({ error: "backup-read-only" });
@@ -159,7 +196,11 @@ describe.each(SUBJECT_NAMES)("MCP guarded writes over the %s gateway", (name) =>
 			["append", actor],
 			["delete", actor],
 		]);
-		expect(s.guard.history.entries("Inbox/New.md").some((entry) => entry.source.kind === "agent" && entry.source.agent === "test-agent")).toBe(true);
+		expect(
+			s.guard.history
+				.entries("Inbox/New.md")
+				.some((entry) => entry.source.kind === "agent" && entry.source.agent === "test-agent"),
+		).toBe(true);
 		expect((await allFiles(s.dir)).filter((path) => path.startsWith("Inbox/"))).toEqual([]);
 	});
 });

@@ -21,13 +21,21 @@ describe.each(SUBJECT_NAMES)("one key's REST reads and MCP writes over the %s ga
 		s = subject;
 		mcp = client;
 	});
-	const rest = (path: string, method = "GET", body?: string) => call(s.port, path, { method, body, headers: { Authorization: `Bearer ${TEST_KEY}` } });
+	const rest = (path: string, method = "GET", body?: string) =>
+		call(s.port, path, { method, body, headers: { Authorization: `Bearer ${TEST_KEY}` } });
 	const onDisk = () => readFile(join(s.dir, "Plan.md"), "utf8");
 
 	it("a session's patch over what the key's REST calls read lets their next tokenless PUT land", async () => {
 		expect((await rest("/vault/Plan.md")).status).toBe(200);
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
-		const patched = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: "Plan::Log", operation: "append", content: "- two\n", revision: read.structured!.revision });
+		const patched = await mcp.tool("patch_note", {
+			path: "Plan.md",
+			target_type: "heading",
+			target: "Plan::Log",
+			operation: "append",
+			content: "- two\n",
+			revision: read.structured!.revision,
+		});
 		expect(patched.isError, patched.text).toBe(false);
 		const reset = await rest("/vault/Plan.md", "PUT", NOTE);
 		expect(reset.status, reset.text).toBe(204);
@@ -37,7 +45,11 @@ describe.each(SUBJECT_NAMES)("one key's REST reads and MCP writes over the %s ga
 	it("a REST write over what the key's session read lets the session's next tokenless write land", async () => {
 		expect((await mcp.tool("read_note", { path: "Plan.md" })).isError).toBe(false);
 		const tag = (await rest("/vault/Plan.md")).headers.etag as string;
-		const put = await call(s.port, "/vault/Plan.md", { method: "PUT", body: NOTE + "- from REST\n", headers: { Authorization: `Bearer ${TEST_KEY}`, "If-Match": tag } });
+		const put = await call(s.port, "/vault/Plan.md", {
+			method: "PUT",
+			body: NOTE + "- from REST\n",
+			headers: { Authorization: `Bearer ${TEST_KEY}`, "If-Match": tag },
+		});
 		expect(put.status, put.text).toBe(204);
 		const written = await mcp.tool("write_note", { path: "Plan.md", content: "# Plan\n" });
 		expect(written.isError, written.text).toBe(false);
@@ -48,7 +60,10 @@ describe.each(SUBJECT_NAMES)("one key's REST reads and MCP writes over the %s ga
 		expect((await rest("/vault/Plan.md")).status).toBe(200);
 		await s.edit("Plan.md", NOTE + "- the person's line\n");
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
-		expect((await mcp.tool("append_note", { path: "Plan.md", content: "- agent\n", revision: read.structured!.revision })).isError).toBe(false);
+		expect(
+			(await mcp.tool("append_note", { path: "Plan.md", content: "- agent\n", revision: read.structured!.revision }))
+				.isError,
+		).toBe(false);
 		const stale = await rest("/vault/Plan.md", "PUT", "the REST copy\n");
 		expect(stale.status, stale.text).toBe(412);
 		expect(await onDisk()).toContain("- the person's line\n");
@@ -59,7 +74,15 @@ describe.each(SUBJECT_NAMES)("one key's REST reads and MCP writes over the %s ga
 		try {
 			expect((await other.tool("read_note", { path: "Plan.md" })).isError).toBe(false);
 			const read = await mcp.tool("read_note", { path: "Plan.md" });
-			expect((await mcp.tool("append_note", { path: "Plan.md", content: "- first window\n", revision: read.structured!.revision })).isError).toBe(false);
+			expect(
+				(
+					await mcp.tool("append_note", {
+						path: "Plan.md",
+						content: "- first window\n",
+						revision: read.structured!.revision,
+					})
+				).isError,
+			).toBe(false);
 			const stale = await other.tool("write_note", { path: "Plan.md", content: "second window's copy\n" });
 			expect(stale.isError).toBe(true);
 			expect(stale.details).toMatchObject({ error: "stale-revision" });

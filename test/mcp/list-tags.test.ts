@@ -35,7 +35,14 @@ describe.each(SUBJECT_NAMES)("list_tags over the %s gateway", (name) => {
 	it("pages with limit and after, `next` naming where the next page starts", async () => {
 		await s.indexed();
 		const first = await mcp.tool("list_tags", { limit: 3 });
-		expect(first.structured).toEqual({ tags: [{ name: "alpha", count: 1 }, { name: "project", count: 2 }, { name: "work", count: 2 }], next: "work" });
+		expect(first.structured).toEqual({
+			tags: [
+				{ name: "alpha", count: 1 },
+				{ name: "project", count: 2 },
+				{ name: "work", count: 2 },
+			],
+			next: "work",
+		});
 		const second = await mcp.tool("list_tags", { limit: 3, after: "work" });
 		expect(second.structured).toEqual({ tags: [{ name: "work/tasks", count: 1 }] });
 	});

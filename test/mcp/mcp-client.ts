@@ -25,8 +25,17 @@ export interface ToolResult {
 }
 
 /** `path`: where the endpoint is asked (/mcp/lra lists the Local REST API's tools). */
-export async function connect(port: number, key: string, headers: Record<string, string> = {}, fetch?: FetchLike, path = "/mcp"): Promise<Connected> {
-	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${path}`), { requestInit: { headers: { Authorization: `Bearer ${key}`, ...headers } }, ...(fetch ? { fetch } : {}) });
+export async function connect(
+	port: number,
+	key: string,
+	headers: Record<string, string> = {},
+	fetch?: FetchLike,
+	path = "/mcp",
+): Promise<Connected> {
+	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${path}`), {
+		requestInit: { headers: { Authorization: `Bearer ${key}`, ...headers } },
+		...(fetch ? { fetch } : {}),
+	});
 	const client = new Client({ name: "revision-guard-test", version: "1.0.0" });
 	await client.connect(transport);
 	return {
@@ -108,7 +117,11 @@ export async function rawSession(port: number, key: string): Promise<string> {
 	const init = await postMcp(port, INITIALIZE, auth);
 	if (init.status !== 200) throw new Error(`initialize answered ${init.status}: ${init.text}`);
 	const id = init.headers["mcp-session-id"] as string;
-	const ready = await postMcp(port, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...auth, "Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18" });
+	const ready = await postMcp(
+		port,
+		{ jsonrpc: "2.0", method: "notifications/initialized" },
+		{ ...auth, "Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18" },
+	);
 	if (ready.status !== 202) throw new Error(`initialized answered ${ready.status}: ${ready.text}`);
 	return id;
 }

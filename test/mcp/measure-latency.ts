@@ -43,7 +43,11 @@ try {
 		etag = (await h.api("/vault/Note.md")).headers.etag as string;
 	});
 	await median("REST PUT /vault", async (i) => {
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: `${body}put ${i}\n`, headers: { "If-Match": etag } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: `${body}put ${i}\n`,
+			headers: { "If-Match": etag },
+		});
 		if (put.status !== 204) throw new Error(put.text);
 		etag = put.headers.etag as string;
 	});

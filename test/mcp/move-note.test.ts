@@ -26,7 +26,12 @@ describe.each(SUBJECT_NAMES)("move_note and copy_note over the %s gateway", (nam
 		await mcp.tool("read_note", { path: "Inbox/Plan.md" });
 		const result = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Projects/" });
 		expect(result.isError, result.text).toBe(false);
-		expect(result.structured).toEqual({ path: "Projects/Plan.md", from: "Inbox/Plan.md", revision: sha256Token(PLAN), rewritten: [] });
+		expect(result.structured).toEqual({
+			path: "Projects/Plan.md",
+			from: "Inbox/Plan.md",
+			revision: sha256Token(PLAN),
+			rewritten: [],
+		});
 		expect(await onDisk("Projects/Plan.md")).toBe(PLAN);
 		expect(await onDisk("Inbox/Plan.md")).toBeNull();
 		// Its read moved with it: write_note on the new path needs no revision now.
@@ -36,11 +41,24 @@ describe.each(SUBJECT_NAMES)("move_note and copy_note over the %s gateway", (nam
 	it("refuses a note the agent never read (read first), one sent with a change tag, and a stale revision; nothing is kept", async () => {
 		const unread = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Moved.md" });
 		expect(unread.isError).toBe(true);
-		expect(unread.details).toMatchObject({ error: "token-required", side: "source", path: "Inbox/Plan.md", changeTag: changeTagOf(sha256Token(PLAN)) });
+		expect(unread.details).toMatchObject({
+			error: "token-required",
+			side: "source",
+			path: "Inbox/Plan.md",
+			changeTag: changeTagOf(sha256Token(PLAN)),
+		});
 		expect(unread.prose).toContain('read_note {"path":"Inbox/Plan.md"}');
-		const tagged = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Moved.md", revision: changeTagOf(sha256Token(PLAN)) });
+		const tagged = await mcp.tool("move_note", {
+			path: "Inbox/Plan.md",
+			destination: "Moved.md",
+			revision: changeTagOf(sha256Token(PLAN)),
+		});
 		expect(tagged.details).toMatchObject({ error: "token-required", sentToken: "change-tag" });
-		const stale = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Moved.md", revision: sha256Token("older\n") });
+		const stale = await mcp.tool("move_note", {
+			path: "Inbox/Plan.md",
+			destination: "Moved.md",
+			revision: sha256Token("older\n"),
+		});
 		expect(stale.details).toMatchObject({ error: "stale", side: "source" });
 		expect(stale.prose).toContain("Nothing of yours was lost");
 		expect(await onDisk("Inbox/Plan.md")).toBe(PLAN);
@@ -52,10 +70,21 @@ describe.each(SUBJECT_NAMES)("move_note and copy_note over the %s gateway", (nam
 		const revision = sha256Token(PLAN);
 		const taken = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Other.md", revision });
 		expect(taken.details).toMatchObject({ error: "destination-exists", side: "destination", path: "Other.md" });
-		const unread = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Other.md", revision, overwrite: true });
+		const unread = await mcp.tool("move_note", {
+			path: "Inbox/Plan.md",
+			destination: "Other.md",
+			revision,
+			overwrite: true,
+		});
 		expect(unread.details).toMatchObject({ error: "token-required", side: "destination" });
 		expect(await onDisk("Other.md")).toBe("other\n");
-		const moved = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Other.md", revision, overwrite: true, destination_revision: sha256Token("other\n") });
+		const moved = await mcp.tool("move_note", {
+			path: "Inbox/Plan.md",
+			destination: "Other.md",
+			revision,
+			overwrite: true,
+			destination_revision: sha256Token("other\n"),
+		});
 		expect(moved.isError, moved.text).toBe(false);
 		expect(await onDisk("Other.md")).toBe(PLAN);
 	});
@@ -71,7 +100,12 @@ describe.each(SUBJECT_NAMES)("move_note and copy_note over the %s gateway", (nam
 	it("copies a note without a revision, handing a change tag to an agent that never read it", async () => {
 		const result = await mcp.tool("copy_note", { path: "Inbox/Plan.md", destination: "Copy.md" });
 		expect(result.isError, result.text).toBe(false);
-		expect(result.structured).toEqual({ path: "Copy.md", from: "Inbox/Plan.md", changeTag: changeTagOf(sha256Token(PLAN)), created: true });
+		expect(result.structured).toEqual({
+			path: "Copy.md",
+			from: "Inbox/Plan.md",
+			changeTag: changeTagOf(sha256Token(PLAN)),
+			created: true,
+		});
 		expect(await onDisk("Copy.md")).toBe(PLAN);
 		expect(await onDisk("Inbox/Plan.md")).toBe(PLAN);
 		const again = await mcp.tool("copy_note", { path: "Inbox/Plan.md", destination: "Copy.md" });

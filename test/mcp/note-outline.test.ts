@@ -22,7 +22,12 @@ describe.each(SUBJECT_NAMES)("note_outline over the %s gateway", (name) => {
 	it("lists each heading's target (a repeat with its own), block ids and frontmatter keys, with a part token", async () => {
 		const outline = await mcp.tool("note_outline", { path: "Plan.md" });
 		expect(outline.isError, outline.text).toBe(false);
-		const { headings, blocks, frontmatterFields, revision } = outline.structured as { headings: { target: string; level: number }[]; blocks: string[]; frontmatterFields: string[]; revision: string };
+		const { headings, blocks, frontmatterFields, revision } = outline.structured as {
+			headings: { target: string; level: number }[];
+			blocks: string[];
+			frontmatterFields: string[];
+			revision: string;
+		};
 		expect(headings.map((heading) => heading.level)).toEqual([1, 2, 1, 2]);
 		expect(headings[0]!.target).toBe("Plan");
 		expect(headings[1]!.target).toBe("Plan::Log");
@@ -33,8 +38,18 @@ describe.each(SUBJECT_NAMES)("note_outline over the %s gateway", (name) => {
 	});
 
 	it("its token and targets carry patch_note to the second occurrence, and never carry write_note", async () => {
-		const { headings, revision } = (await mcp.tool("note_outline", { path: "Plan.md" })).structured as { headings: { target: string }[]; revision: string };
-		const patched = await mcp.tool("patch_note", { path: "Plan.md", target_type: "heading", target: headings[3]!.target, operation: "append", content: "- three\n", revision });
+		const { headings, revision } = (await mcp.tool("note_outline", { path: "Plan.md" })).structured as {
+			headings: { target: string }[];
+			revision: string;
+		};
+		const patched = await mcp.tool("patch_note", {
+			path: "Plan.md",
+			target_type: "heading",
+			target: headings[3]!.target,
+			operation: "append",
+			content: "- three\n",
+			revision,
+		});
 		expect(patched.isError, patched.text).toBe(false);
 		expect(await onDisk()).toBe(NOTE.replace("- two\n", "- two\n- three\n"));
 		const blind = await mcp.tool("write_note", { path: "Plan.md", content: "replaced\n", revision });

@@ -13,7 +13,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startHeadless, TEST_KEY, type Harness } from "../helpers/headless-harness";
 import { sha256Token, visibleFiles, writeVaultFile } from "../helpers/vault-files";
 import { onNoteWriteStep } from "../helpers/write-step-hook";
-import { connect, connectStateless, postMcp, rawSession, toolCall, toolResults, type Connected, type ToolResult } from "./mcp-client";
+import {
+	connect,
+	connectStateless,
+	postMcp,
+	rawSession,
+	toolCall,
+	toolResults,
+	type Connected,
+	type ToolResult,
+} from "./mcp-client";
 
 const NOTE = "read once\n";
 const AUTH = { Authorization: `Bearer ${TEST_KEY}` };
@@ -45,7 +54,11 @@ function whileFirstIsWriting(second: () => Promise<ToolResult>): () => Promise<T
 }
 
 /** One landed and one was refused as stale, its content kept: what lost the race is never lost. */
-async function expectOneLandedOneKept(results: ToolResult[], contents: string[], details: Record<string, unknown>): Promise<void> {
+async function expectOneLandedOneKept(
+	results: ToolResult[],
+	contents: string[],
+	details: Record<string, unknown>,
+): Promise<void> {
 	const landed = results.filter((result) => !result.isError);
 	const refused = results.filter((result) => result.isError);
 	expect(landed).toHaveLength(1);
@@ -98,8 +111,13 @@ describe("parallel tokenless write_note calls in one session", () => {
 
 	it("as parallel requests: two exact edits to different parts of the note both land", async () => {
 		await writeVaultFile(h.dir, "Plan.md", "# Plan\n\n- one\n- two\n");
-		const second = whileFirstIsWriting(() => mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- two (second)" }] }));
-		const first = await mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- one", new_string: "- one (first)" }] });
+		const second = whileFirstIsWriting(() =>
+			mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- two (second)" }] }),
+		);
+		const first = await mcp.tool("edit_note", {
+			path: "Plan.md",
+			edits: [{ old_string: "- one", new_string: "- one (first)" }],
+		});
 		expect([first.isError, (await second()).isError]).toEqual([false, false]);
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- one (first)\n- two (second)\n");
 	});
@@ -111,7 +129,14 @@ describe("a JSON-RPC batch of tokenless write_note calls in one session", () => 
 		const headers = { ...AUTH, ...PROTOCOL, "Mcp-Session-Id": id };
 		const read = await postMcp(h.port, toolCall(1, "read_note", { path: "Plan.md" }), headers);
 		expect(toolResults(read.json())[0]!.structured).toMatchObject({ revision: sha256Token(NOTE) });
-		const batch = await postMcp(h.port, [toolCall(2, "write_note", { path: "Plan.md", content: "first\n" }), toolCall(3, "write_note", { path: "Plan.md", content: "second\n" })], headers);
+		const batch = await postMcp(
+			h.port,
+			[
+				toolCall(2, "write_note", { path: "Plan.md", content: "first\n" }),
+				toolCall(3, "write_note", { path: "Plan.md", content: "second\n" }),
+			],
+			headers,
+		);
 		expect(batch.status).toBe(200);
 		const results = toolResults(batch.json());
 		expect(results).toHaveLength(2);
@@ -121,7 +146,10 @@ describe("a JSON-RPC batch of tokenless write_note calls in one session", () => 
 	it("lands both exact edits to different parts of the note", async () => {
 		await writeVaultFile(h.dir, "Plan.md", "# Plan\n\n- one\n- two\n");
 		const id = await rawSession(h.port, TEST_KEY);
-		const edits = [toolCall(1, "edit_note", { path: "Plan.md", edits: [{ old_string: "- one", new_string: "- 1" }] }), toolCall(2, "edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- 2" }] })];
+		const edits = [
+			toolCall(1, "edit_note", { path: "Plan.md", edits: [{ old_string: "- one", new_string: "- 1" }] }),
+			toolCall(2, "edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- 2" }] }),
+		];
 		const results = toolResults((await postMcp(h.port, edits, { ...AUTH, ...PROTOCOL, "Mcp-Session-Id": id })).json());
 		expect(results.map((result) => result.isError)).toEqual([false, false]);
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- 1\n- 2\n");
@@ -140,29 +168,51 @@ describe("parallel write_note calls without a session", () => {
 	it("tokenless, as parallel requests or a batch: both are refused (nothing read is remembered), nothing is written or kept", async () => {
 		await mcp.tool("read_note", { path: "Plan.md" });
 		// Refused before any write step, whatever the order they arrive in: no hook is needed to make them overlap.
-		const results = await Promise.all([mcp.tool("write_note", { path: "Plan.md", content: "first\n" }), mcp.tool("write_note", { path: "Plan.md", content: "second\n" })]);
-		const batch = await postMcp(h.port, [toolCall(1, "write_note", { path: "Plan.md", content: "third\n" }), toolCall(2, "write_note", { path: "Plan.md", content: "fourth\n" })], AUTH);
-		for (const result of [...results, ...toolResults(batch.json())]) expect(result.details).toMatchObject({ error: "precondition-required" });
+		const results = await Promise.all([
+			mcp.tool("write_note", { path: "Plan.md", content: "first\n" }),
+			mcp.tool("write_note", { path: "Plan.md", content: "second\n" }),
+		]);
+		const batch = await postMcp(
+			h.port,
+			[
+				toolCall(1, "write_note", { path: "Plan.md", content: "third\n" }),
+				toolCall(2, "write_note", { path: "Plan.md", content: "fourth\n" }),
+			],
+			AUTH,
+		);
+		for (const result of [...results, ...toolResults(batch.json())])
+			expect(result.details).toMatchObject({ error: "precondition-required" });
 		expect(await onDisk("Plan.md")).toBe(NOTE);
 		expect(await visibleFiles(h.dir)).toEqual(["Plan.md"]);
 	});
 
 	it("with the revision read, as parallel requests: lands one and refuses the other, keeping its content", async () => {
 		const { revision } = (await mcp.tool("read_note", { path: "Plan.md" })).structured as { revision: string };
-		const second = whileFirstIsWriting(() => mcp.tool("write_note", { path: "Plan.md", content: "second\n", revision }));
+		const second = whileFirstIsWriting(() =>
+			mcp.tool("write_note", { path: "Plan.md", content: "second\n", revision }),
+		);
 		const first = await mcp.tool("write_note", { path: "Plan.md", content: "first\n", revision });
 		await expectOneLandedOneKept([first, await second()], ["first\n", "second\n"], { sentRevision: revision });
 	});
 
 	it("with the revision read, as a batch: lands one and refuses the other, keeping its content", async () => {
 		const revision = sha256Token(NOTE);
-		const batch = await postMcp(h.port, [toolCall(1, "write_note", { path: "Plan.md", content: "first\n", revision }), toolCall(2, "write_note", { path: "Plan.md", content: "second\n", revision })], AUTH);
+		const batch = await postMcp(
+			h.port,
+			[
+				toolCall(1, "write_note", { path: "Plan.md", content: "first\n", revision }),
+				toolCall(2, "write_note", { path: "Plan.md", content: "second\n", revision }),
+			],
+			AUTH,
+		);
 		await expectOneLandedOneKept(toolResults(batch.json()), ["first\n", "second\n"], { sentRevision: revision });
 	});
 
 	it("exact edits to different parts of the note, as parallel requests: both land", async () => {
 		await writeVaultFile(h.dir, "Plan.md", "# Plan\n\n- one\n- two\n");
-		const second = whileFirstIsWriting(() => mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- 2" }] }));
+		const second = whileFirstIsWriting(() =>
+			mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- 2" }] }),
+		);
 		const first = await mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- one", new_string: "- 1" }] });
 		expect([first.isError, (await second()).isError]).toEqual([false, false]);
 		expect(await onDisk("Plan.md")).toBe("# Plan\n\n- 1\n- 2\n");

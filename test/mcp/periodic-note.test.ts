@@ -20,11 +20,21 @@ describe.each(SUBJECT_NAMES)("periodic_note over the %s gateway", (name) => {
 		const created = await mcp.tool("periodic_note", { period: "daily", date: "2026-03-05", create: true });
 		expect(created.structured).toEqual({ path: "Journal/2026-03-05.md", period: "daily", exists: true, created: true });
 		expect(await readFile(join(s.dir, "Journal/2026-03-05.md"), "utf8")).toBe("# 2026-03-05\n## Log\n");
-		expect((await mcp.tool("periodic_note", { period: "daily", date: "2026-03-05", create: true })).structured).toMatchObject({ created: false });
-		const patched = await mcp.tool("patch_note", { path: "Journal/2026-03-05.md", target_type: "heading", target: "2026-03-05::Log", operation: "append", content: "- done\n" });
+		expect(
+			(await mcp.tool("periodic_note", { period: "daily", date: "2026-03-05", create: true })).structured,
+		).toMatchObject({ created: false });
+		const patched = await mcp.tool("patch_note", {
+			path: "Journal/2026-03-05.md",
+			target_type: "heading",
+			target: "2026-03-05::Log",
+			operation: "append",
+			content: "- done\n",
+		});
 		expect(patched.isError, patched.text).toBe(false);
 		// The agent has not seen the template's text: replacing the note needs a read first.
-		expect((await mcp.tool("write_note", { path: "Journal/2026-03-05.md", content: "blind\n" })).details).toMatchObject({ error: "precondition-required" });
+		expect((await mcp.tool("write_note", { path: "Journal/2026-03-05.md", content: "blind\n" })).details).toMatchObject(
+			{ error: "precondition-required" },
+		);
 	});
 
 	it("refuses days that do not exist", async () => {

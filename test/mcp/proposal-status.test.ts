@@ -18,7 +18,8 @@ describe.each(SUBJECT_NAMES)("proposal_status over the %s gateway", (name) => {
 		mcp = client;
 	});
 
-	const propose = (key = "test-agent", body = PROPOSED) => s.guard.proposals.propose(writeRequest("Plan.md", body, { actor: agentActor(key) }));
+	const propose = (key = "test-agent", body = PROPOSED) =>
+		s.guard.proposals.propose(writeRequest("Plan.md", body, { actor: agentActor(key) }));
 
 	it("is listed among our tools and reads like the conflict tool", async () => {
 		const { tools } = await mcp.client.listTools();
@@ -31,21 +32,41 @@ describe.each(SUBJECT_NAMES)("proposal_status over the %s gateway", (name) => {
 		const { id, backupPath } = await propose();
 		const now = await mcp.tool("proposal_status", { id });
 		expect(now.isError).toBe(false);
-		expect(now.structured).toEqual({ id, path: "Plan.md", agent: "test-agent", time: expect.any(String), operation: "replace", baseRevision: changeTagOf(revisionOf(PLAN)), proposedRevision: changeTagOf(revisionOf(PROPOSED)), backupPath, status: "pending" });
+		expect(now.structured).toEqual({
+			id,
+			path: "Plan.md",
+			agent: "test-agent",
+			time: expect.any(String),
+			operation: "replace",
+			baseRevision: changeTagOf(revisionOf(PLAN)),
+			proposedRevision: changeTagOf(revisionOf(PROPOSED)),
+			backupPath,
+			status: "pending",
+		});
 		const waiting = mcp.tool("proposal_status", { id, wait: 20 });
 		setTimeout(() => void s.guard.notes.proposals.rejectAsPerson(id, "Not this week."), 100);
-		expect((await waiting).structured).toMatchObject({ id, status: "rejected", note: "Not this week.", decidedAt: expect.any(String) });
+		expect((await waiting).structured).toMatchObject({
+			id,
+			status: "rejected",
+			note: "Not this week.",
+			decidedAt: expect.any(String),
+		});
 	});
 
 	it("learns an acceptance as sent, and one with the person's edits", async () => {
 		const sent = await propose();
 		const waiting = mcp.tool("proposal_status", { id: sent.id, wait: 20 });
 		setTimeout(() => void s.guard.notes.proposals.acceptAsPerson(sent.id), 100);
-		expect((await waiting).structured).toMatchObject({ status: "accepted", acceptedRevision: changeTagOf(revisionOf(PROPOSED)) });
+		expect((await waiting).structured).toMatchObject({
+			status: "accepted",
+			acceptedRevision: changeTagOf(revisionOf(PROPOSED)),
+		});
 		const edited = await propose("test-agent", PROPOSED + "- three\n");
 		await s.guard.notes.proposals.acceptAsPerson(edited.id, { text: PROPOSED + "- three (edited)\n" });
 		// Decided already: the wait answers at once.
-		expect((await mcp.tool("proposal_status", { id: edited.id, wait: 30 })).structured).toMatchObject({ status: "accepted-with-edits" });
+		expect((await mcp.tool("proposal_status", { id: edited.id, wait: 30 })).structured).toMatchObject({
+			status: "accepted-with-edits",
+		});
 	});
 
 	it("answers another key's proposal and an unknown id alike, as proposal-not-found", async () => {

@@ -30,7 +30,11 @@ beforeEach(async () => {
 	await writeVaultFile(h.dir, "Plan.md", NOTE);
 	// Our own server around an endpoint we hold, so the test can see its sessions and its stateless servers.
 	endpoint = new McpEndpoint(h.guard.notes, { onError: (error) => h.errors.push(error) });
-	const mount: Mount = { route: MCP_ROUTE, handle: (request, response, agent, cors) => endpoint.handle(request, response, agent, cors), close: () => endpoint.close() };
+	const mount: Mount = {
+		route: MCP_ROUTE,
+		handle: (request, response, agent, cors) => endpoint.handle(request, response, agent, cors),
+		close: () => endpoint.close(),
+	};
 	server = new ApiServer({ notes: h.guard.notes, mounts: [mount], onError: (error) => h.errors.push(error) });
 	port = await server.listen(0);
 });
@@ -60,25 +64,40 @@ describe("an MCP client without a session", () => {
 
 		const tokenless = await mcp.tool("write_note", { path: "Plan.md", content: "replaced\n" });
 		expect(tokenless.isError).toBe(true);
-		expect(tokenless.details).toMatchObject({ error: "precondition-required", changeTag: changeTagOf(sha256Token(NOTE)) });
+		expect(tokenless.details).toMatchObject({
+			error: "precondition-required",
+			changeTag: changeTagOf(sha256Token(NOTE)),
+		});
 		expect(tokenless.prose).toContain("you passed no revision");
 		expect(tokenless.prose).toContain("edit_note needs no revision");
 		expect(await onDisk("Plan.md")).toBe(NOTE);
 		expect(await visibleFiles(h.dir)).toEqual(["Plan.md"]);
 
-		const written = await mcp.tool("write_note", { path: "Plan.md", content: "replaced\n", revision: read.structured!.revision });
+		const written = await mcp.tool("write_note", {
+			path: "Plan.md",
+			content: "replaced\n",
+			revision: read.structured!.revision,
+		});
 		expect(written.structured).toEqual({ path: "Plan.md", revision: sha256Token("replaced\n"), created: false });
 		expect(await onDisk("Plan.md")).toBe("replaced\n");
 		// Its own write is not remembered either: the next replace needs the revision it returned.
-		expect((await mcp.tool("write_note", { path: "Plan.md", content: "again\n" })).details).toMatchObject({ error: "precondition-required" });
+		expect((await mcp.tool("write_note", { path: "Plan.md", content: "again\n" })).details).toMatchObject({
+			error: "precondition-required",
+		});
 	});
 
 	it("edits and appends without a revision, patches with the part token they return, and deletes only after a read", async () => {
-		const edited = await mcp.tool("edit_note", { path: "Plan.md", edits: [{ old_string: "- two", new_string: "- 2" }] });
+		const edited = await mcp.tool("edit_note", {
+			path: "Plan.md",
+			edits: [{ old_string: "- two", new_string: "- 2" }],
+		});
 		expect(edited.isError).toBe(false);
 		const appended = await mcp.tool("append_note", { path: "Plan.md", content: "- three\n" });
 		// It never read the note: what it is handed names only the part it wrote.
-		expect(appended.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token("# Plan\n\n- one\n- 2\n- three\n")) });
+		expect(appended.structured).toEqual({
+			path: "Plan.md",
+			revision: partTokenOf(sha256Token("# Plan\n\n- one\n- 2\n- three\n")),
+		});
 		const patch = { path: "Plan.md", target_type: "heading", target: "Plan", operation: "prepend", content: "Intro" };
 		expect((await mcp.tool("patch_note", patch)).details).toMatchObject({ error: "precondition-required" });
 		const patched = await mcp.tool("patch_note", { ...patch, revision: appended.structured!.revision });
@@ -88,13 +107,18 @@ describe("an MCP client without a session", () => {
 		expect(blind.details).toMatchObject({ error: "precondition-required", sentToken: "part-token" });
 		expect(await onDisk("Plan.md")).toBe("# Plan\nIntro\n\n- one\n- 2\n- three\n");
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
-		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: read.structured!.revision })).structured).toEqual({ path: "Plan.md", deleted: true });
+		expect(
+			(await mcp.tool("delete_note", { path: "Plan.md", revision: read.structured!.revision })).structured,
+		).toEqual({ path: "Plan.md", deleted: true });
 		expect(await visibleFiles(h.dir)).toEqual([]);
 	});
 
 	it("can read the resources a stale write links to, but is offered no subscriptions (nothing could be sent to it later)", async () => {
 		await writeVaultFile(h.dir, "Plan.md", NOTE + "- the person's line\n");
-		const stale = (await mcp.client.callTool({ name: "write_note", arguments: { path: "Plan.md", content: "mine\n", revision: sha256Token(NOTE) } })) as CallToolResult;
+		const stale = (await mcp.client.callTool({
+			name: "write_note",
+			arguments: { path: "Plan.md", content: "mine\n", revision: sha256Token(NOTE) },
+		})) as CallToolResult;
 		expect(stale.isError).toBe(true);
 		const backup = stale.content.find((block) => block.type === "resource_link" && block.uri.includes(".bak"));
 		expect(backup).toBeDefined();
@@ -118,7 +142,11 @@ describe("a client that never initializes (the 2026 drafts' shape)", () => {
 		expect(res.status).toBe(200);
 		expect(res.headers["mcp-session-id"]).toBeUndefined();
 		expect(toolResults(res.json())[0]!.structured).toMatchObject({ revision: sha256Token(NOTE) });
-		const written = await postMcp(port, toolCall(2, "write_note", { path: "Plan.md", content: "new\n", revision: sha256Token(NOTE) }), AUTH);
+		const written = await postMcp(
+			port,
+			toolCall(2, "write_note", { path: "Plan.md", content: "new\n", revision: sha256Token(NOTE) }),
+			AUTH,
+		);
 		expect(toolResults(written.json())[0]!.isError).toBe(false);
 		expect(await onDisk("Plan.md")).toBe("new\n");
 		expect(endpoint.sessions.size).toBe(0);
@@ -127,7 +155,9 @@ describe("a client that never initializes (the 2026 drafts' shape)", () => {
 
 	it("meets the same gates and caps: a wrong key 401, a foreign Origin 403, an oversized body 413; nothing is written", async () => {
 		const write = toolCall(1, "write_note", { path: "New.md", content: "x".repeat(5000) });
-		expect((await postMcp(port, write, { Authorization: "Bearer not-the-key-not-the-key-not-the-key" })).status).toBe(401);
+		expect((await postMcp(port, write, { Authorization: "Bearer not-the-key-not-the-key-not-the-key" })).status).toBe(
+			401,
+		);
 		expect((await postMcp(port, write, {})).status).toBe(401);
 		expect((await postMcp(port, write, { ...AUTH, Origin: "https://evil.example" })).status).toBe(403);
 		h.settings.maxBodyMB = 0.001;
@@ -140,10 +170,20 @@ describe("a client that never initializes (the 2026 drafts' shape)", () => {
 
 	it("stops a long-poll, and closes its server, when the client goes away", async () => {
 		await writeVaultFile(h.dir, "Plan.md", NOTE + "- the person's line\n");
-		const stale = await postMcp(port, toolCall(1, "write_note", { path: "Plan.md", content: "mine\n", revision: sha256Token(NOTE) }), AUTH);
+		const stale = await postMcp(
+			port,
+			toolCall(1, "write_note", { path: "Plan.md", content: "mine\n", revision: sha256Token(NOTE) }),
+			AUTH,
+		);
 		const conflictId = toolResults(stale.json())[0]!.details!.conflictId as string;
 		const body = JSON.stringify(toolCall(2, "conflict_status", { id: conflictId, wait: 60 }));
-		const waiting = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", headers: { ...AUTH, Host: `127.0.0.1:${port}`, "Content-Type": "application/json", Accept: MCP_ACCEPT } });
+		const waiting = request({
+			host: "127.0.0.1",
+			port,
+			method: "POST",
+			path: "/mcp",
+			headers: { ...AUTH, Host: `127.0.0.1:${port}`, "Content-Type": "application/json", Accept: MCP_ACCEPT },
+		});
 		waiting.on("error", () => undefined);
 		waiting.end(body);
 		await vi.waitFor(() => expect(h.guard.waits.pending).toBe(1), { timeout: 2000, interval: 5 });
@@ -154,10 +194,20 @@ describe("a client that never initializes (the 2026 drafts' shape)", () => {
 	});
 
 	it("answers an unsupported protocol version and a message that is not JSON-RPC with JSON-RPC errors", async () => {
-		const version = await postMcp(port, toolCall(1, "read_note", { path: "Plan.md" }), { ...AUTH, "Mcp-Protocol-Version": "1999-01-01" });
+		const version = await postMcp(port, toolCall(1, "read_note", { path: "Plan.md" }), {
+			...AUTH,
+			"Mcp-Protocol-Version": "1999-01-01",
+		});
 		expect(version.status).toBe(400);
 		// Any version but a legacy one is answered as 2026-07-28 says (it was the SDK's -32000 before): what we support.
-		expect(version.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32022, data: { requested: "1999-01-01", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) } } });
+		expect(version.json()).toMatchObject({
+			jsonrpc: "2.0",
+			id: 1,
+			error: {
+				code: -32022,
+				data: { requested: "1999-01-01", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) },
+			},
+		});
 		const junk = await postMcp(port, { hello: "world" }, AUTH);
 		expect(junk.status).toBe(400);
 		expect(junk.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });

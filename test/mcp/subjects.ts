@@ -40,7 +40,19 @@ export const SUBJECTS: Record<string, (overrides?: Partial<RevisionGuardSettings
 			await writeFile(join(h.dir, path), content);
 		};
 		const folder = async (path: string) => void (await mkdir(join(h.dir, path), { recursive: true }));
-		return { dir: h.dir, port: h.port, guard: h.guard, settings: h.settings, create: put, edit: put, folder, indexed: () => Promise.resolve(), errors: h.errors, app: null, close: h.close };
+		return {
+			dir: h.dir,
+			port: h.port,
+			guard: h.guard,
+			settings: h.settings,
+			create: put,
+			edit: put,
+			folder,
+			indexed: () => Promise.resolve(),
+			errors: h.errors,
+			app: null,
+			close: h.close,
+		};
 	},
 	obsidian: async (overrides) => {
 		const h = await startObsidian(overrides);
@@ -77,7 +89,11 @@ export const SUBJECT_NAMES = Object.keys(SUBJECTS);
  * For each test: a fresh stack of gateway `name` holding `notes`, and an MCP client on it, handed to `use` (tests
  * keep `let s` and `let mcp`); closed after the test, which fails if the server reported an error.
  */
-export function eachMcpSubject(name: string, notes: Record<string, string>, use: (subject: Subject, mcp: Connected) => void): void {
+export function eachMcpSubject(
+	name: string,
+	notes: Record<string, string>,
+	use: (subject: Subject, mcp: Connected) => void,
+): void {
 	let subject: Subject;
 	let mcp: Connected;
 	beforeEach(async () => {

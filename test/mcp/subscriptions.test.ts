@@ -40,10 +40,17 @@ describe.each(SUBJECT_NAMES)("MCP subscriptions over the %s gateway", (name) => 
 
 	/** Sees every change the service's change feed reports, to know when one has been handled. */
 	const watchFeed = () => {
-		stopWatching = s.guard.notes.onNoteChanged(() => PERSON, (change) => void changes.push(change));
+		stopWatching = s.guard.notes.onNoteChanged(
+			() => PERSON,
+			(change) => void changes.push(change),
+		);
 	};
 	const fedRevision = (path: string, content: string) =>
-		vi.waitFor(() => expect(changes.some((change) => change.path === path && change.revision === sha256Token(content))).toBe(true), { timeout: 20_000, interval: 5 });
+		vi.waitFor(
+			() =>
+				expect(changes.some((change) => change.path === path && change.revision === sha256Token(content))).toBe(true),
+			{ timeout: 20_000, interval: 5 },
+		);
 
 	it("declares subscriptions, and tells a subscribed session about an edit made outside", async () => {
 		expect(mcp.client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: false });
@@ -61,9 +68,16 @@ describe.each(SUBJECT_NAMES)("MCP subscriptions over the %s gateway", (name) => 
 		await mcp.client.subscribeResource({ uri: MARKER });
 		watchFeed();
 		const own = await mcp.call("read_note", { path: "Plan.md" });
-		await mcp.call("write_note", { path: "Plan.md", content: "# Plan\nmine\n", revision: (own.structuredContent as { revision: string }).revision });
+		await mcp.call("write_note", {
+			path: "Plan.md",
+			content: "# Plan\nmine\n",
+			revision: (own.structuredContent as { revision: string }).revision,
+		});
 		await fedRevision("Plan.md", "# Plan\nmine\n");
-		expect(changes.find((change) => change.path === "Plan.md")?.by).toMatchObject({ kind: "agent", name: "test-agent" });
+		expect(changes.find((change) => change.path === "Plan.md")?.by).toMatchObject({
+			kind: "agent",
+			name: "test-agent",
+		});
 		// A later change to another subscribed note is the marker: a notice of the own write would have come before it.
 		await s.edit("Marker.md", "marker moved\n");
 		await mcp.updated(MARKER);
@@ -72,7 +86,11 @@ describe.each(SUBJECT_NAMES)("MCP subscriptions over the %s gateway", (name) => 
 		const other = await connectResources(s.port, TEST_KEY);
 		try {
 			const read = await other.call("read_note", { path: "Plan.md" });
-			await other.call("write_note", { path: "Plan.md", content: "# Plan\nanother session's\n", revision: (read.structuredContent as { revision: string }).revision });
+			await other.call("write_note", {
+				path: "Plan.md",
+				content: "# Plan\nanother session's\n",
+				revision: (read.structuredContent as { revision: string }).revision,
+			});
 			await mcp.updated(PLAN);
 			expect(mcp.updates).toEqual([MARKER, PLAN]);
 			// The writer is not told about its own write (it never subscribed, and would not be told if it had).
@@ -112,7 +130,11 @@ describe.each(SUBJECT_NAMES)("MCP subscriptions over the %s gateway", (name) => 
 	});
 
 	it("refuses what cannot be subscribed to: a conflict, a path outside the policy", async () => {
-		for (const uri of ["revision-guard://conflict/x", "revision-guard://note/.obsidian/app.json", "https://example.com/"]) {
+		for (const uri of [
+			"revision-guard://conflict/x",
+			"revision-guard://note/.obsidian/app.json",
+			"https://example.com/",
+		]) {
 			const error = await mcp.client.subscribeResource({ uri }).catch((caught: unknown) => caught);
 			expect(error, uri).toBeInstanceOf(McpError);
 			expect((error as McpError).code).toBe(-32602);
@@ -126,7 +148,10 @@ describe("MCP subscription limits", () => {
 	let mcp: ResourceClient;
 	beforeEach(async () => {
 		s = await SUBJECTS["node filesystem"]!();
-		server = new ApiServer({ notes: s.guard.notes, mounts: [mcpMount(s.guard.notes, { maxSubscriptionsPerSession: 2 })] });
+		server = new ApiServer({
+			notes: s.guard.notes,
+			mounts: [mcpMount(s.guard.notes, { maxSubscriptionsPerSession: 2 })],
+		});
 		mcp = await connectResources(await server.listen(0), TEST_KEY);
 		await untilListening(mcp, s);
 	});
@@ -140,7 +165,9 @@ describe("MCP subscription limits", () => {
 		await mcp.client.subscribeResource({ uri: "revision-guard://note/a.md" });
 		await mcp.client.subscribeResource({ uri: "revision-guard://note/b.md" });
 		await mcp.client.subscribeResource({ uri: "revision-guard://note/a.md" });
-		const error = await mcp.client.subscribeResource({ uri: "revision-guard://note/c.md" }).catch((caught: unknown) => caught);
+		const error = await mcp.client
+			.subscribeResource({ uri: "revision-guard://note/c.md" })
+			.catch((caught: unknown) => caught);
 		expect((error as McpError).message).toContain("already follows 2 notes");
 		await mcp.client.unsubscribeResource({ uri: "revision-guard://note/b.md" });
 		await mcp.client.subscribeResource({ uri: "revision-guard://note/c.md" });

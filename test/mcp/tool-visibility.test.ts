@@ -20,7 +20,9 @@ afterEach(async () => {
 });
 
 async function listed(path: string, stateless = false): Promise<string[]> {
-	const client = stateless ? await connectStateless(s.port, TEST_KEY) : await connect(s.port, TEST_KEY, {}, undefined, path);
+	const client = stateless
+		? await connectStateless(s.port, TEST_KEY)
+		: await connect(s.port, TEST_KEY, {}, undefined, path);
 	clients.push(client);
 	return (await client.client.listTools()).tools.map((tool) => tool.name).sort();
 }
@@ -42,7 +44,9 @@ describe("tools/list in Obsidian", () => {
 		expect(await listed("/mcp")).toEqual([...OURS, "active_note", "open_note"].sort());
 		s.settings.commandKeys = ["test-agent"];
 		// Decided when the list is asked for: the same session sees the person's new choice.
-		expect((await clients[0]!.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...OURS, "active_note", "list_commands", "open_note", "run_command"].sort());
+		expect((await clients[0]!.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+			[...OURS, "active_note", "list_commands", "open_note", "run_command"].sort(),
+		);
 		expect(await listed("/mcp/lra")).toEqual([...LRA_TOOL_NAMES].sort());
 	});
 });

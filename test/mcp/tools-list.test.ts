@@ -24,7 +24,25 @@ afterAll(async () => {
 describe("tools/list", () => {
 	it("lists exactly the seventeen tools headless (the note tools, search and periodic_note), each with an object inputSchema and outputSchema", async () => {
 		const { tools } = await mcp.client.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(["append_note", "conflict_status", "copy_note", "delete_note", "edit_note", "list_notes", "list_tags", "move_note", "note_changes", "note_outline", "patch_note", "periodic_note", "proposal_status", "query_notes", "read_note", "search_notes", "write_note"]);
+		expect(tools.map((tool) => tool.name).sort()).toEqual([
+			"append_note",
+			"conflict_status",
+			"copy_note",
+			"delete_note",
+			"edit_note",
+			"list_notes",
+			"list_tags",
+			"move_note",
+			"note_changes",
+			"note_outline",
+			"patch_note",
+			"periodic_note",
+			"proposal_status",
+			"query_notes",
+			"read_note",
+			"search_notes",
+			"write_note",
+		]);
 		expect([...TOOL_NAMES, "periodic_note"].sort()).toEqual(tools.map((tool) => tool.name).sort());
 		for (const tool of tools) {
 			expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -37,48 +55,110 @@ describe("tools/list", () => {
 	it("declares the documented inputs and outputs", async () => {
 		const { tools } = await mcp.client.listTools();
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-		const inputs = (name: string) => ({ properties: Object.keys(byName[name]!.inputSchema.properties ?? {}).sort(), required: [...(byName[name]!.inputSchema.required ?? [])].sort() });
+		const inputs = (name: string) => ({
+			properties: Object.keys(byName[name]!.inputSchema.properties ?? {}).sort(),
+			required: [...(byName[name]!.inputSchema.required ?? [])].sort(),
+		});
 		const outputs = (name: string) => Object.keys(byName[name]!.outputSchema?.properties ?? {}).sort();
 		expect(inputs("read_note")).toEqual({ properties: ["path"], required: ["path"] });
 		expect(outputs("read_note")).toEqual(["content", "path", "revision"]);
 		expect(inputs("note_outline")).toEqual({ properties: ["path"], required: ["path"] });
-		expect(outputs("note_outline")).toEqual(["blocks", "frontmatterFields", "headings", "path", "revision", "truncated"]);
+		expect(outputs("note_outline")).toEqual([
+			"blocks",
+			"frontmatterFields",
+			"headings",
+			"path",
+			"revision",
+			"truncated",
+		]);
 		expect(inputs("edit_note")).toEqual({ properties: ["edits", "path", "revision"], required: ["edits", "path"] });
 		// A tool that changes content may answer a proposal instead (issue 24): proposalId, status and backupPath.
 		expect(outputs("edit_note")).toEqual(["backupPath", "path", "proposalId", "revision", "status"]);
-		const edit = byName.edit_note!.inputSchema.properties!.edits as { items: { properties: Record<string, unknown>; required: string[] }; maxItems: number };
+		const edit = byName.edit_note!.inputSchema.properties!.edits as {
+			items: { properties: Record<string, unknown>; required: string[] };
+			maxItems: number;
+		};
 		expect(Object.keys(edit.items.properties).sort()).toEqual(["new_string", "old_string", "replace_all"]);
 		expect(edit.items.required.sort()).toEqual(["new_string", "old_string"]);
 		expect(edit.maxItems).toBe(100);
-		expect(inputs("patch_note")).toEqual({ properties: ["content", "create_target_if_missing", "destination", "json", "operation", "path", "reject_if_content_preexists", "revision", "scope", "target", "target_type", "within"], required: ["operation", "path", "target", "target_type"] });
+		expect(inputs("patch_note")).toEqual({
+			properties: [
+				"content",
+				"create_target_if_missing",
+				"destination",
+				"json",
+				"operation",
+				"path",
+				"reject_if_content_preexists",
+				"revision",
+				"scope",
+				"target",
+				"target_type",
+				"within",
+			],
+			required: ["operation", "path", "target", "target_type"],
+		});
 		expect(outputs("patch_note")).toEqual(["backupPath", "path", "proposalId", "revision", "status", "warnings"]);
-		expect(inputs("write_note")).toEqual({ properties: ["allow_empty", "content", "merge", "path", "revision"], required: ["content", "path"] });
-		expect(outputs("write_note")).toEqual(["backupPath", "created", "mergeRules", "merged", "path", "proposalId", "revision", "status"]);
+		expect(inputs("write_note")).toEqual({
+			properties: ["allow_empty", "content", "merge", "path", "revision"],
+			required: ["content", "path"],
+		});
+		expect(outputs("write_note")).toEqual([
+			"backupPath",
+			"created",
+			"mergeRules",
+			"merged",
+			"path",
+			"proposalId",
+			"revision",
+			"status",
+		]);
 		expect(inputs("append_note")).toEqual({ properties: ["content", "path"], required: ["content", "path"] });
 		expect(outputs("append_note")).toEqual(["backupPath", "path", "proposalId", "revision", "status"]);
 		expect(inputs("delete_note")).toEqual({ properties: ["path", "revision"], required: ["path", "revision"] });
 		expect(outputs("delete_note")).toEqual(["deleted", "path"]);
-		expect(inputs("move_note")).toEqual({ properties: ["destination", "destination_revision", "overwrite", "path", "revision"], required: ["destination", "path"] });
+		expect(inputs("move_note")).toEqual({
+			properties: ["destination", "destination_revision", "overwrite", "path", "revision"],
+			required: ["destination", "path"],
+		});
 		expect(outputs("move_note")).toEqual(["changeTag", "from", "path", "revision", "rewritten"]);
-		expect(inputs("copy_note")).toEqual({ properties: ["destination", "destination_revision", "overwrite", "path", "revision"], required: ["destination", "path"] });
+		expect(inputs("copy_note")).toEqual({
+			properties: ["destination", "destination_revision", "overwrite", "path", "revision"],
+			required: ["destination", "path"],
+		});
 		expect(outputs("copy_note")).toEqual(["changeTag", "created", "from", "path", "revision"]);
 		expect(inputs("list_notes")).toEqual({ properties: ["folder"], required: [] });
 		expect(outputs("list_notes")).toEqual(["folder", "folders", "notes"]);
-		expect(inputs("note_changes")).toEqual({ properties: ["offset", "path", "since", "to"], required: ["path", "since"] });
-		expect(outputs("note_changes")).toEqual(expect.arrayContaining(["diff", "path", "revision", "to", "truncated", "nextOffset"]));
+		expect(inputs("note_changes")).toEqual({
+			properties: ["offset", "path", "since", "to"],
+			required: ["path", "since"],
+		});
+		expect(outputs("note_changes")).toEqual(
+			expect.arrayContaining(["diff", "path", "revision", "to", "truncated", "nextOffset"]),
+		);
 		expect(inputs("conflict_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
-		expect(outputs("conflict_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]));
+		expect(outputs("conflict_status")).toEqual(
+			expect.arrayContaining(["id", "path", "status", "backupPath", "resolvedRevision"]),
+		);
 		expect(inputs("proposal_status")).toEqual({ properties: ["id", "wait"], required: ["id"] });
-		expect(outputs("proposal_status")).toEqual(expect.arrayContaining(["id", "path", "status", "backupPath", "note", "acceptedRevision"]));
+		expect(outputs("proposal_status")).toEqual(
+			expect.arrayContaining(["id", "path", "status", "backupPath", "note", "acceptedRevision"]),
+		);
 		expect(inputs("list_tags")).toEqual({ properties: ["after", "limit"], required: [] });
 		expect(outputs("list_tags")).toEqual(["next", "tags"]);
-		expect(inputs("search_notes")).toEqual({ properties: ["context_length", "cursor", "include_backups", "limit", "query"], required: ["query"] });
+		expect(inputs("search_notes")).toEqual({
+			properties: ["context_length", "cursor", "include_backups", "limit", "query"],
+			required: ["query"],
+		});
 		expect(outputs("search_notes")).toEqual(["nextCursor", "results", "total"]);
-		expect(inputs("query_notes")).toEqual({ properties: ["cursor", "dql", "include_backups", "limit", "logic"], required: [] });
+		expect(inputs("query_notes")).toEqual({
+			properties: ["cursor", "dql", "include_backups", "limit", "logic"],
+			required: [],
+		});
 		expect(outputs("query_notes")).toEqual(["nextCursor", "results", "total"]);
 	});
 
-	it("says plainly that writes need the revision from the last read, and offers merge: \"auto\"", async () => {
+	it('says plainly that writes need the revision from the last read, and offers merge: "auto"', async () => {
 		const { tools } = await mcp.client.listTools();
 		const description = (name: string) => tools.find((tool) => tool.name === name)?.description ?? "";
 		for (const name of ["read_note", "write_note", "patch_note", "delete_note", "move_note"]) {
@@ -88,7 +168,9 @@ describe("tools/list", () => {
 		expect(description("write_note")).toContain("`revision`");
 		expect(description("write_note")).toContain('merge: "auto"');
 		expect(description("list_notes")).toContain("Not recursive");
-		expect(mcp.client.getInstructions()).toContain("Replacing, patching or deleting an existing note needs the revision from your last read");
+		expect(mcp.client.getInstructions()).toContain(
+			"Replacing, patching or deleting an existing note needs the revision from your last read",
+		);
 	});
 
 	it("tells the agent when to use edit_note, patch_note or write_note", async () => {
@@ -100,7 +182,8 @@ describe("tools/list", () => {
 		expect(description("patch_note")).toMatch(/edit_note needs no revision; to replace the whole note, use write_note/);
 		expect(description("write_note")).toMatch(/To change only part of a note, prefer edit_note .* or patch_note/);
 		expect(description("read_note")).toContain("edit_note needs none");
-		for (const name of ["edit_note", "patch_note", "write_note", "append_note"]) expect(mcp.client.getInstructions(), name).toContain(name);
+		for (const name of ["edit_note", "patch_note", "write_note", "append_note"])
+			expect(mcp.client.getInstructions(), name).toContain(name);
 	});
 
 	it("annotates every tool as MCP 2025-11-25 defines: closed world; reads read-only; replacing writes destructive; only delete and move idempotent", async () => {
@@ -152,7 +235,9 @@ describe("what the idempotent hints promise", () => {
 		const args = { path: "Here.md", destination: "There.md", revision: sha256Token("move me\n") };
 		expect((await mcp.tool("move_note", args)).isError).toBe(false);
 		expect((await mcp.tool("move_note", args)).details).toMatchObject({ error: "not-found" });
-		expect((await visibleFiles(h.dir)).filter((path) => path.startsWith("Here") || path.startsWith("There"))).toEqual(["There.md"]);
+		expect((await visibleFiles(h.dir)).filter((path) => path.startsWith("Here") || path.startsWith("There"))).toEqual([
+			"There.md",
+		]);
 	});
 
 	it("a repeated write_note is not idempotent: after someone else's change, the same call leaves a .bak and a conflict", async () => {
@@ -164,7 +249,9 @@ describe("what the idempotent hints promise", () => {
 		const again = await mcp.tool("write_note", args);
 		expect(again.details).toMatchObject({ error: "stale-revision", backupPath: expect.stringContaining(".bak") });
 		// (The other program's save dropped the agent's "mine": the outside-save net may record that too, on its own.)
-		expect(h.guard.conflicts.list().filter((record) => record.path === "Same.md" && record.source !== "outside")).toHaveLength(1);
+		expect(
+			h.guard.conflicts.list().filter((record) => record.path === "Same.md" && record.source !== "outside"),
+		).toHaveLength(1);
 	});
 });
 

@@ -23,7 +23,11 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 	async function refusedWrite(): Promise<{ conflictId: string; backupPath: string }> {
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
 		await s.edit("Plan.md", PLAN + "- four\n");
-		const stale = await mcp.tool("write_note", { path: "Plan.md", content: "agent\n", revision: read.structured!.revision });
+		const stale = await mcp.tool("write_note", {
+			path: "Plan.md",
+			content: "agent\n",
+			revision: read.structured!.revision,
+		});
 		expect(stale.isError).toBe(true);
 		return stale.details as { conflictId: string; backupPath: string };
 	}
@@ -69,7 +73,9 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 
 	it("write_note creates a note again after this session deleted it: no revision needed, no .bak", async () => {
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
-		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: read.structured!.revision })).isError).toBe(false);
+		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: read.structured!.revision })).isError).toBe(
+			false,
+		);
 		const again = await mcp.tool("write_note", { path: "Plan.md", content: "back\n" });
 		expect(again.isError, again.text).toBe(false);
 		expect(again.structured).toMatchObject({ path: "Plan.md", created: true });
@@ -85,12 +91,18 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		const root = await mcp.tool("list_notes", {});
 		expect(root.structured).toMatchObject({ folder: "", folders: ["Projects"] });
 		// A listing shows no content: each note comes with its change tag, never a revision.
-		const rootNotes = (root.structured!.notes as { path: string; changeTag: string; size: number; mtime: number }[]);
-		expect(rootNotes.map((note) => [note.path, note.changeTag, note.size])).toEqual([["Plan.md", changeTagOf(sha256Token(PLAN)), Buffer.byteLength(PLAN)]]);
+		const rootNotes = root.structured!.notes as { path: string; changeTag: string; size: number; mtime: number }[];
+		expect(rootNotes.map((note) => [note.path, note.changeTag, note.size])).toEqual([
+			["Plan.md", changeTagOf(sha256Token(PLAN)), Buffer.byteLength(PLAN)],
+		]);
 		expect(root.text).not.toContain(sha256Token(PLAN));
 		expect(rootNotes[0]!.mtime).toBeGreaterThan(0);
 		const projects = await mcp.tool("list_notes", { folder: "Projects" });
-		expect(projects.structured).toMatchObject({ folder: "Projects", folders: ["Projects/Deep"], notes: [{ path: "Projects/Alpha.md", changeTag: changeTagOf(sha256Token("alpha\n")) }] });
+		expect(projects.structured).toMatchObject({
+			folder: "Projects",
+			folders: ["Projects/Deep"],
+			notes: [{ path: "Projects/Alpha.md", changeTag: changeTagOf(sha256Token("alpha\n")) }],
+		});
 		expect((projects.structured!.notes as unknown[]).length).toBe(1);
 		expect((await mcp.tool("list_notes", { folder: "Nope" })).prose).toContain("There is no folder");
 		expect((await mcp.tool("list_notes", { folder: "../outside" })).isError).toBe(true);
@@ -101,7 +113,12 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
 		await s.edit("Plan.md", PLAN.replace("- two", "- TWO"));
 		const changes = await mcp.tool("note_changes", { path: "Plan.md", since: read.structured!.revision });
-		expect(changes.structured).toMatchObject({ path: "Plan.md", since: sha256Token(PLAN), revision: sha256Token(PLAN.replace("- two", "- TWO")), changed: true });
+		expect(changes.structured).toMatchObject({
+			path: "Plan.md",
+			since: sha256Token(PLAN),
+			revision: sha256Token(PLAN.replace("- two", "- TWO")),
+			changed: true,
+		});
 		expect(changes.structured!.diff).toContain("-- two\n+- TWO\n");
 		const unknown = await mcp.tool("note_changes", { path: "Plan.md", since: "x".repeat(43) });
 		expect(unknown.isError).toBe(true);
@@ -111,7 +128,14 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 	it("conflict_status shows the record, and with wait returns as soon as the conflict is dismissed", async () => {
 		const { conflictId, backupPath } = await refusedWrite();
 		const now = await mcp.tool("conflict_status", { id: conflictId });
-		expect(now.structured).toMatchObject({ id: conflictId, path: "Plan.md", reason: "stale", backupPath, agent: "test-agent", status: "open" });
+		expect(now.structured).toMatchObject({
+			id: conflictId,
+			path: "Plan.md",
+			reason: "stale",
+			backupPath,
+			agent: "test-agent",
+			status: "open",
+		});
 
 		const started = Date.now();
 		const waiting = mcp.tool("conflict_status", { id: conflictId, wait: 20 });
@@ -130,15 +154,30 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 	it('write_note with merge: "auto" writes a clean merge of a stale write, and refuses an overlapping one with a preview', async () => {
 		const read = await mcp.tool("read_note", { path: "Plan.md" });
 		await s.edit("Plan.md", PLAN.replace("- one", "- one (person)"));
-		const merged = await mcp.tool("write_note", { path: "Plan.md", content: PLAN.replace("- three", "- three (agent)"), revision: read.structured!.revision, merge: "auto" });
+		const merged = await mcp.tool("write_note", {
+			path: "Plan.md",
+			content: PLAN.replace("- three", "- three (agent)"),
+			revision: read.structured!.revision,
+			merge: "auto",
+		});
 		const expected = "# Plan\n\n- one (person)\n- two\n- three (agent)\n";
 		expect(merged.isError).toBe(false);
 		// The agent has not seen the merge: a part token (it can patch; read_note before replacing).
-		expect(merged.structured).toEqual({ path: "Plan.md", revision: partTokenOf(sha256Token(expected)), created: false, merged: true });
+		expect(merged.structured).toEqual({
+			path: "Plan.md",
+			revision: partTokenOf(sha256Token(expected)),
+			created: false,
+			merged: true,
+		});
 		expect(await onDisk("Plan.md")).toBe(expected);
 
 		await s.edit("Plan.md", expected.replace("- two", "- two (person)"));
-		const clash = await mcp.tool("write_note", { path: "Plan.md", content: expected.replace("- two", "- two (agent)"), revision: sha256Token(expected), merge: "auto" });
+		const clash = await mcp.tool("write_note", {
+			path: "Plan.md",
+			content: expected.replace("- two", "- two (agent)"),
+			revision: sha256Token(expected),
+			merge: "auto",
+		});
 		expect(clash.isError).toBe(true);
 		expect(clash.prose).toContain("could not be merged automatically");
 		expect(clash.details!.mergePreview).toContain("<<<<<<<");
@@ -155,7 +194,15 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 			["a\\b.md", "Backslashes"],
 		];
 		for (const [path, reason] of cases) {
-			for (const [tool, args] of [["read_note", { path }], ["write_note", { path, content: "x\n" }], ["append_note", { path, content: "x\n" }], ["delete_note", { path, revision: "r" }], ["note_changes", { path, since: "r" }], ["edit_note", { path, edits: [{ old_string: "a", new_string: "b" }] }], ["patch_note", { path, target_type: "heading", target: "A", operation: "append", content: "x", revision: "r" }]] as const) {
+			for (const [tool, args] of [
+				["read_note", { path }],
+				["write_note", { path, content: "x\n" }],
+				["append_note", { path, content: "x\n" }],
+				["delete_note", { path, revision: "r" }],
+				["note_changes", { path, since: "r" }],
+				["edit_note", { path, edits: [{ old_string: "a", new_string: "b" }] }],
+				["patch_note", { path, target_type: "heading", target: "A", operation: "append", content: "x", revision: "r" }],
+			] as const) {
 				const result = await mcp.tool(tool, args);
 				expect(result.isError, `${tool} ${path}`).toBe(true);
 				expect(result.prose, `${tool} ${path}`).toContain(reason);
@@ -177,8 +224,14 @@ describe.each(SUBJECT_NAMES)("MCP tools over the %s gateway", (name) => {
 		const etag = `"${read.structured!.revision as string}"`;
 		const written = await mcp.tool("write_note", { path: "Plan.md", content: PLAN + "- four\n", revision: etag });
 		expect(written.isError).toBe(false);
-		expect((await mcp.tool("note_changes", { path: "Plan.md", since: etag })).structured).toMatchObject({ since: sha256Token(PLAN), changed: true });
-		expect((await mcp.tool("delete_note", { path: "Plan.md", revision: `"${written.structured!.revision as string}"` })).structured).toEqual({ path: "Plan.md", deleted: true });
+		expect((await mcp.tool("note_changes", { path: "Plan.md", since: etag })).structured).toMatchObject({
+			since: sha256Token(PLAN),
+			changed: true,
+		});
+		expect(
+			(await mcp.tool("delete_note", { path: "Plan.md", revision: `"${written.structured!.revision as string}"` }))
+				.structured,
+		).toEqual({ path: "Plan.md", deleted: true });
 	});
 
 	it("reading a missing note says how to create it", async () => {

@@ -19,21 +19,41 @@ describe("workspace tools in Obsidian", () => {
 		expect((await mcp.tool("active_note", {})).isError).toBe(true);
 		s.app!.openEditor("Plan.md");
 		expect((await mcp.tool("active_note", {})).structured).toEqual({ path: "Plan.md" });
-		expect((await mcp.tool("open_note", { path: "Plan.md", new_tab: true })).structured).toEqual({ path: "Plan.md", opened: true });
+		expect((await mcp.tool("open_note", { path: "Plan.md", new_tab: true })).structured).toEqual({
+			path: "Plan.md",
+			opened: true,
+		});
 		expect(s.app!.workspace.openedIn).toEqual(["new"]);
 		expect((await mcp.tool("open_note", { path: "Nope.md" })).isError).toBe(true);
 	});
 
 	it("run_command refuses a key not allowed, and for an allowed one lists what changed, with change tags", async () => {
 		const app = s.app!;
-		app.commands.addCommand({ id: "test:stamp", name: "Stamp", callback: () => app.vault.process(app.vault.getFileByPath("Plan.md")!, (text) => `${text}stamped\n`) });
-		expect((await mcp.tool("list_commands", {})).structured).toEqual({ commands: [{ id: "test:stamp", name: "Stamp" }], allowed: false });
+		app.commands.addCommand({
+			id: "test:stamp",
+			name: "Stamp",
+			callback: () => app.vault.process(app.vault.getFileByPath("Plan.md")!, (text) => `${text}stamped\n`),
+		});
+		expect((await mcp.tool("list_commands", {})).structured).toEqual({
+			commands: [{ id: "test:stamp", name: "Stamp" }],
+			allowed: false,
+		});
 		const refused = await mcp.tool("run_command", { id: "test:stamp" });
 		expect(refused.prose).toContain("may not run Obsidian commands");
 		s.settings.commandKeys = ["test-agent"];
 		await mcp.tool("read_note", { path: "Plan.md" });
 		const ran = await mcp.tool("run_command", { id: "test:stamp" });
-		expect(ran.structured).toEqual({ id: "test:stamp", changed: [{ path: "Plan.md", change: "modified", undoable: true, changeTag: changeTagOf(sha256Token("# Plan\nstamped\n")) }] });
+		expect(ran.structured).toEqual({
+			id: "test:stamp",
+			changed: [
+				{
+					path: "Plan.md",
+					change: "modified",
+					undoable: true,
+					changeTag: changeTagOf(sha256Token("# Plan\nstamped\n")),
+				},
+			],
+		});
 		expect(await readFile(join(s.dir, "Plan.md"), "utf8")).toBe("# Plan\nstamped\n");
 	});
 });

@@ -28,13 +28,21 @@ export class DataAdapter {
 	async stat(path: string): Promise<{ type: "file" | "folder"; ctime: number; mtime: number; size: number } | null> {
 		const stats = await stat(join(this.basePath, path)).catch(() => null);
 		if (!stats) return null;
-		return { type: stats.isDirectory() ? "folder" : "file", ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
+		return {
+			type: stats.isDirectory() ? "folder" : "file",
+			ctime: Math.round(stats.birthtimeMs || stats.ctimeMs),
+			mtime: Math.round(stats.mtimeMs),
+			size: stats.size,
+		};
 	}
 	/** A folder's files and folders, one level, as vault paths (Obsidian's `ListedFiles`); fails when it does not exist. */
 	async list(path: string): Promise<{ files: string[]; folders: string[] }> {
 		const entries = await readdir(join(this.basePath, path), { withFileTypes: true });
 		const full = (name: string) => (path === "" || path === "/" ? name : `${path}/${name}`);
-		return { files: entries.filter((entry) => !entry.isDirectory()).map((entry) => full(entry.name)), folders: entries.filter((entry) => entry.isDirectory()).map((entry) => full(entry.name)) };
+		return {
+			files: entries.filter((entry) => !entry.isDirectory()).map((entry) => full(entry.name)),
+			folders: entries.filter((entry) => entry.isDirectory()).map((entry) => full(entry.name)),
+		};
 	}
 	async read(path: string): Promise<string> {
 		return readFile(join(this.basePath, path), "utf8");

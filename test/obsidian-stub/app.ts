@@ -21,7 +21,10 @@ export class View {
 
 /** An editor of one note: the editor model (editor.ts) inside a workspace leaf. */
 export class MarkdownView extends MarkdownViewModel {
-	constructor(public leaf: WorkspaceLeaf, readonly app: App) {
+	constructor(
+		public leaf: WorkspaceLeaf,
+		readonly app: App,
+	) {
 		super({
 			clock: app.clock,
 			readDisk: (file) => readFileSync(join(app.vault.basePath, file.path), "utf8"),
@@ -57,7 +60,11 @@ export class EmbeddedEditor extends MarkdownViewModel {
 /** A canvas showing one note as a card the person can type in. */
 export class EmbeddedEditorView extends View {
 	readonly card: EmbeddedEditor;
-	constructor(leaf: WorkspaceLeaf, file: TFile, private readonly app: App) {
+	constructor(
+		leaf: WorkspaceLeaf,
+		file: TFile,
+		private readonly app: App,
+	) {
 		super(leaf);
 		this.card = new EmbeddedEditor(app);
 		this.card.open(file);
@@ -114,7 +121,11 @@ export class Workspace extends Events {
 	/** Test helper: Obsidian is quitting (it may not unload plugins first); runs the tasks handlers added. */
 	async quit(): Promise<void> {
 		const tasks: (() => Promise<unknown>)[] = [];
-		this.trigger("quit", { add: (task: () => Promise<unknown>) => tasks.push(task), addPromise: (promise: Promise<unknown>) => tasks.push(() => promise), isEmpty: () => tasks.length === 0 });
+		this.trigger("quit", {
+			add: (task: () => Promise<unknown>) => tasks.push(task),
+			addPromise: (promise: Promise<unknown>) => tasks.push(() => promise),
+			isEmpty: () => tasks.length === 0,
+		});
 		for (const task of tasks) await task();
 	}
 	iterateAllLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
@@ -156,14 +167,22 @@ export class FileManager {
 	 */
 	async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
 		const oldPath = file.path;
-		const linking = file instanceof TFile ? Object.entries(this.metadataCache.resolvedLinks).filter(([, targets]) => targets[oldPath] !== undefined).map(([source]) => source) : [];
+		const linking =
+			file instanceof TFile
+				? Object.entries(this.metadataCache.resolvedLinks)
+						.filter(([, targets]) => targets[oldPath] !== undefined)
+						.map(([source]) => source)
+				: [];
 		await this.vault.rename(file, newPath);
 		if (file instanceof TFile) await updateLinks(this.vault, file, oldPath, linking);
 	}
 
 	/** Follows the person's "Deleted files" setting: system trash, the vault's `.trash`, or permanently delete. */
 	async trashFile(file: TAbstractFile): Promise<void> {
-		await this.vault.removeFile(file, (this.vault.getConfig("trashOption") as "system" | "local" | "none" | undefined) ?? "local");
+		await this.vault.removeFile(
+			file,
+			(this.vault.getConfig("trashOption") as "system" | "local" | "none" | undefined) ?? "local",
+		);
 	}
 }
 
@@ -255,7 +274,10 @@ export class App {
 	/** Closes an editor: its leaf leaves the workspace and it never saves again. */
 	closeView(view: MarkdownViewModel): void {
 		view.close();
-		const leaf = this.workspace.leaves.find((candidate) => candidate.view === view || (candidate.view instanceof EmbeddedEditorView && candidate.view.card === view));
+		const leaf = this.workspace.leaves.find(
+			(candidate) =>
+				candidate.view === view || (candidate.view instanceof EmbeddedEditorView && candidate.view.card === view),
+		);
 		if (leaf) this.workspace.leaves.splice(this.workspace.leaves.indexOf(leaf), 1);
 		if (this.workspace.activeEditor === view) this.workspace.activeEditor = null;
 		if (leaf) this.workspace.trigger("layout-change");
@@ -264,7 +286,8 @@ export class App {
 	/** Every editor of `path`: markdown views and canvas cards. */
 	private editors(path: string): MarkdownViewModel[] {
 		return this.workspace.leaves.flatMap((leaf) => {
-			const editor = leaf.view instanceof MarkdownView ? leaf.view : leaf.view instanceof EmbeddedEditorView ? leaf.view.card : null;
+			const editor =
+				leaf.view instanceof MarkdownView ? leaf.view : leaf.view instanceof EmbeddedEditorView ? leaf.view.card : null;
 			return editor && editor.file?.path === path ? [editor] : [];
 		});
 	}

@@ -75,7 +75,11 @@ export class CliRegistry {
 		for (const word of rest) {
 			const equals = word.indexOf("=");
 			if (equals === -1) data[word] = "true";
-			else data[word.slice(0, equals)] = word.slice(equals + 1).replace(/\\n/g, "\n").replace(/\\t/g, "\t");
+			else
+				data[word.slice(0, equals)] = word
+					.slice(equals + 1)
+					.replace(/\\n/g, "\n")
+					.replace(/\\t/g, "\t");
 		}
 		return this.run(command ?? "", data);
 	}

@@ -9,7 +9,11 @@ interface ElementInfo {
 }
 
 type Helpers = {
-	createEl<K extends keyof HTMLElementTagNameMap>(this: HTMLElement, tag: K, info?: ElementInfo | string): HTMLElementTagNameMap[K];
+	createEl<K extends keyof HTMLElementTagNameMap>(
+		this: HTMLElement,
+		tag: K,
+		info?: ElementInfo | string,
+	): HTMLElementTagNameMap[K];
 	createDiv(this: HTMLElement, info?: ElementInfo | string): HTMLDivElement;
 	createSpan(this: HTMLElement, info?: ElementInfo | string): HTMLSpanElement;
 	empty(this: HTMLElement): void;
@@ -74,7 +78,9 @@ export function installDomHelpers(): void {
 		const holder = document.createDocumentFragment();
 		return helpers.createDiv.call(holder as unknown as HTMLElement, info);
 	};
-	(globalThis as unknown as Record<string, unknown>).createFragment = (build?: (fragment: DocumentFragment) => void) => {
+	(globalThis as unknown as Record<string, unknown>).createFragment = (
+		build?: (fragment: DocumentFragment) => void,
+	) => {
 		const fragment = document.createDocumentFragment();
 		build?.(fragment);
 		return fragment;

@@ -78,9 +78,14 @@ export class Editor {
 	/** Applies every change against the document as it was before the transaction (as CodeMirror does). */
 	transaction(tx: EditorTransaction): void {
 		const changes = (tx.changes ?? [])
-			.map((change) => ({ from: this.posToOffset(change.from), to: this.posToOffset(change.to ?? change.from), text: change.text }))
+			.map((change) => ({
+				from: this.posToOffset(change.from),
+				to: this.posToOffset(change.to ?? change.from),
+				text: change.text,
+			}))
 			.sort((a, b) => b.from - a.from);
-		for (let i = 1; i < changes.length; i++) if (changes[i]!.to > changes[i - 1]!.from) throw new Error("overlapping changes in one transaction");
+		for (let i = 1; i < changes.length; i++)
+			if (changes[i]!.to > changes[i - 1]!.from) throw new Error("overlapping changes in one transaction");
 		for (const { from, to, text } of changes) {
 			this.text = this.text.slice(0, from) + text + this.text.slice(to);
 			// The cursor moves with the text around it, as CodeMirror maps it through the change.

@@ -17,7 +17,8 @@ export class Events {
 	}
 
 	off(name: string, callback: (...args: never[]) => unknown): void {
-		for (const ref of this.handlers.get(name) ?? []) if (ref.callback === callback) this.handlers.get(name)!.delete(ref);
+		for (const ref of this.handlers.get(name) ?? [])
+			if (ref.callback === callback) this.handlers.get(name)!.delete(ref);
 	}
 
 	offref(ref: EventRef): void {

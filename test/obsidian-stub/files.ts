@@ -28,6 +28,10 @@ export class TFolder extends TAbstractFile {
 }
 
 export function normalizePath(path: string): string {
-	const cleaned = path.replace(/[\\/]+/g, "/").replace(/^\/+|\/+$/g, "").replace(/\u00a0/g, " ").normalize("NFC");
+	const cleaned = path
+		.replace(/[\\/]+/g, "/")
+		.replace(/^\/+|\/+$/g, "")
+		.replace(/\u00a0/g, " ")
+		.normalize("NFC");
 	return cleaned === "" ? "/" : cleaned;
 }

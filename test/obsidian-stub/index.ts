@@ -4,13 +4,44 @@ import { installDomHelpers } from "./dom";
 
 installDomHelpers();
 
-export { App, EmbeddedEditorView, FileManager, MarkdownView, SecretStorage, View, Workspace, WorkspaceLeaf, type AppOptions } from "./app";
-export { apiVersion, CliRegistry, requireApiVersion, setApiVersion, type CliData, type CliFlag, type CliFlags, type CliHandler } from "./cli";
+export {
+	App,
+	EmbeddedEditorView,
+	FileManager,
+	MarkdownView,
+	SecretStorage,
+	View,
+	Workspace,
+	WorkspaceLeaf,
+	type AppOptions,
+} from "./app";
+export {
+	apiVersion,
+	CliRegistry,
+	requireApiVersion,
+	setApiVersion,
+	type CliData,
+	type CliFlag,
+	type CliFlags,
+	type CliHandler,
+} from "./cli";
 export { SimClock, settle } from "./clock";
 export { Editor, type EditorChange, type EditorPosition, type EditorTransaction } from "./editor";
 export { Events, type EventRef } from "./events";
 export { normalizePath, TAbstractFile, TFile, TFolder } from "./files";
-export { ButtonComponent, Component, DropdownComponent, Modal, Notice, Plugin, PluginSettingTab, Setting, TextAreaComponent, ValueComponent, type PluginManifest } from "./plugin";
+export {
+	ButtonComponent,
+	Component,
+	DropdownComponent,
+	Modal,
+	Notice,
+	Plugin,
+	PluginSettingTab,
+	Setting,
+	TextAreaComponent,
+	ValueComponent,
+	type PluginManifest,
+} from "./plugin";
 export { DataAdapter } from "./adapter";
 export { Vault, type TrashOption, type WriteRecord } from "./vault";
 export { OutsideWorld } from "./watcher";

@@ -13,7 +13,12 @@ const WIKILINK = /(!?\[\[)([^\]|#^\n]+)([^\]\n]*\]\])/g;
 const MARKDOWN_LINK = /(\]\()([^)\s]+\.md)(\))/g;
 
 /** What `fileManager.renameFile` does after the rename: rewrites the links that named the note's old path. */
-export async function updateLinks(vault: Vault, file: TFile, oldPath: string, linking: readonly string[]): Promise<void> {
+export async function updateLinks(
+	vault: Vault,
+	file: TFile,
+	oldPath: string,
+	linking: readonly string[],
+): Promise<void> {
 	if (vault.getConfig("alwaysUpdateLinks") === false) return;
 	const oldBase = oldPath.slice(oldPath.lastIndexOf("/") + 1).replace(/\.md$/, "");
 	const named = (text: string) => [oldPath, stripMd(oldPath), oldBase].includes(safeDecode(text));
@@ -23,8 +28,12 @@ export async function updateLinks(vault: Vault, file: TFile, oldPath: string, li
 		if (!note) continue;
 		await vault.process(note, (text) =>
 			text
-				.replace(WIKILINK, (whole, open: string, target: string, rest: string) => (named(target) ? open + (unique && !target.includes("/") ? file.basename : stripMd(file.path)) + rest : whole))
-				.replace(MARKDOWN_LINK, (whole, open: string, target: string, close: string) => (named(target) ? open + encodeURI(file.path) + close : whole)),
+				.replace(WIKILINK, (whole, open: string, target: string, rest: string) =>
+					named(target) ? open + (unique && !target.includes("/") ? file.basename : stripMd(file.path)) + rest : whole,
+				)
+				.replace(MARKDOWN_LINK, (whole, open: string, target: string, close: string) =>
+					named(target) ? open + encodeURI(file.path) + close : whole,
+				),
 		);
 	}
 }

@@ -55,7 +55,12 @@ export class MetadataCache extends Events {
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
 		const files = this.vault.getFiles();
 		const wanted = linkpath.toLowerCase();
-		const forms = /\.[^/.]+$/.test(wanted) && !wanted.endsWith(".md") ? [wanted, `${wanted}.md`] : wanted.endsWith(".md") ? [wanted] : [`${wanted}.md`];
+		const forms =
+			/\.[^/.]+$/.test(wanted) && !wanted.endsWith(".md")
+				? [wanted, `${wanted}.md`]
+				: wanted.endsWith(".md")
+					? [wanted]
+					: [`${wanted}.md`];
 		for (const form of forms) {
 			const exact = files.find((file) => file.path.toLowerCase() === form);
 			if (exact) return exact;
@@ -63,7 +68,9 @@ export class MetadataCache extends Events {
 			if (matches.length === 0) continue;
 			const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/")) : "";
 			const beside = matches.filter((file) => (file.parent?.path === "/" ? "" : file.parent?.path) === folder);
-			return (beside.length > 0 ? beside : matches).sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path))[0]!;
+			return (beside.length > 0 ? beside : matches).sort(
+				(a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path),
+			)[0]!;
 		}
 		return null;
 	}
@@ -140,7 +147,8 @@ export function getAllTags(cache: CachedMetadata): string[] | null {
 	for (const [key, value] of Object.entries(cache.frontmatter ?? {})) {
 		if (!/^tags?$/i.test(key)) continue;
 		const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,\s]+/) : [];
-		for (const item of items) if (typeof item === "string" && item.trim() !== "") tags.push(`#${item.trim().replace(/^#/, "")}`);
+		for (const item of items)
+			if (typeof item === "string" && item.trim() !== "") tags.push(`#${item.trim().replace(/^#/, "")}`);
 	}
 	for (const { tag } of cache.tags ?? []) tags.push(tag);
 	return tags;
@@ -165,8 +173,10 @@ function parseNote(content: string): CachedMetadata {
 	for (const line of body.split(/\r?\n/)) {
 		if (/^\s*```/.test(line)) inFence = !inFence;
 		if (inFence || /^\s*```/.test(line)) continue;
-		for (const match of line.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)/gu)) tags.push({ tag: `#${match[1]}` });
-		for (const match of line.matchAll(/\[\[([^\]|#]*)[^\]]*\]\]/g)) if (match[1]!.trim() !== "") links.push({ link: match[1]!.trim() });
+		for (const match of line.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)/gu))
+			tags.push({ tag: `#${match[1]}` });
+		for (const match of line.matchAll(/\[\[([^\]|#]*)[^\]]*\]\]/g))
+			if (match[1]!.trim() !== "") links.push({ link: match[1]!.trim() });
 		// Markdown links to notes count as links too (from the vault root, spaces as %20), as Obsidian indexes them.
 		for (const match of line.matchAll(/\]\(([^)\s]+\.md)\)/g)) links.push({ link: safeDecode(match[1]!) });
 	}

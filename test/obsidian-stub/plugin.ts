@@ -52,7 +52,10 @@ export class Plugin extends Component {
 	settingTabs: PluginSettingTab[] = [];
 	commands: { id: string; name: string; callback?: () => unknown }[] = [];
 	statusBarItems: HTMLElement[] = [];
-	constructor(public app: App, public manifest: PluginManifest) {
+	constructor(
+		public app: App,
+		public manifest: PluginManifest,
+	) {
 		super();
 		// Before 1.12.2 Obsidian's Plugin has no registerCliHandler: calling it fails as it would there.
 		if (!requireApiVersion(CLI_FOR_PLUGINS)) Object.defineProperty(this, "registerCliHandler", { value: undefined });
@@ -87,7 +90,10 @@ export class Plugin extends Component {
 
 export class PluginSettingTab {
 	containerEl: HTMLElement = makeElement();
-	constructor(public app: App, public plugin: Plugin) {}
+	constructor(
+		public app: App,
+		public plugin: Plugin,
+	) {}
 	display(): void {}
 	hide(): void {}
 }
@@ -98,7 +104,10 @@ export class Notice {
 	/** The fragment, when the notice was given one (so tests can click its buttons). */
 	fragment: DocumentFragment | null;
 	hidden = false;
-	constructor(message: string | DocumentFragment, public duration?: number) {
+	constructor(
+		message: string | DocumentFragment,
+		public duration?: number,
+	) {
 		this.message = typeof message === "string" ? message : (message.textContent ?? "");
 		this.fragment = typeof message === "string" ? null : message;
 		Notice.shown.push(this);

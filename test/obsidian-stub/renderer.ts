@@ -9,7 +9,13 @@ import type { App } from "./app";
 import type { Component } from "./plugin";
 
 export abstract class MarkdownRenderer {
-	static async render(_app: App, markdown: string, el: HTMLElement, _sourcePath: string, component: Component): Promise<void> {
+	static async render(
+		_app: App,
+		markdown: string,
+		el: HTMLElement,
+		_sourcePath: string,
+		component: Component,
+	): Promise<void> {
 		if (!component.loaded) throw new Error("MarkdownRenderer.render needs a loaded component");
 		const document = el.ownerDocument;
 		for (const line of markdown.split(/\r?\n/)) {

@@ -193,7 +193,10 @@ export class Vault extends Events {
 		const from = this.abs(file.path);
 		if (option === "none") rmSync(from, { recursive: true, force: true });
 		else {
-			const folder = option === "system" ? join(this.basePath, "..", `${baseName(this.basePath)}.system-trash`) : join(this.basePath, ".trash");
+			const folder =
+				option === "system"
+					? join(this.basePath, "..", `${baseName(this.basePath)}.system-trash`)
+					: join(this.basePath, ".trash");
 			mkdirSync(folder, { recursive: true });
 			let target = join(folder, file.name);
 			for (let n = 2; existsSync(target); n++) target = join(folder, `${file.name} ${n}`);
@@ -264,7 +267,11 @@ export class Vault extends Events {
 	}
 	private refreshStat(file: TFile): void {
 		const stats = statSync(this.abs(file.path));
-		file.stat = { ctime: Math.round(stats.birthtimeMs || stats.ctimeMs), mtime: Math.round(stats.mtimeMs), size: stats.size };
+		file.stat = {
+			ctime: Math.round(stats.birthtimeMs || stats.ctimeMs),
+			mtime: Math.round(stats.mtimeMs),
+			size: stats.size,
+		};
 	}
 	private ensureFolders(path: string): TFolder {
 		if (path === "/" || path === "") return this.root;

@@ -35,7 +35,9 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).join(" ");
 /** Runs one obsidianmd rule on a project file the way the directory's scanner lints it. */
 function lint(file: string, rule: string, parser: Linter.Parser): Linter.LintMessage[] {
 	const linter = new Linter({ configType: "flat", cwd: ROOT });
-	const config: Linter.Config[] = [{ files: [file], plugins: { obsidianmd }, languageOptions: { parser }, rules: { [`obsidianmd/${rule}`]: "error" } }];
+	const config: Linter.Config[] = [
+		{ files: [file], plugins: { obsidianmd }, languageOptions: { parser }, rules: { [`obsidianmd/${rule}`]: "error" } },
+	];
 	return linter.verify(read(file), config, { filename: join(ROOT, file) });
 }
 
@@ -45,7 +47,17 @@ describe("manifest.json", () => {
 	});
 
 	it("has only the fields Obsidian knows, with versions of numbers and dots", () => {
-		const known = ["id", "name", "version", "minAppVersion", "description", "author", "authorUrl", "fundingUrl", "isDesktopOnly"];
+		const known = [
+			"id",
+			"name",
+			"version",
+			"minAppVersion",
+			"description",
+			"author",
+			"authorUrl",
+			"fundingUrl",
+			"isDesktopOnly",
+		];
 		for (const key of Object.keys(manifest)) expect(known, key).toContain(key);
 		expect(manifest.version).toMatch(VERSION);
 		expect(manifest.minAppVersion).toMatch(VERSION);

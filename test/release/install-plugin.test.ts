@@ -21,7 +21,11 @@ afterEach(() => rmSync(vault, { recursive: true, force: true }));
 
 /** Runs the script as package.json's install-plugin does, from another folder (npm runs it from the project). */
 function install(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-	const result = spawnSync(process.execPath, [SCRIPT, ...args], { cwd: vault, encoding: "utf8", env: { PATH: process.env.PATH } });
+	const result = spawnSync(process.execPath, [SCRIPT, ...args], {
+		cwd: vault,
+		encoding: "utf8",
+		env: { PATH: process.env.PATH },
+	});
 	return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -35,7 +39,9 @@ const mtime = (file: string) => (existsSync(join(ROOT, file)) ? statSync(join(RO
 
 describe("npm run install-plugin", () => {
 	it("is the script alone: it builds what it installs itself", () => {
-		const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+		const scripts = (
+			JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+		).scripts;
 		expect(scripts["install-plugin"]).toBe("node scripts/install-plugin.mjs");
 	});
 
@@ -46,12 +52,15 @@ describe("npm run install-plugin", () => {
 		const result = install(vault);
 		const target = join(vault, ".obsidian/plugins/revision-guard");
 		expect(result.stderr).toBe("");
-		expect(result.stdout).toBe(`Installed Revision Guard into ${target}. Enable it in Obsidian under Settings → Community plugins.\n`);
+		expect(result.stdout).toBe(
+			`Installed Revision Guard into ${target}. Enable it in Obsidian under Settings → Community plugins.\n`,
+		);
 		expect(result.status).toBe(0);
-		for (const file of ["manifest.json", "styles.css"]) expect(readFileSync(join(target, file), "utf8"), file).toBe(readFileSync(join(ROOT, file), "utf8"));
+		for (const file of ["manifest.json", "styles.css"])
+			expect(readFileSync(join(target, file), "utf8"), file).toBe(readFileSync(join(ROOT, file), "utf8"));
 		const main = readFileSync(join(target, "main.js"), "utf8");
 		expect(main.length).toBeGreaterThan(100_000);
-		expect(main.includes("require(\"obsidian\")"), "main.js loads obsidian as a plugin does").toBe(true);
+		expect(main.includes('require("obsidian")'), "main.js loads obsidian as a plugin does").toBe(true);
 		expect(["main.js", "dist/bench.js", "dist/cli.js"].map(mtime)).toEqual(before);
 	});
 
@@ -60,7 +69,8 @@ describe("npm run install-plugin", () => {
 		const result = install("--config-dir", ".my-config", vault);
 		expect(result.stderr).toBe("");
 		expect(result.status).toBe(0);
-		for (const file of PLUGIN_FILES) expect(existsSync(join(vault, ".my-config/plugins/revision-guard", file)), file).toBe(true);
+		for (const file of PLUGIN_FILES)
+			expect(existsSync(join(vault, ".my-config/plugins/revision-guard", file)), file).toBe(true);
 		expect(existsSync(join(vault, ".obsidian"))).toBe(false);
 	});
 });
@@ -71,7 +81,8 @@ describe("when it cannot install", () => {
 		const result = install(...args);
 		expect(result.stdout).toBe("");
 		expect(result.status).toBe(status);
-		for (const name of [".obsidian", ".my-config", ".other"]) expect(existsSync(join(vault, name, "plugins")), name).toBe(false);
+		for (const name of [".obsidian", ".my-config", ".other"])
+			expect(existsSync(join(vault, name, "plugins")), name).toBe(false);
 		return result.stderr;
 	}
 
@@ -113,21 +124,32 @@ describe("when it cannot install", () => {
 		mkdirSync(spaced);
 		const advice = refused([spaced]);
 		expect(advice).toContain(`npm run install-plugin -- '${join(vault, "My Vault'\\''s notes")}'`);
-		const pasted = spawnSync("sh", ["-c", `printf %s ${advice.split("npm run install-plugin -- ")[1]!.trim()}`], { encoding: "utf8" });
+		const pasted = spawnSync("sh", ["-c", `printf %s ${advice.split("npm run install-plugin -- ")[1]!.trim()}`], {
+			encoding: "utf8",
+		});
 		expect(pasted.stdout).toBe(spaced);
 	});
 
 	it("a --config-dir given as a path: asks for the folder's name", () => {
 		configFolder(".obsidian");
-		expect(refused([vault, "--config-dir", join(vault, ".obsidian")], 2)).toContain("--config-dir takes the config folder's name (such as .obsidian), not a path");
+		expect(refused([vault, "--config-dir", join(vault, ".obsidian")], 2)).toContain(
+			"--config-dir takes the config folder's name (such as .obsidian), not a path",
+		);
 	});
 
 	it("no such vault folder: says so", () => {
 		const missing = join(vault, "Notse");
-		expect(refused([missing])).toContain(`No folder at ${missing}: give the path of your vault, the folder that holds your notes.`);
+		expect(refused([missing])).toContain(
+			`No folder at ${missing}: give the path of your vault, the folder that holds your notes.`,
+		);
 	});
 
-	it.each([[[]], [["--config-dir"]], [["--config-dir", "--vault"]], [["--force", "x"]], [["a", "b"]]])("%j: prints the usage", (args) => {
-		expect(refused(args, 2)).toContain("Usage: npm run install-plugin -- <vault folder> [--config-dir <config folder name>]");
-	});
+	it.each([[[]], [["--config-dir"]], [["--config-dir", "--vault"]], [["--force", "x"]], [["a", "b"]]])(
+		"%j: prints the usage",
+		(args) => {
+			expect(refused(args, 2)).toContain(
+				"Usage: npm run install-plugin -- <vault folder> [--config-dir <config folder name>]",
+			);
+		},
+	);
 });

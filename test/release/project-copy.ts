@@ -12,7 +12,11 @@ export interface ProjectCopy {
 	writeJson(file: string, value: unknown): void;
 	read(file: string): string;
 	/** Runs `node <script> ...args` in the copy. */
-	node(script: string, args?: string[], env?: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string };
+	node(
+		script: string,
+		args?: string[],
+		env?: NodeJS.ProcessEnv,
+	): { status: number | null; stdout: string; stderr: string };
 	remove(): void;
 }
 
@@ -35,7 +39,11 @@ export function copyProject(files: string[]): ProjectCopy {
 		readJson: (file) => JSON.parse(read(file)) as unknown,
 		writeJson: (file, value) => writeFileSync(join(dir, file), JSON.stringify(value, null, "\t") + "\n"),
 		node(script, args = [], env = {}) {
-			const result = spawnSync(process.execPath, [script, ...args], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, ...env } });
+			const result = spawnSync(process.execPath, [script, ...args], {
+				cwd: dir,
+				encoding: "utf8",
+				env: { PATH: process.env.PATH, ...env },
+			});
 			return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 		},
 		remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -11,7 +11,19 @@ import { parse } from "yaml";
 const ROOT = join(__dirname, "../..");
 const RELEASE_ASSETS = ["main.js", "manifest.json", "styles.css"];
 /** gh release create options that take a value (the value is not an asset). */
-const GH_VALUE_OPTIONS = new Set(["--title", "-t", "--notes", "-n", "--notes-file", "-F", "--target", "--repo", "-R", "--discussion-category", "--notes-start-tag"]);
+const GH_VALUE_OPTIONS = new Set([
+	"--title",
+	"-t",
+	"--notes",
+	"-n",
+	"--notes-file",
+	"-F",
+	"--target",
+	"--repo",
+	"-R",
+	"--discussion-category",
+	"--notes-start-tag",
+]);
 
 interface Step {
 	name?: string;
@@ -58,7 +70,11 @@ function filterPattern(pattern: string): RegExp {
 
 /** The commands of a step, with `\`-continued lines joined. */
 function commands(step: Step): string[] {
-	return (step.run ?? "").replace(/\\\n/g, " ").split("\n").map((line) => line.trim()).filter(Boolean);
+	return (step.run ?? "")
+		.replace(/\\\n/g, " ")
+		.split("\n")
+		.map((line) => line.trim())
+		.filter(Boolean);
 }
 
 /** Index of the first step of `job` whose commands match. */
@@ -106,7 +122,8 @@ describe("the release workflow", () => {
 		expect(releaseJob).toBeDefined();
 		const [name, job] = releaseJob!;
 		const before = [...prerequisites(name)].map((need) => workflow.jobs[need]!);
-		const checked = (match: RegExp) => before.some((other) => stepIndex(other, match) !== -1) || runsBefore(job, match, /gh release create/);
+		const checked = (match: RegExp) =>
+			before.some((other) => stepIndex(other, match) !== -1) || runsBefore(job, match, /gh release create/);
 		expect(checked(/^npm run typecheck$/)).toBe(true);
 		expect(checked(/^npm run lint$/)).toBe(true);
 		expect(checked(/^npm test$/)).toBe(true);

@@ -21,7 +21,10 @@ afterAll(() => {
 async function build(env: NodeJS.ProcessEnv): Promise<string> {
 	const out = mkdtempSync(join(tmpdir(), "rg-build-"));
 	folders.push(out);
-	await run(process.execPath, ["esbuild.config.mjs", "production", "--quiet", "--out-dir", out], { cwd: ROOT, env: { ...process.env, ...env } });
+	await run(process.execPath, ["esbuild.config.mjs", "production", "--quiet", "--out-dir", out], {
+		cwd: ROOT,
+		env: { ...process.env, ...env },
+	});
 	return out;
 }
 
@@ -41,7 +44,13 @@ describe("the production build", () => {
 	});
 
 	it("gives byte-identical files when run twice", () => {
-		expect(filesIn(first)).toEqual(["dist/bench-server.js", "dist/bench.js", "dist/cli.js", "dist/merge.js", "main.js"]);
+		expect(filesIn(first)).toEqual([
+			"dist/bench-server.js",
+			"dist/bench.js",
+			"dist/cli.js",
+			"dist/merge.js",
+			"main.js",
+		]);
 		expect(filesIn(second)).toEqual(filesIn(first));
 		for (const file of filesIn(first)) {
 			const same = readFileSync(join(first, file)).equals(readFileSync(join(second, file)));

@@ -17,7 +17,11 @@ let versions: Record<string, string>;
 beforeEach(() => {
 	project = copyProject(["manifest.json", "versions.json", "package.json", ".npmrc", SCRIPT]);
 	// A fixed starting point, whatever the project's version is today.
-	manifest = { ...(project.readJson("manifest.json") as Record<string, unknown>), version: "0.1.0", minAppVersion: "1.6.6" };
+	manifest = {
+		...(project.readJson("manifest.json") as Record<string, unknown>),
+		version: "0.1.0",
+		minAppVersion: "1.6.6",
+	};
 	versions = { "0.1.0": "1.6.6" };
 	project.writeJson("manifest.json", manifest);
 	project.writeJson("versions.json", versions);
@@ -40,13 +44,16 @@ describe("version-bump", () => {
 		expect(project.readJson("versions.json")).toEqual({ "0.1.0": "1.6.6", "1.0.0": "1.12.2" });
 	});
 
-	it.each([["1.0.0-beta.1"], ["v1.0.0"], ["1.0"]])("refuses %s, which Obsidian cannot look up, and changes nothing", (version) => {
-		const before = [project.read("manifest.json"), project.read("versions.json")];
-		const result = project.node(SCRIPT, [], { npm_package_version: version });
-		expect(result.status).toBe(2);
-		expect(result.stderr).toContain("x.y.z");
-		expect([project.read("manifest.json"), project.read("versions.json")]).toEqual(before);
-	});
+	it.each([["1.0.0-beta.1"], ["v1.0.0"], ["1.0"]])(
+		"refuses %s, which Obsidian cannot look up, and changes nothing",
+		(version) => {
+			const before = [project.read("manifest.json"), project.read("versions.json")];
+			const result = project.node(SCRIPT, [], { npm_package_version: version });
+			expect(result.status).toBe(2);
+			expect(result.stderr).toContain("x.y.z");
+			expect([project.read("manifest.json"), project.read("versions.json")]).toEqual(before);
+		},
+	);
 
 	it("refuses to run outside npm version, and changes nothing", () => {
 		const before = project.read("manifest.json");
@@ -88,7 +95,12 @@ describe("version-bump", () => {
 		expect(run("git", "tag", "--list")).toBe("0.2.0");
 		// Annotated, so `git push --follow-tags` pushes it with the commit.
 		expect(run("git", "cat-file", "-t", "0.2.0")).toBe("tag");
-		expect(run("git", "log", "-1", "--name-only", "--format=%s", "0.2.0").split("\n").filter(Boolean)).toEqual(["0.2.0", "manifest.json", "package.json", "versions.json"]);
+		expect(run("git", "log", "-1", "--name-only", "--format=%s", "0.2.0").split("\n").filter(Boolean)).toEqual([
+			"0.2.0",
+			"manifest.json",
+			"package.json",
+			"versions.json",
+		]);
 		expect(run("git", "status", "--porcelain")).toBe("");
 		expect(project.readJson("manifest.json")).toMatchObject({ version: "0.2.0" });
 		expect(project.readJson("versions.json")).toEqual({ "0.1.0": "1.6.6", "0.2.0": "1.6.6" });

@@ -4,7 +4,17 @@
  * guarded writer's per-note lock is skipped. A checker that cannot see the lost updates this causes proves nothing.
  */
 import type { GuardedWriter, WriteOutcome, WriteRequest } from "../../src/service/guarded-writer";
-import type { FolderEntry, MoveOutcome, MovePlan, MutationOutcome, MutationPlan, NoteSnapshot, NoteStat, VaultChange, VaultGateway } from "../../src/vault/gateway";
+import type {
+	FolderEntry,
+	MoveOutcome,
+	MovePlan,
+	MutationOutcome,
+	MutationPlan,
+	NoteSnapshot,
+	NoteStat,
+	VaultChange,
+	VaultGateway,
+} from "../../src/vault/gateway";
 
 export class CheckOutsideTheAtomicStep implements VaultGateway {
 	constructor(private readonly inner: VaultGateway) {}
@@ -57,7 +67,10 @@ export function withoutWriterLock(writer: GuardedWriter): (request: WriteRequest
 	type Refusing = { kind: "refusing" };
 	type AwaitingDisk = { kind: "awaiting-disk"; written: WriteOutcome; durable: Promise<void> };
 	type Basis = { sent: WriteRequest["ifMatch"]; held: null; implicit: false };
-	const unlocked = writer as unknown as { writeLocked(request: WriteRequest, basis: Basis): Promise<WriteOutcome | Refusing | AwaitingDisk>; answerUnlocked(refusing: Refusing): Promise<WriteOutcome> };
+	const unlocked = writer as unknown as {
+		writeLocked(request: WriteRequest, basis: Basis): Promise<WriteOutcome | Refusing | AwaitingDisk>;
+		answerUnlocked(refusing: Refusing): Promise<WriteOutcome>;
+	};
 	return async (request) => {
 		// The requests here always send If-Match: nothing stands in for one.
 		const step = await unlocked.writeLocked(request, { sent: request.ifMatch, held: null, implicit: false });

@@ -25,7 +25,15 @@ import { App } from "../obsidian-stub";
 import { startHeadless, TEST_KEY } from "../helpers/headless-harness";
 import { keepAliveClient, type KeepAliveClient } from "../helpers/keepalive-client";
 import { startObsidian } from "../helpers/obsidian-harness";
-import { checkHistory, runStress, type AttemptOutcome, type Outside, type OutsideEditor, type WriteHistory, type WriterTransport } from "../helpers/write-history";
+import {
+	checkHistory,
+	runStress,
+	type AttemptOutcome,
+	type Outside,
+	type OutsideEditor,
+	type WriteHistory,
+	type WriterTransport,
+} from "../helpers/write-history";
 import { onNoteWriteStep } from "../helpers/write-step-hook";
 import { CheckOutsideTheAtomicStep, withoutWriterLock } from "./broken-guard";
 import { agentActor } from "../../src/service/actor";
@@ -47,7 +55,9 @@ interface Subject {
 
 /** The real API, one keep-alive connection per writer. */
 function httpTransport(port: number, writers: number): { transport: WriterTransport; close: () => void } {
-	const clients: KeepAliveClient[] = Array.from({ length: writers }, () => keepAliveClient(port, { Authorization: `Bearer ${TEST_KEY}` }));
+	const clients: KeepAliveClient[] = Array.from({ length: writers }, () =>
+		keepAliveClient(port, { Authorization: `Bearer ${TEST_KEY}` }),
+	);
 	const path = `/vault/${NOTE}`;
 	return {
 		transport: {
@@ -57,11 +67,15 @@ function httpTransport(port: number, writers: number): { transport: WriterTransp
 				return { token: unquote(answer.headers.etag), content: answer.text };
 			},
 			async write(writer, base, body): Promise<AttemptOutcome> {
-				const answer = await clients[writer]!.call("PUT", path, { body, headers: { "If-Match": `"${base}"`, "Content-Type": "text/markdown" } });
+				const answer = await clients[writer]!.call("PUT", path, {
+					body,
+					headers: { "If-Match": `"${base}"`, "Content-Type": "text/markdown" },
+				});
 				if (answer.status === 204) return { kind: "ok", token: unquote(answer.headers.etag) };
 				if (answer.status === 412) {
 					const problem = JSON.parse(answer.text) as { type?: string; backupPath?: string | null };
-					if (problem.type === "/problems/stale-revision") return { kind: "refused", backupPath: problem.backupPath ?? null };
+					if (problem.type === "/problems/stale-revision")
+						return { kind: "refused", backupPath: problem.backupPath ?? null };
 				}
 				return { kind: "other", detail: `${answer.status} ${answer.text.slice(0, 300)}` };
 			},
@@ -151,14 +165,18 @@ function brokenTransport(guard: RevisionGuard): WriterTransport {
 		async write(writer, base, body): Promise<AttemptOutcome> {
 			const outcome = await write(writeRequest(NOTE, body, { revision: base, actor: agentActor(`writer-${writer}`) }));
 			if (outcome.kind === "written") return { kind: "ok", token: outcome.revision };
-			if (outcome.kind === "refused" && outcome.refusal.reason === "stale") return { kind: "refused", backupPath: outcome.conflict?.backupPath ?? null };
+			if (outcome.kind === "refused" && outcome.refusal.reason === "stale")
+				return { kind: "refused", backupPath: outcome.conflict?.backupPath ?? null };
 			return { kind: "other", detail: outcome.kind };
 		},
 	};
 }
 
 async function brokenGuard(gateway: VaultGateway, storage: StateStorage): Promise<RevisionGuard> {
-	const settings: RevisionGuardSettings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }] };
+	const settings: RevisionGuardSettings = {
+		...structuredClone(DEFAULT_SETTINGS),
+		keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }],
+	};
 	return openRevisionGuard({
 		gateway: new CheckOutsideTheAtomicStep(gateway),
 		storage,
@@ -194,8 +212,15 @@ const brokenSubjects: Record<string, () => Promise<Subject>> = {
 		const app = new App(folder);
 		await app.vault.create(NOTE, INITIAL);
 		const cleanups: (() => void)[] = [];
-		const inner = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => cleanups.push(cleanup), async () => undefined);
-		const storage = new ObsidianStateStorage(app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"], `${app.vault.configDir}/plugins/revision-guard`);
+		const inner = new ObsidianGateway(
+			app as unknown as ObsidianApp,
+			(cleanup) => cleanups.push(cleanup),
+			async () => undefined,
+		);
+		const storage = new ObsidianStateStorage(
+			app.vault.adapter as unknown as ObsidianApp["vault"]["adapter"],
+			`${app.vault.configDir}/plugins/revision-guard`,
+		);
 		const guard = await brokenGuard(inner, storage);
 		return {
 			dir: folder,
@@ -217,10 +242,16 @@ async function stress(subject: Subject): Promise<{ history: WriteHistory; midWri
 	const backups = new Map<string, Buffer | null>();
 	for (const attempt of run.attempts) {
 		if (attempt.outcome.kind === "refused" && attempt.outcome.backupPath !== null) {
-			backups.set(attempt.outcome.backupPath, await readFile(join(subject.dir, attempt.outcome.backupPath)).catch(() => null));
+			backups.set(
+				attempt.outcome.backupPath,
+				await readFile(join(subject.dir, attempt.outcome.backupPath)).catch(() => null),
+			);
 		}
 	}
-	return { history: { initial: INITIAL, ...run, final: await readFile(join(subject.dir, NOTE), "utf8"), backups }, midWriteEdits };
+	return {
+		history: { initial: INITIAL, ...run, final: await readFile(join(subject.dir, NOTE), "utf8"), backups },
+		midWriteEdits,
+	};
 }
 
 function count(history: WriteHistory, kind: AttemptOutcome["kind"]): number {
@@ -238,19 +269,25 @@ afterEach(async () => {
 });
 
 describe.each(Object.keys(realSubjects))("concurrent writers over the %s gateway", (name) => {
-	it("loses no write: one chain of accepted changes, every line once and in order, every refusal kept as its .bak", { timeout: 120_000 }, async () => {
-		open = await realSubjects[name]!();
-		const { history, midWriteEdits } = await stress(open);
-		const violations = checkHistory(history);
-		expect(violations.slice(0, 20), `${summary(history, midWriteEdits)}; ${violations.length} violations`).toEqual([]);
-		expect(open.serverErrors()).toEqual([]);
-		// The run must have exercised both outcomes and interleaved the outside editor with the writers.
-		expect(history.attempts).toHaveLength(OPTIONS.writers * OPTIONS.rounds);
-		expect(count(history, "ok")).toBeGreaterThanOrEqual(3);
-		expect(count(history, "refused")).toBeGreaterThanOrEqual(100);
-		expect(history.outsideEdits.length).toBeGreaterThanOrEqual(5 * OPTIONS.outsideBurst);
-		if (open.outside.midWrite) expect(midWriteEdits).toBeGreaterThan(0);
-	});
+	it(
+		"loses no write: one chain of accepted changes, every line once and in order, every refusal kept as its .bak",
+		{ timeout: 120_000 },
+		async () => {
+			open = await realSubjects[name]!();
+			const { history, midWriteEdits } = await stress(open);
+			const violations = checkHistory(history);
+			expect(violations.slice(0, 20), `${summary(history, midWriteEdits)}; ${violations.length} violations`).toEqual(
+				[],
+			);
+			expect(open.serverErrors()).toEqual([]);
+			// The run must have exercised both outcomes and interleaved the outside editor with the writers.
+			expect(history.attempts).toHaveLength(OPTIONS.writers * OPTIONS.rounds);
+			expect(count(history, "ok")).toBeGreaterThanOrEqual(3);
+			expect(count(history, "refused")).toBeGreaterThanOrEqual(100);
+			expect(history.outsideEdits.length).toBeGreaterThanOrEqual(5 * OPTIONS.outsideBurst);
+			if (open.outside.midWrite) expect(midWriteEdits).toBeGreaterThan(0);
+		},
+	);
 });
 
 describe.each(Object.keys(brokenSubjects))("negative control over the %s gateway", (name) => {
@@ -259,6 +296,8 @@ describe.each(Object.keys(brokenSubjects))("negative control over the %s gateway
 		const { history, midWriteEdits } = await stress(open);
 		const violations = checkHistory(history);
 		expect(violations.length, summary(history, midWriteEdits)).toBeGreaterThan(0);
-		expect(violations.some((violation) => violation.includes("lost update") || violation.includes("overwrote another"))).toBe(true);
+		expect(
+			violations.some((violation) => violation.includes("lost update") || violation.includes("overwrote another")),
+		).toBe(true);
 	});
 });

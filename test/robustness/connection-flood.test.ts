@@ -21,11 +21,17 @@ afterEach(async () => {
 
 /** Opens `count` connections that send nothing, and resolves once the server has taken them all in. */
 async function idleConnections(count: number): Promise<Socket[]> {
-	const opened = await Promise.all(Array.from({ length: count }, () => new Promise<Socket>((resolve, reject) => {
-		const socket = connect({ host: "127.0.0.1", port: h.port }, () => resolve(socket));
-		socket.on("error", () => undefined);
-		socket.once("error", reject);
-	})));
+	const opened = await Promise.all(
+		Array.from(
+			{ length: count },
+			() =>
+				new Promise<Socket>((resolve, reject) => {
+					const socket = connect({ host: "127.0.0.1", port: h.port }, () => resolve(socket));
+					socket.on("error", () => undefined);
+					socket.once("error", reject);
+				}),
+		),
+	);
 	sockets.push(...opened);
 	return opened;
 }
@@ -38,7 +44,9 @@ const authorized = { Authorization: `Bearer ${TEST_KEY}` };
 
 describe("a flood of connections", () => {
 	it("does not lock out a client with a key: 300 idle connections that never authenticate make room for it", async () => {
-		h = await startHeadless({}, undefined, { connections: { max: 256, graceMs: 60_000, sweepMs: 1_000, spareAfterMs: 50 } });
+		h = await startHeadless({}, undefined, {
+			connections: { max: 256, graceMs: 60_000, sweepMs: 1_000, spareAfterMs: 50 },
+		});
 		await writeVaultFile(h.dir, "Note.md", "hello\n");
 		await idleConnections(300);
 		// Let them all pass the age past which an idle connection may be closed to make room.
@@ -59,18 +67,19 @@ describe("a flood of connections", () => {
 	it("keeps an authenticated keep-alive connection past the grace period", async () => {
 		h = await startHeadless({}, undefined, { connections: { max: 256, graceMs: 100, sweepMs: 20, spareAfterMs: 50 } });
 		const [socket] = await idleConnections(1);
-		const exchange = (): Promise<string> => new Promise((resolve) => {
-			let text = "";
-			const onData = (chunk: Buffer) => {
-				text += chunk.toString("utf8");
-				if (/\r\n\r\n[\s\S]*"status":"OK"/.test(text)) {
-					socket!.off("data", onData);
-					resolve(text);
-				}
-			};
-			socket!.on("data", onData);
-			socket!.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`);
-		});
+		const exchange = (): Promise<string> =>
+			new Promise((resolve) => {
+				let text = "";
+				const onData = (chunk: Buffer) => {
+					text += chunk.toString("utf8");
+					if (/\r\n\r\n[\s\S]*"status":"OK"/.test(text)) {
+						socket!.off("data", onData);
+						resolve(text);
+					}
+				};
+				socket!.on("data", onData);
+				socket!.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`);
+			});
 		expect(await exchange()).toMatch(/^HTTP\/1\.1 200/);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		expect(socket!.destroyed).toBe(false);
@@ -78,7 +87,9 @@ describe("a flood of connections", () => {
 	});
 
 	it("never closes an authenticated keep-alive connection to seat a newcomer", async () => {
-		h = await startHeadless({}, undefined, { connections: { max: 2, graceMs: 60_000, sweepMs: 1_000, spareAfterMs: 20 } });
+		h = await startHeadless({}, undefined, {
+			connections: { max: 2, graceMs: 60_000, sweepMs: 1_000, spareAfterMs: 20 },
+		});
 		const kept = await idleConnections(2);
 		for (const socket of kept) {
 			const answered = new Promise<void>((resolve) => {
@@ -121,7 +132,11 @@ describe("many long-polls", () => {
 		await writeVaultFile(h.dir, "Note.md", "one\n");
 		const read = await call(h.port, "/vault/Note.md", { headers: authorized });
 		await writeVaultFile(h.dir, "Note.md", "two\n");
-		const stale = await call(h.port, "/vault/Note.md", { method: "PUT", body: "mine\n", headers: { ...authorized, "If-Match": read.headers.etag as string } });
+		const stale = await call(h.port, "/vault/Note.md", {
+			method: "PUT",
+			body: "mine\n",
+			headers: { ...authorized, "If-Match": read.headers.etag as string },
+		});
 		return stale.json<{ conflictId: string }>().conflictId;
 	}
 
@@ -138,7 +153,8 @@ describe("many long-polls", () => {
 		}
 		expect(h.guard.waits.pending).toBe(16);
 		h.guard.resolver.dismiss(id);
-		for (const answer of await Promise.all(polls.slice(0, 16))) expect(answer.json()).toMatchObject({ status: "dismissed" });
+		for (const answer of await Promise.all(polls.slice(0, 16)))
+			expect(answer.json()).toMatchObject({ status: "dismissed" });
 		expect(h.guard.waits.pending).toBe(0);
 	});
 
@@ -163,7 +179,9 @@ describe("many long-polls", () => {
 		h = await startHeadless();
 		const id = await conflictId();
 		const socket = connect({ host: "127.0.0.1", port: h.port });
-		socket.write(`GET /conflicts/${id}?wait=30 HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`);
+		socket.write(
+			`GET /conflicts/${id}?wait=30 HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`,
+		);
 		while (h.guard.waits.pending === 0) await new Promise((resolve) => setTimeout(resolve, 5));
 		socket.destroy();
 		while (h.guard.waits.pending > 0) await new Promise((resolve) => setTimeout(resolve, 5));

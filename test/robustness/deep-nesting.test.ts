@@ -28,7 +28,17 @@ describe("deeply nested input", () => {
 	it("refuses a frontmatter PATCH of such a note (400) and leaves it alone", async () => {
 		await writeVaultFile(h.dir, "Deep.md", DEEP_YAML);
 		const etag = (await h.api("/vault/Deep.md")).headers.etag as string;
-		const patch = await h.api("/vault/Deep.md", { method: "PATCH", body: "x", headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "frontmatter", Target: "title" } });
+		const patch = await h.api("/vault/Deep.md", {
+			method: "PATCH",
+			body: "x",
+			headers: {
+				"If-Match": etag,
+				"Markdown-Patch-Version": "1",
+				Operation: "replace",
+				"Target-Type": "frontmatter",
+				Target: "title",
+			},
+		});
 		expect(patch.status, patch.text.slice(0, 300)).toBe(400);
 		expect((await readVaultFile(h.dir, "Deep.md")).toString() === DEEP_YAML).toBe(true);
 	});
@@ -37,7 +47,11 @@ describe("deeply nested input", () => {
 		await writeVaultFile(h.dir, "Deep.md", DEEP_YAML);
 		const etag = (await h.api("/vault/Deep.md")).headers.etag as string;
 		await writeVaultFile(h.dir, "Deep.md", DEEP_YAML + "the person's line\n");
-		const put = await h.api("/vault/Deep.md", { method: "PUT", body: DEEP_YAML.replace("# Body", "# Body by the agent"), headers: { "If-Match": etag, Prefer: "merge=auto" } });
+		const put = await h.api("/vault/Deep.md", {
+			method: "PUT",
+			body: DEEP_YAML.replace("# Body", "# Body by the agent"),
+			headers: { "If-Match": etag, Prefer: "merge=auto" },
+		});
 		expect(put.status, put.text.slice(0, 300)).toBe(200);
 		const merged = (await readVaultFile(h.dir, "Deep.md")).toString();
 		expect(merged.endsWith("# Body by the agent\n\nfirst paragraph\n\nlast paragraph\nthe person's line\n")).toBe(true);
@@ -50,7 +64,18 @@ describe("deeply nested input", () => {
 		await writeVaultFile(h.dir, "Note.md", "---\ntitle: a\n---\n");
 		const etag = (await h.api("/vault/Note.md")).headers.etag as string;
 		const deep = "[".repeat(depth) + "]".repeat(depth);
-		const patch = await h.api("/vault/Note.md", { method: "PATCH", body: deep, headers: { "If-Match": etag, "Markdown-Patch-Version": "1", Operation: "replace", "Target-Type": "frontmatter", Target: "title", "Content-Type": "application/json" } });
+		const patch = await h.api("/vault/Note.md", {
+			method: "PATCH",
+			body: deep,
+			headers: {
+				"If-Match": etag,
+				"Markdown-Patch-Version": "1",
+				Operation: "replace",
+				"Target-Type": "frontmatter",
+				Target: "title",
+				"Content-Type": "application/json",
+			},
+		});
 		expect(patch.status, patch.text.slice(0, 300)).toBe(400);
 		expect(patch.json<{ detail: string }>().detail).toMatch(reason);
 		expect((await readVaultFile(h.dir, "Note.md")).toString()).toBe("---\ntitle: a\n---\n");
@@ -58,7 +83,15 @@ describe("deeply nested input", () => {
 
 	it("answers an MCP message that nests 200,000 deep with a JSON-RPC parse error", async () => {
 		const deep = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
-		const res = await call(h.port, "/mcp", { method: "POST", body: deep, headers: { Authorization: `Bearer ${TEST_KEY}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } });
+		const res = await call(h.port, "/mcp", {
+			method: "POST",
+			body: deep,
+			headers: {
+				Authorization: `Bearer ${TEST_KEY}`,
+				"Content-Type": "application/json",
+				Accept: "application/json, text/event-stream",
+			},
+		});
 		expect(res.status).toBe(400);
 		expect(res.json<{ error: { code: number } }>().error.code).toBe(-32700);
 	});

@@ -22,49 +22,169 @@ const NOTE = "# A note\n\nSome text.\n";
 const RUNS = 300;
 
 /** Percent-encodes every byte, so any byte sequence can travel in a request target. */
-const percentAll = (bytes: Uint8Array) => [...bytes].map((byte) => `%${byte.toString(16).padStart(2, "0").toUpperCase()}`).join("");
+const percentAll = (bytes: Uint8Array) =>
+	[...bytes].map((byte) => `%${byte.toString(16).padStart(2, "0").toUpperCase()}`).join("");
 
 const segment: fc.Arbitrary<string> = fc.oneof(
 	fc.constantFrom(
-		"..", ".", "...", "%2e%2e", "%2E%2E", ".%2e", "%2e.", "%252e%252e", "%25252e%25252e", "%c0%ae%c0%ae", "%C0%AE", "%e0%80%ae%e0%80%ae",
-		"%f0%80%80%ae", "%c0%af", "%e0%80%af", "%c1%9c", "%c1%1c", "..%00", "%00", "%ff", "%", "%zz", "%2", "Note.md", "sub", "Other.md", ".obsidian",
-		".revision-guard", ".trash", ".OBSIDIAN", "..%2f", "..%2F", "..%5c", "..%255c", "~", "C:", "c%3a", "\\\\server\\share", "%u002e%u002e",
-		"\u2024\u2024", "\uff0e\uff0e", "\u2215", "%E2%80%A4%E2%80%A4", "%EF%BC%8E%EF%BC%8E", "CON", "nul.md", "Note.md.", "Note.md%20", "Note.md::$DATA",
+		"..",
+		".",
+		"...",
+		"%2e%2e",
+		"%2E%2E",
+		".%2e",
+		"%2e.",
+		"%252e%252e",
+		"%25252e%25252e",
+		"%c0%ae%c0%ae",
+		"%C0%AE",
+		"%e0%80%ae%e0%80%ae",
+		"%f0%80%80%ae",
+		"%c0%af",
+		"%e0%80%af",
+		"%c1%9c",
+		"%c1%1c",
+		"..%00",
+		"%00",
+		"%ff",
+		"%",
+		"%zz",
+		"%2",
+		"Note.md",
+		"sub",
+		"Other.md",
+		".obsidian",
+		".revision-guard",
+		".trash",
+		".OBSIDIAN",
+		"..%2f",
+		"..%2F",
+		"..%5c",
+		"..%255c",
+		"~",
+		"C:",
+		"c%3a",
+		"\\\\server\\share",
+		"%u002e%u002e",
+		"\u2024\u2024",
+		"\uff0e\uff0e",
+		"\u2215",
+		"%E2%80%A4%E2%80%A4",
+		"%EF%BC%8E%EF%BC%8E",
+		"CON",
+		"nul.md",
+		"Note.md.",
+		"Note.md%20",
+		"Note.md::$DATA",
 	),
 	fc.uint8Array({ minLength: 1, maxLength: 12 }).map(percentAll),
 	fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }).map((text) => encodeURIComponent(text)),
 	fc.stringMatching(/^[\x21-\x7e]{1,8}$/),
 	// Any Unicode (lone surrogates and control characters included), encoded or sent raw for the parser to refuse.
 	fc
-		.tuple(fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }), fc.string({ unit: "binary", minLength: 1, maxLength: 6 })), fc.boolean())
+		.tuple(
+			fc.oneof(
+				fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }),
+				fc.string({ unit: "binary", minLength: 1, maxLength: 6 }),
+			),
+			fc.boolean(),
+		)
 		.map(([text, raw]) => (raw ? text : encodeURIComponent(text.replace(/[\ud800-\udfff]/g, "\ufffd")))),
 );
 
 /** Paths a well-behaved client would send: existing notes, new notes, folders (so requests get deep into handlers). */
 const plausibleTarget: fc.Arbitrary<string> = fc.oneof(
-	fc.constantFrom("/vault/Note.md", "/vault/sub/Other.md", "/vault/", "/vault/sub/", "/vault/New.md", "/vault/New%20folder/Fresh%20note.md", "/changes/Note.md?since=x", "/conflicts", "/conflicts?status=open", "/openapi.json", "/", "/problems/stale-revision"),
-	fc.tuple(fc.constantFrom("/vault/", "/vault/sub/", "/changes/"), fc.stringMatching(/^[A-Za-z0-9 _-]{1,12}$/)).map(([prefix, name]) => `${prefix}${encodeURIComponent(name)}.md`),
+	fc.constantFrom(
+		"/vault/Note.md",
+		"/vault/sub/Other.md",
+		"/vault/",
+		"/vault/sub/",
+		"/vault/New.md",
+		"/vault/New%20folder/Fresh%20note.md",
+		"/changes/Note.md?since=x",
+		"/conflicts",
+		"/conflicts?status=open",
+		"/openapi.json",
+		"/",
+		"/problems/stale-revision",
+	),
+	fc
+		.tuple(fc.constantFrom("/vault/", "/vault/sub/", "/changes/"), fc.stringMatching(/^[A-Za-z0-9 _-]{1,12}$/))
+		.map(([prefix, name]) => `${prefix}${encodeURIComponent(name)}.md`),
 );
 
 const hostileTarget: fc.Arbitrary<string> = fc
 	.tuple(
-		fc.constantFrom("/vault/", "/vault/", "/vault/", "/changes/", "/conflicts/", "/problems/", "/", "/openapi.json", "/vault", "//vault/", "/VAULT/", "*", "", "http://127.0.0.1:PORT/vault/", "/vault/%2e%2e/", "/vault/.."),
+		fc.constantFrom(
+			"/vault/",
+			"/vault/",
+			"/vault/",
+			"/changes/",
+			"/conflicts/",
+			"/problems/",
+			"/",
+			"/openapi.json",
+			"/vault",
+			"//vault/",
+			"/VAULT/",
+			"*",
+			"",
+			"http://127.0.0.1:PORT/vault/",
+			"/vault/%2e%2e/",
+			"/vault/..",
+		),
 		fc.array(segment, { maxLength: 5 }),
 		fc.constantFrom("/", "/", "/", "\\", "%2F", "%5C", "//", "/./"),
-		fc.constantFrom("", "", ".md", ".md", "%00.md", ".md.", ".md%20", ".MD", "/", "?since=abc", "?since=", "?status=open", "?x=%ff", "#frag"),
+		fc.constantFrom(
+			"",
+			"",
+			".md",
+			".md",
+			"%00.md",
+			".md.",
+			".md%20",
+			".MD",
+			"/",
+			"?since=abc",
+			"?since=",
+			"?status=open",
+			"?x=%ff",
+			"#frag",
+		),
 	)
-	.map(([prefix, segments, separator, suffix]) => prefix + segments.join(separator) + (segments.length > 0 ? suffix : ""));
+	.map(
+		([prefix, segments, separator, suffix]) => prefix + segments.join(separator) + (segments.length > 0 ? suffix : ""),
+	);
 
 const target = fc.oneof(plausibleTarget, hostileTarget);
 
 const method = fc.oneof(
 	{ weight: 16, arbitrary: fc.constantFrom("GET", "HEAD", "PUT", "POST", "DELETE") },
-	{ weight: 3, arbitrary: fc.constantFrom("PATCH", "OPTIONS", "TRACE", "PROPFIND", "MKCOL", "get", "pUt", "M-SEARCH", "FOO", "CONNECT", "QUERY", "LINK") },
+	{
+		weight: 3,
+		arbitrary: fc.constantFrom(
+			"PATCH",
+			"OPTIONS",
+			"TRACE",
+			"PROPFIND",
+			"MKCOL",
+			"get",
+			"pUt",
+			"M-SEARCH",
+			"FOO",
+			"CONNECT",
+			"QUERY",
+			"LINK",
+		),
+	},
 	{ weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/) },
 	{ weight: 1, arbitrary: fc.constantFrom("GE T", "", "G\u0000ET", "ÜBER", "GET\t", "-") },
 );
 
-const version = fc.oneof({ weight: 12, arbitrary: fc.constant("HTTP/1.1") }, { weight: 1, arbitrary: fc.constantFrom("HTTP/1.0", "HTTP/2.0", "HTTP/9.9", "http/1.1", "HTTP/1.1 x", "") });
+const version = fc.oneof(
+	{ weight: 12, arbitrary: fc.constant("HTTP/1.1") },
+	{ weight: 1, arbitrary: fc.constantFrom("HTTP/1.0", "HTTP/2.0", "HTTP/9.9", "http/1.1", "HTTP/1.1 x", "") },
+);
 
 const printable = fc.stringMatching(/^[\x20-\x7e]{0,40}$/);
 /** Header values: mostly sane, sometimes garbage (including obs-text and control bytes the parser must refuse). */
@@ -76,7 +196,10 @@ const garbage = fc.oneof(
 
 type Header = [string, string];
 const header = (name: string, value: fc.Arbitrary<string>, absentWeight = 1): fc.Arbitrary<Header[]> =>
-	fc.oneof({ weight: absentWeight, arbitrary: fc.constant<Header[]>([]) }, { weight: 1, arbitrary: value.map((v): Header[] => [[name, v]]) });
+	fc.oneof(
+		{ weight: absentWeight, arbitrary: fc.constant<Header[]>([]) },
+		{ weight: 1, arbitrary: value.map((v): Header[] => [[name, v]]) },
+	);
 
 interface FuzzRequest {
 	method: string;
@@ -85,23 +208,70 @@ interface FuzzRequest {
 	headers: Header[];
 	body: Buffer;
 	/** How the body is framed, honestly or not. */
-	framing: "exact" | "none" | "short" | "long" | "garbage-length" | "two-lengths" | "chunked" | "bad-chunks" | "chunked-and-length";
+	framing:
+		| "exact"
+		| "none"
+		| "short"
+		| "long"
+		| "garbage-length"
+		| "two-lengths"
+		| "chunked"
+		| "bad-chunks"
+		| "chunked-and-length";
 }
 
 function requestArb(port: number, tag: string): fc.Arbitrary<FuzzRequest> {
 	const hostValue = fc.oneof(
 		{ weight: 24, arbitrary: fc.constant(`127.0.0.1:${port}`) },
-		{ weight: 3, arbitrary: fc.constantFrom(`localhost:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`, "127.0.0.1", `127.0.0.1:${port + 1}`, "evil.example", `evil.example:${port}`, "", `127.0.0.1:${port}.evil.example`, `127.0.0.1:${port}, evil.example`) },
+		{
+			weight: 3,
+			arbitrary: fc.constantFrom(
+				`localhost:${port}`,
+				`[::1]:${port}`,
+				`LOCALHOST:${port}`,
+				"127.0.0.1",
+				`127.0.0.1:${port + 1}`,
+				"evil.example",
+				`evil.example:${port}`,
+				"",
+				`127.0.0.1:${port}.evil.example`,
+				`127.0.0.1:${port}, evil.example`,
+			),
+		},
 		{ weight: 1, arbitrary: garbage },
 	);
 	const auth = fc.oneof(
 		{ weight: 10, arbitrary: fc.constant(`Bearer ${TEST_KEY}`) },
-		{ weight: 2, arbitrary: fc.constantFrom(`bearer ${TEST_KEY}`, `Bearer ${TEST_KEY} `, `Bearer  ${TEST_KEY}`, `Bearer ${TEST_KEY.slice(0, -1)}`, "Bearer", "Basic dXNlcjpwYXNz", `Bearer ${TEST_KEY}, Bearer x`) },
+		{
+			weight: 2,
+			arbitrary: fc.constantFrom(
+				`bearer ${TEST_KEY}`,
+				`Bearer ${TEST_KEY} `,
+				`Bearer  ${TEST_KEY}`,
+				`Bearer ${TEST_KEY.slice(0, -1)}`,
+				"Bearer",
+				"Basic dXNlcjpwYXNz",
+				`Bearer ${TEST_KEY}, Bearer x`,
+			),
+		},
 		{ weight: 1, arbitrary: garbage },
 	);
 	const etag = fc.oneof(
 		{ weight: 4, arbitrary: fc.constant(tag) },
-		{ weight: 3, arbitrary: fc.constantFrom(`W/${tag}`, "*", `${tag}, "x"`, tag.slice(1, -1), '""', '"', 'W/"', `"${"a".repeat(300)}"`, `"${"b".repeat(43)}"`) },
+		{
+			weight: 3,
+			arbitrary: fc.constantFrom(
+				`W/${tag}`,
+				"*",
+				`${tag}, "x"`,
+				tag.slice(1, -1),
+				'""',
+				'"',
+				'W/"',
+				`"${"a".repeat(300)}"`,
+				`"${"b".repeat(43)}"`,
+			),
+		},
 		{ weight: 1, arbitrary: garbage },
 	);
 	const body = fc.oneof(
@@ -111,39 +281,121 @@ function requestArb(port: number, tag: string): fc.Arbitrary<FuzzRequest> {
 		{
 			weight: 1,
 			arbitrary: fc
-				.tuple(printable, fc.constantFrom([0xc0, 0xae], [0xff], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xef, 0xbb, 0xbf]), printable)
+				.tuple(
+					printable,
+					fc.constantFrom(
+						[0xc0, 0xae],
+						[0xff],
+						[0xed, 0xa0, 0x80],
+						[0xf4, 0x90, 0x80, 0x80],
+						[0xe2, 0x82],
+						[0xef, 0xbb, 0xbf],
+					),
+					printable,
+				)
 				.map(([a, bad, b]) => Buffer.concat([Buffer.from(a), Buffer.from(bad), Buffer.from(b)])),
 		},
 	);
 	const framing = fc.oneof(
 		{ weight: 6, arbitrary: fc.constant<FuzzRequest["framing"]>("exact") },
 		{ weight: 1, arbitrary: fc.constant<FuzzRequest["framing"]>("chunked") },
-		{ weight: 2, arbitrary: fc.constantFrom<FuzzRequest["framing"]>("none", "short", "long", "garbage-length", "two-lengths", "bad-chunks", "chunked-and-length") },
+		{
+			weight: 2,
+			arbitrary: fc.constantFrom<FuzzRequest["framing"]>(
+				"none",
+				"short",
+				"long",
+				"garbage-length",
+				"two-lengths",
+				"bad-chunks",
+				"chunked-and-length",
+			),
+		},
 	);
 	const headers = fc
 		.tuple(
-			fc.oneof({ weight: 12, arbitrary: hostValue.map((v): Header[] => [["Host", v]]) }, { weight: 1, arbitrary: fc.constant<Header[]>([]) }, { weight: 1, arbitrary: fc.tuple(hostValue, hostValue).map(([a, b]): Header[] => [["Host", a], ["Host", b]]) }),
-			fc.oneof({ weight: 12, arbitrary: auth.map((v): Header[] => [["Authorization", v]]) }, { weight: 1, arbitrary: fc.constant<Header[]>([]) }),
-			header("Origin", fc.constantFrom("http://evil.example", "null", "app://obsidian.md", `http://127.0.0.1:${port}`, "file://", ""), 6),
+			fc.oneof(
+				{ weight: 12, arbitrary: hostValue.map((v): Header[] => [["Host", v]]) },
+				{ weight: 1, arbitrary: fc.constant<Header[]>([]) },
+				{
+					weight: 1,
+					arbitrary: fc.tuple(hostValue, hostValue).map(([a, b]): Header[] => [
+						["Host", a],
+						["Host", b],
+					]),
+				},
+			),
+			fc.oneof(
+				{ weight: 12, arbitrary: auth.map((v): Header[] => [["Authorization", v]]) },
+				{ weight: 1, arbitrary: fc.constant<Header[]>([]) },
+			),
+			header(
+				"Origin",
+				fc.constantFrom("http://evil.example", "null", "app://obsidian.md", `http://127.0.0.1:${port}`, "file://", ""),
+				6,
+			),
 			header("If-Match", etag),
 			header("If-None-Match", etag, 3),
-			header("Accept", fc.constantFrom("application/json", "application/vnd.olrapi.note+json", "*/*", "text/markdown", "text/html;q=0.9"), 2),
+			header(
+				"Accept",
+				fc.constantFrom(
+					"application/json",
+					"application/vnd.olrapi.note+json",
+					"*/*",
+					"text/markdown",
+					"text/html;q=0.9",
+				),
+				2,
+			),
 			header("Prefer", fc.constantFrom("merge=auto", "return=minimal, merge=auto", "merge=manual"), 4),
-			header("Content-Type", fc.constantFrom("text/markdown", "application/json", "text/plain; charset=latin1", "multipart/form-data; boundary=x"), 3),
+			header(
+				"Content-Type",
+				fc.constantFrom(
+					"text/markdown",
+					"application/json",
+					"text/plain; charset=latin1",
+					"multipart/form-data; boundary=x",
+				),
+				3,
+			),
 			header("Expect", fc.constantFrom("100-continue", "200-ok"), 10),
 			fc.oneof(
 				{ weight: 4, arbitrary: fc.constant<Header[]>([]) },
-				{ weight: 1, arbitrary: fc.array(fc.tuple(fc.oneof(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), fc.constantFrom("X Bad", "X:Bad", "", "Ünï", "X-\u0000")), garbage), { minLength: 1, maxLength: 2 }) },
+				{
+					weight: 1,
+					arbitrary: fc.array(
+						fc.tuple(
+							fc.oneof(
+								fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/),
+								fc.constantFrom("X Bad", "X:Bad", "", "Ünï", "X-\u0000"),
+							),
+							garbage,
+						),
+						{ minLength: 1, maxLength: 2 },
+					),
+				},
 			),
 		)
 		.map((groups) => groups.flat());
-	return fc.record({ method, target: target.map((t) => t.replace("PORT", String(port))), version, headers, body, framing });
+	return fc.record({
+		method,
+		target: target.map((t) => t.replace("PORT", String(port))),
+		version,
+		headers,
+		body,
+		framing,
+	});
 }
 
 /** The request as bytes, exactly as the fuzzer chose it (lies included). Returns whether the client should half-close. */
 function serialize(request: FuzzRequest): { bytes: Buffer; halfClose: boolean } {
-	const lines: Buffer[] = [Buffer.from(`${request.method} `, "latin1"), Buffer.from(request.target, "utf8"), Buffer.from(` ${request.version}\r\n`, "latin1")];
-	for (const [name, value] of request.headers) lines.push(Buffer.from(`${name}: `, "latin1"), Buffer.from(value, "utf8"), Buffer.from("\r\n"));
+	const lines: Buffer[] = [
+		Buffer.from(`${request.method} `, "latin1"),
+		Buffer.from(request.target, "utf8"),
+		Buffer.from(` ${request.version}\r\n`, "latin1"),
+	];
+	for (const [name, value] of request.headers)
+		lines.push(Buffer.from(`${name}: `, "latin1"), Buffer.from(value, "utf8"), Buffer.from("\r\n"));
 	const { body } = request;
 	let framed = body;
 	let halfClose = false;
@@ -172,7 +424,10 @@ function serialize(request: FuzzRequest): { bytes: Buffer; halfClose: boolean } 
 			break;
 		case "chunked":
 			lines.push(Buffer.from("Transfer-Encoding: chunked\r\n"));
-			framed = body.length === 0 ? Buffer.from("0\r\n\r\n") : Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")]);
+			framed =
+				body.length === 0
+					? Buffer.from("0\r\n\r\n")
+					: Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")]);
 			break;
 		case "bad-chunks":
 			lines.push(Buffer.from("Transfer-Encoding: chunked\r\n"));
@@ -206,7 +461,8 @@ function responseProblem(response: ParsedResponse, first: boolean, request: Fuzz
 	if (response.status >= 500) return `a ${response.status} answer`;
 	if (response.status < 400) return null;
 	const type = response.headers["content-type"] ?? "";
-	if (!type.startsWith("application/problem+json")) return `a ${response.status} answer without application/problem+json (Content-Type: ${type || "none"})`;
+	if (!type.startsWith("application/problem+json"))
+		return `a ${response.status} answer without application/problem+json (Content-Type: ${type || "none"})`;
 	if (first && request.method === "HEAD") return null;
 	let problem: Record<string, unknown>;
 	try {
@@ -214,8 +470,11 @@ function responseProblem(response: ParsedResponse, first: boolean, request: Fuzz
 	} catch {
 		return `a ${response.status} problem whose body is not JSON: ${response.body.toString("utf8").slice(0, 100)}`;
 	}
-	for (const field of ["type", "title", "detail"]) if (typeof problem[field] !== "string" || problem[field] === "") return `a ${response.status} problem without ${field}`;
-	if (problem.status !== response.status) return `a ${response.status} problem whose status field says ${String(problem.status)}`;
+	for (const field of ["type", "title", "detail"])
+		if (typeof problem[field] !== "string" || problem[field] === "")
+			return `a ${response.status} problem without ${field}`;
+	if (problem.status !== response.status)
+		return `a ${response.status} problem whose status field says ${String(problem.status)}`;
 	return null;
 }
 
@@ -225,7 +484,10 @@ describe("fuzzed raw requests against the headless server", () => {
 	let before: TreeSnapshot;
 	const hidden = [".obsidian/app.json", ".obsidian/plugins/x/data.json", ".trash/Old.md", ".revision-guard/canary.md"];
 	/** Everything outside the vault, the whole config folder, and the canaries in the other hidden folders. */
-	const watched = (path: string) => !path.startsWith("vault/") || path.startsWith("vault/.obsidian/") || hidden.some((canary) => path === `vault/${canary}`);
+	const watched = (path: string) =>
+		!path.startsWith("vault/") ||
+		path.startsWith("vault/.obsidian/") ||
+		hidden.some((canary) => path === `vault/${canary}`);
 
 	beforeAll(async () => {
 		base = await mkdtemp(join(tmpdir(), "rg-fuzz-"));
@@ -249,37 +511,49 @@ describe("fuzzed raw requests against the headless server", () => {
 		await rm(base, { recursive: true, force: true });
 	});
 
-	it(`answers ${RUNS} random raw requests with well-formed responses, never a 5xx, errors always as problem+json`, { timeout: 150_000 }, async () => {
-		const tag = `"${sha256Token(NOTE)}"`;
-		let answered = 0;
-		const statuses = new Map<number, number>();
-		await fc.assert(
-			fc.asyncProperty(requestArb(h.port, tag), async (request) => {
-				const { bytes, halfClose } = serialize(request);
-				// The server's own limits (headers 10 s, checked every second) close any stalled connection well
-				// within this bound; a connection still open after it is a real failure.
-				const exchange = await sendRaw(h.port, bytes, { halfClose, boundMs: 20_000 });
-				expect(exchange.gaveUp, "the server neither answered nor closed the connection").toBe(false);
-				const responses = parse(exchange.received, request.method === "HEAD");
-				expect(responses.length, "no response at all").toBeGreaterThan(0);
-				responses.forEach((response, index) => {
-					const answersRequest = responses.slice(0, index).every((earlier) => earlier.status < 200);
-					expect(responseProblem(response, answersRequest, request)).toBeNull();
-					statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-				});
-				answered++;
-			}),
-			// A failing request is reported as found, with its seed, instead of shrinking: shrinking a stalled
-			// connection would spend the whole test timeout and hide the counterexample.
-			{ numRuns: RUNS, endOnFailure: true },
-		);
-		expect(answered).toBeGreaterThan(RUNS / 2);
-		console.log([...statuses].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}×${n}`).join(" "));
+	it(
+		`answers ${RUNS} random raw requests with well-formed responses, never a 5xx, errors always as problem+json`,
+		{ timeout: 150_000 },
+		async () => {
+			const tag = `"${sha256Token(NOTE)}"`;
+			let answered = 0;
+			const statuses = new Map<number, number>();
+			await fc.assert(
+				fc.asyncProperty(requestArb(h.port, tag), async (request) => {
+					const { bytes, halfClose } = serialize(request);
+					// The server's own limits (headers 10 s, checked every second) close any stalled connection well
+					// within this bound; a connection still open after it is a real failure.
+					const exchange = await sendRaw(h.port, bytes, { halfClose, boundMs: 20_000 });
+					expect(exchange.gaveUp, "the server neither answered nor closed the connection").toBe(false);
+					const responses = parse(exchange.received, request.method === "HEAD");
+					expect(responses.length, "no response at all").toBeGreaterThan(0);
+					responses.forEach((response, index) => {
+						const answersRequest = responses.slice(0, index).every((earlier) => earlier.status < 200);
+						expect(responseProblem(response, answersRequest, request)).toBeNull();
+						statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+					});
+					answered++;
+				}),
+				// A failing request is reported as found, with its seed, instead of shrinking: shrinking a stalled
+				// connection would spend the whole test timeout and hide the counterexample.
+				{ numRuns: RUNS, endOnFailure: true },
+			);
+			expect(answered).toBeGreaterThan(RUNS / 2);
+			console.log(
+				[...statuses]
+					.sort((a, b) => a[0] - b[0])
+					.map(([status, n]) => `${status}×${n}`)
+					.join(" "),
+			);
 
-		const root = parseResponses((await sendRaw(h.port, Buffer.from(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nConnection: close\r\n\r\n`))).received);
-		expect(root.map((response) => response.status)).toEqual([200]);
-		expect(h.errors).toEqual([]);
-		const after = await snapshotTree(base, watched);
-		expect(after).toEqual(before);
-	});
+			const root = parseResponses(
+				(await sendRaw(h.port, Buffer.from(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nConnection: close\r\n\r\n`)))
+					.received,
+			);
+			expect(root.map((response) => response.status)).toEqual([200]);
+			expect(h.errors).toEqual([]);
+			const after = await snapshotTree(base, watched);
+			expect(after).toEqual(before);
+		},
+	);
 });

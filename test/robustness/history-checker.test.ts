@@ -10,10 +10,28 @@ const I = "# note\n";
 const tok = sha256Token;
 
 function ok(line: string, before: string, at: [number, number], writer = 0): Attempt {
-	return { writer, round: 0, line, base: tok(before), body: before + line, sentAt: at[0], answeredAt: at[1], outcome: { kind: "ok", token: tok(before + line) } };
+	return {
+		writer,
+		round: 0,
+		line,
+		base: tok(before),
+		body: before + line,
+		sentAt: at[0],
+		answeredAt: at[1],
+		outcome: { kind: "ok", token: tok(before + line) },
+	};
 }
 function refused(line: string, before: string, backupPath: string, at: [number, number]): Attempt {
-	return { writer: 9, round: 0, line, base: tok(before), body: before + line, sentAt: at[0], answeredAt: at[1], outcome: { kind: "refused", backupPath } };
+	return {
+		writer: 9,
+		round: 0,
+		line,
+		base: tok(before),
+		body: before + line,
+		sentAt: at[0],
+		answeredAt: at[1],
+		outcome: { kind: "refused", backupPath },
+	};
 }
 function outside(line: string, before: string, at: [number, number]): OutsideEdit {
 	return { line, from: tok(before), to: tok(before + line), startedAt: at[0], endedAt: at[1] };
@@ -58,7 +76,11 @@ describe("checkHistory", () => {
 
 	it("reports a refusal whose .bak is missing, differs by a byte, or that named none", () => {
 		expect(checkHistory({ ...clean(), backups: new Map() }).some((v) => v.includes("does not exist"))).toBe(true);
-		expect(checkHistory({ ...clean(), backups: new Map([["r.bak.md", Buffer.from(I + "r\r\n")]]) }).some((v) => v.includes("not byte-identical"))).toBe(true);
+		expect(
+			checkHistory({ ...clean(), backups: new Map([["r.bak.md", Buffer.from(I + "r\r\n")]]) }).some((v) =>
+				v.includes("not byte-identical"),
+			),
+		).toBe(true);
 		const history = clean();
 		history.attempts[1] = { ...history.attempts[1]!, outcome: { kind: "refused", backupPath: null } };
 		expect(checkHistory(history).some((v) => v.includes("without a .bak"))).toBe(true);

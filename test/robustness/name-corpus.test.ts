@@ -30,7 +30,13 @@ const NAMES: string[] = [
 	"\u4F60\u597D.md",
 	"\u0928\u092E\u0938\u094D\u0924\u0947.md",
 	"dots.in.name.md",
-	...[200, 215, 224, 234, 240, 250, 255].flatMap((bytes) => [nameOfBytes(bytes, "a"), nameOfBytes(bytes, "\u00e9"), nameOfBytes(bytes, "\u4F60"), nameOfBytes(bytes, "\u{1F600}"), nameOfBytes(bytes, "e\u0301")]),
+	...[200, 215, 224, 234, 240, 250, 255].flatMap((bytes) => [
+		nameOfBytes(bytes, "a"),
+		nameOfBytes(bytes, "\u00e9"),
+		nameOfBytes(bytes, "\u4F60"),
+		nameOfBytes(bytes, "\u{1F600}"),
+		nameOfBytes(bytes, "e\u0301"),
+	]),
 ];
 
 describe("a corpus of odd and long note names", () => {
@@ -50,7 +56,14 @@ describe("a corpus of odd and long note names", () => {
 		expect(new Set(NAMES).size).toBe(NAMES.length);
 	});
 
-	it.each(NAMES.map((name) => [name.length > 40 ? `${Buffer.byteLength(name)} bytes of ${JSON.stringify(name.slice(0, 2))}` : JSON.stringify(name), name]))("serves %s by its exact name, end to end", async (_, name) => {
+	it.each(
+		NAMES.map((name) => [
+			name.length > 40
+				? `${Buffer.byteLength(name)} bytes of ${JSON.stringify(name.slice(0, 2))}`
+				: JSON.stringify(name),
+			name,
+		]),
+	)("serves %s by its exact name, end to end", async (_, name) => {
 		await writeVaultFile(h.dir, name, "first\n");
 		const listing = await h.api("/vault/");
 		expect(listing.json<{ files: string[] }>().files).toContain(name);
@@ -59,12 +72,20 @@ describe("a corpus of odd and long note names", () => {
 		expect(read.status, read.text).toBe(200);
 		expect(read.text).toBe("first\n");
 
-		const updated = await h.api(url(name), { method: "PUT", body: "second\n", headers: { "If-Match": read.headers.etag as string } });
+		const updated = await h.api(url(name), {
+			method: "PUT",
+			body: "second\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(updated.status, updated.text).toBe(204);
 		expect((await readVaultFile(h.dir, name)).toString()).toBe("second\n");
 
 		// A stale write keeps its body in a .bak that fits the name limit.
-		const stale = await h.api(url(name), { method: "PUT", body: "stale\n", headers: { "If-Match": read.headers.etag as string } });
+		const stale = await h.api(url(name), {
+			method: "PUT",
+			body: "stale\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(stale.status, stale.text).toBe(412);
 		const { backupPath } = stale.json<{ backupPath: string }>();
 		expect(Buffer.byteLength(backupPath)).toBeLessThanOrEqual(255);
@@ -75,21 +96,30 @@ describe("a corpus of odd and long note names", () => {
 		expect(deleted.status, deleted.text).toBe(204);
 		expect(await visibleFiles(h.dir)).not.toContain(name);
 		// Nothing was left behind under another spelling of the name (temp files included).
-		const leftovers = (await readdir(h.dir)).filter((entry) => entry !== ".revision-guard" && entry !== ".trash" && !entry.endsWith(".bak.md"));
+		const leftovers = (await readdir(h.dir)).filter(
+			(entry) => entry !== ".revision-guard" && entry !== ".trash" && !entry.endsWith(".bak.md"),
+		);
 		expect(leftovers).toEqual([]);
 	});
 
 	it("refuses to create the other normalization of a name that exists, for every accented name", async () => {
-		for (const name of NAMES.filter((candidate) => candidate.normalize("NFC") !== candidate || candidate.normalize("NFD") !== candidate)) {
+		for (const name of NAMES.filter(
+			(candidate) => candidate.normalize("NFC") !== candidate || candidate.normalize("NFD") !== candidate,
+		)) {
 			await writeVaultFile(h.dir, name, "original\n");
 			const twin = name === name.normalize("NFC") ? name.normalize("NFD") : name.normalize("NFC");
 			const res = await h.api(url(twin), { method: "PUT", body: "twin\n" });
 			// 409 name-clash; a twin whose decomposed form passes the 255-byte limit is refused as too long (400).
 			const expected = Buffer.byteLength(twin) > 255 ? 400 : 409;
 			expect(res.status, `${JSON.stringify(twin)}: ${res.text}`).toBe(expected);
-			expect((await readdir(h.dir)).filter((entry) => entry.normalize("NFC") === name.normalize("NFC"))).toEqual([name]);
+			expect((await readdir(h.dir)).filter((entry) => entry.normalize("NFC") === name.normalize("NFC"))).toEqual([
+				name,
+			]);
 			await writeVaultFile(h.dir, name, "");
-			await h.api(url(name), { method: "DELETE", headers: { "If-Match": (await h.api(url(name))).headers.etag as string } });
+			await h.api(url(name), {
+				method: "DELETE",
+				headers: { "If-Match": (await h.api(url(name))).headers.etag as string },
+			});
 		}
 	});
 });

@@ -33,16 +33,23 @@ describe("an outside save during the headless write step", () => {
 
 	it.each([
 		["in place", (file: string, content: string) => writeFileSync(file, content)],
-		["by replacing the file", (file: string, content: string) => {
-			writeFileSync(join(h.dir, ".outside-save"), content);
-			renameSync(join(h.dir, ".outside-save"), file);
-		}],
+		[
+			"by replacing the file",
+			(file: string, content: string) => {
+				writeFileSync(join(h.dir, ".outside-save"), content);
+				renameSync(join(h.dir, ".outside-save"), file);
+			},
+		],
 	])("is never overwritten by a write checked before it (%s)", async (_, save) => {
 		const file = join(h.dir, "Note.md");
 		writeFileSync(file, "line one\n");
 		const read = await h.api("/vault/Note.md");
 		duringWriteOf("Note.md", () => save(file, readFileSync(file, "utf8") + "typed by the person\n"));
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": read.headers.etag as string } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "line one\nby the agent\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		const final = await readFile(file, "utf8");
 		expect(final).toContain("typed by the person\n");
 		// The agent's write was decided again on the new content: refused, and its body kept.
@@ -67,13 +74,22 @@ describe("an outside save during the headless write step", () => {
 		// The comparison reads the note through the descriptor the decision read held open (or by name where none is held).
 		const reads = vi.spyOn(fs, "readFileSync");
 		const heldReads = vi.spyOn(fs, "readSync");
-		const readsOf = () => reads.mock.calls.filter(([path]) => String(path) === file).length + (heldReads.mock.calls.length > 0 ? 1 : 0);
+		const readsOf = () =>
+			reads.mock.calls.filter(([path]) => String(path) === file).length + (heldReads.mock.calls.length > 0 ? 1 : 0);
 		// Control: a note changed a moment ago may hide a same-tick edit from its stat, so it IS compared byte for byte.
 		writeFileSync(file, "x".repeat(800_000));
 		const fresh = await h.api("/vault/Note.md");
 		writeFileSync(file, "y".repeat(800_000));
 		const racy = await h.api("/vault/Note.md");
-		expect((await h.api("/vault/Note.md", { method: "PUT", body: "z\n", headers: { "If-Match": racy.headers.etag as string } })).status).toBe(204);
+		expect(
+			(
+				await h.api("/vault/Note.md", {
+					method: "PUT",
+					body: "z\n",
+					headers: { "If-Match": racy.headers.etag as string },
+				})
+			).status,
+		).toBe(204);
 		expect(fresh.headers.etag).not.toBe(racy.headers.etag);
 		expect(readsOf()).toBe(1);
 		// A settled note: one stat, whatever its size.
@@ -82,7 +98,11 @@ describe("an outside save during the headless write step", () => {
 		await settle();
 		reads.mockClear();
 		heldReads.mockClear();
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "by the agent\n", headers: { "If-Match": read.headers.etag as string } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "by the agent\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(put.status).toBe(204);
 		expect(readsOf()).toBe(0);
 	});
@@ -103,7 +123,11 @@ describe("an outside save during the headless write step", () => {
 			return realStat(path, options);
 		};
 		vi.spyOn(fs, "statSync").mockImplementation(hook as typeof fs.statSync);
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "by the agent\n", headers: { "If-Match": read.headers.etag as string } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "by the agent\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(saved).toBe(true);
 		expect(put.status).toBe(412);
 		expect(await readFile(file, "utf8")).toBe("version B\n");
@@ -124,11 +148,17 @@ describe("an outside save during the headless write step", () => {
 			renameSync(file, join(h.dir, "Moved/Note.md"));
 		});
 		const sent: Record<string, string> = sendToken ? { "If-Match": etag } : {};
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "the agent's note, long enough to matter for the content-loss check\n", headers: sent });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "the agent's note, long enough to matter for the content-loss check\n",
+			headers: sent,
+		});
 		expect(put.status, put.text).toBe(412);
 		expect(await readFile(file, "utf8").catch(() => null)).toBeNull();
 		expect(await readFile(join(h.dir, "Moved/Note.md"), "utf8")).toContain("the person's note");
-		expect(await readFile(join(h.dir, put.json<{ backupPath: string }>().backupPath), "utf8")).toContain("the agent's note");
+		expect(await readFile(join(h.dir, put.json<{ backupPath: string }>().backupPath), "utf8")).toContain(
+			"the agent's note",
+		);
 	});
 
 	it("answers a write that landed as landed, even when the note is renamed right after our rename", async () => {

@@ -68,9 +68,15 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		await writeFile(join(root, "n.md"), "the person's\n");
 		await mkdir(join(root, ".trash"));
 		// A person deletes the note (a file manager or Obsidian moves it to the trash) just as the agent's write reads it.
-		const unhook = onceOpenedForReading(join(root, "n.md"), () => fs.renameSync(join(root, "n.md"), join(root, ".trash/n.md")));
+		const unhook = onceOpenedForReading(join(root, "n.md"), () =>
+			fs.renameSync(join(root, "n.md"), join(root, ".trash/n.md")),
+		);
 		try {
-			await gateway.mutate("n.md", (current) => ({ kind: "write", content: `${current ?? ""}agent's line\n`, result: null }));
+			await gateway.mutate("n.md", (current) => ({
+				kind: "write",
+				content: `${current ?? ""}agent's line\n`,
+				result: null,
+			}));
 		} finally {
 			unhook();
 		}
@@ -83,7 +89,9 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		try {
 			await writeFile(join(h.dir, "n.md"), "the person's\n");
 			await mkdir(join(h.dir, ".trash"), { recursive: true });
-			const unhook = onceOpenedForReading(join(h.dir, "n.md"), () => fs.renameSync(join(h.dir, "n.md"), join(h.dir, ".trash/n.md")));
+			const unhook = onceOpenedForReading(join(h.dir, "n.md"), () =>
+				fs.renameSync(join(h.dir, "n.md"), join(h.dir, ".trash/n.md")),
+			);
 			let outcome;
 			try {
 				outcome = await h.guard.writer.write(writeRequest("n.md", "the agent's\n", { basedOn: "the person's\n" }));
@@ -115,10 +123,13 @@ describe("the write step's decision read (node-fs-gateway.ts mutate, read-file.t
 		try {
 			await writeFile(join(h.dir, "n.md"), "now\n");
 			const bodies = Array.from({ length: 12 }, (_, i) => `agent body ${i}\n`);
-			const outcomes = await Promise.all(bodies.map((body) => h.guard.writer.write(writeRequest("n.md", body, { basedOn: "old\n" }))));
+			const outcomes = await Promise.all(
+				bodies.map((body) => h.guard.writer.write(writeRequest("n.md", body, { basedOn: "old\n" }))),
+			);
 			const kept = new Map<string, string>();
 			for (const outcome of outcomes) {
-				if (outcome.kind !== "refused" || outcome.conflict?.backupPath == null) throw new Error(`expected a kept refusal, got ${outcome.kind}`);
+				if (outcome.kind !== "refused" || outcome.conflict?.backupPath == null)
+					throw new Error(`expected a kept refusal, got ${outcome.kind}`);
 				kept.set(outcome.conflict.backupPath, await readFile(join(h.dir, outcome.conflict.backupPath), "utf8"));
 			}
 			expect(kept.size).toBe(bodies.length);
@@ -229,10 +240,10 @@ describe("the watcher's own changes (folder-watch-session.ts expectOwnChange)", 
 		const lstat = fs.lstat.bind(fs) as (...args: unknown[]) => void;
 		let release!: () => void;
 		const released = new Promise<void>((resolve) => (release = resolve));
-		const spy = vi.spyOn(fs, "lstat").mockImplementation(((...args: unknown[]) => {
+		const spy = vi.spyOn(fs, "lstat").mockImplementation((...args: unknown[]) => {
 			if (String(args[0]) !== join(root, "new")) return lstat(...args);
 			void released.then(() => lstat(...args));
-		}));
+		});
 		syncBuiltinESMExports();
 		try {
 			await gateway.mutate("new/n.md", write("ours\n"));
@@ -262,7 +273,11 @@ describe("the watcher's own changes (folder-watch-session.ts expectOwnChange)", 
 describe("the watcher's own changes and the poller (a folder that could not be watched at first)", () => {
 	it("no announcement is made for a polled folder: the first outside change once it is watched again is reported", async () => {
 		let refusedOnce = false;
-		const watch = ((path: string, options: { persistent: boolean }, listener: (event: string, filename: string | null) => void) => {
+		const watch = ((
+			path: string,
+			options: { persistent: boolean },
+			listener: (event: string, filename: string | null) => void,
+		) => {
 			if (!refusedOnce && path.endsWith("/a")) {
 				refusedOnce = true;
 				throw Object.assign(new Error("inotify watch limit reached"), { code: "ENOSPC" });
@@ -285,7 +300,9 @@ describe("the watcher's own changes and the poller (a folder that could not be w
 			await writeFile(join(folder.root, "a/.n.md.swp"), "the person's\n");
 			await rename(join(folder.root, "a/.n.md.swp"), join(folder.root, "a/n.md"));
 			await folder.settled("a");
-			await expect.poll(() => folder.heard.filter((line) => line === "modify a/n.md").length, { timeout: 1_000 }).toBeGreaterThan(before);
+			await expect
+				.poll(() => folder.heard.filter((line) => line === "modify a/n.md").length, { timeout: 1_000 })
+				.toBeGreaterThan(before);
 		} finally {
 			await folder.close();
 		}
@@ -296,12 +313,31 @@ const NOW = Date.UTC(2026, 10, 21, 10, 15, 0);
 
 function record(n: number, extra: Partial<ConflictRecord> = {}): ConflictRecord {
 	const id = `c-20261121-101500-${String(n).padStart(6, "0")}`;
-	return { id, path: `notes/n${n}.md`, reason: "stale", sentRevision: "s".repeat(43), currentRevision: "c".repeat(43), proposedRevision: "p".repeat(43), backupPath: `notes/n${n}.20261121-101500.bak.md`, agent: "bot", time: new Date(NOW).toISOString(), status: "open", ...extra };
+	return {
+		id,
+		path: `notes/n${n}.md`,
+		reason: "stale",
+		sentRevision: "s".repeat(43),
+		currentRevision: "c".repeat(43),
+		proposedRevision: "p".repeat(43),
+		backupPath: `notes/n${n}.20261121-101500.bak.md`,
+		agent: "bot",
+		time: new Date(NOW).toISOString(),
+		status: "open",
+		...extra,
+	};
 }
 
 async function openGuard(storage: StateStorage): Promise<RevisionGuard> {
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	return openRevisionGuard({ gateway: new MemoryGateway({ "a.md": "now\n" }), storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => NOW });
+	return openRevisionGuard({
+		gateway: new MemoryGateway({ "a.md": "now\n" }),
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now: () => NOW,
+	});
 }
 
 describe("the conflict journal (conflict-journal.ts)", () => {

@@ -22,7 +22,8 @@ const URL_PATH = "/vault/Plan.md";
 /** Every value in a text or its headers that could be a token of ours, in any form a client might copy. */
 function tokensIn(...texts: string[]): string[] {
 	const found = new Set<string>();
-	for (const text of texts) for (const match of text.matchAll(/(?:W\/)?"?((?:part\.|tag\.)?[A-Za-z0-9_-]{43})"?/g)) found.add(match[1]!);
+	for (const text of texts)
+		for (const match of text.matchAll(/(?:W\/)?"?((?:part\.|tag\.)?[A-Za-z0-9_-]{43})"?/g)) found.add(match[1]!);
 	return [...found];
 }
 
@@ -56,7 +57,11 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 		const tokens = tokensIn(text);
 		for (const token of tokens) {
 			for (const ifMatch of FORMS(token)) {
-				const put = await s.api(URL_PATH, { method: "PUT", body: "the agent's blind overwrite\n", headers: { "If-Match": ifMatch } });
+				const put = await s.api(URL_PATH, {
+					method: "PUT",
+					body: "the agent's blind overwrite\n",
+					headers: { "If-Match": ifMatch },
+				});
 				expect(put.status, `PUT with If-Match ${ifMatch}: ${put.text}`).toBeGreaterThanOrEqual(400);
 				const del = await s.api(URL_PATH, { method: "DELETE", headers: { "If-Match": ifMatch } });
 				expect(del.status, `DELETE with If-Match ${ifMatch}: ${del.text}`).toBeGreaterThanOrEqual(400);
@@ -89,10 +94,19 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 			await expectNoneReplaces(answer);
 			for (const token of tokensIn(textOf(answer))) {
 				for (const ifMatch of FORMS(token)) {
-					const moved = await s.api(URL_PATH, { method: "MOVE", headers: { "If-Match": ifMatch, Destination: "Moved.md" } });
+					const moved = await s.api(URL_PATH, {
+						method: "MOVE",
+						headers: { "If-Match": ifMatch, Destination: "Moved.md" },
+					});
 					expect(moved.status, `MOVE with If-Match ${ifMatch}: ${moved.text}`).toBeGreaterThanOrEqual(400);
-					const over = await s.api(URL_PATH, { method: "COPY", headers: { Destination: "Copy.md", "Allow-Overwrite": "true", "Destination-If-Match": ifMatch } });
-					expect(over.status, `COPY over the copy with Destination-If-Match ${ifMatch}: ${over.text}`).toBeGreaterThanOrEqual(400);
+					const over = await s.api(URL_PATH, {
+						method: "COPY",
+						headers: { Destination: "Copy.md", "Allow-Overwrite": "true", "Destination-If-Match": ifMatch },
+					});
+					expect(
+						over.status,
+						`COPY over the copy with Destination-If-Match ${ifMatch}: ${over.text}`,
+					).toBeGreaterThanOrEqual(400);
 				}
 			}
 		}
@@ -116,9 +130,18 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 
 	it("history, activity and conflict records hand only change tags", async () => {
 		// A stale write by another client leaves a conflict record; the note then goes back to what it was.
-		const read = await s.api(URL_PATH, { headers: { Authorization: "Bearer other-key-fedcba9876543210fedcba9876543210" } });
+		const read = await s.api(URL_PATH, {
+			headers: { Authorization: "Bearer other-key-fedcba9876543210fedcba9876543210" },
+		});
 		await s.edit(PATH, NOTE + "- two\n");
-		await s.api(URL_PATH, { method: "PUT", body: "stale\n", headers: { Authorization: "Bearer other-key-fedcba9876543210fedcba9876543210", "If-Match": read.headers.etag as string } });
+		await s.api(URL_PATH, {
+			method: "PUT",
+			body: "stale\n",
+			headers: {
+				Authorization: "Bearer other-key-fedcba9876543210fedcba9876543210",
+				"If-Match": read.headers.etag as string,
+			},
+		});
 		await s.edit(PATH, NOTE);
 		for (const route of [`/history/${PATH}`, "/activity", "/conflicts"]) {
 			const answer = await s.api(route);
@@ -135,7 +158,17 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 		await expectNoneReplaces(section);
 		// Their token is made to patch: an LRA 5.x client patches with the map's version, as it always did.
 		const version = map.json<{ version: string }>().version;
-		const patched = await s.api(URL_PATH, { method: "PATCH", body: JSON.stringify({ targetType: "heading", target: ["Plan", "Tasks"], operation: "append", content: "- two\n", ifMatch: version }), headers: { "Content-Type": "application/json" } });
+		const patched = await s.api(URL_PATH, {
+			method: "PATCH",
+			body: JSON.stringify({
+				targetType: "heading",
+				target: ["Plan", "Tasks"],
+				operation: "append",
+				content: "- two\n",
+				ifMatch: version,
+			}),
+			headers: { "Content-Type": "application/json" },
+		});
 		expect(patched.status, patched.text).toBe(200);
 		expect(await s.file(PATH)).toBe(NOTE + "- two\n");
 	});
@@ -145,7 +178,9 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 		expect(appended.status).toBe(204);
 		const now = NOTE + "- appended\n";
 		for (const ifMatch of FORMS((appended.headers.etag as string).slice(1, -1))) {
-			expect((await s.api(URL_PATH, { method: "PUT", body: "blind\n", headers: { "If-Match": ifMatch } })).status).toBeGreaterThanOrEqual(400);
+			expect(
+				(await s.api(URL_PATH, { method: "PUT", body: "blind\n", headers: { "If-Match": ifMatch } })).status,
+			).toBeGreaterThanOrEqual(400);
 		}
 		expect(await s.file(PATH)).toBe(now);
 	});
@@ -156,14 +191,20 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 		const big = NOTE + Array.from({ length: 4000 }, (_, i) => `- the person's line ${i}\n`).join("");
 		await s.edit(PATH, big);
 		s.guard.settings().maxDiffKB = 1;
-		const refused = await s.api(URL_PATH, { method: "PUT", body: "stale\n", headers: { "If-Match": read.headers.etag as string } });
+		const refused = await s.api(URL_PATH, {
+			method: "PUT",
+			body: "stale\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(refused.status).toBe(412);
 		expect(refused.json()).toMatchObject({ changesTruncated: true });
 		expect(refused.json()).not.toHaveProperty("currentRevision");
 		expect(textOf(refused)).not.toContain(sha256Token(big));
 		for (const token of tokensIn(textOf(refused))) {
 			for (const ifMatch of FORMS(token)) {
-				expect((await s.api(URL_PATH, { method: "PUT", body: "blind\n", headers: { "If-Match": ifMatch } })).status).toBeGreaterThanOrEqual(400);
+				expect(
+					(await s.api(URL_PATH, { method: "PUT", body: "blind\n", headers: { "If-Match": ifMatch } })).status,
+				).toBeGreaterThanOrEqual(400);
 			}
 		}
 		// Following changesNext gives the pages, never the revision: only a read does.
@@ -173,7 +214,11 @@ describe.each(Object.keys(STACKS))("no token without its content, over REST on t
 		expect(await s.file(PATH)).toBe(big);
 		// A complete 412 does hand the revision: it carries every change since the agent's read.
 		s.guard.settings().maxDiffKB = 4096;
-		const complete = await s.api(URL_PATH, { method: "PUT", body: "stale\n", headers: { "If-Match": read.headers.etag as string } });
+		const complete = await s.api(URL_PATH, {
+			method: "PUT",
+			body: "stale\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(complete.json()).toMatchObject({ currentRevision: sha256Token(big) });
 		expect(await visibleFiles(dir)).toContain(PATH);
 	});

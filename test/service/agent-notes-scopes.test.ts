@@ -39,14 +39,26 @@ class FakeSink implements ProposalSink {
 	readonly received: WriteRequest[] = [];
 	async propose(request: WriteRequest) {
 		this.received.push(request);
-		return { kind: "proposed" as const, id: `p-${this.received.length}`, path: request.path, backupPath: `${request.path}.proposal.bak.md` };
+		return {
+			kind: "proposed" as const,
+			id: `p-${this.received.length}`,
+			path: request.path,
+			backupPath: `${request.path}.proposal.bak.md`,
+		};
 	}
 }
 
 async function open(proposals?: ProposalSink | null) {
 	const gateway = new MemoryGateway({ ...VAULT });
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, ...(proposals !== undefined ? { proposals } : {}) });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new MemoryStorage(),
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		...(proposals !== undefined ? { proposals } : {}),
+	});
 	return { gateway, guard, notes: guard.notes };
 }
 
@@ -57,7 +69,9 @@ describe("a note outside the key's read list does not exist for it", () => {
 		const { notes } = await open();
 		expect(await notes.read(READER, "Private/diary.md")).toEqual({ kind: "missing" });
 		expect(await notes.read(READER, "Private/diary.md", { head: true })).toEqual({ kind: "missing" });
-		expect(await notes.changes(READER, "Private/diary.md", { since: revisionOf(VAULT["Private/diary.md"]), offset: 0 })).toEqual({ kind: "missing" });
+		expect(
+			await notes.changes(READER, "Private/diary.md", { since: revisionOf(VAULT["Private/diary.md"]), offset: 0 }),
+		).toEqual({ kind: "missing" });
 		expect(await notes.undo.history(READER, "Private/diary.md", 0, 10)).toBeNull();
 		expect((await notes.read(PERSON as AgentActor, "Private/diary.md")).kind).toBe("read");
 		expect((await notes.read(agentActor("other"), "Private/diary.md")).kind).toBe("read");
@@ -77,7 +91,12 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect(root).not.toContain("Private/");
 		expect(await notes.listFolder(READER, "Private")).toBeNull();
 		const page = await notes.notePage(READER, null, 100);
-		expect(page.notes.map((note) => note.path).sort()).toEqual(["Drafts/idea.md", "Projects/old.md", "Projects/plan.20260101-101500.bak.md", "Projects/plan.md"]);
+		expect(page.notes.map((note) => note.path).sort()).toEqual([
+			"Drafts/idea.md",
+			"Projects/old.md",
+			"Projects/plan.20260101-101500.bak.md",
+			"Projects/plan.md",
+		]);
 	});
 
 	it("leaves hidden notes out of search, tags and links", async () => {
@@ -98,7 +117,10 @@ describe("a note outside the key's read list does not exist for it", () => {
 	it("never tells a change feed about a hidden note", async () => {
 		const { gateway, notes } = await open();
 		const told: string[] = [];
-		const stop = notes.onNoteChanged(() => READER, (change) => void told.push(change.path));
+		const stop = notes.onNoteChanged(
+			() => READER,
+			(change) => void told.push(change.path),
+		);
 		gateway.externalEdit("Private/diary.md", "changed\n");
 		gateway.externalEdit("Projects/old.md", "changed\n");
 		await new Promise((resolve) => setTimeout(resolve, 50));
@@ -111,8 +133,12 @@ describe("a note outside the key's read list does not exist for it", () => {
 		const { notes } = await open();
 		const writer = agentActor("writer", "key:writer");
 		// Another key's stale write to the hidden note makes a conflict and a .bak; its write makes activity.
-		await notes.write(writeRequest("Private/diary.md", "stale\n", { revision: revisionOf("not what it holds"), actor: writer }));
-		await notes.write(writeRequest("Private/deep/more.md", "new\n", { basedOn: VAULT["Private/deep/more.md"], actor: writer }));
+		await notes.write(
+			writeRequest("Private/diary.md", "stale\n", { revision: revisionOf("not what it holds"), actor: writer }),
+		);
+		await notes.write(
+			writeRequest("Private/deep/more.md", "new\n", { basedOn: VAULT["Private/deep/more.md"], actor: writer }),
+		);
 		expect(notes.listConflicts(writer).length).toBe(1);
 		expect(notes.listConflicts(READER)).toEqual([]);
 		const id = notes.listConflicts(writer)[0]!.id;
@@ -133,8 +159,16 @@ describe("a note the key may not change is never changed", () => {
 		const before = snapshot(gateway);
 		for (const change of ["replace", "append", "delete"] as const) {
 			const operation = change === "delete" ? ({ kind: "delete" } as const) : ({ kind: change, body: "x\n" } as const);
-			const outcome = await notes.write(writeRequest(path, operation, { ...(path in VAULT ? { basedOn: VAULT[path as keyof typeof VAULT] } : {}), actor: READER }));
-			expect(outcome).toMatchObject({ kind: "refused", refusal: { reason: "scope-forbidden", why, key: "reader", path } });
+			const outcome = await notes.write(
+				writeRequest(path, operation, {
+					...(path in VAULT ? { basedOn: VAULT[path as keyof typeof VAULT] } : {}),
+					actor: READER,
+				}),
+			);
+			expect(outcome).toMatchObject({
+				kind: "refused",
+				refusal: { reason: "scope-forbidden", why, key: "reader", path },
+			});
 		}
 		expect(snapshot(gateway)).toEqual(before);
 		expect(notes.listConflicts(PERSON)).toEqual([]);
@@ -142,13 +176,23 @@ describe("a note the key may not change is never changed", () => {
 
 	it("names the glob that made the note read-only", async () => {
 		const { notes } = await open();
-		const outcome = await notes.write(writeRequest("Projects/old.md", "x\n", { basedOn: VAULT["Projects/old.md"], actor: READER }));
-		expect(outcome).toMatchObject({ refusal: { why: "read-only", field: "read", pattern: "Projects/**", access: "read" } });
+		const outcome = await notes.write(
+			writeRequest("Projects/old.md", "x\n", { basedOn: VAULT["Projects/old.md"], actor: READER }),
+		);
+		expect(outcome).toMatchObject({
+			refusal: { why: "read-only", field: "read", pattern: "Projects/**", access: "read" },
+		});
 	});
 
 	it("writes a note inside the write list", async () => {
 		const { gateway, notes } = await open();
-		expect((await notes.write(writeRequest("Projects/plan.md", "new plan\n", { basedOn: VAULT["Projects/plan.md"], actor: READER }))).kind).toBe("written");
+		expect(
+			(
+				await notes.write(
+					writeRequest("Projects/plan.md", "new plan\n", { basedOn: VAULT["Projects/plan.md"], actor: READER }),
+				)
+			).kind,
+		).toBe("written");
 		expect(gateway.notes.get("Projects/plan.md")).toBe("new plan\n");
 	});
 
@@ -156,25 +200,72 @@ describe("a note the key may not change is never changed", () => {
 		const { gateway, notes } = await open();
 		const before = snapshot(gateway);
 		const ifMatch = (text: string) => ({ kind: "tags" as const, tags: [{ weak: false, opaque: revisionOf(text) }] });
-		const move = (from: string, to: string) => notes.move({ from, to, actor: READER, ifMatch: ifMatch(gateway.notes.get(from) ?? ""), overwrite: false, destinationIfMatch: { kind: "absent" } });
+		const move = (from: string, to: string) =>
+			notes.move({
+				from,
+				to,
+				actor: READER,
+				ifMatch: ifMatch(gateway.notes.get(from) ?? ""),
+				overwrite: false,
+				destinationIfMatch: { kind: "absent" },
+			});
 		expect(await move("Private/diary.md", "Projects/diary.md")).toEqual({ kind: "missing" });
-		expect(await move("Projects/plan.md", "Private/plan.md")).toMatchObject({ kind: "refused", side: "destination", refusal: { reason: "scope-forbidden", why: "outside-read" } });
-		expect(await move("Projects/old.md", "Projects/plan2.md")).toMatchObject({ kind: "refused", side: "source", refusal: { why: "read-only" } });
-		expect(await move("Projects/plan.md", "Drafts/plan.md")).toMatchObject({ kind: "refused", side: "destination", refusal: { why: "not-proposable" } });
-		expect(await notes.copy({ from: "Private/diary.md", to: "Projects/plan.md", actor: READER, ifMatch: { kind: "absent" }, overwrite: false, destinationIfMatch: { kind: "absent" } })).toEqual({ kind: "missing" });
-		expect(await notes.copy({ from: "Projects/old.md", to: "Projects/new.md", actor: READER, ifMatch: { kind: "absent" }, overwrite: false, destinationIfMatch: { kind: "absent" } })).toMatchObject({ kind: "refused", side: "destination", refusal: { why: "read-only" } });
+		expect(await move("Projects/plan.md", "Private/plan.md")).toMatchObject({
+			kind: "refused",
+			side: "destination",
+			refusal: { reason: "scope-forbidden", why: "outside-read" },
+		});
+		expect(await move("Projects/old.md", "Projects/plan2.md")).toMatchObject({
+			kind: "refused",
+			side: "source",
+			refusal: { why: "read-only" },
+		});
+		expect(await move("Projects/plan.md", "Drafts/plan.md")).toMatchObject({
+			kind: "refused",
+			side: "destination",
+			refusal: { why: "not-proposable" },
+		});
+		expect(
+			await notes.copy({
+				from: "Private/diary.md",
+				to: "Projects/plan.md",
+				actor: READER,
+				ifMatch: { kind: "absent" },
+				overwrite: false,
+				destinationIfMatch: { kind: "absent" },
+			}),
+		).toEqual({ kind: "missing" });
+		expect(
+			await notes.copy({
+				from: "Projects/old.md",
+				to: "Projects/new.md",
+				actor: READER,
+				ifMatch: { kind: "absent" },
+				overwrite: false,
+				destinationIfMatch: { kind: "absent" },
+			}),
+		).toMatchObject({ kind: "refused", side: "destination", refusal: { why: "read-only" } });
 		expect(snapshot(gateway)).toEqual(before);
 	});
 
 	it("refuses undo and revert of a note it may not change", async () => {
 		const { gateway, notes } = await open();
 		const other = agentActor("other", "key:other");
-		const written = await notes.write(writeRequest("Projects/old.md", "changed by other\n", { basedOn: VAULT["Projects/old.md"], actor: other }));
+		const written = await notes.write(
+			writeRequest("Projects/old.md", "changed by other\n", { basedOn: VAULT["Projects/old.md"], actor: other }),
+		);
 		expect(written.kind).toBe("written");
 		const now = revisionOf("changed by other\n");
 		const ifMatch = { kind: "tags" as const, tags: [{ weak: false, opaque: now }] };
-		expect(await notes.undo.restore(READER, "Projects/old.md", revisionOf(VAULT["Projects/old.md"]), ifMatch, { kind: "absent" })).toMatchObject({ kind: "refused", refusal: { reason: "scope-forbidden", why: "read-only" } });
-		expect(await notes.undo.revert(READER, "Projects/old.md", undefined, ifMatch)).toMatchObject({ kind: "write", outcome: { kind: "refused", refusal: { reason: "scope-forbidden" } } });
+		expect(
+			await notes.undo.restore(READER, "Projects/old.md", revisionOf(VAULT["Projects/old.md"]), ifMatch, {
+				kind: "absent",
+			}),
+		).toMatchObject({ kind: "refused", refusal: { reason: "scope-forbidden", why: "read-only" } });
+		expect(await notes.undo.revert(READER, "Projects/old.md", undefined, ifMatch)).toMatchObject({
+			kind: "write",
+			outcome: { kind: "refused", refusal: { reason: "scope-forbidden" } },
+		});
 		expect(gateway.notes.get("Projects/old.md")).toBe("changed by other\n");
 	});
 });
@@ -183,27 +274,44 @@ describe("a note the key may only propose to", () => {
 	it("goes to the proposal sink with the request as sent, and the note is not touched", async () => {
 		const sink = new FakeSink();
 		const { gateway, notes } = await open(sink);
-		const request = writeRequest("Drafts/idea.md", "# Idea, better\n", { basedOn: VAULT["Drafts/idea.md"], actor: READER });
-		expect(await notes.write(request)).toEqual({ kind: "proposed", id: "p-1", path: "Drafts/idea.md", backupPath: "Drafts/idea.md.proposal.bak.md" });
+		const request = writeRequest("Drafts/idea.md", "# Idea, better\n", {
+			basedOn: VAULT["Drafts/idea.md"],
+			actor: READER,
+		});
+		expect(await notes.write(request)).toEqual({
+			kind: "proposed",
+			id: "p-1",
+			path: "Drafts/idea.md",
+			backupPath: "Drafts/idea.md.proposal.bak.md",
+		});
 		expect(sink.received).toEqual([request]);
 		expect(gateway.notes.get("Drafts/idea.md")).toBe(VAULT["Drafts/idea.md"]);
 		// Appends, edits and patches carry content too; a new note in a propose folder is a proposal as well.
-		expect((await notes.write(writeRequest("Drafts/idea.md", { kind: "append", body: "more\n" }, { actor: READER }))).kind).toBe("proposed");
+		expect(
+			(await notes.write(writeRequest("Drafts/idea.md", { kind: "append", body: "more\n" }, { actor: READER }))).kind,
+		).toBe("proposed");
 		expect((await notes.write(writeRequest("Drafts/new.md", "new\n", { actor: READER }))).kind).toBe("proposed");
 		expect(gateway.notes.has("Drafts/new.md")).toBe(false);
 	});
 
 	it("is refused, not written, when the host takes no proposals", async () => {
 		const { gateway, notes } = await open(null);
-		const outcome = await notes.write(writeRequest("Drafts/idea.md", "# Idea, better\n", { basedOn: VAULT["Drafts/idea.md"], actor: READER }));
-		expect(outcome).toMatchObject({ kind: "refused", refusal: { reason: "scope-forbidden", why: "no-proposals", field: "propose", pattern: "Drafts/**" } });
+		const outcome = await notes.write(
+			writeRequest("Drafts/idea.md", "# Idea, better\n", { basedOn: VAULT["Drafts/idea.md"], actor: READER }),
+		);
+		expect(outcome).toMatchObject({
+			kind: "refused",
+			refusal: { reason: "scope-forbidden", why: "no-proposals", field: "propose", pattern: "Drafts/**" },
+		});
 		expect(gateway.notes.get("Drafts/idea.md")).toBe(VAULT["Drafts/idea.md"]);
 	});
 
 	it("refuses a delete, which a proposal cannot carry, and never calls the sink for it", async () => {
 		const sink = new FakeSink();
 		const { gateway, notes } = await open(sink);
-		const outcome = await notes.write(writeRequest("Drafts/idea.md", { kind: "delete" }, { basedOn: VAULT["Drafts/idea.md"], actor: READER }));
+		const outcome = await notes.write(
+			writeRequest("Drafts/idea.md", { kind: "delete" }, { basedOn: VAULT["Drafts/idea.md"], actor: READER }),
+		);
 		expect(outcome).toMatchObject({ kind: "refused", refusal: { reason: "scope-forbidden", why: "not-proposable" } });
 		expect(sink.received).toEqual([]);
 		expect(gateway.notes.has("Drafts/idea.md")).toBe(true);
@@ -212,8 +320,14 @@ describe("a note the key may only propose to", () => {
 	it("never goes to the sink for the person or an unscoped key", async () => {
 		const sink = new FakeSink();
 		const { notes } = await open(sink);
-		expect((await notes.write(writeRequest("Drafts/idea.md", "mine\n", { basedOn: VAULT["Drafts/idea.md"], actor: PERSON }))).kind).toBe("written");
-		expect((await notes.write(writeRequest("Drafts/idea.md", "theirs\n", { basedOn: "mine\n", actor: agentActor("other") }))).kind).toBe("written");
+		expect(
+			(await notes.write(writeRequest("Drafts/idea.md", "mine\n", { basedOn: VAULT["Drafts/idea.md"], actor: PERSON })))
+				.kind,
+		).toBe("written");
+		expect(
+			(await notes.write(writeRequest("Drafts/idea.md", "theirs\n", { basedOn: "mine\n", actor: agentActor("other") })))
+				.kind,
+		).toBe("written");
 		expect(sink.received).toEqual([]);
 	});
 });
@@ -229,12 +343,27 @@ describe("commands and key scopes", () => {
 
 describe("scopes, the backup folder and the disk", () => {
 	it("lists the backup folder's mirror of a folder the key may see, and nothing of one it may not", async () => {
-		const gateway = new MemoryGateway({ "Projects/plan.md": "plan\n", "Backups/Projects/plan.20260101-000000.bak.md": "kept\n", "Backups/Private/diary.20260101-000000.bak.md": "SECRET\n" });
+		const gateway = new MemoryGateway({
+			"Projects/plan.md": "plan\n",
+			"Backups/Projects/plan.20260101-000000.bak.md": "kept\n",
+			"Backups/Private/diary.20260101-000000.bak.md": "SECRET\n",
+		});
 		const settings = { ...structuredClone(DEFAULT_SETTINGS), backupFolder: "Backups" };
-		const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+		const guard = await openRevisionGuard({
+			gateway,
+			storage: new MemoryStorage(),
+			settings: () => settings,
+			configDir: ".obsidian",
+			timers: nodeTimers,
+		});
 		const reader = agentActor("reader", "key:reader", undefined, scopeOf({ read: ["Projects/**"], write: [] }));
-		expect((await guard.notes.listFolder(reader, ""))!.map((entry) => entry.path).sort()).toEqual(["Backups/", "Projects/"]);
-		expect((await guard.notes.listFolder(reader, "Backups"))!.map((entry) => entry.path)).toEqual(["Backups/Projects/"]);
+		expect((await guard.notes.listFolder(reader, ""))!.map((entry) => entry.path).sort()).toEqual([
+			"Backups/",
+			"Projects/",
+		]);
+		expect((await guard.notes.listFolder(reader, "Backups"))!.map((entry) => entry.path)).toEqual([
+			"Backups/Projects/",
+		]);
 		expect(await guard.notes.listFolder(reader, "Backups/Private")).toBeNull();
 		expect((await guard.notes.read(reader, "Backups/Projects/plan.20260101-000000.bak.md")).kind).toBe("read");
 		expect(await guard.notes.read(reader, "Backups/Private/diary.20260101-000000.bak.md")).toEqual({ kind: "missing" });
@@ -246,9 +375,18 @@ describe("scopes, the backup folder and the disk", () => {
 				return true;
 			}
 		}
-		for (const [gateway, folds] of [[new FoldingGateway({ "Private/x.md": "x\n" }), true], [new MemoryGateway({ "Private/x.md": "x\n" }), false]] as const) {
+		for (const [gateway, folds] of [
+			[new FoldingGateway({ "Private/x.md": "x\n" }), true],
+			[new MemoryGateway({ "Private/x.md": "x\n" }), false],
+		] as const) {
 			const settings = structuredClone(DEFAULT_SETTINGS);
-			const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+			const guard = await openRevisionGuard({
+				gateway,
+				storage: new MemoryStorage(),
+				settings: () => settings,
+				configDir: ".obsidian",
+				timers: nodeTimers,
+			});
 			const key = { name: "k", key: "k".repeat(43), created: "", read: ["**"], write: ["**"], propose: ["private/**"] };
 			const compiled = guard.notes.keyScope(key);
 			if (!compiled.ok) throw new Error(compiled.problem.message);

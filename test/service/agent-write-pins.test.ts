@@ -15,7 +15,11 @@ describe("AgentWritePins", () => {
 	});
 
 	it("starts from the history's latest writes, newest first, keeping only the limit", () => {
-		const pins = new AgentWritePins(2, [{ revision: "z", replaced: "y" }, { revision: "y", replaced: "x" }, { revision: "x", replaced: "w" }]);
+		const pins = new AgentWritePins(2, [
+			{ revision: "z", replaced: "y" },
+			{ revision: "y", replaced: "x" },
+			{ revision: "x", replaced: "w" },
+		]);
 		expect(["w", "x", "y", "z"].filter((revision) => pins.has(revision))).toEqual(["x", "y", "z"]);
 		pins.add("q", undefined);
 		expect(["w", "x", "y", "z", "q"].filter((revision) => pins.has(revision))).toEqual(["y", "z", "q"]);

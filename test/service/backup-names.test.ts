@@ -37,7 +37,12 @@ describe("BackupNames.inTurn", () => {
 				if (fail) throw new Error("disk full");
 				return "written";
 			});
-		const outcomes = Array.from({ length: 10 }, (_, n) => write(n === 0).then((value) => value, (error: Error) => error.message));
+		const outcomes = Array.from({ length: 10 }, (_, n) =>
+			write(n === 0).then(
+				(value) => value,
+				(error: Error) => error.message,
+			),
+		);
 		for (let round = 0; round < 10; round++) {
 			await new Promise((resolve) => setImmediate(resolve));
 			expect(running).toBeLessThanOrEqual(4);
@@ -57,7 +62,14 @@ describe("refusals of one note within one second", () => {
 	it("each try one name: the numbers already taken are not tried again, and every body keeps its own .bak", async () => {
 		const gateway = new MemoryGateway({ "a.md": "now\n" });
 		const settings = structuredClone(DEFAULT_SETTINGS);
-		const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 21, 10, 15, 0) });
+		const guard = await openRevisionGuard({
+			gateway,
+			storage: new MemoryStorage(),
+			settings: () => settings,
+			configDir: ".obsidian",
+			timers: nodeTimers,
+			now: () => Date.UTC(2026, 10, 21, 10, 15, 0),
+		});
 		const creates = vi.spyOn(gateway, "createExclusive");
 		const refusals = 60;
 		for (let n = 0; n < refusals; n++) {

@@ -60,14 +60,36 @@ const PLACES: Record<string, () => Promise<Place>> = {
 
 const NOW = Date.UTC(2026, 10, 21, 10, 15, 0);
 
-async function openGuard(storage: StateStorage, gateway = new MemoryGateway({ "a.md": "now\n", "b.md": "now\n" })): Promise<RevisionGuard> {
+async function openGuard(
+	storage: StateStorage,
+	gateway = new MemoryGateway({ "a.md": "now\n", "b.md": "now\n" }),
+): Promise<RevisionGuard> {
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	return openRevisionGuard({ gateway, storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => NOW });
+	return openRevisionGuard({
+		gateway,
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now: () => NOW,
+	});
 }
 
 function record(n: number, extra: Partial<ConflictRecord> = {}): ConflictRecord {
 	const id = `c-20261121-101500-${String(n).padStart(6, "0")}`;
-	return { id, path: `notes/n${n}.md`, reason: "stale", sentRevision: "s".repeat(64), currentRevision: "c".repeat(64), proposedRevision: "p".repeat(64), backupPath: `notes/n${n}.20261121-101500.bak.md`, agent: "bot", time: new Date(NOW).toISOString(), status: "open", ...extra };
+	return {
+		id,
+		path: `notes/n${n}.md`,
+		reason: "stale",
+		sentRevision: "s".repeat(64),
+		currentRevision: "c".repeat(64),
+		proposedRevision: "p".repeat(64),
+		backupPath: `notes/n${n}.20261121-101500.bak.md`,
+		agent: "bot",
+		time: new Date(NOW).toISOString(),
+		status: "open",
+		...extra,
+	};
 }
 
 async function refuse(guard: RevisionGuard, path: string, body: string): Promise<string> {
@@ -123,7 +145,9 @@ for (const [name, makePlace] of Object.entries(PLACES)) {
 		it("keep a damaged line in the middle aside as evidence, and load every line around it", async () => {
 			const place = await makePlace();
 			const storage = place.storage();
-			const log = [JSON.stringify({ put: record(1) }), "{not json", "42", JSON.stringify({ put: record(2) }), ""].join("\n");
+			const log = [JSON.stringify({ put: record(1) }), "{not json", "42", JSON.stringify({ put: record(2) }), ""].join(
+				"\n",
+			);
 			await storage.append(CONFLICT_LOG_FILE, log);
 
 			const guard = await openGuard(place.storage());
@@ -135,7 +159,10 @@ for (const [name, makePlace] of Object.entries(PLACES)) {
 
 		it("load an older install's conflicts.json unchanged, and leave the file as it was", async () => {
 			const place = await makePlace();
-			const old = JSON.stringify({ version: 1, records: [record(1), record(2, { status: "resolved", resolvedAt: new Date(NOW).toISOString() })] });
+			const old = JSON.stringify({
+				version: 1,
+				records: [record(1), record(2, { status: "resolved", resolvedAt: new Date(NOW).toISOString() })],
+			});
 			await place.storage().write(CONFLICTS_FILE, old);
 
 			const guard = await openGuard(place.storage());
@@ -144,7 +171,11 @@ for (const [name, makePlace] of Object.entries(PLACES)) {
 			expect(await place.names()).not.toContain(CONFLICT_LOG_FILE);
 			const added = await refuse(guard, "a.md", "new\n");
 			await guard.persistence.conflictsSaved();
-			expect((await openGuard(place.storage())).conflicts.list().map((kept) => kept.id)).toEqual([added, record(2).id, record(1).id]);
+			expect((await openGuard(place.storage())).conflicts.list().map((kept) => kept.id)).toEqual([
+				added,
+				record(2).id,
+				record(1).id,
+			]);
 		});
 
 		it("compact a long log into the snapshot without losing a record or its order", async () => {
@@ -178,7 +209,10 @@ for (const [name, makePlace] of Object.entries(PLACES)) {
 			await guard.close();
 			expect(await place.names()).not.toContain(CONFLICT_LOG_FILE);
 			// The snapshot also says which logged changes it holds (journalSeq), so none is replayed over it later.
-			expect(JSON.parse((await place.storage().read(CONFLICTS_FILE))!)).toEqual({ ...before, journalSeq: expect.any(Number) });
+			expect(JSON.parse((await place.storage().read(CONFLICTS_FILE))!)).toEqual({
+				...before,
+				journalSeq: expect.any(Number),
+			});
 		});
 	});
 }
@@ -206,7 +240,12 @@ describe("the conflict log's commits", () => {
 		release();
 		await allSaved;
 		expect(appends).toHaveLength(2);
-		expect(appends[1]!.split("\n").filter((line) => line !== "").map((line) => (JSON.parse(line) as { put: ConflictRecord }).put.id)).toEqual([2, 3, 4, 5].map((n) => record(n).id));
+		expect(
+			appends[1]!
+				.split("\n")
+				.filter((line) => line !== "")
+				.map((line) => (JSON.parse(line) as { put: ConflictRecord }).put.id),
+		).toEqual([2, 3, 4, 5].map((n) => record(n).id));
 		expect(storage.files.get(CONFLICT_LOG_FILE)).toBe(appends.join(""));
 	});
 

@@ -10,20 +10,30 @@ import { agentActor } from "../../src/service/actor";
 async function conflictScenario() {
 	const gateway = new MemoryGateway({ "n.md": "one\ntwo\nthree\n" });
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new MemoryStorage(),
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+	});
 	const read = (await gateway.read("n.md"))!;
 	await guard.tracker.served(read);
 	gateway.notes.set("n.md", "one\ntwo (you)\nthree\n");
-	const outcome = await guard.writer.write(writeRequest("n.md", "one\ntwo (agent)\nthree\n", { basedOn: read.content }));
+	const outcome = await guard.writer.write(
+		writeRequest("n.md", "one\ntwo (agent)\nthree\n", { basedOn: read.content }),
+	);
 	if (outcome.kind !== "refused" || !outcome.conflict) throw new Error("expected a conflict");
 	return { gateway, guard, settings, id: outcome.conflict.id, backupPath: outcome.conflict.backupPath! };
 }
 
 describe("ConflictResolver", () => {
-	it("settles a conflict when an agent, even one whose key is named \"you\", writes on top of the revision it was refused against", async () => {
+	it('settles a conflict when an agent, even one whose key is named "you", writes on top of the revision it was refused against', async () => {
 		const { guard, id } = await conflictScenario();
 		const current = guard.conflicts.get(id)!.currentRevision!;
-		const outcome = await guard.writer.write(writeRequest("n.md", "one\ntwo (you) and (agent)\nthree\n", { revision: current, actor: agentActor("you") }));
+		const outcome = await guard.writer.write(
+			writeRequest("n.md", "one\ntwo (you) and (agent)\nthree\n", { revision: current, actor: agentActor("you") }),
+		);
 		expect(outcome.kind).toBe("written");
 		expect(guard.conflicts.get(id)).toMatchObject({ status: "resolved", resolvedBy: "you" });
 	});
@@ -31,7 +41,12 @@ describe("ConflictResolver", () => {
 	it("gathers base, the note now and the proposal", async () => {
 		const { guard, id } = await conflictScenario();
 		const sides = (await guard.resolver.sides(id))!;
-		expect(sides).toMatchObject({ base: "one\ntwo\nthree\n", mine: "one\ntwo (you)\nthree\n", theirs: "one\ntwo (agent)\nthree\n", mineRevision: revisionOf("one\ntwo (you)\nthree\n") });
+		expect(sides).toMatchObject({
+			base: "one\ntwo\nthree\n",
+			mine: "one\ntwo (you)\nthree\n",
+			theirs: "one\ntwo (agent)\nthree\n",
+			mineRevision: revisionOf("one\ntwo (you)\nthree\n"),
+		});
 	});
 
 	it("finds the proposal in the .bak when the retained copy is gone", async () => {

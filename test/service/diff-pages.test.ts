@@ -27,7 +27,15 @@ describe("DiffPages", () => {
 		const diffs = new DiffPages(async () => {
 			await gate;
 		}, 0);
-		const pages = [1, 2, 3].map((n) => diffs.page({ path: `${n}.md`, from: side(`a${n}`, text("x", 100)), to: side(`b${n}`, text("y", 100)), offset: 0, maxBytes: 1_024 }));
+		const pages = [1, 2, 3].map((n) =>
+			diffs.page({
+				path: `${n}.md`,
+				from: side(`a${n}`, text("x", 100)),
+				to: side(`b${n}`, text("y", 100)),
+				offset: 0,
+				maxBytes: 1_024,
+			}),
+		);
 		// Every diff stops at its first turn for the host: only two have started.
 		await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(diffs.computed).toBe(2);
@@ -41,7 +49,13 @@ describe("DiffPages", () => {
 		const diffs = new DiffPages(async () => {
 			if (fail) throw new Error("host gone");
 		}, 0);
-		const request = { path: "a.md", from: side("r1", text("old", 100)), to: side("r2", text("new", 100)), offset: 0, maxBytes: 1_024 };
+		const request = {
+			path: "a.md",
+			from: side("r1", text("old", 100)),
+			to: side("r2", text("new", 100)),
+			offset: 0,
+			maxBytes: 1_024,
+		};
 		await expect(diffs.page(request)).rejects.toThrow("host gone");
 		fail = false;
 		expect((await diffs.page(request)).text).toContain("--- a/a.md@r1");

@@ -18,7 +18,10 @@ import { writeRequest } from "../helpers/write-request";
 /** A gateway whose next write is in place at once but durable only when the test says so. */
 class SlowDiskGateway extends MemoryGateway {
 	holdNextDurable: Promise<void> | null = null;
-	override async mutate<T>(path: string, decide: (current: string | null) => MutationPlan<T>): Promise<MutationOutcome<T>> {
+	override async mutate<T>(
+		path: string,
+		decide: (current: string | null) => MutationPlan<T>,
+	): Promise<MutationOutcome<T>> {
 		const outcome = await super.mutate(path, decide);
 		if (outcome.stat === null || this.holdNextDurable === null) return outcome;
 		const durable = this.holdNextDurable;
@@ -30,7 +33,14 @@ class SlowDiskGateway extends MemoryGateway {
 async function open(initial: Record<string, string>) {
 	const gateway = new SlowDiskGateway(initial);
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 26, 10, 0, 0) });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new MemoryStorage(),
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now: () => Date.UTC(2026, 10, 26, 10, 0, 0),
+	});
 	return { gateway, guard };
 }
 
@@ -40,13 +50,17 @@ describe("a write not yet durable and the note's lock", () => {
 		const disk = deferred();
 		gateway.holdNextDurable = disk.promise;
 		let answered = false;
-		const first = guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" })).then((outcome) => ((answered = true), outcome));
+		const first = guard.writer
+			.write(writeRequest("a.md", "first\n", { basedOn: "now\n" }))
+			.then((outcome) => ((answered = true), outcome));
 		for (let i = 0; i < 5; i++) await settle();
 		expect(gateway.notes.get("a.md")).toBe("first\n");
 		expect(answered).toBe(false);
 
 		// Built on what is in place: it needs the lock the first write no longer holds.
-		const second = await guard.writer.write(writeRequest("a.md", "second\n", { basedOn: "first\n", actor: agentActor("other") }));
+		const second = await guard.writer.write(
+			writeRequest("a.md", "second\n", { basedOn: "first\n", actor: agentActor("other") }),
+		);
 		expect(second.kind).toBe("written");
 		expect(gateway.notes.get("a.md")).toBe("second\n");
 		expect(answered).toBe(false);
@@ -56,7 +70,12 @@ describe("a write not yet durable and the note's lock", () => {
 		expect(outcome.kind).toBe("written");
 		expect(outcome.kind === "written" && outcome.revision).toBe(revisionOf("first\n"));
 		// History and the tracker learned of both writes in the order they landed.
-		expect(guard.history.entries("a.md").map((entry) => entry.revision).slice(-2)).toEqual([revisionOf("first\n"), revisionOf("second\n")]);
+		expect(
+			guard.history
+				.entries("a.md")
+				.map((entry) => entry.revision)
+				.slice(-2),
+		).toEqual([revisionOf("first\n"), revisionOf("second\n")]);
 		expect(guard.history.latest("a.md")?.revision).toBe(revisionOf("second\n"));
 	});
 
@@ -68,7 +87,10 @@ describe("a write not yet durable and the note's lock", () => {
 			const first = guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" }));
 			for (let i = 0; i < 5; i++) await settle();
 			let answered = false;
-			const request = second === "retry" ? writeRequest("a.md", "first\n", { basedOn: "now\n", actor: agentActor("other") }) : { ...writeRequest("a.md", "", { basedOn: "first\n" }), operation: { kind: "delete" as const } };
+			const request =
+				second === "retry"
+					? writeRequest("a.md", "first\n", { basedOn: "now\n", actor: agentActor("other") })
+					: { ...writeRequest("a.md", "", { basedOn: "first\n" }), operation: { kind: "delete" as const } };
 			const later = guard.writer.write(request).then((outcome) => ((answered = true), outcome));
 			for (let i = 0; i < 5; i++) await settle();
 			// Its own step is over (nothing to write, or the note moved to the trash), but what it stands on is not on disk.
@@ -85,7 +107,9 @@ describe("a write not yet durable and the note's lock", () => {
 		gateway.holdNextDurable = disk.promise;
 		const first = guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" }));
 		for (let i = 0; i < 5; i++) await settle();
-		const stale = await guard.writer.write(writeRequest("a.md", "stale\n", { basedOn: "now\n", actor: agentActor("other") }));
+		const stale = await guard.writer.write(
+			writeRequest("a.md", "stale\n", { basedOn: "now\n", actor: agentActor("other") }),
+		);
 		expect(stale.kind).toBe("refused");
 		expect(gateway.notes.get("a.md")).toBe("first\n");
 		disk.release();

@@ -11,7 +11,14 @@ async function open(initial: Record<string, string>) {
 	const gateway = new MemoryGateway(initial);
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const storage = new MemoryStorage();
-	const guard = await openRevisionGuard({ gateway, storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 21, 10, 15, 0) });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now: () => Date.UTC(2026, 10, 21, 10, 15, 0),
+	});
 	return { gateway, guard, settings, storage };
 }
 
@@ -58,7 +65,9 @@ describe("GuardedWriter", () => {
 		const { guard, settings } = await open({ "notes/Plan.md": "now\n" });
 		settings.backupFolder = "Backups";
 		const outcome = await guard.writer.write(writeRequest("notes/Plan.md", "agent\n", { basedOn: "old\n" }));
-		expect(outcome.kind === "refused" && outcome.conflict?.backupPath).toBe("Backups/notes/Plan.20261121-101500.bak.md");
+		expect(outcome.kind === "refused" && outcome.conflict?.backupPath).toBe(
+			"Backups/notes/Plan.20261121-101500.bak.md",
+		);
 	});
 
 	it("serializes concurrent writes to one note so exactly one holder of a token wins", async () => {
@@ -88,7 +97,9 @@ describe("GuardedWriter with exact edits", () => {
 		const reader = agentActor("bot", "client-1");
 		guard.reads.record("client-1", "a.md", "an-old-revision", Date.UTC(2026, 10, 21, 10, 15, 0));
 		const [first, second] = await Promise.all([
-			guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "one", new: "ONE" }] }, { actor: reader })),
+			guard.writer.write(
+				writeRequest("a.md", { kind: "edit", edits: [{ old: "one", new: "ONE" }] }, { actor: reader }),
+			),
 			guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "three", new: "THREE" }] })),
 		]);
 		expect([first.kind, second.kind]).toEqual(["written", "written"]);
@@ -97,7 +108,9 @@ describe("GuardedWriter with exact edits", () => {
 
 	it("keeps a stale edit's result as a .bak when a revision was sent", async () => {
 		const { guard, gateway } = await open({ "a.md": "one\ntwo\n" });
-		const outcome = await guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "two", new: "TWO" }] }, { basedOn: "older\n" }));
+		const outcome = await guard.writer.write(
+			writeRequest("a.md", { kind: "edit", edits: [{ old: "two", new: "TWO" }] }, { basedOn: "older\n" }),
+		);
 		expect(outcome.kind).toBe("refused");
 		const backup = outcome.kind === "refused" ? outcome.conflict?.backupPath : null;
 		expect(gateway.notes.get(backup!)).toBe("one\nTWO\n");
@@ -114,7 +127,13 @@ describe("GuardedWriter keeps what a stale patch or edit meant, even when it no 
 		await guard.notes.read(agent, "a.md");
 		gateway.notes.set("a.md", "# Plan\n## Soon\n- one\n- person\n");
 		const instruction = { operation: "append", targetType: "heading", target: "Plan::Next" } as const;
-		const outcome = await guard.writer.write(writeRequest("a.md", { kind: "patch", apply: (current) => applyPatch(current, instruction, "- agent\n") }, { basedOn: read, actor: agent }));
+		const outcome = await guard.writer.write(
+			writeRequest(
+				"a.md",
+				{ kind: "patch", apply: (current) => applyPatch(current, instruction, "- agent\n") },
+				{ basedOn: read, actor: agent },
+			),
+		);
 		expect(outcome.kind === "refused" && outcome.refusal.reason).toBe("stale");
 		const backup = outcome.kind === "refused" ? outcome.conflict?.backupPath : null;
 		expect(gateway.notes.get(backup!)).toBe("# Plan\n## Next\n- one\n- agent\n");
@@ -126,7 +145,9 @@ describe("GuardedWriter keeps what a stale patch or edit meant, even when it no 
 		const agent = agentActor("bot", "client-1");
 		await guard.notes.read(agent, "a.md");
 		gateway.notes.set("a.md", "one\n2\n");
-		const outcome = await guard.writer.write(writeRequest("a.md", { kind: "edit", edits: [{ old: "two", new: "TWO" }] }, { basedOn: read, actor: agent }));
+		const outcome = await guard.writer.write(
+			writeRequest("a.md", { kind: "edit", edits: [{ old: "two", new: "TWO" }] }, { basedOn: read, actor: agent }),
+		);
 		const backup = outcome.kind === "refused" ? outcome.conflict?.backupPath : null;
 		expect(gateway.notes.get(backup!)).toBe("one\nTWO\n");
 	});

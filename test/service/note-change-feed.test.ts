@@ -18,12 +18,23 @@ import { writeRequest } from "../helpers/write-request";
 async function feed(initial: Record<string, string> = { "a.md": "one\n", "b.md": "bee\n" }) {
 	const gateway = new MemoryGateway(initial);
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new MemoryStorage(),
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+	});
 	const told: NoteChange[] = [];
-	const stop = guard.notes.onNoteChanged(() => PERSON, (change) => void told.push(change), (path) => path !== "b.md");
+	const stop = guard.notes.onNoteChanged(
+		() => PERSON,
+		(change) => void told.push(change),
+		(path) => path !== "b.md",
+	);
 	/** The distinct changes told, in the order they were first told. */
 	const changes = () => [...new Map(told.map((change) => [JSON.stringify(change), change])).values()];
-	const seen = (count: number) => vi.waitFor(() => expect(changes().length).toBeGreaterThanOrEqual(count), { timeout: 5000, interval: 1 });
+	const seen = (count: number) =>
+		vi.waitFor(() => expect(changes().length).toBeGreaterThanOrEqual(count), { timeout: 5000, interval: 1 });
 	return { gateway, guard, changes, stop, seen };
 }
 
@@ -55,7 +66,9 @@ describe("AgentNotes.onNoteChanged", () => {
 			stopEditing();
 			gateway.notes.set("a.md", "three, outside\n");
 		});
-		expect((await guard.notes.write(writeRequest("a.md", "two\n", { basedOn: "one\n", actor: ALICE }))).kind).toBe("written");
+		expect((await guard.notes.write(writeRequest("a.md", "two\n", { basedOn: "one\n", actor: ALICE }))).kind).toBe(
+			"written",
+		);
 		await seen(1);
 		expect(changes()[0]).toEqual({ path: "a.md", revision: revisionOf("three, outside\n"), by: null });
 	});

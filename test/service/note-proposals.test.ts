@@ -14,23 +14,44 @@ const PROPOSED = "one\ntwo (agent)\nthree\n";
 async function proposed() {
 	const gateway = new MemoryGateway({ "n.md": NOTE });
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
-	const { id, backupPath } = await guard.proposals.propose(writeRequest("n.md", PROPOSED, { actor: agentActor("claude") }));
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new MemoryStorage(),
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+	});
+	const { id, backupPath } = await guard.proposals.propose(
+		writeRequest("n.md", PROPOSED, { actor: agentActor("claude") }),
+	);
 	return { gateway, guard, settings, notes: guard.notes, id, backupPath };
 }
 
 describe("the person's side of proposals (AgentNotes.proposals)", () => {
 	it("shows the proposal against the note it was made on", async () => {
 		const { notes, id } = await proposed();
-		expect(await notes.proposals.review(id)).toMatchObject({ base: NOTE, mine: NOTE, mineRevision: revisionOf(NOTE), theirs: PROPOSED, changedSince: false });
+		expect(await notes.proposals.review(id)).toMatchObject({
+			base: NOTE,
+			mine: NOTE,
+			mineRevision: revisionOf(NOTE),
+			theirs: PROPOSED,
+			changedSince: false,
+		});
 	});
 
 	it("accepts as sent: written through the guarded writer as the person, accepted, and followed like any write", async () => {
 		const { gateway, guard, notes, id, backupPath } = await proposed();
 		const changes: string[] = [];
-		notes.onNoteChanged(() => PERSON, (change) => changes.push(change.path));
+		notes.onNoteChanged(
+			() => PERSON,
+			(change) => changes.push(change.path),
+		);
 		const outcome = await notes.proposals.acceptAsPerson(id);
-		expect(outcome).toMatchObject({ kind: "accepted", revision: revisionOf(PROPOSED), record: { status: "accepted", acceptedRevision: revisionOf(PROPOSED) } });
+		expect(outcome).toMatchObject({
+			kind: "accepted",
+			revision: revisionOf(PROPOSED),
+			record: { status: "accepted", acceptedRevision: revisionOf(PROPOSED) },
+		});
 		expect(gateway.notes.get("n.md")).toBe(PROPOSED);
 		expect(guard.history.latest("n.md")?.source).toEqual({ kind: "user" });
 		expect(changes).toContain("n.md");
@@ -40,8 +61,14 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 
 	it("accepts the person's edit as accepted-with-edits, with their note", async () => {
 		const { gateway, notes, id } = await proposed();
-		const outcome = await notes.proposals.acceptAsPerson(id, { text: "one\ntwo (agent, edited)\nthree\n", note: "tweaked the wording" });
-		expect(outcome).toMatchObject({ kind: "accepted", record: { status: "accepted-with-edits", note: "tweaked the wording" } });
+		const outcome = await notes.proposals.acceptAsPerson(id, {
+			text: "one\ntwo (agent, edited)\nthree\n",
+			note: "tweaked the wording",
+		});
+		expect(outcome).toMatchObject({
+			kind: "accepted",
+			record: { status: "accepted-with-edits", note: "tweaked the wording" },
+		});
 		expect(gateway.notes.get("n.md")).toBe("one\ntwo (agent, edited)\nthree\n");
 	});
 
@@ -49,12 +76,18 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 		const { gateway, notes, id } = await proposed();
 		gateway.notes.set("n.md", "one\ntwo\nthree\nfour (you)\n");
 		const outcome = await notes.proposals.acceptAsPerson(id);
-		expect(outcome).toMatchObject({ kind: "changed", review: { base: NOTE, mine: "one\ntwo\nthree\nfour (you)\n", theirs: PROPOSED, changedSince: true } });
+		expect(outcome).toMatchObject({
+			kind: "changed",
+			review: { base: NOTE, mine: "one\ntwo\nthree\nfour (you)\n", theirs: PROPOSED, changedSince: true },
+		});
 		expect(gateway.notes.get("n.md")).toBe("one\ntwo\nthree\nfour (you)\n");
 		expect(notes.proposals.get(id)?.status).toBe("pending");
 		// The merge the person settled, against the note they saw.
 		const merged = "one\ntwo (agent)\nthree\nfour (you)\n";
-		const accepted = await notes.proposals.acceptAsPerson(id, { text: merged, against: revisionOf("one\ntwo\nthree\nfour (you)\n") });
+		const accepted = await notes.proposals.acceptAsPerson(id, {
+			text: merged,
+			against: revisionOf("one\ntwo\nthree\nfour (you)\n"),
+		});
 		expect(accepted).toMatchObject({ kind: "accepted", record: { status: "accepted-with-edits" } });
 		expect(gateway.notes.get("n.md")).toBe(merged);
 	});
@@ -62,21 +95,30 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 	it("counts a merge that kept the agent's text exactly as accepted as sent", async () => {
 		const { gateway, notes, id } = await proposed();
 		gateway.notes.set("n.md", "one\ntwo\nthree (you)\n");
-		const outcome = await notes.proposals.acceptAsPerson(id, { text: PROPOSED, against: revisionOf("one\ntwo\nthree (you)\n") });
+		const outcome = await notes.proposals.acceptAsPerson(id, {
+			text: PROPOSED,
+			against: revisionOf("one\ntwo\nthree (you)\n"),
+		});
 		expect(outcome).toMatchObject({ kind: "accepted", record: { status: "accepted" } });
 	});
 
 	it("re-creates a note deleted since only when the person accepts against no note", async () => {
 		const { gateway, notes, id } = await proposed();
 		gateway.notes.delete("n.md");
-		expect(await notes.proposals.acceptAsPerson(id)).toMatchObject({ kind: "changed", review: { mine: null, mineRevision: null } });
+		expect(await notes.proposals.acceptAsPerson(id)).toMatchObject({
+			kind: "changed",
+			review: { mine: null, mineRevision: null },
+		});
 		expect(await notes.proposals.acceptAsPerson(id, { against: null })).toMatchObject({ kind: "accepted" });
 		expect(gateway.notes.get("n.md")).toBe(PROPOSED);
 	});
 
 	it("rejects with a note: nothing is written, and a decided proposal cannot be decided again", async () => {
 		const { gateway, notes, id } = await proposed();
-		expect(await notes.proposals.rejectAsPerson(id, "Keep the old wording.")).toMatchObject({ kind: "rejected", record: { status: "rejected", note: "Keep the old wording." } });
+		expect(await notes.proposals.rejectAsPerson(id, "Keep the old wording.")).toMatchObject({
+			kind: "rejected",
+			record: { status: "rejected", note: "Keep the old wording." },
+		});
 		expect(gateway.notes.get("n.md")).toBe(NOTE);
 		expect(await notes.proposals.acceptAsPerson(id)).toMatchObject({ kind: "failed" });
 		expect(await notes.proposals.rejectAsPerson(id)).toMatchObject({ kind: "failed" });
@@ -95,7 +137,10 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 		await guard.bases.setCap(0);
 		expect((await notes.proposals.review(id))?.theirs).toBe(PROPOSED);
 		gateway.notes.set(backupPath, "changed by hand\n");
-		expect(await notes.proposals.acceptAsPerson(id)).toMatchObject({ kind: "failed", message: expect.stringContaining(backupPath) });
+		expect(await notes.proposals.acceptAsPerson(id)).toMatchObject({
+			kind: "failed",
+			message: expect.stringContaining(backupPath),
+		});
 		expect(gateway.notes.get("n.md")).toBe(NOTE);
 	});
 
@@ -110,7 +155,11 @@ describe("the person's side of proposals (AgentNotes.proposals)", () => {
 
 	it("stops showing a key its proposal once the key may no longer see the note (its read list changed)", async () => {
 		const { notes, id } = await proposed();
-		const narrowed = compileKeyScope("claude", { read: ["Other/**"], write: [], propose: ["Other/**"] }, { caseInsensitive: false });
+		const narrowed = compileKeyScope(
+			"claude",
+			{ read: ["Other/**"], write: [], propose: ["Other/**"] },
+			{ caseInsensitive: false },
+		);
 		if (!narrowed.ok) throw new Error(narrowed.problem.message);
 		const now = agentActor("claude", undefined, undefined, narrowed.scope);
 		expect(notes.proposals.listFor(now)).toEqual([]);

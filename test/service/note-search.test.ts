@@ -13,9 +13,19 @@ const ALL = (): boolean => true;
 const policy: PathPolicy = { configDir: ".obsidian", noteExtensions: ["md"], deniedFolders: ["Private"] };
 const all: SearchPageRequest = { limit: 1000, maxBytes: 1 << 20 };
 
-function searchOf(notes: Record<string, string>, deps: Partial<NoteSearchDeps> = {}, gateway = new MemoryGateway(notes)) {
+function searchOf(
+	notes: Record<string, string>,
+	deps: Partial<NoteSearchDeps> = {},
+	gateway = new MemoryGateway(notes),
+) {
 	const settings = { ...structuredClone(DEFAULT_SETTINGS), backupFolder: "" };
-	return new NoteSearch({ gateway, pathPolicy: () => policy, settings: () => settings, yieldToHost: async () => undefined, ...deps });
+	return new NoteSearch({
+		gateway,
+		pathPolicy: () => policy,
+		settings: () => settings,
+		yieldToHost: async () => undefined,
+		...deps,
+	});
 }
 
 const VAULT = {
@@ -33,7 +43,11 @@ describe("NoteSearch.simple", () => {
 		const page = await searchOf(VAULT).simple(ALL, "budget", 10, all);
 		if (page.kind !== "page") throw new Error(page.kind);
 		// Two occurrences first, then one each in path order.
-		expect(page.hits.map((hit) => [hit.filename, hit.score])).toEqual([["Projects/Spec.md", 2], ["Plan.md", 1], ["Projects/Budget.md", 1]]);
+		expect(page.hits.map((hit) => [hit.filename, hit.score])).toEqual([
+			["Projects/Spec.md", 2],
+			["Plan.md", 1],
+			["Projects/Budget.md", 1],
+		]);
 		expect(page.hits[2]!.matches).toEqual([{ match: { start: 0, end: 6, source: "filename" }, context: "Budget" }]);
 		expect(page.total).toBe(3);
 		expect(page.nextCursor).toBeNull();
@@ -60,7 +74,9 @@ describe("NoteSearch.simple", () => {
 	});
 
 	it("keeps a page within its byte bound", async () => {
-		const search = searchOf(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`n${i}.md`, "word ".repeat(200)])));
+		const search = searchOf(
+			Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`n${i}.md`, "word ".repeat(200)])),
+		);
 		const page = await search.simple(ALL, "word", 100, { limit: 1000, maxBytes: 64 * 1024 });
 		if (page.kind !== "page") throw new Error(page.kind);
 		expect(JSON.stringify(page.hits).length).toBeLessThanOrEqual(64 * 1024);
@@ -89,7 +105,8 @@ describe("NoteSearch.simple", () => {
 });
 
 describe("NoteSearch.logic", () => {
-	const logic = async (query: unknown, deps: Partial<NoteSearchDeps> = {}) => searchOf(VAULT, deps).logic(ALL, query, all);
+	const logic = async (query: unknown, deps: Partial<NoteSearchDeps> = {}) =>
+		searchOf(VAULT, deps).logic(ALL, query, all);
 
 	it("inside Obsidian, resolves a not yet indexed note's links by Obsidian's own resolution, not as unresolved", async () => {
 		const gateway = new MemoryGateway(VAULT);
@@ -104,18 +121,38 @@ describe("NoteSearch.logic", () => {
 		};
 		Object.assign(gateway, { search: host });
 		gateway.notes.set("Plan.md", VAULT["Plan.md"].replace("[[Missing]]", "[[Missing]], [[Hidden]]"));
-		const page = await searchOf(VAULT, {}, gateway).logic(ALL, { if: [{ "==": [{ var: "path" }, "Plan.md"] }, [{ var: "links" }, { var: "unresolvedLinks" }], false] }, all);
+		const page = await searchOf(VAULT, {}, gateway).logic(
+			ALL,
+			{ if: [{ "==": [{ var: "path" }, "Plan.md"] }, [{ var: "links" }, { var: "unresolvedLinks" }], false] },
+			all,
+		);
 		expect(page).toMatchObject({ hits: [{ filename: "Plan.md", result: [["Projects/Spec.md"], ["Missing"]] }] });
 	});
 
 	it("evaluates each note's metadata as the Local REST API builds it, headless", async () => {
-		expect(await logic({ in: ["work", { var: "tags" }] })).toMatchObject({ kind: "page", hits: [{ filename: "Plan.md", result: true }] });
-		expect(await logic({ "==": [{ var: "frontmatter.status" }, "done"] })).toMatchObject({ hits: [{ filename: "Plan.md" }] });
+		expect(await logic({ in: ["work", { var: "tags" }] })).toMatchObject({
+			kind: "page",
+			hits: [{ filename: "Plan.md", result: true }],
+		});
+		expect(await logic({ "==": [{ var: "frontmatter.status" }, "done"] })).toMatchObject({
+			hits: [{ filename: "Plan.md" }],
+		});
 		expect(await logic({ in: ["draft", { var: "tags" }] })).toMatchObject({ hits: [{ filename: "Projects/Spec.md" }] });
-		expect(await logic({ if: [{ in: ["Projects/Spec.md", { var: "links" }] }, { var: "unresolvedLinks" }, false] })).toMatchObject({ hits: [{ filename: "Plan.md", result: ["Missing"] }] });
-		expect(await logic({ var: "backlinks" })).toMatchObject({ hits: [{ filename: "Plan.md", result: ["Projects/Spec.md"] }, { filename: "Projects/Spec.md", result: ["Plan.md"] }] });
-		expect(await logic({ glob: ["Projects/*", { var: "path" }] })).toMatchObject({ hits: [{ filename: "Projects/Budget.md" }, { filename: "Projects/Spec.md" }] });
-		expect(await logic({ regexp: ["^Numbers", { var: "content" }] })).toMatchObject({ hits: [{ filename: "Projects/Budget.md" }] });
+		expect(
+			await logic({ if: [{ in: ["Projects/Spec.md", { var: "links" }] }, { var: "unresolvedLinks" }, false] }),
+		).toMatchObject({ hits: [{ filename: "Plan.md", result: ["Missing"] }] });
+		expect(await logic({ var: "backlinks" })).toMatchObject({
+			hits: [
+				{ filename: "Plan.md", result: ["Projects/Spec.md"] },
+				{ filename: "Projects/Spec.md", result: ["Plan.md"] },
+			],
+		});
+		expect(await logic({ glob: ["Projects/*", { var: "path" }] })).toMatchObject({
+			hits: [{ filename: "Projects/Budget.md" }, { filename: "Projects/Spec.md" }],
+		});
+		expect(await logic({ regexp: ["^Numbers", { var: "content" }] })).toMatchObject({
+			hits: [{ filename: "Projects/Budget.md" }],
+		});
 		expect(await logic({ ">": [{ var: "stat.size" }, 60] })).toMatchObject({ hits: [{ filename: "Plan.md" }] });
 	});
 
@@ -123,26 +160,52 @@ describe("NoteSearch.logic", () => {
 		const answer = await logic({ var: "" });
 		if (answer.kind !== "page") throw new Error(answer.kind);
 		expect(answer.hits.map((hit) => hit.filename)).toEqual(["Plan.md", "Projects/Budget.md", "Projects/Spec.md"]);
-		expect(Object.keys(answer.hits[0]!.result as object).sort()).toEqual(["backlinks", "content", "frontmatter", "links", "path", "stat", "tags", "unresolvedLinks"]);
+		expect(Object.keys(answer.hits[0]!.result as object).sort()).toEqual([
+			"backlinks",
+			"content",
+			"frontmatter",
+			"links",
+			"path",
+			"stat",
+			"tags",
+			"unresolvedLinks",
+		]);
 		const text = JSON.stringify(answer);
-		for (const content of Object.values(VAULT)) for (const token of [revisionOf(content), partTokenOf(revisionOf(content)), changeTagOf(revisionOf(content))]) expect(text).not.toContain(token);
+		for (const content of Object.values(VAULT))
+			for (const token of [revisionOf(content), partTokenOf(revisionOf(content)), changeTagOf(revisionOf(content))])
+				expect(text).not.toContain(token);
 	});
 
 	it("refuses a query it cannot evaluate, saying why and where", async () => {
-		expect(await logic({ nope: [1] })).toEqual({ kind: "invalid-query", reason: "Unrecognized operation nope (while processing Plan.md)." });
-		expect(await logic({ regexp: ["(a)\\1", { var: "path" }] })).toMatchObject({ kind: "invalid-query", reason: expect.stringContaining("back-references") });
+		expect(await logic({ nope: [1] })).toEqual({
+			kind: "invalid-query",
+			reason: "Unrecognized operation nope (while processing Plan.md).",
+		});
+		expect(await logic({ regexp: ["(a)\\1", { var: "path" }] })).toMatchObject({
+			kind: "invalid-query",
+			reason: expect.stringContaining("back-references"),
+		});
 		let deep: unknown = 1;
 		for (let i = 0; i < 70; i++) deep = [deep];
-		expect(await logic(deep)).toMatchObject({ kind: "invalid-query", reason: expect.stringContaining("nested more than") });
+		expect(await logic(deep)).toMatchObject({
+			kind: "invalid-query",
+			reason: expect.stringContaining("nested more than"),
+		});
 	});
 
 	it("stops a query that does more work than its budget allows", async () => {
-		expect(await logic({ regexp: ["(a|b|c|d)*z", { var: "content" }] }, { logicBudget: 100 })).toMatchObject({ kind: "too-costly", reason: expect.stringContaining("stopped while processing") });
+		expect(await logic({ regexp: ["(a|b|c|d)*z", { var: "content" }] }, { logicBudget: 100 })).toMatchObject({
+			kind: "too-costly",
+			reason: expect.stringContaining("stopped while processing"),
+		});
 	});
 });
 
 describe("NoteSearch.dql", () => {
 	it("says a plain folder has no Dataview", async () => {
-		expect(await searchOf(VAULT).dql(ALL, "TABLE file.name FROM \"\"", all)).toEqual({ kind: "unavailable", reason: "no-obsidian" });
+		expect(await searchOf(VAULT).dql(ALL, 'TABLE file.name FROM ""', all)).toEqual({
+			kind: "unavailable",
+			reason: "no-obsidian",
+		});
 	});
 });

@@ -19,7 +19,16 @@ const skipWhy = corpusSkipNote();
 async function replay(c: CorpusCase, second: string) {
 	const gateway = new MemoryGateway({ "n.md": c.base });
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => 1_000, coalesceMs: 1, persistDebounceMs: 5 });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new MemoryStorage(),
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now: () => 1_000,
+		coalesceMs: 1,
+		persistDebounceMs: 5,
+	});
 	guard.tracker.start();
 	// The base was changed "recently" (the memory gateway's time 0): the start-up reconcile keeps its text at hand.
 	await guard.tracker.reconcile();
@@ -51,7 +60,15 @@ describe("the merge corpus, saved by other programs through the guard", () => {
 			expect(outcome.note, c.id).toBe(c.theirs);
 			if (stale.kind === "lost") {
 				flagged++;
-				expect(outcome.conflicts, c.id).toMatchObject([{ reason: "outside-save", source: "outside", proposedRevision: revisionOf(c.mine), currentRevision: revisionOf(c.theirs), sentRevision: revisionOf(c.base) }]);
+				expect(outcome.conflicts, c.id).toMatchObject([
+					{
+						reason: "outside-save",
+						source: "outside",
+						proposedRevision: revisionOf(c.mine),
+						currentRevision: revisionOf(c.theirs),
+						sentRevision: revisionOf(c.base),
+					},
+				]);
 				expect(outcome.kept, c.id).toEqual([c.mine]);
 			} else {
 				expect(outcome.conflicts, c.id).toEqual([]);

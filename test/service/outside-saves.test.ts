@@ -38,10 +38,13 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("saves made outsid
 	/** Another program saves `content`; resolves once the guard has seen and judged it. */
 	async function save(content: string): Promise<void> {
 		await s.edit("Plan.md", content);
-		await vi.waitFor(async () => {
-			await s.guard.tracker.flush();
-			expect(s.guard.history.latest("Plan.md")?.revision).toBe(revisionOf(content));
-		}, { timeout: 5000, interval: 20 });
+		await vi.waitFor(
+			async () => {
+				await s.guard.tracker.flush();
+				expect(s.guard.history.latest("Plan.md")?.revision).toBe(revisionOf(content));
+			},
+			{ timeout: 5000, interval: 20 },
+		);
 		await s.guard.outsideSaves.settle();
 	}
 
@@ -62,14 +65,30 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("saves made outsid
 		await save(THEIRS);
 		expect(await s.file("Plan.md")).toBe(THEIRS);
 		const [record] = s.guard.conflicts.list();
-		expect(record).toMatchObject({ path: "Plan.md", reason: "outside-save", source: "outside", agent: "another program", status: "open", sentRevision: revisionOf(BASE), currentRevision: revisionOf(THEIRS), proposedRevision: revisionOf(MINE) });
+		expect(record).toMatchObject({
+			path: "Plan.md",
+			reason: "outside-save",
+			source: "outside",
+			agent: "another program",
+			status: "open",
+			sentRevision: revisionOf(BASE),
+			currentRevision: revisionOf(THEIRS),
+			proposedRevision: revisionOf(MINE),
+		});
 		expect(await s.file(record!.backupPath!)).toBe(MINE);
-		expect((await s.api("/conflicts")).json<{ conflicts: { reason: string; source?: string }[] }>().conflicts).toMatchObject([{ reason: "outside-save", source: "outside" }]);
+		expect(
+			(await s.api("/conflicts")).json<{ conflicts: { reason: string; source?: string }[] }>().conflicts,
+		).toMatchObject([{ reason: "outside-save", source: "outside" }]);
 		const merge = await s.api(`/conflicts/${record!.id}/merge`);
 		expect(merge.json()).toMatchObject({ clean: true, text: MERGED });
 		expect(s.guard.history.latest("Plan.md")?.source).toEqual({ kind: "external" });
 		const activity = s.guard.activity.list(10);
-		expect(activity[0]).toMatchObject({ path: "Plan.md", agent: "another program", replaced: revisionOf(MINE), revertible: true });
+		expect(activity[0]).toMatchObject({
+			path: "Plan.md",
+			agent: "another program",
+			replaced: revisionOf(MINE),
+			revertible: true,
+		});
 	});
 
 	it("merges a clean drop at once, as the person, with the setting on", async () => {
@@ -78,7 +97,12 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("saves made outsid
 		await save(THEIRS);
 		await vi.waitFor(async () => expect(await s.file("Plan.md")).toBe(MERGED), { timeout: 5000, interval: 20 });
 		const [record] = s.guard.conflicts.list();
-		expect(record).toMatchObject({ reason: "outside-save", status: "resolved", resolvedBy: "you", resolvedRevision: revisionOf(MERGED) });
+		expect(record).toMatchObject({
+			reason: "outside-save",
+			status: "resolved",
+			resolvedBy: "you",
+			resolvedRevision: revisionOf(MERGED),
+		});
 		expect(await s.file(record!.backupPath!)).toBe(MINE);
 	});
 
@@ -102,7 +126,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("saves made outsid
 	it("never judges our own writes", async () => {
 		await save(MINE);
 		const tag = (await s.api("/vault/Plan.md")).headers.etag as string;
-		expect((await s.api("/vault/Plan.md", { method: "PUT", body: THEIRS, headers: { "If-Match": tag } })).status).toBe(204);
+		expect((await s.api("/vault/Plan.md", { method: "PUT", body: THEIRS, headers: { "If-Match": tag } })).status).toBe(
+			204,
+		);
 		await s.guard.tracker.flush();
 		await s.guard.outsideSaves.settle();
 		expect(s.guard.conflicts.list()).toEqual([]);

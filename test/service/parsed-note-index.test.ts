@@ -20,16 +20,28 @@ class CountingGateway extends MemoryGateway {
 	}
 	override async list(folder: string): Promise<FolderEntry[] | null> {
 		const entries = await super.list(folder);
-		return entries && entries.map((entry) => (entry.stat ? { ...entry, stat: { ...entry.stat, mtime: this.mtime } } : entry));
+		return (
+			entries && entries.map((entry) => (entry.stat ? { ...entry, stat: { ...entry.stat, mtime: this.mtime } } : entry))
+		);
 	}
 }
 
 describe("ParsedNoteIndex", () => {
 	it("lists each markdown note's tag uses, in every folder, and only the notes `include` admits", async () => {
-		const gateway = new MemoryGateway({ "a.md": "#x #x\n", "deep/er/b.md": "---\ntags: [y]\n---\n#x\n", "c.txt": "#notmd\n", "skip/d.md": "#skipped\n" });
+		const gateway = new MemoryGateway({
+			"a.md": "#x #x\n",
+			"deep/er/b.md": "---\ntags: [y]\n---\n#x\n",
+			"c.txt": "#notmd\n",
+			"skip/d.md": "#skipped\n",
+		});
 		const index = new ParsedNoteIndex({ gateway, yieldToHost: now });
 		const uses = await index.tagUses((path) => !path.startsWith("skip/"));
-		expect(uses.sort()).toEqual([["x", "x"], ["y", "x"]].sort());
+		expect(uses.sort()).toEqual(
+			[
+				["x", "x"],
+				["y", "x"],
+			].sort(),
+		);
 	});
 
 	it("parses a note once, and again only when it hears the note changed (another program's edit, or this host's write)", async () => {
@@ -92,7 +104,8 @@ describe("ParsedNoteIndex", () => {
 
 	it("forgets deleted notes and skips notes it cannot read", async () => {
 		const gateway = new MemoryGateway({ "a.md": "#a\n", "b.md": "#b\n" });
-		gateway.read = async (path) => (path === "b.md" ? Promise.reject(new Error("not UTF-8")) : MemoryGateway.prototype.read.call(gateway, path));
+		gateway.read = async (path) =>
+			path === "b.md" ? Promise.reject(new Error("not UTF-8")) : MemoryGateway.prototype.read.call(gateway, path);
 		const index = new ParsedNoteIndex({ gateway, yieldToHost: now });
 		expect(await index.tagUses(all)).toEqual([["a"]]);
 		await gateway.mutate("a.md", () => ({ kind: "trash", result: null }));
@@ -109,10 +122,22 @@ describe("ParsedNoteIndex", () => {
 			"pic.png": "png",
 		});
 		const index = new ParsedNoteIndex({ gateway, yieldToHost: now });
-		const links = await index.links("Plan.md", ["Goals", "pic.png", "Missing", "Goals"], (path) => path !== "Skipped.md");
-		expect(links).toEqual({ links: ["Projects/Goals.md", "pic.png"], unresolvedLinks: ["Missing"], backlinks: ["Other.md", "Projects/Goals.md"] });
+		const links = await index.links(
+			"Plan.md",
+			["Goals", "pic.png", "Missing", "Goals"],
+			(path) => path !== "Skipped.md",
+		);
+		expect(links).toEqual({
+			links: ["Projects/Goals.md", "pic.png"],
+			unresolvedLinks: ["Missing"],
+			backlinks: ["Other.md", "Projects/Goals.md"],
+		});
 		gateway.externalEdit("Missing.md", "[[Plan]]\n");
-		expect(await index.links("Plan.md", ["Missing"], all)).toMatchObject({ links: ["Missing.md"], unresolvedLinks: [], backlinks: ["Missing.md", "Other.md", "Projects/Goals.md", "Skipped.md"] });
+		expect(await index.links("Plan.md", ["Missing"], all)).toMatchObject({
+			links: ["Missing.md"],
+			unresolvedLinks: [],
+			backlinks: ["Missing.md", "Other.md", "Projects/Goals.md", "Skipped.md"],
+		});
 	});
 
 	it("stops listening to the vault when closed", async () => {
@@ -127,7 +152,11 @@ describe("ParsedNoteIndex", () => {
 	it("renders only when given a renderer", async () => {
 		const gateway = new MemoryGateway();
 		expect(new ParsedNoteIndex({ gateway, yieldToHost: now }).renderHtml).toBeUndefined();
-		const rendering = new ParsedNoteIndex({ gateway, yieldToHost: now, render: (markdown, max) => (markdown.length > max ? null : `<p>${markdown}</p>`) });
+		const rendering = new ParsedNoteIndex({
+			gateway,
+			yieldToHost: now,
+			render: (markdown, max) => (markdown.length > max ? null : `<p>${markdown}</p>`),
+		});
 		expect(await rendering.renderHtml!("a.md", "hi", 100)).toBe("<p>hi</p>");
 		expect(await rendering.renderHtml!("a.md", "hi", 1)).toBeNull();
 	});

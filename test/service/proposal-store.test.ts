@@ -12,9 +12,19 @@ import { writeRequest } from "../helpers/write-request";
 
 const NOTE = "# Plan\n\n## Goals\nship it\n";
 
-async function open(notes: Record<string, string> = { "Plan.md": NOTE }, storage = new MemoryStorage(), gateway = new MemoryGateway(notes)) {
+async function open(
+	notes: Record<string, string> = { "Plan.md": NOTE },
+	storage = new MemoryStorage(),
+	gateway = new MemoryGateway(notes),
+) {
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+	});
 	return { guard, gateway, storage };
 }
 
@@ -33,13 +43,23 @@ describe("ProposalStore.propose", () => {
 	it("keeps a replace as a .bak, byte for byte, with a pending record, and leaves the note as it was", async () => {
 		const { guard, gateway } = await open();
 		const body = "\uFEFF# Plan\r\n\r\nnew plan, no final newline";
-		const outcome = await guard.proposals.propose(writeRequest("Plan.md", body, { basedOn: NOTE, actor: agentActor("claude") }));
+		const outcome = await guard.proposals.propose(
+			writeRequest("Plan.md", body, { basedOn: NOTE, actor: agentActor("claude") }),
+		);
 		expect(outcome).toMatchObject({ kind: "proposed", path: "Plan.md" });
 		expect(outcome.id).toMatch(/^p-\d{8}-\d{6}-[0-9a-f]{8}$/);
 		expect(outcome.backupPath).toMatch(/^Plan\.\d{8}-\d{6}\.bak\.md$/);
 		expect(gateway.notes.get("Plan.md")).toBe(NOTE);
 		expect(gateway.notes.get(outcome.backupPath)).toBe(body);
-		expect(guard.proposals.log.get(outcome.id)).toMatchObject({ path: "Plan.md", agent: "claude", operation: "replace", status: "pending", baseRevision: revisionOf(NOTE), proposedRevision: revisionOf(body), backupPath: outcome.backupPath });
+		expect(guard.proposals.log.get(outcome.id)).toMatchObject({
+			path: "Plan.md",
+			agent: "claude",
+			operation: "replace",
+			status: "pending",
+			baseRevision: revisionOf(NOTE),
+			proposedRevision: revisionOf(body),
+			backupPath: outcome.backupPath,
+		});
 		expect(Date.parse(guard.proposals.log.get(outcome.id)!.time)).not.toBeNaN();
 	});
 
@@ -47,9 +67,17 @@ describe("ProposalStore.propose", () => {
 		const { guard, gateway } = await open();
 		const appended = await guard.proposals.propose(writeRequest("Plan.md", { kind: "append", body: "more\n" }));
 		expect(gateway.notes.get(appended.backupPath)).toBe(NOTE + "more\n");
-		const patched = await guard.proposals.propose(writeRequest("Plan.md", { kind: "patch", apply: (current) => applyPatch(current, heading, "and test it\n") }, { basedOn: NOTE }));
+		const patched = await guard.proposals.propose(
+			writeRequest(
+				"Plan.md",
+				{ kind: "patch", apply: (current) => applyPatch(current, heading, "and test it\n") },
+				{ basedOn: NOTE },
+			),
+		);
 		expect(gateway.notes.get(patched.backupPath)).toContain("ship it\nand test it\n");
-		const edited = await guard.proposals.propose(writeRequest("Plan.md", { kind: "edit", edits: [{ old: "ship it", new: "ship it on Friday" }] }));
+		const edited = await guard.proposals.propose(
+			writeRequest("Plan.md", { kind: "edit", edits: [{ old: "ship it", new: "ship it on Friday" }] }),
+		);
 		expect(gateway.notes.get(edited.backupPath)).toBe("# Plan\n\n## Goals\nship it on Friday\n");
 		expect(guard.proposals.log.list().map((record) => record.operation)).toEqual(["edit", "patch", "append"]);
 		expect(gateway.notes.get("Plan.md")).toBe(NOTE);
@@ -66,7 +94,9 @@ describe("ProposalStore.propose", () => {
 		const { guard } = await open();
 		const tokenless = await guard.proposals.propose(writeRequest("Plan.md", "short\n"));
 		expect(guard.proposals.log.get(tokenless.id)?.baseRevision).toBe(revisionOf(NOTE));
-		const stale = await guard.proposals.propose(writeRequest("Plan.md", "other\n", { revision: revisionOf("never kept\n") }));
+		const stale = await guard.proposals.propose(
+			writeRequest("Plan.md", "other\n", { revision: revisionOf("never kept\n") }),
+		);
 		expect(guard.proposals.log.get(stale.id)?.baseRevision).toBe(revisionOf(NOTE));
 	});
 
@@ -74,29 +104,61 @@ describe("ProposalStore.propose", () => {
 		const { guard, gateway } = await open();
 		await guard.tracker.served((await gateway.read("Plan.md"))!);
 		gateway.notes.set("Plan.md", NOTE + "the person's line\n");
-		const outcome = await guard.proposals.propose(writeRequest("Plan.md", "# Plan\n\n## Goals\nship it today\n", { basedOn: NOTE }));
+		const outcome = await guard.proposals.propose(
+			writeRequest("Plan.md", "# Plan\n\n## Goals\nship it today\n", { basedOn: NOTE }),
+		);
 		expect(guard.proposals.log.get(outcome.id)?.baseRevision).toBe(revisionOf(NOTE));
 		const review = (await guard.notes.proposals.review(outcome.id))!;
-		expect(review).toMatchObject({ base: NOTE, mine: NOTE + "the person's line\n", theirs: "# Plan\n\n## Goals\nship it today\n", changedSince: true });
+		expect(review).toMatchObject({
+			base: NOTE,
+			mine: NOTE + "the person's line\n",
+			theirs: "# Plan\n\n## Goals\nship it today\n",
+			changedSince: true,
+		});
 	});
 
 	it("refuses what the writer would refuse, and keeps nothing for it", async () => {
 		const { guard, gateway } = await open();
 		const before = new Map(gateway.notes);
-		expect(await notMade(guard.proposals.propose(writeRequest("Plan.md", { kind: "edit", edits: [{ old: "not there", new: "x" }] })))).toMatchObject({ kind: "inapplicable", reason: "target-not-found" });
-		expect(await notMade(guard.proposals.propose(writeRequest("Gone.md", { kind: "edit", edits: [{ old: "a", new: "b" }] })))).toMatchObject({ kind: "refused", refusal: { reason: "not-found" } });
-		expect(await notMade(guard.proposals.propose(writeRequest("Plan.md", "x\n", { createOnly: true })))).toMatchObject({ kind: "refused", refusal: { reason: "exists" } });
-		expect(await notMade(guard.proposals.propose(writeRequest("Plan.md", "")))).toMatchObject({ kind: "refused", refusal: { reason: "empty-body" } });
-		expect(await notMade(guard.proposals.propose(writeRequest("Plan.md", NOTE)))).toMatchObject({ kind: "unchanged", revision: revisionOf(NOTE) });
-		expect(await notMade(guard.proposals.propose({ ...writeRequest("Plan.md", "x\n"), ifMatch: { kind: "malformed", raw: "nope" } }))).toMatchObject({ kind: "refused", refusal: { reason: "malformed-condition" } });
+		expect(
+			await notMade(
+				guard.proposals.propose(writeRequest("Plan.md", { kind: "edit", edits: [{ old: "not there", new: "x" }] })),
+			),
+		).toMatchObject({ kind: "inapplicable", reason: "target-not-found" });
+		expect(
+			await notMade(
+				guard.proposals.propose(writeRequest("Gone.md", { kind: "edit", edits: [{ old: "a", new: "b" }] })),
+			),
+		).toMatchObject({ kind: "refused", refusal: { reason: "not-found" } });
+		expect(await notMade(guard.proposals.propose(writeRequest("Plan.md", "x\n", { createOnly: true })))).toMatchObject({
+			kind: "refused",
+			refusal: { reason: "exists" },
+		});
+		expect(await notMade(guard.proposals.propose(writeRequest("Plan.md", "")))).toMatchObject({
+			kind: "refused",
+			refusal: { reason: "empty-body" },
+		});
+		expect(await notMade(guard.proposals.propose(writeRequest("Plan.md", NOTE)))).toMatchObject({
+			kind: "unchanged",
+			revision: revisionOf(NOTE),
+		});
+		expect(
+			await notMade(
+				guard.proposals.propose({ ...writeRequest("Plan.md", "x\n"), ifMatch: { kind: "malformed", raw: "nope" } }),
+			),
+		).toMatchObject({ kind: "refused", refusal: { reason: "malformed-condition" } });
 		expect(gateway.notes).toEqual(before);
 		expect(guard.proposals.log.list()).toEqual([]);
 	});
 
 	it("never proposes a delete, and never the person's change", async () => {
 		const { guard } = await open();
-		await expect(guard.proposals.propose(writeRequest("Plan.md", { kind: "delete" }, { basedOn: NOTE }))).rejects.toThrow(/delete/);
-		await expect(guard.proposals.propose(writeRequest("Plan.md", "x\n", { actor: { kind: "person" } }))).rejects.toThrow(/agent/);
+		await expect(
+			guard.proposals.propose(writeRequest("Plan.md", { kind: "delete" }, { basedOn: NOTE })),
+		).rejects.toThrow(/delete/);
+		await expect(
+			guard.proposals.propose(writeRequest("Plan.md", "x\n", { actor: { kind: "person" } })),
+		).rejects.toThrow(/agent/);
 	});
 
 	it("answers a retry of the same pending proposal with that proposal (one .bak)", async () => {
@@ -117,7 +179,10 @@ describe("ProposalStore.propose", () => {
 		// Appended and saved already: a crash now (no close) loses nothing.
 		expect(storage.files.get("proposals.jsonl")).toContain(outcome.id);
 		const crashed = await open({}, storage, gateway);
-		expect(crashed.guard.proposals.log.get(outcome.id)).toMatchObject({ status: "pending", backupPath: outcome.backupPath });
+		expect(crashed.guard.proposals.log.get(outcome.id)).toMatchObject({
+			status: "pending",
+			backupPath: outcome.backupPath,
+		});
 		await crashed.guard.notes.proposals.rejectAsPerson(outcome.id, "not now");
 		await crashed.guard.close();
 		expect(storage.files.has("proposals.jsonl")).toBe(false);
@@ -128,7 +193,14 @@ describe("ProposalStore.propose", () => {
 	it("follows a note that is moved", async () => {
 		const { guard, gateway } = await open();
 		const outcome = await guard.proposals.propose(writeRequest("Plan.md", "moved\n"));
-		const moved = await guard.writer.move({ from: "Plan.md", to: "Archive/Plan.md", ifMatch: { kind: "tags", tags: [{ weak: false, opaque: revisionOf(NOTE) }] }, overwrite: false, destinationIfMatch: { kind: "absent" }, actor: { kind: "person" } });
+		const moved = await guard.writer.move({
+			from: "Plan.md",
+			to: "Archive/Plan.md",
+			ifMatch: { kind: "tags", tags: [{ weak: false, opaque: revisionOf(NOTE) }] },
+			overwrite: false,
+			destinationIfMatch: { kind: "absent" },
+			actor: { kind: "person" },
+		});
 		expect(moved.kind).toBe("moved");
 		expect(gateway.notes.has("Archive/Plan.md")).toBe(true);
 		expect(guard.proposals.log.get(outcome.id)?.path).toBe("Archive/Plan.md");

@@ -47,7 +47,14 @@ class RacyCreateGateway extends HeldGateway {
 async function open(initial: Record<string, string>, gateway = new HeldGateway(initial)) {
 	const storage = new HeldStorage();
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => Date.UTC(2026, 10, 21, 10, 15, 0) });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now: () => Date.UTC(2026, 10, 21, 10, 15, 0),
+	});
 	return { gateway, storage, guard };
 }
 
@@ -62,11 +69,15 @@ describe("a refusal and the note's lock", () => {
 		const held = deferred();
 		gateway.holdCreates = held.promise;
 		let answered = false;
-		const stale = guard.writer.write(writeRequest("a.md", "stale agent\n", { basedOn: "old\n" })).then((outcome) => ((answered = true), outcome));
+		const stale = guard.writer
+			.write(writeRequest("a.md", "stale agent\n", { basedOn: "old\n" }))
+			.then((outcome) => ((answered = true), outcome));
 		await settle();
 		expect(gateway.createsStarted).toBe(1);
 		// Another write to the same note, with the right token, lands while the .bak is still being written.
-		const accepted = await guard.writer.write(writeRequest("a.md", "next\n", { basedOn: "now\n", actor: agentActor("other") }));
+		const accepted = await guard.writer.write(
+			writeRequest("a.md", "next\n", { basedOn: "now\n", actor: agentActor("other") }),
+		);
 		expect(accepted.kind).toBe("written");
 		expect(gateway.notes.get("a.md")).toBe("next\n");
 		expect(answered).toBe(false);
@@ -86,7 +97,9 @@ describe("a refusal and the note's lock", () => {
 		const held = deferred();
 		storage.holdAppends = held.promise;
 		let answered = false;
-		const stale = guard.writer.write(writeRequest("a.md", "stale agent\n", { basedOn: "old\n" })).then((outcome) => ((answered = true), outcome));
+		const stale = guard.writer
+			.write(writeRequest("a.md", "stale agent\n", { basedOn: "old\n" }))
+			.then((outcome) => ((answered = true), outcome));
 		for (let i = 0; i < 5; i++) await settle();
 		expect(answered).toBe(false);
 		held.release();
@@ -124,9 +137,14 @@ describe("a refusal and the note's lock", () => {
 	it("keeps each of many concurrent refusals: a .bak with exactly its bytes, and a record naming it", async () => {
 		const { gateway, guard } = await open({ "a.md": "now\n" });
 		const bodies = Array.from({ length: 24 }, (_, i) => `agent ${i % 12}\n`);
-		const writes = bodies.map((body, i) => guard.writer.write(writeRequest("a.md", body, { basedOn: "old\n", actor: agentActor(`w${i}`) })));
+		const writes = bodies.map((body, i) =>
+			guard.writer.write(writeRequest("a.md", body, { basedOn: "old\n", actor: agentActor(`w${i}`) })),
+		);
 		// Writes that get through, interleaved with the refusals.
-		const accepted = [guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" })), guard.writer.write(writeRequest("a.md", "second\n", { basedOn: "first\n" }))];
+		const accepted = [
+			guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" })),
+			guard.writer.write(writeRequest("a.md", "second\n", { basedOn: "first\n" })),
+		];
 		const outcomes = (await Promise.all(writes)).map(refused);
 		expect((await Promise.all(accepted)).map((outcome) => outcome.kind)).toEqual(["written", "written"]);
 		const ids = new Set<string>();
@@ -142,7 +160,9 @@ describe("a refusal and the note's lock", () => {
 	it("never gives two concurrent refusals the same .bak name, even where a create is not exclusive against itself", async () => {
 		const { gateway, guard } = await open({}, new RacyCreateGateway({ "a.md": "now\n" }));
 		const bodies = Array.from({ length: 8 }, (_, i) => `agent ${i}\n`);
-		const outcomes = (await Promise.all(bodies.map((body) => guard.writer.write(writeRequest("a.md", body, { basedOn: "old\n" }))))).map(refused);
+		const outcomes = (
+			await Promise.all(bodies.map((body) => guard.writer.write(writeRequest("a.md", body, { basedOn: "old\n" }))))
+		).map(refused);
 		outcomes.forEach((outcome, i) => expect(gateway.notes.get(outcome.conflict!.backupPath!)).toBe(bodies[i]));
 		expect(new Set(outcomes.map((outcome) => outcome.conflict!.backupPath)).size).toBe(bodies.length);
 	});

@@ -13,7 +13,14 @@ async function open(initial: Record<string, string>) {
 	const gateway = new MemoryGateway(initial);
 	const clock = { now: Date.UTC(2026, 10, 21, 10, 15, 0) };
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now: () => clock.now });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage: new MemoryStorage(),
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now: () => clock.now,
+	});
 	const backups = () => [...gateway.notes.keys()].filter((path) => path.endsWith(".bak.md"));
 	return { gateway, guard, clock, backups, settings };
 }
@@ -60,7 +67,8 @@ describe("a refused body sent again", () => {
 
 	it("makes a new .bak after the window, for another agent, or when the first .bak was changed", async () => {
 		const { guard, gateway, clock, backups } = await open({ "a.md": "now\n" });
-		const write = (name = "test-agent") => guard.writer.write(writeRequest("a.md", "agent\n", { basedOn: "old\n", actor: agentActor(name) }));
+		const write = (name = "test-agent") =>
+			guard.writer.write(writeRequest("a.md", "agent\n", { basedOn: "old\n", actor: agentActor(name) }));
 		const first = refused(await write());
 		refused(await write("other-agent"));
 		expect(backups()).toHaveLength(2);

@@ -18,7 +18,13 @@ class ClosingStorage extends MemoryStorage {
 
 function open(storage: MemoryStorage) {
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	return openRevisionGuard({ gateway: new MemoryGateway({ "a.md": "a\n" }), storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+	return openRevisionGuard({
+		gateway: new MemoryGateway({ "a.md": "a\n" }),
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+	});
 }
 
 describe("openRevisionGuard and close", () => {

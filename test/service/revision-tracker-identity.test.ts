@@ -21,7 +21,11 @@ afterEach(async () => {
 });
 
 /** Opens the folder's guard, reconciles, and reports how many notes the reconcile read; closes it. */
-async function start(): Promise<{ reads: number; latest: (path: string) => string | undefined; report: Awaited<ReturnType<Awaited<ReturnType<typeof openFolderGuard>>["tracker"]["reconcile"]>> }> {
+async function start(): Promise<{
+	reads: number;
+	latest: (path: string) => string | undefined;
+	report: Awaited<ReturnType<Awaited<ReturnType<typeof openFolderGuard>>["tracker"]["reconcile"]>>;
+}> {
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const folder = await openFolder(dir);
 	const guard = await openFolderGuard(folder, () => settings, { persistDebounceMs: 1 });

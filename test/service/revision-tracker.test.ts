@@ -8,7 +8,16 @@ import { MemoryGateway, MemoryStorage } from "../helpers/memory-gateway";
 
 async function open(gateway: MemoryGateway, storage = new MemoryStorage(), now = () => 1_000) {
 	const settings = structuredClone(DEFAULT_SETTINGS);
-	const guard = await openRevisionGuard({ gateway, storage, settings: () => settings, configDir: ".obsidian", timers: nodeTimers, now, coalesceMs: 5, persistDebounceMs: 5 });
+	const guard = await openRevisionGuard({
+		gateway,
+		storage,
+		settings: () => settings,
+		configDir: ".obsidian",
+		timers: nodeTimers,
+		now,
+		coalesceMs: 5,
+		persistDebounceMs: 5,
+	});
 	guard.tracker.start();
 	return guard;
 }

@@ -27,7 +27,11 @@ describe("failures during a stale write", () => {
 		await writeVaultFile(h.dir, "Note.md", "one\ntwo\nthree\n");
 		const etag = (await h.api("/vault/Note.md")).headers.etag as string;
 		await writeVaultFile(h.dir, "Note.md", "one\ntwo\nthree\nfour\n");
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "ONE\ntwo\nthree\n", headers: { "If-Match": etag, Prefer: "merge=auto" } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "ONE\ntwo\nthree\n",
+			headers: { "If-Match": etag, Prefer: "merge=auto" },
+		});
 		expect(put.status, put.text).toBe(412);
 		const { backupPath, mergePreview } = put.json<{ backupPath: string; mergePreview?: string }>();
 		expect((await readVaultFile(h.dir, backupPath)).toString()).toBe("ONE\ntwo\nthree\n");

@@ -54,7 +54,9 @@ function items(modal: ConflictListModal): HTMLElement[] {
 }
 
 function itemFor(modal: ConflictListModal, path: string): HTMLElement {
-	const found = items(modal).filter((item) => item.querySelector(".revision-guard-conflict-title")?.textContent === path);
+	const found = items(modal).filter(
+		(item) => item.querySelector(".revision-guard-conflict-title")?.textContent === path,
+	);
 	expect(found, `list items for ${path}`).toHaveLength(1);
 	return found[0]!;
 }
@@ -78,7 +80,10 @@ describe("the conflict list", () => {
 			record("second", { agent: "nightly-job" }),
 		);
 		expect(modal.titleEl.textContent).toBe("Agent conflicts");
-		expect(items(modal).map((item) => item.querySelector(".revision-guard-conflict-title")?.textContent)).toEqual(["notes/second.md", "notes/first.md"]);
+		expect(items(modal).map((item) => item.querySelector(".revision-guard-conflict-title")?.textContent)).toEqual([
+			"notes/second.md",
+			"notes/first.md",
+		]);
 		expect(modal.contentEl.textContent).not.toContain("dismissed.md");
 		expect(modal.contentEl.textContent).not.toContain("resolved.md");
 	});
@@ -97,16 +102,20 @@ describe("the conflict list", () => {
 		[{ reason: "content-loss" }, "the write would have erased most of the note"],
 	] as const)("describes %o as %j", (overrides, text) => {
 		const { modal } = openModal(record("x", overrides));
-		expect(itemFor(modal, "notes/x.md").querySelector(".revision-guard-conflict-meta")?.textContent).toMatch(new RegExp(` · ${text}$`));
+		expect(itemFor(modal, "notes/x.md").querySelector(".revision-guard-conflict-meta")?.textContent).toMatch(
+			new RegExp(` · ${text}$`),
+		);
 	});
 
 	it("says there is nothing to see when no conflict is open", () => {
 		const { modal } = openModal(record("old", { status: "dismissed", resolvedAt: TIME }));
 		expect(items(modal)).toEqual([]);
-		expect(modal.contentEl.textContent).toBe("No open conflicts. Every agent write so far was based on the current note.");
+		expect(modal.contentEl.textContent).toBe(
+			"No open conflicts. Every agent write so far was based on the current note.",
+		);
 	});
 
-	it("closes and asks to resolve that conflict on \"Resolve\"", () => {
+	it('closes and asks to resolve that conflict on "Resolve"', () => {
 		const { modal, log } = openModal(record("a"), record("b"));
 		buttonIn(itemFor(modal, "notes/b.md"), "Resolve").click();
 		expect(resolve.mock.calls).toEqual([["b"]]);
@@ -116,7 +125,7 @@ describe("the conflict list", () => {
 		expect(log.get("b")!.status).toBe("open");
 	});
 
-	it("opens the note and closes on \"Open note\"", () => {
+	it('opens the note and closes on "Open note"', () => {
 		const { modal } = openModal(record("a"), record("b"));
 		buttonIn(itemFor(modal, "notes/a.md"), "Open note").click();
 		expect(openPath.mock.calls).toEqual([["notes/a.md"]]);
@@ -124,7 +133,7 @@ describe("the conflict list", () => {
 		expect(modal.contentEl.childElementCount).toBe(0);
 	});
 
-	it("opens the .bak and closes on \"Open agent's version\"", () => {
+	it('opens the .bak and closes on "Open agent\'s version"', () => {
 		const { modal } = openModal(record("a"), record("b"));
 		buttonIn(itemFor(modal, "notes/b.md"), "Open agent's version").click();
 		expect(openPath.mock.calls).toEqual([["notes/b.20261121-101500.bak.md"]]);
@@ -134,7 +143,12 @@ describe("the conflict list", () => {
 	it("offers no agent's version when it could not be kept", () => {
 		const { modal } = openModal(record("lost", { backupPath: null }), record("kept"));
 		expect(buttonLabels(itemFor(modal, "notes/lost.md"))).toEqual(["Resolve", "Open note", "Dismiss"]);
-		expect(buttonLabels(itemFor(modal, "notes/kept.md"))).toEqual(["Resolve", "Open note", "Open agent's version", "Dismiss"]);
+		expect(buttonLabels(itemFor(modal, "notes/kept.md"))).toEqual([
+			"Resolve",
+			"Open note",
+			"Open agent's version",
+			"Dismiss",
+		]);
 	});
 
 	it("dismisses a conflict, keeps the modal open and lists the rest", () => {
@@ -149,7 +163,9 @@ describe("the conflict list", () => {
 		expect(log.get("b")!.status).toBe("open");
 		expect(isOpen(modal)).toBe(true);
 		expect(openPath).not.toHaveBeenCalled();
-		expect(items(modal).map((item) => item.querySelector(".revision-guard-conflict-title")?.textContent)).toEqual(["notes/b.md"]);
+		expect(items(modal).map((item) => item.querySelector(".revision-guard-conflict-title")?.textContent)).toEqual([
+			"notes/b.md",
+		]);
 	});
 
 	it("shows the empty state once the last conflict is dismissed", () => {
@@ -157,7 +173,9 @@ describe("the conflict list", () => {
 		buttonIn(itemFor(modal, "notes/only.md"), "Dismiss").click();
 		expect(log.openCount()).toBe(0);
 		expect(items(modal)).toEqual([]);
-		expect(modal.contentEl.textContent).toBe("No open conflicts. Every agent write so far was based on the current note.");
+		expect(modal.contentEl.textContent).toBe(
+			"No open conflicts. Every agent write so far was based on the current note.",
+		);
 	});
 
 	it("shows conflicts that opened since it was last opened", () => {

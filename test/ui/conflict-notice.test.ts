@@ -21,7 +21,8 @@ function record(overrides: Partial<ConflictRecord> = {}): ConflictRecord {
 	};
 }
 
-const KEPT_MESSAGE = 'Refused a stale write to "Projects/Plan.md" from claude-code. Its version is kept in "Projects/Plan.20261121-101500.bak.md".';
+const KEPT_MESSAGE =
+	'Refused a stale write to "Projects/Plan.md" from claude-code. Its version is kept in "Projects/Plan.20261121-101500.bak.md".';
 
 /** The notice shown last, as the stub recorded it. */
 function lastNotice(): Notice {
@@ -49,7 +50,9 @@ describe("the conflict notice", () => {
 	it("says the agent's version could not be kept when there is no .bak", () => {
 		showConflictNotice(record({ backupPath: null, path: "Inbox.md", agent: "nightly-job" }), null);
 		const message = lastNotice().message;
-		expect(message).toBe('Refused a stale write to "Inbox.md" from nightly-job. Its version could not be kept; the agent was told.');
+		expect(message).toBe(
+			'Refused a stale write to "Inbox.md" from nightly-job. Its version could not be kept; the agent was told.',
+		);
 		expect(message).not.toContain(".bak");
 	});
 
@@ -77,14 +80,22 @@ describe("the conflict notice", () => {
 	});
 
 	it("says another program dropped changes, and where they are kept, for a save made outside", () => {
-		showConflictNotice(record({ reason: "outside-save", source: "outside", agent: "another program" }), () => undefined);
-		expect(lastNotice().fragment?.querySelector("div")?.textContent).toBe('Another program saved "Projects/Plan.md" without the changes saved before it. What it dropped is kept in "Projects/Plan.20261121-101500.bak.md".');
+		showConflictNotice(
+			record({ reason: "outside-save", source: "outside", agent: "another program" }),
+			() => undefined,
+		);
+		expect(lastNotice().fragment?.querySelector("div")?.textContent).toBe(
+			'Another program saved "Projects/Plan.md" without the changes saved before it. What it dropped is kept in "Projects/Plan.20261121-101500.bak.md".',
+		);
 		expect(buttons(lastNotice()).map((button) => button.textContent)).toEqual(["Resolve"]);
 	});
 
 	it("says another program saved over the person's typing, where its text is kept, and offers the merge view", () => {
 		const onResolve = vi.fn();
-		showConflictNotice(record({ reason: "outside-over-typing", source: "outside", agent: "another program" }), onResolve);
+		showConflictNotice(
+			record({ reason: "outside-over-typing", source: "outside", agent: "another program" }),
+			onResolve,
+		);
 		const notice = lastNotice();
 		expect(notice.fragment?.querySelector("div")?.textContent).toBe(
 			'Another program saved "Projects/Plan.md" while you were typing, changing the same lines. Its version is kept in "Projects/Plan.20261121-101500.bak.md"; your typing stays as it is.',
@@ -94,9 +105,14 @@ describe("the conflict notice", () => {
 	});
 
 	it("never says an outside save was refused, even when its .bak could not be written", () => {
-		showConflictNotice(record({ reason: "outside-over-typing", source: "outside", agent: "another program", backupPath: null }), null);
+		showConflictNotice(
+			record({ reason: "outside-over-typing", source: "outside", agent: "another program", backupPath: null }),
+			null,
+		);
 		const message = lastNotice().message;
-		expect(message).toBe('Another program saved "Projects/Plan.md" while you were typing, changing the same lines. Its version could not be saved as a .bak; resolve now to keep its changes.');
+		expect(message).toBe(
+			'Another program saved "Projects/Plan.md" while you were typing, changing the same lines. Its version could not be saved as a .bak; resolve now to keep its changes.',
+		);
 		expect(message).not.toContain("Refused");
 	});
 });

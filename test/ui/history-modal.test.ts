@@ -39,7 +39,8 @@ afterEach(async () => {
 	await h.close();
 });
 
-const LINES = (changes: Record<number, string> = {}) => Array.from({ length: 12 }, (_, i) => changes[i] ?? `line ${i}`).join("\n") + "\n";
+const LINES = (changes: Record<number, string> = {}) =>
+	Array.from({ length: 12 }, (_, i) => changes[i] ?? `line ${i}`).join("\n") + "\n";
 
 async function settle(): Promise<void> {
 	await h.app.clock.runAll();
@@ -56,7 +57,11 @@ async function personWrites(path: string, content: string): Promise<void> {
 
 async function agentWrites(path: string, body: string): Promise<string> {
 	const etag = (await h.api(`/vault/${path}`)).headers.etag as string;
-	const res = await h.api(`/vault/${path}`, { method: "PUT", body, headers: { "If-Match": etag, "Allow-Empty": "true" } });
+	const res = await h.api(`/vault/${path}`, {
+		method: "PUT",
+		body,
+		headers: { "If-Match": etag, "Allow-Empty": "true" },
+	});
 	expect(res.status, res.text).toBe(204);
 	await settle();
 	return (res.headers.etag as string).slice(1, -1);
@@ -100,7 +105,12 @@ describe("the note history modal", () => {
 		expect(Notice.shown.at(-1)?.message).toContain("Restored the earlier version of a.md");
 		// The list was redrawn: the restore is the newest revision, made by the person, and itself undoable.
 		expect(items(modal)[0]!.querySelector(".revision-guard-history-title")?.textContent).toMatch(/^You · .*Current$/);
-		expect(items(modal).some((item) => item.textContent?.includes("Test-agent") && item.querySelector("button")?.textContent === "Show changes")).toBe(true);
+		expect(
+			items(modal).some(
+				(item) =>
+					item.textContent?.includes("Test-agent") && item.querySelector("button")?.textContent === "Show changes",
+			),
+		).toBe(true);
 	});
 
 	it("refuses a restore when the note changed after the list was shown, and writes nothing", async () => {
@@ -108,7 +118,12 @@ describe("the note history modal", () => {
 		await agentWrites("a.md", "second\n");
 		const modal = await openHistory("a.md");
 		await agentWrites("a.md", "third\n");
-		await click(button(items(modal).find((item) => item.dataset.revision !== undefined && item.textContent?.startsWith("You"))!, "Restore"));
+		await click(
+			button(
+				items(modal).find((item) => item.dataset.revision !== undefined && item.textContent?.startsWith("You"))!,
+				"Restore",
+			),
+		);
 		expect(await note("a.md")).toBe("third\n");
 		expect(Notice.shown.at(-1)?.message).toContain("changed since this list was shown");
 	});
@@ -124,7 +139,9 @@ describe("the note history modal", () => {
 		await h.guard.bases.setCap(1);
 		await modal.render();
 		expect(items(modal)[1]!.textContent).toContain("text no longer kept");
-		expect([...items(modal)[1]!.querySelectorAll("button")].map((candidate) => candidate.textContent)).not.toContain("Restore");
+		expect([...items(modal)[1]!.querySelectorAll("button")].map((candidate) => candidate.textContent)).not.toContain(
+			"Restore",
+		);
 	});
 });
 
@@ -156,7 +173,9 @@ describe("the agent activity modal", () => {
 		expect(await note("a.md")).toBe("what I wrote\n");
 		expect(Notice.shown.at(-1)?.message).toBe("Brought back a.md, which the agent deleted.");
 		const history = await openHistory("a.md");
-		expect(items(history)[1]!.querySelector(".revision-guard-history-title")?.textContent).toMatch(/^Test-agent · .* · deleted the note$/);
+		expect(items(history)[1]!.querySelector(".revision-guard-history-title")?.textContent).toMatch(
+			/^Test-agent · .* · deleted the note$/,
+		);
 	});
 
 	it("does not bring a deleted note back over one the person created since", async () => {
@@ -173,7 +192,9 @@ describe("the agent activity modal", () => {
 	});
 
 	it("moves a note an agent created to the trash on Revert while it is unchanged", async () => {
-		expect((await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } })).status).toBe(204);
+		expect(
+			(await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } })).status,
+		).toBe(204);
 		await settle();
 		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
 		modal.open();
@@ -188,7 +209,9 @@ describe("the agent activity modal", () => {
 		await personWrites("Plan.md", "plan\n");
 		await personWrites("Index.md", "See [[Plan]].\n");
 		expect((await h.api("/vault/Plan.md")).status).toBe(200);
-		expect((await h.api("/vault/Plan.md", { method: "MOVE", headers: { Destination: "Projects/Roadmap.md" } })).status).toBe(204);
+		expect(
+			(await h.api("/vault/Plan.md", { method: "MOVE", headers: { Destination: "Projects/Roadmap.md" } })).status,
+		).toBe(204);
 		await settle();
 		expect(await note("Index.md")).toBe("See [[Roadmap]].\n");
 		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
@@ -203,7 +226,14 @@ describe("the agent activity modal", () => {
 		expect(h.app.vault.getFileByPath("Projects/Roadmap.md")).toBeNull();
 		expect(Notice.shown.at(-1)?.message).toBe("Moved Projects/Roadmap.md back to Plan.md.");
 		const history = await openHistory("Plan.md");
-		expect(items(history).map((item) => item.querySelector(".revision-guard-history-title")?.textContent ?? "")).toEqual(expect.arrayContaining([expect.stringMatching(/^You · .* · moved it from Projects\/Roadmap\.md/), expect.stringMatching(/^Test-agent · .* · moved it from Plan\.md/)]));
+		expect(
+			items(history).map((item) => item.querySelector(".revision-guard-history-title")?.textContent ?? ""),
+		).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(/^You · .* · moved it from Projects\/Roadmap\.md/),
+				expect.stringMatching(/^Test-agent · .* · moved it from Plan\.md/),
+			]),
+		);
 	});
 
 	it("shows one key's writes when the person picks that key", async () => {
@@ -211,11 +241,25 @@ describe("the agent activity modal", () => {
 		await personWrites("b.md", "b\n");
 		await agentWrites("a.md", "a by the agent\n");
 		h.settings.keys.push({ name: "nightly-job", key: "nightly-key-0123456789abcdef0123456789", created: "2026-01-01" });
-		const etag = (await h.api("/vault/b.md", { headers: { Authorization: "Bearer nightly-key-0123456789abcdef0123456789" } })).headers.etag as string;
-		expect((await h.api("/vault/b.md", { method: "PUT", body: "b by the job\n", headers: { Authorization: "Bearer nightly-key-0123456789abcdef0123456789", "If-Match": etag } })).status).toBe(204);
+		const etag = (
+			await h.api("/vault/b.md", { headers: { Authorization: "Bearer nightly-key-0123456789abcdef0123456789" } })
+		).headers.etag as string;
+		expect(
+			(
+				await h.api("/vault/b.md", {
+					method: "PUT",
+					body: "b by the job\n",
+					headers: { Authorization: "Bearer nightly-key-0123456789abcdef0123456789", "If-Match": etag },
+				})
+			).status,
+		).toBe(204);
 		const modal = new AgentActivityModal(h.app as unknown as ObsidianApp, undo);
 		modal.open();
-		expect(items(modal).map((item) => item.dataset.path).sort()).toEqual(["a.md", "b.md"]);
+		expect(
+			items(modal)
+				.map((item) => item.dataset.path)
+				.sort(),
+		).toEqual(["a.md", "b.md"]);
 		const select = modal.contentEl.querySelector<HTMLSelectElement>("select.revision-guard-activity-filter")!;
 		expect([...select.options].map((option) => option.textContent)).toEqual(["All keys", "nightly-job", "test-agent"]);
 		select.value = "test-agent";
@@ -272,7 +316,11 @@ describe("the agent activity modal", () => {
 		await agentWrites("a.md", LINES({ 1: "agent" }));
 		for (let i = 0; i < 25; i++) await personWrites("a.md", LINES({ 1: "agent", 11: `typing ${i}` }));
 		expect(h.guard.activity.list(10)).toMatchObject([{ path: "a.md", revertible: true }]);
-		const outcome = await undo.revert("a.md", h.guard.activity.list(10)[0]!.revision, revisionOf(LINES({ 1: "agent", 11: "typing 24" })));
+		const outcome = await undo.revert(
+			"a.md",
+			h.guard.activity.list(10)[0]!.revision,
+			revisionOf(LINES({ 1: "agent", 11: "typing 24" })),
+		);
 		expect(outcome).not.toBeNull();
 		expect(await note("a.md")).toBe(LINES({ 11: "typing 24" }));
 	});

@@ -21,7 +21,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe("MergeModal", () => {
 	it("stops loading when it was closed first: no view, no vault listener left behind", async () => {
 		let answer!: (sides: ConflictSides) => void;
-		const resolver = { sides: () => new Promise<ConflictSides>((resolve) => (answer = resolve)) } as unknown as ConflictResolver;
+		const resolver = {
+			sides: () => new Promise<ConflictSides>((resolve) => (answer = resolve)),
+		} as unknown as ConflictResolver;
 		let listening = 0;
 		const onVaultChange = () => {
 			listening++;
@@ -40,7 +42,9 @@ describe("MergeModal", () => {
 describe("MergeModal orientation", () => {
 	it("shows when the agent wrote and opens the .bak in a new tab through Obsidian's workspace", async () => {
 		const record = conflictRecord("c-2");
-		const resolver = { sides: () => Promise.resolve({ record, base: "a\n", mine: "b\n", mineRevision: "r", theirs: "c\n" }) } as unknown as ConflictResolver;
+		const resolver = {
+			sides: () => Promise.resolve({ record, base: "a\n", mine: "b\n", mineRevision: "r", theirs: "c\n" }),
+		} as unknown as ConflictResolver;
 		const app = new App(dir);
 		const opened: unknown[][] = [];
 		const openLinkText = app.workspace.openLinkText.bind(app.workspace);
@@ -48,7 +52,11 @@ describe("MergeModal orientation", () => {
 			opened.push(args);
 			return openLinkText(...args);
 		};
-		const modal = new MergeModal(app as unknown as ObsidianApp, { resolver, onVaultChange: () => () => undefined }, "c-2");
+		const modal = new MergeModal(
+			app as unknown as ObsidianApp,
+			{ resolver, onVaultChange: () => () => undefined },
+			"c-2",
+		);
 		modal.open();
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(modal.contentEl.querySelector("time")?.getAttribute("datetime")).toBe(record.time);
@@ -61,8 +69,14 @@ describe("MergeModal orientation", () => {
 
 	it("offers no .bak link when none was kept", async () => {
 		const record = conflictRecord("c-3", { backupPath: null });
-		const resolver = { sides: () => Promise.resolve({ record, base: "a\n", mine: "b\n", mineRevision: "r", theirs: "c\n" }) } as unknown as ConflictResolver;
-		const modal = new MergeModal(new App(dir) as unknown as ObsidianApp, { resolver, onVaultChange: () => () => undefined }, "c-3");
+		const resolver = {
+			sides: () => Promise.resolve({ record, base: "a\n", mine: "b\n", mineRevision: "r", theirs: "c\n" }),
+		} as unknown as ConflictResolver;
+		const modal = new MergeModal(
+			new App(dir) as unknown as ObsidianApp,
+			{ resolver, onVaultChange: () => () => undefined },
+			"c-3",
+		);
 		modal.open();
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(modal.contentEl.querySelector(".revision-guard-merge")).not.toBeNull();
@@ -81,10 +95,18 @@ describe("MergeModal open while the person types in the note", () => {
 			const view = h.app.openEditor("Note.md");
 			const read = await h.api("/vault/Note.md");
 			view.type("typed ", 0);
-			const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": read.headers.etag as string } });
+			const put = await h.api("/vault/Note.md", {
+				method: "PUT",
+				body: "line one\nby the agent\n",
+				headers: { "If-Match": read.headers.etag as string },
+			});
 			expect(put.status).toBe(412);
 			const [conflict] = h.guard.conflicts.list({ status: "open" });
-			const modal = new MergeModal(h.app as unknown as ObsidianApp, { resolver: h.guard.resolver, onVaultChange: (listener) => h.guard.gateway.onChange(listener) }, conflict!.id);
+			const modal = new MergeModal(
+				h.app as unknown as ObsidianApp,
+				{ resolver: h.guard.resolver, onVaultChange: (listener) => h.guard.gateway.onChange(listener) },
+				conflict!.id,
+			);
 			modal.open();
 			await new Promise((resolve) => setTimeout(resolve, 20));
 			expect(modal.contentEl.querySelector(".revision-guard-merge")).not.toBeNull();

@@ -16,7 +16,13 @@ import { App, Modal } from "../obsidian-stub";
 import { until } from "../helpers/built-plugin";
 import { call } from "../helpers/http-client";
 
-const MANIFEST = { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.6.6", dir: ".obsidian/plugins/revision-guard" } as PluginManifest;
+const MANIFEST = {
+	id: "revision-guard",
+	name: "Revision Guard",
+	version: "0.0.0",
+	minAppVersion: "1.6.6",
+	dir: ".obsidian/plugins/revision-guard",
+} as PluginManifest;
 
 type Command = { id: string; callback?: () => unknown; checkCallback?: (checking: boolean) => boolean };
 type Stubbed = RevisionGuardPlugin & { data: unknown; commands: Command[]; statusBarItems: HTMLElement[] };
@@ -72,7 +78,15 @@ describe("history and activity in the plugin", () => {
 		const port = Number(/:(\d+)/.exec(plugin.serverStatus())![1]);
 		const auth = { Authorization: `Bearer ${plugin.settings.keys[0]!.key}` };
 		const etag = (await call(port, "/vault/Plan.md", { headers: auth })).headers.etag as string;
-		expect((await call(port, "/vault/Plan.md", { method: "PUT", body: "# Plan, by the agent\n", headers: { ...auth, "If-Match": etag } })).status).toBe(204);
+		expect(
+			(
+				await call(port, "/vault/Plan.md", {
+					method: "PUT",
+					body: "# Plan, by the agent\n",
+					headers: { ...auth, "If-Match": etag },
+				})
+			).status,
+		).toBe(204);
 		await until(() => activityItem.textContent === "1 agent edit today", "the status bar to count the write");
 		expect(activityItem.classList.contains("revision-guard-hidden")).toBe(false);
 

@@ -40,18 +40,25 @@ afterEach(async () => {
 	await h.close();
 });
 
-const propose = (body = PROPOSED, agent = "claude") => h.guard.proposals.propose(writeRequest("Plan.md", body, { actor: agentActor(agent) }));
+const propose = (body = PROPOSED, agent = "claude") =>
+	h.guard.proposals.propose(writeRequest("Plan.md", body, { actor: agentActor(agent) }));
 const note = () => h.app.vault.adapter.read("Plan.md");
 const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 function buttonIn(scope: ParentNode, text: string): HTMLButtonElement {
-	const match = Array.from(scope.querySelectorAll("button")).find((element) => (element.getAttribute("aria-label") ?? element.textContent) === text);
+	const match = Array.from(scope.querySelectorAll("button")).find(
+		(element) => (element.getAttribute("aria-label") ?? element.textContent) === text,
+	);
 	if (!match) throw new Error(`No button "${text}"`);
 	return match;
 }
 
 async function openReview(id: string): Promise<ProposalReviewModal> {
-	const modal = new ProposalReviewModal(h.app as unknown as ObsidianApp, { proposals: h.guard.notes.proposals, onVaultChange: (listener) => h.guard.gateway.onChange(listener) }, id);
+	const modal = new ProposalReviewModal(
+		h.app as unknown as ObsidianApp,
+		{ proposals: h.guard.notes.proposals, onVaultChange: (listener) => h.guard.gateway.onChange(listener) },
+		id,
+	);
 	modal.open();
 	await flush();
 	return modal;
@@ -61,7 +68,9 @@ describe("proposals in Obsidian", () => {
 	it("announces a new proposal once, with Review, and counts those waiting in the status bar", async () => {
 		expect(bar.classList.contains("revision-guard-hidden")).toBe(true);
 		const { id } = await propose();
-		expect(Notice.shown.map((notice) => notice.message)).toEqual(['claude proposes a change to "Plan.md". Nothing was written; it waits for you.Review']);
+		expect(Notice.shown.map((notice) => notice.message)).toEqual([
+			'claude proposes a change to "Plan.md". Nothing was written; it waits for you.Review',
+		]);
 		expect(bar.textContent).toBe("1 proposal");
 		expect(bar.classList.contains("revision-guard-hidden")).toBe(false);
 		await propose("# Plan\n\nsecond\n");
@@ -95,7 +104,9 @@ describe("proposals in Obsidian", () => {
 		review.close();
 		await h.guard.notes.proposals.rejectAsPerson(id);
 		bar.click();
-		expect((Modal.opened.at(-1) as unknown as ProposalListModal).contentEl.textContent).toContain("No proposals wait for you.");
+		expect((Modal.opened.at(-1) as unknown as ProposalListModal).contentEl.textContent).toContain(
+			"No proposals wait for you.",
+		);
 	});
 
 	it("accepts as sent from the review: the note is written as the person's, the proposal accepted", async () => {
@@ -115,7 +126,9 @@ describe("proposals in Obsidian", () => {
 		const { id } = await propose();
 		const modal = await openReview(id);
 		buttonIn(modal.contentEl, "Edit then accept").click();
-		const area = Array.from(modal.contentEl.querySelectorAll<HTMLTextAreaElement>(".revision-guard-merge-cell-result textarea")).find((candidate) => candidate.value.includes("alpha (agent)"))!;
+		const area = Array.from(
+			modal.contentEl.querySelectorAll<HTMLTextAreaElement>(".revision-guard-merge-cell-result textarea"),
+		).find((candidate) => candidate.value.includes("alpha (agent)"))!;
 		area.value = area.value.replace("alpha (agent)", "alpha (agent, edited)");
 		area.dispatchEvent(new Event("input", { bubbles: true }));
 		buttonIn(modal.contentEl, "Accept with edits").click();
@@ -128,7 +141,8 @@ describe("proposals in Obsidian", () => {
 		const { id } = await propose();
 		const modal = await openReview(id);
 		buttonIn(modal.contentEl, "Reject…").click();
-		modal.contentEl.querySelector<HTMLTextAreaElement>(".revision-guard-merge-reject-note")!.value = "Not this section.";
+		modal.contentEl.querySelector<HTMLTextAreaElement>(".revision-guard-merge-reject-note")!.value =
+			"Not this section.";
 		buttonIn(modal.contentEl, "Reject proposal").click();
 		await flush();
 		expect(await note()).toBe(NOTE);

@@ -23,7 +23,12 @@ beforeEach(() => {
 	dir = mkdtempSync(join(tmpdir(), "rg-settings-history-"));
 	app = new App(dir);
 	settings = structuredClone(DEFAULT_SETTINGS);
-	host = { settings, saveSettings: async () => undefined, restartServer: async () => undefined, serverStatus: () => "" };
+	host = {
+		settings,
+		saveSettings: async () => undefined,
+		restartServer: async () => undefined,
+		serverStatus: () => "",
+	};
 	made = [];
 	asked = [];
 	answer = true;
@@ -56,7 +61,8 @@ function setting(name: string): Setting {
 	return found;
 }
 
-const description = (name: string) => setting(name).settingEl.querySelector(".setting-item-description")?.textContent ?? "";
+const description = (name: string) =>
+	setting(name).settingEl.querySelector(".setting-item-description")?.textContent ?? "";
 const exclusion = "Hide .bak notes from search and the graph";
 
 describe("history settings", () => {

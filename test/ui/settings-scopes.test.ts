@@ -38,7 +38,16 @@ function open(keys: AgentKey[], summary?: (key: AgentKey) => Promise<ScopeSummar
 		...(summary ? { scopeSummary: summary } : {}),
 	};
 	const app = new App(dir);
-	const tab = new RevisionGuardSettingTab(app as unknown as ObsidianApp, new Plugin(app, { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.0.0" }) as unknown as ObsidianPlugin, host);
+	const tab = new RevisionGuardSettingTab(
+		app as unknown as ObsidianApp,
+		new Plugin(app, {
+			id: "revision-guard",
+			name: "Revision Guard",
+			version: "0.0.0",
+			minAppVersion: "1.0.0",
+		}) as unknown as ObsidianPlugin,
+		host,
+	);
 	tab.display();
 	return host;
 }
@@ -47,11 +56,21 @@ const NOTES = ["Projects/a.md", "Projects/b.md", "Drafts/c.md", "Private/d.md"];
 
 /** Counts as the service does, over NOTES (the service's own count is tested in test/service/scope-summary.test.ts). */
 async function count(key: AgentKey): Promise<ScopeSummary> {
-	const compiled = compileKeyScope(key.name, { read: key.read, write: key.write, propose: key.propose }, { caseInsensitive: false });
+	const compiled = compileKeyScope(
+		key.name,
+		{ read: key.read, write: key.write, propose: key.propose },
+		{ caseInsensitive: false },
+	);
 	if (!compiled.ok) return { kind: "not-served", problem: compiled.problem };
 	const { ruleOf } = await import("../../src/core/key-scope");
 	const access = NOTES.map((path) => ruleOf(compiled.scope, path).access);
-	return { kind: "counted", notes: NOTES.length, see: access.filter((a) => a !== "hidden").length, change: access.filter((a) => a === "write").length, propose: access.filter((a) => a === "propose").length };
+	return {
+		kind: "counted",
+		notes: NOTES.length,
+		see: access.filter((a) => a !== "hidden").length,
+		change: access.filter((a) => a === "write").length,
+		propose: access.filter((a) => a === "propose").length,
+	};
 }
 
 const named = (name: string) => {
@@ -59,19 +78,34 @@ const named = (name: string) => {
 	expect(found, name).toHaveLength(1);
 	return found[0]!;
 };
-const area = (name: string) => named(name).controls.find((control) => control.kind === "textarea")!.component as TextAreaComponent;
+const area = (name: string) =>
+	named(name).controls.find((control) => control.kind === "textarea")!.component as TextAreaComponent;
 /** The person types `text` into the list, then leaves it (which applies it at once). */
 const typeInto = async (name: string, text: string) => {
 	await area(name).change(text);
 	area(name).blur();
 	await settled();
 };
-const description = (name: string) => named(name).settingEl.querySelector(".setting-item-description")?.textContent ?? "";
+const description = (name: string) =>
+	named(name).settingEl.querySelector(".setting-item-description")?.textContent ?? "";
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe("a key's scope in the settings tab", () => {
 	it("shows each key's three lists, one glob per line, with the defaults of a key from before scopes", async () => {
-		open([{ name: "agent", key: "a".repeat(43), created: "2026-01-01" }, { name: "scoped", key: "s".repeat(43), created: "2026-01-01", read: ["Projects/**", "Drafts/**"], write: [], propose: ["Drafts/**"] }], count);
+		open(
+			[
+				{ name: "agent", key: "a".repeat(43), created: "2026-01-01" },
+				{
+					name: "scoped",
+					key: "s".repeat(43),
+					created: "2026-01-01",
+					read: ["Projects/**", "Drafts/**"],
+					write: [],
+					propose: ["Drafts/**"],
+				},
+			],
+			count,
+		);
 		expect(area("What agent can see").getValue()).toBe("**");
 		expect(area("What agent can change").getValue()).toBe("**");
 		expect(area("Where agent only proposes").getValue()).toBe("");
@@ -102,7 +136,10 @@ describe("a key's scope in the settings tab", () => {
 
 	it("keeps only the newest count when the person types faster than a count finishes", async () => {
 		const pending: { key: AgentKey; resolve: (summary: ScopeSummary) => void }[] = [];
-		open([{ name: "scoped", key: "s".repeat(43), created: "2026-01-01" }], (key) => new Promise((resolve) => pending.push({ key: structuredClone(key), resolve })));
+		open(
+			[{ name: "scoped", key: "s".repeat(43), created: "2026-01-01" }],
+			(key) => new Promise((resolve) => pending.push({ key: structuredClone(key), resolve })),
+		);
 		await settled();
 		void typeInto("What scoped can see", "Projects/**");
 		await settled();
@@ -118,7 +155,10 @@ describe("a key's scope in the settings tab", () => {
 		vi.useFakeTimers();
 		try {
 			const counts: string[][] = [];
-			const host = open([{ name: "scoped", key: "s".repeat(43), created: "2026-01-01" }], async (key) => (counts.push([...((key.write as string[] | undefined) ?? ["**"])]), count(key)));
+			const host = open(
+				[{ name: "scoped", key: "s".repeat(43), created: "2026-01-01" }],
+				async (key) => (counts.push([...((key.write as string[] | undefined) ?? ["**"])]), count(key)),
+			);
 			await vi.advanceTimersByTimeAsync(0);
 			expect(counts).toEqual([["**"]]);
 			// "*/Drafts/**" typed a key at a time passes through "*", which would let the key change every note at the root.
@@ -145,7 +185,11 @@ describe("the words", () => {
 	});
 
 	it("says what the counts mean", () => {
-		expect(summarySentence({ kind: "counted", notes: 812, see: 812, change: 40, propose: 120 })).toBe("This key can see 812 notes, change 40, and propose changes to 120.");
-		expect(summarySentence({ kind: "counted", notes: 1, see: 1, change: 0, propose: 0 })).toBe("This key can see 1 note and change 0.");
+		expect(summarySentence({ kind: "counted", notes: 812, see: 812, change: 40, propose: 120 })).toBe(
+			"This key can see 812 notes, change 40, and propose changes to 120.",
+		);
+		expect(summarySentence({ kind: "counted", notes: 1, see: 1, change: 0, propose: 0 })).toBe(
+			"This key can see 1 note and change 0.",
+		);
 	});
 });

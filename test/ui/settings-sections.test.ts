@@ -3,7 +3,12 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { DropdownComponent, Setting, ValueComponent } from "../obsidian-stub";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
-import { displayConflictSettings, displayNetworkSettings, displayNoteTypeSettings, displayTokenlessSettings } from "../../src/ui/settings-sections";
+import {
+	displayConflictSettings,
+	displayNetworkSettings,
+	displayNoteTypeSettings,
+	displayTokenlessSettings,
+} from "../../src/ui/settings-sections";
 import type { SettingsHost } from "../../src/ui/settings-tab";
 
 let settings: RevisionGuardSettings;
@@ -15,7 +20,12 @@ beforeEach(() => {
 	settings = structuredClone(DEFAULT_SETTINGS);
 	saves = 0;
 	made = [];
-	host = { settings, saveSettings: async () => void saves++, restartServer: async () => undefined, serverStatus: () => "" };
+	host = {
+		settings,
+		saveSettings: async () => void saves++,
+		restartServer: async () => undefined,
+		serverStatus: () => "",
+	};
 	const spy = vi.spyOn(Setting.prototype, "setName");
 	spy.mockImplementation(function (this: Setting, name: string) {
 		made.push(this);
@@ -79,7 +89,9 @@ describe("listen address", () => {
 describe("allowed web origins", () => {
 	it("keeps only well-formed origins, never a wildcard", async () => {
 		displayNetworkSettings(document.createElement("div"), host);
-		await control<ValueComponent<string>>("Allowed web origins", "text").change("http://localhost:3000/, *, javascript:alert(1), https://notes.example");
+		await control<ValueComponent<string>>("Allowed web origins", "text").change(
+			"http://localhost:3000/, *, javascript:alert(1), https://notes.example",
+		);
 		expect(settings.allowedOrigins).toEqual(["http://localhost:3000", "https://notes.example"]);
 	});
 });

@@ -47,7 +47,12 @@ function makeHost(keys: AgentKey[]): FakeHost {
 function open(keys: AgentKey[] = [{ name: "agent", key: KEY_A, created: OLD_DATE }]): void {
 	host = makeHost(keys);
 	const app = new App(dir);
-	const plugin = new Plugin(app, { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.0.0" });
+	const plugin = new Plugin(app, {
+		id: "revision-guard",
+		name: "Revision Guard",
+		version: "0.0.0",
+		minAppVersion: "1.0.0",
+	});
 	// tsc checks against Obsidian's real types; at run time "obsidian" is the stub (see vitest.config.ts).
 	tab = new RevisionGuardSettingTab(app as unknown as ObsidianApp, plugin as unknown as ObsidianPlugin, host);
 	tab.display();
@@ -98,7 +103,10 @@ async function click(button: ButtonComponent): Promise<void> {
 
 function addKeyButton(): ButtonComponent {
 	const found = shown().flatMap((candidate) =>
-		candidate.controls.filter((control) => control.kind === "button" && (control.component as ButtonComponent).buttonEl.textContent === "Add key"),
+		candidate.controls.filter(
+			(control) =>
+				control.kind === "button" && (control.component as ButtonComponent).buttonEl.textContent === "Add key",
+		),
 	);
 	expect(found).toHaveLength(1);
 	return found[0]!.component as ButtonComponent;
@@ -135,7 +143,9 @@ describe("the status line", () => {
 		const all = shown();
 		expect(all[0]!.nameText).toBe("Status");
 		expect(all[0]!.settingEl.classList.contains("setting-item-heading")).toBe(false);
-		expect(all.filter((candidate) => candidate.settingEl.classList.contains("setting-item-heading")).length).toBeGreaterThan(0);
+		expect(
+			all.filter((candidate) => candidate.settingEl.classList.contains("setting-item-heading")).length,
+		).toBeGreaterThan(0);
 	});
 });
 
@@ -145,12 +155,15 @@ describe("the port", () => {
 		expect(textOf(setting("Port")).getValue()).toBe("27125");
 	});
 
-	it.each(["abc", "", "0", "80", "1023", "65536", "99999", "3000.5", "-2000", "NaN"])("ignores %j and saves nothing", async (value) => {
-		open();
-		await textOf(setting("Port")).change(value);
-		expect(host.settings.port).toBe(27125);
-		expect(host.saves).toEqual([]);
-	});
+	it.each(["abc", "", "0", "80", "1023", "65536", "99999", "3000.5", "-2000", "NaN"])(
+		"ignores %j and saves nothing",
+		async (value) => {
+			open();
+			await textOf(setting("Port")).change(value);
+			expect(host.settings.port).toBe(27125);
+			expect(host.saves).toEqual([]);
+		},
+	);
 
 	it.each([
 		["1024", 1024],
@@ -178,9 +191,20 @@ describe("agent keys", () => {
 		host = makeHost([{ name: "agent", key: KEY_A, created: OLD_DATE }]);
 		host.keysOnOtherDevices = () => ["claude", "laptop"];
 		const app = new App(dir);
-		tab = new RevisionGuardSettingTab(app as unknown as ObsidianApp, new Plugin(app, { id: "revision-guard", name: "Revision Guard", version: "0.0.0", minAppVersion: "1.0.0" }) as unknown as ObsidianPlugin, host);
+		tab = new RevisionGuardSettingTab(
+			app as unknown as ObsidianApp,
+			new Plugin(app, {
+				id: "revision-guard",
+				name: "Revision Guard",
+				version: "0.0.0",
+				minAppVersion: "1.0.0",
+			}) as unknown as ObsidianPlugin,
+			host,
+		);
 		tab.display();
-		expect(descriptionOf(setting("Keys from your other devices"))).toBe("claude, laptop: Obsidian keeps each key's value on the device that made it, so these work only there. Agents on this device need a key listed above.");
+		expect(descriptionOf(setting("Keys from your other devices"))).toBe(
+			"claude, laptop: Obsidian keeps each key's value on the device that made it, so these work only there. Agents on this device need a key listed above.",
+		);
 	});
 
 	it("shows no such line when every key is this device's", () => {
@@ -348,9 +372,27 @@ describe("protection", () => {
 	});
 
 	const numbers = [
-		{ name: "Merge base storage (MB)", key: "baseStoreCapMB", min: 1, valid: ["1", "128", "2.5"], invalid: ["0", "0.5", "-1", "abc", "NaN", "Infinity", "", " "] },
-		{ name: "Read validity window (minutes)", key: "readValidityMinutes", min: 0, valid: ["0", "15", "1.5"], invalid: ["-1", "-0.5", "abc", "NaN", "-Infinity", "Infinity", "", " "] },
-		{ name: "Largest request body (MB)", key: "maxBodyMB", min: 1, valid: ["1", "32"], invalid: ["0", "0.99", "-5", "x1", "NaN", "Infinity", "", " "] },
+		{
+			name: "Merge base storage (MB)",
+			key: "baseStoreCapMB",
+			min: 1,
+			valid: ["1", "128", "2.5"],
+			invalid: ["0", "0.5", "-1", "abc", "NaN", "Infinity", "", " "],
+		},
+		{
+			name: "Read validity window (minutes)",
+			key: "readValidityMinutes",
+			min: 0,
+			valid: ["0", "15", "1.5"],
+			invalid: ["-1", "-0.5", "abc", "NaN", "-Infinity", "Infinity", "", " "],
+		},
+		{
+			name: "Largest request body (MB)",
+			key: "maxBodyMB",
+			min: 1,
+			valid: ["1", "32"],
+			invalid: ["0", "0.99", "-5", "x1", "NaN", "Infinity", "", " "],
+		},
 	] as const;
 
 	for (const { name, key, valid, invalid } of numbers) {
@@ -403,8 +445,14 @@ describe("wording", () => {
 		open();
 		const settingTexts = shown()
 			.filter((candidate) => !candidate.settingEl.classList.contains("revision-guard-key"))
-			.flatMap((candidate) => [...candidate.settingEl.querySelectorAll(".setting-item-name, .setting-item-description")].map((element) => element.textContent ?? ""));
-		const keyDescriptions = [...tab.containerEl.querySelectorAll(".revision-guard-key .setting-item-description")].map((element) => element.textContent ?? "");
+			.flatMap((candidate) =>
+				[...candidate.settingEl.querySelectorAll(".setting-item-name, .setting-item-description")].map(
+					(element) => element.textContent ?? "",
+				),
+			);
+		const keyDescriptions = [...tab.containerEl.querySelectorAll(".revision-guard-key .setting-item-description")].map(
+			(element) => element.textContent ?? "",
+		);
 		const buttons = [...tab.containerEl.querySelectorAll("button")].map((element) => element.textContent ?? "");
 		const extras = [...placeholders.mock.calls, ...tooltips.mock.calls].map((args) => String((args as unknown[])[0]));
 		const texts = [...settingTexts, ...keyDescriptions, ...buttons, ...extras];

@@ -40,12 +40,16 @@ describe("the conflict status bar", () => {
 		bar.update(logWith(...Array.from({ length: count }, (_, i) => record(`c${i}`))));
 		expect(element.textContent).toBe(text);
 		expect(element.classList.contains("revision-guard-status-open")).toBe(count > 0);
-		expect(element.getAttribute("aria-label")).toBe(count > 0 ? "Show open conflicts from agents" : "No open conflicts from agents");
+		expect(element.getAttribute("aria-label")).toBe(
+			count > 0 ? "Show open conflicts from agents" : "No open conflicts from agents",
+		);
 	});
 
 	it("counts only open conflicts, not resolved or dismissed ones", () => {
 		const { element, bar } = makeBar();
-		bar.update(logWith(record("a"), record("b", { status: "dismissed" }), record("c", { status: "resolved" }), record("d")));
+		bar.update(
+			logWith(record("a"), record("b", { status: "dismissed" }), record("c", { status: "resolved" }), record("d")),
+		);
 		expect(element.textContent).toBe("2 conflicts");
 	});
 

@@ -23,7 +23,10 @@ describe("caseInsensitiveFolder", () => {
 			await writeFile(join(dir, "a.md"), "lower");
 			// On a case-sensitive disk this is a second file; on an insensitive one it rewrites the first.
 			await writeFile(join(dir, "A.md"), "upper");
-			const twoFiles = existsSync(join(dir, "a.md")) && existsSync(join(dir, "A.md")) && (await import("fs/promises")).readFile(join(dir, "a.md"), "utf8").then((text) => text === "lower");
+			const twoFiles =
+				existsSync(join(dir, "a.md")) &&
+				existsSync(join(dir, "A.md")) &&
+				(await import("fs/promises")).readFile(join(dir, "a.md"), "utf8").then((text) => text === "lower");
 			expect(await caseInsensitiveFolder(dir)).toBe(!(await twoFiles));
 		} finally {
 			await rm(dir, { recursive: true, force: true });
@@ -42,7 +45,11 @@ describe("ObsidianGateway.caseInsensitive", () => {
 				await mkdir(join(dir, ".obsidian"));
 				const app = new App(dir, { caseInsensitive });
 				// The stub implements the slice of App the gateway uses.
-				const gateway = new ObsidianGateway(app as unknown as ConstructorParameters<typeof ObsidianGateway>[0], () => undefined, async () => undefined);
+				const gateway = new ObsidianGateway(
+					app as unknown as ConstructorParameters<typeof ObsidianGateway>[0],
+					() => undefined,
+					async () => undefined,
+				);
 				expect(await gateway.caseInsensitive(), `caseInsensitive: ${caseInsensitive}`).toBe(caseInsensitive);
 			} finally {
 				await rm(dir, { recursive: true, force: true });

@@ -22,7 +22,10 @@ vi.mock("fs", async (importOriginal) => {
 	const promises = {
 		...fs.promises,
 		lstat: (path: string) => (calls.lstat.push(path), fs.promises.lstat(path)),
-		readdir: (path: string, options: { withFileTypes: true }) => (calls.readdir.push(path), fs.promises.readdir(path, options)),
+		readdir: (path: string, options: { withFileTypes: true }) => (
+			calls.readdir.push(path),
+			fs.promises.readdir(path, options)
+		),
 	};
 	return { ...fs, lstat, promises, default: { ...fs, lstat, promises } };
 });
@@ -52,18 +55,29 @@ function recordingWatch(refuse: (folder: string) => NodeJS.ErrnoException | null
 	return { watch, made, events, setRoot: (value: string) => (root = value) };
 }
 
-async function open(files: Record<string, string>, watch?: ReturnType<typeof recordingWatch>, skip?: (path: string) => boolean, mode: WatchMode = "per-folder"): Promise<WatchedFolder> {
+async function open(
+	files: Record<string, string>,
+	watch?: ReturnType<typeof recordingWatch>,
+	skip?: (path: string) => boolean,
+	mode: WatchMode = "per-folder",
+): Promise<WatchedFolder> {
 	// The root is only known once the folder exists: the recording learns it on the first watch (of the root).
 	const folder = await watchFolder(files, {
 		mode,
 		skip,
-		watch: watch && ((path, options, listener) => (watch.made.size === 0 && watch.setRoot(path), watch.watch(path, options, listener))),
+		watch:
+			watch &&
+			((path, options, listener) => (
+				watch.made.size === 0 && watch.setRoot(path),
+				watch.watch(path, options, listener)
+			)),
 	});
 	opened.push(folder);
 	return folder;
 }
 
-const manyNotes = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`big/n${i}.md`, `note ${i}`]));
+const manyNotes = (count: number) =>
+	Object.fromEntries(Array.from({ length: count }, (_, i) => [`big/n${i}.md`, `note ${i}`]));
 
 describe("FolderWatcher costs", () => {
 	it("looks at a changed note with one lstat per event and never lists its folder again", async () => {
@@ -95,7 +109,12 @@ describe("FolderWatcher costs", () => {
 		const t = await open({ "sub/n.md": "n" }, undefined, (path) => path.endsWith(".bak.md"));
 		calls.lstat.length = 0;
 		calls.readdir.length = 0;
-		await t.write({ "sub/.n.md.rg-tmp-0123456789ab": "t", ".revision-guard/history.json": "{}", ".trash/x.md": "x", "sub/n.20261121-101500.bak.md": "b" });
+		await t.write({
+			"sub/.n.md.rg-tmp-0123456789ab": "t",
+			".revision-guard/history.json": "{}",
+			".trash/x.md": "x",
+			"sub/n.20261121-101500.bak.md": "b",
+		});
 		await t.settled("sub");
 		await t.settled();
 		expect(notes(t.heard)).toEqual([]);
@@ -105,11 +124,14 @@ describe("FolderWatcher costs", () => {
 });
 
 describe("FolderWatcher when watching fails", () => {
-	const enospc = () => Object.assign(new Error("ENOSPC: System limit for number of file watchers reached"), { code: "ENOSPC" });
+	const enospc = () =>
+		Object.assign(new Error("ENOSPC: System limit for number of file watchers reached"), { code: "ENOSPC" });
 
 	it("polls a folder the system will not let it watch (inotify limits), and watches it once it can", async () => {
 		let refusals = 0;
-		const recording = recordingWatch((folder) => (folder === "stuck" && refusals++ < 3 ? enospc() : folder === "also-stuck" ? enospc() : null));
+		const recording = recordingWatch((folder) =>
+			folder === "stuck" && refusals++ < 3 ? enospc() : folder === "also-stuck" ? enospc() : null,
+		);
 		const t = await open({ "stuck/old.md": "o", "fine/a.md": "a", "also-stuck/b.md": "b" }, recording);
 		// Said once, not once per folder (past the limit, every folder would say the same).
 		expect(t.troubles).toEqual([expect.stringMatching(/^The folder (also-)?stuck cannot be watched \(ENOSPC\)/)]);

@@ -22,7 +22,10 @@ export interface WatchedFolder {
 	close(): Promise<void>;
 }
 
-export async function watchFolder(files: Record<string, string> = {}, options: FolderWatcherOptions = {}): Promise<WatchedFolder> {
+export async function watchFolder(
+	files: Record<string, string> = {},
+	options: FolderWatcherOptions = {},
+): Promise<WatchedFolder> {
 	const root = await realpath(await mkdtemp(join(tmpdir(), "rg-watch-")));
 	const write = async (entries: Record<string, string>) => {
 		for (const [path, content] of Object.entries(entries)) {

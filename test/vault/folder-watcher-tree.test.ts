@@ -39,7 +39,8 @@ describe("KnownTree (what the folder watcher knows to exist)", () => {
 	});
 
 	it("calls a path hidden when any segment starts with a dot", () => {
-		for (const path of [".revision-guard/x.json", "sub/.n.md.rg-tmp-0a1b", ".trash/n.md", "a/.obsidian/app.json", ".x"]) expect(isHiddenPath(path), path).toBe(true);
+		for (const path of [".revision-guard/x.json", "sub/.n.md.rg-tmp-0a1b", ".trash/n.md", "a/.obsidian/app.json", ".x"])
+			expect(isHiddenPath(path), path).toBe(true);
 		for (const path of ["a.md", "a/b.c/d.md", "notes/x..md"]) expect(isHiddenPath(path), path).toBe(false);
 	});
 });

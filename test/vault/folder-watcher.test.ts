@@ -28,7 +28,13 @@ describe.each<WatchMode>(["per-folder", "recursive"])("FolderWatcher (%s)", (mod
 		const t = await open({ "a.md": "a", "sub/deep/b.md": "b" });
 		await t.write({ "new.md": "n", "sub/deep/c.md": "c", "a.md": "a2", "sub/deep/b.md": "b2" });
 		await rm(join(t.root, "sub/deep/b.md"));
-		await t.hears("create new.md", "create sub/deep/c.md", "modify a.md", "modify sub/deep/b.md", "delete sub/deep/b.md");
+		await t.hears(
+			"create new.md",
+			"create sub/deep/c.md",
+			"modify a.md",
+			"modify sub/deep/b.md",
+			"delete sub/deep/b.md",
+		);
 		// What was there at the start is not reported as new.
 		expect(t.heard).not.toContain("create a.md");
 		expect(t.heard).not.toContain("create sub/deep/b.md");
@@ -66,10 +72,23 @@ describe.each<WatchMode>(["per-folder", "recursive"])("FolderWatcher (%s)", (mod
 	});
 
 	it("reports every note under a folder that was renamed or removed, nested ones included", async () => {
-		const t = await open({ "a/one.md": "1", "a/b/two.md": "2", "a/b/c/three.md": "3", "gone/x.md": "x", "gone/y/z.md": "z" });
+		const t = await open({
+			"a/one.md": "1",
+			"a/b/two.md": "2",
+			"a/b/c/three.md": "3",
+			"gone/x.md": "x",
+			"gone/y/z.md": "z",
+		});
 		await rename(join(t.root, "a"), join(t.root, "moved"));
 		await rm(join(t.root, "gone"), { recursive: true });
-		await t.hears("delete a/one.md", "delete a/b/two.md", "delete a/b/c/three.md", "create moved/one.md", "create moved/b/two.md", "create moved/b/c/three.md");
+		await t.hears(
+			"delete a/one.md",
+			"delete a/b/two.md",
+			"delete a/b/c/three.md",
+			"create moved/one.md",
+			"create moved/b/two.md",
+			"create moved/b/c/three.md",
+		);
 		await t.hears("delete gone/x.md", "delete gone/y/z.md");
 		// The moved folder is watched under its new name.
 		await t.write({ "moved/b/c/three.md": "3b" });
@@ -102,7 +121,9 @@ describe.each<WatchMode>(["per-folder", "recursive"])("FolderWatcher (%s)", (mod
 	});
 
 	it("never reports hidden names (our temp files and state, the trash, .obsidian) nor skipped ones", async () => {
-		const t = await open({ ".revision-guard/state.json": "{}", ".obsidian/app.json": "{}", "sub/n.md": "n" }, (path) => path.endsWith(".bak.md"));
+		const t = await open({ ".revision-guard/state.json": "{}", ".obsidian/app.json": "{}", "sub/n.md": "n" }, (path) =>
+			path.endsWith(".bak.md"),
+		);
 		await t.write({
 			".revision-guard/state.json": "{1}",
 			".obsidian/app.json": "{1}",

@@ -25,7 +25,10 @@ async function layOut(dir: string, files: Record<string, string>): Promise<void>
 	}
 }
 
-for (const [name, tempFolder] of [["NodeFsGateway", undefined], ["NodeFsGateway with its temp files in a folder of their own", ".revision-guard/tmp"]] as const) {
+for (const [name, tempFolder] of [
+	["NodeFsGateway", undefined],
+	["NodeFsGateway with its temp files in a folder of their own", ".revision-guard/tmp"],
+] as const) {
 	runGatewayContract(name, {
 		async open(files = {}) {
 			const dir = await mkdtemp(join(tmpdir(), "rg-contract-node-"));
@@ -51,7 +54,11 @@ runGatewayContract("ObsidianGateway on the simulation", {
 		await layOut(dir, files);
 		const app = new App(dir);
 		const cleanups: (() => void)[] = [];
-		const gateway = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => void cleanups.push(cleanup), async () => undefined);
+		const gateway = new ObsidianGateway(
+			app as unknown as ObsidianApp,
+			(cleanup) => void cleanups.push(cleanup),
+			async () => undefined,
+		);
 		// Obsidian has loaded: the start-up flood of create events is over before any case subscribes.
 		app.workspace.triggerLayoutReady();
 		return {
@@ -76,8 +83,15 @@ runGatewayContract("ObsidianGateway on the simulation", {
 
 runGatewayContract("MemoryGateway (the service tests' fake)", {
 	async open(files = {}) {
-		const gateway = new MemoryGateway(Object.fromEntries(Object.entries(files).filter(([path]) => !path.endsWith("/"))));
+		const gateway = new MemoryGateway(
+			Object.fromEntries(Object.entries(files).filter(([path]) => !path.endsWith("/"))),
+		);
 		for (const path of Object.keys(files)) if (path.endsWith("/")) gateway.folders.add(path.slice(0, -1));
-		return { gateway, settle: async () => undefined, writeOutside: async (path, content) => gateway.externalEdit(path, content), close: async () => undefined };
+		return {
+			gateway,
+			settle: async () => undefined,
+			writeOutside: async (path, content) => gateway.externalEdit(path, content),
+			close: async () => undefined,
+		};
 	},
 });

@@ -192,14 +192,18 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 				await expect(gateway.mutate("empty.md", write("x"))).rejects.toMatchObject({ reason: "folder-in-the-way" });
 				await expect(gateway.mutate("full.md", write("x"))).rejects.toMatchObject({ reason: "folder-in-the-way" });
 				await expect(gateway.mutate("file.md/child.md", write("x"))).rejects.toBeInstanceOf(VaultPathError);
-				await expect(gateway.mutate("file.md/child.md", write("x"))).rejects.toMatchObject({ reason: "file-in-the-way" });
+				await expect(gateway.mutate("file.md/child.md", write("x"))).rejects.toMatchObject({
+					reason: "file-in-the-way",
+				});
 				expect((await gateway.read("file.md"))?.content).toBe("x");
 				expect(paths(await gateway.list("full.md"))).toEqual(["full.md/inner.md"]);
 			});
 		});
 
 		describe("rename", () => {
-			const move = <T,>(result: T) => (): MovePlan<T> => ({ kind: "move", result });
+			const move =
+				<T>(result: T) =>
+				(): MovePlan<T> => ({ kind: "move", result });
 
 			it("moves a note to a free path, creating its folders: same bytes, gone from the old path, decide shown it once", async () => {
 				const text = EXACT_TEXTS["Unicode (NFD kept as NFD, astral characters, RTL)"]!;
@@ -223,7 +227,10 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 
 			it("moves nothing for a keep plan, and shows decide null for a missing note", async () => {
 				const { gateway } = await open({ "a.md": "a\n" });
-				expect(await gateway.rename("a.md", "b.md", () => ({ kind: "keep", result: 1 }))).toEqual({ kind: "kept", result: 1 });
+				expect(await gateway.rename("a.md", "b.md", () => ({ kind: "keep", result: 1 }))).toEqual({
+					kind: "kept",
+					result: 1,
+				});
 				const seen: (string | null)[] = [];
 				const missing = await gateway.rename("gone.md", "c.md", (current) => {
 					seen.push(current);
@@ -235,9 +242,17 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 			});
 
 			it("never replaces what is at the destination: a note, a folder or a hidden file (destination-taken)", async () => {
-				const { gateway } = await open({ "a.md": "mine\n", "b.md": "theirs\n", "folder.md/inner.md": "in\n", ".hidden.md": "h\n" });
+				const { gateway } = await open({
+					"a.md": "mine\n",
+					"b.md": "theirs\n",
+					"folder.md/inner.md": "in\n",
+					".hidden.md": "h\n",
+				});
 				for (const destination of ["b.md", "folder.md", ".hidden.md"]) {
-					expect(await gateway.rename("a.md", destination, move(destination)), destination).toEqual({ kind: "destination-taken", result: destination });
+					expect(await gateway.rename("a.md", destination, move(destination)), destination).toEqual({
+						kind: "destination-taken",
+						result: destination,
+					});
 				}
 				expect((await gateway.read("a.md"))?.content).toBe("mine\n");
 				expect((await gateway.read("b.md"))?.content).toBe("theirs\n");
@@ -246,7 +261,9 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 
 			it("refuses (file-in-the-way) a destination under a parent that is a note, and leaves the note where it was", async () => {
 				const { gateway } = await open({ "a.md": "mine\n", "file.md": "x" });
-				await expect(gateway.rename("a.md", "file.md/child.md", move(null))).rejects.toMatchObject({ reason: "file-in-the-way" });
+				await expect(gateway.rename("a.md", "file.md/child.md", move(null))).rejects.toMatchObject({
+					reason: "file-in-the-way",
+				});
 				expect((await gateway.read("a.md"))?.content).toBe("mine\n");
 			});
 
@@ -255,8 +272,22 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 				const listener = await listen(t);
 				await t.gateway.rename("a.md", "moved/b.md", move(null));
 				await t.settle();
-				await expect.poll(() => listener.heard.some((change) => (change.type === "rename" && change.oldPath === "a.md") || (change.type === "delete" && change.path === "a.md")), { timeout: DELIVERY_MS }).toBe(true);
-				await expect.poll(() => listener.heard.some((change) => change.path === "moved/b.md" && change.type !== "delete"), { timeout: DELIVERY_MS }).toBe(true);
+				await expect
+					.poll(
+						() =>
+							listener.heard.some(
+								(change) =>
+									(change.type === "rename" && change.oldPath === "a.md") ||
+									(change.type === "delete" && change.path === "a.md"),
+							),
+						{ timeout: DELIVERY_MS },
+					)
+					.toBe(true);
+				await expect
+					.poll(() => listener.heard.some((change) => change.path === "moved/b.md" && change.type !== "delete"), {
+						timeout: DELIVERY_MS,
+					})
+					.toBe(true);
 				listener.off();
 			});
 		});
@@ -284,7 +315,9 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 
 			it("refuses (file-in-the-way) under a parent that is a note", async () => {
 				const { gateway } = await open({ "file.md": "x" });
-				await expect(gateway.createExclusive("file.md/child.md", "x")).rejects.toMatchObject({ reason: "file-in-the-way" });
+				await expect(gateway.createExclusive("file.md/child.md", "x")).rejects.toMatchObject({
+					reason: "file-in-the-way",
+				});
 				expect((await gateway.read("file.md"))?.content).toBe("x");
 			});
 		});
@@ -334,7 +367,12 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 			it("walks every note with one of the extensions (in any case), hidden files and folders excluded", async () => {
 				const { gateway } = await open(vault);
 				expect((await gateway.listNotes(["md"])).sort()).toEqual(["Upper.MD", "a.md", "sub/c.md"]);
-				expect((await gateway.listNotes(["md", "canvas"])).sort()).toEqual(["Upper.MD", "a.md", "sub/c.md", "sub/deep/e.canvas"]);
+				expect((await gateway.listNotes(["md", "canvas"])).sort()).toEqual([
+					"Upper.MD",
+					"a.md",
+					"sub/c.md",
+					"sub/deep/e.canvas",
+				]);
 				expect(await gateway.listNotes(["pdf"])).toEqual([]);
 				expect(await gateway.listNotes([])).toEqual([]);
 			});
@@ -344,7 +382,12 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 				await gateway.mutate("sub/deep/new.md", write("n"));
 				await gateway.createExclusive("made.md", "m");
 				await gateway.mutate("a.md", trash);
-				expect((await gateway.listNotes(["md"])).sort()).toEqual(["Upper.MD", "made.md", "sub/c.md", "sub/deep/new.md"]);
+				expect((await gateway.listNotes(["md"])).sort()).toEqual([
+					"Upper.MD",
+					"made.md",
+					"sub/c.md",
+					"sub/deep/new.md",
+				]);
 				expect(paths(await gateway.list("sub/deep"))).toEqual(["sub/deep/e.canvas", "sub/deep/new.md"]);
 				expect(paths(await gateway.list(""))).toEqual(["Upper.MD", "b.txt", "empty/", "made.md", "sub/"]);
 			});
@@ -379,7 +422,8 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 				await t.writeOutside("marker.md", "m\n");
 				await listener.hears({ type: "create", path: "marker.md" });
 				// (An outside save may be heard as a create and then a modify: the marker is left out.)
-				for (const change of listener.heard.filter((heard) => heard.path !== "marker.md")) expect(change.type === "create" ? ["new.md", "sub/made.md"] : ["old.md"]).toContain(change.path);
+				for (const change of listener.heard.filter((heard) => heard.path !== "marker.md"))
+					expect(change.type === "create" ? ["new.md", "sub/made.md"] : ["old.md"]).toContain(change.path);
 				listener.off();
 			});
 
@@ -405,32 +449,35 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 		});
 
 		describe("exact bytes", () => {
-			it.each(Object.entries(EXACT_TEXTS))("keeps %s as it is, through write, createExclusive, decide and read", async (_label, text) => {
-				const { gateway } = await open({ "seeded.md": text });
-				// As found in the vault.
-				expect((await gateway.read("seeded.md"))?.content).toBe(text);
-				expect(await gateway.stat("seeded.md")).toMatchObject({ size: bytes(text) });
-				// Written new, written over something else, created exclusively.
-				const outcome = await gateway.mutate("new.md", write(text));
-				expect(outcome.stat).toMatchObject({ size: bytes(text) });
-				await gateway.createExclusive("made.md", "placeholder");
-				await gateway.mutate("made.md", write(text));
-				expect(await gateway.createExclusive("exclusive.md", text)).toBe(true);
-				for (const path of ["new.md", "made.md", "exclusive.md"]) {
-					const seen: (string | null)[] = [];
-					await gateway.mutate(path, (current) => {
-						seen.push(current);
-						return { kind: "keep", result: null };
-					});
-					expect(seen, path).toEqual([text]);
-					const snapshot = await gateway.read(path);
-					expect(snapshot?.content, path).toBe(text);
-					expect(snapshot?.stat.size, path).toBe(bytes(text));
-				}
-				// And something else written over it is exact too (an empty note made non-empty, and back).
-				await gateway.mutate("new.md", write(text + "\r\n"));
-				expect((await gateway.read("new.md"))?.content).toBe(text + "\r\n");
-			});
+			it.each(Object.entries(EXACT_TEXTS))(
+				"keeps %s as it is, through write, createExclusive, decide and read",
+				async (_label, text) => {
+					const { gateway } = await open({ "seeded.md": text });
+					// As found in the vault.
+					expect((await gateway.read("seeded.md"))?.content).toBe(text);
+					expect(await gateway.stat("seeded.md")).toMatchObject({ size: bytes(text) });
+					// Written new, written over something else, created exclusively.
+					const outcome = await gateway.mutate("new.md", write(text));
+					expect(outcome.stat).toMatchObject({ size: bytes(text) });
+					await gateway.createExclusive("made.md", "placeholder");
+					await gateway.mutate("made.md", write(text));
+					expect(await gateway.createExclusive("exclusive.md", text)).toBe(true);
+					for (const path of ["new.md", "made.md", "exclusive.md"]) {
+						const seen: (string | null)[] = [];
+						await gateway.mutate(path, (current) => {
+							seen.push(current);
+							return { kind: "keep", result: null };
+						});
+						expect(seen, path).toEqual([text]);
+						const snapshot = await gateway.read(path);
+						expect(snapshot?.content, path).toBe(text);
+						expect(snapshot?.stat.size, path).toBe(bytes(text));
+					}
+					// And something else written over it is exact too (an empty note made non-empty, and back).
+					await gateway.mutate("new.md", write(text + "\r\n"));
+					expect((await gateway.read("new.md"))?.content).toBe(text + "\r\n");
+				},
+			);
 		});
 	});
 }

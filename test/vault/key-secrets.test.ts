@@ -9,7 +9,14 @@ function secretStore(): Secrets & { held: Map<string, string> } {
 describe("key secrets", () => {
 	it("keeps a key's scope lists in data.json when its value goes to secret storage, and brings them back", () => {
 		const secrets = secretStore();
-		const key = { name: "reader", key: "k".repeat(43), created: "2026-01-01", read: ["Projects/**"], write: [], propose: ["Drafts/**"] };
+		const key = {
+			name: "reader",
+			key: "k".repeat(43),
+			created: "2026-01-01",
+			read: ["Projects/**"],
+			write: [],
+			propose: ["Drafts/**"],
+		};
 		const saved = withoutKeyValues({ keys: [key] }, secrets);
 		expect(saved.keys[0]).toMatchObject({ name: "reader", read: ["Projects/**"], write: [], propose: ["Drafts/**"] });
 		expect(saved.keys[0]).not.toHaveProperty("key");
@@ -18,7 +25,10 @@ describe("key secrets", () => {
 	});
 
 	it("keeps even malformed lists as they are, so the key stays refused rather than widened", () => {
-		const saved = withoutKeyValues({ keys: [{ name: "x", key: "k".repeat(43), created: "c", write: "Projects/**" }] }, secretStore());
+		const saved = withoutKeyValues(
+			{ keys: [{ name: "x", key: "k".repeat(43), created: "c", write: "Projects/**" }] },
+			secretStore(),
+		);
 		expect(saved.keys[0]).toMatchObject({ write: "Projects/**" });
 		expect(saved.keys[0]).not.toHaveProperty("read");
 	});

@@ -43,12 +43,15 @@ describe("NodeFsGateway", () => {
 		// note that changed before its write lands is made again (or given up), never written over the change.
 		await writeFile(join(root, "n.md"), "0");
 		const settled = await Promise.allSettled(
-			Array.from({ length: 25 }, () => gateway.mutate("n.md", (current) => ({ kind: "write", content: String(Number(current) + 1), result: null }))),
+			Array.from({ length: 25 }, () =>
+				gateway.mutate("n.md", (current) => ({ kind: "write", content: String(Number(current) + 1), result: null })),
+			),
 		);
 		const landed = settled.filter((outcome) => outcome.status === "fulfilled").length;
 		expect(landed).toBeGreaterThan(0);
 		expect(await readFile(join(root, "n.md"), "utf8")).toBe(String(landed));
-		for (const outcome of settled) if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(NoteKeptChangingError);
+		for (const outcome of settled)
+			if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(NoteKeptChangingError);
 	});
 
 	it("hands back a write once it is in place, with `durable` resolving only after the folder's fsync", async () => {
@@ -63,10 +66,10 @@ describe("NodeFsGateway", () => {
 			if (String(args[0]) === root && args[1] === "r") folderFds.add(fd);
 			return fd;
 		});
-		vi.spyOn(fs, "fsync").mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+		vi.spyOn(fs, "fsync").mockImplementation((fd: number, done: (error: Error | null) => void) => {
 			if (folderFds.has(fd)) held.push(() => fsync(fd, done));
 			else fsync(fd, done);
-		}));
+		});
 		try {
 			const outcome = await gateway.mutate("n.md", write("after\n"));
 			expect(await readFile(join(root, "n.md"), "utf8")).toBe("after\n");
@@ -210,10 +213,10 @@ describe("NodeFsGateway with a temp folder of its own (the headless host's)", ()
 	async function tempsOpenedDuring(run: () => Promise<unknown>): Promise<string[]> {
 		const opened: string[] = [];
 		const open = fs.open.bind(fs) as (...args: unknown[]) => void;
-		const spy = vi.spyOn(fs, "open").mockImplementation(((...args: unknown[]) => {
+		const spy = vi.spyOn(fs, "open").mockImplementation((...args: unknown[]) => {
 			if (String(args[0]).includes(".rg-tmp-")) opened.push(String(args[0]));
 			return open(...args);
-		}));
+		});
 		try {
 			await run();
 		} finally {
@@ -262,7 +265,9 @@ describe("NodeFsGateway with a temp folder of its own (the headless host's)", ()
 			expect(await readFile(join(root, "mounted/n.md"), "utf8")).toBe("two\n");
 			expect(await readFile(join(root, "mounted/b.md"), "utf8")).toBe("bak");
 			// A folder on the same file system still has its temps in the temp folder.
-			expect((await tempsOpenedDuring(() => withTemps.mutate("n.md", write("here\n")))).every((path) => fromTemps(path))).toBe(true);
+			expect(
+				(await tempsOpenedDuring(() => withTemps.mutate("n.md", write("here\n")))).every((path) => fromTemps(path)),
+			).toBe(true);
 		} finally {
 			renameSpy.mockRestore();
 			linkSpy.mockRestore();
@@ -276,7 +281,8 @@ describe("NodeFsGateway with a temp folder of its own (the headless host's)", ()
 		await mkdir(join(root, "other"));
 		const link = fs.promises.link.bind(fs.promises);
 		const spy = vi.spyOn(fs.promises, "link").mockImplementation((async (from: string, to: string) => {
-			if (String(from).startsWith(join(root, TEMPS)) && String(to).startsWith(join(root, "other"))) throw Object.assign(new Error("EXDEV"), { code: "EXDEV" });
+			if (String(from).startsWith(join(root, TEMPS)) && String(to).startsWith(join(root, "other")))
+				throw Object.assign(new Error("EXDEV"), { code: "EXDEV" });
 			return link(from, to);
 		}) as never);
 		try {

@@ -47,7 +47,9 @@ describe("a decision read holds its descriptor until released", () => {
 			fs.writeFileSync(file, "version B\n");
 			execFileSync("touch", ["-r", times, file]);
 			// Same inode, size and mtime; only the bytes (and, on most kernels, the ctime) tell.
-			expect(stillAsSeen(file, { ...seen, stats: { ...seen.stats!, ctimeNs: fs.statSync(file, { bigint: true }).ctimeNs } })).toBe(false);
+			expect(
+				stillAsSeen(file, { ...seen, stats: { ...seen.stats!, ctimeNs: fs.statSync(file, { bigint: true }).ctimeNs } }),
+			).toBe(false);
 		} finally {
 			releaseSeen(seen);
 		}

@@ -19,7 +19,11 @@ async function editKeepingSizeAndMtime(file: string, content: string): Promise<v
 	execFileSync("touch", ["-r", times, file]);
 	await rm(times);
 }
-const snapshotOf = (path: string, content: string) => ({ path, content, stat: { ctime: 0, mtime: 0, size: content.length } });
+const snapshotOf = (path: string, content: string) => ({
+	path,
+	content,
+	stat: { ctime: 0, mtime: 0, size: content.length },
+});
 
 describe("NoteReadCache", () => {
 	let dir: string;
@@ -71,7 +75,8 @@ describe("NoteReadCache", () => {
 			}),
 		);
 		const big = "x".repeat(1024 * 1024);
-		for (const { name, file } of files) cache.keep(snapshotOf(`${name}.md`, big), statSync(file, { bigint: true }), true);
+		for (const { name, file } of files)
+			cache.keep(snapshotOf(`${name}.md`, big), statSync(file, { bigint: true }), true);
 		// 9 × 1 M characters against an 8 M bound: the first is gone, the last is there.
 		expect(await cache.lookup("a.md", files[0]!.file)).toBeNull();
 		expect(await cache.lookup("i.md", files[8]!.file)).not.toBeNull();
@@ -104,7 +109,11 @@ describe("NodeFsGateway with its read cache", () => {
 		expect(await gateway.read("n.md")).toBe(first);
 		const before = statSync(file, { bigint: true });
 		await editKeepingSizeAndMtime(file, "bbbb\n");
-		expect(statSync(file, { bigint: true })).toMatchObject({ size: before.size, mtimeNs: before.mtimeNs, ino: before.ino });
+		expect(statSync(file, { bigint: true })).toMatchObject({
+			size: before.size,
+			mtimeNs: before.mtimeNs,
+			ino: before.ino,
+		});
 		expect((await gateway.read("n.md"))?.content).toBe("bbbb\n");
 	});
 
@@ -138,10 +147,16 @@ describe("the write check never looks at the read cache", () => {
 		const stale = read.headers.etag as string;
 		await editKeepingSizeAndMtime(file, "the person's other line\n");
 		// The worst a cache could do: keep answering with what it held, as if the stat had not changed at all.
-		const lookup = vi.spyOn(NoteReadCache.prototype, "lookup").mockImplementation(async (path) => snapshotOf(path, "the person's first line\n"));
+		const lookup = vi
+			.spyOn(NoteReadCache.prototype, "lookup")
+			.mockImplementation(async (path) => snapshotOf(path, "the person's first line\n"));
 		try {
 			expect((await h.api("/vault/n.md")).headers.etag).toBe(stale);
-			const put = await h.api("/vault/n.md", { method: "PUT", body: "the agent's line\n", headers: { "If-Match": stale } });
+			const put = await h.api("/vault/n.md", {
+				method: "PUT",
+				body: "the agent's line\n",
+				headers: { "If-Match": stale },
+			});
 			expect(put.status).toBe(412);
 		} finally {
 			lookup.mockRestore();

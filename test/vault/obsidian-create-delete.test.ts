@@ -77,7 +77,11 @@ describe("a note another program removed, before Obsidian noticed", () => {
 		// Obsidian's index still lists the note; the disk no longer has it.
 		expect(h.app.vault.getFileByPath("Note.md")).not.toBeNull();
 		expect((await h.api("/vault/Note.md")).status).toBe(404);
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "the agent's text\n", headers: { "If-Match": etag } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "the agent's text\n",
+			headers: { "If-Match": etag },
+		});
 		expect(put.status, put.text).toBe(409);
 		expect(put.json<{ type: string }>().type).toBe("/problems/note-not-ready");
 		expect(put.headers["retry-after"]).toBe("1");
@@ -99,17 +103,22 @@ describe("deleting a note", () => {
 		return (await h.api("/vault/Note.md")).headers.etag as string;
 	}
 
-	it.each(["local", "system", "none"] as const)("is always recoverable, with \"Deleted files\" set to %s", async (option) => {
-		const etag = await noteRead();
-		h.app.vault.setConfig("trashOption", option);
-		const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
-		expect(del.status, del.text).toBe(204);
-		expect(existsSync(join(h.dir, "Note.md"))).toBe(false);
-		expect((await h.api("/vault/Note.md")).status).toBe(404);
-		const inVaultTrash = existsSync(join(h.dir, ".trash")) ? await readdir(join(h.dir, ".trash")) : [];
-		const inSystemTrash = existsSync(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`)) ? await readdir(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`)) : [];
-		expect([...inVaultTrash, ...inSystemTrash]).toContain("Note.md");
-	});
+	it.each(["local", "system", "none"] as const)(
+		'is always recoverable, with "Deleted files" set to %s',
+		async (option) => {
+			const etag = await noteRead();
+			h.app.vault.setConfig("trashOption", option);
+			const del = await h.api("/vault/Note.md", { method: "DELETE", headers: { "If-Match": etag } });
+			expect(del.status, del.text).toBe(204);
+			expect(existsSync(join(h.dir, "Note.md"))).toBe(false);
+			expect((await h.api("/vault/Note.md")).status).toBe(404);
+			const inVaultTrash = existsSync(join(h.dir, ".trash")) ? await readdir(join(h.dir, ".trash")) : [];
+			const inSystemTrash = existsSync(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`))
+				? await readdir(join(h.dir, "..", `${h.dir.split("/").pop()}.system-trash`))
+				: [];
+			expect([...inVaultTrash, ...inSystemTrash]).toContain("Note.md");
+		},
+	);
 
 	it("is checked again right before the note is trashed: a save landing after the check is not trashed unseen", async () => {
 		const etag = await noteRead();
@@ -125,7 +134,7 @@ describe("deleting a note", () => {
 		expect(await file("Note.md")).toBe("keep me\nand what the person saved\n");
 	});
 
-	it("with \"Deleted files\" set to delete permanently, keeps in .trash what the note held when it went: a sync landing meanwhile is not lost", async () => {
+	it('with "Deleted files" set to delete permanently, keeps in .trash what the note held when it went: a sync landing meanwhile is not lost', async () => {
 		const etag = await noteRead();
 		h.app.vault.setConfig("trashOption", "none");
 		// A sync lands while the delete is under way, after the check passed: whatever the delete asks of the vault or the
@@ -152,7 +161,7 @@ describe("deleting a note", () => {
 		expect(kept).toContain(`keep me\nsync ${landed}\n`);
 	});
 
-	it("of a note open in an editor, with \"Deleted files\" set to delete permanently, is gone at once for reads and writes", async () => {
+	it('of a note open in an editor, with "Deleted files" set to delete permanently, is gone at once for reads and writes', async () => {
 		const etag = await noteRead();
 		h.app.vault.setConfig("trashOption", "none");
 		h.app.openEditor("Note.md");

@@ -99,7 +99,11 @@ describe("an outside save to a note with unsaved typing", () => {
 		expect(await disk()).toBe("typed line one\nline two\n");
 		// The merge view has its three sides: the file before the save, the note as the person has it, the program's.
 		const sides = await h!.guard.resolver.sides(record!.id);
-		expect(sides).toMatchObject({ base: "line one\nline two\n", mine: "typed line one\nline two\n", theirs: "line one by the program\nline two\n" });
+		expect(sides).toMatchObject({
+			base: "line one\nline two\n",
+			mine: "typed line one\nline two\n",
+			theirs: "line one by the program\nline two\n",
+		});
 	});
 
 	it("is folded again on what the person typed while the merge was computed", async () => {
@@ -136,7 +140,11 @@ describe("an outside save to a note with unsaved typing", () => {
 		view.type("typed ", 0);
 		const read = await h!.api("/vault/Note.md");
 		armBeforeApply(async () => {
-			const put = await h!.api("/vault/Note.md", { method: "PUT", body: "typed line one\nline two by the agent\nline three\n", headers: { "If-Match": read.headers.etag as string } });
+			const put = await h!.api("/vault/Note.md", {
+				method: "PUT",
+				body: "typed line one\nline two by the agent\nline three\n",
+				headers: { "If-Match": read.headers.etag as string },
+			});
 			expect(put.status, put.text).toBe(204);
 		});
 		h!.app.outside.write("Note.md", "line one\nline two\nline three\n\nby the program\n");
@@ -198,7 +206,11 @@ describe("saves that are not folded or flagged", () => {
 				view.type("!", 0);
 			}
 		};
-		const put = await h!.api("/vault/Note.md", { method: "PUT", body: "typed line one\nline two by the agent\n", headers: { "If-Match": read.headers.etag as string } });
+		const put = await h!.api("/vault/Note.md", {
+			method: "PUT",
+			body: "typed line one\nline two by the agent\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(put.status, put.text).toBe(204);
 		await quiet();
 		expect(await disk()).toBe("!typed line one\nline two by the agent\n");
@@ -276,13 +288,20 @@ describe("the fold in Obsidian's layer alone", () => {
 		app = new App(dir);
 		app.outside.write("Note.md", note);
 		await app.clock.runAll();
-		gateway = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => cleanups.push(cleanup), async () => {
-			yields++;
-			await new Promise((resolve) => setImmediate(resolve));
-		});
+		gateway = new ObsidianGateway(
+			app as unknown as ObsidianApp,
+			(cleanup) => cleanups.push(cleanup),
+			async () => {
+				yields++;
+				await new Promise((resolve) => setImmediate(resolve));
+			},
+		);
 	}
 
-	const keeper = { keep: async (save: OutsideOverTyping) => void kept.push(save), onError: (error: unknown) => void errors.push(error) };
+	const keeper = {
+		keep: async (save: OutsideOverTyping) => void kept.push(save),
+		onError: (error: unknown) => void errors.push(error),
+	};
 
 	it("knows the notes already open when it starts (the plugin starting with a tab open)", async () => {
 		await vaultWith("line one\nline two\n");
@@ -314,15 +333,20 @@ describe("the fold in Obsidian's layer alone", () => {
 	it("hands an overlapping save to the keeper with the three texts, and reports a keeper's failure", async () => {
 		await vaultWith("line one\n");
 		const view = app.openEditor("Note.md");
-		gateway.foldOutsideSaves({ keep: async (save) => {
-			kept.push(save);
-			throw new Error("the disk is full");
-		}, onError: keeper.onError });
+		gateway.foldOutsideSaves({
+			keep: async (save) => {
+				kept.push(save);
+				throw new Error("the disk is full");
+			},
+			onError: keeper.onError,
+		});
 		view.type("typed ", 0);
 		app.outside.write("Note.md", "line one by the program\n");
 		await app.clock.advance(500);
 		await gateway.editorFold.settled();
-		expect(kept).toEqual([{ path: "Note.md", before: "line one\n", typed: "typed line one\n", written: "line one by the program\n" }]);
+		expect(kept).toEqual([
+			{ path: "Note.md", before: "line one\n", typed: "typed line one\n", written: "line one by the program\n" },
+		]);
 		expect(errors.map((error) => (error as Error).message)).toEqual(["the disk is full"]);
 		expect(view.editor.getValue()).toBe("typed line one\n");
 	});

@@ -35,7 +35,11 @@ describe("an agent write to a note open in an editor", () => {
 		const view = await start();
 		const etag = await etagOf();
 		view.type("typed ", 0);
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "line one\nby the agent\n",
+			headers: { "If-Match": etag },
+		});
 		expect(put.status).toBe(412);
 		expect(view.editor.getValue()).toBe("typed line one\nline two\n");
 	});
@@ -47,7 +51,11 @@ describe("an agent write to a note open in an editor", () => {
 		const read = await h.api("/vault/Note.md");
 		expect(read.text).toBe("typed line one\nline two\nline three\n");
 		view.editor.setCursor({ line: 0, ch: 3 });
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "typed line one\nline two\nline three by the agent\n", headers: { "If-Match": read.headers.etag as string } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "typed line one\nline two\nline three by the agent\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(put.status, put.text).toBe(204);
 		expect(view.editor.getValue()).toBe("typed line one\nline two\nline three by the agent\n");
 		expect(view.editor.getCursor()).toEqual({ line: 0, ch: 3 });
@@ -71,7 +79,11 @@ describe("an agent write to a note open in an editor", () => {
 			}
 			await modify(file, text);
 		});
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nline two\nby the agent\n", headers: { "If-Match": etag } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "line one\nline two\nby the agent\n",
+			headers: { "If-Match": etag },
+		});
 		expect(put.status).toBe(204);
 		await h.app.clock.runAll();
 		await h.guard.tracker.flush();
@@ -84,7 +96,17 @@ describe("an agent write to a note open in an editor", () => {
 		const view = await start("# Plan\n\n## Next\n- one\n");
 		view.type("typed ", "# Plan\n\n## Next\n- ".length);
 		const read = await h.api("/vault/Note.md");
-		const patch = await h.api("/vault/Note.md", { method: "PATCH", body: "- two\n", headers: { "If-Match": read.headers.etag as string, "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "Plan::Next" } });
+		const patch = await h.api("/vault/Note.md", {
+			method: "PATCH",
+			body: "- two\n",
+			headers: {
+				"If-Match": read.headers.etag as string,
+				"Markdown-Patch-Version": "1",
+				Operation: "append",
+				"Target-Type": "heading",
+				Target: "Plan::Next",
+			},
+		});
 		expect(patch.status, patch.text).toBe(200);
 		const post = await h.api("/vault/Note.md", { method: "POST", body: "- appended\n" });
 		expect(post.status).toBe(204);
@@ -111,7 +133,11 @@ describe("an agent write to a note open in an editor", () => {
 		const etag = await etagOf();
 		// A sync tool writes the file; Obsidian's watcher has not told the (clean) editor yet.
 		h.app.outside.write("Note.md", "line one\nline two\nfrom the sync\n");
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "line one\nby the agent\n",
+			headers: { "If-Match": etag },
+		});
 		expect(put.status, put.text).toBe(409);
 		expect(put.json()).toMatchObject({ type: "/problems/note-not-ready" });
 		expect(put.headers["retry-after"]).toBe("1");
@@ -119,7 +145,11 @@ describe("an agent write to a note open in an editor", () => {
 		// Once Obsidian has noticed, the editor holds the sync's text and the agent's token is simply stale.
 		await h.app.clock.runAll();
 		expect(view.editor.getValue()).toBe("line one\nline two\nfrom the sync\n");
-		const again = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		const again = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "line one\nby the agent\n",
+			headers: { "If-Match": etag },
+		});
 		expect(again.status, again.text).toBe(412);
 		expect(await disk()).toBe("line one\nline two\nfrom the sync\n");
 	});
@@ -140,7 +170,11 @@ describe("an agent write to a note open in an editor", () => {
 			}
 			return getValue();
 		});
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "line one\nby the agent\n", headers: { "If-Match": etag } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "line one\nby the agent\n",
+			headers: { "If-Match": etag },
+		});
 		expect(put.status, put.text).toBe(204);
 		expect(await disk()).toBe("line one\nby the agent\n");
 		expect(await readFile(join(h.dir, "Copy.md"), "utf8")).toBe("line one\nline two\n");
@@ -188,7 +222,11 @@ describe("an agent write to a note shown in a canvas card", () => {
 		canvas.type("typed ", 0);
 		canvas.blur();
 		await h.app.clock.runAll();
-		const put = await h.api("/vault/Note.md", { method: "PUT", body: "typed line one\nby the agent\n", headers: { "If-Match": await etagOf() } });
+		const put = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "typed line one\nby the agent\n",
+			headers: { "If-Match": await etagOf() },
+		});
 		expect(put.status, put.text).toBe(204);
 		expect(await disk()).toBe("typed line one\nby the agent\n");
 		expect(canvas.card.editor.getValue()).toBe("typed line one\nby the agent\n");
@@ -237,12 +275,17 @@ describe("typing in an open note", () => {
 		}
 		await h.guard.outsideSaves.settle();
 		// One kept text per note (what its typing ended with), not one per autosave.
-		expect(newBases(basesBefore).sort()).toEqual([...new Set(views.map((view) => revisionOf(view.editor.getValue())))].sort());
+		expect(newBases(basesBefore).sort()).toEqual(
+			[...new Set(views.map((view) => revisionOf(view.editor.getValue())))].sort(),
+		);
 	});
 });
 
 /** The revisions the base store holds now that it did not hold in `before`. */
 function newBases(before: { entries: [string, number][] }): string[] {
 	const had = new Set(before.entries.map(([revision]) => revision));
-	return h.guard.bases.toSnapshot().entries.map(([revision]) => revision).filter((revision) => !had.has(revision));
+	return h.guard.bases
+		.toSnapshot()
+		.entries.map(([revision]) => revision)
+		.filter((revision) => !had.has(revision));
 }

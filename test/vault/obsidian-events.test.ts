@@ -47,11 +47,21 @@ describe("a note renamed by another program", () => {
 		await settle();
 		expect((await h.api("/vault/Note.md")).status).toBe(404);
 		// Tokens are content hashes: the agent's read still names the moved note's content.
-		const moved = await h.api("/vault/Moved.md", { method: "PUT", body: "the note\nedited\n", headers: { "If-Match": etag } });
+		const moved = await h.api("/vault/Moved.md", {
+			method: "PUT",
+			body: "the note\nedited\n",
+			headers: { "If-Match": etag },
+		});
 		expect(moved.status, moved.text).toBe(204);
-		const old = await h.api("/vault/Note.md", { method: "PUT", body: "the note\nstale copy\n", headers: { "If-Match": etag } });
+		const old = await h.api("/vault/Note.md", {
+			method: "PUT",
+			body: "the note\nstale copy\n",
+			headers: { "If-Match": etag },
+		});
 		expect(old.status, old.text).toBe(412);
-		expect(await readFile(join(h.dir, old.json<{ backupPath: string }>().backupPath), "utf8")).toBe("the note\nstale copy\n");
+		expect(await readFile(join(h.dir, old.json<{ backupPath: string }>().backupPath), "utf8")).toBe(
+			"the note\nstale copy\n",
+		);
 		expect(await readFile(join(h.dir, "Note.md"), "utf8").catch(() => null)).toBeNull();
 	});
 });

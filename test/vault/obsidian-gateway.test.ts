@@ -15,7 +15,11 @@ beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "rg-ogw-"));
 	await writeFile(join(dir, "n.md"), "start\n");
 	app = new App(dir);
-	gateway = new ObsidianGateway(app as unknown as ObsidianApp, () => undefined, async () => undefined);
+	gateway = new ObsidianGateway(
+		app as unknown as ObsidianApp,
+		() => undefined,
+		async () => undefined,
+	);
 });
 afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
@@ -78,14 +82,16 @@ describe("ObsidianGateway", () => {
 		const seen: (string | null)[] = [];
 		const outcome = await gateway.mutate("race.md", (current) => {
 			seen.push(current);
-			return current === null ? { kind: "write", content: "agent\n", result: "created" } : { kind: "keep", result: "kept" };
+			return current === null
+				? { kind: "write", content: "agent\n", result: "created" }
+				: { kind: "keep", result: "kept" };
 		});
 		expect(seen).toEqual([null, "the person's new note\n"]);
 		expect(outcome.result).toBe("kept");
 		expect(await readFile(join(dir, "race.md"), "utf8")).toBe("the person's new note\n");
 	});
 
-	it("trashes through FileManager.trashFile, so the person's \"Deleted files\" choice is followed", async () => {
+	it('trashes through FileManager.trashFile, so the person\'s "Deleted files" choice is followed', async () => {
 		const trashFile = vi.spyOn(app.fileManager, "trashFile");
 		await gateway.mutate("n.md", () => ({ kind: "trash", result: null }));
 		expect(trashFile).toHaveBeenCalledTimes(1);
@@ -102,7 +108,11 @@ describe("ObsidianGateway", () => {
 
 	it("turns vault events into changes, renames included", async () => {
 		const changes: string[] = [];
-		gateway.onChange((change) => changes.push(change.type === "rename" ? `rename ${change.oldPath}→${change.path}` : `${change.type} ${change.path}`));
+		gateway.onChange((change) =>
+			changes.push(
+				change.type === "rename" ? `rename ${change.oldPath}→${change.path}` : `${change.type} ${change.path}`,
+			),
+		);
 		const file = app.vault.getFileByPath("n.md")!;
 		await app.vault.modify(file, "changed");
 		await app.vault.rename(file, "m.md");
@@ -112,7 +122,11 @@ describe("ObsidianGateway", () => {
 
 	it("lets go of a listener once it unsubscribes, and of the rest when the plugin unloads", () => {
 		const heldByPlugin: unknown[] = [];
-		const own = new ObsidianGateway(app as unknown as ObsidianApp, (cleanup) => void heldByPlugin.push(cleanup), async () => undefined);
+		const own = new ObsidianGateway(
+			app as unknown as ObsidianApp,
+			(cleanup) => void heldByPlugin.push(cleanup),
+			async () => undefined,
+		);
 		// Every merge modal subscribes while open; closed ones must not stay reachable from the plugin.
 		for (let i = 0; i < 50; i++) own.onChange(() => undefined)();
 		expect(app.vault.listenerCount()).toBe(0);

@@ -25,7 +25,11 @@ async function open(files: Record<string, string>, options: AppOptions = {}): Pr
 	}
 	app = new App(dir, options);
 	app.workspace.triggerLayoutReady();
-	gateway = new ObsidianGateway(app as unknown as ObsidianApp, () => undefined, async () => undefined);
+	gateway = new ObsidianGateway(
+		app as unknown as ObsidianApp,
+		() => undefined,
+		async () => undefined,
+	);
 }
 afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
@@ -36,7 +40,11 @@ const text = (path: string) => readFile(join(dir, path), "utf8").catch(() => nul
 
 describe("moving a note in Obsidian", () => {
 	it("goes through the file manager and reports the notes whose links it rewrote, the moved note's own included", async () => {
-		await open({ "Plan.md": "# Plan\nSee [[Plan]].\n", "Index.md": "- [[Plan]]\n- [[Other]]\n", "Other.md": "no links\n" });
+		await open({
+			"Plan.md": "# Plan\nSee [[Plan]].\n",
+			"Index.md": "- [[Plan]]\n- [[Other]]\n",
+			"Other.md": "no links\n",
+		});
 		const renameFile = vi.spyOn(app.fileManager, "renameFile");
 		const outcome = await gateway.rename("Plan.md", "Projects/Roadmap.md", move);
 		expect(renameFile).toHaveBeenCalledOnce();

@@ -37,7 +37,12 @@ afterEach(async () => {
 
 describe("ObsidianNoteIndex", () => {
 	it("takes tag uses from the metadata cache (getAllTags), without '#', for the notes `include` admits", async () => {
-		await vaultWith({ "a.md": "---\ntags: [fm]\n---\n#x and #x\n", "b/c.md": "#y/z\n", "skip.md": "#no\n", "pic.png": "#no" });
+		await vaultWith({
+			"a.md": "---\ntags: [fm]\n---\n#x and #x\n",
+			"b/c.md": "#y/z\n",
+			"skip.md": "#no\n",
+			"pic.png": "#no",
+		});
 		const uses = await index.tagUses((path) => path !== "skip.md");
 		expect(uses.sort()).toEqual([["fm", "x", "x"], ["y/z"]].sort());
 	});
@@ -52,15 +57,35 @@ describe("ObsidianNoteIndex", () => {
 	});
 
 	it("resolves links with Obsidian's getFirstLinkpathDest and takes backlinks from its resolved links", async () => {
-		await vaultWith({ "Plan.md": "x\n", "Projects/Goals.md": "[[Plan]]\n", "Other.md": "[[Plan]] [[Plan]]\n", "Skipped.md": "[[Plan]]\n", "pic.png": "png" });
-		const links = await index.links("Plan.md", ["Goals", "pic.png", "Missing", "Goals"], (path) => path !== "Skipped.md");
-		expect(links).toEqual({ links: ["Projects/Goals.md", "pic.png"], unresolvedLinks: ["Missing"], backlinks: ["Other.md", "Projects/Goals.md"] });
+		await vaultWith({
+			"Plan.md": "x\n",
+			"Projects/Goals.md": "[[Plan]]\n",
+			"Other.md": "[[Plan]] [[Plan]]\n",
+			"Skipped.md": "[[Plan]]\n",
+			"pic.png": "png",
+		});
+		const links = await index.links(
+			"Plan.md",
+			["Goals", "pic.png", "Missing", "Goals"],
+			(path) => path !== "Skipped.md",
+		);
+		expect(links).toEqual({
+			links: ["Projects/Goals.md", "pic.png"],
+			unresolvedLinks: ["Missing"],
+			backlinks: ["Other.md", "Projects/Goals.md"],
+		});
 	});
 
 	it("renders with Obsidian's renderer and writes the element out safely, whatever the renderer left in it", async () => {
 		await vaultWith({ "a.md": "x\n" });
-		const html = await index.renderHtml("a.md", '# Title\nSee [[Plan|the plan]] and [bad](javascript:evil).\n<img src="x" onerror="alert(1)"><script>alert(2)</script>\n', 1e6);
-		expect(html).toBe('<h1>Title</h1><p>See <a class="internal-link" data-href="Plan" href="Plan">the plan</a> and <a>bad</a>.</p><img src="x">');
+		const html = await index.renderHtml(
+			"a.md",
+			'# Title\nSee [[Plan|the plan]] and [bad](javascript:evil).\n<img src="x" onerror="alert(1)"><script>alert(2)</script>\n',
+			1e6,
+		);
+		expect(html).toBe(
+			'<h1>Title</h1><p>See <a class="internal-link" data-href="Plan" href="Plan">the plan</a> and <a>bad</a>.</p><img src="x">',
+		);
 	});
 
 	it("gives null when the HTML would pass maxChars", async () => {

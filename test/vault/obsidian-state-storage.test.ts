@@ -100,7 +100,9 @@ describe("ObsidianStateStorage", () => {
 		const restarted = new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER);
 		expect(await restarted.read("history.json")).toBe('{"version":"newer"}');
 		await restarted.write("history.json", '{"version":"newest"}');
-		expect(await new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER).read("history.json")).toBe('{"version":"newest"}');
+		expect(await new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER).read("history.json")).toBe(
+			'{"version":"newest"}',
+		);
 		expect((await readdir(join(dir, FOLDER))).filter((name) => name.endsWith(".tmp"))).toEqual([]);
 	});
 

@@ -27,16 +27,29 @@ describe("recoverTempFiles", () => {
 			`.revision-guard/recovered/${stamp}/.revision-guard/bases/.x.rg-tmp-def456`,
 			`.revision-guard/recovered/${stamp}/notes/.Plan.md.rg-tmp-abc123`,
 		]);
-		expect(await readFile(join(root, recovered.find((path) => path.includes("Plan"))!), "utf8")).toBe("half a note");
+		expect(
+			await readFile(
+				join(
+					root,
+					recovered.find((path) => path.includes("Plan"))!,
+				),
+				"utf8",
+			),
+		).toBe("half a note");
 		expect(await readdir(join(root, "notes"))).toEqual(["Plan.md"]);
 	});
 
 	it("recovers what a crash left in the headless host's temp folder too", async () => {
 		await mkdir(join(root, ".revision-guard/tmp"), { recursive: true });
-		await writeFile(join(root, ".revision-guard/tmp/.Plan.md.rg-tmp-0a1b"), "a note's next text, not yet renamed into place");
+		await writeFile(
+			join(root, ".revision-guard/tmp/.Plan.md.rg-tmp-0a1b"),
+			"a note's next text, not yet renamed into place",
+		);
 		const later = new Date(Date.now() + 120_000);
 		const recovered = await recoverTempFiles(root, join(root, ".revision-guard/recovered"), later);
-		expect(recovered).toEqual([`.revision-guard/recovered/${compactUtc(later)}/.revision-guard/tmp/.Plan.md.rg-tmp-0a1b`]);
+		expect(recovered).toEqual([
+			`.revision-guard/recovered/${compactUtc(later)}/.revision-guard/tmp/.Plan.md.rg-tmp-0a1b`,
+		]);
 		expect(await readFile(join(root, recovered[0]!), "utf8")).toBe("a note's next text, not yet renamed into place");
 		expect(await readdir(join(root, ".revision-guard/tmp"))).toEqual([]);
 	});
@@ -45,7 +58,9 @@ describe("recoverTempFiles", () => {
 		await writeFile(join(root, ".a.md.rg-tmp-1"), "x");
 		const later = new Date(Date.now() + 120_000);
 		expect(await recoverTempFiles(root, join(root, ".revision-guard/recovered"), later)).toHaveLength(1);
-		expect(await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(later.getTime() + 1000))).toEqual([]);
+		expect(
+			await recoverTempFiles(root, join(root, ".revision-guard/recovered"), new Date(later.getTime() + 1000)),
+		).toEqual([]);
 	});
 
 	it("leaves a fresh temp file alone: it may belong to a write still in progress", async () => {

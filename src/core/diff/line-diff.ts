@@ -7,9 +7,7 @@ import { LINES_PER_STEP } from "../markdown/lines";
 import { markChanges, type ChangeMarks } from "./myers";
 
 export type LineOp =
-	| { kind: "equal"; lines: string[] }
-	| { kind: "delete"; lines: string[] }
-	| { kind: "insert"; lines: string[] };
+	{ kind: "equal"; lines: string[] } | { kind: "delete"; lines: string[] } | { kind: "insert"; lines: string[] };
 
 /** Diffs two line arrays. Concatenating the equal+delete lines gives `before`; equal+insert gives `after`. */
 export function diffLines(before: readonly string[], after: readonly string[]): LineOp[] {

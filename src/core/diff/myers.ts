@@ -45,7 +45,11 @@ function presence(ids: Int32Array, idCount: number): Uint8Array {
 }
 
 /** The lines whose id occurs on the other side, with their positions; the others are marked changed at once. */
-function keepMatchable(ids: Int32Array, onOtherSide: Uint8Array, changed: Uint8Array): { ids: Int32Array; at: Int32Array } {
+function keepMatchable(
+	ids: Int32Array,
+	onOtherSide: Uint8Array,
+	changed: Uint8Array,
+): { ids: Int32Array; at: Int32Array } {
 	let count = 0;
 	for (let i = 0; i < ids.length; i++) if (onOtherSide[ids[i]!]) count++;
 	const kept = new Int32Array(count);
@@ -194,7 +198,16 @@ class Search {
 	}
 
 	/** The cost bound was reached: split where the forward or the backward search made the most progress. */
-	private furthest(aLo: number, aHi: number, bLo: number, bHi: number, fMin: number, fMax: number, bMin: number, bMax: number): SplitPoint {
+	private furthest(
+		aLo: number,
+		aHi: number,
+		bLo: number,
+		bHi: number,
+		fMin: number,
+		fMax: number,
+		bMin: number,
+		bMax: number,
+	): SplitPoint {
 		const { forward: kf, backward: kb, offset } = this;
 		let fBest = -1;
 		let fBestX = aLo;
@@ -224,7 +237,8 @@ class Search {
 				bBestX = x;
 			}
 		}
-		if (aHi + bHi - bBest < fBest - (aLo + bLo)) return { x: fBestX, y: fBest - fBestX, minimalLo: true, minimalHi: false };
+		if (aHi + bHi - bBest < fBest - (aLo + bLo))
+			return { x: fBestX, y: fBest - fBestX, minimalLo: true, minimalHi: false };
 		return { x: bBestX, y: bBest - bBestX, minimalLo: false, minimalHi: true };
 	}
 }

@@ -37,7 +37,12 @@ export function pageOfLines(lines: readonly string[], offset: number, maxBytes: 
 	}
 	if (end === start && start < lines.length) {
 		const more = start + 1 < lines.length;
-		return { text: cutLine(lines[start]!, maxBytes), truncated: more, nextOffset: more ? start + 1 : null, lineCut: true };
+		return {
+			text: cutLine(lines[start]!, maxBytes),
+			truncated: more,
+			nextOffset: more ? start + 1 : null,
+			lineCut: true,
+		};
 	}
 	if (end < lines.length) {
 		// A page that ends at a hunk header leaves every hunk whole, unless that would waste most of the page.
@@ -65,7 +70,13 @@ export function headOfText(text: string, maxBytes: number): Page {
 		bytes += size;
 		at = end;
 	}
-	if (at === 0) return { text: cutLine(text.slice(0, text.indexOf("\n") + 1 || text.length), maxBytes), truncated: true, nextOffset: null, lineCut: true };
+	if (at === 0)
+		return {
+			text: cutLine(text.slice(0, text.indexOf("\n") + 1 || text.length), maxBytes),
+			truncated: true,
+			nextOffset: null,
+			lineCut: true,
+		};
 	return { text: text.slice(0, at), truncated: true, nextOffset: null, lineCut: false };
 }
 

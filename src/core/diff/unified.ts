@@ -56,7 +56,9 @@ function* writeHunks(ops: readonly LineOp[], context: number, out: string[]): St
 	}
 	yield;
 	for (const [start, end] of hunkRanges(tags, context)) {
-		out.push(`@@ -${range(oldNo[start]!, oldNo[end + 1]! - oldNo[start]!)} +${range(newNo[start]!, newNo[end + 1]! - newNo[start]!)} @@\n`);
+		out.push(
+			`@@ -${range(oldNo[start]!, oldNo[end + 1]! - oldNo[start]!)} +${range(newNo[start]!, newNo[end + 1]! - newNo[start]!)} @@\n`,
+		);
 		for (let k = start; k <= end; k++) {
 			render(out, PREFIX[tags[k]!]!, lines[k]!);
 			if ((k + 1) % LINES_PER_STEP === 0) yield;

@@ -28,7 +28,8 @@ export function findBlocks(doc: MarkdownStructure): Block[] {
 	const { lines } = doc;
 	const headingLines = new Set(doc.headings.map((heading) => heading.line));
 	const first = doc.frontmatter?.bodyLine ?? 0;
-	const isText = (index: number) => index >= first && !doc.code.has(index) && !headingLines.has(index) && !isBlankLine(lines[index]!.text);
+	const isText = (index: number) =>
+		index >= first && !doc.code.has(index) && !headingLines.has(index) && !isBlankLine(lines[index]!.text);
 	// For each text line: where its run of text lines starts, and the nearest list item at or above it in that run.
 	const runStart = new Int32Array(lines.length).fill(-1);
 	const lastItem = new Int32Array(lines.length).fill(-1);
@@ -46,19 +47,40 @@ export function findBlocks(doc: MarkdownStructure): Block[] {
 			let last = index - 1;
 			while (last >= first && isBlankLine(lines[last]!.text) && !doc.code.has(last)) last--;
 			if (last < first || !isText(last)) {
-				blocks.push({ id: lone[1]!, bodyStart: line.start, bodyEnd: line.start, inline: false, start: line.start, end: line.next });
+				blocks.push({
+					id: lone[1]!,
+					bodyStart: line.start,
+					bodyEnd: line.start,
+					inline: false,
+					start: line.start,
+					end: line.next,
+				});
 				continue;
 			}
 			// A list (or a table, or a quote) is one block whole; a paragraph stops below the list item above it.
 			const top = lastItem[last] === last || lastItem[last]! < 0 ? runStart[last]! : lastItem[last]! + 1;
-			blocks.push({ id: lone[1]!, bodyStart: lines[top]!.start, bodyEnd: lines[last]!.end, inline: false, start: lines[top]!.start, end: line.next });
+			blocks.push({
+				id: lone[1]!,
+				bodyStart: lines[top]!.start,
+				bodyEnd: lines[last]!.end,
+				inline: false,
+				start: lines[top]!.start,
+				end: line.next,
+			});
 			continue;
 		}
 		const inline = INLINE_ID.exec(line.text);
 		if (!inline) continue;
 		// The list item it closes (a line continuing an item belongs to it), or its paragraph.
 		const top = lastItem[index]! >= 0 ? lastItem[index]! : runStart[index]!;
-		blocks.push({ id: inline[1]!, bodyStart: lines[top]!.start, bodyEnd: line.start + inline.index, inline: true, start: lines[top]!.start, end: line.next });
+		blocks.push({
+			id: inline[1]!,
+			bodyStart: lines[top]!.start,
+			bodyEnd: line.start + inline.index,
+			inline: true,
+			start: lines[top]!.start,
+			end: line.next,
+		});
 	}
 	return blocks;
 }
@@ -70,7 +92,10 @@ export function blockKeys(blocks: readonly Block[]): string[] {
 }
 
 /** The block a key names (an id names its first occurrence; a suffixed key a later one), and its plain id. */
-export function blockByKey(blocks: readonly Block[], key: string): { id: string; occurrence: number; block: Block | undefined } {
+export function blockByKey(
+	blocks: readonly Block[],
+	key: string,
+): { id: string; occurrence: number; block: Block | undefined } {
 	const { text: id, occurrence } = parseOccurrence(key);
 	let seen = 0;
 	for (const block of blocks) if (block.id === id && ++seen === occurrence) return { id, occurrence, block };

@@ -36,7 +36,10 @@ export function documentMap(content: string): DocumentMap {
 	for (const path of headingKeyPaths(doc)) {
 		if (path.some((text) => text === "")) continue;
 		let level = headings;
-		for (const text of path) level = Object.prototype.hasOwnProperty.call(level, text) ? level[text]! : (level[text] = Object.create(null) as HeadingTree);
+		for (const text of path)
+			level = Object.prototype.hasOwnProperty.call(level, text)
+				? level[text]!
+				: (level[text] = Object.create(null) as HeadingTree);
 	}
 	// Every block, a repeated id at each occurrence with its own key, as Local REST API 5.1 lists them.
 	return { headings, blocks: blockKeys(findBlocks(doc)), frontmatterFields: frontmatterFields(content) };
@@ -83,7 +86,12 @@ export function flatDocumentMap(content: string): FlatDocumentMap {
 		headings.push(joined);
 		used += length;
 	}
-	return { headings, blocks: blockIds(doc), frontmatterFields: frontmatterFields(content), ...(truncated ? { headingsTruncated: true as const } : {}) };
+	return {
+		headings,
+		blocks: blockIds(doc),
+		frontmatterFields: frontmatterFields(content),
+		...(truncated ? { headingsTruncated: true as const } : {}),
+	};
 }
 
 /** Format 1: each id once. */
@@ -136,5 +144,10 @@ export function noteOutline(content: string, maxItems: number, maxChars: number)
 	const allBlocks = blockKeys(findBlocks(doc));
 	const blocks = allBlocks.slice(0, maxItems);
 	if (blocks.length < allBlocks.length) truncated = true;
-	return { headings, blocks, frontmatterFields: frontmatterFields(content), ...(truncated ? { truncated: true as const } : {}) };
+	return {
+		headings,
+		blocks,
+		frontmatterFields: frontmatterFields(content),
+		...(truncated ? { truncated: true as const } : {}),
+	};
 }

@@ -38,7 +38,13 @@ export function findFrontmatter(content: string, lines: readonly Line[] = scanLi
 	for (let index = 1; index < lines.length; index++) {
 		const line = lines[index]!;
 		if (!closesFrontmatter(line.text)) continue;
-		return { yamlStart: first.next, yamlEnd: line.start, yaml: content.slice(first.next, line.start), end: line.next, bodyLine: index + 1 };
+		return {
+			yamlStart: first.next,
+			yamlEnd: line.start,
+			yaml: content.slice(first.next, line.start),
+			end: line.next,
+			bodyLine: index + 1,
+		};
 	}
 	return null;
 }
@@ -63,6 +69,9 @@ export function readFrontmatter(content: string): FrontmatterData {
 		if (typeof data === "object" && !Array.isArray(data)) return { data: data as Record<string, unknown> };
 		return { data: null, warning: "The frontmatter is not a set of keys (it is a list or a single value)." };
 	} catch (error) {
-		return { data: null, warning: `The frontmatter is not valid YAML (${error instanceof Error ? error.message.split("\n")[0] : "parse error"}).` };
+		return {
+			data: null,
+			warning: `The frontmatter is not valid YAML (${error instanceof Error ? error.message.split("\n")[0] : "parse error"}).`,
+		};
 	}
 }

@@ -23,7 +23,7 @@ export function blankInlineCode(text: string): string {
 }
 
 function findRun(text: string, from: number, length: number): number {
-	for (let at = text.indexOf("`", from); at !== -1; ) {
+	for (let at = text.indexOf("`", from); at !== -1;) {
 		let run = 1;
 		while (text[at + run] === "`") run++;
 		if (run === length) return at;

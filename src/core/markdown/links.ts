@@ -34,7 +34,8 @@ export function noteLinkpaths(content: string): string[] {
 		if (!text.includes("[")) continue;
 		for (const match of text.matchAll(WIKILINK)) pushPath(found, wikilinkPath(match[1]!));
 		// A wikilink's brackets are not a markdown link's text.
-		for (const destination of markdownLinkDestinations(text.replace(WIKILINK, (whole) => " ".repeat(whole.length)))) pushPath(found, markdownLinkPath(destination));
+		for (const destination of markdownLinkDestinations(text.replace(WIKILINK, (whole) => " ".repeat(whole.length))))
+			pushPath(found, markdownLinkPath(destination));
 	}
 	return found.slice(0, MAX_LINKS_PER_NOTE);
 }

@@ -34,7 +34,14 @@ export function headingSections(doc: MarkdownStructure, path: readonly string[])
 		const contentStart = doc.lines[heading.line]!.next;
 		const start = doc.lines[heading.line]!.start;
 		const end = endLine < doc.lines.length ? doc.lines[endLine]!.start : doc.lines[doc.lines.length - 1]!.next;
-		found.push({ line: heading.line, contentStart, contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart, level: heading.level, start, end });
+		found.push({
+			line: heading.line,
+			contentStart,
+			contentEnd: last > heading.line ? doc.lines[last]!.next : contentStart,
+			level: heading.level,
+			start,
+			end,
+		});
 	});
 	return found;
 }

@@ -29,8 +29,13 @@ export function fenceSpans(mine: Hunk[], theirs: Hunk[], lines: SideLines, struc
 		if (!fence || !mineUse.inside.has(index)) continue;
 		const end = fence.closed ? fence.end : n + 1;
 		// Keep an info-string change out of the block's span unless some other change takes in the opening line.
-		const shifted = (mineUse.infoOnly.has(index) || theirsUse.infoOnly.has(index)) && !mineUse.opener.has(index) && !theirsUse.opener.has(index);
-		spans.push(shifted ? { hunk: null, start: fence.start + 1, end, shifted } : { hunk: null, start: fence.start, end });
+		const shifted =
+			(mineUse.infoOnly.has(index) || theirsUse.infoOnly.has(index)) &&
+			!mineUse.opener.has(index) &&
+			!theirsUse.opener.has(index);
+		spans.push(
+			shifted ? { hunk: null, start: fence.start + 1, end, shifted } : { hunk: null, start: fence.start, end },
+		);
 	}
 	return spans;
 }

@@ -23,9 +23,16 @@ export function splitFrontmatter(lines: readonly string[]): { block: string[]; b
  * Where git's line merge conflicts, the key-by-key merge is used only if no change of one side sits next to a change
  * of the other (RULES.md: neighbouring keys are edited together, and people kept one side there).
  */
-export function mergeFrontmatter(base: readonly string[], mine: readonly string[], theirs: readonly string[]): DraftRegion[] {
+export function mergeFrontmatter(
+	base: readonly string[],
+	mine: readonly string[],
+	theirs: readonly string[],
+): DraftRegion[] {
 	const [b, m, t] = [base.join(""), mine.join(""), theirs.join("")];
-	if (m === t) return [m === b ? { kind: "stable", text: m, origin: "base" } : { kind: "stable", text: m, origin: "both", base: b }];
+	if (m === t)
+		return [
+			m === b ? { kind: "stable", text: m, origin: "base" } : { kind: "stable", text: m, origin: "both", base: b },
+		];
 	if (m === b) return [{ kind: "stable", text: t, origin: "theirs", base: b }];
 	if (t === b) return [{ kind: "stable", text: m, origin: "mine", base: b }];
 
@@ -34,7 +41,8 @@ export function mergeFrontmatter(base: readonly string[], mine: readonly string[
 	if (yaml.kind === "unparseable") return lineRegions;
 	const lineText = cleanText(lineRegions);
 	if (yaml.kind === "conflict") {
-		if (lineText === null) return lineRegions.map((region) => (region.kind === "conflict" ? { ...region, reason: "frontmatter" } : region));
+		if (lineText === null)
+			return lineRegions.map((region) => (region.kind === "conflict" ? { ...region, reason: "frontmatter" } : region));
 		// git would merge the lines, but both sides changed one key: the whole block goes to the user.
 		return [{ kind: "conflict", reason: "frontmatter", base: b, mine: m, theirs: t }];
 	}
@@ -43,7 +51,17 @@ export function mergeFrontmatter(base: readonly string[], mine: readonly string[
 	if (lineText !== null && sameYaml(inner(splitLines(lineText)), yaml.text)) return lineRegions;
 	// Neighbouring keys changed on each side: git's conflict, which is what people resolved by hand.
 	if (lineText === null && yaml.neighbours) return lineRegions;
-	return [{ kind: "stable", text: merged, origin: "both", base: b, rule: yaml.listsCombined ? "tags" : "frontmatter", mine: m, theirs: t }];
+	return [
+		{
+			kind: "stable",
+			text: merged,
+			origin: "both",
+			base: b,
+			rule: yaml.listsCombined ? "tags" : "frontmatter",
+			mine: m,
+			theirs: t,
+		},
+	];
 }
 
 /** The YAML between the two fence lines. */

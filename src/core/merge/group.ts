@@ -51,8 +51,13 @@ export function groupHunks(mine: Hunk[], theirs: Hunk[], lines: SideLines, struc
 	const groups: Group[] = [];
 	let current: Group | null = null;
 	for (const item of items) {
-		const touch: Touch = current !== null && item.hunk !== null && item.start === current.baseEnd ? touching(current, item.hunk, context) : "apart";
-		const joins = current !== null && (item.start < current.baseEnd || touch === "joins" || (item.shifted === true && insertsAt(current, item.start)));
+		const touch: Touch =
+			current !== null && item.hunk !== null && item.start === current.baseEnd
+				? touching(current, item.hunk, context)
+				: "apart";
+		const joins =
+			current !== null &&
+			(item.start < current.baseEnd || touch === "joins" || (item.shifted === true && insertsAt(current, item.start)));
 		if (!joins || current === null) {
 			const listRule: boolean = touch === "list";
 			if (listRule && current) current.listRule = true;
@@ -85,14 +90,24 @@ function touching(group: Group, hunk: Hunk, context: Context): Touch {
 
 /** The group holds an insertion at `at` (its last hunk of either side), which a shifted code-block span there contains. */
 function insertsAt(group: Group, at: number): boolean {
-	return [group.mine[group.mine.length - 1], group.theirs[group.theirs.length - 1]].some((hunk) => hunk !== undefined && hunk.baseStart === at && hunk.baseEnd === at);
+	return [group.mine[group.mine.length - 1], group.theirs[group.theirs.length - 1]].some(
+		(hunk) => hunk !== undefined && hunk.baseStart === at && hunk.baseEnd === at,
+	);
 }
 
 /** The lists in which some hunk re-indents an item (a nesting change), with the indents it left. */
 function reindentedLists(hunks: readonly Hunk[], lines: SideLines, structure: BaseStructure): Map<number, Reindent> {
 	const lists = new Map<number, Reindent>();
 	for (const hunk of hunks) {
-		const from = abandonedIndents(lines.base, hunk.baseStart, hunk.baseEnd, lines[hunk.side], hunk.sideStart, hunk.sideEnd, structure);
+		const from = abandonedIndents(
+			lines.base,
+			hunk.baseStart,
+			hunk.baseEnd,
+			lines[hunk.side],
+			hunk.sideStart,
+			hunk.sideEnd,
+			structure,
+		);
 		if (from === null) continue;
 		for (let i = hunk.baseStart; i < hunk.baseEnd; i++) {
 			const list = structure.listOf[i] ?? -1;

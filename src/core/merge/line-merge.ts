@@ -12,7 +12,12 @@ export interface LineMergeOptions {
 	markdown?: boolean;
 }
 
-export function mergeLines(base: readonly string[], mine: readonly string[], theirs: readonly string[], options: LineMergeOptions = {}): DraftRegion[] {
+export function mergeLines(
+	base: readonly string[],
+	mine: readonly string[],
+	theirs: readonly string[],
+	options: LineMergeOptions = {},
+): DraftRegion[] {
 	return finishNow(mergeLinesSteps(base, mine, theirs, options));
 }
 
@@ -69,7 +74,8 @@ class SideMap {
 }
 
 function resolve(group: Group, base: string, mine: string, theirs: string): DraftRegion {
-	if (group.theirs.length > 0 && group.mine.length > 0 && mine !== theirs) return { kind: "conflict", reason: group.fence ? "fence" : "overlap", base, mine, theirs };
+	if (group.theirs.length > 0 && group.mine.length > 0 && mine !== theirs)
+		return { kind: "conflict", reason: group.fence ? "fence" : "overlap", base, mine, theirs };
 	// Both sides arriving at the same text is agreement, not conflict (git's zealous merge says the same).
 	const region: DraftRegion =
 		group.theirs.length === 0

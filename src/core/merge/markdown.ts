@@ -119,7 +119,13 @@ export function* analyzeBaseSteps(lines: readonly string[]): Steps<BaseStructure
 
 /** No fences and no items: only git's rules apply (used where markdown rules make no sense, like frontmatter). */
 export function plainStructure(n: number): BaseStructure {
-	return { fences: [], fenceOf: new Int32Array(n).fill(-1), itemStart: new Uint8Array(n), inItem: new Uint8Array(n), listOf: new Int32Array(n).fill(-1) };
+	return {
+		fences: [],
+		fenceOf: new Int32Array(n).fill(-1),
+		itemStart: new Uint8Array(n),
+		inItem: new Uint8Array(n),
+		listOf: new Int32Array(n).fill(-1),
+	};
 }
 
 /** Length of the line's leading spaces and tabs. */
@@ -137,8 +143,17 @@ function indentOf(line: string): string {
  * The indents a side's replacement of base lines [from, to) moves list lines away from: a line of the replaced items
  * comes back with the same text at another indent (a nesting change). Null when it re-indents nothing. Linear.
  */
-export function abandonedIndents(base: readonly string[], from: number, to: number, side: readonly string[], sideFrom: number, sideTo: number, structure: BaseStructure): Set<string> | null {
-	if (from === to || sideFrom === sideTo || !someIndented(base, from, to) && !someIndented(side, sideFrom, sideTo)) return null;
+export function abandonedIndents(
+	base: readonly string[],
+	from: number,
+	to: number,
+	side: readonly string[],
+	sideFrom: number,
+	sideTo: number,
+	structure: BaseStructure,
+): Set<string> | null {
+	if (from === to || sideFrom === sideTo || (!someIndented(base, from, to) && !someIndented(side, sideFrom, sideTo)))
+		return null;
 	let abandoned: Set<string> | null = null;
 	// Most hunks are a line or two: compare them pairwise rather than build maps (same answer as below).
 	// (Item lines are never blank: analyzeBase marks only items and indented non-blank continuations.)
@@ -154,7 +169,8 @@ export function abandonedIndents(base: readonly string[], from: number, to: numb
 					was = null;
 					break;
 				}
-				if (was === null && original.length - text.length === indentLength(original) && original.endsWith(text)) was = indentOf(original);
+				if (was === null && original.length - text.length === indentLength(original) && original.endsWith(text))
+					was = indentOf(original);
 			}
 			if (was !== null) (abandoned ??= new Set()).add(was);
 		}

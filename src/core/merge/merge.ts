@@ -13,7 +13,12 @@ export function mergeThreeWay(base: string, mine: string, theirs: string): Merge
 }
 
 /** The same merge, in slices that give the host a turn between them (for notes of any size on a shared thread). */
-export function mergeThreeWayInSlices(base: string, mine: string, theirs: string, yieldToHost: YieldToHost): Promise<MergeResult> {
+export function mergeThreeWayInSlices(
+	base: string,
+	mine: string,
+	theirs: string,
+	yieldToHost: YieldToHost,
+): Promise<MergeResult> {
 	return finishInSlices(mergeThreeWaySteps(base, mine, theirs), yieldToHost);
 }
 
@@ -51,13 +56,16 @@ function withoutBom(text: string): { bom: string; text: string } {
 function pickSide(base: string, mine: string, theirs: string): DraftRegion {
 	if (mine === base && theirs === base) return { kind: "stable", text: base, origin: "base" };
 	if (mine === theirs) return { kind: "stable", text: mine, origin: "both", base };
-	return mine === base ? { kind: "stable", text: theirs, origin: "theirs", base } : { kind: "stable", text: mine, origin: "mine", base };
+	return mine === base
+		? { kind: "stable", text: theirs, origin: "theirs", base }
+		: { kind: "stable", text: mine, origin: "mine", base };
 }
 
 /** The markdown rules that made this merge's clean regions (RULES.md), each once, in document order. */
 export function rulesFired(result: MergeResult): MergeRule[] {
 	const rules: MergeRule[] = [];
-	for (const region of result.regions) if (region.kind === "stable" && region.rule && !rules.includes(region.rule)) rules.push(region.rule);
+	for (const region of result.regions)
+		if (region.kind === "stable" && region.rule && !rules.includes(region.rule)) rules.push(region.rule);
 	return rules;
 }
 
@@ -73,7 +81,13 @@ function finish(drafts: readonly DraftRegion[]): MergeResult {
 		if (draft.origin === "base" && draft.text === "") continue;
 		const last = regions[regions.length - 1];
 		// A rule-made region stays whole and alone: it is what a view offers to undo.
-		if (last && last.kind === "stable" && last.origin === draft.origin && last.rule === undefined && draft.rule === undefined) {
+		if (
+			last &&
+			last.kind === "stable" &&
+			last.origin === draft.origin &&
+			last.rule === undefined &&
+			draft.rule === undefined
+		) {
 			last.text += draft.text;
 			if (last.base !== undefined || draft.base !== undefined) last.base = (last.base ?? "") + (draft.base ?? "");
 		} else {

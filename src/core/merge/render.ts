@@ -41,4 +41,3 @@ function renderConflict(region: ConflictRegion, diff3: boolean, fallbackEol: str
 	if (diff3) out += MARKERS.base + eol + side(region.base);
 	return out + MARKERS.separator + eol + side(region.theirs) + MARKERS.theirs + eol;
 }
-

@@ -63,6 +63,4 @@ export interface MergeResult {
 }
 
 /** A conflict before it is numbered; the engine assigns ids once the whole document is assembled. */
-export type DraftRegion =
-	| Extract<MergeRegion, { kind: "stable" }>
-	| Omit<ConflictRegion, "id">;
+export type DraftRegion = Extract<MergeRegion, { kind: "stable" }> | Omit<ConflictRegion, "id">;

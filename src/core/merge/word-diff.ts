@@ -13,7 +13,8 @@ export type WordOp = { kind: "equal" | "delete" | "insert"; text: string };
 /** Code units usable as token codes: the BMP minus NUL and the surrogate block. */
 const MAX_CODES = 0xffff - 0x800 - 1;
 
-const segmenter = typeof Intl !== "undefined" && "Segmenter" in Intl ? new Intl.Segmenter(undefined, { granularity: "word" }) : null;
+const segmenter =
+	typeof Intl !== "undefined" && "Segmenter" in Intl ? new Intl.Segmenter(undefined, { granularity: "word" }) : null;
 
 /** Words, runs of spaces and single grapheme clusters (an emoji with its modifiers stays one token). */
 export function tokenize(text: string): string[] {

@@ -55,7 +55,12 @@ export function mergeYaml(base: string, mine: string, theirs: string): YamlMerge
 		}
 	}
 	if (conflicts.length > 0) return { kind: "conflict", keys: conflicts };
-	return { kind: "clean", text: header + out.map((entry) => entry.text).join("") + trailer, listsCombined, neighbours: neighboursChanged(b, m, t) };
+	return {
+		kind: "clean",
+		text: header + out.map((entry) => entry.text).join("") + trailer,
+		listsCombined,
+		neighbours: neighboursChanged(b, m, t),
+	};
 }
 
 /** The one-line three-way rule: take whichever side changed; null when both changed differently. */
@@ -94,7 +99,9 @@ function unionOfLists(base: Chunk | undefined, mine: Chunk, theirs: Chunk, eol: 
 
 	const inBase = new Set(baseItems.map(identity));
 	const inTheirs = new Set(theirsItems.map(identity));
-	const kept = (mineSeq as YAMLSeq<Scalar>).items.filter((item) => !inBase.has(identity(item)) || inTheirs.has(identity(item)));
+	const kept = (mineSeq as YAMLSeq<Scalar>).items.filter(
+		(item) => !inBase.has(identity(item)) || inTheirs.has(identity(item)),
+	);
 	const present = new Set(kept.map(identity));
 	for (const item of theirsItems) {
 		const id = identity(item);

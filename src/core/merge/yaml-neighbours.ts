@@ -44,7 +44,8 @@ function sideChanges(base: Chunked, side: Chunked, position: ReadonlyMap<string,
 	if (side.header !== base.header) changes.changed[0] = 1;
 	if (side.trailer !== base.trailer) changes.changed[units - 1] = 1;
 	const sideText = new Map(side.chunks.map((chunk) => [chunk.key, chunk.text]));
-	for (const [index, chunk] of base.chunks.entries()) if (sideText.get(chunk.key) !== chunk.text) changes.changed[index + 1] = 1;
+	for (const [index, chunk] of base.chunks.entries())
+		if (sideText.get(chunk.key) !== chunk.text) changes.changed[index + 1] = 1;
 	let after = 0;
 	for (const chunk of side.chunks) {
 		const at = position.get(chunk.key);

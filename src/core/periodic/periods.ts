@@ -27,7 +27,9 @@ export const DEFAULT_PERIOD_FORMATS: Record<Period, string> = {
 };
 
 export function defaultPeriodSettings(): Record<Period, PeriodSettings> {
-	const entries = PERIODS.map((period) => [period, { folder: "", format: DEFAULT_PERIOD_FORMATS[period], template: "" }] as const);
+	const entries = PERIODS.map(
+		(period) => [period, { folder: "", format: DEFAULT_PERIOD_FORMATS[period], template: "" }] as const,
+	);
 	return Object.fromEntries(entries) as Record<Period, PeriodSettings>;
 }
 
@@ -69,12 +71,18 @@ export function calendarDay(year: number, month: number, day: number): Date | nu
  * (HH:mm), and `{{date:FORMAT}}` / `{{time:FORMAT}}` in a format of their own. A placeholder whose format cannot be
  * formatted is left as it is.
  */
-export function fillTemplate(template: string, fill: { date: Date; noteFormat: string; title: string; format: DateFormatter }): string {
-	return template.replace(/{{\s*(date|time|title)\s*(?::([^}]*))?}}/gi, (whole, name: string, own: string | undefined) => {
-		const kind = name.toLowerCase();
-		if (kind === "title") return fill.title;
-		const pattern = own?.trim() || (kind === "date" ? fill.noteFormat : "HH:mm");
-		const formatted = fill.format(pattern, fill.date);
-		return formatted.ok ? formatted.text : whole;
-	});
+export function fillTemplate(
+	template: string,
+	fill: { date: Date; noteFormat: string; title: string; format: DateFormatter },
+): string {
+	return template.replace(
+		/{{\s*(date|time|title)\s*(?::([^}]*))?}}/gi,
+		(whole, name: string, own: string | undefined) => {
+			const kind = name.toLowerCase();
+			if (kind === "title") return fill.title;
+			const pattern = own?.trim() || (kind === "date" ? fill.noteFormat : "HH:mm");
+			const formatted = fill.format(pattern, fill.date);
+			return formatted.ok ? formatted.text : whole;
+		},
+	);
 }

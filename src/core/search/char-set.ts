@@ -76,7 +76,12 @@ const unit = (char: string) => char.charCodeAt(0);
 /** `\d` */
 export const DIGITS = CharSet.of([[unit("0"), unit("9")]]);
 /** `\w`, also what `\b` calls a word character. */
-export const WORD = CharSet.of([[unit("a"), unit("z")], [unit("A"), unit("Z")], [unit("0"), unit("9")], [unit("_"), unit("_")]]);
+export const WORD = CharSet.of([
+	[unit("a"), unit("z")],
+	[unit("A"), unit("Z")],
+	[unit("0"), unit("9")],
+	[unit("_"), unit("_")],
+]);
 /** `\s`: JavaScript's white space and line terminators. */
 export const SPACE = CharSet.of([
 	[0x09, 0x0d],
@@ -91,7 +96,11 @@ export const SPACE = CharSet.of([
 	[0xfeff, 0xfeff],
 ]);
 /** `.`: anything but a line terminator. */
-export const DOT = CharSet.of([[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]]).complement();
+export const DOT = CharSet.of([
+	[0x0a, 0x0a],
+	[0x0d, 0x0d],
+	[0x2028, 0x2029],
+]).complement();
 
 export function single(code: number): CharSet {
 	return CharSet.of([[code, code]]);

@@ -23,6 +23,7 @@ export function globSource(glob: string): string {
 
 export function compileGlob(glob: string): CompiledRegExp {
 	// The translation at most doubles the pattern; the glob itself is held to the regular expression's bound.
-	if (glob.length > MAX_PATTERN_LENGTH) throw new UnsupportedPattern(`it is longer than ${MAX_PATTERN_LENGTH} characters`);
+	if (glob.length > MAX_PATTERN_LENGTH)
+		throw new UnsupportedPattern(`it is longer than ${MAX_PATTERN_LENGTH} characters`);
 	return compileRegExp(globSource(glob), 2 * MAX_PATTERN_LENGTH + 2);
 }

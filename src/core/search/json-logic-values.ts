@@ -52,7 +52,8 @@ export function stringOf(value: unknown): string {
 
 /** `Array.prototype.join`: null and undefined elements are empty, nested arrays joined with commas. */
 export function joined(values: readonly unknown[], separator: string): string {
-	if (joinedLength(values, separator.length, 0) > MAX_STRING_LENGTH) throw new ValueTooLarge(`a string longer than ${MAX_STRING_LENGTH} characters`);
+	if (joinedLength(values, separator.length, 0) > MAX_STRING_LENGTH)
+		throw new ValueTooLarge(`a string longer than ${MAX_STRING_LENGTH} characters`);
 	return values.map((value) => (value === null || value === undefined ? "" : stringOf(value))).join(separator);
 }
 

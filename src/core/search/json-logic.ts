@@ -37,7 +37,9 @@ export class LogicSession {
 			try {
 				compiled = kind === "glob" ? compileGlob(source) : compileRegExp(source);
 			} catch (error) {
-				throw new JsonLogicError(`The ${kind} pattern ${JSON.stringify(source)} cannot be used: ${error instanceof Error ? error.message : String(error)}.`);
+				throw new JsonLogicError(
+					`The ${kind} pattern ${JSON.stringify(source)} cannot be used: ${error instanceof Error ? error.message : String(error)}.`,
+				);
 			}
 			if (this.patterns.size < MAX_PATTERNS) this.patterns.set(key, compiled);
 		}
@@ -134,7 +136,8 @@ const CONTROL = new Map<string, Control>([
 			const items = yield* evaluate(args[0], data, session);
 			let accumulator: unknown = args[2] === undefined ? null : yield* evaluate(args[2], data, session);
 			if (!Array.isArray(items)) return accumulator;
-			for (const current of items as unknown[]) accumulator = yield* evaluate(args[1], { current, accumulator }, session);
+			for (const current of items as unknown[])
+				accumulator = yield* evaluate(args[1], { current, accumulator }, session);
 			return accumulator;
 		},
 	],
@@ -182,43 +185,74 @@ const OPERATIONS = new Map<string, Operation>([
 	["!==", ([a, b]) => a !== b],
 	[">", ([a, b]) => values.lessThan(b, a)],
 	[">=", ([a, b]) => values.atMost(b, a)],
-	["<", (args) => (args.length < 3 ? values.lessThan(args[0], args[1]) : values.lessThan(args[0], args[1]) && values.lessThan(args[1], args[2]))],
-	["<=", (args) => (args.length < 3 ? values.atMost(args[0], args[1]) : values.atMost(args[0], args[1]) && values.atMost(args[1], args[2]))],
+	[
+		"<",
+		(args) =>
+			args.length < 3
+				? values.lessThan(args[0], args[1])
+				: values.lessThan(args[0], args[1]) && values.lessThan(args[1], args[2]),
+	],
+	[
+		"<=",
+		(args) =>
+			args.length < 3
+				? values.atMost(args[0], args[1])
+				: values.atMost(args[0], args[1]) && values.atMost(args[1], args[2]),
+	],
 	["!!", ([a]) => truthy(a)],
 	["!", ([a]) => !truthy(a)],
 	["%", ([a, b]) => values.numberOf(a) % values.numberOf(b)],
 	["log", ([a]) => a],
 	["in", ([a, b], _data, session) => charged(session, typeof b === "string" ? b.length : 0, values.contains(a, b))],
-	["cat", (args, _data, session) => {
-		const text = values.joined(args, "");
-		return charged(session, text.length, text);
-	}],
-	["substr", ([source, start, length], _data, session) => {
-		const text = values.substring(source, start, length);
-		return charged(session, text.length, text);
-	}],
+	[
+		"cat",
+		(args, _data, session) => {
+			const text = values.joined(args, "");
+			return charged(session, text.length, text);
+		},
+	],
+	[
+		"substr",
+		([source, start, length], _data, session) => {
+			const text = values.substring(source, start, length);
+			return charged(session, text.length, text);
+		},
+	],
 	["+", (args) => args.reduce<number>((sum, value) => sum + values.parsedFloat(value), 0)],
-	["*", (args) => {
-		if (args.length === 0) throw new JsonLogicError("* needs at least one value");
-		return args.length === 1 ? args[0] : args.slice(1).reduce<number>((product, value) => product * values.parsedFloat(value), values.parsedFloat(args[0]));
-	}],
+	[
+		"*",
+		(args) => {
+			if (args.length === 0) throw new JsonLogicError("* needs at least one value");
+			return args.length === 1
+				? args[0]
+				: args
+						.slice(1)
+						.reduce<number>((product, value) => product * values.parsedFloat(value), values.parsedFloat(args[0]));
+		},
+	],
 	["-", ([a, b]) => (b === undefined ? -values.numberOf(a) : values.numberOf(a) - values.numberOf(b))],
 	["/", ([a, b]) => values.numberOf(a) / values.numberOf(b)],
 	["min", (args) => Math.min(...args.map(values.numberOf))],
 	["max", (args) => Math.max(...args.map(values.numberOf))],
-	["merge", (args, _data, session) => {
-		const out = values.merged(args);
-		return charged(session, out.length * 16, out);
-	}],
+	[
+		"merge",
+		(args, _data, session) => {
+			const out = values.merged(args);
+			return charged(session, out.length * 16, out);
+		},
+	],
 	["var", ([path, fallback], data) => lookup(data, path, fallback)],
 	["missing", (args, data) => missing(Array.isArray(args[0]) ? args[0] : args, data)],
-	["missing_some", ([needed, options], data) => {
-		const list = Array.isArray(options) ? options : [options];
-		const absent = missing(Array.isArray(list[0]) ? list[0] : list, data);
-		// json-logic-js counts `options.length`: a lone key that is not a string has none, so nothing is enough.
-		const size = typeof options === "string" || Array.isArray(options) ? options.length : NaN;
-		return size - absent.length >= values.numberOf(needed) ? [] : absent;
-	}],
+	[
+		"missing_some",
+		([needed, options], data) => {
+			const list = Array.isArray(options) ? options : [options];
+			const absent = missing(Array.isArray(list[0]) ? list[0] : list, data);
+			// json-logic-js counts `options.length`: a lone key that is not a string has none, so nothing is enough.
+			const size = typeof options === "string" || Array.isArray(options) ? options.length : NaN;
+			return size - absent.length >= values.numberOf(needed) ? [] : absent;
+		},
+	],
 ]);
 
 /** `{"var": "a.b"}`: a dotted path into the data ("" or null: the data itself), or the fallback (else null). */

@@ -6,7 +6,16 @@
  * `var` reads the item, not the note). So a query can only ever get more than it asked for, never less.
  */
 
-export const NOTE_FIELDS = ["path", "content", "frontmatter", "tags", "stat", "links", "backlinks", "unresolvedLinks"] as const;
+export const NOTE_FIELDS = [
+	"path",
+	"content",
+	"frontmatter",
+	"tags",
+	"stat",
+	"links",
+	"backlinks",
+	"unresolvedLinks",
+] as const;
 export type NoteField = (typeof NOTE_FIELDS)[number];
 
 export function fieldsWanted(query: unknown): ReadonlySet<NoteField> {
@@ -32,7 +41,8 @@ function reachesWholeNote(node: unknown, strings: string[], depth: number): bool
 		const [op, args] = entries[0]!;
 		if (PATH_OPERATIONS.has(op) && !pathsAreLiteral(op, args)) return true;
 		// The logic `map`, `filter`, `reduce`, `all`, `some` and `none` apply to each item sees that item, not the note.
-		if (SCOPED_OPERATIONS.has(op) && Array.isArray(args)) return args.some((arg, index) => index !== 1 && reachesWholeNote(arg, strings, depth + 1));
+		if (SCOPED_OPERATIONS.has(op) && Array.isArray(args))
+			return args.some((arg, index) => index !== 1 && reachesWholeNote(arg, strings, depth + 1));
 	}
 	return entries.some(([key, value]) => {
 		strings.push(key);

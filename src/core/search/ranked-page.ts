@@ -55,6 +55,10 @@ export class RankedPage<T, K> {
 
 	page(): Page<T, K> {
 		const last = this.kept[this.kept.length - 1];
-		return { items: this.kept.map((entry) => entry.item), next: this.cutoff !== null && last ? last.key : null, total: this.total };
+		return {
+			items: this.kept.map((entry) => entry.item),
+			next: this.cutoff !== null && last ? last.key : null,
+			total: this.total,
+		};
 	}
 }

@@ -151,7 +151,8 @@ function holds(what: "start" | "end" | "boundary" | "not-boundary", text: string
 /** Compiles a pattern, or throws UnsupportedPattern (or JavaScript's SyntaxError message, as one) saying why not. */
 export function compileRegExp(pattern: string, maxLength = MAX_PATTERN_LENGTH): CompiledRegExp {
 	if (pattern.length > maxLength) throw new UnsupportedPattern(`it is longer than ${maxLength} characters`);
-	if (nesting(pattern) > MAX_PATTERN_NESTING) throw new UnsupportedPattern(`it nests groups more than ${MAX_PATTERN_NESTING} deep`);
+	if (nesting(pattern) > MAX_PATTERN_NESTING)
+		throw new UnsupportedPattern(`it nests groups more than ${MAX_PATTERN_NESTING} deep`);
 	try {
 		// Only to check the syntax as JavaScript reads it: this RegExp is never run.
 		new RegExp(pattern);
@@ -178,7 +179,8 @@ function nesting(pattern: string): number {
 }
 
 function emit(node: RegExpNode, program: Instruction[]): void {
-	if (program.length > MAX_PROGRAM) throw new UnsupportedPattern(`it expands to more than ${MAX_PROGRAM} steps (large {n} repeats)`);
+	if (program.length > MAX_PROGRAM)
+		throw new UnsupportedPattern(`it expands to more than ${MAX_PROGRAM} steps (large {n} repeats)`);
 	switch (node.kind) {
 		case "empty":
 			return;
@@ -228,7 +230,8 @@ function emitRepeat(node: RegExpNode, min: number, max: number | null, program: 
 		exits.push(split);
 		program.push(split);
 		emit(node, program);
-		if (program.length > MAX_PROGRAM) throw new UnsupportedPattern(`it expands to more than ${MAX_PROGRAM} steps (large {n} repeats)`);
+		if (program.length > MAX_PROGRAM)
+			throw new UnsupportedPattern(`it expands to more than ${MAX_PROGRAM} steps (large {n} repeats)`);
 	}
 	for (const split of exits) split.second = program.length;
 }

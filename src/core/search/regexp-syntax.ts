@@ -125,9 +125,10 @@ class Reader {
 
 	private escape(): RegExpNode {
 		const char = this.text[this.at];
-		if (char === "b") return this.at++, { kind: "assert", what: "boundary" };
-		if (char === "B") return this.at++, { kind: "assert", what: "not-boundary" };
-		if (char !== undefined && /[1-9]/.test(char)) throw new UnsupportedPattern("back-references (\\1…) are not supported");
+		if (char === "b") return (this.at++, { kind: "assert", what: "boundary" });
+		if (char === "B") return (this.at++, { kind: "assert", what: "not-boundary" });
+		if (char !== undefined && /[1-9]/.test(char))
+			throw new UnsupportedPattern("back-references (\\1…) are not supported");
 		if (char === "k") throw new UnsupportedPattern("named back-references (\\k<name>) are not supported");
 		return { kind: "char", set: this.escapedSet(false) };
 	}

@@ -52,11 +52,15 @@ export function simpleHit(path: string, content: string, search: TextSearch, con
 	let found = 0;
 	for (const [start, end] of result.matches) {
 		let match: SimpleMatch;
-		if (start < prefix.length && end <= prefix.length) match = { match: { start, end: Math.min(end, name.length), source: "filename" }, context: name };
+		if (start < prefix.length && end <= prefix.length)
+			match = { match: { start, end: Math.min(end, name.length), source: "filename" }, context: name };
 		else if (start >= prefix.length) {
 			const from = start - prefix.length;
 			const to = end - prefix.length;
-			match = { match: { start: from, end: to, source: "content" }, context: content.slice(Math.max(from - contextLength, 0), to + contextLength) };
+			match = {
+				match: { start: from, end: to, source: "content" },
+				context: content.slice(Math.max(from - contextLength, 0), to + contextLength),
+			};
 		} else continue; // A word spanning the name and the content (it would hold the blank line) is neither.
 		found++;
 		if (matches.length < MAX_MATCHES_PER_NOTE) matches.push(match);

@@ -24,7 +24,14 @@ export type TextSearch = (text: string) => TextSearchResult | null;
 export const MAX_RANGES_PER_TEXT = 1000;
 
 export function prepareWordSearch(query: string): TextSearch {
-	const words = [...new Set(query.toLowerCase().split(" ").filter((word) => word !== ""))];
+	const words = [
+		...new Set(
+			query
+				.toLowerCase()
+				.split(" ")
+				.filter((word) => word !== ""),
+		),
+	];
 	return (text) => {
 		if (words.length === 0) return null;
 		const folded = foldCase(text);
@@ -58,7 +65,7 @@ function foldCase(text: string): Folded {
 	if (lower.length === text.length) return { lower, toOriginal: (offset) => offset };
 	const starts: number[] = [];
 	let folded = "";
-	for (let at = 0; at < text.length; ) {
+	for (let at = 0; at < text.length;) {
 		const code = text.codePointAt(at)!;
 		const width = code > 0xffff ? 2 : 1;
 		const piece = text.slice(at, at + width).toLowerCase();
@@ -71,7 +78,8 @@ function foldCase(text: string): Folded {
 		lower: folded,
 		// An offset inside a character that lowered to two units maps to that character's start (or, at a match's
 		// end, past it), so a range never splits an original character.
-		toOriginal: (offset) => (offset > 0 && starts[offset] === starts[offset - 1] ? nextStart(starts, offset) : starts[offset]!),
+		toOriginal: (offset) =>
+			offset > 0 && starts[offset] === starts[offset - 1] ? nextStart(starts, offset) : starts[offset]!,
 	};
 }
 

@@ -15,7 +15,10 @@ export async function listConflicts(context: RequestContext): Promise<ApiRespons
 	if (status !== null && !STATUSES.includes(status as ConflictStatus)) {
 		return problem("bad-request", `status must be one of ${STATUSES.join(", ")}.`);
 	}
-	const records = context.notes.listConflicts(actorOf(context), status ? { status: status as ConflictStatus } : undefined);
+	const records = context.notes.listConflicts(
+		actorOf(context),
+		status ? { status: status as ConflictStatus } : undefined,
+	);
 	return json(200, { conflicts: records.map(toJson) });
 }
 
@@ -24,7 +27,12 @@ export async function getConflict(context: RequestContext): Promise<ApiResponse>
 	const wait = waitOf(context.query.get("wait"));
 	if ("refused" in wait) return wait.refused;
 	if (wait.ms === null) return json(200, toJson(record));
-	const outcome = await context.notes.awaitConflictStatus(record, wait.ms, actorOf(context).client ?? "anonymous", context.signal);
+	const outcome = await context.notes.awaitConflictStatus(
+		record,
+		wait.ms,
+		actorOf(context).client ?? "anonymous",
+		context.signal,
+	);
 	return outcome.kind === "settled" ? json(200, toJson(outcome.record)) : waitNotSpared(outcome, "the conflict");
 }
 
@@ -32,7 +40,11 @@ export async function conflictMerge(context: RequestContext): Promise<ApiRespons
 	const id = decodeId(context.rest.replace(/\/merge$/, ""));
 	if (id === null) return problem("bad-request", "The conflict id is not valid percent-encoding.");
 	const preview = await context.notes.conflictMerge(actorOf(context), id, context.query.get("diff3") !== null);
-	if (!preview) return problem("conflict-not-found", `There is no conflict "${id}" with a proposal still kept. List conflicts with GET /conflicts.`);
+	if (!preview)
+		return problem(
+			"conflict-not-found",
+			`There is no conflict "${id}" with a proposal still kept. List conflicts with GET /conflicts.`,
+		);
 	const { sides, result, text } = preview;
 	const body = {
 		id,

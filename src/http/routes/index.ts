@@ -21,7 +21,10 @@ import { getProposal, listProposals } from "./proposals";
 /** /history/{path}/{action}: the note path is everything between (a note path always ends in its extension). */
 function historyAction(action: string): (raw: string) => string | null {
 	const end = `/${action}`;
-	return (raw) => (raw.startsWith("/history/") && raw.endsWith(end) && raw.length > "/history/".length + end.length ? raw.slice("/history/".length, raw.length - end.length) : null);
+	return (raw) =>
+		raw.startsWith("/history/") && raw.endsWith(end) && raw.length > "/history/".length + end.length
+			? raw.slice("/history/".length, raw.length - end.length)
+			: null;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -32,12 +35,28 @@ export const ROUTES: readonly Route[] = [
 	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
 	// Before /vault/{path}, which would take every URL under /vault/ (see note-target.ts for which URLs are targets).
 	{ template: "/vault/{path}/{targetType}/{target}", match: matchNoteTarget, handlers: NOTE_TARGET_HANDLERS },
-	{ template: "/vault/{path}", match: prefix("/vault/"), handlers: { GET: readVault, PUT: putNote, POST: appendNote, DELETE: deleteNote, PATCH: patchNote, MOVE: moveNote, COPY: copyNote } },
+	{
+		template: "/vault/{path}",
+		match: prefix("/vault/"),
+		handlers: {
+			GET: readVault,
+			PUT: putNote,
+			POST: appendNote,
+			DELETE: deleteNote,
+			PATCH: patchNote,
+			MOVE: moveNote,
+			COPY: copyNote,
+		},
+	},
 	{ template: "/active/", match: matchActive, handlers: ACTIVE_HANDLERS },
 	// The dated form first: /periodic/{period}/ would take it as a URL target.
 	{ template: "/periodic/{period}/{year}/{month}/{day}/", match: matchPeriodicDay, handlers: PERIODIC_HANDLERS },
 	{ template: "/periodic/{period}/", match: matchPeriodic, handlers: PERIODIC_HANDLERS },
-	{ template: "/commands/", match: (raw) => (raw === "/commands/" || raw === "/commands" ? "" : null), handlers: { GET: listCommands } },
+	{
+		template: "/commands/",
+		match: (raw) => (raw === "/commands/" || raw === "/commands" ? "" : null),
+		handlers: { GET: listCommands },
+	},
 	{ template: "/commands/{commandId}/", match: matchCommand, handlers: { POST: runCommand } },
 	{ template: "/open/{path}", match: prefix("/open/"), handlers: { POST: openNote } },
 	{ template: "/conflicts", match: exact("/conflicts"), handlers: { GET: listConflicts } },

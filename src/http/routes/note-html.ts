@@ -18,18 +18,49 @@ export function wantsHtml(context: RequestContext): boolean {
 }
 
 /** Defence in depth for a client that shows the HTML as a page: nothing may run, load or be framed from it. */
-const HTML_HEADERS = { "Content-Security-Policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; sandbox", "X-Content-Type-Options": "nosniff" };
+const HTML_HEADERS = {
+	"Content-Security-Policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; sandbox",
+	"X-Content-Type-Options": "nosniff",
+};
 
-export async function htmlAnswer(context: RequestContext, path: string, markdown: string, headers: Record<string, string>): Promise<ApiResponse> {
+export async function htmlAnswer(
+	context: RequestContext,
+	path: string,
+	markdown: string,
+	headers: Record<string, string>,
+): Promise<ApiResponse> {
 	const rendered = await context.notes.facts.renderHtml(actorOf(context), path, markdown);
 	switch (rendered.kind) {
 		case "html":
-			return { status: 200, headers: { ...headers, ...HTML_HEADERS }, body: rendered.html, contentType: "text/html; charset=utf-8", omitBody: context.method === "HEAD" };
+			return {
+				status: 200,
+				headers: { ...headers, ...HTML_HEADERS },
+				body: rendered.html,
+				contentType: "text/html; charset=utf-8",
+				omitBody: context.method === "HEAD",
+			};
 		case "unavailable":
-			return problem("not-renderable", "This host has no markdown renderer, so the note cannot be sent as HTML. GET it without Accept: text/html for its markdown.", { path }, headers);
+			return problem(
+				"not-renderable",
+				"This host has no markdown renderer, so the note cannot be sent as HTML. GET it without Accept: text/html for its markdown.",
+				{ path },
+				headers,
+			);
 		case "links-hidden":
-			return problem("not-renderable", "The note links to or embeds a note this key may not see, and the HTML would show where that link leads (an embed, what it holds), so it is not rendered. GET it without Accept: text/html for its markdown.", { path }, headers);
+			return problem(
+				"not-renderable",
+				"The note links to or embeds a note this key may not see, and the HTML would show where that link leads (an embed, what it holds), so it is not rendered. GET it without Accept: text/html for its markdown.",
+				{ path },
+				headers,
+			);
 		case "too-large":
-			return problem("not-renderable", rendered.limit === "markdown" ? "The note is too long to render as HTML here (over 1 MB of text). GET it without Accept: text/html for its markdown." : "The note's HTML would be over 4 MB, too long to send. GET it without Accept: text/html for its markdown.", { path }, headers);
+			return problem(
+				"not-renderable",
+				rendered.limit === "markdown"
+					? "The note is too long to render as HTML here (over 1 MB of text). GET it without Accept: text/html for its markdown."
+					: "The note's HTML would be over 4 MB, too long to send. GET it without Accept: text/html for its markdown.",
+				{ path },
+				headers,
+			);
 	}
 }

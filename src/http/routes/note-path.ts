@@ -12,7 +12,12 @@ export function resolvePath(context: RequestContext, kind: "note" | "folder"): s
 /** The note a write (PUT, POST, PATCH, DELETE) names; a folder (`/vault/` or a path ending in `/`) is a 405, as in LRA. */
 export function resolveWritePath(context: RequestContext): string {
 	if (context.rest === "" || context.rest.endsWith("/")) {
-		refuse("folder-not-a-note", `${context.method} acts on a note, and "/vault/${context.rest.slice(0, 200)}" names a folder, so nothing was written. Name the note's path without a trailing slash (GET the folder to list its notes).`, {}, { Allow: "GET, HEAD" });
+		refuse(
+			"folder-not-a-note",
+			`${context.method} acts on a note, and "/vault/${context.rest.slice(0, 200)}" names a folder, so nothing was written. Name the note's path without a trailing slash (GET the folder to list its notes).`,
+			{},
+			{ Allow: "GET, HEAD" },
+		);
 	}
 	return resolvePath(context, "note");
 }

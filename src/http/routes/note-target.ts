@@ -47,7 +47,11 @@ function splitTarget(rest: string): SplitTarget | null {
 		if (!segments[index]!.toLowerCase().endsWith(".md") || !TYPES.includes(segments[index + 1]!)) continue;
 		const after = segments.slice(index + 2);
 		if (after.some((segment) => segment === "")) return null;
-		return { note: segments.slice(0, index + 1).join("/"), type: segments[index + 1] as PatchTargetType, segments: after };
+		return {
+			note: segments.slice(0, index + 1).join("/"),
+			type: segments[index + 1] as PatchTargetType,
+			segments: after,
+		};
 	}
 	return null;
 }
@@ -57,13 +61,19 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 	const split = splitTarget(context.rest);
 	if (!split) return refuse("route-not-found", "This URL does not name a part of a note. See GET /openapi.json.");
 	if (headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined) {
-		refuse("conflicting-target", "The URL names a part of the note and so do Target-Type/Target headers; send one of them. Nothing was read or written.");
+		refuse(
+			"conflicting-target",
+			"The URL names a part of the note and so do Target-Type/Target headers; send one of them. Nothing was read or written.",
+		);
 	}
 	patchVersion(context);
 	if (context.method === "GET" || context.method === "HEAD") patchHeaderOptions(context, "read");
 	// A whole instruction in the body and a target in the URL: two specifications of one patch (LRA 5.1: 422).
 	if (context.method === "PATCH" && isInstructionBody(context)) {
-		refuse("conflicting-target", "The URL names a part of the note and the body is a whole PATCH instruction (application/vnd.olrapi.patch-instruction+json); send the instruction to /vault/{note} without a URL target, or the raw payload here. Nothing was written.");
+		refuse(
+			"conflicting-target",
+			"The URL names a part of the note and the body is a whole PATCH instruction (application/vnd.olrapi.patch-instruction+json); send the instruction to /vault/{note} without a URL target, or the raw payload here. Nothing was written.",
+		);
 	}
 	const decoded: string[] = [];
 	for (const segment of split.segments) {
@@ -74,10 +84,16 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 		}
 	}
 	if (split.type !== "heading" && decoded.length > 1) {
-		refuse("invalid-path", `A ${split.type} target is one URL segment (percent-encode a / inside it as %2F). Nothing was read or written.`);
+		refuse(
+			"invalid-path",
+			`A ${split.type} target is one URL segment (percent-encode a / inside it as %2F). Nothing was read or written.`,
+		);
 	}
 	const path = resolvePath(withRest(context, split.note), "note");
-	const target: RawTarget = split.type === "heading" ? { type: "heading", target: decoded.join("::"), path: decoded } : { type: split.type, target: decoded[0]! };
+	const target: RawTarget =
+		split.type === "heading"
+			? { type: "heading", target: decoded.join("::"), path: decoded }
+			: { type: split.type, target: decoded[0]! };
 	return { path, target };
 }
 
@@ -99,21 +115,49 @@ export async function readNotePart(context: RequestContext, path: string, target
 	const headers = { ETag: etagFor(read.revision, read.sight), "Cache-Control": "no-store" };
 	// Target-Scope narrows the read as it narrows a PATCH (content, marker, markerAndContent; checked before the read).
 	const scope = patchHeaderOptions(context, "read").scope;
-	const part = readTarget(read.content, target.type, target.target, target.path, scope === "parent" ? "content" : scope);
+	const part = readTarget(
+		read.content,
+		target.type,
+		target.target,
+		target.path,
+		scope === "parent" ? "content" : scope,
+	);
 	switch (part.kind) {
 		case "missing":
-			return problem("target-not-found", `${part.detail} GET the note with Accept: application/vnd.olrapi.document-map+json to see what it has.`, { path }, headers);
+			return problem(
+				"target-not-found",
+				`${part.detail} GET the note with Accept: application/vnd.olrapi.document-map+json to see what it has.`,
+				{ path },
+				headers,
+			);
 		case "unreadable":
 			return problem("bad-request", `${part.detail} Nothing was read.`, { path }, headers);
 		case "invalid-frontmatter":
-			return problem("invalid-frontmatter", `${part.detail} Nothing was read. The rest of the note can still be read (GET it), and its frontmatter fixed with a PUT of the whole note.`, { path }, headers);
+			return problem(
+				"invalid-frontmatter",
+				`${part.detail} Nothing was read. The rest of the note can still be read (GET it), and its frontmatter fixed with a PUT of the whole note.`,
+				{ path },
+				headers,
+			);
 		case "json":
-			if (wantsHtml(context)) return problem("bad-request", "A frontmatter value is data, not markdown, so it cannot be sent as HTML. GET it without Accept: text/html for its JSON.", { path }, headers);
+			if (wantsHtml(context))
+				return problem(
+					"bad-request",
+					"A frontmatter value is data, not markdown, so it cannot be sent as HTML. GET it without Accept: text/html for its JSON.",
+					{ path },
+					headers,
+				);
 			return { ...json(200, toJson(part.value), headers), omitBody: context.method === "HEAD" };
 		case "text":
 			// The Local REST API renders a heading's or block's part alone, as the note's own renderer shows it.
 			if (wantsHtml(context)) return htmlAnswer(context, read.path, part.text, headers);
-			return { status: 200, headers, body: part.text, contentType: "text/markdown; charset=utf-8", omitBody: context.method === "HEAD" };
+			return {
+				status: 200,
+				headers,
+				body: part.text,
+				contentType: "text/markdown; charset=utf-8",
+				omitBody: context.method === "HEAD",
+			};
 	}
 }
 
@@ -122,7 +166,11 @@ function writePart(operation?: "replace" | "append"): Handler {
 		const { path, target } = targetOf(context);
 		if (operation === undefined) {
 			// A PATCH: a URL target is format 2's (an instruction body beside it was refused in targetOf).
-			if (patchVersion(context).version === 1) refuse("invalid-patch-version", "A part of a note named in the URL is patched the Markdown-Patch-Version 2 way, so nothing was written. Leave out Markdown-Patch-Version: 1, or name the part with Target-Type/Target headers instead.");
+			if (patchVersion(context).version === 1)
+				refuse(
+					"invalid-patch-version",
+					"A part of a note named in the URL is patched the Markdown-Patch-Version 2 way, so nothing was written. Leave out Markdown-Patch-Version: 1, or name the part with Target-Type/Target headers instead.",
+				);
 		}
 		return asVersioned(context, () => rawPatch(context, path, target, operation));
 	};

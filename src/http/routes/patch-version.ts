@@ -37,7 +37,10 @@ export function patchVersion(context: RequestContext): PatchVersion {
 	if (raw === undefined) return { version: 2, explicit: false };
 	const value = raw.trim();
 	if (value === "1" || value === "2") return { version: value === "1" ? 1 : 2, explicit: true };
-	return refuse("invalid-patch-version", `Markdown-Patch-Version "${raw.slice(0, 40)}" is not a version this API speaks: send 1 or 2, or leave the header out (2). Nothing was read or written.`);
+	return refuse(
+		"invalid-patch-version",
+		`Markdown-Patch-Version "${raw.slice(0, 40)}" is not a version this API speaks: send 1 or 2, or leave the header out (2). Nothing was read or written.`,
+	);
 }
 
 /**
@@ -50,7 +53,10 @@ export function lenientIfMatch(context: RequestContext, fromBody?: string): Enti
 	if (fromBody === undefined) return fromHeader;
 	const sent = asCondition(fromBody);
 	if (header !== undefined && JSON.stringify(sent) !== JSON.stringify(fromHeader)) {
-		return refuse("invalid-patch-instruction", "The instruction's ifMatch and the If-Match header name different revisions, so it is not clear which one you read. Send one of them. Nothing was written.");
+		return refuse(
+			"invalid-patch-instruction",
+			"The instruction's ifMatch and the If-Match header name different revisions, so it is not clear which one you read. Send one of them. Nothing was written.",
+		);
 	}
 	return sent;
 }
@@ -73,5 +79,7 @@ export function percentDecoded(raw: string): string {
 
 /** The body declares itself a whole PATCH instruction (`application/vnd.olrapi.patch-instruction+json`). */
 export function isInstructionBody(context: RequestContext): boolean {
-	return /^\s*application\/vnd\.olrapi\.patch-instruction\+json\s*(;|$)/i.test(headersValue(context, "content-type") ?? "");
+	return /^\s*application\/vnd\.olrapi\.patch-instruction\+json\s*(;|$)/i.test(
+		headersValue(context, "content-type") ?? "",
+	);
 }

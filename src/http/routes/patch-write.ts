@@ -55,18 +55,39 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
 		heldRevision: request.held,
 	});
 	// LRA's advice header: percent-encoded JSON, since a warning quotes note text and a header must be ASCII.
-	const extra = { ...request.headers, ...(warnings.length > 0 && (outcome.kind === "written" || outcome.kind === "unchanged") ? { "Markdown-Patch-Warnings": encodeURIComponent(JSON.stringify(warnings)) } : {}) };
+	const extra = {
+		...request.headers,
+		...(warnings.length > 0 && (outcome.kind === "written" || outcome.kind === "unchanged")
+			? { "Markdown-Patch-Warnings": encodeURIComponent(JSON.stringify(warnings)) }
+			: {}),
+	};
 	if (outcome.kind === "refused" && outcome.refusal.reason === "not-found") {
-		return problem("note-not-found", `There is no note at "${path}"; PATCH changes an existing note. Create it with PUT.`, { path }, extra);
+		return problem(
+			"note-not-found",
+			`There is no note at "${path}"; PATCH changes an existing note. Create it with PUT.`,
+			{ path },
+			extra,
+		);
 	}
-	if (outcome.kind === "inapplicable" && request.answerWithNote) return notApplied(path, outcome, extra, request.format1 === true);
+	if (outcome.kind === "inapplicable" && request.answerWithNote)
+		return notApplied(path, outcome, extra, request.format1 === true);
 	const answer = respond(context, path, outcome);
 	// The last text computed is what landed when its revision is the one written (the writer may have retried).
 	const landed: string | null = patched;
-	if (request.answerWithNote && (outcome.kind === "written" || outcome.kind === "unchanged") && landed !== null && revisionOf(landed) === outcome.revision) {
+	if (
+		request.answerWithNote &&
+		(outcome.kind === "written" || outcome.kind === "unchanged") &&
+		landed !== null &&
+		revisionOf(landed) === outcome.revision
+	) {
 		// The answer shows the whole patched note, so it can carry the token of all of it, and counts as a read of all of it.
 		context.notes.shownWhole(actorOf(context), path, outcome.revision);
-		return { status: 200, headers: { ...extra, ETag: etagFor(outcome.revision, "whole") }, body: landed, contentType: "text/markdown; charset=utf-8" };
+		return {
+			status: 200,
+			headers: { ...extra, ETag: etagFor(outcome.revision, "whole") },
+			body: landed,
+			contentType: "text/markdown; charset=utf-8",
+		};
 	}
 	return { ...answer, headers: { ...extra, ...answer.headers } };
 }
@@ -77,8 +98,17 @@ export async function writePatch(context: RequestContext, request: PatchWrite): 
  * 400 in format 1, as 1.x answers), frontmatter that is not YAML is 400 (40005), an instruction the note makes
  * impossible is 400. Nothing was written.
  */
-function notApplied(path: string, outcome: Extract<WriteOutcome, { kind: "inapplicable" }>, headers: Record<string, string>, format1: boolean): ApiResponse {
-	const fields = { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) };
+function notApplied(
+	path: string,
+	outcome: Extract<WriteOutcome, { kind: "inapplicable" }>,
+	headers: Record<string, string>,
+	format1: boolean,
+): ApiResponse {
+	const fields = {
+		path,
+		reason: outcome.reason,
+		...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight),
+	};
 	const withTag = { ...headers, ETag: etagFor(outcome.currentRevision, outcome.currentSight) };
 	switch (outcome.reason) {
 		case "target-not-found":

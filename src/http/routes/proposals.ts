@@ -23,7 +23,12 @@ export async function getProposal(context: RequestContext): Promise<ApiResponse>
 	const wait = waitOf(context.query.get("wait"));
 	if ("refused" in wait) return wait.refused;
 	if (wait.ms === null) return json(200, toJson(record));
-	const outcome = await context.notes.proposals.awaitDecision(record, wait.ms, actorOf(context).client ?? "anonymous", context.signal);
+	const outcome = await context.notes.proposals.awaitDecision(
+		record,
+		wait.ms,
+		actorOf(context).client ?? "anonymous",
+		context.signal,
+	);
 	return outcome.kind === "settled" ? json(200, toJson(outcome.record)) : waitNotSpared(outcome, "the proposal");
 }
 
@@ -31,7 +36,11 @@ function findRecord(context: RequestContext): ProposalRecord {
 	const id = decodeId(context.rest);
 	if (id === null) return refuse("bad-request", "The proposal id is not valid percent-encoding.");
 	const record = context.notes.proposals.getFor(actorOf(context), id);
-	if (!record) return refuse("proposal-not-found", `This key has no proposal "${id.slice(0, 100)}". List its proposals with GET /proposals.`);
+	if (!record)
+		return refuse(
+			"proposal-not-found",
+			`This key has no proposal "${id.slice(0, 100)}". List its proposals with GET /proposals.`,
+		);
 	return record;
 }
 

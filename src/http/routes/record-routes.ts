@@ -31,6 +31,16 @@ export function waitOf(param: string | null): { ms: number | null } | { refused:
 export function waitNotSpared(outcome: Extract<WaitOutcome<unknown>, { kind: "too-many" }>, what: string): ApiResponse {
 	const retry = { "Retry-After": String(outcome.retryAfterSeconds) };
 	return outcome.who === "caller"
-		? problem("too-many-waits", `This key already has as many long-polls under way as it may; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s, or GET ${what} without wait.`, {}, retry)
-		: problem("server-busy", `The server already holds as many long-polls as it allows; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s.`, {}, retry);
+		? problem(
+				"too-many-waits",
+				`This key already has as many long-polls under way as it may; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s, or GET ${what} without wait.`,
+				{},
+				retry,
+			)
+		: problem(
+				"server-busy",
+				`The server already holds as many long-polls as it allows; nothing was waited for. Retry in ${outcome.retryAfterSeconds} s.`,
+				{},
+				retry,
+			);
 }

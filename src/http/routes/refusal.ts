@@ -9,7 +9,6 @@ import type { ApiResponse, JsonValue } from "../response";
 import type { RequestContext } from "../router";
 import { changesLink } from "./changes";
 
-
 export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
 	const { refusal, conflict, currentRevision, currentSight, backupError, implicit } = outcome;
 	// A client that sent no If-Match was held to the revision it last read: say so, or the 412 makes no sense to it.
@@ -31,61 +30,140 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 	const name = problemOf(refusalCode(refusal));
 	switch (refusal.reason) {
 		case "token-required":
-			return problem(name, tokenRequired(context.method, path, refusal, retry), { path, ...current, ...(refusal.sent ? { sentToken: refusal.sent } : {}), ...(refusal.lastReadPart ? { lastReadPart: true } : {}) }, headers);
+			return problem(
+				name,
+				tokenRequired(context.method, path, refusal, retry),
+				{
+					path,
+					...current,
+					...(refusal.sent ? { sentToken: refusal.sent } : {}),
+					...(refusal.lastReadPart ? { lastReadPart: true } : {}),
+				},
+				headers,
+			);
 		case "stale":
 			return staleResponse(context, path, outcome, heldTo, kept, record, headers);
 		case "read-expired":
-			return problem(name, `${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
-				{ path, sentRevision: tokenFor(refusal.sentRevision, outcome.sentSight), ...current, ...record }, headers);
+			return problem(
+				name,
+				`${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
+				{ path, sentRevision: tokenFor(refusal.sentRevision, outcome.sentSight), ...current, ...record },
+				headers,
+			);
 		case "exists":
-			return problem(name, `"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
-				{ path, ...current, ...record }, headers);
+			return problem(
+				name,
+				`"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
+				{ path, ...current, ...record },
+				headers,
+			);
 		case "content-loss":
-			return problem(name, `This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
-				{ path, ...current, ...record }, headers);
+			return problem(
+				name,
+				`This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
+				{ path, ...current, ...record },
+				headers,
+			);
 		case "empty-body":
-			return problem(name, `The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
-				{ path, ...current }, headers);
+			return problem(
+				name,
+				`The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
+				{ path, ...current },
+				headers,
+			);
 		case "note-in-use":
-			return problem(name, `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
-				{ path, ...current, ...record }, headers);
+			return problem(
+				name,
+				`"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
+				{ path, ...current, ...record },
+				headers,
+			);
 		case "backup-read-only":
-			return problem(name, `"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person keeps or deletes backups).`, { path });
+			return problem(
+				name,
+				`"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person keeps or deletes backups).`,
+				{ path },
+			);
 		case "not-found":
 			return problem(name, `There is no note at "${path}"; nothing was deleted.`, { path });
 		case "malformed-condition":
-			return problem(name, `The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`, { path });
+			return problem(
+				name,
+				`The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`,
+				{ path },
+			);
 		case "scope-forbidden":
-			return problem(name, `${scopeRuleSentence(refusal)} Nothing was ${context.method === "DELETE" ? "deleted" : "written"}. ${scopeNextStep(refusal)}`, { path, ...scopeFacts(refusal) });
+			return problem(
+				name,
+				`${scopeRuleSentence(refusal)} Nothing was ${context.method === "DELETE" ? "deleted" : "written"}. ${scopeNextStep(refusal)}`,
+				{ path, ...scopeFacts(refusal) },
+			);
 	}
 }
 
-function staleResponse(context: RequestContext, path: string, outcome: Refused, heldTo: string, kept: string, record: Record<string, JsonValue | undefined>, headers: Record<string, string>): ApiResponse {
+function staleResponse(
+	context: RequestContext,
+	path: string,
+	outcome: Refused,
+	heldTo: string,
+	kept: string,
+	record: Record<string, JsonValue | undefined>,
+	headers: Record<string, string>,
+): ApiResponse {
 	const { currentRevision, currentSight, changes, mergePreview, implicit, conflict } = outcome;
 	const facts = staleFacts(outcome);
 	const retry = retryWording(context.method);
 	const done = context.method === "DELETE" ? "deleted" : "written";
-	const merge = mergePreview !== null ? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. " : "";
-	const what = currentRevision === null
-		? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.`
-		: `"${path}" changed since you read it, so nothing was ${done}.`;
-	const next = currentRevision === null
-		? context.method === "DELETE" ? "" : " To create it again, PUT without If-Match."
-		: changes && currentSight !== "none"
-			? ` The \`changes\` field is every change from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.`
-			: changes
-				? ` The \`changes\` field is the start of the diff from the revision you sent to the note now, cut at the answer size limit (GET changesNext for the rest). It is not all of the note, so it carries no revision to write with: GET the note, ${retry.read} with its ETag.`
-				: ` GET the note, ${retry.read} with its ETag.`;
-	const previewCut = mergePreview?.truncated && conflict ? ` The merge preview was cut at the answer size limit; GET /conflicts/${encodeURIComponent(conflict.id)}/merge for all of it.` : "";
+	const merge =
+		mergePreview !== null
+			? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. "
+			: "";
+	const what =
+		currentRevision === null
+			? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.`
+			: `"${path}" changed since you read it, so nothing was ${done}.`;
+	const next =
+		currentRevision === null
+			? context.method === "DELETE"
+				? ""
+				: " To create it again, PUT without If-Match."
+			: changes && currentSight !== "none"
+				? ` The \`changes\` field is every change from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.`
+				: changes
+					? ` The \`changes\` field is the start of the diff from the revision you sent to the note now, cut at the answer size limit (GET changesNext for the rest). It is not all of the note, so it carries no revision to write with: GET the note, ${retry.read} with its ETag.`
+					: ` GET the note, ${retry.read} with its ETag.`;
+	const previewCut =
+		mergePreview?.truncated && conflict
+			? ` The merge preview was cut at the answer size limit; GET /conflicts/${encodeURIComponent(conflict.id)}/merge for all of it.`
+			: "";
 	const revisions = nextPageRevisions(outcome);
-	const pages = changes?.truncated && revisions !== null ? { changesTruncated: true, changesNext: changesLink(path, revisions.since, revisions.to, changes.nextOffset ?? 0) } : {};
-	return problem(problemOf(refusalCode(outcome.refusal)), heldTo + merge + what + kept + next + previewCut, { path, ...facts, ...record, ...pages, ...(implicit ? { implicitRevision: true } : {}) }, headers);
+	const pages =
+		changes?.truncated && revisions !== null
+			? {
+					changesTruncated: true,
+					changesNext: changesLink(path, revisions.since, revisions.to, changes.nextOffset ?? 0),
+				}
+			: {};
+	return problem(
+		problemOf(refusalCode(outcome.refusal)),
+		heldTo + merge + what + kept + next + previewCut,
+		{ path, ...facts, ...record, ...pages, ...(implicit ? { implicitRevision: true } : {}) },
+		headers,
+	);
 }
 
 /** Why a write needs a token it did not send, and how to get one: read the note (the whole note to replace or delete it). */
-function tokenRequired(method: string, path: string, refusal: Extract<Refusal, { reason: "token-required" }>, retry: { read: string }): string {
+function tokenRequired(
+	method: string,
+	path: string,
+	refusal: Extract<Refusal, { reason: "token-required" }>,
+	retry: { read: string },
+): string {
 	const act = method === "DELETE" ? "deleted" : "written";
-	const read = method === "DELETE" ? `GET the note, then send DELETE with If-Match set to its ETag` : `GET the note, ${retry.read} with If-Match set to its ETag`;
+	const read =
+		method === "DELETE"
+			? `GET the note, then send DELETE with If-Match set to its ETag`
+			: `GET the note, ${retry.read} with If-Match set to its ETag`;
 	if (refusal.sent === "change-tag") {
 		return `The If-Match you sent is a change tag (from a folder listing, a HEAD, a 428 or a history or conflict record). It tells that "${path}" changed, but proves nothing about what you read, so nothing was ${act}. ${read}.`;
 	}
@@ -95,14 +173,26 @@ function tokenRequired(method: string, path: string, refusal: Extract<Refusal, {
 	if (refusal.lastReadPart) {
 		return `You sent no If-Match, and your last read of "${path}" showed only part of it (a document map or a section), so it cannot stand for the whole note; nothing was ${act}. ${read}.`;
 	}
-	if (refusal.wildcard) return `If-Match: * proves nothing about which version of "${path}" you read, so nothing was ${act}. ${read}.`;
+	if (refusal.wildcard)
+		return `If-Match: * proves nothing about which version of "${path}" you read, so nothing was ${act}. ${read}.`;
 	if (method === "DELETE") return `Deleting "${path}" needs the revision you read. ${read}.`;
 	return `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, ${retry.read} (ideally with If-Match set to its ETag).`;
 }
 
 /** PATCH is computed here on the note now, so its retry is the same PATCH; DELETE's retry is a DELETE, not a PUT. */
 function retryWording(method: string): { read: string; rebase: string } {
-	if (method === "PATCH") return { read: "check that your patch still fits what it holds now, then send the PATCH again", rebase: "check that your patch still fits, then send the PATCH again" };
-	if (method === "DELETE") return { read: "check it is still what you mean to delete, then send DELETE again", rebase: "check it is still what you mean to delete, then send DELETE again" };
-	return { read: "re-apply your change to what it holds now, then PUT again", rebase: "apply your edit on top of the current content and PUT again" };
+	if (method === "PATCH")
+		return {
+			read: "check that your patch still fits what it holds now, then send the PATCH again",
+			rebase: "check that your patch still fits, then send the PATCH again",
+		};
+	if (method === "DELETE")
+		return {
+			read: "check it is still what you mean to delete, then send DELETE again",
+			rebase: "check it is still what you mean to delete, then send DELETE again",
+		};
+	return {
+		read: "re-apply your change to what it holds now, then PUT again",
+		rebase: "apply your edit on top of the current content and PUT again",
+	};
 }

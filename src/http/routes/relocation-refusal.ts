@@ -13,39 +13,81 @@ import type { RequestContext } from "../router";
 
 export type Verb = "moved" | "copied";
 
-export function relocationRefusal(context: RequestContext, from: string, outcome: RelocationRefused, verb: Verb): ApiResponse {
+export function relocationRefusal(
+	context: RequestContext,
+	from: string,
+	outcome: RelocationRefused,
+	verb: Verb,
+): ApiResponse {
 	const { refusal, side, path } = outcome;
 	const facts = { ...relocationFacts(outcome), path: from, ...(side === "destination" ? { destination: path } : {}) };
-	const headers: Record<string, string> = outcome.currentRevision === null ? {} : { ETag: `W/"${changeTagOf(outcome.currentRevision)}"` };
+	const headers: Record<string, string> =
+		outcome.currentRevision === null ? {} : { ETag: `W/"${changeTagOf(outcome.currentRevision)}"` };
 	const nothing = `nothing was ${verb}`;
 	const trashed = trashedSentence(outcome, path);
 	const header = side === "source" ? "If-Match" : "Destination-If-Match";
-	const held = outcome.implicit ? `You sent no ${header}, so this key's last read of "${path}" was used as its revision. ` : "";
+	const held = outcome.implicit
+		? `You sent no ${header}, so this key's last read of "${path}" was used as its revision. `
+		: "";
 	switch (refusal.reason) {
 		case "destination-exists":
-			return problem("destination-exists", `"${path}" already exists${refusal.notANote ? " and is not a note (a folder, say)" : ""}, so ${nothing}: what is at the destination is never replaced unless you ask.${refusal.notANote ? " Choose another destination." : ` To replace it, GET it, then send the same request with Allow-Overwrite: true and Destination-If-Match set to its ETag; or choose another destination.`}${trashed}`, facts);
+			return problem(
+				"destination-exists",
+				`"${path}" already exists${refusal.notANote ? " and is not a note (a folder, say)" : ""}, so ${nothing}: what is at the destination is never replaced unless you ask.${refusal.notANote ? " Choose another destination." : ` To replace it, GET it, then send the same request with Allow-Overwrite: true and Destination-If-Match set to its ETag; or choose another destination.`}${trashed}`,
+				facts,
+			);
 		case "token-required":
 			return problem("precondition-required", tokenRequired(context.method, outcome, nothing), facts, headers);
 		case "stale":
-			return problem("stale-revision", outcome.currentRevision === null
-				? `${held}"${path}" no longer exists (it was deleted or moved since you read it), so ${nothing}.${trashed}`
-				: `${held}"${path}" changed since you read it, so ${nothing}. ${verb === "moved" ? "A move" : "A copy"} carries no text of yours, so nothing was kept. GET "${path}" and send ${context.method} again with ${header} set to its ETag.${trashed}`, facts, headers);
+			return problem(
+				"stale-revision",
+				outcome.currentRevision === null
+					? `${held}"${path}" no longer exists (it was deleted or moved since you read it), so ${nothing}.${trashed}`
+					: `${held}"${path}" changed since you read it, so ${nothing}. ${verb === "moved" ? "A move" : "A copy"} carries no text of yours, so nothing was kept. GET "${path}" and send ${context.method} again with ${header} set to its ETag.${trashed}`,
+				facts,
+				headers,
+			);
 		case "read-expired":
-			return problem("read-expired", `${held}You read "${path}" longer ago than the read validity window allows, so ${nothing}. GET it again and retry with ${header} set to its ETag.${trashed}`, facts, headers);
+			return problem(
+				"read-expired",
+				`${held}You read "${path}" longer ago than the read validity window allows, so ${nothing}. GET it again and retry with ${header} set to its ETag.${trashed}`,
+				facts,
+				headers,
+			);
 		case "note-in-use":
-			return problem("note-in-use", `"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so ${nothing}, rather than risk the person's typing. Retry once they have finished there.${trashed}`, facts, headers);
+			return problem(
+				"note-in-use",
+				`"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so ${nothing}, rather than risk the person's typing. Retry once they have finished there.${trashed}`,
+				facts,
+				headers,
+			);
 		case "backup-read-only":
-			return problem("backup-read-only", `"${path}" is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}: agents may read backups but not move, replace or create them, so ${nothing}. Choose another note or destination.`, facts);
+			return problem(
+				"backup-read-only",
+				`"${path}" is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}: agents may read backups but not move, replace or create them, so ${nothing}. Choose another note or destination.`,
+				facts,
+			);
 		case "malformed-condition":
-			return problem("malformed-precondition", `The ${header} header is not a valid entity-tag list, so ${nothing}. Send the ETag exactly as received (quotes included, or bare).`, facts);
+			return problem(
+				"malformed-precondition",
+				`The ${header} header is not a valid entity-tag list, so ${nothing}. Send the ETag exactly as received (quotes included, or bare).`,
+				facts,
+			);
 		case "not-found":
 			return problem("note-not-found", `There is no note at "${path}", so ${nothing}.`, facts);
 		case "scope-forbidden":
-			return problem("scope-forbidden", `${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, { ...facts, ...scopeFacts(refusal) });
+			return problem("scope-forbidden", `${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, {
+				...facts,
+				...scopeFacts(refusal),
+			});
 		case "exists":
 		case "content-loss":
 		case "empty-body":
-			return problem("destination-exists", `"${path}" already exists, so ${nothing}. Choose another destination, or replace it with Allow-Overwrite: true and Destination-If-Match.`, facts);
+			return problem(
+				"destination-exists",
+				`"${path}" already exists, so ${nothing}. Choose another destination, or replace it with Allow-Overwrite: true and Destination-If-Match.`,
+				facts,
+			);
 	}
 }
 
@@ -55,12 +97,17 @@ function tokenRequired(method: string, outcome: RelocationRefused, nothing: stri
 	if (refusal.reason !== "token-required") return "";
 	const header = side === "source" ? "If-Match" : "Destination-If-Match";
 	const next = `GET "${path}" (the whole note), then send ${method} again with ${header} set to its ETag.`;
-	const what = side === "source"
-		? `${method === "MOVE" ? "Moving" : "Copying"} "${path}" takes all of it`
-		: `Replacing "${path}" at the destination removes all of it`;
-	if (refusal.sent === "change-tag") return `The ${header} you sent is a change tag (from a listing, a HEAD, a 428 or a history record): it proves nothing about what you read, so ${nothing}. ${next}`;
-	if (refusal.sent === "part-token") return `The ${header} you sent came with part of "${path}" (a document map, a section): ${what}, which you have not read, so ${nothing}. ${next}`;
-	if (refusal.lastReadPart) return `You sent no ${header}, and this key's last read of "${path}" showed only part of it: ${what}, so ${nothing}. ${next}`;
-	if (refusal.wildcard) return `${header}: * proves nothing about which version of "${path}" you read, so ${nothing}. ${next}`;
+	const what =
+		side === "source"
+			? `${method === "MOVE" ? "Moving" : "Copying"} "${path}" takes all of it`
+			: `Replacing "${path}" at the destination removes all of it`;
+	if (refusal.sent === "change-tag")
+		return `The ${header} you sent is a change tag (from a listing, a HEAD, a 428 or a history record): it proves nothing about what you read, so ${nothing}. ${next}`;
+	if (refusal.sent === "part-token")
+		return `The ${header} you sent came with part of "${path}" (a document map, a section): ${what}, which you have not read, so ${nothing}. ${next}`;
+	if (refusal.lastReadPart)
+		return `You sent no ${header}, and this key's last read of "${path}" showed only part of it: ${what}, so ${nothing}. ${next}`;
+	if (refusal.wildcard)
+		return `${header}: * proves nothing about which version of "${path}" you read, so ${nothing}. ${next}`;
 	return `${what}, so it needs the revision you read of it (${header}, or a read of it with this key); ${nothing}. ${next}`;
 }

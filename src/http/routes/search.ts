@@ -26,18 +26,36 @@ export const matchSimpleSearch = (raw: string) => (raw === "/search/simple/" || 
 
 export async function simpleSearch(context: RequestContext): Promise<ApiResponse> {
 	const queries = context.query.getAll("query");
-	if (queries.length !== 1) return searchProblem("invalid-search", "A single ?query= parameter is required: the words to find (every one must occur in a note, in any case), e.g. POST /search/simple/?query=budget%20plan.");
+	if (queries.length !== 1)
+		return searchProblem(
+			"invalid-search",
+			"A single ?query= parameter is required: the words to find (every one must occur in a note, in any case), e.g. POST /search/simple/?query=budget%20plan.",
+		);
 	const page = pageRequest(context);
 	if ("problem" in page) return page.problem;
-	const answer = await context.notes.search.simple(actorOf(context), queries[0]!, contextLengthOf(context.query.get("contextLength")), page);
+	const answer = await context.notes.search.simple(
+		actorOf(context),
+		queries[0]!,
+		contextLengthOf(context.query.get("contextLength")),
+		page,
+	);
 	return answered(answer);
 }
 
 export async function querySearch(context: RequestContext): Promise<ApiResponse> {
 	const contentType = headersValue(context, "content-type");
-	if (contentType === undefined) return searchProblem("search-content-type", `Send the query with a Content-Type: ${JSON_LOGIC_TYPE} (a JsonLogic query as JSON) or ${DQL_TYPE} (a Dataview TABLE query, in Obsidian with Dataview).`, LRA_CASE.missingContentType);
+	if (contentType === undefined)
+		return searchProblem(
+			"search-content-type",
+			`Send the query with a Content-Type: ${JSON_LOGIC_TYPE} (a JsonLogic query as JSON) or ${DQL_TYPE} (a Dataview TABLE query, in Obsidian with Dataview).`,
+			LRA_CASE.missingContentType,
+		);
 	const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
-	if (mediaType !== JSON_LOGIC_TYPE && mediaType !== DQL_TYPE) return searchProblem("search-content-type", `Content-Type ${JSON.stringify(contentType)} is not a search query type: send ${JSON_LOGIC_TYPE} (JsonLogic) or ${DQL_TYPE} (Dataview DQL).`);
+	if (mediaType !== JSON_LOGIC_TYPE && mediaType !== DQL_TYPE)
+		return searchProblem(
+			"search-content-type",
+			`Content-Type ${JSON.stringify(contentType)} is not a search query type: send ${JSON_LOGIC_TYPE} (JsonLogic) or ${DQL_TYPE} (Dataview DQL).`,
+		);
 	const page = pageRequest(context);
 	if ("problem" in page) return page.problem;
 	const body = await context.body();
@@ -45,20 +63,34 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 		const answer = await context.notes.search.dql(actorOf(context), body, page);
 		if (answer.kind === "unavailable") return dataviewUnavailable(answer.reason);
 		if (answer.kind === "scoped") return problem("scope-forbidden", DQL_SCOPED, { scope: "dql" });
-		if (answer.kind === "invalid-query") return searchProblem("invalid-search-query", `${answer.reason} Nothing was searched.`);
+		if (answer.kind === "invalid-query")
+			return searchProblem("invalid-search-query", `${answer.reason} Nothing was searched.`);
 		return answered(answer);
 	}
 	const unsafe = jsonRefusal(body);
-	if (unsafe !== null) return searchProblem("invalid-search-query", `The JsonLogic query was not read because ${unsafe}.`);
+	if (unsafe !== null)
+		return searchProblem("invalid-search-query", `The JsonLogic query was not read because ${unsafe}.`);
 	let query: unknown;
 	try {
 		query = JSON.parse(body);
 	} catch (error) {
-		return searchProblem("invalid-search-query", `The body is not JSON (${error instanceof Error ? error.message : "parse error"}): send a JsonLogic query such as {"in": ["work", {"var": "tags"}]}.`, LRA_CASE.unparsableBody);
+		return searchProblem(
+			"invalid-search-query",
+			`The body is not JSON (${error instanceof Error ? error.message : "parse error"}): send a JsonLogic query such as {"in": ["work", {"var": "tags"}]}.`,
+			LRA_CASE.unparsableBody,
+		);
 	}
 	const answer = await context.notes.search.logic(actorOf(context), query, page);
-	if (answer.kind === "invalid-query") return searchProblem("invalid-search-query", `${answer.reason} See https://jsonlogic.com/operations.html, plus glob and regexp.`);
-	if (answer.kind === "too-costly") return searchProblem("search-too-costly", `${answer.reason} Narrow it (match on path or frontmatter before content), or simplify its patterns.`);
+	if (answer.kind === "invalid-query")
+		return searchProblem(
+			"invalid-search-query",
+			`${answer.reason} See https://jsonlogic.com/operations.html, plus glob and regexp.`,
+		);
+	if (answer.kind === "too-costly")
+		return searchProblem(
+			"search-too-costly",
+			`${answer.reason} Narrow it (match on path or frontmatter before content), or simplify its patterns.`,
+		);
 	return answered(answer);
 }
 
@@ -66,13 +98,28 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 function pageRequest(context: RequestContext): SearchPageRequest | { problem: ApiResponse } {
 	const rawLimit = context.query.get("limit");
 	const limit = rawLimit === null ? REST_SEARCH_LIMIT : Number(rawLimit);
-	if (!Number.isSafeInteger(limit) || limit < 1) return { problem: searchProblem("invalid-search", `limit must be a whole number from 1 (at most ${REST_SEARCH_LIMIT} are sent).`) };
+	if (!Number.isSafeInteger(limit) || limit < 1)
+		return {
+			problem: searchProblem(
+				"invalid-search",
+				`limit must be a whole number from 1 (at most ${REST_SEARCH_LIMIT} are sent).`,
+			),
+		};
 	const cursor = context.query.get("cursor");
-	return { limit: Math.min(limit, REST_SEARCH_LIMIT), maxBytes: REST_SEARCH_BYTES, includeBackups: context.query.get("includeBackups") === "true", ...(cursor === null ? {} : { cursor }) };
+	return {
+		limit: Math.min(limit, REST_SEARCH_LIMIT),
+		maxBytes: REST_SEARCH_BYTES,
+		includeBackups: context.query.get("includeBackups") === "true",
+		...(cursor === null ? {} : { cursor }),
+	};
 }
 
 function answered<T>(answer: SearchPage<T> | { kind: "bad-cursor" }): ApiResponse {
-	if (answer.kind === "bad-cursor") return searchProblem("invalid-search", "The cursor is not one this search gave (it belongs to another query, or was changed): repeat the search without ?cursor=, then pass the Search-Next-Cursor it answers with.");
+	if (answer.kind === "bad-cursor")
+		return searchProblem(
+			"invalid-search",
+			"The cursor is not one this search gave (it belongs to another query, or was changed): repeat the search without ?cursor=, then pass the Search-Next-Cursor it answers with.",
+		);
 	const headers: Record<string, string> = { "Cache-Control": "no-store", "Search-Total": String(answer.total) };
 	if (answer.nextCursor !== null) headers["Search-Next-Cursor"] = answer.nextCursor;
 	return json(200, answer.hits as unknown as JsonValue, headers);

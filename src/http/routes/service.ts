@@ -3,7 +3,6 @@ import { lraFields, problem, PROBLEM_TYPES, type ProblemName } from "../problems
 import { json, type ApiResponse } from "../response";
 import type { RequestContext } from "../router";
 
-
 export const SERVICE_NAME = "Revision Guard";
 declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";

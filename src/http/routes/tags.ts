@@ -21,12 +21,23 @@ export async function listTags(context: RequestContext): Promise<ApiResponse> {
 	const after = context.query.get("after") ?? undefined;
 	const limit = limitOf(context.query.get("limit"));
 	const page = tagPage(await context.notes.facts.tags(actorOf(context)), { after, limit, maxChars: TAGS_ANSWER_CHARS });
-	return json(200, { tags: page.tags.map(({ name, count }) => ({ name, count })), ...(page.next === undefined ? {} : { next: page.next }) }, { "Cache-Control": "no-store" });
+	return json(
+		200,
+		{
+			tags: page.tags.map(({ name, count }) => ({ name, count })),
+			...(page.next === undefined ? {} : { next: page.next }),
+		},
+		{ "Cache-Control": "no-store" },
+	);
 }
 
 function limitOf(raw: string | null): number {
 	if (raw === null) return MAX_LIMIT;
 	const limit = Number(raw);
-	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) refuse("bad-request", `limit must be a whole number from 1 to ${MAX_LIMIT}; it was ${JSON.stringify(raw)}. Nothing was read.`);
+	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+		refuse(
+			"bad-request",
+			`limit must be a whole number from 1 to ${MAX_LIMIT}; it was ${JSON.stringify(raw)}. Nothing was read.`,
+		);
 	return limit;
 }

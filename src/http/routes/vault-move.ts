@@ -33,16 +33,28 @@ export async function copyNote(context: RequestContext): Promise<ApiResponse> {
 function relocation(context: RequestContext, verb: Verb) {
 	// A folder is not moved or copied here (the Local REST API refuses it too): a note is never moved with it unseen.
 	if (context.rest === "" || context.rest.endsWith("/")) {
-		return refuse("method-not-allowed", `${context.method} moves or copies one note, and "${context.rest}" names a folder, so nothing was ${verb}. Move the notes in it one by one.`, {}, { Allow: "GET, HEAD" });
+		return refuse(
+			"method-not-allowed",
+			`${context.method} moves or copies one note, and "${context.rest}" names a folder, so nothing was ${verb}. Move the notes in it one by one.`,
+			{},
+			{ Allow: "GET, HEAD" },
+		);
 	}
 	const from = resolvePath(context, "note");
 	// Local REST API 5.x refuses a Markdown-Patch-Version it does not know on every /vault/ request; so do we.
 	patchVersion(context);
 	const destination = resolveDestination(headersValue(context, "destination"), from, context.notes.pathPolicy(), true);
 	if (!destination.ok && destination.problem === "missing") {
-		refuse("destination-required", `The Destination header is required for MOVE and COPY: the note's new path, relative to the vault (percent-encoded; ending in / to keep the note's name). Nothing was ${verb}.`);
+		refuse(
+			"destination-required",
+			`The Destination header is required for MOVE and COPY: the note's new path, relative to the vault (percent-encoded; ending in / to keep the note's name). Nothing was ${verb}.`,
+		);
 	}
-	if (!destination.ok) refuse("invalid-destination", `${destination.reason} Nothing was ${verb}.`, { path: from, reason: destination.problem });
+	if (!destination.ok)
+		refuse("invalid-destination", `${destination.reason} Nothing was ${verb}.`, {
+			path: from,
+			reason: destination.problem,
+		});
 	const destinationIfMatch = headersValue(context, "destination-if-match");
 	return {
 		from,
@@ -52,7 +64,8 @@ function relocation(context: RequestContext, verb: Verb) {
 		destinationIfMatch: parseEntityTagCondition(destinationIfMatch),
 		actor: actorOf(context),
 		// As for If-Match: a condition of its own means the client's last read is not looked up.
-		heldDestination: destinationIfMatch === undefined ? context.notes.holdRevision(actorOf(context), destination.path) : null,
+		heldDestination:
+			destinationIfMatch === undefined ? context.notes.holdRevision(actorOf(context), destination.path) : null,
 	};
 }
 
@@ -64,7 +77,11 @@ function answer(context: RequestContext, from: string, outcome: MoveOutcome | Co
 		case "same-path":
 			return noContent({ "Content-Location": encodeURI(outcome.path), ETag: etagFor(outcome.revision, "none") });
 		case "missing":
-			return problem("note-not-found", `There is no note at "${from}", so nothing was ${verb}. List its folder with GET /vault/{folder}/.`, { path: from });
+			return problem(
+				"note-not-found",
+				`There is no note at "${from}", so nothing was ${verb}. List its folder with GET /vault/{folder}/.`,
+				{ path: from },
+			);
 		case "refused":
 			return relocationRefusal(context, from, outcome, verb);
 	}

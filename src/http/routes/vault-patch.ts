@@ -27,16 +27,23 @@ const OPERATIONS: readonly PatchOperation[] = ["append", "prepend", "replace"];
 export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const path = resolveWritePath(context);
 	const { version, explicit } = patchVersion(context);
-	const headerTargeted = headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined;
+	const headerTargeted =
+		headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined;
 	if (headerTargeted && isInstructionBody(context)) {
-		refuse("conflicting-target", "The body is a PATCH instruction (application/vnd.olrapi.patch-instruction+json), which names its own target, and so do the Target-Type/Target headers; send one of them. Nothing was written.");
+		refuse(
+			"conflicting-target",
+			"The body is a PATCH instruction (application/vnd.olrapi.patch-instruction+json), which names its own target, and so do the Target-Type/Target headers; send one of them. Nothing was written.",
+		);
 	}
 	if (version === 1) return servedAsFormat1(() => headerPatch(context, path));
 	if (headerTargeted) {
 		// The same headers mean different things in the two formats (Target: A::B, or percent-encoded JSON), so the
 		// request must say which one it speaks, as Local REST API 5.1 requires.
 		if (!explicit) {
-			refuse("patch-version-required", "Target-Type/Target headers on a PATCH mean different things in the two formats, and this request names neither, so nothing was written. Add Markdown-Patch-Version: 1 for the header format (Target: A::B), or Markdown-Patch-Version: 2 for raw-content mode (a heading Target as percent-encoded JSON).");
+			refuse(
+				"patch-version-required",
+				"Target-Type/Target headers on a PATCH mean different things in the two formats, and this request names neither, so nothing was written. Add Markdown-Patch-Version: 1 for the header format (Target: A::B), or Markdown-Patch-Version: 2 for raw-content mode (a heading Target as percent-encoded JSON).",
+			);
 		}
 		return rawPatch(context, path, headerTarget(context));
 	}
@@ -47,7 +54,14 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	const parsed = parsePatchInstruction(await context.body());
 	if (!parsed.ok) return refuse("invalid-patch-instruction", parsed.detail);
 	const { instruction, body, ifMatch } = parsed.parsed;
-	return writePatch(context, { path, instruction, body, ifMatch: lenientIfMatch(context, ifMatch), held, answerWithNote: true });
+	return writePatch(context, {
+		path,
+		instruction,
+		body,
+		ifMatch: lenientIfMatch(context, ifMatch),
+		held,
+		answerWithNote: true,
+	});
 }
 
 /** Format 1: the instruction in headers, the payload in the body; If-Match as in PUT. Answered with the patched note. */
@@ -55,7 +69,15 @@ async function headerPatch(context: RequestContext, path: string): Promise<ApiRe
 	const instruction = { ...headerInstruction(context), ...patchHeaderOptions(context, "format1") };
 	const held = heldRevision(context, path);
 	const body = await context.body();
-	return writePatch(context, { path, instruction, body, ifMatch: parseEntityTagCondition(headersValue(context, "if-match")), held, answerWithNote: true, format1: true });
+	return writePatch(context, {
+		path,
+		instruction,
+		body,
+		ifMatch: parseEntityTagCondition(headersValue(context, "if-match")),
+		held,
+		answerWithNote: true,
+		format1: true,
+	});
 }
 
 /** The headers, checked in Local REST API 5.1's order, each missing or wrong one with its code. */
@@ -63,14 +85,20 @@ function headerInstruction(context: RequestContext): PatchInstruction {
 	const operation = headersValue(context, "operation")?.trim().toLowerCase();
 	const targetType = headersValue(context, "target-type")?.trim().toLowerCase();
 	const rawTarget = headersValue(context, "target");
-	const usage = "PATCH needs Operation (append, prepend or replace), Target-Type (heading, block or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::); nothing was written. Or send a JSON instruction body without these headers (Markdown-Patch-Version 2).";
+	const usage =
+		"PATCH needs Operation (append, prepend or replace), Target-Type (heading, block or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::); nothing was written. Or send a JSON instruction body without these headers (Markdown-Patch-Version 2).";
 	if (targetType === undefined) return invalid(`Target-Type is missing. ${usage}`, LRA_CASE.missingTargetType);
 	if (targetType !== "heading" && targetType !== "frontmatter" && targetType !== "block") {
-		return refuse("patch-target-not-supported", `Target-Type "${targetType.slice(0, 40)}" is not supported here; heading, block and frontmatter are. Nothing was written. To change anything else, GET the note and PUT it whole with If-Match.`);
+		return refuse(
+			"patch-target-not-supported",
+			`Target-Type "${targetType.slice(0, 40)}" is not supported here; heading, block and frontmatter are. Nothing was written. To change anything else, GET the note and PUT it whole with If-Match.`,
+		);
 	}
 	if (operation === undefined) return invalid(`Operation is missing. ${usage}`, LRA_CASE.missingOperation);
-	if (!OPERATIONS.includes(operation as PatchOperation)) return invalid(`Operation "${operation.slice(0, 40)}" is not supported. ${usage}`, LRA_CASE.invalidOperation);
-	if (rawTarget === undefined || rawTarget.trim() === "") return invalid(`Target is missing. ${usage}`, LRA_CASE.missingTarget);
+	if (!OPERATIONS.includes(operation as PatchOperation))
+		return invalid(`Operation "${operation.slice(0, 40)}" is not supported. ${usage}`, LRA_CASE.invalidOperation);
+	if (rawTarget === undefined || rawTarget.trim() === "")
+		return invalid(`Target is missing. ${usage}`, LRA_CASE.missingTarget);
 	const contentType = headersValue(context, "content-type") ?? "";
 	return {
 		operation: operation as PatchOperation,

@@ -43,8 +43,13 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	const wantsJson = accept.includes(NOTE_JSON_TYPE);
 	// A rendering shows the note but not its text: a read of part of it (note-html.ts).
 	const html = !wantsMap && !wantsJson && wantsHtml(context);
-	const read = await context.notes.read(actorOf(context), path, { head, part: wantsMap || html, ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")) });
-	if (read.kind === "missing") return problem("note-not-found", `There is no note at "${path}". To create it, PUT it without If-Match.`);
+	const read = await context.notes.read(actorOf(context), path, {
+		head,
+		part: wantsMap || html,
+		ifNoneMatch: parseEntityTagCondition(headersValue(context, "if-none-match")),
+	});
+	if (read.kind === "missing")
+		return problem("note-not-found", `There is no note at "${path}". To create it, PUT it without If-Match.`);
 	const headers = {
 		ETag: etagFor(read.revision, read.sight),
 		"Last-Modified": new Date(read.stat.mtime).toUTCString(),
@@ -54,8 +59,15 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 	if (wantsMap) {
 		// The map shows the note's structure, not its text: its `version` (the ETag's value) is a part token, which
 		// patches what this map shows (as ifMatch or If-Match) but never replaces or deletes the whole note.
-		const map = version === 1 ? { ...flatDocumentMap(read.content) } : { ...documentMap(read.content), version: partTokenOf(read.revision) };
-		return { ...json(200, map, { ...headers, ...(version === 1 ? DEPRECATION : {}) }), contentType: `${DOCUMENT_MAP_TYPE}; charset=utf-8`, omitBody: head };
+		const map =
+			version === 1
+				? { ...flatDocumentMap(read.content) }
+				: { ...documentMap(read.content), version: partTokenOf(read.revision) };
+		return {
+			...json(200, map, { ...headers, ...(version === 1 ? DEPRECATION : {}) }),
+			contentType: `${DOCUMENT_MAP_TYPE}; charset=utf-8`,
+			omitBody: head,
+		};
 	}
 	if (wantsJson) {
 		const frontmatter = readFrontmatter(read.content);
@@ -69,7 +81,9 @@ async function readNote(context: RequestContext): Promise<ApiResponse> {
 			tags: noteTags(read.content),
 			// Where its links lead, as the Local REST API's note JSON has it (links, backlinks, unresolvedLinks).
 			...(await context.notes.facts.links(actorOf(context), read.path, read.content)),
-			...(frontmatter.warning ? { warnings: [`${frontmatter.warning} It is served as null; the note's content is unaffected.`] } : {}),
+			...(frontmatter.warning
+				? { warnings: [`${frontmatter.warning} It is served as null; the note's content is unaffected.`] }
+				: {}),
 		};
 		return { ...json(200, body, headers), contentType: `${NOTE_JSON_TYPE}; charset=utf-8`, omitBody: head };
 	}
@@ -82,7 +96,15 @@ async function listFolderRoute(context: RequestContext): Promise<ApiResponse> {
 	const listed = await context.notes.listFolder(actorOf(context), path);
 	if (!listed) return problem("note-not-found", `There is no folder at "${path}/".`);
 	// A listing shows no content: each note comes with its change tag (to see what changed), never a revision token.
-	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({ name, path, type, changeTag: revision === undefined ? undefined : changeTagOf(revision), unreadable, size: stat?.size, mtime: stat?.mtime }));
+	const entries = listed.map(({ name, path, type, revision, unreadable, stat }) => ({
+		name,
+		path,
+		type,
+		changeTag: revision === undefined ? undefined : changeTagOf(revision),
+		unreadable,
+		size: stat?.size,
+		mtime: stat?.mtime,
+	}));
 	// `files` keeps the Local REST API shape (names, folders ending in "/"); `entries` adds change tags.
 	return json(200, { files: entries.map((entry) => entry.name), entries }, { "Cache-Control": "no-store" });
 }

@@ -26,7 +26,10 @@ export async function appendNote(context: RequestContext): Promise<ApiResponse> 
 	resolveWritePath(context);
 	const type = headersValue(context, "content-type");
 	if (type !== undefined && !TEXT_BODY.test(type)) {
-		refuse("text-body-required", `POST appends text, and this body is ${type.slice(0, 80)}, so nothing was written. Send the text itself with Content-Type: text/markdown. To change a frontmatter value, PATCH /vault/{note}/frontmatter/{key} with a JSON body.`);
+		refuse(
+			"text-body-required",
+			`POST appends text, and this body is ${type.slice(0, 80)}, so nothing was written. Send the text itself with Content-Type: text/markdown. To change a frontmatter value, PATCH /vault/{note}/frontmatter/{key} with a JSON body.`,
+		);
 	}
 	return bodyWrite(context, (body) => ({ kind: "append", body }));
 }
@@ -39,7 +42,10 @@ export async function deleteNote(context: RequestContext): Promise<ApiResponse> 
 	patchVersion(context);
 	// A client that names a part of the note means that part, never the whole note: deleting a part is a PATCH.
 	if (headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined) {
-		return refuse("conflicting-target", "DELETE deletes a whole note, but this request names a part of it (Target-Type/Target), so nothing was deleted. To delete a part, send PATCH with Operation: delete and the same Target-Type and Target; to delete the note, send DELETE without them.");
+		return refuse(
+			"conflicting-target",
+			"DELETE deletes a whole note, but this request names a part of it (Target-Type/Target), so nothing was deleted. To delete a part, send PATCH with Operation: delete and the same Target-Type and Target; to delete the note, send DELETE without them.",
+		);
 	}
 	const held = heldRevision(context, path);
 	return respond(context, path, await write(context, path, { kind: "delete" }, held));
@@ -56,7 +62,12 @@ async function bodyWrite(context: RequestContext, operation: (body: string) => W
 	return respond(context, path, await write(context, path, operation(body), held));
 }
 
-function write(context: RequestContext, path: string, operation: WriteOperation, held: HeldRead | null): Promise<WriteOutcome> {
+function write(
+	context: RequestContext,
+	path: string,
+	operation: WriteOperation,
+	held: HeldRead | null,
+): Promise<WriteOutcome> {
 	return context.notes.write({
 		path,
 		operation,

@@ -24,22 +24,42 @@ export function heldRevision(context: RequestContext, path: string): HeldRead | 
  * A note created by PUT or POST is answered 204, as the Local REST API does, its revision in the ETag; `created`
  * "201" answers with the note's summary instead (history's undo of a delete, which has no LRA counterpart).
  */
-export function respond(context: RequestContext, path: string, outcome: WriteOutcome, created: "204" | "201" = "204"): ApiResponse {
+export function respond(
+	context: RequestContext,
+	path: string,
+	outcome: WriteOutcome,
+	created: "204" | "201" = "204",
+): ApiResponse {
 	switch (outcome.kind) {
 		case "written": {
 			const etag = { ETag: etagFor(outcome.revision, outcome.sight) };
 			if (outcome.merged) {
-				return json(200, { path, ...revisionField("revision", outcome.revision, outcome.sight), merged: true, ...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}), detail: "Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Its ETag can patch the note; GET the note to see the merge (and for a revision that can replace it)." }, {
-					...etag,
-					"Preference-Applied": "merge=auto",
-				});
+				return json(
+					200,
+					{
+						path,
+						...revisionField("revision", outcome.revision, outcome.sight),
+						merged: true,
+						...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}),
+						detail:
+							"Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Its ETag can patch the note; GET the note to see the merge (and for a revision that can replace it).",
+					},
+					{
+						...etag,
+						"Preference-Applied": "merge=auto",
+					},
+				);
 			}
 			if (outcome.created && created === "204") return noContent({ ...etag, Location: locationOf(path) });
 			if (outcome.created) {
-				return json(201, { path, ...revisionField("revision", outcome.revision, outcome.sight), created: true }, {
-					...etag,
-					Location: locationOf(path),
-				});
+				return json(
+					201,
+					{ path, ...revisionField("revision", outcome.revision, outcome.sight), created: true },
+					{
+						...etag,
+						Location: locationOf(path),
+					},
+				);
 			}
 			return noContent(etag);
 		}
@@ -48,7 +68,16 @@ export function respond(context: RequestContext, path: string, outcome: WriteOut
 		case "deleted":
 			return noContent();
 		case "inapplicable":
-			return problem(problemOf(inapplicableCode(outcome.reason, "patch")), outcome.detail, { path, reason: outcome.reason, ...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight) }, { ETag: etagFor(outcome.currentRevision, outcome.currentSight) });
+			return problem(
+				problemOf(inapplicableCode(outcome.reason, "patch")),
+				outcome.detail,
+				{
+					path,
+					reason: outcome.reason,
+					...revisionField("currentRevision", outcome.currentRevision, outcome.currentSight),
+				},
+				{ ETag: etagFor(outcome.currentRevision, outcome.currentSight) },
+			);
 		case "refused":
 			return refusalResponse(context, path, outcome);
 		case "proposed":
@@ -63,9 +92,12 @@ export function respond(context: RequestContext, path: string, outcome: WriteOut
 export function proposedResponse(outcome: Extract<WriteOutcome, { kind: "proposed" }>): ApiResponse {
 	const location = `/proposals/${encodeURIComponent(outcome.id)}`;
 	const detail = `Not written yet: this key may only propose changes to "${outcome.path}", so your change waits for the person, kept byte for byte in "${outcome.backupPath}". The note stays as it is until they decide. GET ${location}?wait=60 to wait for their decision: accepted as sent, accepted with their edits, or rejected with a note.`;
-	return json(202, { proposalId: outcome.id, path: outcome.path, backupPath: outcome.backupPath, status: "pending", detail }, { Location: location });
+	return json(
+		202,
+		{ proposalId: outcome.id, path: outcome.path, backupPath: outcome.backupPath, status: "pending", detail },
+		{ Location: location },
+	);
 }
-
 
 function locationOf(path: string): string {
 	return `/vault/${path.split("/").map(encodeURIComponent).join("/")}`;

@@ -50,7 +50,13 @@ export class PersonAsker {
 
 	async ask(path: string, outcome: RefusedWrite): Promise<PersonOutcome> {
 		const server = this.deps.server();
-		if (!askable(outcome) || !server.server.getClientCapabilities()?.elicitation?.form || !this.deps.listening() || this.asking) return { kind: "not-asked" };
+		if (
+			!askable(outcome) ||
+			!server.server.getClientCapabilities()?.elicitation?.form ||
+			!this.deps.listening() ||
+			this.asking
+		)
+			return { kind: "not-asked" };
 		this.asking = true;
 		try {
 			const question = await questionFor(this.deps, path, outcome.conflict!);
@@ -69,12 +75,16 @@ export class PersonAsker {
 
 	private async question(server: McpServer, form: ChoiceForm): Promise<PersonChoice | PersonOutcome> {
 		try {
-			const answer = await server.server.elicitInput({ mode: "form", ...form.params }, { timeout: this.deps.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS });
+			const answer = await server.server.elicitInput(
+				{ mode: "form", ...form.params },
+				{ timeout: this.deps.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS },
+			);
 			if (answer.action === "decline") return { kind: "no-answer", why: "declined" };
 			if (answer.action === "cancel") return { kind: "no-answer", why: "cancelled" };
 			return form.choiceOf(answer.content) ?? { kind: "no-answer", why: "failed" };
 		} catch (error) {
-			if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) return { kind: "no-answer", why: "timed-out" };
+			if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout))
+				return { kind: "no-answer", why: "timed-out" };
 			// The client refused the question or the session ended: the agent gets the plain refusal.
 			if (!(error instanceof McpError)) this.deps.onError?.(error);
 			return { kind: "no-answer", why: "failed" };
@@ -94,17 +104,33 @@ export type QuestionDeps = Pick<AskPersonDeps, "notes" | "agent" | "actor">;
 /** Only a stale write whose conflict is open, over a note that still exists, is put to the person. */
 export function askable(outcome: RefusedWrite): boolean {
 	const { refusal, conflict, currentRevision } = outcome;
-	return refusal.reason === "stale" && currentRevision !== null && conflict !== null && conflict !== undefined && conflict.status === "open";
+	return (
+		refusal.reason === "stale" &&
+		currentRevision !== null &&
+		conflict !== null &&
+		conflict !== undefined &&
+		conflict.status === "open"
+	);
 }
 
 /**
  * What to ask about the open conflict of a refused write (both eras ask the same question, so the choices mean the
  * same); null when the agent's side is gone or the note no longer exists.
  */
-export async function questionFor(deps: QuestionDeps, path: string, conflict: Pick<ConflictRecord, "id" | "backupPath">): Promise<PersonQuestion | null> {
+export async function questionFor(
+	deps: QuestionDeps,
+	path: string,
+	conflict: Pick<ConflictRecord, "id" | "backupPath">,
+): Promise<PersonQuestion | null> {
 	const merge = await deps.notes.conflictMerge(deps.actor(), conflict.id, false);
 	if (!merge || merge.sides.theirs === null || merge.sides.mineRevision === null) return null;
-	const form = choiceForm({ agent: deps.agent(), path, backupPath: conflict.backupPath, canMerge: merge.result.clean, canOpen: deps.notes.mergeModal.canOpen() });
+	const form = choiceForm({
+		agent: deps.agent(),
+		path,
+		backupPath: conflict.backupPath,
+		canMerge: merge.result.clean,
+		canOpen: deps.notes.mergeModal.canOpen(),
+	});
 	return { conflictId: conflict.id, merge, form };
 }
 
@@ -112,7 +138,12 @@ export async function questionFor(deps: QuestionDeps, path: string, conflict: Pi
  * The person's choice carried out through the guarded writer, as the person, replacing exactly the revision `merge`
  * was computed against: a note that moved on meanwhile is never overwritten.
  */
-export async function carryOutChoice(deps: Pick<AskPersonDeps, "notes" | "actor">, id: string, choice: PersonChoice, merge: ConflictMerge): Promise<PersonOutcome> {
+export async function carryOutChoice(
+	deps: Pick<AskPersonDeps, "notes" | "actor">,
+	id: string,
+	choice: PersonChoice,
+	merge: ConflictMerge,
+): Promise<PersonOutcome> {
 	const { notes } = deps;
 	// Settled while the person was choosing (in Obsidian, or by another write): that answer stands.
 	const record = notes.conflict(deps.actor(), id);

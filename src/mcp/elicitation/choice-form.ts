@@ -27,10 +27,14 @@ export interface ChoiceForm {
 export function choiceForm(facts: ChoiceFacts): ChoiceForm {
 	const kept = facts.backupPath ? ` (it stays in ${JSON.stringify(facts.backupPath)})` : "";
 	const options: { const: PersonChoice; title: string }[] = [
-		...(facts.canMerge ? [{ const: "merge" as const, title: "Merge both versions (their changes do not overlap)" }] : []),
+		...(facts.canMerge
+			? [{ const: "merge" as const, title: "Merge both versions (their changes do not overlap)" }]
+			: []),
 		{ const: "keep", title: `Keep the note as it is, without the agent's change${kept}` },
 		{ const: "take", title: "Replace the note with the agent's version (the note's newer changes are replaced)" },
-		...(facts.canOpen ? [{ const: "open" as const, title: "Open both versions in Obsidian's merge view and decide there" }] : []),
+		...(facts.canOpen
+			? [{ const: "open" as const, title: "Open both versions in Obsidian's merge view and decide there" }]
+			: []),
 	];
 	const message =
 		`${facts.agent} tried to change ${JSON.stringify(facts.path)}, but the note changed after ${facts.agent} read it, so nothing was written. ` +

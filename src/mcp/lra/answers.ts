@@ -19,7 +19,12 @@ export function lraOk(extra: Record<string, unknown> = {}): CallToolResult {
 
 /** A change that waits for the person (a proposal): not an error; what it is, and how to follow it, then its facts. */
 export function lraProposed(outcome: Extract<WriteOutcome, { kind: "proposed" }>): CallToolResult {
-	return { content: [{ type: "text", text: proposalSentence(outcome) }, { type: "text", text: JSON.stringify({ message: "Proposed", ...proposalFacts(outcome) }) }] };
+	return {
+		content: [
+			{ type: "text", text: proposalSentence(outcome) },
+			{ type: "text", text: JSON.stringify({ message: "Proposed", ...proposalFacts(outcome) }) },
+		],
+	};
 }
 
 /** An error whose text leads with what happened and what to do next (clients show its start only). */

@@ -16,15 +16,37 @@ import { lraError } from "./answers";
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 export type LraWritingTool = "vault_write" | "vault_append" | "vault_patch" | "vault_delete";
 
-export async function lraRefusal(path: string, outcome: Refused, tool: LraWritingTool, context: ToolContext): Promise<CallToolResult> {
+export async function lraRefusal(
+	path: string,
+	outcome: Refused,
+	tool: LraWritingTool,
+	context: ToolContext,
+): Promise<CallToolResult> {
 	const { refusal, conflict, backupError, changes, implicit } = outcome;
 	const quoted = JSON.stringify(path);
 	const done = tool === "vault_delete" ? "deleted" : "written";
-	const kept = conflict?.backupPath ? ` Your content was kept, byte for byte, in ${JSON.stringify(conflict.backupPath)}.` : backupError ? ` Your content could NOT be kept (${backupError}): keep your copy.` : "";
-	const again = tool === "vault_patch" ? "call vault_patch again (its ifMatch is optional: your last vault_read is used)" : `call ${tool} again (it is held to your last vault_read of the note)`;
+	const kept = conflict?.backupPath
+		? ` Your content was kept, byte for byte, in ${JSON.stringify(conflict.backupPath)}.`
+		: backupError
+			? ` Your content could NOT be kept (${backupError}): keep your copy.`
+			: "";
+	const again =
+		tool === "vault_patch"
+			? "call vault_patch again (its ifMatch is optional: your last vault_read is used)"
+			: `call ${tool} again (it is held to your last vault_read of the note)`;
 	const reread = `Call vault_read {"path":${quoted}}, re-apply your change to the content it returns, then ${again}.`;
-	const facts = { error: refusalCode(refusal), path, ...currentFields(outcome), ...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}), ...(implicit ? { implicitRevision: true } : {}) };
-	if (refusal.reason === "scope-forbidden") return lraError(`Refused: ${scopeRuleSentence(refusal)} Nothing was ${done}. ${scopeNextStep(refusal)}`, { ...facts, ...scopeFacts(refusal) });
+	const facts = {
+		error: refusalCode(refusal),
+		path,
+		...currentFields(outcome),
+		...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}),
+		...(implicit ? { implicitRevision: true } : {}),
+	};
+	if (refusal.reason === "scope-forbidden")
+		return lraError(`Refused: ${scopeRuleSentence(refusal)} Nothing was ${done}. ${scopeNextStep(refusal)}`, {
+			...facts,
+			...scopeFacts(refusal),
+		});
 	let text: string;
 	switch (refusal.reason) {
 		case "token-required":
@@ -36,10 +58,13 @@ export async function lraRefusal(path: string, outcome: Refused, tool: LraWritin
 			break;
 		case "stale": {
 			const held = implicit ? "It was checked against your last vault_read in this session. " : "";
-			const diff = changes ? `\n\nWhat changed since your read (unified diff${changes.truncated ? ", cut at the answer size limit" : ""}):\n${changes.text}` : "";
-			text = outcome.currentRevision === null
-				? `Refused: ${quoted} was deleted or moved since you read it, so nothing was ${done}.${kept} To create it again, call vault_write.`
-				: `Refused: ${quoted} changed since you read it, so nothing was ${done}. ${held}${reread}${kept}${diff}`;
+			const diff = changes
+				? `\n\nWhat changed since your read (unified diff${changes.truncated ? ", cut at the answer size limit" : ""}):\n${changes.text}`
+				: "";
+			text =
+				outcome.currentRevision === null
+					? `Refused: ${quoted} was deleted or moved since you read it, so nothing was ${done}.${kept} To create it again, call vault_write.`
+					: `Refused: ${quoted} changed since you read it, so nothing was ${done}. ${held}${reread}${kept}${diff}`;
 			break;
 		}
 		case "exists":

@@ -20,13 +20,26 @@ const PAGE: SearchPageRequest = { limit: LRA_SEARCH_LIMIT, maxBytes: LRA_SEARCH_
 /** search_query: `[{filename, result}]`, in path order, for the notes whose result is not empty. */
 export async function lraSearchQuery(notes: AgentNotes, actor: AgentActor, query: unknown): Promise<LraAnswer> {
 	const answer = await notes.search.logic(actor, query, PAGE);
-	if (answer.kind === "invalid-query") return { ok: false, message: `The JsonLogic query cannot be evaluated: ${answer.reason} Nothing was searched. See https://jsonlogic.com/operations.html, plus glob and regexp.` };
-	if (answer.kind === "too-costly") return { ok: false, message: `${answer.reason} Narrow the query (match on path, tags or frontmatter before content), or simplify its patterns.` };
+	if (answer.kind === "invalid-query")
+		return {
+			ok: false,
+			message: `The JsonLogic query cannot be evaluated: ${answer.reason} Nothing was searched. See https://jsonlogic.com/operations.html, plus glob and regexp.`,
+		};
+	if (answer.kind === "too-costly")
+		return {
+			ok: false,
+			message: `${answer.reason} Narrow the query (match on path, tags or frontmatter before content), or simplify its patterns.`,
+		};
 	return paged(answer, 'call query_notes with this query as "logic" and');
 }
 
 /** search_simple: `[{filename, score, matches: [{match: {start, end, source}, context}]}]`, best first. */
-export async function lraSearchSimple(notes: AgentNotes, actor: AgentActor, query: string, contextLength: number): Promise<LraAnswer> {
+export async function lraSearchSimple(
+	notes: AgentNotes,
+	actor: AgentActor,
+	query: string,
+	contextLength: number,
+): Promise<LraAnswer> {
 	const length = clampContextLength(contextLength);
 	const answer = await notes.search.simple(actor, query, length, PAGE);
 	return paged(answer, `call search_notes with this query, "context_length": ${length} and`);
@@ -34,7 +47,8 @@ export async function lraSearchSimple(notes: AgentNotes, actor: AgentActor, quer
 
 function paged<T>(answer: SearchPage<T> | { kind: "bad-cursor" }, howToContinue: string): LraAnswer {
 	// No cursor is ever sent from here, so none can be refused; answered in words all the same.
-	if (answer.kind === "bad-cursor") return { ok: false, message: "The search could not be paged. Nothing was searched." };
+	if (answer.kind === "bad-cursor")
+		return { ok: false, message: "The search could not be paged. Nothing was searched." };
 	if (answer.nextCursor === null) return { ok: true, value: answer.hits };
 	const more = `Showing ${answer.hits.length} of ${answer.total} results (an answer holds at most ${LRA_SEARCH_LIMIT}, and about ${LRA_SEARCH_BYTES / 1024} KB). For the rest, ${howToContinue} "cursor": ${JSON.stringify(answer.nextCursor)}.`;
 	return { ok: true, value: answer.hits, note: more };

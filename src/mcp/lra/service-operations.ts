@@ -16,7 +16,8 @@ import { lraSearchQuery, lraSearchSimple } from "./search-operations";
  * everything, a `note` saying how to have the rest), or a refusal in words.
  */
 /** `facts`: what a refusal adds as JSON (its `error` code, the same on every surface). */
-export type LraAnswer = { ok: true; value: unknown; note?: string } | { ok: false; message: string; facts?: Record<string, unknown> };
+export type LraAnswer =
+	{ ok: true; value: unknown; note?: string } | { ok: false; message: string; facts?: Record<string, unknown> };
 
 export interface LraServiceOperations {
 	/** search_query: `[{filename, result}]` for the notes whose metadata the JsonLogic query finds truthy. */
@@ -37,32 +38,66 @@ const TAG_LIST_CHARS = 2 * 1024 * 1024;
 export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 	const destination = (path: string, wanted: string): { ok: true; to: string } | { ok: false; message: string } => {
 		const resolved = resolveDestination(wanted, path, notes.pathPolicy(), false);
-		return resolved.ok ? { ok: true, to: resolved.path } : { ok: false, message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.` };
+		return resolved.ok
+			? { ok: true, to: resolved.path }
+			: {
+					ok: false,
+					message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.`,
+				};
 	};
 	return {
 		searchQuery: (actor, query) => lraSearchQuery(notes, actor, query),
 		searchSimple: (actor, query, contextLength) => lraSearchSimple(notes, actor, query, contextLength),
 		async tagList(actor) {
-			return { ok: true, value: { tags: tagPage(await notes.facts.tags(actor), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS }).tags } };
+			return {
+				ok: true,
+				value: {
+					tags: tagPage(await notes.facts.tags(actor), { limit: Number.MAX_SAFE_INTEGER, maxChars: TAG_LIST_CHARS })
+						.tags,
+				},
+			};
 		},
 		// vault_move and vault_copy have no revision arguments: the session's whole read of each note stands in for one.
 		async move(actor, path, wanted, allowOverwrite) {
 			const target = destination(path, wanted);
 			if (!target.ok) return target;
 			const none = { kind: "absent" } as const;
-			const outcome = await notes.move({ from: path, to: target.to, ifMatch: none, overwrite: allowOverwrite, destinationIfMatch: none, actor });
+			const outcome = await notes.move({
+				from: path,
+				to: target.to,
+				ifMatch: none,
+				overwrite: allowOverwrite,
+				destinationIfMatch: none,
+				actor,
+			});
 			if (outcome.kind === "moved") return { ok: true, value: { message: "OK", oldPath: path, newPath: outcome.to } };
 			if (outcome.kind === "same-path") return { ok: true, value: { message: "OK", oldPath: path, newPath: path } };
-			if (outcome.kind === "missing") return { ok: false, message: `There is no note at ${JSON.stringify(path)}; nothing was moved. Call vault_list to see what is there.` };
+			if (outcome.kind === "missing")
+				return {
+					ok: false,
+					message: `There is no note at ${JSON.stringify(path)}; nothing was moved. Call vault_list to see what is there.`,
+				};
 			return refused(outcome, path, "move_note");
 		},
 		async copy(actor, path, wanted, allowOverwrite) {
 			const target = destination(path, wanted);
 			if (!target.ok) return target;
 			const none = { kind: "absent" } as const;
-			const outcome = await notes.copy({ from: path, to: target.to, ifMatch: none, overwrite: allowOverwrite, destinationIfMatch: none, actor });
-			if (outcome.kind === "copied") return { ok: true, value: { message: "OK", sourcePath: path, newPath: outcome.to } };
-			if (outcome.kind === "missing") return { ok: false, message: `There is no note at ${JSON.stringify(path)}; nothing was copied. Call vault_list to see what is there.` };
+			const outcome = await notes.copy({
+				from: path,
+				to: target.to,
+				ifMatch: none,
+				overwrite: allowOverwrite,
+				destinationIfMatch: none,
+				actor,
+			});
+			if (outcome.kind === "copied")
+				return { ok: true, value: { message: "OK", sourcePath: path, newPath: outcome.to } };
+			if (outcome.kind === "missing")
+				return {
+					ok: false,
+					message: `There is no note at ${JSON.stringify(path)}; nothing was copied. Call vault_list to see what is there.`,
+				};
 			return refused(outcome, path, "copy_note");
 		},
 	};
@@ -72,5 +107,9 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): LraAnswer {
 	const [first, second] = relocationRefusalResult(outcome, from, tool).content;
 	const facts = second?.type === "text" ? (JSON.parse(second.text) as Record<string, unknown>) : undefined;
-	return { ok: false, message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied.", ...(facts ? { facts } : {}) };
+	return {
+		ok: false,
+		message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied.",
+		...(facts ? { facts } : {}),
+	};
 }

@@ -11,8 +11,13 @@ import { serviceOperations, type LraAnswer } from "./service-operations";
 
 const moveArgs = {
 	path: z.string().describe("Source file path relative to vault root"),
-	destination: z.string().describe("Destination path relative to vault root; ending with '/' keeps the source's file name in that folder."),
-	allowOverwrite: z.boolean().optional().describe("Replace a file at the destination (it must have been read in this session)."),
+	destination: z
+		.string()
+		.describe("Destination path relative to vault root; ending with '/' keeps the source's file name in that folder."),
+	allowOverwrite: z
+		.boolean()
+		.optional()
+		.describe("Replace a file at the destination (it must have been read in this session)."),
 };
 
 const SEARCH_QUERY_DESCRIPTION =
@@ -39,27 +44,54 @@ export function registerLraServiceTools(server: McpServer, context: ToolContext)
 
 	server.registerTool(
 		"search_query",
-		{ description: SEARCH_QUERY_DESCRIPTION, inputSchema: { query: z.record(z.unknown()).describe("JsonLogic query object to evaluate against each note") }, annotations: READS },
+		{
+			description: SEARCH_QUERY_DESCRIPTION,
+			inputSchema: { query: z.record(z.unknown()).describe("JsonLogic query object to evaluate against each note") },
+			annotations: READS,
+		},
 		({ query }) => guarded(context, () => answer(() => ops.searchQuery(context.actor(), query))),
 	);
 	server.registerTool(
 		"search_simple",
-		{ description: SEARCH_SIMPLE_DESCRIPTION, inputSchema: { query: z.string().describe("Search query string"), contextLength: z.number().optional().describe("Characters of context around each match (default: 100)") }, annotations: READS },
-		({ query, contextLength }) => guarded(context, () => answer(() => ops.searchSimple(context.actor(), query, contextLength ?? 100))),
+		{
+			description: SEARCH_SIMPLE_DESCRIPTION,
+			inputSchema: {
+				query: z.string().describe("Search query string"),
+				contextLength: z.number().optional().describe("Characters of context around each match (default: 100)"),
+			},
+			annotations: READS,
+		},
+		({ query, contextLength }) =>
+			guarded(context, () => answer(() => ops.searchSimple(context.actor(), query, contextLength ?? 100))),
 	);
 	server.registerTool(
 		"tag_list",
-		{ description: "Return {tags: [{name, count}]}: every tag used across the vault, without '#'.", inputSchema: {}, annotations: READS },
+		{
+			description: "Return {tags: [{name, count}]}: every tag used across the vault, without '#'.",
+			inputSchema: {},
+			annotations: READS,
+		},
 		() => guarded(context, () => answer(() => ops.tagList(context.actor()))),
 	);
 	server.registerTool(
 		"vault_move",
-		{ description: "Move (rename) a vault file, guarded: the source must be unchanged since this session read it, and an existing destination is never replaced unread.", inputSchema: moveArgs, annotations: REWRITES },
-		({ path, destination, allowOverwrite }) => guarded(context, () => answer(() => ops.move(context.actor(), path, destination, allowOverwrite === true))),
+		{
+			description:
+				"Move (rename) a vault file, guarded: the source must be unchanged since this session read it, and an existing destination is never replaced unread.",
+			inputSchema: moveArgs,
+			annotations: REWRITES,
+		},
+		({ path, destination, allowOverwrite }) =>
+			guarded(context, () => answer(() => ops.move(context.actor(), path, destination, allowOverwrite === true))),
 	);
 	server.registerTool(
 		"vault_copy",
-		{ description: "Copy a vault file to a new path, guarded: an existing destination is never replaced unread.", inputSchema: moveArgs, annotations: REWRITES },
-		({ path, destination, allowOverwrite }) => guarded(context, () => answer(() => ops.copy(context.actor(), path, destination, allowOverwrite === true))),
+		{
+			description: "Copy a vault file to a new path, guarded: an existing destination is never replaced unread.",
+			inputSchema: moveArgs,
+			annotations: REWRITES,
+		},
+		({ path, destination, allowOverwrite }) =>
+			guarded(context, () => answer(() => ops.copy(context.actor(), path, destination, allowOverwrite === true))),
 	);
 }

@@ -7,14 +7,18 @@ import type { PatchTargetType } from "../../core/patch";
 
 /** Why a bare string is refused for a heading: most often a client that flattens anyOf parameters. */
 export const HEADING_STRING_HINT =
-	"a heading target is an array of heading texts, outermost first (e.g. [\"Plan\", \"Next steps\"]), not a bare string; if you did pass an array, your MCP client may not support anyOf-typed tool parameters";
+	'a heading target is an array of heading texts, outermost first (e.g. ["Plan", "Next steps"]), not a bare string; if you did pass an array, your MCP client may not support anyOf-typed tool parameters';
 
 export type ResolvedTarget = { ok: true; target: string[] | string | null } | { ok: false; reason: string };
 
 /** `allowRoot`: null (the whole document) is a heading target too (vault_patch's document root). */
 export function lraTarget(type: PatchTargetType, target: unknown, allowRoot = false): ResolvedTarget {
 	if (type !== "heading") {
-		if (typeof target !== "string") return { ok: false, reason: `a ${type} target is a string (${type === "block" ? "the block id, without ^" : "the frontmatter key"}), not an array` };
+		if (typeof target !== "string")
+			return {
+				ok: false,
+				reason: `a ${type} target is a string (${type === "block" ? "the block id, without ^" : "the frontmatter key"}), not an array`,
+			};
 		return { ok: true, target };
 	}
 	if (Array.isArray(target) && target.every((part) => typeof part === "string")) return { ok: true, target };

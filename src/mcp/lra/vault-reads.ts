@@ -21,16 +21,19 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 	server.registerTool(
 		"vault_list",
 		{
-			description: "List files and subdirectories inside a vault directory. Returns {files: [...]}: names, directories ending with '/'. Omit path (or pass \"\") for the vault root.",
+			description:
+				"List files and subdirectories inside a vault directory. Returns {files: [...]}: names, directories ending with '/'. Omit path (or pass \"\") for the vault root.",
 			inputSchema: { path: z.string().optional().describe("Directory path relative to vault root (default: root)") },
 			annotations: READS,
 		},
-		({ path }) => guarded(context, async () => {
-			const folder = checkPath(context, (path ?? "").replace(/^\/+|\/+$/g, ""), "folder");
-			const listed = await context.notes.listFolder(context.actor(), folder);
-			if (!listed) stop(`There is no folder ${JSON.stringify(folder)}. Call vault_list without a path to see the vault root.`);
-			return lraText({ files: listed.map((entry) => entry.name) });
-		}),
+		({ path }) =>
+			guarded(context, async () => {
+				const folder = checkPath(context, (path ?? "").replace(/^\/+|\/+$/g, ""), "folder");
+				const listed = await context.notes.listFolder(context.actor(), folder);
+				if (!listed)
+					stop(`There is no folder ${JSON.stringify(folder)}. Call vault_list without a path to see the vault root.`);
+				return lraText({ files: listed.map((entry) => entry.name) });
+			}),
 	);
 
 	server.registerTool(
@@ -41,35 +44,69 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 				"Writes that take no revision (vault_write, vault_patch without ifMatch, vault_delete) are checked against your last read of the note in this session: if it changed since, they are refused and your content is kept.",
 			inputSchema: {
 				path: pathArg,
-				targetType: z.enum(["heading", "block", "frontmatter"]).optional().describe("Type of section to extract: 'heading', 'block' reference, or 'frontmatter' key"),
-				target: z.union([z.array(z.string()), z.string()]).optional().describe("A heading: the array of heading texts from the top level down (a bare string is refused). A block: its id without '^'. A frontmatter field: its key."),
-				scope: z.enum(["content", "marker", "markerAndContent"]).optional().describe("'content' (the default): the part's body; 'marker': the heading line or block id; 'markerAndContent': both."),
+				targetType: z
+					.enum(["heading", "block", "frontmatter"])
+					.optional()
+					.describe("Type of section to extract: 'heading', 'block' reference, or 'frontmatter' key"),
+				target: z
+					.union([z.array(z.string()), z.string()])
+					.optional()
+					.describe(
+						"A heading: the array of heading texts from the top level down (a bare string is refused). A block: its id without '^'. A frontmatter field: its key.",
+					),
+				scope: z
+					.enum(["content", "marker", "markerAndContent"])
+					.optional()
+					.describe(
+						"'content' (the default): the part's body; 'marker': the heading line or block id; 'markerAndContent': both.",
+					),
 			},
 			annotations: READS,
 		},
-		({ path, targetType, target, scope }) => guarded(context, async () => {
-			const notePath = checkPath(context, path, "note");
-			if ((targetType === undefined) !== (target === undefined)) stop("targetType and target must be provided together. Nothing was read.");
-			if (scope !== undefined && targetType === undefined) stop("scope requires targetType and target. Nothing was read.");
-			const read = await context.notes.read(context.actor(), notePath, { part: targetType !== undefined });
-			if (read.kind !== "read") stop(`File not found: ${notePath}. Call vault_list to see what the folder holds, or vault_write to create it.`);
-			if (targetType === undefined) {
-				const frontmatter = readFrontmatter(read.content);
-				return lraText({ path: read.path, content: read.content, tags: noteTags(read.content), frontmatter: frontmatter.data ?? {}, stat: { ...read.stat }, revision: read.revision });
-			}
-			const resolved = lraTarget(targetType, target);
-			if (!resolved.ok) stop(`Invalid target: ${resolved.reason}. Nothing was read.`);
-			const headingPath = Array.isArray(resolved.target) ? resolved.target : undefined;
-			const part = readTarget(read.content, targetType, headingPath ? headingPath.join("::") : (resolved.target as string), headingPath, scope);
-			switch (part.kind) {
-				case "text":
-					return lraText(part.text);
-				case "json":
-					return lraText(part.value ?? null);
-				default:
-					return stop(`${part.detail} Call vault_get_document_map {"path":${JSON.stringify(notePath)}} to see the note's headings, blocks and frontmatter keys.`);
-			}
-		}),
+		({ path, targetType, target, scope }) =>
+			guarded(context, async () => {
+				const notePath = checkPath(context, path, "note");
+				if ((targetType === undefined) !== (target === undefined))
+					stop("targetType and target must be provided together. Nothing was read.");
+				if (scope !== undefined && targetType === undefined)
+					stop("scope requires targetType and target. Nothing was read.");
+				const read = await context.notes.read(context.actor(), notePath, { part: targetType !== undefined });
+				if (read.kind !== "read")
+					stop(
+						`File not found: ${notePath}. Call vault_list to see what the folder holds, or vault_write to create it.`,
+					);
+				if (targetType === undefined) {
+					const frontmatter = readFrontmatter(read.content);
+					return lraText({
+						path: read.path,
+						content: read.content,
+						tags: noteTags(read.content),
+						frontmatter: frontmatter.data ?? {},
+						stat: { ...read.stat },
+						revision: read.revision,
+					});
+				}
+				const resolved = lraTarget(targetType, target);
+				if (!resolved.ok) stop(`Invalid target: ${resolved.reason}. Nothing was read.`);
+				const headingPath = Array.isArray(resolved.target) ? resolved.target : undefined;
+				const part = readTarget(
+					read.content,
+					targetType,
+					headingPath ? headingPath.join("::") : (resolved.target as string),
+					headingPath,
+					scope,
+				);
+				switch (part.kind) {
+					case "text":
+						return lraText(part.text);
+					case "json":
+						return lraText(part.value ?? null);
+					default:
+						return stop(
+							`${part.detail} Call vault_get_document_map {"path":${JSON.stringify(notePath)}} to see the note's headings, blocks and frontmatter keys.`,
+						);
+				}
+			}),
 	);
 
 	server.registerTool(
@@ -80,11 +117,12 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 			inputSchema: { path: pathArg },
 			annotations: READS,
 		},
-		({ path }) => guarded(context, async () => {
-			const notePath = checkPath(context, path, "note");
-			const read = await context.notes.read(context.actor(), notePath, { part: true });
-			if (read.kind !== "read") stop(`File not found: ${notePath}.`);
-			return lraText({ ...documentMap(read.content), version: partTokenOf(read.revision) });
-		}),
+		({ path }) =>
+			guarded(context, async () => {
+				const notePath = checkPath(context, path, "note");
+				const read = await context.notes.read(context.actor(), notePath, { part: true });
+				if (read.kind !== "read") stop(`File not found: ${notePath}.`);
+				return lraText({ ...documentMap(read.content), version: partTokenOf(read.revision) });
+			}),
 	);
 }

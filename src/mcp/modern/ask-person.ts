@@ -13,7 +13,14 @@ import type { AgentActor } from "../../service/actor";
 import type { AgentNotes } from "../../service/agent-notes";
 import { currentFields } from "../../service/stale-facts";
 import { answerWithPersonOutcome, type RefusalView } from "../elicitation/answers";
-import { askable, carryOutChoice, questionFor, type PersonOutcome, type PersonQuestion, type RefusedWrite } from "../elicitation/ask-person";
+import {
+	askable,
+	carryOutChoice,
+	questionFor,
+	type PersonOutcome,
+	type PersonQuestion,
+	type RefusedWrite,
+} from "../elicitation/ask-person";
 import type { PersonChoice } from "../elicitation/choice-form";
 import { refusalLinks } from "../resources/links";
 import { fail } from "../tools/context";
@@ -54,7 +61,10 @@ export class QuestionCatcher {
 	};
 }
 
-export type RetryAnswer = { kind: "complete"; result: CallToolResult } | { kind: "input-required"; result: Record<string, unknown> } | { kind: "refused"; message: string };
+export type RetryAnswer =
+	| { kind: "complete"; result: CallToolResult }
+	| { kind: "input-required"; result: Record<string, unknown> }
+	| { kind: "refused"; message: string };
 
 export class PersonQuestions {
 	/** Conflicts whose answer is being carried out: a second retry meanwhile (the state sent twice) acts on nothing. */
@@ -63,7 +73,12 @@ export class PersonQuestions {
 	constructor(private readonly states: RequestStates) {}
 
 	/** The InputRequiredResult for a caught question (resultType and all). */
-	inputRequired(caught: NonNullable<QuestionCatcher["caught"]>, owner: string, tool: string, args: unknown): Record<string, unknown> {
+	inputRequired(
+		caught: NonNullable<QuestionCatcher["caught"]>,
+		owner: string,
+		tool: string,
+		args: unknown,
+	): Record<string, unknown> {
 		const { path, record, question } = caught;
 		const requestState = this.states.seal({
 			owner,
@@ -83,36 +98,62 @@ export class PersonQuestions {
 	async retry(params: Record<string, unknown>, asking: Asking): Promise<RetryAnswer> {
 		const { requestState, inputResponses, name } = params;
 		if (typeof requestState !== "string") return refused("requestState must be the string an InputRequiredResult gave");
-		const opened = this.states.open(requestState, { owner: asking.owner, tool: String(name), arguments: argumentsDigest(params.arguments ?? {}) });
+		const opened = this.states.open(requestState, {
+			owner: asking.owner,
+			tool: String(name),
+			arguments: argumentsDigest(params.arguments ?? {}),
+		});
 		if (!opened.ok) return refused(UNSEALED[opened.why]);
 		const state = opened.state;
 		const record = asking.notes.conflict(asking.actor(), state.conflictId);
-		if (record && (record.path !== state.path || record.proposedRevision !== state.proposedRevision || record.sentRevision !== state.sentRevision)) {
+		if (
+			record &&
+			(record.path !== state.path ||
+				record.proposedRevision !== state.proposedRevision ||
+				record.sentRevision !== state.sentRevision)
+		) {
 			return refused(UNSEALED["other-call"]);
 		}
 		const answer = responseOf(inputResponses);
 		if (answer === null) {
 			// No answer to our question: ask it again (over the same sealed state), while there is still something to choose.
 			const question = record?.status === "open" ? await questionFor(asking, state.path, record) : null;
-			if (question !== null && question.merge.sides.mineRevision === state.currentRevision) return { kind: "input-required", result: ask(question, requestState) };
+			if (question !== null && question.merge.sides.mineRevision === state.currentRevision)
+				return { kind: "input-required", result: ask(question, requestState) };
 		}
-		if (this.deciding.has(state.conflictId)) return { kind: "complete", result: answered({ kind: "settled", status: "being decided by another answer" }, state, record) };
+		if (this.deciding.has(state.conflictId))
+			return {
+				kind: "complete",
+				result: answered({ kind: "settled", status: "being decided by another answer" }, state, record),
+			};
 		this.deciding.add(state.conflictId);
 		try {
 			const person = await this.decide(answer, state, asking, record);
-			return { kind: "complete", result: answered(person, state, asking.notes.conflict(asking.actor(), state.conflictId) ?? record) };
+			return {
+				kind: "complete",
+				result: answered(person, state, asking.notes.conflict(asking.actor(), state.conflictId) ?? record),
+			};
 		} finally {
 			this.deciding.delete(state.conflictId);
 		}
 	}
 
-	private async decide(answer: ElicitAnswer | null, state: SealedState, asking: Asking, record: ConflictRecord | undefined): Promise<PersonOutcome> {
-		if (answer === null) return record?.status === "open" ? { kind: "no-answer", why: "failed" } : { kind: "settled", status: record?.status ?? "gone" };
+	private async decide(
+		answer: ElicitAnswer | null,
+		state: SealedState,
+		asking: Asking,
+		record: ConflictRecord | undefined,
+	): Promise<PersonOutcome> {
+		if (answer === null)
+			return record?.status === "open"
+				? { kind: "no-answer", why: "failed" }
+				: { kind: "settled", status: record?.status ?? "gone" };
 		if (answer.action === "decline") return { kind: "no-answer", why: "declined" };
 		if (answer.action === "cancel") return { kind: "no-answer", why: "cancelled" };
 		const choice = answer.content?.choice;
 		// Only a choice that was offered, as sealed: a client cannot add "merge" to overlapping changes, or "open" headless.
-		if (typeof choice !== "string" || !(state.choices as string[]).includes(choice)) return { kind: "no-answer", why: "failed" };
+		if (typeof choice !== "string" || !(state.choices as string[]).includes(choice))
+			return { kind: "no-answer", why: "failed" };
 		if (!record || record.status !== "open") return { kind: "settled", status: record?.status ?? "gone" };
 		const merge = await asking.notes.conflictMerge(asking.actor(), state.conflictId, false);
 		if (!merge) return { kind: "settled", status: "gone" };
@@ -120,7 +161,8 @@ export class PersonQuestions {
 		if (chosen === "merge" || chosen === "take") {
 			// The note moved on since the person was asked: their choice was about another note, so nothing is written.
 			if (merge.sides.mineRevision !== state.currentRevision) return { kind: "moved-on", choice: chosen };
-			if (merge.sides.theirs === null || revisionOf(merge.sides.theirs) !== state.proposedRevision) return { kind: "no-answer", why: "failed" };
+			if (merge.sides.theirs === null || revisionOf(merge.sides.theirs) !== state.proposedRevision)
+				return { kind: "no-answer", why: "failed" };
 			if (chosen === "merge" && !merge.result.clean) return { kind: "no-answer", why: "failed" };
 		}
 		return carryOutChoice(asking, state.conflictId, chosen, merge);
@@ -128,20 +170,27 @@ export class PersonQuestions {
 }
 
 const UNSEALED = {
-	unverified: "requestState failed verification: it was changed, or it was not issued by this server (a restart forgets every state it issued)",
+	unverified:
+		"requestState failed verification: it was changed, or it was not issued by this server (a restart forgets every state it issued)",
 	expired: "requestState has expired: the person was asked too long ago",
 	"other-caller": "requestState was issued to another key",
-	"other-call": "requestState belongs to another call: retry exactly the call it was issued for (the same tool and arguments)",
+	"other-call":
+		"requestState belongs to another call: retry exactly the call it was issued for (the same tool and arguments)",
 } as const;
 
 function refused(why: string): RetryAnswer {
-	return { kind: "refused", message: `Invalid params: ${why}. Nothing was written. To write again, call the tool without requestState and inputResponses.` };
+	return {
+		kind: "refused",
+		message: `Invalid params: ${why}. Nothing was written. To write again, call the tool without requestState and inputResponses.`,
+	};
 }
 
 function ask(question: PersonQuestion, requestState: string): Record<string, unknown> {
 	return {
 		resultType: "input_required",
-		inputRequests: { [CHOICE_INPUT]: { method: "elicitation/create", params: { mode: "form", ...question.form.params } } },
+		inputRequests: {
+			[CHOICE_INPUT]: { method: "elicitation/create", params: { mode: "form", ...question.form.params } },
+		},
 		requestState,
 	};
 }
@@ -157,7 +206,12 @@ function responseOf(inputResponses: unknown): ElicitAnswer | null {
 	if (typeof answer !== "object" || answer === null) return null;
 	const { action, content } = answer as Record<string, unknown>;
 	if (action !== "accept" && action !== "decline" && action !== "cancel") return null;
-	return { action, ...(typeof content === "object" && content !== null && !Array.isArray(content) ? { content: content as Record<string, unknown> } : {}) };
+	return {
+		action,
+		...(typeof content === "object" && content !== null && !Array.isArray(content)
+			? { content: content as Record<string, unknown> }
+			: {}),
+	};
 }
 
 /** The retry's tool result: the person's outcome over the refusal as it stood when the person was asked. */
@@ -165,9 +219,21 @@ function answered(person: PersonOutcome, state: SealedState, record: ConflictRec
 	const quoted = JSON.stringify(state.path);
 	// The agent has not seen the note since it was refused: its revision is handed as a change tag, never a token.
 	const view: RefusalView = { conflict: record ?? null, currentRevision: state.currentRevision, currentSight: "none" };
-	const kept = record?.backupPath ? ` Your content was kept, byte for byte, in ${JSON.stringify(record.backupPath)} (conflict ${record.id}; follow it with conflict_status).` : "";
+	const kept = record?.backupPath
+		? ` Your content was kept, byte for byte, in ${JSON.stringify(record.backupPath)} (conflict ${record.id}; follow it with conflict_status).`
+		: "";
 	const prose = `Refused: ${quoted} changed since you read it, so nothing was written.${kept} Next: read the note again, re-apply your change to what it returns, then call ${state.tool} again with the revision that read returns.`;
-	const facts = { error: "stale-revision" satisfies RefusalCode, path: state.path, ...currentFields(view), ...(record ? { conflictId: record.id, backupPath: record.backupPath } : {}) };
+	const facts = {
+		error: "stale-revision" satisfies RefusalCode,
+		path: state.path,
+		...currentFields(view),
+		...(record ? { conflictId: record.id, backupPath: record.backupPath } : {}),
+	};
 	const plain = fail(prose, facts);
-	return answerWithPersonOutcome({ ...plain, content: [...plain.content, ...refusalLinks(state.path, view)] }, person, state.path, view);
+	return answerWithPersonOutcome(
+		{ ...plain, content: [...plain.content, ...refusalLinks(state.path, view)] },
+		person,
+		state.path,
+		view,
+	);
 }

@@ -32,7 +32,11 @@ export class OneRequestTransport implements Transport {
 
 	/** Closing first (the client went away) answers the pending request with an error nobody reads. */
 	close(): Promise<void> {
-		this.settle?.({ jsonrpc: "2.0", id: 0, error: { code: -32603, message: "The request ended before it was answered." } });
+		this.settle?.({
+			jsonrpc: "2.0",
+			id: 0,
+			error: { code: -32603, message: "The request ended before it was answered." },
+		});
 		this.settle = null;
 		this.onclose?.();
 		return Promise.resolve();

@@ -58,13 +58,28 @@ export class ModernListens {
 			try {
 				paths.push(subscribable(asking.notes, uri));
 			} catch (refusal) {
-				if (refusal instanceof McpError) return error(200, request.id, INVALID_PARAMS, refusal.message.replace(/^MCP error -?\d+: /, ""));
+				if (refusal instanceof McpError)
+					return error(200, request.id, INVALID_PARAMS, refusal.message.replace(/^MCP error -?\d+: /, ""));
 				throw refusal;
 			}
 		}
 		const held = this.byKey.get(asking.owner) ?? 0;
-		if (held >= this.caps.perKey) return error(429, request.id, TOO_MANY, `Too many listens: this key already holds ${held} subscriptions/listen streams, the most it may. Close one (or follow several notes on one stream), then retry.`, { "Retry-After": "5" });
-		if (this.streams.size >= this.caps.inAll) return error(503, request.id, TOO_MANY, `Too many listens: the server holds ${this.streams.size} subscriptions/listen streams, the most it may. Retry later.`, { "Retry-After": "5" });
+		if (held >= this.caps.perKey)
+			return error(
+				429,
+				request.id,
+				TOO_MANY,
+				`Too many listens: this key already holds ${held} subscriptions/listen streams, the most it may. Close one (or follow several notes on one stream), then retry.`,
+				{ "Retry-After": "5" },
+			);
+		if (this.streams.size >= this.caps.inAll)
+			return error(
+				503,
+				request.id,
+				TOO_MANY,
+				`Too many listens: the server holds ${this.streams.size} subscriptions/listen streams, the most it may. Retry later.`,
+				{ "Retry-After": "5" },
+			);
 		this.byKey.set(asking.owner, held + 1);
 
 		let acknowledged = false;
@@ -72,11 +87,23 @@ export class ModernListens {
 		const id = request.id;
 		const notify = (uri: string) => {
 			if (!acknowledged) early.push(uri);
-			else write(response, { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri, _meta: { [SUBSCRIPTION_ID]: id } } });
+			else
+				write(response, {
+					jsonrpc: "2.0",
+					method: "notifications/resources/updated",
+					params: { uri, _meta: { [SUBSCRIPTION_ID]: id } },
+				});
 			return Promise.resolve();
 		};
-		const own = (change: NoteChange) => change.by?.kind === "agent" && change.by.client === undefined && change.by.keyClient === asking.owner;
-		const subscriptions = new NoteSubscriptions({ notes: asking.notes, actor: asking.actor, send: notify, ownChange: own, max: DEFAULT_MAX_SUBSCRIPTIONS });
+		const own = (change: NoteChange) =>
+			change.by?.kind === "agent" && change.by.client === undefined && change.by.keyClient === asking.owner;
+		const subscriptions = new NoteSubscriptions({
+			notes: asking.notes,
+			actor: asking.actor,
+			send: notify,
+			ownChange: own,
+			max: DEFAULT_MAX_SUBSCRIPTIONS,
+		});
 		const timers = asking.notes.timers;
 		let keepAlive: unknown = null;
 		let ended = false;
@@ -110,8 +137,16 @@ export class ModernListens {
 		}
 		// The client went away while its notes were looked up: nothing to answer, nothing left listening.
 		if (ended) return null;
-		response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" });
-		write(response, { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { resourceSubscriptions: uris }, _meta: { [SUBSCRIPTION_ID]: id } } });
+		response.writeHead(200, {
+			"Content-Type": "text/event-stream",
+			"Cache-Control": "no-cache, no-transform",
+			"X-Accel-Buffering": "no",
+		});
+		write(response, {
+			jsonrpc: "2.0",
+			method: "notifications/subscriptions/acknowledged",
+			params: { notifications: { resourceSubscriptions: uris }, _meta: { [SUBSCRIPTION_ID]: id } },
+		});
 		acknowledged = true;
 		for (const uri of early.splice(0)) void notify(uri);
 		const beat = () => {
@@ -132,10 +167,13 @@ export class ModernListens {
 /** The note URIs a listen asks for, or what is wrong with its filter. Other notification types are not offered. */
 function requestedNotes(params: Record<string, unknown>): string[] | string {
 	const filter = params.notifications;
-	if (typeof filter !== "object" || filter === null || Array.isArray(filter)) return "subscriptions/listen needs params.notifications, the filter of what to send.";
+	if (typeof filter !== "object" || filter === null || Array.isArray(filter))
+		return "subscriptions/listen needs params.notifications, the filter of what to send.";
 	const uris = (filter as Record<string, unknown>).resourceSubscriptions ?? [];
-	if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === "string")) return "notifications.resourceSubscriptions must be a list of note URIs (revision-guard://note/<path>).";
-	if (uris.length > DEFAULT_MAX_SUBSCRIPTIONS) return `one stream follows at most ${DEFAULT_MAX_SUBSCRIPTIONS} notes; this asked for ${uris.length}.`;
+	if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === "string"))
+		return "notifications.resourceSubscriptions must be a list of note URIs (revision-guard://note/<path>).";
+	if (uris.length > DEFAULT_MAX_SUBSCRIPTIONS)
+		return `one stream follows at most ${DEFAULT_MAX_SUBSCRIPTIONS} notes; this asked for ${uris.length}.`;
 	return [...new Set(uris)];
 }
 
@@ -143,6 +181,12 @@ function write(response: ServerResponse, message: Record<string, unknown>): void
 	if (!response.writableEnded) response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
-function error(status: number, id: string | number | null, code: number, message: string, headers: Record<string, string> = {}): ApiResponse {
+function error(
+	status: number,
+	id: string | number | null,
+	code: number,
+	message: string,
+	headers: Record<string, string> = {},
+): ApiResponse {
 	return json(status, { jsonrpc: "2.0", id, error: { code, message } }, headers);
 }

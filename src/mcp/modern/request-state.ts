@@ -35,7 +35,8 @@ export interface SealedState extends AskedAbout {
 	expires: number;
 }
 
-export type Unsealed = { ok: true; state: SealedState } | { ok: false; why: "unverified" | "expired" | "other-caller" | "other-call" };
+export type Unsealed =
+	{ ok: true; state: SealedState } | { ok: false; why: "unverified" | "expired" | "other-caller" | "other-call" };
 
 export class RequestStates {
 	private readonly secret: Buffer;
@@ -49,7 +50,9 @@ export class RequestStates {
 	}
 
 	seal(asked: AskedAbout): string {
-		const payload = Buffer.from(JSON.stringify({ ...asked, expires: this.now() + this.ttlMs }), "utf8").toString("base64url");
+		const payload = Buffer.from(JSON.stringify({ ...asked, expires: this.now() + this.ttlMs }), "utf8").toString(
+			"base64url",
+		);
 		return `${VERSION}.${payload}.${this.mac(payload)}`;
 	}
 
@@ -84,7 +87,10 @@ function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
 	if (typeof value === "object" && value !== null) {
 		const record = value as Record<string, unknown>;
-		return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(",")}}`;
+		return `{${Object.keys(record)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+			.join(",")}}`;
 	}
 	return JSON.stringify(value) ?? "null";
 }
@@ -93,8 +99,21 @@ function canonical(value: unknown): string {
 function parseState(payload: string): SealedState | null {
 	try {
 		const state = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as SealedState;
-		const strings = [state.owner, state.tool, state.arguments, state.path, state.conflictId, state.currentRevision, state.proposedRevision];
-		if (!strings.every((value) => typeof value === "string") || typeof state.expires !== "number" || !Array.isArray(state.choices)) return null;
+		const strings = [
+			state.owner,
+			state.tool,
+			state.arguments,
+			state.path,
+			state.conflictId,
+			state.currentRevision,
+			state.proposedRevision,
+		];
+		if (
+			!strings.every((value) => typeof value === "string") ||
+			typeof state.expires !== "number" ||
+			!Array.isArray(state.choices)
+		)
+			return null;
 		return state;
 	} catch {
 		return null;

@@ -20,10 +20,25 @@ import { elicitsForms, PersonQuestions, QuestionCatcher, type Asking } from "./a
 import { OneRequestTransport } from "./in-process";
 import { ModernListens } from "./listen";
 import { RequestStates } from "./request-state";
-import { checkModern, INVALID_PARAMS, META_SERVER_INFO, METHOD_NOT_FOUND, SUPPORTED_VERSIONS, type Headers, type ModernRequest, type WireRefusal } from "./wire";
+import {
+	checkModern,
+	INVALID_PARAMS,
+	META_SERVER_INFO,
+	METHOD_NOT_FOUND,
+	SUPPORTED_VERSIONS,
+	type Headers,
+	type ModernRequest,
+	type WireRefusal,
+} from "./wire";
 
 /** The methods a per-request server answers; everything else 2026-07-28 defines is answered here or not served. */
-const SERVED_BY_TOOLS_AND_RESOURCES: ReadonlySet<string> = new Set(["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
+const SERVED_BY_TOOLS_AND_RESOURCES: ReadonlySet<string> = new Set([
+	"tools/list",
+	"tools/call",
+	"resources/list",
+	"resources/templates/list",
+	"resources/read",
+]);
 const SERVER_INFO = { name: "revision-guard", version: VERSION };
 
 export interface Caller {
@@ -58,14 +73,30 @@ export class ModernRequests {
 		const asking = this.asking(caller);
 		if (request.method === "subscriptions/listen") return this.listens.listen(request, response, asking);
 		if (!SERVED_BY_TOOLS_AND_RESOURCES.has(request.method)) {
-			return refusal({ status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${request.method} is not served at this endpoint in 2026-07-28.`, id: request.id });
+			return refusal({
+				status: 404,
+				code: METHOD_NOT_FOUND,
+				message: `Method not found: ${request.method} is not served at this endpoint in 2026-07-28.`,
+				id: request.id,
+			});
 		}
-		if (request.method === "tools/call" && ("requestState" in request.params || "inputResponses" in request.params)) return this.retry(request, asking);
+		if (request.method === "tools/call" && ("requestState" in request.params || "inputResponses" in request.params))
+			return this.retry(request, asking);
 		// Only a client that declared form elicitation may be sent a question (2026-07-28's MRTR).
-		const catcher = request.method === "tools/call" && elicitsForms(request.clientCapabilities) ? new QuestionCatcher(asking) : null;
+		const catcher =
+			request.method === "tools/call" && elicitsForms(request.clientCapabilities) ? new QuestionCatcher(asking) : null;
 		const answer = await this.forward(request, response, caller, asking, catcher);
 		if ("error" in answer) return json(200, answer as unknown as JsonValue);
-		if (catcher?.caught) return answerWith(request, this.questions.inputRequired(catcher.caught, caller.owner, String(request.params.name), request.params.arguments ?? {}));
+		if (catcher?.caught)
+			return answerWith(
+				request,
+				this.questions.inputRequired(
+					catcher.caught,
+					caller.owner,
+					String(request.params.name),
+					request.params.arguments ?? {},
+				),
+			);
 		return complete(request, (answer as { result: Record<string, unknown> }).result);
 	}
 
@@ -90,24 +121,53 @@ export class ModernRequests {
 	/** The request answered by a server made for it and closed with it (or when the client goes away first). */
 	private asking({ owner, agent }: Caller): Asking {
 		// No client id in the actor: nothing read is remembered, so a tokenless replace is refused, never held to a read.
-		return { notes: this.notes, owner, agent: () => agent, actor: () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent)) };
+		return {
+			notes: this.notes,
+			owner,
+			agent: () => agent,
+			actor: () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent)),
+		};
 	}
 
 	/** A retry with the person's answer: carried out here, never run as a new call (which would be refused again). */
 	private async retry(request: ModernRequest, asking: Asking): Promise<ApiResponse> {
 		if (!("requestState" in request.params)) {
-			return json(200, { jsonrpc: "2.0", id: request.id, error: { code: INVALID_PARAMS, message: "Invalid params: inputResponses without requestState; nothing was written. Send inputResponses only with the requestState of the InputRequiredResult they answer." } });
+			return json(200, {
+				jsonrpc: "2.0",
+				id: request.id,
+				error: {
+					code: INVALID_PARAMS,
+					message:
+						"Invalid params: inputResponses without requestState; nothing was written. Send inputResponses only with the requestState of the InputRequiredResult they answer.",
+				},
+			});
 		}
 		const answer = await this.questions.retry(request.params, asking);
-		if (answer.kind === "refused") return json(200, { jsonrpc: "2.0", id: request.id, error: { code: INVALID_PARAMS, message: answer.message } });
+		if (answer.kind === "refused")
+			return json(200, { jsonrpc: "2.0", id: request.id, error: { code: INVALID_PARAMS, message: answer.message } });
 		if (answer.kind === "input-required") return answerWith(request, answer.result);
 		return complete(request, answer.result);
 	}
 
-	private async forward(request: ModernRequest, response: ServerResponse, caller: Caller, asking: Asking, catcher: QuestionCatcher | null): Promise<JSONRPCMessage> {
+	private async forward(
+		request: ModernRequest,
+		response: ServerResponse,
+		caller: Caller,
+		asking: Asking,
+		catcher: QuestionCatcher | null,
+	): Promise<JSONRPCMessage> {
 		const { owner, toolSet } = caller;
 		const actor = asking.actor;
-		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError, ...(catcher ? { askPerson: catcher.askPerson } : {}) }, toolSet);
+		const server = createMcpServer(
+			{
+				notes: this.notes,
+				actor,
+				key: owner,
+				onError: this.onError,
+				...(catcher ? { askPerson: catcher.askPerson } : {}),
+			},
+			toolSet,
+		);
 		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
 		const transport = new OneRequestTransport();
 		listOnly(transport, listedTools(toolSet, this.notes, actor));
@@ -115,7 +175,12 @@ export class ModernRequests {
 		response.once("close", () => void this.close(server));
 		try {
 			await server.connect(transport);
-			return await transport.exchange({ jsonrpc: "2.0", id: request.id ?? 0, method: request.method, params: request.params });
+			return await transport.exchange({
+				jsonrpc: "2.0",
+				id: request.id ?? 0,
+				method: request.method,
+				params: request.params,
+			});
 		} finally {
 			await this.close(server);
 		}
@@ -129,19 +194,28 @@ export class ModernRequests {
 
 /** A result as it is (an InputRequiredResult carries its own resultType), with who answered. */
 function answerWith(request: ModernRequest, result: Record<string, unknown>): ApiResponse {
-	return json(200, { jsonrpc: "2.0", id: request.id, result: { ...result, _meta: { [META_SERVER_INFO]: SERVER_INFO } } });
+	return json(200, {
+		jsonrpc: "2.0",
+		id: request.id,
+		result: { ...result, _meta: { [META_SERVER_INFO]: SERVER_INFO } },
+	});
 }
 
 /** A complete result: resultType, who answered, and the cache hints of the methods that carry them. */
 function complete(request: ModernRequest, result: Record<string, unknown>): ApiResponse {
-	const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
+	const meta =
+		typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
 	const hints = CACHE_HINTS[request.method] ?? {};
 	const body = { ...result, resultType: "complete", ...hints, _meta: { ...meta, [META_SERVER_INFO]: SERVER_INFO } };
 	return json(200, { jsonrpc: "2.0", id: request.id, result: body });
 }
 
 function refusal({ status, code, message, data, id }: WireRefusal): ApiResponse {
-	return json(status, { jsonrpc: "2.0", id, error: { code, message, ...(data ? { data } : {}) } } as unknown as JsonValue);
+	return json(status, {
+		jsonrpc: "2.0",
+		id,
+		error: { code, message, ...(data ? { data } : {}) },
+	} as unknown as JsonValue);
 }
 
 function isRequest(body: unknown): boolean {

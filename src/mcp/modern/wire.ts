@@ -7,7 +7,13 @@
 /** The stateless revision we serve without a session. */
 export const MODERN_VERSION = "2026-07-28";
 /** What an initialize may still open a session for (the SDK's own list, newest first). */
-export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+export const LEGACY_VERSIONS: readonly string[] = [
+	"2025-11-25",
+	"2025-06-18",
+	"2025-03-26",
+	"2024-11-05",
+	"2024-10-07",
+];
 /** Every version this endpoint speaks, as server/discover and UnsupportedProtocolVersion list them. */
 export const SUPPORTED_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
 
@@ -24,7 +30,11 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 
 /** The methods whose Mcp-Name header mirrors a body field. */
-const NAMED_BY: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const NAMED_BY: Readonly<Record<string, "name" | "uri">> = {
+	"tools/call": "name",
+	"prompts/get": "name",
+	"resources/read": "uri",
+};
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -54,46 +64,86 @@ export type ModernCheck = { ok: true; request: ModernRequest } | { ok: false; re
 export function isModern(headers: Headers, body: unknown): boolean {
 	const declared = metaOf(body)?.[META_PROTOCOL_VERSION];
 	const header = headerOf(headers, "mcp-protocol-version");
-	const modern = (version: unknown) => version !== undefined && (typeof version !== "string" || !LEGACY_VERSIONS.includes(version));
+	const modern = (version: unknown) =>
+		version !== undefined && (typeof version !== "string" || !LEGACY_VERSIONS.includes(version));
 	return modern(declared) || modern(header);
 }
 
 /** A modern POST checked in the order a client can act on: shape, version, required `_meta`, then mirrored headers. */
 export function checkModern(headers: Headers, body: unknown): ModernCheck {
 	if (typeof body !== "object" || body === null || Array.isArray(body)) {
-		return refuse(400, INVALID_REQUEST, "Invalid Request: a 2026-07-28 POST carries exactly one JSON-RPC message (no batches).", null);
+		return refuse(
+			400,
+			INVALID_REQUEST,
+			"Invalid Request: a 2026-07-28 POST carries exactly one JSON-RPC message (no batches).",
+			null,
+		);
 	}
 	const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
 	const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
-	if ("id" in message && id === null) return refuse(400, INVALID_REQUEST, "Invalid Request: a request's id is a string or a number.", null);
-	if (message.jsonrpc !== "2.0" || typeof message.method !== "string") return refuse(400, INVALID_REQUEST, 'Invalid Request: expected {"jsonrpc":"2.0","method":…}.', id);
+	if ("id" in message && id === null)
+		return refuse(400, INVALID_REQUEST, "Invalid Request: a request's id is a string or a number.", null);
+	if (message.jsonrpc !== "2.0" || typeof message.method !== "string")
+		return refuse(400, INVALID_REQUEST, 'Invalid Request: expected {"jsonrpc":"2.0","method":…}.', id);
 	const params = isRecord(message.params) ? message.params : {};
 	const meta = isRecord(params._meta) ? params._meta : {};
 	const header = headerOf(headers, "mcp-protocol-version");
 	const declared = meta[META_PROTOCOL_VERSION];
 	if (declared !== undefined && header !== undefined && declared !== header) {
-		return refuse(400, HEADER_MISMATCH, `Header mismatch: MCP-Protocol-Version ${JSON.stringify(header)} does not match _meta ${META_PROTOCOL_VERSION} ${JSON.stringify(declared)}.`, id);
+		return refuse(
+			400,
+			HEADER_MISMATCH,
+			`Header mismatch: MCP-Protocol-Version ${JSON.stringify(header)} does not match _meta ${META_PROTOCOL_VERSION} ${JSON.stringify(declared)}.`,
+			id,
+		);
 	}
 	const requested = typeof declared === "string" ? declared : header;
 	if (requested !== undefined && requested !== MODERN_VERSION) {
-		return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", id, { supported: [...SUPPORTED_VERSIONS], requested });
+		return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", id, {
+			supported: [...SUPPORTED_VERSIONS],
+			requested,
+		});
 	}
 	const capabilities = meta[META_CLIENT_CAPABILITIES];
-	const missing = [typeof declared === "string" ? null : META_PROTOCOL_VERSION, isRecord(capabilities) ? null : META_CLIENT_CAPABILITIES].filter((key) => key !== null);
+	const missing = [
+		typeof declared === "string" ? null : META_PROTOCOL_VERSION,
+		isRecord(capabilities) ? null : META_CLIENT_CAPABILITIES,
+	].filter((key) => key !== null);
 	if (missing.length > 0) {
-		return refuse(400, INVALID_PARAMS, `Invalid params: every 2026-07-28 request carries ${missing.join(" and ")} in params._meta (the ${missing.length === 1 ? "field is" : "fields are"} missing or not of the right type).`, id, { missing });
+		return refuse(
+			400,
+			INVALID_PARAMS,
+			`Invalid params: every 2026-07-28 request carries ${missing.join(" and ")} in params._meta (the ${missing.length === 1 ? "field is" : "fields are"} missing or not of the right type).`,
+			id,
+			{ missing },
+		);
 	}
 	const mismatch = headerMismatch(headers, message.method, params, header);
 	if (mismatch !== null) return refuse(400, HEADER_MISMATCH, `Header mismatch: ${mismatch}`, id);
-	return { ok: true, request: { id, method: message.method, params, version: MODERN_VERSION, clientCapabilities: capabilities as Record<string, unknown> } };
+	return {
+		ok: true,
+		request: {
+			id,
+			method: message.method,
+			params,
+			version: MODERN_VERSION,
+			clientCapabilities: capabilities as Record<string, unknown>,
+		},
+	};
 }
 
 /** What is wrong with the headers that mirror the body, or null when they all match. */
-function headerMismatch(headers: Headers, method: string, params: Record<string, unknown>, version: string | undefined): string | null {
+function headerMismatch(
+	headers: Headers,
+	method: string,
+	params: Record<string, unknown>,
+	version: string | undefined,
+): string | null {
 	if (version === undefined) return "the MCP-Protocol-Version header is missing.";
 	const sentMethod = headerOf(headers, "mcp-method");
 	if (sentMethod === undefined) return "the Mcp-Method header is missing.";
-	if (sentMethod !== method) return `Mcp-Method ${JSON.stringify(sentMethod)} does not match the body's method ${JSON.stringify(method)}.`;
+	if (sentMethod !== method)
+		return `Mcp-Method ${JSON.stringify(sentMethod)} does not match the body's method ${JSON.stringify(method)}.`;
 	const field = NAMED_BY[method];
 	if (field === undefined) return null;
 	const sentName = headerOf(headers, "mcp-name");
@@ -131,6 +181,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function refuse(status: number, code: number, message: string, id: string | number | null, data?: Record<string, unknown>): ModernCheck {
+function refuse(
+	status: number,
+	code: number,
+	message: string,
+	id: string | number | null,
+	data?: Record<string, unknown>,
+): ModernCheck {
 	return { ok: false, refusal: { status, code, message, id, ...(data ? { data } : {}) } };
 }

@@ -37,23 +37,46 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 	const protocol = server.server;
 	protocol.registerCapabilities({ resources: { subscribe: options.subscriptions !== null, listChanged: false } });
 	const answer = <T>(run: () => Promise<T>) => answered(run, options.onError);
-	protocol.setRequestHandler(ListResourcesRequestSchema, (request) => answer(() => listNoteResources(notes, actor(), request.params?.cursor)));
+	protocol.setRequestHandler(ListResourcesRequestSchema, (request) =>
+		answer(() => listNoteResources(notes, actor(), request.params?.cursor)),
+	);
 	protocol.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
 		Promise.resolve({
 			resourceTemplates: [
-				{ uriTemplate: NOTE_TEMPLATE, name: "note", description: "A note of the vault by its vault-relative path; reading it counts as your read (its revision is in _meta).", mimeType: "text/markdown" },
-				{ uriTemplate: CONFLICT_TEMPLATE, name: "conflict", description: "The record a refused write created (its id is the conflictId), as JSON.", mimeType: "application/json" },
+				{
+					uriTemplate: NOTE_TEMPLATE,
+					name: "note",
+					description:
+						"A note of the vault by its vault-relative path; reading it counts as your read (its revision is in _meta).",
+					mimeType: "text/markdown",
+				},
+				{
+					uriTemplate: CONFLICT_TEMPLATE,
+					name: "conflict",
+					description: "The record a refused write created (its id is the conflictId), as JSON.",
+					mimeType: "application/json",
+				},
 			],
 		}),
 	);
-	protocol.setRequestHandler(ReadResourceRequestSchema, (request) => answer(() => readResource(notes, actor(), request.params.uri)));
+	protocol.setRequestHandler(ReadResourceRequestSchema, (request) =>
+		answer(() => readResource(notes, actor(), request.params.uri)),
+	);
 	if (options.subscriptions === null) return;
-	const subscriptions = new NoteSubscriptions({ notes, actor, max: options.subscriptions.max, send: (uri) => protocol.sendResourceUpdated({ uri }) });
+	const subscriptions = new NoteSubscriptions({
+		notes,
+		actor,
+		max: options.subscriptions.max,
+		send: (uri) => protocol.sendResourceUpdated({ uri }),
+	});
 	protocol.setRequestHandler(SubscribeRequestSchema, (request) =>
 		answer(async () => {
 			const path = subscribable(notes, request.params.uri);
 			if (!(await subscriptions.add(path))) {
-				throw new McpError(ErrorCode.InvalidParams, `Not subscribed: this session already follows ${subscriptions.size} notes, the most it may. Unsubscribe from one first.`);
+				throw new McpError(
+					ErrorCode.InvalidParams,
+					`Not subscribed: this session already follows ${subscriptions.size} notes, the most it may. Unsubscribe from one first.`,
+				);
 			}
 			return {};
 		}),
@@ -77,10 +100,17 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 export function subscribable(notes: AgentNotes, uri: string): string {
 	const target = parseResourceUri(uri);
 	if (target.kind !== "note") {
-		throw new McpError(ErrorCode.InvalidParams, "Only notes (revision-guard://note/<path>) can be subscribed to. To wait for a conflict's outcome, call conflict_status with wait.", { uri });
+		throw new McpError(
+			ErrorCode.InvalidParams,
+			"Only notes (revision-guard://note/<path>) can be subscribed to. To wait for a conflict's outcome, call conflict_status with wait.",
+			{ uri },
+		);
 	}
 	const checked = validateVaultPath(target.path, notes.pathPolicy(), "note");
-	if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid note path ${JSON.stringify(target.path)}: ${checked.reason}`, { uri });
+	if (!checked.ok)
+		throw new McpError(ErrorCode.InvalidParams, `Invalid note path ${JSON.stringify(target.path)}: ${checked.reason}`, {
+			uri,
+		});
 	return checked.path;
 }
 
@@ -93,6 +123,9 @@ async function answered<T>(run: () => Promise<T>, onError?: (error: unknown) => 
 		const refused = vaultRefusalOf(error);
 		if (refused) throw new McpError(ErrorCode.InvalidParams, refused.message);
 		onError?.(error);
-		throw new McpError(ErrorCode.InternalError, "The server hit an unexpected error while handling this request; retry, and report it if it repeats.");
+		throw new McpError(
+			ErrorCode.InternalError,
+			"The server hit an unexpected error while handling this request; retry, and report it if it repeats.",
+		);
 	}
 }

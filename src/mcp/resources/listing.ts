@@ -17,7 +17,11 @@ export const PAGE_SIZE = 100;
 const PAGE_CHARS = 200_000;
 const CURSOR_PREFIX = "after:";
 
-export async function listNoteResources(notes: AgentNotes, actor: AgentActor, cursor: string | undefined): Promise<ListResourcesResult> {
+export async function listNoteResources(
+	notes: AgentNotes,
+	actor: AgentActor,
+	cursor: string | undefined,
+): Promise<ListResourcesResult> {
 	const after = cursor === undefined ? null : parseCursor(cursor);
 	// The first page opens with the OpenAPI document (openapi-spec.ts), in place of one note.
 	const resources: Resource[] = after === null ? [OPENAPI_SPEC_RESOURCE] : [];
@@ -52,7 +56,10 @@ function cursorAfter(path: string): string {
 function parseCursor(cursor: string): string {
 	const decoded = Buffer.from(cursor, "base64url").toString("utf8");
 	if (!decoded.startsWith(CURSOR_PREFIX) || cursorAfter(decoded.slice(CURSOR_PREFIX.length)) !== cursor) {
-		throw new McpError(ErrorCode.InvalidParams, "Invalid cursor: pass nextCursor exactly as the previous resources/list returned it, or omit it to start from the first note.");
+		throw new McpError(
+			ErrorCode.InvalidParams,
+			"Invalid cursor: pass nextCursor exactly as the previous resources/list returned it, or omit it to start from the first note.",
+		);
 	}
 	return decoded.slice(CURSOR_PREFIX.length);
 }

@@ -13,7 +13,8 @@ export const OPENAPI_SPEC_RESOURCE: Resource = {
 	uri: OPENAPI_SPEC_URI,
 	name: "openapi-spec",
 	mimeType: MIME_TYPE,
-	description: "The OpenAPI specification of this server's REST API (GET /openapi.yaml): every route, its parameters, answers and refusals.",
+	description:
+		"The OpenAPI specification of this server's REST API (GET /openapi.yaml): every route, its parameters, answers and refusals.",
 };
 
 export function readOpenApiSpec(): ReadResourceResult {

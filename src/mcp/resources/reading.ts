@@ -20,7 +20,10 @@ export async function readResource(notes: AgentNotes, actor: AgentActor, uri: st
 		case "conflict":
 			return readConflict(notes, actor, uri, target.id);
 		case "unknown":
-			throw notFound(uri, `Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path>, revision-guard://conflict/<id> and ${OPENAPI_SPEC_URI}. Call resources/list for the notes.`);
+			throw notFound(
+				uri,
+				`Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path>, revision-guard://conflict/<id> and ${OPENAPI_SPEC_URI}. Call resources/list for the notes.`,
+			);
 	}
 }
 
@@ -28,17 +31,43 @@ async function readNote(notes: AgentNotes, actor: AgentActor, uri: string, path:
 	const checked = validateVaultPath(path, notes.pathPolicy(), "note");
 	if (!checked.ok) throw notFound(uri, `Invalid note path ${JSON.stringify(path)}: ${checked.reason}`);
 	const read = await notes.read(actor, checked.path);
-	if (read.kind !== "read") throw notFound(uri, `There is no note at ${JSON.stringify(checked.path)}. Call resources/list for the notes there are.`);
+	if (read.kind !== "read")
+		throw notFound(
+			uri,
+			`There is no note at ${JSON.stringify(checked.path)}. Call resources/list for the notes there are.`,
+		);
 	return {
-		contents: [{ uri: noteUri(read.path), mimeType: noteMimeType(read.path), text: read.content, _meta: { path: read.path, revision: read.revision } }],
+		contents: [
+			{
+				uri: noteUri(read.path),
+				mimeType: noteMimeType(read.path),
+				text: read.content,
+				_meta: { path: read.path, revision: read.revision },
+			},
+		],
 	};
 }
 
 function readConflict(notes: AgentNotes, actor: AgentActor, uri: string, id: string): ReadResourceResult {
 	const record = notes.conflict(actor, id);
-	if (!record) throw notFound(uri, `There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
-	const links = { noteUri: noteUri(record.path), ...(record.backupPath ? { backupUri: noteUri(record.backupPath) } : {}) };
-	return { contents: [{ uri: conflictUri(record.id), mimeType: "application/json", text: JSON.stringify({ ...conflictForAgents(record), ...links }) }] };
+	if (!record)
+		throw notFound(
+			uri,
+			`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`,
+		);
+	const links = {
+		noteUri: noteUri(record.path),
+		...(record.backupPath ? { backupUri: noteUri(record.backupPath) } : {}),
+	};
+	return {
+		contents: [
+			{
+				uri: conflictUri(record.id),
+				mimeType: "application/json",
+				text: JSON.stringify({ ...conflictForAgents(record), ...links }),
+			},
+		],
+	};
 }
 
 /**

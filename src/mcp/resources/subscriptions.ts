@@ -37,7 +37,11 @@ export class NoteSubscriptions {
 		const now = await this.deps.notes.read(this.deps.actor(), path, { head: true });
 		if (!this.known.has(path) && this.known.size >= this.max) return false;
 		this.known.set(path, now.kind === "missing" ? null : now.revision);
-		this.unsubscribe ??= this.deps.notes.onNoteChanged(this.deps.actor, (change) => this.changed(change), (changed) => this.known.has(changed));
+		this.unsubscribe ??= this.deps.notes.onNoteChanged(
+			this.deps.actor,
+			(change) => this.changed(change),
+			(changed) => this.known.has(changed),
+		);
 		return true;
 	}
 
@@ -63,7 +67,9 @@ export class NoteSubscriptions {
 
 	private changed(change: NoteChange): void {
 		if (!this.known.has(change.path)) return;
-		const own = this.deps.ownChange ? this.deps.ownChange(change) : change.by?.kind === "agent" && change.by.client !== undefined && change.by.client === this.deps.actor().client;
+		const own = this.deps.ownChange
+			? this.deps.ownChange(change)
+			: change.by?.kind === "agent" && change.by.client !== undefined && change.by.client === this.deps.actor().client;
 		const news = this.known.get(change.path) !== change.revision;
 		this.known.set(change.path, change.revision);
 		if (own || !news) return;

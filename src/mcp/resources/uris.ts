@@ -24,8 +24,10 @@ export function conflictUri(id: string): string {
 /** What a URI names; the path is still to be checked against the path policy, as any tool's path is. */
 export function parseResourceUri(uri: string): ParsedUri {
 	try {
-		if (uri.startsWith(NOTE_PREFIX)) return { kind: "note", path: uri.slice(NOTE_PREFIX.length).split("/").map(decodeURIComponent).join("/") };
-		if (uri.startsWith(CONFLICT_PREFIX)) return { kind: "conflict", id: decodeURIComponent(uri.slice(CONFLICT_PREFIX.length)) };
+		if (uri.startsWith(NOTE_PREFIX))
+			return { kind: "note", path: uri.slice(NOTE_PREFIX.length).split("/").map(decodeURIComponent).join("/") };
+		if (uri.startsWith(CONFLICT_PREFIX))
+			return { kind: "conflict", id: decodeURIComponent(uri.slice(CONFLICT_PREFIX.length)) };
 	} catch {
 		// A malformed percent-escape names nothing.
 	}

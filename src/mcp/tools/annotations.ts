@@ -13,7 +13,12 @@ import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 export const READS: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
 /** append_note: only adds text, and a repeat adds it again. */
-export const APPENDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const APPENDS: ToolAnnotations = {
+	readOnlyHint: false,
+	destructiveHint: false,
+	idempotentHint: false,
+	openWorldHint: false,
+};
 
 /**
  * write_note, patch_note, edit_note. Not idempotent: a repeat changes nothing only if nobody touched the note in
@@ -21,23 +26,43 @@ export const APPENDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: 
  * conflict record for the person, or with merge: "auto" merges again; a patch that appends, or an edit whose new text
  * contains its old text, applies again.
  */
-export const REWRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+export const REWRITES: ToolAnnotations = {
+	readOnlyHint: false,
+	destructiveHint: true,
+	idempotentHint: false,
+	openWorldHint: false,
+};
 
 /**
  * delete_note. Idempotent: the revision names exactly the content to delete, so a repeat finds the note gone (not
  * found) or changed (refused, and a refused delete keeps nothing), and has no further effect.
  */
-export const DELETES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+export const DELETES: ToolAnnotations = {
+	readOnlyHint: false,
+	destructiveHint: true,
+	idempotentHint: true,
+	openWorldHint: false,
+};
 
 /**
  * move_note. Destructive: with overwrite it replaces the note at the destination (to the trash), and inside Obsidian
  * it changes the notes that link to the moved one. Idempotent: the revision names exactly the note to move, so a
  * repeat finds it gone from its path (not found) and has no further effect.
  */
-export const MOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+export const MOVES: ToolAnnotations = {
+	readOnlyHint: false,
+	destructiveHint: true,
+	idempotentHint: true,
+	openWorldHint: false,
+};
 
 /**
  * copy_note. Destructive: with overwrite it replaces the note at the destination. Not idempotent: a repeat with
  * overwrite, held to this session's read of the copy, copies the note again if it changed in between.
  */
-export const COPIES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+export const COPIES: ToolAnnotations = {
+	readOnlyHint: false,
+	destructiveHint: true,
+	idempotentHint: false,
+	openWorldHint: false,
+};

@@ -24,30 +24,40 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 				path: z.string().describe('Vault-relative note path, e.g. "Inbox/Log.md".'),
 				content: z.string().describe("The text to add at the end."),
 			},
-			outputSchema: { path: z.string(), revision: z.string().optional().describe("The note's revision after the append (a part token, part.…, unless you had read the note whole just before). Absent when the append waits for the person as a proposal (proposalId)."), ...PROPOSAL_OUTPUT },
+			outputSchema: {
+				path: z.string(),
+				revision: z
+					.string()
+					.optional()
+					.describe(
+						"The note's revision after the append (a part token, part.…, unless you had read the note whole just before). Absent when the append waits for the person as a proposal (proposalId).",
+					),
+				...PROPOSAL_OUTPUT,
+			},
 			annotations: APPENDS,
 		},
-		({ path, content }) => guarded(context, async () => {
-			const notePath = checkPath(context, path, "note");
-			const outcome = await context.notes.write({
-				path: notePath,
-				operation: { kind: "append", body: content },
-				ifMatch: { kind: "absent" },
-				ifNoneMatch: { kind: "absent" },
-				actor: context.actor(),
-			});
-			switch (outcome.kind) {
-				case "written":
-				case "unchanged":
-					return ok({ path: notePath, revision: tokenFor(outcome.revision, outcome.sight) });
-				case "refused":
-					return refusalResult(notePath, outcome, "append_note", context);
-				case "proposed":
-					return proposedResult(outcome);
-				case "deleted":
-				case "inapplicable":
-					throw new Error(`an append cannot end as "${outcome.kind}"`);
-			}
-		}),
+		({ path, content }) =>
+			guarded(context, async () => {
+				const notePath = checkPath(context, path, "note");
+				const outcome = await context.notes.write({
+					path: notePath,
+					operation: { kind: "append", body: content },
+					ifMatch: { kind: "absent" },
+					ifNoneMatch: { kind: "absent" },
+					actor: context.actor(),
+				});
+				switch (outcome.kind) {
+					case "written":
+					case "unchanged":
+						return ok({ path: notePath, revision: tokenFor(outcome.revision, outcome.sight) });
+					case "refused":
+						return refusalResult(notePath, outcome, "append_note", context);
+					case "proposed":
+						return proposedResult(outcome);
+					case "deleted":
+					case "inapplicable":
+						throw new Error(`an append cannot end as "${outcome.kind}"`);
+				}
+			}),
 	);
 }

@@ -25,13 +25,21 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			description: CONFLICT_STATUS_DESCRIPTION,
 			inputSchema: {
 				id: z.string().min(1).describe("The conflictId a refused write reported."),
-				wait: z.number().min(0).max(MAX_WAIT_SECONDS).optional().describe("Seconds to wait for the status to change (long-poll)."),
+				wait: z
+					.number()
+					.min(0)
+					.max(MAX_WAIT_SECONDS)
+					.optional()
+					.describe("Seconds to wait for the status to change (long-poll)."),
 			},
 			outputSchema: {
 				id: z.string(),
 				path: z.string(),
 				reason: z.enum(CONFLICT_REASONS as [ConflictReason, ...ConflictReason[]]),
-				source: z.enum(["outside"]).optional().describe("outside: another program saved the file directly; nothing was refused."),
+				source: z
+					.enum(["outside"])
+					.optional()
+					.describe("outside: another program saved the file directly; nothing was refused."),
 				sentRevision: nullableString,
 				currentRevision: nullableString,
 				proposedRevision: z.string(),
@@ -46,15 +54,20 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			},
 			annotations: READS,
 		},
-		({ id, wait }, extra) => guarded(context, async () => {
-			const record = context.notes.conflict(context.actor(), id);
-			if (!record) return fail(`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
-			// Counted per key, across its sessions: one key cannot take every slot by opening more sessions.
-			const outcome = await context.notes.awaitConflictStatus(record, (wait ?? 0) * 1000, context.key, extra.signal);
-			if (outcome.kind === "too-many") {
-				return fail(`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`, { error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds });
-			}
-			return ok({ ...conflictForAgents(outcome.record) });
-		}),
+		({ id, wait }, extra) =>
+			guarded(context, async () => {
+				const record = context.notes.conflict(context.actor(), id);
+				if (!record)
+					return fail(`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
+				// Counted per key, across its sessions: one key cannot take every slot by opening more sessions.
+				const outcome = await context.notes.awaitConflictStatus(record, (wait ?? 0) * 1000, context.key, extra.signal);
+				if (outcome.kind === "too-many") {
+					return fail(
+						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`,
+						{ error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds },
+					);
+				}
+				return ok({ ...conflictForAgents(outcome.record) });
+			}),
 	);
 }

@@ -83,14 +83,26 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 	} catch (error) {
 		if (error instanceof ToolFailure) return error.result;
 		const refused = vaultRefusalOf(error);
-		if (refused) return fail(`${refused.message} Nothing was read or written.`, { error: refused.kind, reason: refused.reason, path: refused.path, ...(refused.existing ? { existing: refused.existing } : {}) });
+		if (refused)
+			return fail(`${refused.message} Nothing was read or written.`, {
+				error: refused.kind,
+				reason: refused.reason,
+				path: refused.path,
+				...(refused.existing ? { existing: refused.existing } : {}),
+			});
 		context.onError?.(error);
-		return fail("The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.");
+		return fail(
+			"The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.",
+		);
 	}
 }
 
 /** The WriteRequest field for a call's arrival-time held revision (absent when none was captured). */
-export function heldAt(context: ToolContext, requestId: string | number, path: string): { heldRevision?: HeldRead | null } {
+export function heldAt(
+	context: ToolContext,
+	requestId: string | number,
+	path: string,
+): { heldRevision?: HeldRead | null } {
 	const held = context.heldAtArrival?.(requestId, path);
 	return held === undefined ? {} : { heldRevision: held };
 }

@@ -23,19 +23,20 @@ export function registerDeleteNote(server: McpServer, context: ToolContext): voi
 			outputSchema: { path: z.string(), deleted: z.boolean() },
 			annotations: DELETES,
 		},
-		({ path, revision }, extra) => guarded(context, async () => {
-			const notePath = checkPath(context, path, "note");
-			const outcome = await context.notes.write({
-				path: notePath,
-				operation: { kind: "delete" },
-				ifMatch: ifMatchOf(revision),
-				ifNoneMatch: { kind: "absent" },
-				actor: context.actor(),
-				...heldAt(context, extra.requestId, notePath),
-			});
-			if (outcome.kind === "refused") return refusalResult(notePath, outcome, "delete_note");
-			if (outcome.kind !== "deleted") throw new Error(`a delete ended as "${outcome.kind}"`);
-			return ok({ path: notePath, deleted: true });
-		}),
+		({ path, revision }, extra) =>
+			guarded(context, async () => {
+				const notePath = checkPath(context, path, "note");
+				const outcome = await context.notes.write({
+					path: notePath,
+					operation: { kind: "delete" },
+					ifMatch: ifMatchOf(revision),
+					ifNoneMatch: { kind: "absent" },
+					actor: context.actor(),
+					...heldAt(context, extra.requestId, notePath),
+				});
+				if (outcome.kind === "refused") return refusalResult(notePath, outcome, "delete_note");
+				if (outcome.kind !== "deleted") throw new Error(`a delete ended as "${outcome.kind}"`);
+				return ok({ path: notePath, deleted: true });
+			}),
 	);
 }

@@ -22,7 +22,10 @@ export const EDIT_NOTE_DESCRIPTION =
 const edit = z.object({
 	old_string: z.string().describe("The exact text to replace, as it is in the note (not empty)."),
 	new_string: z.string().describe("The text to put in its place (literal)."),
-	replace_all: z.boolean().optional().describe("true: replace every occurrence of old_string (otherwise it must occur exactly once)."),
+	replace_all: z
+		.boolean()
+		.optional()
+		.describe("true: replace every occurrence of old_string (otherwise it must occur exactly once)."),
 });
 
 export function registerEditNote(server: McpServer, context: ToolContext): void {
@@ -34,21 +37,42 @@ export function registerEditNote(server: McpServer, context: ToolContext): void 
 			inputSchema: {
 				path: z.string().describe('Vault-relative note path, e.g. "Projects/Plan.md".'),
 				edits: z.array(edit).min(1).max(MAX_EDITS).describe(`The replacements, applied in order (1 to ${MAX_EDITS}).`),
-				revision: z.string().min(1).optional().describe("Optional: the revision from your last read_note; the edits are then refused if the note changed since."),
+				revision: z
+					.string()
+					.min(1)
+					.optional()
+					.describe(
+						"Optional: the revision from your last read_note; the edits are then refused if the note changed since.",
+					),
 			},
-			outputSchema: { path: z.string(), revision: z.string().optional().describe("The note's new revision. Absent when the edit waits for the person as a proposal (proposalId)."), ...PROPOSAL_OUTPUT },
+			outputSchema: {
+				path: z.string(),
+				revision: z
+					.string()
+					.optional()
+					.describe("The note's new revision. Absent when the edit waits for the person as a proposal (proposalId)."),
+				...PROPOSAL_OUTPUT,
+			},
 			annotations: REWRITES,
 		},
-		({ path, edits, revision }) => guarded(context, async () => {
-			const notePath = checkPath(context, path, "note");
-			const outcome = await context.notes.write({
-				path: notePath,
-				operation: { kind: "edit", edits: edits.map((one) => ({ old: one.old_string, new: one.new_string, replaceAll: one.replace_all === true })) },
-				ifMatch: ifMatchOf(revision),
-				ifNoneMatch: { kind: "absent" },
-				actor: context.actor(),
-			});
-			return inPlaceChangeResult(notePath, outcome, "edit_note", context);
-		}),
+		({ path, edits, revision }) =>
+			guarded(context, async () => {
+				const notePath = checkPath(context, path, "note");
+				const outcome = await context.notes.write({
+					path: notePath,
+					operation: {
+						kind: "edit",
+						edits: edits.map((one) => ({
+							old: one.old_string,
+							new: one.new_string,
+							replaceAll: one.replace_all === true,
+						})),
+					},
+					ifMatch: ifMatchOf(revision),
+					ifNoneMatch: { kind: "absent" },
+					actor: context.actor(),
+				});
+				return inPlaceChangeResult(notePath, outcome, "edit_note", context);
+			}),
 	);
 }

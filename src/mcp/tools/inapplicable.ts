@@ -12,15 +12,32 @@ import { revisionField, tokenFor } from "../../core/revision-tokens";
 
 type Inapplicable = Extract<WriteOutcome, { kind: "inapplicable" }>;
 
-export function inapplicableResult(path: string, outcome: Inapplicable, tool: "edit_note" | "patch_note"): CallToolResult {
+export function inapplicableResult(
+	path: string,
+	outcome: Inapplicable,
+	tool: "edit_note" | "patch_note",
+): CallToolResult {
 	const { reason, detail, currentRevision, currentSight } = outcome;
 	const quoted = JSON.stringify(path);
 	const reread = `call read_note {"path":${quoted}} to see the note as it is now, then call ${tool} again`;
 	const next = nextStep(reason, tool, reread, quoted);
-	return fail(`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`, { error: inapplicableCode(reason, tool === "edit_note" ? "edit" : "patch"), reason, path, ...revisionField("currentRevision", currentRevision, currentSight) });
+	return fail(
+		`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`,
+		{
+			error: inapplicableCode(reason, tool === "edit_note" ? "edit" : "patch"),
+			reason,
+			path,
+			...revisionField("currentRevision", currentRevision, currentSight),
+		},
+	);
 }
 
-function nextStep(reason: Inapplicable["reason"], tool: "edit_note" | "patch_note", reread: string, quoted: string): string {
+function nextStep(
+	reason: Inapplicable["reason"],
+	tool: "edit_note" | "patch_note",
+	reread: string,
+	quoted: string,
+): string {
 	switch (reason) {
 		case "target-not-found":
 			return tool === "edit_note"
@@ -44,7 +61,12 @@ function nextStep(reason: Inapplicable["reason"], tool: "edit_note" | "patch_not
 }
 
 /** The answer to an edit or a patch: both change an existing note in place, so they end, and are answered, alike. */
-export async function inPlaceChangeResult(path: string, outcome: WriteOutcome, tool: "edit_note" | "patch_note", context: ToolContext): Promise<CallToolResult> {
+export async function inPlaceChangeResult(
+	path: string,
+	outcome: WriteOutcome,
+	tool: "edit_note" | "patch_note",
+	context: ToolContext,
+): Promise<CallToolResult> {
 	switch (outcome.kind) {
 		case "written":
 		case "unchanged":
@@ -55,7 +77,10 @@ export async function inPlaceChangeResult(path: string, outcome: WriteOutcome, t
 			return proposedResult(outcome);
 		case "refused":
 			if (outcome.refusal.reason === "not-found") {
-				return fail(`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`, { error: refusalCode(outcome.refusal), path });
+				return fail(
+					`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`,
+					{ error: refusalCode(outcome.refusal), path },
+				);
 			}
 			return refusalResult(path, outcome, tool, context);
 		case "deleted":

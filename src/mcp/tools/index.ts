@@ -28,7 +28,24 @@ declare const __VERSION__: string | undefined;
 export const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
 
 /** The tool names are part of the contract with agents. */
-export const TOOL_NAMES = ["read_note", "note_outline", "edit_note", "patch_note", "write_note", "append_note", "delete_note", "move_note", "copy_note", "list_notes", "note_changes", "conflict_status", "proposal_status", "list_tags", "search_notes", "query_notes"] as const;
+export const TOOL_NAMES = [
+	"read_note",
+	"note_outline",
+	"edit_note",
+	"patch_note",
+	"write_note",
+	"append_note",
+	"delete_note",
+	"move_note",
+	"copy_note",
+	"list_notes",
+	"note_changes",
+	"conflict_status",
+	"proposal_status",
+	"list_tags",
+	"search_notes",
+	"query_notes",
+] as const;
 
 export const INSTRUCTIONS =
 	"This server edits an Obsidian vault without ever silently overwriting what a person wrote. read_note returns a note's content and its " +
@@ -42,7 +59,10 @@ export const INSTRUCTIONS =
 /** `toolSet`: which set the client sees listed (tool-visibility.ts), which decides what the instructions speak of. */
 export function createMcpServer(context: ToolContext, toolSet: "revision-guard" | "lra" = "revision-guard"): McpServer {
 	const instructions = toolSet === "lra" ? LRA_INSTRUCTIONS : INSTRUCTIONS;
-	const server = new McpServer({ name: "revision-guard", version: VERSION }, { capabilities: { tools: {} }, instructions });
+	const server = new McpServer(
+		{ name: "revision-guard", version: VERSION },
+		{ capabilities: { tools: {} }, instructions },
+	);
 	registerReadNote(server, context);
 	registerNoteOutline(server, context);
 	registerEditNote(server, context);

@@ -18,22 +18,49 @@ export function registerListNotes(server: McpServer, context: ToolContext): void
 		{
 			title: "List notes in a folder",
 			description: LIST_NOTES_DESCRIPTION,
-			inputSchema: { folder: z.string().optional().describe('Vault-relative folder, e.g. "Projects"; omit (or "") for the vault root.') },
+			inputSchema: {
+				folder: z
+					.string()
+					.optional()
+					.describe('Vault-relative folder, e.g. "Projects"; omit (or "") for the vault root.'),
+			},
 			outputSchema: {
 				folder: z.string(),
-				notes: z.array(z.object({ path: z.string(), changeTag: z.string().describe("Changes whenever the note does; not a revision (it passes no write)."), size: z.number(), mtime: z.number() })),
+				notes: z.array(
+					z.object({
+						path: z.string(),
+						changeTag: z.string().describe("Changes whenever the note does; not a revision (it passes no write)."),
+						size: z.number(),
+						mtime: z.number(),
+					}),
+				),
 				folders: z.array(z.string()).describe("Sub-folders (vault-relative paths), not listed recursively."),
 			},
 			annotations: READS,
 		},
-		({ folder }) => guarded(context, async () => {
-			const folderPath = checkPath(context, folder ?? "", "folder");
-			const listed = await context.notes.listFolder(context.actor(), folderPath);
-			if (!listed) return fail(`There is no folder ${JSON.stringify(folderPath)}. Call list_notes without a folder to see the vault root.`);
-			// Only what the tools would serve: notes of a served type (readable ones), and sub-folders.
-			const folders = listed.filter((entry) => entry.type === "folder").map((entry) => entry.path.replace(/\/$/, ""));
-			const notes = listed.flatMap((entry) => (entry.revision !== undefined && entry.stat ? [{ path: entry.path, changeTag: changeTagOf(entry.revision), size: entry.stat.size, mtime: entry.stat.mtime }] : []));
-			return ok({ folder: folderPath, notes, folders });
-		}),
+		({ folder }) =>
+			guarded(context, async () => {
+				const folderPath = checkPath(context, folder ?? "", "folder");
+				const listed = await context.notes.listFolder(context.actor(), folderPath);
+				if (!listed)
+					return fail(
+						`There is no folder ${JSON.stringify(folderPath)}. Call list_notes without a folder to see the vault root.`,
+					);
+				// Only what the tools would serve: notes of a served type (readable ones), and sub-folders.
+				const folders = listed.filter((entry) => entry.type === "folder").map((entry) => entry.path.replace(/\/$/, ""));
+				const notes = listed.flatMap((entry) =>
+					entry.revision !== undefined && entry.stat
+						? [
+								{
+									path: entry.path,
+									changeTag: changeTagOf(entry.revision),
+									size: entry.stat.size,
+									mtime: entry.stat.mtime,
+								},
+							]
+						: [],
+				);
+				return ok({ folder: folderPath, notes, folders });
+			}),
 	);
 }

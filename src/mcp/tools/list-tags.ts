@@ -28,17 +28,30 @@ export function registerListTags(server: McpServer, context: ToolContext): void 
 			description: LIST_TAGS_DESCRIPTION,
 			inputSchema: {
 				after: z.string().optional().describe("Start after this tag name: `next` from the previous page."),
-				limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many tags (default ${DEFAULT_LIMIT}).`),
+				limit: z
+					.number()
+					.int()
+					.min(1)
+					.max(MAX_LIMIT)
+					.optional()
+					.describe(`At most this many tags (default ${DEFAULT_LIMIT}).`),
 			},
 			outputSchema: {
-				tags: z.array(z.object({ name: z.string(), count: z.number().describe("Uses across the vault, nested tags included.") })),
+				tags: z.array(
+					z.object({ name: z.string(), count: z.number().describe("Uses across the vault, nested tags included.") }),
+				),
 				next: z.string().optional().describe("Present when more tags follow: pass it as `after`."),
 			},
 			annotations: READS,
 		},
-		({ after, limit }) => guarded(context, async () => {
-			const page = tagPage(await context.notes.facts.tags(context.actor()), { ...(after === undefined ? {} : { after }), limit: limit ?? DEFAULT_LIMIT, maxChars: PAGE_CHARS });
-			return ok({ tags: page.tags, ...(page.next === undefined ? {} : { next: page.next }) });
-		}),
+		({ after, limit }) =>
+			guarded(context, async () => {
+				const page = tagPage(await context.notes.facts.tags(context.actor()), {
+					...(after === undefined ? {} : { after }),
+					limit: limit ?? DEFAULT_LIMIT,
+					maxChars: PAGE_CHARS,
+				});
+				return ok({ tags: page.tags, ...(page.next === undefined ? {} : { next: page.next }) });
+			}),
 	);
 }

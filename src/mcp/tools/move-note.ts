@@ -22,43 +22,86 @@ export function registerMoveNote(server: McpServer, context: ToolContext): void 
 			description: MOVE_NOTE_DESCRIPTION,
 			inputSchema: {
 				path: z.string().describe('The note to move, e.g. "Inbox/Draft.md".'),
-				destination: z.string().describe('Its new path, e.g. "Projects/Plan.md", or a folder ending in "/" to keep its name.'),
-				revision: z.string().min(1).optional().describe("The revision from your last read_note of the note (with a session, its last read is used when omitted)."),
-				overwrite: z.boolean().optional().describe("true: replace a note at the destination (needs destination_revision, or this session's read of it). It goes to the trash, undoably."),
-				destination_revision: z.string().min(1).optional().describe("With overwrite: the revision from your last read_note of the note at the destination."),
+				destination: z
+					.string()
+					.describe('Its new path, e.g. "Projects/Plan.md", or a folder ending in "/" to keep its name.'),
+				revision: z
+					.string()
+					.min(1)
+					.optional()
+					.describe(
+						"The revision from your last read_note of the note (with a session, its last read is used when omitted).",
+					),
+				overwrite: z
+					.boolean()
+					.optional()
+					.describe(
+						"true: replace a note at the destination (needs destination_revision, or this session's read of it). It goes to the trash, undoably.",
+					),
+				destination_revision: z
+					.string()
+					.min(1)
+					.optional()
+					.describe("With overwrite: the revision from your last read_note of the note at the destination."),
 			},
 			outputSchema: {
 				path: z.string().describe("Where the note is now."),
 				from: z.string(),
-				revision: z.string().optional().describe("The note's revision, when you had it whole and it arrived unchanged: pass it to your next write."),
-				changeTag: z.string().optional().describe("Instead of revision, when the move changed the note (Obsidian rewrote its own links) or you had not read it whole: call read_note before writing it."),
-				rewritten: z.array(z.string()).describe("Notes whose links to it Obsidian rewrote (your writes; undone with the move). Always empty headless."),
+				revision: z
+					.string()
+					.optional()
+					.describe("The note's revision, when you had it whole and it arrived unchanged: pass it to your next write."),
+				changeTag: z
+					.string()
+					.optional()
+					.describe(
+						"Instead of revision, when the move changed the note (Obsidian rewrote its own links) or you had not read it whole: call read_note before writing it.",
+					),
+				rewritten: z
+					.array(z.string())
+					.describe(
+						"Notes whose links to it Obsidian rewrote (your writes; undone with the move). Always empty headless.",
+					),
 			},
 			annotations: MOVES,
 		},
-		({ path, destination, revision, overwrite, destination_revision: destinationRevision }, extra) => guarded(context, async () => {
-			const from = checkPath(context, path, "note");
-			const to = checkDestination(context, destination, from);
-			const held = heldAt(context, extra.requestId, from);
-			const outcome = await context.notes.move({
-				from,
-				to,
-				ifMatch: ifMatchOf(revision),
-				overwrite: overwrite === true,
-				destinationIfMatch: ifMatchOf(destinationRevision),
-				actor: context.actor(),
-				...(held.heldRevision !== undefined ? { heldRevision: held.heldRevision } : {}),
-			});
-			switch (outcome.kind) {
-				case "moved":
-					return ok({ path: outcome.to, from, ...revisionField("revision", outcome.revision, outcome.sight), rewritten: outcome.rewritten.map((note) => note.path) });
-				case "same-path":
-					return ok({ path: outcome.path, from, ...revisionField("revision", outcome.revision, "none"), rewritten: [] });
-				case "missing":
-					return fail(`There is no note at ${JSON.stringify(from)}; nothing was moved. Call list_notes to see what is there.`, { error: "not-found", path: from });
-				case "refused":
-					return relocationRefusalResult(outcome, from, "move_note");
-			}
-		}),
+		({ path, destination, revision, overwrite, destination_revision: destinationRevision }, extra) =>
+			guarded(context, async () => {
+				const from = checkPath(context, path, "note");
+				const to = checkDestination(context, destination, from);
+				const held = heldAt(context, extra.requestId, from);
+				const outcome = await context.notes.move({
+					from,
+					to,
+					ifMatch: ifMatchOf(revision),
+					overwrite: overwrite === true,
+					destinationIfMatch: ifMatchOf(destinationRevision),
+					actor: context.actor(),
+					...(held.heldRevision !== undefined ? { heldRevision: held.heldRevision } : {}),
+				});
+				switch (outcome.kind) {
+					case "moved":
+						return ok({
+							path: outcome.to,
+							from,
+							...revisionField("revision", outcome.revision, outcome.sight),
+							rewritten: outcome.rewritten.map((note) => note.path),
+						});
+					case "same-path":
+						return ok({
+							path: outcome.path,
+							from,
+							...revisionField("revision", outcome.revision, "none"),
+							rewritten: [],
+						});
+					case "missing":
+						return fail(
+							`There is no note at ${JSON.stringify(from)}; nothing was moved. Call list_notes to see what is there.`,
+							{ error: "not-found", path: from },
+						);
+					case "refused":
+						return relocationRefusalResult(outcome, from, "move_note");
+				}
+			}),
 	);
 }

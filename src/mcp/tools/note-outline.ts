@@ -30,7 +30,9 @@ export function registerNoteOutline(server: McpServer, context: ToolContext): vo
 			inputSchema: { path: z.string().describe('Vault-relative note path, e.g. "Projects/Plan.md".') },
 			outputSchema: {
 				path: z.string(),
-				headings: z.array(z.object({ target: z.string().describe("patch_note's target for this heading."), level: z.number() })),
+				headings: z.array(
+					z.object({ target: z.string().describe("patch_note's target for this heading."), level: z.number() }),
+				),
 				blocks: z.array(z.string()).describe("Block ids (without ^), patch_note targets with target_type block."),
 				frontmatterFields: z.array(z.string()),
 				revision: z.string().describe("Pass as patch_note's `revision`; it does not pass write_note or delete_note."),
@@ -38,12 +40,18 @@ export function registerNoteOutline(server: McpServer, context: ToolContext): vo
 			},
 			annotations: READS,
 		},
-		({ path }) => guarded(context, async () => {
-			const notePath = checkPath(context, path, "note");
-			// A read of part of the note (its structure): it may stand behind a patch, never behind replacing the note.
-			const read = await context.notes.read(context.actor(), notePath, { part: true });
-			if (read.kind !== "read") return fail(`There is no note at ${JSON.stringify(notePath)}. Call list_notes to see what the folder holds.`);
-			return ok({ path: read.path, ...noteOutline(read.content, MAX_ITEMS, MAX_TARGET_CHARS), revision: partTokenOf(read.revision) });
-		}),
+		({ path }) =>
+			guarded(context, async () => {
+				const notePath = checkPath(context, path, "note");
+				// A read of part of the note (its structure): it may stand behind a patch, never behind replacing the note.
+				const read = await context.notes.read(context.actor(), notePath, { part: true });
+				if (read.kind !== "read")
+					return fail(`There is no note at ${JSON.stringify(notePath)}. Call list_notes to see what the folder holds.`);
+				return ok({
+					path: read.path,
+					...noteOutline(read.content, MAX_ITEMS, MAX_TARGET_CHARS),
+					revision: partTokenOf(read.revision),
+				});
+			}),
 	);
 }

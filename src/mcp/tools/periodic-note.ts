@@ -28,21 +28,35 @@ export function registerPeriodicNote(server: McpServer, context: ToolContext): v
 			description: PERIODIC_NOTE_DESCRIPTION,
 			inputSchema: {
 				period: z.enum(PERIODS).describe("daily, weekly, monthly, quarterly or yearly."),
-				date: z.string().regex(/^\d{4}-\d{1,2}-\d{1,2}$/).optional().describe("A day as YYYY-MM-DD (default: today)."),
+				date: z
+					.string()
+					.regex(/^\d{4}-\d{1,2}-\d{1,2}$/)
+					.optional()
+					.describe("A day as YYYY-MM-DD (default: today)."),
 				create: z.boolean().optional().describe("true: create the note from its template when it does not exist yet."),
 			},
 			outputSchema: { path: z.string(), period: z.string(), exists: z.boolean(), created: z.boolean() },
 			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 		},
-		({ period, date, create }) => guarded(context, async () => {
-			const [year, month, day] = (date ?? "").split("-").map(Number);
-			const resolved = context.notes.periodic.resolve(period, date === undefined ? undefined : { year: year!, month: month!, day: day! });
-			if (resolved.kind !== "resolved") return fail(periodicFailure(resolved));
-			if (create !== true) return ok({ path: resolved.path, period, exists: await context.notes.periodic.exists(context.actor(), resolved), created: false });
-			const ensured = await context.notes.periodic.ensure(context.actor(), resolved);
-			if (ensured.kind === "refused") return ensureRefused(period, resolved.path, ensured.outcome);
-			return ok({ path: resolved.path, period, exists: true, created: ensured.kind === "created" });
-		}),
+		({ period, date, create }) =>
+			guarded(context, async () => {
+				const [year, month, day] = (date ?? "").split("-").map(Number);
+				const resolved = context.notes.periodic.resolve(
+					period,
+					date === undefined ? undefined : { year: year!, month: month!, day: day! },
+				);
+				if (resolved.kind !== "resolved") return fail(periodicFailure(resolved));
+				if (create !== true)
+					return ok({
+						path: resolved.path,
+						period,
+						exists: await context.notes.periodic.exists(context.actor(), resolved),
+						created: false,
+					});
+				const ensured = await context.notes.periodic.ensure(context.actor(), resolved);
+				if (ensured.kind === "refused") return ensureRefused(period, resolved.path, ensured.outcome);
+				return ok({ path: resolved.path, period, exists: true, created: ensured.kind === "created" });
+			}),
 	);
 }
 
@@ -51,5 +65,12 @@ function ensureRefused(period: string, path: string, outcome: WriteOutcome) {
 	if (outcome.kind === "proposed") return proposedResult(outcome);
 	const refusal = outcome.kind === "refused" ? outcome.refusal : null;
 	const why = refusal?.reason === "scope-forbidden" ? ` ${scopeRuleSentence(refusal)} ${scopeNextStep(refusal)}` : "";
-	return fail(`The ${period} note ${JSON.stringify(path)} could not be created: the write was refused. Nothing was written.${why}`, { path, ...(refusal ? { error: refusalCode(refusal) } : {}), ...(refusal?.reason === "scope-forbidden" ? scopeFacts(refusal) : {}) });
+	return fail(
+		`The ${period} note ${JSON.stringify(path)} could not be created: the write was refused. Nothing was written.${why}`,
+		{
+			path,
+			...(refusal ? { error: refusalCode(refusal) } : {}),
+			...(refusal?.reason === "scope-forbidden" ? scopeFacts(refusal) : {}),
+		},
+	);
 }

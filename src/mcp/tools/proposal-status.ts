@@ -29,7 +29,12 @@ export function registerProposalStatus(server: McpServer, context: ToolContext):
 			description: PROPOSAL_STATUS_DESCRIPTION,
 			inputSchema: {
 				id: z.string().min(1).describe("The proposalId your write was answered with."),
-				wait: z.number().min(0).max(MAX_WAIT_SECONDS).optional().describe("Seconds to wait for the person's decision (long-poll)."),
+				wait: z
+					.number()
+					.min(0)
+					.max(MAX_WAIT_SECONDS)
+					.optional()
+					.describe("Seconds to wait for the person's decision (long-poll)."),
 			},
 			outputSchema: {
 				id: z.string(),
@@ -47,15 +52,28 @@ export function registerProposalStatus(server: McpServer, context: ToolContext):
 			},
 			annotations: READS,
 		},
-		({ id, wait }, extra) => guarded(context, async () => {
-			const record = context.notes.proposals.getFor(context.actor(), id);
-			if (!record) return fail(`Your key has no proposal ${JSON.stringify(id.slice(0, 100))}. Its id is the proposalId your write was answered with; another key's proposals are not shown.`, { error: "proposal-not-found" });
-			// Counted per key, across its sessions, together with its waits on conflicts.
-			const outcome = await context.notes.proposals.awaitDecision(record, (wait ?? 0) * 1000, context.key, extra.signal);
-			if (outcome.kind === "too-many") {
-				return fail(`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`, { error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds });
-			}
-			return ok({ ...proposalForAgents(outcome.record) });
-		}),
+		({ id, wait }, extra) =>
+			guarded(context, async () => {
+				const record = context.notes.proposals.getFor(context.actor(), id);
+				if (!record)
+					return fail(
+						`Your key has no proposal ${JSON.stringify(id.slice(0, 100))}. Its id is the proposalId your write was answered with; another key's proposals are not shown.`,
+						{ error: "proposal-not-found" },
+					);
+				// Counted per key, across its sessions, together with its waits on conflicts.
+				const outcome = await context.notes.proposals.awaitDecision(
+					record,
+					(wait ?? 0) * 1000,
+					context.key,
+					extra.signal,
+				);
+				if (outcome.kind === "too-many") {
+					return fail(
+						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`,
+						{ error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds },
+					);
+				}
+				return ok({ ...proposalForAgents(outcome.record) });
+			}),
 	);
 }

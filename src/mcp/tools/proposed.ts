@@ -10,12 +10,25 @@ type Proposed = Extract<WriteOutcome, { kind: "proposed" }>;
 
 /** The output schema fields a tool that may propose adds (its own `revision` then becomes optional). */
 export const PROPOSAL_OUTPUT = {
-	proposalId: z.string().optional().describe("Set when the change was not written but waits for the person as a proposal: follow it with proposal_status."),
+	proposalId: z
+		.string()
+		.optional()
+		.describe(
+			"Set when the change was not written but waits for the person as a proposal: follow it with proposal_status.",
+		),
 	status: z.literal("pending").optional().describe("With proposalId: the person has not decided yet."),
-	backupPath: z.string().optional().describe("With proposalId: where the proposed text is kept, byte for byte, until the person decides."),
+	backupPath: z
+		.string()
+		.optional()
+		.describe("With proposalId: where the proposed text is kept, byte for byte, until the person decides."),
 };
 
-export function proposalFacts(outcome: Proposed): { path: string; proposalId: string; status: "pending"; backupPath: string } {
+export function proposalFacts(outcome: Proposed): {
+	path: string;
+	proposalId: string;
+	status: "pending";
+	backupPath: string;
+} {
 	return { path: outcome.path, proposalId: outcome.id, status: "pending", backupPath: outcome.backupPath };
 }
 
@@ -31,5 +44,11 @@ export function proposalSentence(outcome: Proposed): string {
 /** Our tools' answer: the sentence first, then the facts as structure (they fit the tool's output schema). */
 export function proposedResult(outcome: Proposed): CallToolResult {
 	const facts = proposalFacts(outcome);
-	return { content: [{ type: "text", text: proposalSentence(outcome) }, { type: "text", text: JSON.stringify(facts) }], structuredContent: facts };
+	return {
+		content: [
+			{ type: "text", text: proposalSentence(outcome) },
+			{ type: "text", text: JSON.stringify(facts) },
+		],
+		structuredContent: facts,
+	};
 }

@@ -20,16 +20,22 @@ export function registerReadNote(server: McpServer, context: ToolContext): void 
 			outputSchema: {
 				path: z.string(),
 				content: z.string(),
-				revision: z.string().describe("Pass this as `revision` to write_note, patch_note, delete_note (or, optionally, edit_note)."),
+				revision: z
+					.string()
+					.describe("Pass this as `revision` to write_note, patch_note, delete_note (or, optionally, edit_note)."),
 			},
 			annotations: READS,
 		},
-		({ path }) => guarded(context, async () => {
-			const notePath = checkPath(context, path, "note");
-			// A read is kept as a merge base (so a later refusal can show exactly what changed) and is this session's last read.
-			const read = await context.notes.read(context.actor(), notePath);
-			if (read.kind !== "read") return fail(`There is no note at ${JSON.stringify(notePath)}. To create it, call write_note without a revision.`);
-			return ok({ path: read.path, content: read.content, revision: read.revision });
-		}),
+		({ path }) =>
+			guarded(context, async () => {
+				const notePath = checkPath(context, path, "note");
+				// A read is kept as a merge base (so a later refusal can show exactly what changed) and is this session's last read.
+				const read = await context.notes.read(context.actor(), notePath);
+				if (read.kind !== "read")
+					return fail(
+						`There is no note at ${JSON.stringify(notePath)}. To create it, call write_note without a revision.`,
+					);
+				return ok({ path: read.path, content: read.content, revision: read.revision });
+			}),
 	);
 }

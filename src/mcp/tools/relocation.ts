@@ -12,11 +12,20 @@ export type RelocatingTool = "move_note" | "copy_note";
 export function checkDestination(context: ToolContext, destination: string, source: string): string {
 	const resolved = resolveDestination(destination, source, context.notes.pathPolicy(), false);
 	if (resolved.ok) return resolved.path;
-	throw new ToolFailure(fail(`Invalid destination ${JSON.stringify(destination)}: ${resolved.reason} Nothing was moved or copied.`, { error: "invalid-destination", reason: resolved.problem }));
+	throw new ToolFailure(
+		fail(`Invalid destination ${JSON.stringify(destination)}: ${resolved.reason} Nothing was moved or copied.`, {
+			error: "invalid-destination",
+			reason: resolved.problem,
+		}),
+	);
 }
 
 /** A refused move or copy: what happened, which note it is about, and the call to make next. Nothing was kept: nothing was lost. */
-export function relocationRefusalResult(outcome: RelocationRefused, from: string, tool: RelocatingTool): CallToolResult {
+export function relocationRefusalResult(
+	outcome: RelocationRefused,
+	from: string,
+	tool: RelocatingTool,
+): CallToolResult {
 	const { refusal, side, path } = outcome;
 	const quoted = JSON.stringify(path);
 	const nothing = `nothing was ${tool === "move_note" ? "moved" : "copied"}`;
@@ -27,35 +36,57 @@ export function relocationRefusalResult(outcome: RelocationRefused, from: string
 	const trashed = trashedSentence(outcome, path);
 	switch (refusal.reason) {
 		case "destination-exists":
-			return fail(`Refused: ${quoted} already exists${refusal.notANote ? " and is not a note" : ""}, so ${nothing}: what is at the destination is never replaced unless you ask.${refusal.notANote ? " Choose another destination." : ` To replace it, call read_note {"path":${quoted}}, then ${tool} again with overwrite: true and destination_revision set to the revision it returns; or choose another destination.`}${trashed}`, facts);
+			return fail(
+				`Refused: ${quoted} already exists${refusal.notANote ? " and is not a note" : ""}, so ${nothing}: what is at the destination is never replaced unless you ask.${refusal.notANote ? " Choose another destination." : ` To replace it, call read_note {"path":${quoted}}, then ${tool} again with overwrite: true and destination_revision set to the revision it returns; or choose another destination.`}${trashed}`,
+				facts,
+			);
 		case "token-required": {
-			const why = refusal.sent === "change-tag"
-				? `the ${argument} you passed is a change tag (from list_notes or a record): it proves nothing about what you read`
-				: refusal.sent === "part-token"
-					? `the ${argument} you passed came with part of ${quoted} only`
-					: refusal.lastReadPart
-						? `this session's last read of ${quoted} showed only part of it`
-						: side === "source"
-							? `moving ${quoted} takes all of it, so it needs the revision you read of it`
-							: `replacing ${quoted} removes all of it, so it needs the revision you read of it`;
+			const why =
+				refusal.sent === "change-tag"
+					? `the ${argument} you passed is a change tag (from list_notes or a record): it proves nothing about what you read`
+					: refusal.sent === "part-token"
+						? `the ${argument} you passed came with part of ${quoted} only`
+						: refusal.lastReadPart
+							? `this session's last read of ${quoted} showed only part of it`
+							: side === "source"
+								? `moving ${quoted} takes all of it, so it needs the revision you read of it`
+								: `replacing ${quoted} removes all of it, so it needs the revision you read of it`;
 			return fail(`Refused: ${why}; ${nothing}. Next: ${read}.${trashed}`, facts);
 		}
 		case "stale":
-			return fail(outcome.currentRevision === null
-				? `${held}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so ${nothing}.${trashed}`
-				: `${held}Refused: ${quoted} changed since you read it, so ${nothing}. Nothing of yours was lost: this call carries no text. Next: ${read}.${trashed}`, facts);
+			return fail(
+				outcome.currentRevision === null
+					? `${held}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so ${nothing}.${trashed}`
+					: `${held}Refused: ${quoted} changed since you read it, so ${nothing}. Nothing of yours was lost: this call carries no text. Next: ${read}.${trashed}`,
+				facts,
+			);
 		case "read-expired":
-			return fail(`${held}Refused: you read ${quoted} longer ago than the read validity window allows, so ${nothing}. Next: ${read}.${trashed}`, facts);
+			return fail(
+				`${held}Refused: you read ${quoted} longer ago than the read validity window allows, so ${nothing}. Next: ${read}.${trashed}`,
+				facts,
+			);
 		case "note-in-use":
-			return fail(`Refused: ${quoted} is being edited in Obsidian where its text cannot be checked, so ${nothing}. Retry later.${trashed}`, facts);
+			return fail(
+				`Refused: ${quoted} is being edited in Obsidian where its text cannot be checked, so ${nothing}. Retry later.${trashed}`,
+				facts,
+			);
 		case "backup-read-only":
-			return fail(`Refused: ${quoted} is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}; agents may read backups but not move, replace or create them. ${capitalized(nothing)}.`, facts);
+			return fail(
+				`Refused: ${quoted} is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}; agents may read backups but not move, replace or create them. ${capitalized(nothing)}.`,
+				facts,
+			);
 		case "malformed-condition":
-			return fail(`Refused: the ${argument} is not valid; ${nothing}. Pass it exactly as read_note returned it.`, facts);
+			return fail(
+				`Refused: the ${argument} is not valid; ${nothing}. Pass it exactly as read_note returned it.`,
+				facts,
+			);
 		case "not-found":
 			return fail(`There is no note at ${quoted}; ${nothing}.`, facts);
 		case "scope-forbidden":
-			return fail(`Refused: ${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, { ...facts, ...scopeFacts(refusal) });
+			return fail(`Refused: ${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, {
+				...facts,
+				...scopeFacts(refusal),
+			});
 		case "exists":
 		case "content-loss":
 		case "empty-body":

@@ -28,23 +28,47 @@ export function registerSearchNotes(server: McpServer, context: ToolContext): vo
 			description: SEARCH_NOTES_DESCRIPTION,
 			inputSchema: {
 				query: z.string().min(1).describe('Space-separated words, e.g. "budget q3"; all must occur.'),
-				context_length: z.number().int().min(0).max(MAX_CONTEXT_LENGTH).optional().describe(`Characters of content on each side of a match (default ${DEFAULT_CONTEXT_LENGTH}).`),
+				context_length: z
+					.number()
+					.int()
+					.min(0)
+					.max(MAX_CONTEXT_LENGTH)
+					.optional()
+					.describe(`Characters of content on each side of a match (default ${DEFAULT_CONTEXT_LENGTH}).`),
 				...pageInputs,
 			},
 			outputSchema: {
-				results: z.array(z.object({ path: z.string(), score: z.number().describe("Higher is better."), matches: z.array(match).describe("At most 100 per note."), matchCount: z.number().optional().describe("Matches found, when more than are listed.") })),
+				results: z.array(
+					z.object({
+						path: z.string(),
+						score: z.number().describe("Higher is better."),
+						matches: z.array(match).describe("At most 100 per note."),
+						matchCount: z.number().optional().describe("Matches found, when more than are listed."),
+					}),
+				),
 				...pageOutputs,
 			},
 			annotations: READS,
 		},
-		(args) => guarded(context, async () => {
-			const answer = await context.notes.search.simple(context.actor(), args.query, args.context_length ?? DEFAULT_CONTEXT_LENGTH, pageRequest(args));
-			return pageResult(answer, (hit) => ({
-				path: hit.filename,
-				score: hit.score,
-				matches: hit.matches.map(({ match: at, context: around }) => ({ source: at.source, start: at.start, end: at.end, context: around })),
-				...(hit.matchCount === undefined ? {} : { matchCount: hit.matchCount }),
-			}));
-		}),
+		(args) =>
+			guarded(context, async () => {
+				const answer = await context.notes.search.simple(
+					context.actor(),
+					args.query,
+					args.context_length ?? DEFAULT_CONTEXT_LENGTH,
+					pageRequest(args),
+				);
+				return pageResult(answer, (hit) => ({
+					path: hit.filename,
+					score: hit.score,
+					matches: hit.matches.map(({ match: at, context: around }) => ({
+						source: at.source,
+						start: at.start,
+						end: at.end,
+						context: around,
+					})),
+					...(hit.matchCount === undefined ? {} : { matchCount: hit.matchCount }),
+				}));
+			}),
 	);
 }

@@ -3,7 +3,8 @@ import type { CommandRun } from "../../service/command-runs";
 import type { PeriodicResolution } from "../../service/periodic-notes";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 
-export const WORKSPACE_HEADLESS = "This server serves a plain folder: there is no Obsidian here to run commands in, open notes in, or hold an active editor, so nothing was done. Work with notes by path.";
+export const WORKSPACE_HEADLESS =
+	"This server serves a plain folder: there is no Obsidian here to run commands in, open notes in, or hold an active editor, so nothing was done. Work with notes by path.";
 
 export function commandRunFailure(run: Exclude<CommandRun, { kind: "ran" }>, id: string): string {
 	switch (run.kind) {

@@ -51,32 +51,68 @@ function renderSides(row: HTMLElement, block: Readonly<Block>, starts: LineStart
 	return result;
 }
 
-function renderConflictRow(parent: HTMLElement, context: RowContext, index: number, block: Readonly<ConflictBlock>, starts: LineStarts): RowHandle {
+function renderConflictRow(
+	parent: HTMLElement,
+	context: RowContext,
+	index: number,
+	block: Readonly<ConflictBlock>,
+	starts: LineStarts,
+): RowHandle {
 	// Focusable so navigation can land on it; a group, named by its number and state.
 	const row = parent.createDiv({ cls: [`${CLS}-row`, `${CLS}-row-conflict`], attr: { tabindex: -1, role: "group" } });
 	// Number, state and buttons sit in a bar across the row, so the three texts below start level.
 	const bar = row.createDiv({ cls: `${CLS}-conflict-bar` });
 	const result = renderSides(row, block, starts);
 	row.addEventListener("focusin", () => context.onFocusConflict(block.id));
-	const cell = renderConflictCell({ row, bar, cell: result, state: context.state, index, conflict: block, firstLine: starts.result, onChange: () => context.onChange(index) });
-	return { element: row, focusTarget: row, update: (typed) => cell.update(typed), renumber: (line) => cell.editor.setFirstLine(line) };
+	const cell = renderConflictCell({
+		row,
+		bar,
+		cell: result,
+		state: context.state,
+		index,
+		conflict: block,
+		firstLine: starts.result,
+		onChange: () => context.onChange(index),
+	});
+	return {
+		element: row,
+		focusTarget: row,
+		update: (typed) => cell.update(typed),
+		renumber: (line) => cell.editor.setFirstLine(line),
+	};
 }
 
-function renderStableResult(row: HTMLElement, cell: HTMLElement, context: RowContext, index: number, block: Readonly<StableBlock>, starts: LineStarts): RowHandle {
+function renderStableResult(
+	row: HTMLElement,
+	cell: HTMLElement,
+	context: RowContext,
+	index: number,
+	block: Readonly<StableBlock>,
+	starts: LineStarts,
+): RowHandle {
 	const { state } = context;
 	const origin = block.origin === "base" ? null : originLabel(block.origin);
 	// Unchanged text has nothing to undo: only a label once the person types into it.
-	const controls = block.origin === "base" ? null : renderUndoControls(cell, block.origin, block, (to) => {
-		state.undoChange(index, to);
-		update(false);
-		context.onChange(index);
-	});
+	const controls =
+		block.origin === "base"
+			? null
+			: renderUndoControls(cell, block.origin, block, (to) => {
+					state.undoChange(index, to);
+					update(false);
+					context.onChange(index);
+				});
 	const label = controls === null ? cell.createDiv({ cls: [`${CLS}-badge`, `${CLS}-block-label`] }) : null;
-	const editor = createEditor(cell, origin === null ? "Result: unchanged text" : `Result: ${origin.toLowerCase()}`, state.displayText(index), starts.result, (value) => {
-		state.edit(index, value);
-		update(true);
-		context.onChange(index);
-	});
+	const editor = createEditor(
+		cell,
+		origin === null ? "Result: unchanged text" : `Result: ${origin.toLowerCase()}`,
+		state.displayText(index),
+		starts.result,
+		(value) => {
+			state.edit(index, value);
+			update(true);
+			context.onChange(index);
+		},
+	);
 	function update(typed: boolean): void {
 		const edited = state.isEdited(index);
 		row.toggleClass(`${CLS}-edited`, edited);
@@ -94,19 +130,30 @@ function renderStableResult(row: HTMLElement, cell: HTMLElement, context: RowCon
 }
 
 /** No textarea and no pane text until expanded: long notes open fast. */
-function renderCollapsed(parent: HTMLElement, context: RowContext, index: number, block: Readonly<StableBlock>, starts: LineStarts): RowHandle {
+function renderCollapsed(
+	parent: HTMLElement,
+	context: RowContext,
+	index: number,
+	block: Readonly<StableBlock>,
+	starts: LineStarts,
+): RowHandle {
 	const lines = lineCount(block.auto);
 	const row = parent.createDiv({ cls: [`${CLS}-row`, `${CLS}-collapsed`] });
 	const bar = row.createDiv({ cls: `${CLS}-collapsed-bar` });
 	const range = bar.createSpan({ cls: `${CLS}-collapsed-text`, text: unchangedLines(lines) });
 	const where = bar.createSpan({ cls: `${CLS}-collapsed-lines` });
-	const renumber = (first: number) => where.setText(lines === 1 ? `(result line ${first})` : `(result lines ${first}–${first + lines - 1})`);
+	const renumber = (first: number) =>
+		where.setText(lines === 1 ? `(result line ${first})` : `(result lines ${first}–${first + lines - 1})`);
 	renumber(starts.result);
 	range.setAttr("title", "The same in the base, your note and the agent's version");
 	const button = bar.createEl("button", {
 		cls: `${CLS}-expand`,
 		text: "Expand",
-		attr: { type: "button", "aria-label": `Expand ${lines} unchanged ${lines === 1 ? "line" : "lines"}`, title: "Show these unchanged lines" },
+		attr: {
+			type: "button",
+			"aria-label": `Expand ${lines} unchanged ${lines === 1 ? "line" : "lines"}`,
+			title: "Show these unchanged lines",
+		},
 	});
 	button.addEventListener("click", () => context.onExpand(index));
 	return { element: row, focusTarget: button, update: () => undefined, renumber };

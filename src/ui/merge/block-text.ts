@@ -59,7 +59,9 @@ export function choiceText(conflict: ConflictTexts, choice: Choice, eol: string)
 export function markerText(conflict: ConflictTexts, documentEol: string): string {
 	const eol = conflictEol(conflict, documentEol);
 	const side = (text: string) => (text === "" || text.endsWith("\n") ? text : text + eol);
-	return MARKERS.mine + eol + side(conflict.mine) + MARKERS.separator + eol + side(conflict.theirs) + MARKERS.theirs + eol;
+	return (
+		MARKERS.mine + eol + side(conflict.mine) + MARKERS.separator + eol + side(conflict.theirs) + MARKERS.theirs + eol
+	);
 }
 
 /** Markers follow the conflict's own line endings, like git, so a CRLF note stays CRLF. */

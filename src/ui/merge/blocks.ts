@@ -87,7 +87,10 @@ export function buildMerge(base: string | null, mine: string, theirs: string): B
 		} else if (region.origin === "base" && lineCount(region.text) > COLLAPSE_OVER_LINES) {
 			blocks.push(...splitUnchanged(region.text, index > firstVisible, index < lastVisible));
 		} else {
-			blocks.push({ ...stable(region.origin, region.base, region.text, { hidden: !visible[index] }), ...ruleOf(region) });
+			blocks.push({
+				...stable(region.origin, region.base, region.text, { hidden: !visible[index] }),
+				...ruleOf(region),
+			});
 		}
 	});
 	return { blocks, documentEol: documentEol(regions) };
@@ -95,7 +98,15 @@ export function buildMerge(base: string | null, mine: string, theirs: string): B
 
 function threeWayRegions(base: string, mine: string, theirs: string): Region[] {
 	return mergeThreeWay(base, mine, theirs).regions.map((region) =>
-		region.kind === "conflict" ? region : { kind: "stable", origin: region.origin, text: region.text, base: region.base ?? region.text, ...ruleFields(region) },
+		region.kind === "conflict"
+			? region
+			: {
+					kind: "stable",
+					origin: region.origin,
+					text: region.text,
+					base: region.base ?? region.text,
+					...ruleFields(region),
+				},
 	);
 }
 
@@ -130,7 +141,8 @@ function twoWayRegions(mine: string, theirs: string): Region[] {
 		checkMine += mineText;
 		checkTheirs += region.text;
 		const last = regions[regions.length - 1];
-		if (region.origin === "base") regions.push({ kind: "stable", origin: "base", text: region.text, base: region.text });
+		if (region.origin === "base")
+			regions.push({ kind: "stable", origin: "base", text: region.text, base: region.text });
 		else if (last?.kind === "conflict") {
 			last.mine += mineText;
 			last.theirs += region.text;
@@ -166,7 +178,12 @@ function splitUnchanged(text: string, changeAbove: boolean, changeBelow: boolean
 	return parts;
 }
 
-function stable(origin: StableOrigin, base: string, auto: string, flags: { collapsible?: boolean; hidden?: boolean } = {}): StableBlock {
+function stable(
+	origin: StableOrigin,
+	base: string,
+	auto: string,
+	flags: { collapsible?: boolean; hidden?: boolean } = {},
+): StableBlock {
 	return {
 		kind: "stable",
 		origin,

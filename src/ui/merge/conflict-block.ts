@@ -34,12 +34,19 @@ export function renderConflictCell(parts: ConflictCellParts): ConflictCell {
 	const status = head.createSpan({ cls: `${CLS}-conflict-status` });
 	head.createSpan({ cls: `${CLS}-conflict-reason`, text: reasonText(conflict.reason) });
 
-	const group = bar.createDiv({ cls: `${CLS}-choices`, attr: { role: "group", "aria-label": `Resolve conflict ${number}` } });
+	const group = bar.createDiv({
+		cls: `${CLS}-choices`,
+		attr: { role: "group", "aria-label": `Resolve conflict ${number}` },
+	});
 	const buttons = new Map<string, HTMLButtonElement>();
 	for (const { choice, label, title } of CHOICES) {
 		// Without a base there is nothing to go back to.
 		if (choice === "base" && conflict.reason === "no-base") continue;
-		const button = group.createEl("button", { cls: `${CLS}-choice`, text: label, attr: { type: "button", "aria-pressed": "false", title } });
+		const button = group.createEl("button", {
+			cls: `${CLS}-choice`,
+			text: label,
+			attr: { type: "button", "aria-pressed": "false", title },
+		});
 		button.addEventListener("click", () => {
 			state.choose(index, choice);
 			update(false);
@@ -47,18 +54,28 @@ export function renderConflictCell(parts: ConflictCellParts): ConflictCell {
 		});
 		buttons.set(choice, button);
 	}
-	const clear = group.createEl("button", { cls: [`${CLS}-choice`, `${CLS}-clear`], text: CLEAR_CHOICE.label, attr: { type: "button", title: CLEAR_CHOICE.title } });
+	const clear = group.createEl("button", {
+		cls: [`${CLS}-choice`, `${CLS}-clear`],
+		text: CLEAR_CHOICE.label,
+		attr: { type: "button", title: CLEAR_CHOICE.title },
+	});
 	clear.addEventListener("click", () => {
 		state.clearChoice(index);
 		update(false);
 		onChange();
 	});
 
-	const editor = createEditor(cell, `Result of conflict ${number}`, state.displayText(index), parts.firstLine, (value) => {
-		state.edit(index, value);
-		update(true);
-		onChange();
-	});
+	const editor = createEditor(
+		cell,
+		`Result of conflict ${number}`,
+		state.displayText(index),
+		parts.firstLine,
+		(value) => {
+			state.edit(index, value);
+			update(true);
+			onChange();
+		},
+	);
 
 	function update(typed: boolean): void {
 		const current = state.status(conflict);

@@ -27,8 +27,22 @@ export function renderFooter(root: HTMLElement, context: FooterContext): Footer 
 	const footer = root.createDiv({ cls: `${CLS}-footer` });
 	const error = footer.createDiv({ cls: [`${CLS}-error`, `${CLS}-hidden`], attr: { role: "alert" } });
 	const buttons = footer.createDiv({ cls: `${CLS}-footer-buttons` });
-	button(buttons, "Cancel", { title: "Close without saving: the note, the .bak and the conflict stay as they are", keys: "Escape", shown: "Esc" }, context.cancel);
-	const saveButton = button(buttons, "Save", { title: "Write the result into the note", keys: context.keys.keys, shown: context.keys.shown }, () => void save());
+	button(
+		buttons,
+		"Cancel",
+		{
+			title: "Close without saving: the note, the .bak and the conflict stay as they are",
+			keys: "Escape",
+			shown: "Esc",
+		},
+		context.cancel,
+	);
+	const saveButton = button(
+		buttons,
+		"Save",
+		{ title: "Write the result into the note", keys: context.keys.keys, shown: context.keys.shown },
+		() => void save(),
+	);
 	saveButton.addClass("mod-cta");
 	const saveLabel = saveButton.querySelector("span");
 	// Set from the first click, so a second click while the question is open asks nothing more.

@@ -34,7 +34,10 @@ export function paneTexts(block: Readonly<Block>): PaneTexts {
 export function changes(before: string, after: string): Segment[] {
 	if (before === after) return same(after);
 	if (before.length + after.length > WORD_DIFF_LIMIT) return same(after);
-	return wordDiff(before, after).map((op) => ({ kind: op.kind === "equal" ? "same" : op.kind === "insert" ? "added" : "removed", text: op.text }));
+	return wordDiff(before, after).map((op) => ({
+		kind: op.kind === "equal" ? "same" : op.kind === "insert" ? "added" : "removed",
+		text: op.text,
+	}));
 }
 
 /** `after` alone, with what `other` lacks marked as added. */

@@ -59,7 +59,9 @@ export class MergeState {
 	referenceText(index: number): string {
 		const block = this.block(index);
 		if (block.kind === "stable") return undoneText(block);
-		return block.choice === null ? markerText(block, this.documentEol) : choiceText(block, block.choice, this.documentEol);
+		return block.choice === null
+			? markerText(block, this.documentEol)
+			: choiceText(block, block.choice, this.documentEol);
 	}
 
 	blockText(index: number): string {
@@ -107,7 +109,8 @@ export class MergeState {
 	/** Undoes one automatic change (to base, or to one side's block for a rule merge), or keeps it again (null). */
 	undoChange(index: number, to: StableUndo | null): void {
 		const block = this.block(index);
-		if (block.kind !== "stable" || block.origin === "base") throw new TypeError(`Merge block ${index} is not an automatic change`);
+		if (block.kind !== "stable" || block.origin === "base")
+			throw new TypeError(`Merge block ${index} is not an automatic change`);
 		block.undo = to;
 		// The click is the person's explicit wish, like a conflict's button: it replaces typing.
 		block.edited = null;
@@ -134,7 +137,9 @@ export class MergeState {
 
 	/** Any choice or typed text at all. */
 	hasWork(): boolean {
-		return this.blocks.some((block) => block.edited !== null || (block.kind === "conflict" ? block.choice !== null : block.undo !== null));
+		return this.blocks.some(
+			(block) => block.edited !== null || (block.kind === "conflict" ? block.choice !== null : block.undo !== null),
+		);
 	}
 
 	/** Back to the automatic merge: every choice and every typed text goes (take a snapshot first to offer undo). */

@@ -50,7 +50,13 @@ export class MergeView {
 		const openBackup = callbacks.openBackup?.bind(callbacks);
 		this.toolbar = renderToolbar(
 			this.root,
-			{ notePath: input.notePath, agentName: input.agentName, agentWroteAt: input.agentWroteAt ?? null, backupPath: input.backupPath ?? null, review },
+			{
+				notePath: input.notePath,
+				agentName: input.agentName,
+				agentWroteAt: input.agentWroteAt ?? null,
+				backupPath: input.backupPath ?? null,
+				review,
+			},
 			{
 				previous: () => this.previousConflict(),
 				next: () => this.nextConflict(),
@@ -61,16 +67,36 @@ export class MergeView {
 			},
 		);
 		this.root.toggleClass(`${CLS}-review-plain`, review && !this.changedSince);
-		if (review) this.intro = this.root.createDiv({ cls: `${CLS}-review-intro`, text: reviewIntro(input.agentName, this.changedSince) });
+		if (review)
+			this.intro = this.root.createDiv({
+				cls: `${CLS}-review-intro`,
+				text: reviewIntro(input.agentName, this.changedSince),
+			});
 		const main = this.root.createDiv({ cls: `${CLS}-main` });
 		const scroller = main.createDiv({ cls: `${CLS}-scroller` });
 		const outside = input.outside === true;
-		renderColumnHeadings(scroller, paneLabels(input.agentName, review, outside), paneTitles(input.agentName, review, outside));
+		renderColumnHeadings(
+			scroller,
+			paneLabels(input.agentName, review, outside),
+			paneTitles(input.agentName, review, outside),
+		);
 		this.body = scroller.createDiv({ cls: `${CLS}-body` });
 		const overview = renderOverview(main, this.state, (index) => this.jumpTo(index));
 		this.orientation = new Orientation(this.state, overview, () => this.rows);
-		const footing = { state: this.state, callbacks, alive: () => !this.destroyed, cancel: () => this.cancel(), keys: this.keys };
-		this.footer = review ? renderReviewFooter(this.root, { ...footing, edit: () => this.startEditing(), changedSince: () => this.changedSince }) : renderFooter(this.root, footing);
+		const footing = {
+			state: this.state,
+			callbacks,
+			alive: () => !this.destroyed,
+			cancel: () => this.cancel(),
+			keys: this.keys,
+		};
+		this.footer = review
+			? renderReviewFooter(this.root, {
+					...footing,
+					edit: () => this.startEditing(),
+					changedSince: () => this.changedSince,
+				})
+			: renderFooter(this.root, footing);
 		this.agentName = input.agentName;
 		this.rowContext = {
 			state: this.state,
@@ -119,7 +145,9 @@ export class MergeView {
 		this.body.empty();
 		this.orientation.reset();
 		this.rows = this.state.blockList.map((block, index) =>
-			block.kind === "stable" && block.hidden ? null : renderRow(this.body, this.rowContext, index, this.orientation.startsOf(index)),
+			block.kind === "stable" && block.hidden
+				? null
+				: renderRow(this.body, this.rowContext, index, this.orientation.startsOf(index)),
 		);
 		this.root.toggleClass(`${CLS}-many-rows`, this.rows.length > MANY_ROWS);
 		this.refreshCounter();

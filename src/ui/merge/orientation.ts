@@ -36,7 +36,8 @@ export class Orientation {
 
 	/** After block `index` changed (null: any number of blocks did). */
 	changed(index: number | null): void {
-		if (index !== null && this.lengths[index] === this.lengthOf(index) && this.kinds[index] === this.markOf(index)) return;
+		if (index !== null && this.lengths[index] === this.lengthOf(index) && this.kinds[index] === this.markOf(index))
+			return;
 		const starts = lineStarts(this.state);
 		const rows = this.rows();
 		starts.forEach((start, at) => {

@@ -34,7 +34,8 @@ export function overviewMarks(state: MergeState, starts: readonly LineStarts[]):
 		const kind = markKind(state, index);
 		if (kind === null) return;
 		let title: string;
-		if (block.kind === "conflict") title = `Conflict ${block.id + 1} of ${state.conflictCount}: ${statusText(state.status(block)).toLowerCase()}`;
+		if (block.kind === "conflict")
+			title = `Conflict ${block.id + 1} of ${state.conflictCount}: ${statusText(state.status(block)).toLowerCase()}`;
 		else title = block.undo !== null ? "Change undone" : originLabel(block.origin === "base" ? "both" : block.origin);
 		const line = starts[index]?.result ?? 1;
 		const top = ((line - 1) / total) * 100;

@@ -14,8 +14,18 @@ export interface PaneLabels {
 }
 
 export function paneLabels(agentName: string, review = false, outside = false): PaneLabels {
-	if (outside) return { base: "Base: before either change", mine: "The note now (another program's save)", result: "Result", theirs: "Before that save (kept)" };
-	const theirs = review ? `Proposal (${agentName})` : agentName === ANOTHER_PROGRAM ? "Another program's save" : `Agent (${agentName})`;
+	if (outside)
+		return {
+			base: "Base: before either change",
+			mine: "The note now (another program's save)",
+			result: "Result",
+			theirs: "Before that save (kept)",
+		};
+	const theirs = review
+		? `Proposal (${agentName})`
+		: agentName === ANOTHER_PROGRAM
+			? "Another program's save"
+			: `Agent (${agentName})`;
 	return { base: "Base: before either change", mine: "Your note", result: "Result", theirs };
 }
 
@@ -30,9 +40,13 @@ export function paneTitles(agentName: string, review = false, outside = false): 
 		};
 	}
 	return {
-		base: review ? "Base: the note the proposal was made on" : "Base: the text before either of you changed it (what the agent read)",
+		base: review
+			? "Base: the note the proposal was made on"
+			: "Base: the text before either of you changed it (what the agent read)",
 		mine: "Your note as it is now",
-		result: review ? "What Accept writes: untick a change to leave it out, or edit any block" : "What Save writes: edit any block, or choose for each conflict",
+		result: review
+			? "What Accept writes: untick a change to leave it out, or edit any block"
+			: "What Save writes: edit any block, or choose for each conflict",
 		theirs: review ? `What the agent (${agentName}) proposes` : `What the agent (${agentName}) proposed`,
 	};
 }
@@ -41,7 +55,11 @@ export function paneTitles(agentName: string, review = false, outside = false): 
 export function renderColumnHeadings(parent: HTMLElement, labels: PaneLabels, titles: PaneLabels): HTMLElement {
 	const header = parent.createDiv({ cls: [`${CLS}-row`, `${CLS}-headings`] });
 	for (const pane of ["base", "mine", "result", "theirs"] as const) {
-		header.createEl("h3", { cls: [`${CLS}-heading`, `${CLS}-cell-${pane}`], text: labels[pane], attr: { id: headingId(pane), title: titles[pane] } });
+		header.createEl("h3", {
+			cls: [`${CLS}-heading`, `${CLS}-cell-${pane}`],
+			text: labels[pane],
+			attr: { id: headingId(pane), title: titles[pane] },
+		});
 	}
 	return header;
 }
@@ -53,7 +71,10 @@ export function headingId(pane: PaneName): string {
 
 /** A cell of a row, announced with its pane's name. */
 export function createCell(row: HTMLElement, pane: PaneName): HTMLDivElement {
-	return row.createDiv({ cls: [`${CLS}-cell`, `${CLS}-cell-${pane}`], attr: { role: "group", "aria-labelledby": headingId(pane) } });
+	return row.createDiv({
+		cls: [`${CLS}-cell`, `${CLS}-cell-${pane}`],
+		attr: { role: "group", "aria-labelledby": headingId(pane) },
+	});
 }
 
 /**
@@ -70,7 +91,9 @@ export function renderSegments(cell: HTMLElement, segments: readonly Segment[], 
 	for (const segment of segments) {
 		if (segment.kind === "removed") {
 			const wholeLines = current === null && segment.text.endsWith("\n");
-			const holder = wholeLines ? side.createDiv({ cls: [`${CLS}-line`, `${CLS}-line-removed`] }).createSpan({ cls: `${CLS}-line-text` }) : open();
+			const holder = wholeLines
+				? side.createDiv({ cls: [`${CLS}-line`, `${CLS}-line-removed`] }).createSpan({ cls: `${CLS}-line-text` })
+				: open();
 			holder.createEl("del", { cls: `${CLS}-removed`, text: wholeLines ? segment.text.slice(0, -1) : segment.text });
 			continue;
 		}
@@ -121,10 +144,19 @@ export interface Editor {
  * An editable block of the result: one textarea per block (never per line) over a hidden copy of its text split into
  * numbered lines. The copy sizes the box and carries the line numbers, level with the text even where lines wrap.
  */
-export function createEditor(cell: HTMLElement, label: string, value: string, firstLine: number, onInput: (value: string) => void): Editor {
+export function createEditor(
+	cell: HTMLElement,
+	label: string,
+	value: string,
+	firstLine: number,
+	onInput: (value: string) => void,
+): Editor {
 	const editor = cell.createDiv({ cls: `${CLS}-editor` });
 	const mirror = editor.createDiv({ cls: `${CLS}-mirror`, attr: { "aria-hidden": "true" } });
-	const area = editor.createEl("textarea", { cls: `${CLS}-text`, attr: { "aria-label": label, spellcheck: "false", rows: 1 } });
+	const area = editor.createEl("textarea", {
+		cls: `${CLS}-text`,
+		attr: { "aria-label": label, spellcheck: "false", rows: 1 },
+	});
 	let first = firstLine;
 	let placeholder = "";
 	function renderMirror(): void {

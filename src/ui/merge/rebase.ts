@@ -43,6 +43,9 @@ function hasWork(block: Block): boolean {
 
 /** Length-prefixed, so no text can forge another key. */
 function keyOf(block: Block): string {
-	const parts = block.kind === "conflict" ? ["c", block.base, block.mine, block.theirs] : ["s" + block.origin, block.base, block.auto];
+	const parts =
+		block.kind === "conflict"
+			? ["c", block.base, block.mine, block.theirs]
+			: ["s" + block.origin, block.base, block.auto];
 	return parts.map((part) => `${part.length}:${part}`).join("");
 }

@@ -27,18 +27,48 @@ export function renderReviewFooter(root: HTMLElement, context: ReviewFooterConte
 	const footer = root.createDiv({ cls: [`${CLS}-footer`, `${CLS}-review-footer`] });
 	const error = footer.createDiv({ cls: [`${CLS}-error`, `${CLS}-hidden`], attr: { role: "alert" } });
 	const rejecting = footer.createDiv({ cls: [`${CLS}-reject`, `${CLS}-hidden`] });
-	const note = rejecting.createEl("textarea", { cls: `${CLS}-reject-note`, attr: { placeholder: REJECT_NOTE_PLACEHOLDER, "aria-label": "Note to the agent", rows: "2" } });
+	const note = rejecting.createEl("textarea", {
+		cls: `${CLS}-reject-note`,
+		attr: { placeholder: REJECT_NOTE_PLACEHOLDER, "aria-label": "Note to the agent", rows: "2" },
+	});
 	const rejectButtons = rejecting.createDiv({ cls: `${CLS}-footer-buttons` });
-	button(rejectButtons, "Keep reviewing", { title: "Back to the proposal; nothing is rejected" }, () => showReject(false));
-	const confirmReject = button(rejectButtons, "Reject proposal", { title: "Write nothing; the agent is told, with your note" }, () => void reject());
+	button(rejectButtons, "Keep reviewing", { title: "Back to the proposal; nothing is rejected" }, () =>
+		showReject(false),
+	);
+	const confirmReject = button(
+		rejectButtons,
+		"Reject proposal",
+		{ title: "Write nothing; the agent is told, with your note" },
+		() => void reject(),
+	);
 	confirmReject.addClass("mod-warning");
 
 	const buttons = footer.createDiv({ cls: `${CLS}-footer-buttons` });
-	button(buttons, "Cancel", { title: "Close without deciding: the note and the proposal stay as they are", keys: "Escape", shown: "Esc" }, context.cancel);
-	const rejectButton = button(buttons, "Reject…", { title: "Turn the proposal down, with an optional note to the agent" }, () => showReject(true));
+	button(
+		buttons,
+		"Cancel",
+		{ title: "Close without deciding: the note and the proposal stay as they are", keys: "Escape", shown: "Esc" },
+		context.cancel,
+	);
+	const rejectButton = button(
+		buttons,
+		"Reject…",
+		{ title: "Turn the proposal down, with an optional note to the agent" },
+		() => showReject(true),
+	);
 	if (!callbacks.onReject) rejectButton.addClass(`${CLS}-hidden`);
-	button(buttons, "Edit then accept", { title: "Edit the result column (untick a change to leave it out, or type), then accept" }, context.edit);
-	const acceptButton = button(buttons, "Accept", { title: "Write the result into the note", keys: context.keys.keys, shown: context.keys.shown }, () => void accept());
+	button(
+		buttons,
+		"Edit then accept",
+		{ title: "Edit the result column (untick a change to leave it out, or type), then accept" },
+		context.edit,
+	);
+	const acceptButton = button(
+		buttons,
+		"Accept",
+		{ title: "Write the result into the note", keys: context.keys.keys, shown: context.keys.shown },
+		() => void accept(),
+	);
 	acceptButton.addClass("mod-cta");
 	const acceptText = acceptButton.querySelector("span");
 	let busy = false;

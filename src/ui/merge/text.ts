@@ -9,7 +9,11 @@ export const CHOICES: readonly { choice: Choice; label: string; title: string }[
 	{ choice: "theirs", label: "Take the agent's", title: "Use the agent's text here" },
 	{ choice: "mine-theirs", label: "Both, mine first", title: "Keep both: your text, then the agent's" },
 	{ choice: "theirs-mine", label: "Both, agent's first", title: "Keep both: the agent's text, then yours" },
-	{ choice: "base", label: "Neither (base)", title: "Drop both changes: use the base, the text before either of you changed it" },
+	{
+		choice: "base",
+		label: "Neither (base)",
+		title: "Drop both changes: use the base, the text before either of you changed it",
+	},
 ];
 
 export const CLEAR_CHOICE = { label: "Clear choice", title: "Make this conflict undecided again" };

@@ -40,32 +40,62 @@ export function renderToolbar(root: HTMLElement, input: ToolbarInput, actions: T
 	const titleRow = header.createDiv({ cls: `${CLS}-title-row` });
 	renderTitle(titleRow, input, actions.openBackup);
 	const bar = header.createDiv({ cls: `${CLS}-toolbar`, attr: { role: "toolbar", "aria-label": "Merge actions" } });
-	const counter = bar.createDiv({ cls: `${CLS}-counter`, attr: { role: "status", "aria-live": "polite", "aria-atomic": "true" } });
+	const counter = bar.createDiv({
+		cls: `${CLS}-counter`,
+		attr: { role: "status", "aria-live": "polite", "aria-atomic": "true" },
+	});
 
 	// Conflicts only: a review of a proposal on the unchanged note has none, and hides these (see styles.css).
 	const nav = bar.createDiv({ cls: [`${CLS}-group`, `${CLS}-conflict-nav`] });
-	button(nav, "Previous conflict", { title: "Go to the previous undecided conflict", keys: "Alt+ArrowUp", shown: "Alt+↑" }, actions.previous);
-	button(nav, "Next conflict", { title: "Go to the next undecided conflict", keys: "Alt+ArrowDown", shown: "Alt+↓" }, actions.next);
+	button(
+		nav,
+		"Previous conflict",
+		{ title: "Go to the previous undecided conflict", keys: "Alt+ArrowUp", shown: "Alt+↑" },
+		actions.previous,
+	);
+	button(
+		nav,
+		"Next conflict",
+		{ title: "Go to the next undecided conflict", keys: "Alt+ArrowDown", shown: "Alt+↓" },
+		actions.next,
+	);
 
 	const bulk = bar.createDiv({ cls: `${CLS}-group` });
-	button(bulk, "Accept all mine", { title: "Take your note's text in every conflict you have not typed into" }, () => actions.acceptAll("mine")).addClass(`${CLS}-accept-all`);
-	button(bulk, "Accept all agent's", { title: "Take the agent's text in every conflict you have not typed into" }, () => actions.acceptAll("theirs")).addClass(`${CLS}-accept-all`);
-	button(bulk, "Reset to automatic merge", { title: "Clear every choice, undo and typed text (you can undo the reset)" }, actions.reset);
+	button(bulk, "Accept all mine", { title: "Take your note's text in every conflict you have not typed into" }, () =>
+		actions.acceptAll("mine"),
+	).addClass(`${CLS}-accept-all`);
+	button(bulk, "Accept all agent's", { title: "Take the agent's text in every conflict you have not typed into" }, () =>
+		actions.acceptAll("theirs"),
+	).addClass(`${CLS}-accept-all`);
+	button(
+		bulk,
+		"Reset to automatic merge",
+		{ title: "Clear every choice, undo and typed text (you can undo the reset)" },
+		actions.reset,
+	);
 
 	const toggleBase = actions.toggleBase;
 	if (toggleBase !== null) {
-		const toggle = button(titleRow, "Show base", { title: "Show the base: the text before either of you changed it (what the agent read)" }, () => {
-			const shown = toggle.getAttribute("aria-pressed") !== "true";
-			toggle.setAttr("aria-pressed", String(shown));
-			toggle.toggleClass("is-active", shown);
-			toggleBase(shown);
-		});
+		const toggle = button(
+			titleRow,
+			"Show base",
+			{ title: "Show the base: the text before either of you changed it (what the agent read)" },
+			() => {
+				const shown = toggle.getAttribute("aria-pressed") !== "true";
+				toggle.setAttr("aria-pressed", String(shown));
+				toggle.toggleClass("is-active", shown);
+				toggleBase(shown);
+			},
+		);
 		toggle.addClass(`${CLS}-base-toggle`);
 		toggle.setAttr("aria-pressed", "false");
 	}
 
 	if (toggleBase === null) header.createDiv({ cls: [`${CLS}-notice`, `${CLS}-no-base`], text: NO_BASE_NOTICE });
-	const message = header.createDiv({ cls: [`${CLS}-notice`, `${CLS}-message`, `${CLS}-hidden`], attr: { role: "status" } });
+	const message = header.createDiv({
+		cls: [`${CLS}-notice`, `${CLS}-message`, `${CLS}-hidden`],
+		attr: { role: "status" },
+	});
 
 	return {
 		setCounter(text, done) {
@@ -76,7 +106,10 @@ export function renderToolbar(root: HTMLElement, input: ToolbarInput, actions: T
 			message.empty();
 			message.toggleClass(`${CLS}-hidden`, text === "");
 			message.createSpan({ text });
-			if (action) button(message, action.label, { title: "Bring back what the reset cleared" }, action.run).addClass(`${CLS}-message-action`);
+			if (action)
+				button(message, action.label, { title: "Bring back what the reset cleared" }, action.run).addClass(
+					`${CLS}-message-action`,
+				);
 		},
 	};
 }
@@ -88,13 +121,27 @@ function renderTitle(header: HTMLElement, input: ToolbarInput, openBackup: (() =
 	const when = input.agentWroteAt === null ? null : new Date(input.agentWroteAt);
 	if (when !== null && !Number.isNaN(when.getTime())) {
 		title.createSpan({ text: input.review ? ", made " : ", written " });
-		title.createEl("time", { cls: `${CLS}-written`, text: writtenAt(when), attr: { datetime: when.toISOString(), title: when.toString() } });
+		title.createEl("time", {
+			cls: `${CLS}-written`,
+			text: writtenAt(when),
+			attr: { datetime: when.toISOString(), title: when.toString() },
+		});
 	}
 	if (openBackup !== null && input.backupPath !== null) {
 		title.createSpan({ text: " · " });
 		const link = input.review
-			? button(title, "Open the proposal (.bak)", { title: `Open ${input.backupPath} in a new tab: the whole note as the agent proposes it` }, openBackup)
-			: button(title, "Open the agent's version (.bak)", { title: `Open ${input.backupPath} in a new tab: the agent's full proposal, kept as it was refused` }, openBackup);
+			? button(
+					title,
+					"Open the proposal (.bak)",
+					{ title: `Open ${input.backupPath} in a new tab: the whole note as the agent proposes it` },
+					openBackup,
+				)
+			: button(
+					title,
+					"Open the agent's version (.bak)",
+					{ title: `Open ${input.backupPath} in a new tab: the agent's full proposal, kept as it was refused` },
+					openBackup,
+				);
 		link.addClass(`${CLS}-backup-link`);
 	}
 }
@@ -114,7 +161,10 @@ export interface ButtonHelp {
 
 /** A button named by its text, with a tooltip; a shortcut is shown on it and announced, not read as part of its name. */
 export function button(parent: HTMLElement, text: string, help: ButtonHelp, onClick: () => void): HTMLButtonElement {
-	const attr: Record<string, string> = { type: "button", title: help.keys === undefined ? help.title : `${help.title} (${help.shown ?? help.keys})` };
+	const attr: Record<string, string> = {
+		type: "button",
+		title: help.keys === undefined ? help.title : `${help.title} (${help.shown ?? help.keys})`,
+	};
 	if (help.keys !== undefined) {
 		attr["aria-keyshortcuts"] = help.keys;
 		attr["aria-label"] = text;

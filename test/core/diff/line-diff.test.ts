@@ -40,7 +40,8 @@ function expectWellFormed(ops: LineOp[], before: readonly string[], after: reado
 	for (let i = 1; i < ops.length; i++) expect(ops[i]!.kind).not.toBe(ops[i - 1]!.kind);
 }
 
-const numbered = (from: number, to: number, tag = "line") => Array.from({ length: to - from }, (_, i) => `${tag} ${from + i}\n`);
+const numbered = (from: number, to: number, tag = "line") =>
+	Array.from({ length: to - from }, (_, i) => `${tag} ${from + i}\n`);
 
 describe("diffLines", () => {
 	it("returns no ops for two empty sides", () => {
@@ -161,8 +162,19 @@ describe("diffLines", () => {
 		const shared = numbered(0, 63_000);
 		const onlyBefore = numbered(0, 7_500, "only before");
 		const onlyAfter = numbered(0, 7_500, "only after");
-		const before = [...onlyBefore.slice(0, 5_000), ...shared.slice(0, 40_000), ...onlyBefore.slice(5_000), ...shared.slice(40_000)];
-		const after = [...shared.slice(0, 20_000), ...onlyAfter.slice(0, 7_000), ...shared.slice(20_000, 62_000), ...onlyAfter.slice(7_000), ...shared.slice(62_000)];
+		const before = [
+			...onlyBefore.slice(0, 5_000),
+			...shared.slice(0, 40_000),
+			...onlyBefore.slice(5_000),
+			...shared.slice(40_000),
+		];
+		const after = [
+			...shared.slice(0, 20_000),
+			...onlyAfter.slice(0, 7_000),
+			...shared.slice(20_000, 62_000),
+			...onlyAfter.slice(7_000),
+			...shared.slice(62_000),
+		];
 		after.splice(after.length - 300, 3);
 		after.splice(after.length - 50, 0, "inserted near the end\n");
 		expect(new Set(before).size).toBeGreaterThan(70_000);

@@ -51,7 +51,12 @@ describe("pageOfLines", () => {
 describe("headOfText", () => {
 	it("keeps a text within the limit whole, and cuts a longer one after a whole line", () => {
 		expect(headOfText("a\nb\n", 10)).toEqual({ text: "a\nb\n", truncated: false, nextOffset: null, lineCut: false });
-		expect(headOfText("aaaa\nbbbb\ncccc\n", 11)).toEqual({ text: "aaaa\nbbbb\n", truncated: true, nextOffset: null, lineCut: false });
+		expect(headOfText("aaaa\nbbbb\ncccc\n", 11)).toEqual({
+			text: "aaaa\nbbbb\n",
+			truncated: true,
+			nextOffset: null,
+			lineCut: false,
+		});
 	});
 
 	it("cuts and marks a first line longer than the limit", () => {

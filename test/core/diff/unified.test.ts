@@ -87,7 +87,11 @@ function gnuPatch(before: string, diff: string): string {
 	const patchFile = join(scratch, `p${id}.diff`);
 	writeFileSync(file, before);
 	writeFileSync(patchFile, diff);
-	const result = spawnSync("/usr/bin/patch", ["--quiet", "--force", "--no-backup-if-mismatch", "-o", `${file}.out`, file, patchFile], { encoding: "utf8" });
+	const result = spawnSync(
+		"/usr/bin/patch",
+		["--quiet", "--force", "--no-backup-if-mismatch", "-o", `${file}.out`, file, patchFile],
+		{ encoding: "utf8" },
+	);
 	if (result.status !== 0) throw new Error(`patch failed: ${result.stdout}${result.stderr}`);
 	return readFileSync(`${file}.out`, "utf8");
 }
@@ -99,7 +103,10 @@ function gnuPatch(before: string, diff: string): string {
 const uniqueLineEdit = fc
 	.record({
 		length: fc.integer({ min: 0, max: 40 }),
-		actions: fc.array(fc.constantFrom("keep", "keep", "keep", "keep", "delete", "replace", "insert"), { minLength: 41, maxLength: 41 }),
+		actions: fc.array(fc.constantFrom("keep", "keep", "keep", "keep", "delete", "replace", "insert"), {
+			minLength: 41,
+			maxLength: 41,
+		}),
 		tail: fc.array(fc.constantFrom("append", "none"), { minLength: 1, maxLength: 3 }),
 		beforeNoEol: fc.boolean(),
 		afterNoEol: fc.boolean(),
@@ -130,7 +137,11 @@ describe("unifiedDiff", () => {
 
 	it("writes the --- / +++ header with default and custom labels", () => {
 		expect(unifiedDiff("a\n", "b\n")).toBe("--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n");
-		expect(unifiedDiff("a\n", "b\n", { fromLabel: "notes/Plan.md@abc", toLabel: "notes/Plan.md@def" }).startsWith("--- notes/Plan.md@abc\n+++ notes/Plan.md@def\n")).toBe(true);
+		expect(
+			unifiedDiff("a\n", "b\n", { fromLabel: "notes/Plan.md@abc", toLabel: "notes/Plan.md@def" }).startsWith(
+				"--- notes/Plan.md@abc\n+++ notes/Plan.md@def\n",
+			),
+		).toBe(true);
 	});
 
 	it("shows three lines of context by default and merges nearby changes into one hunk", () => {
@@ -185,13 +196,18 @@ describe("unifiedDiff", () => {
 			["a\nb", "a\nb\n"],
 			["a\nb\n", "a\nb"],
 			["one\ntwo\nthree\n", "zero\none\ntwo\nthree\nfour\n"],
-			[Array.from({ length: 30 }, (_, i) => `l${i}\n`).join(""), Array.from({ length: 30 }, (_, i) => (i % 9 === 4 ? `changed ${i}\n` : `l${i}\n`)).join("")],
+			[
+				Array.from({ length: 30 }, (_, i) => `l${i}\n`).join(""),
+				Array.from({ length: 30 }, (_, i) => (i % 9 === 4 ? `changed ${i}\n` : `l${i}\n`)).join(""),
+			],
 			["# Title\n\nIntro.\n\n## A\n\ntext\n", "# Title\n\nIntro, edited.\n\n## A\n\ntext\nmore\n"],
 			["a\r\nb\r\n", "a\r\nB\r\n"],
 		];
 		for (const [before, after] of cases) {
 			for (const context of [0, 1, 3, 5]) {
-				expect(body(unifiedDiff(before, after, { context })), JSON.stringify({ before, after, context })).toBe(body(gnuDiff(before, after, context)));
+				expect(body(unifiedDiff(before, after, { context })), JSON.stringify({ before, after, context })).toBe(
+					body(gnuDiff(before, after, context)),
+				);
 			}
 		}
 	});
@@ -206,7 +222,10 @@ describe("unifiedDiff", () => {
 	});
 
 	it("applying the hunks to before gives after (property, with our own strict applier)", () => {
-		const line = fc.oneof(fc.constantFrom("a\n", "b\n", "\n", "}\n", "a\r\n", "x"), fc.string({ maxLength: 5 }).map((s) => s + "\n"));
+		const line = fc.oneof(
+			fc.constantFrom("a\n", "b\n", "\n", "}\n", "a\r\n", "x"),
+			fc.string({ maxLength: 5 }).map((s) => s + "\n"),
+		);
 		const text = fc.oneof(
 			fc.array(line, { maxLength: 40 }).map((l) => l.join("")),
 			fc.string({ unit: "binary", maxLength: 60 }),

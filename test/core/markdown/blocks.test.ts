@@ -18,7 +18,9 @@ describe("findBlocks", () => {
 	});
 
 	it("takes an id alone on its line as naming the block above it, blank lines between allowed", () => {
-		expect(blocks("| a | b |\n| - | - |\n| 1 | 2 |\n\n^table\n")).toEqual([["table", "| a | b |\n| - | - |\n| 1 | 2 |"]]);
+		expect(blocks("| a | b |\n| - | - |\n| 1 | 2 |\n\n^table\n")).toEqual([
+			["table", "| a | b |\n| - | - |\n| 1 | 2 |"],
+		]);
 		expect(blocks("- a\n- b\n^list\n")).toEqual([["list", "- a\n- b"]]);
 		expect(blocks("intro\n\nMore text.\n\n^para\n")).toEqual([["para", "More text."]]);
 	});
@@ -28,7 +30,11 @@ describe("findBlocks", () => {
 	});
 
 	it("ignores ids in code, in frontmatter, on headings, and carets that are not ids", () => {
-		expect(blocks("---\nnote: x ^fm\n---\n```\ncode ^code\n```\n## Heading ^head\n2^10 is 1024\nsquare is x^2\nx ^not_an_id\n")).toEqual([]);
+		expect(
+			blocks(
+				"---\nnote: x ^fm\n---\n```\ncode ^code\n```\n## Heading ^head\n2^10 is 1024\nsquare is x^2\nx ^not_an_id\n",
+			),
+		).toEqual([]);
 	});
 
 	it("lists a repeated id each time", () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { occurrenceKey } from "../../../src/core/markdown/occurrences";
-import { documentMap, FLAT_HEADINGS_MIN_BUDGET, flatDocumentMap, noteOutline } from "../../../src/core/markdown/document-map";
+import {
+	documentMap,
+	FLAT_HEADINGS_MIN_BUDGET,
+	flatDocumentMap,
+	noteOutline,
+} from "../../../src/core/markdown/document-map";
 
 const NOTE = [
 	"---",
@@ -47,7 +52,14 @@ describe("documentMap (format 2)", () => {
 describe("flatDocumentMap (format 1)", () => {
 	it("lists each heading path joined with ::, each once, in note order", () => {
 		expect(flatDocumentMap(NOTE)).toEqual({
-			headings: ["Heading 1", "Heading 1::Sub 1:1", "Heading 1::Sub 1:1::Deep", "Heading 1::Sub 1:2", "Heading 2", "Heading 2::Sub 1:1"],
+			headings: [
+				"Heading 1",
+				"Heading 1::Sub 1:1",
+				"Heading 1::Sub 1:1::Deep",
+				"Heading 1::Sub 1:2",
+				"Heading 2",
+				"Heading 2::Sub 1:1",
+			],
 			blocks: ["intro", "item-1"],
 			frontmatterFields: ["alpha", "beta"],
 		});
@@ -88,7 +100,10 @@ describe("noteOutline", () => {
 			blocks: ["i"],
 			frontmatterFields: [],
 		});
-		expect(noteOutline("# A\n# B\n# C\n", 2, 1000)).toMatchObject({ headings: [{ target: "A" }, { target: "B" }], truncated: true });
+		expect(noteOutline("# A\n# B\n# C\n", 2, 1000)).toMatchObject({
+			headings: [{ target: "A" }, { target: "B" }],
+			truncated: true,
+		});
 		const long = `# ${"x".repeat(600)}\n`.repeat(3);
 		expect(noteOutline(long, 10, 1000)).toMatchObject({ truncated: true });
 		expect(noteOutline(long, 10, 1000).headings).toHaveLength(1);

@@ -30,7 +30,12 @@ describe("readFrontmatter", () => {
 	});
 
 	it("serves bad YAML as null with a warning", () => {
-		for (const note of ["---\ntitle: [unclosed\n---\nbody", "---\n: : :\n  - bad\n indent\n---\n", "---\na: 1\na: 2\n---\n", "---\n\tkey: tab-indented\n---\n"]) {
+		for (const note of [
+			"---\ntitle: [unclosed\n---\nbody",
+			"---\n: : :\n  - bad\n indent\n---\n",
+			"---\na: 1\na: 2\n---\n",
+			"---\n\tkey: tab-indented\n---\n",
+		]) {
 			const read = readFrontmatter(note);
 			expect(read.data, note).toBeNull();
 			expect(read.warning, note).toMatch(/not valid YAML/);
@@ -46,7 +51,13 @@ describe("readFrontmatter", () => {
 	});
 
 	it("never hands deeply nested or huge frontmatter to the parser (it could take the process down)", () => {
-		for (const yaml of ["a: " + "[".repeat(60_000), "a: " + "{".repeat(100) + "}".repeat(100), "a:\n" + "- ".repeat(200) + "x", "a: |\n" + " ".repeat(300) + "x", "a: " + "x".repeat(300 * 1024)]) {
+		for (const yaml of [
+			"a: " + "[".repeat(60_000),
+			"a: " + "{".repeat(100) + "}".repeat(100),
+			"a:\n" + "- ".repeat(200) + "x",
+			"a: |\n" + " ".repeat(300) + "x",
+			"a: " + "x".repeat(300 * 1024),
+		]) {
 			const read = readFrontmatter(`---\n${yaml}\n---\nbody`);
 			expect(read.data).toBeNull();
 			expect(read.warning).toMatch(/was not read because/);
@@ -83,7 +94,12 @@ describe("readFrontmatter", () => {
 
 	it("refuses alias bombs instead of expanding them", () => {
 		const lines = ["a: &a [x, x, x, x, x, x, x, x, x]"];
-		for (let i = 1; i < 10; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+		for (let i = 1; i < 10; i++)
+			lines.push(
+				`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+					.fill(`*${String.fromCharCode(96 + i)}`)
+					.join(", ")}]`,
+			);
 		const bomb = `---\n${lines.join("\n")}\n---\n`;
 		expect(data(bomb)).toBeNull();
 	});
@@ -95,22 +111,50 @@ describe("readFrontmatter", () => {
 	});
 
 	it("never throws, and returns a plain object or null with a warning (property)", () => {
-		const yamlish = fc.array(fc.constantFrom("---", "...", "a: 1", "- x", ": ", "[", "{", "&a", "*a", "\t", "  b: 2", "\r", "\ufeff", "'", '"'), { maxLength: 12 });
+		const yamlish = fc.array(
+			fc.constantFrom(
+				"---",
+				"...",
+				"a: 1",
+				"- x",
+				": ",
+				"[",
+				"{",
+				"&a",
+				"*a",
+				"\t",
+				"  b: 2",
+				"\r",
+				"\ufeff",
+				"'",
+				'"',
+			),
+			{ maxLength: 12 },
+		);
 		fc.assert(
-			fc.property(fc.oneof(fc.string({ unit: "binary" }), yamlish.map((parts) => parts.join("\n"))), (content) => {
-				const read = readFrontmatter(content);
-				if (read.data === null) expect(read.warning).toBeTruthy();
-				else {
-					expect(typeof read.data).toBe("object");
-					expect(Array.isArray(read.data)).toBe(false);
-				}
-			}),
+			fc.property(
+				fc.oneof(
+					fc.string({ unit: "binary" }),
+					yamlish.map((parts) => parts.join("\n")),
+				),
+				(content) => {
+					const read = readFrontmatter(content);
+					if (read.data === null) expect(read.warning).toBeTruthy();
+					else {
+						expect(typeof read.data).toBe("object");
+						expect(Array.isArray(read.data)).toBe(false);
+					}
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
 
 	it("is found by one rule everywhere: reads, PATCH and the merge agree on where it ends (property)", () => {
-		const parts = fc.array(fc.constantFrom("---", "--- ", "...", "----", " ---", "\ufeff---", "a: 1", "", "body", "\r"), { maxLength: 8 });
+		const parts = fc.array(
+			fc.constantFrom("---", "--- ", "...", "----", " ---", "\ufeff---", "a: 1", "", "body", "\r"),
+			{ maxLength: 8 },
+		);
 		const eols = fc.constantFrom("\n", "\r\n");
 		fc.assert(
 			fc.property(parts, eols, fc.boolean(), (lines, eol, endsWithEol) => {

@@ -1,11 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dominantEol, eolOf, isBlankLine, joinLinesSteps, lineCount, LINES_PER_STEP, scanLines, splitLines, splitLinesSteps } from "../../../src/core/markdown/lines";
+import {
+	dominantEol,
+	eolOf,
+	isBlankLine,
+	joinLinesSteps,
+	lineCount,
+	LINES_PER_STEP,
+	scanLines,
+	splitLines,
+	splitLinesSteps,
+} from "../../../src/core/markdown/lines";
 import { finishNow } from "../../../src/core/steps";
 
 describe("lineCount", () => {
 	it("counts lines, a last line without terminator included", () => {
-		expect([lineCount(""), lineCount("a"), lineCount("a\n"), lineCount("a\nb"), lineCount("\n\n")]).toEqual([0, 1, 1, 2, 2]);
+		expect([lineCount(""), lineCount("a"), lineCount("a\n"), lineCount("a\nb"), lineCount("\n\n")]).toEqual([
+			0, 1, 1, 2, 2,
+		]);
 	});
 });
 
@@ -41,7 +53,9 @@ describe("splitLines", () => {
 	it("round-trips arbitrary strings: joining the lines gives the input back", () => {
 		const text = fc.oneof(
 			fc.string({ unit: "binary" }),
-			fc.array(fc.constantFrom("a", "b", "\n", "\r\n", "\r", "", "😀", "\ufeff"), { maxLength: 40 }).map((parts) => parts.join("")),
+			fc
+				.array(fc.constantFrom("a", "b", "\n", "\r\n", "\r", "", "😀", "\ufeff"), { maxLength: 40 })
+				.map((parts) => parts.join("")),
 		);
 		fc.assert(
 			fc.property(text, (input) => {
@@ -97,13 +111,17 @@ describe("splitLinesSteps and joinLinesSteps", () => {
 describe("scanLines", () => {
 	it("gives each line's offsets and its text without the terminator, and covers the whole text (property)", () => {
 		fc.assert(
-			fc.property(fc.array(fc.constantFrom("a", "b c", "", "\r", "\ufeff", "🙂"), { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), (parts, eol) => {
-				const content = parts.join(eol);
-				const lines = scanLines(content);
-				expect(lines.map((line) => content.slice(line.start, line.next)).join("")).toBe(content);
-				for (const line of lines) expect(content.slice(line.start, line.end)).toBe(line.text);
-				expect(lines.map((line) => content.slice(line.start, line.next))).toEqual(splitLines(content));
-			}),
+			fc.property(
+				fc.array(fc.constantFrom("a", "b c", "", "\r", "\ufeff", "🙂"), { maxLength: 8 }),
+				fc.constantFrom("\n", "\r\n"),
+				(parts, eol) => {
+					const content = parts.join(eol);
+					const lines = scanLines(content);
+					expect(lines.map((line) => content.slice(line.start, line.next)).join("")).toBe(content);
+					for (const line of lines) expect(content.slice(line.start, line.end)).toBe(line.text);
+					expect(lines.map((line) => content.slice(line.start, line.next))).toEqual(splitLines(content));
+				},
+			),
 		);
 	});
 });

@@ -3,16 +3,16 @@ import { MAX_LINKS_PER_NOTE, noteLinkpaths } from "../../../src/core/markdown/li
 
 describe("noteLinkpaths", () => {
 	it("reads wikilinks and embeds, without heading, block or alias", () => {
-		expect(noteLinkpaths("See [[Plan]], [[Folder/Other Note#Goals|the goals]] and ![[diagram.png]] and [[Plan#^block-1]].\n")).toEqual([
-			"Plan",
-			"Folder/Other Note",
-			"diagram.png",
-			"Plan",
-		]);
+		expect(
+			noteLinkpaths(
+				"See [[Plan]], [[Folder/Other Note#Goals|the goals]] and ![[diagram.png]] and [[Plan#^block-1]].\n",
+			),
+		).toEqual(["Plan", "Folder/Other Note", "diagram.png", "Plan"]);
 	});
 
 	it("reads markdown links to vault files, percent-decoded, and leaves out URLs with a scheme", () => {
-		const note = "[a](Notes/Plan%20B.md) [b](<Notes/With space.md>) [c](Other.md#Heading \"title\") ![img](pics/a.png) [web](https://x.test/a.md) [mail](mailto:a@x.test) [obs](obsidian://open?vault=x)\n";
+		const note =
+			'[a](Notes/Plan%20B.md) [b](<Notes/With space.md>) [c](Other.md#Heading "title") ![img](pics/a.png) [web](https://x.test/a.md) [mail](mailto:a@x.test) [obs](obsidian://open?vault=x)\n';
 		expect(noteLinkpaths(note)).toEqual(["Notes/Plan B.md", "Notes/With space.md", "Other.md", "pics/a.png"]);
 	});
 
@@ -21,7 +21,15 @@ describe("noteLinkpaths", () => {
 	});
 
 	it("does not look inside fenced or inline code", () => {
-		const note = ["[[Before]]", "```", "[[InFence]] [x](Fenced.md)", "```", "`[[Inline]]` [[After]]", "~~~", "[[Tilde]]"].join("\n");
+		const note = [
+			"[[Before]]",
+			"```",
+			"[[InFence]] [x](Fenced.md)",
+			"```",
+			"`[[Inline]]` [[After]]",
+			"~~~",
+			"[[Tilde]]",
+		].join("\n");
 		expect(noteLinkpaths(note)).toEqual(["Before", "After"]);
 	});
 
@@ -30,7 +38,8 @@ describe("noteLinkpaths", () => {
 	});
 
 	it("reads wikilinks in frontmatter values (Obsidian's properties), but no other frontmatter text", () => {
-		const note = '---\nup: "[[Parent]]"\nrelated:\n  - "[[One]]"\n  - plain\nnested: { deep: "see [[Deep]]" }\ntitle: "[x](NotALink.md)"\n---\nBody [[Body]]\n';
+		const note =
+			'---\nup: "[[Parent]]"\nrelated:\n  - "[[One]]"\n  - plain\nnested: { deep: "see [[Deep]]" }\ntitle: "[x](NotALink.md)"\n---\nBody [[Body]]\n';
 		expect(noteLinkpaths(note)).toEqual(["Parent", "One", "Deep", "Body"]);
 	});
 
@@ -49,7 +58,15 @@ describe("noteLinkpaths", () => {
 
 	it("reads a long line of brackets and parentheses in linear time", () => {
 		const started = Date.now();
-		const lines = ["[a](" + " ".repeat(200_000), "[".repeat(100_000), "[x]".repeat(50_000), "[x](".repeat(50_000), "[x](<".repeat(50_000), "[x](a '".repeat(50_000), "[[".repeat(50_000)];
+		const lines = [
+			"[a](" + " ".repeat(200_000),
+			"[".repeat(100_000),
+			"[x]".repeat(50_000),
+			"[x](".repeat(50_000),
+			"[x](<".repeat(50_000),
+			"[x](a '".repeat(50_000),
+			"[[".repeat(50_000),
+		];
 		expect(noteLinkpaths(lines.join("\n"))).toEqual([]);
 		// A guard against catastrophic backtracking only (quadratic would take minutes), not a speed assertion.
 		expect(Date.now() - started).toBeLessThan(20_000);

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DUPLICATE_MARKER, OccurrenceCounter, occurrenceKey, parseOccurrence } from "../../../src/core/markdown/occurrences";
+import {
+	DUPLICATE_MARKER,
+	OccurrenceCounter,
+	occurrenceKey,
+	parseOccurrence,
+} from "../../../src/core/markdown/occurrences";
 
 describe("occurrence keys", () => {
 	it("leave the first occurrence plain and suffix later ones as Local REST API 5.1 suffixes the second", () => {
@@ -19,11 +24,21 @@ describe("occurrence keys", () => {
 	});
 
 	it("take a suffix they would not write (a leading zero, 1 or 2 spelled out) as part of the text", () => {
-		for (const odd of ["01", "1", "2", "x", "3 "]) expect(parseOccurrence(`A${DUPLICATE_MARKER}${odd}`)).toEqual({ text: `A${DUPLICATE_MARKER}${odd}`, occurrence: 1 });
+		for (const odd of ["01", "1", "2", "x", "3 "])
+			expect(parseOccurrence(`A${DUPLICATE_MARKER}${odd}`)).toEqual({
+				text: `A${DUPLICATE_MARKER}${odd}`,
+				occurrence: 1,
+			});
 	});
 
 	it("count each name on its own", () => {
 		const counter = new OccurrenceCounter();
-		expect(["a", "b", "a", "a", "b"].map((text) => counter.next(text))).toEqual(["a", "b", occurrenceKey("a", 2), occurrenceKey("a", 3), occurrenceKey("b", 2)]);
+		expect(["a", "b", "a", "a", "b"].map((text) => counter.next(text))).toEqual([
+			"a",
+			"b",
+			occurrenceKey("a", 2),
+			occurrenceKey("a", 3),
+			occurrenceKey("b", 2),
+		]);
 	});
 });

@@ -22,6 +22,8 @@ describe("headingSections", () => {
 		const note = "# A\n".repeat(200_000);
 		expect(headingSections(parseMarkdown(note), ["A"])).toHaveLength(1);
 		expect(headingSections(parseMarkdown(note), [occurrenceKey("A", 200_000)])).toHaveLength(1);
-		expect(applyPatch(note, { operation: "append", targetType: "heading", target: "A" }, "x")).toMatchObject({ ok: true });
+		expect(applyPatch(note, { operation: "append", targetType: "heading", target: "A" }, "x")).toMatchObject({
+			ok: true,
+		});
 	});
 });

@@ -10,16 +10,37 @@ function byPattern(line: string): { level: number; text: string } | null {
 
 describe("atxHeading", () => {
 	it("reads headings as the pattern does: level, text, closing #s, indentation", () => {
-		for (const line of ["# A", "  ### A ###", "#", "# ##", "#  ##", "# a # #", "# a#", "#a", "    # code", "####### seven", "#\tA\t#\t", "# a\u00a0##", "# a ##\u00a0", "# a\u2028b"]) {
+		for (const line of [
+			"# A",
+			"  ### A ###",
+			"#",
+			"# ##",
+			"#  ##",
+			"# a # #",
+			"# a#",
+			"#a",
+			"    # code",
+			"####### seven",
+			"#\tA\t#\t",
+			"# a\u00a0##",
+			"# a ##\u00a0",
+			"# a\u2028b",
+		]) {
 			expect(atxHeading(line), JSON.stringify(line)).toEqual(byPattern(line));
 		}
 	});
 
 	it("agrees with the pattern on any line (property)", () => {
 		const chars = fc.constantFrom(" ", "\t", "#", "a", "\u00a0", "\u2028", "\r");
-		fc.assert(fc.property(fc.array(chars, { maxLength: 14 }).map((parts) => parts.join("")), (line) => {
-			expect(atxHeading(line)).toEqual(byPattern(line));
-		}), { numRuns: 20_000 });
+		fc.assert(
+			fc.property(
+				fc.array(chars, { maxLength: 14 }).map((parts) => parts.join("")),
+				(line) => {
+					expect(atxHeading(line)).toEqual(byPattern(line));
+				},
+			),
+			{ numRuns: 20_000 },
+		);
 	});
 
 	// The pattern backtracked quadratically over a run of spaces inside a heading: 200,000 spaces took about a minute.

@@ -13,19 +13,25 @@ function merge(base: string, mine: string, theirs: string): MergeResult {
 	return mergeThreeWay(base, mine, theirs);
 }
 
-const reasons = (result: MergeResult) => result.regions.flatMap((region) => (region.kind === "conflict" ? [region.reason] : []));
+const reasons = (result: MergeResult) =>
+	result.regions.flatMap((region) => (region.kind === "conflict" ? [region.reason] : []));
 
 describe("frontmatter: neighbouring keys changed on each side conflict, as in git", () => {
 	it("github+opensource.guide/0336 (code-of-conduct.md): toc added under a description the other side shortened", () => {
-		const base = "---\ntitle: Your Code of Conduct\ndescription: Adopting, and enforcing, a code of conduct empowers you.\n---\n\nA code of conduct is a document.\n";
-		const mine = "---\ntitle: Your Code of Conduct\ndescription: Adopting, and enforcing, a code of conduct empowers you.\ntoc:\n  why: \"Why\"\n---\n\n## Why do I need a code of conduct?\n\nA code of conduct is a document.\n";
-		const theirs = "---\ntitle: Your Code of Conduct\ndescription: Empowering healthy behavior through a code of conduct.\n---\n\nA code of conduct is a document.\n";
+		const base =
+			"---\ntitle: Your Code of Conduct\ndescription: Adopting, and enforcing, a code of conduct empowers you.\n---\n\nA code of conduct is a document.\n";
+		const mine =
+			'---\ntitle: Your Code of Conduct\ndescription: Adopting, and enforcing, a code of conduct empowers you.\ntoc:\n  why: "Why"\n---\n\n## Why do I need a code of conduct?\n\nA code of conduct is a document.\n';
+		const theirs =
+			"---\ntitle: Your Code of Conduct\ndescription: Empowering healthy behavior through a code of conduct.\n---\n\nA code of conduct is a document.\n";
 		expect(git.merge({ base, mine, theirs }).conflicts).toBe(1);
 		const result = merge(base, mine, theirs);
 		expect(reasons(result)).toEqual(["overlap"]);
 		expect(rulesFired(result)).toEqual([]);
 		// The body's new heading still merges: only the frontmatter is left to the person.
-		expect(result.regions).toContainEqual(expect.objectContaining({ kind: "stable", origin: "mine", text: "## Why do I need a code of conduct?\n\n" }));
+		expect(result.regions).toContainEqual(
+			expect.objectContaining({ kind: "stable", origin: "mine", text: "## Why do I need a code of conduct?\n\n" }),
+		);
 	});
 
 	it("github+opensource.guide/0338 (getting-paid.md): the intro repeating description deleted, description shortened", () => {
@@ -36,21 +42,33 @@ describe("frontmatter: neighbouring keys changed on each side conflict, as in gi
 		const result = merge(base, mine, theirs);
 		expect(result.conflicts).toBe(1);
 		const conflict = result.regions.find((region) => region.kind === "conflict");
-		expect(conflict).toMatchObject({ reason: "overlap", theirs: "description: Ways to think about money and open source.\n" });
+		expect(conflict).toMatchObject({
+			reason: "overlap",
+			theirs: "description: Ways to think about money and open source.\n",
+		});
 	});
 
 	it("github+opensource.guide/0340 (metrics.md): class and toc added under a description the other side rewrote", () => {
-		const base = "---\ntitle: Open Source Metrics\ndescription: Is it growing?\n---\n\nIs it growing? Let's talk.\n\n## Why measure anything?\n\nData can help you:\n";
-		const mine = "---\ntitle: Open Source Metrics\ndescription: Is it growing?\nclass: metrics\ntoc:\n  why: \"Why\"\n---\n\n## Why measure anything?\n\nData can help you:\n";
-		const theirs = "---\ntitle: Open Source Metrics\ndescription: Measuring activity.\n---\n\nIs it growing? Let's talk.\n\n## Why measure anything?\n\nWith more data, you can:\n";
+		const base =
+			"---\ntitle: Open Source Metrics\ndescription: Is it growing?\n---\n\nIs it growing? Let's talk.\n\n## Why measure anything?\n\nData can help you:\n";
+		const mine =
+			'---\ntitle: Open Source Metrics\ndescription: Is it growing?\nclass: metrics\ntoc:\n  why: "Why"\n---\n\n## Why measure anything?\n\nData can help you:\n';
+		const theirs =
+			"---\ntitle: Open Source Metrics\ndescription: Measuring activity.\n---\n\nIs it growing? Let's talk.\n\n## Why measure anything?\n\nWith more data, you can:\n";
 		const result = merge(base, mine, theirs);
 		expect(reasons(result)).toEqual(["overlap"]);
-		expect(result.regions).toContainEqual(expect.objectContaining({ kind: "stable", origin: "theirs", text: "With more data, you can:\n" }));
+		expect(result.regions).toContainEqual(
+			expect.objectContaining({ kind: "stable", origin: "theirs", text: "With more data, you can:\n" }),
+		);
 	});
 
 	it("github+opensource.guide/0423 (legal.md): two different keys added at the same place", () => {
 		const base = "---\ntitle: The legal side\n---\n\nText.\n";
-		const result = merge(base, base.replace("side\n", "side\nbreadcrumb: Getting Started\n"), base.replace("side\n", "side\nnext: preparing.md\n"));
+		const result = merge(
+			base,
+			base.replace("side\n", "side\nbreadcrumb: Getting Started\n"),
+			base.replace("side\n", "side\nnext: preparing.md\n"),
+		);
 		expect(reasons(result)).toEqual(["overlap"]);
 	});
 
@@ -62,7 +80,15 @@ describe("frontmatter: neighbouring keys changed on each side conflict, as in gi
 		const result = merge(base, mine, theirs);
 		expect(mergedText(result)).toBe(mine);
 		const block = "---\ntitle: A&nbsp;Project\ndescription: Learn more.\nclass: beginners\n---\n";
-		expect(result.regions[0]).toEqual({ kind: "stable", text: block, origin: "both", base: base.slice(0, base.indexOf("\n\n") + 1), rule: "frontmatter", mine: block, theirs: theirs.slice(0, theirs.indexOf("\n\n") + 1) });
+		expect(result.regions[0]).toEqual({
+			kind: "stable",
+			text: block,
+			origin: "both",
+			base: base.slice(0, base.indexOf("\n\n") + 1),
+			rule: "frontmatter",
+			mine: block,
+			theirs: theirs.slice(0, theirs.indexOf("\n\n") + 1),
+		});
 		expect(rulesFired(result)).toEqual(["frontmatter"]);
 	});
 
@@ -73,7 +99,12 @@ describe("frontmatter: neighbouring keys changed on each side conflict, as in gi
 		expect(git.merge({ base, mine, theirs }).conflicts).toBe(1);
 		const result = merge(base, mine, theirs);
 		expect(mergedText(result)).toBe("---\ntitle: T2\ntags: [a, b, c]\naliases: [x, y]\n---\nbody\n");
-		expect(result.regions[0]).toMatchObject({ rule: "tags", origin: "both", mine: mine.slice(0, -5), theirs: theirs.slice(0, -5) });
+		expect(result.regions[0]).toMatchObject({
+			rule: "tags",
+			origin: "both",
+			mine: mine.slice(0, -5),
+			theirs: theirs.slice(0, -5),
+		});
 	});
 });
 
@@ -81,7 +112,10 @@ describe("lists: re-indenting items turns the list rule off where the nestings w
 	const toc = "* [Go](#go)\n* [HTML and CSS](#html-and-css)\n  * [Bootstrap](#bootstrap)\n* [IDE](#ide)\n";
 
 	it("EbookFoundation+free-programming-books/0234 (free-courses-bn.md): sub-items re-indented 2 → 4, a sibling added at 2", () => {
-		const mine = toc.replace("  * [Bootstrap](#bootstrap)\n", "  * [Bootstrap](#bootstrap)\n  * [Tailwind](#tailwind)\n");
+		const mine = toc.replace(
+			"  * [Bootstrap](#bootstrap)\n",
+			"  * [Bootstrap](#bootstrap)\n  * [Tailwind](#tailwind)\n",
+		);
 		const theirs = toc.replace("  * [Bootstrap]", "    * [Bootstrap]");
 		expect(git.merge({ base: toc, mine, theirs }).conflicts).toBe(1);
 		expect(reasons(merge(toc, mine, theirs))).toEqual(["overlap"]);
@@ -109,7 +143,11 @@ describe("lists: re-indenting items turns the list rule off where the nestings w
 
 	it("keeps ticking a task next to an item the other side edited (marked list)", () => {
 		const base = "# Today\n- [ ] call Ann\n- [ ] buy milk\n";
-		const result = merge(base, "# Today\n- [x] call Ann\n- [ ] buy milk\n", "# Today\n- [ ] call Ann\n- [ ] buy oat milk\n");
+		const result = merge(
+			base,
+			"# Today\n- [x] call Ann\n- [ ] buy milk\n",
+			"# Today\n- [ ] call Ann\n- [ ] buy oat milk\n",
+		);
 		expect(mergedText(result)).toBe("# Today\n- [x] call Ann\n- [ ] buy oat milk\n");
 		expect(result.regions.filter((region) => region.kind === "stable" && region.rule === "list")).toEqual([
 			{ kind: "stable", text: "- [x] call Ann\n", origin: "mine", base: "- [ ] call Ann\n", rule: "list" },
@@ -119,7 +157,8 @@ describe("lists: re-indenting items turns the list rule off where the nestings w
 });
 
 describe("fences: a change to the opening fence's info string is not a change inside the block", () => {
-	const block = "Text.\n\n```rust\nuse std::io;\n\nfn new(value: u32) -> Guess {\n    check(value);\n    Guess { value }\n}\n```\n\nMore.\n";
+	const block =
+		"Text.\n\n```rust\nuse std::io;\n\nfn new(value: u32) -> Guess {\n    check(value);\n    Guess { value }\n}\n```\n\nMore.\n";
 
 	it("rust-lang+book/0553 (ch11-01-writing-tests.md): ```rust → ```rust,panics against a change in the code merges as git does", () => {
 		const mine = block.replace("u32", "i32");

@@ -13,12 +13,19 @@ function gitWould(base: string, mine: string, theirs: string): DraftRegion[] {
 }
 
 const isClean = (regions: DraftRegion[]) => regions.every((region) => region.kind === "stable");
-const text = (regions: DraftRegion[]) => regions.map((region) => (region.kind === "stable" ? region.text : "")).join("");
+const text = (regions: DraftRegion[]) =>
+	regions.map((region) => (region.kind === "stable" ? region.text : "")).join("");
 
 describe("splitFrontmatter", () => {
 	it("splits a leading --- block from the body", () => {
-		expect(splitFrontmatter(splitLines("---\na: 1\n---\nbody\n"))).toEqual({ block: ["---\n", "a: 1\n", "---\n"], body: ["body\n"] });
-		expect(splitFrontmatter(splitLines("---\r\na: 1\r\n...\r\n"))).toEqual({ block: ["---\r\n", "a: 1\r\n", "...\r\n"], body: [] });
+		expect(splitFrontmatter(splitLines("---\na: 1\n---\nbody\n"))).toEqual({
+			block: ["---\n", "a: 1\n", "---\n"],
+			body: ["body\n"],
+		});
+		expect(splitFrontmatter(splitLines("---\r\na: 1\r\n...\r\n"))).toEqual({
+			block: ["---\r\n", "a: 1\r\n", "...\r\n"],
+			body: [],
+		});
 		expect(splitFrontmatter(splitLines("---\na: 1\n---"))).toEqual({ block: ["---\n", "a: 1\n", "---"], body: [] });
 	});
 
@@ -44,7 +51,17 @@ describe("mergeFrontmatter", () => {
 		const mine = "---\ntags:\n  - a\n  - b\n---\n";
 		const theirs = "---\ntags:\n  - a\n  - c\n---\n";
 		expect(isClean(gitWould(base, mine, theirs))).toBe(false);
-		expect(merge(base, mine, theirs)).toEqual([{ kind: "stable", text: "---\ntags:\n  - a\n  - b\n  - c\n---\n", origin: "both", base, rule: "tags", mine, theirs }]);
+		expect(merge(base, mine, theirs)).toEqual([
+			{
+				kind: "stable",
+				text: "---\ntags:\n  - a\n  - b\n  - c\n---\n",
+				origin: "both",
+				base,
+				rule: "tags",
+				mine,
+				theirs,
+			},
+		]);
 	});
 
 	it("merges one side's key next to a key both changed alike, marked as the frontmatter rule", () => {
@@ -52,7 +69,9 @@ describe("mergeFrontmatter", () => {
 		const mine = "---\ntitle: B\nstatus: done\n---\n";
 		const theirs = "---\ntitle: B\nstatus: draft\n---\n";
 		expect(isClean(gitWould(base, mine, theirs))).toBe(false);
-		expect(merge(base, mine, theirs)).toEqual([{ kind: "stable", text: mine, origin: "both", base, rule: "frontmatter", mine, theirs }]);
+		expect(merge(base, mine, theirs)).toEqual([
+			{ kind: "stable", text: mine, origin: "both", base, rule: "frontmatter", mine, theirs },
+		]);
 	});
 
 	it("returns the line merge's own regions when it reaches the same YAML", () => {

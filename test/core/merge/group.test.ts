@@ -12,7 +12,8 @@ function text(regions: DraftRegion[]): string | null {
 	return regions.map((region) => (region.kind === "stable" ? region.text : "")).join("");
 }
 
-const conflictReasons = (regions: DraftRegion[]) => regions.flatMap((region) => (region.kind === "conflict" ? [region.reason] : []));
+const conflictReasons = (regions: DraftRegion[]) =>
+	regions.flatMap((region) => (region.kind === "conflict" ? [region.reason] : []));
 
 describe("list rule: items are units", () => {
 	const base = "# Tasks\n- [ ] a\n- [ ] b\n- [ ] c\n";
@@ -23,8 +24,20 @@ describe("list rule: items are units", () => {
 		expect(conflictReasons(merge(base, mine, theirs, false))).toEqual(["overlap"]);
 		const regions = merge(base, mine, theirs);
 		expect(text(regions)).toBe("# Tasks\n- [x] a\n- [x] b\n- [ ] c\n");
-		expect(regions).toContainEqual({ kind: "stable", text: "- [x] a\n", origin: "mine", base: "- [ ] a\n", rule: "list" });
-		expect(regions).toContainEqual({ kind: "stable", text: "- [x] b\n", origin: "theirs", base: "- [ ] b\n", rule: "list" });
+		expect(regions).toContainEqual({
+			kind: "stable",
+			text: "- [x] a\n",
+			origin: "mine",
+			base: "- [ ] a\n",
+			rule: "list",
+		});
+		expect(regions).toContainEqual({
+			kind: "stable",
+			text: "- [x] b\n",
+			origin: "theirs",
+			base: "- [ ] b\n",
+			rule: "list",
+		});
 	});
 
 	it("merges three adjacent items edited alternately", () => {
@@ -33,16 +46,18 @@ describe("list rule: items are units", () => {
 	});
 
 	it("merges an item changed on one side with an item added below it on the other", () => {
-		expect(text(merge(base, "# Tasks\n- [ ] A\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] a\n- [ ] new\n- [ ] b\n- [ ] c\n"))).toBe(
-			"# Tasks\n- [ ] A\n- [ ] new\n- [ ] b\n- [ ] c\n",
-		);
-		expect(text(merge(base, "# Tasks\n- [ ] a\n- [ ] b\n- [ ] C\n", "# Tasks\n- [ ] a\n- [ ] b\n- [ ] c\n- [ ] d\n"))).toBe(
-			"# Tasks\n- [ ] a\n- [ ] b\n- [ ] C\n- [ ] d\n",
-		);
+		expect(
+			text(merge(base, "# Tasks\n- [ ] A\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] a\n- [ ] new\n- [ ] b\n- [ ] c\n")),
+		).toBe("# Tasks\n- [ ] A\n- [ ] new\n- [ ] b\n- [ ] c\n");
+		expect(
+			text(merge(base, "# Tasks\n- [ ] a\n- [ ] b\n- [ ] C\n", "# Tasks\n- [ ] a\n- [ ] b\n- [ ] c\n- [ ] d\n")),
+		).toBe("# Tasks\n- [ ] a\n- [ ] b\n- [ ] C\n- [ ] d\n");
 	});
 
 	it("merges a deleted item with a change to its neighbour", () => {
-		expect(text(merge(base, "# Tasks\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] a\n- [x] b\n- [ ] c\n"))).toBe("# Tasks\n- [x] b\n- [ ] c\n");
+		expect(text(merge(base, "# Tasks\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] a\n- [x] b\n- [ ] c\n"))).toBe(
+			"# Tasks\n- [x] b\n- [ ] c\n",
+		);
 	});
 
 	it("works for ordered lists, other bullets and nested items", () => {
@@ -64,19 +79,21 @@ describe("list rule: items are units", () => {
 	});
 
 	it("still conflicts when both sides change the same item", () => {
-		expect(conflictReasons(merge(base, "# Tasks\n- [x] a\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] A\n- [ ] b\n- [ ] c\n"))).toEqual(["overlap"]);
+		expect(
+			conflictReasons(merge(base, "# Tasks\n- [x] a\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] A\n- [ ] b\n- [ ] c\n")),
+		).toEqual(["overlap"]);
 	});
 
 	it("does not apply when a change turns an item into a paragraph", () => {
-		expect(conflictReasons(merge(base, "# Tasks\nplain text\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] a\n- [x] b\n- [ ] c\n"))).toEqual([
-			"overlap",
-		]);
+		expect(
+			conflictReasons(merge(base, "# Tasks\nplain text\n- [ ] b\n- [ ] c\n", "# Tasks\n- [ ] a\n- [x] b\n- [ ] c\n")),
+		).toEqual(["overlap"]);
 	});
 
 	it("does not apply to the line above the list", () => {
-		expect(conflictReasons(merge(base, "# Todo\n- [ ] a\n- [ ] b\n- [ ] c\n", "# Tasks\n- [x] a\n- [ ] b\n- [ ] c\n"))).toEqual([
-			"overlap",
-		]);
+		expect(
+			conflictReasons(merge(base, "# Todo\n- [ ] a\n- [ ] b\n- [ ] c\n", "# Tasks\n- [x] a\n- [ ] b\n- [ ] c\n")),
+		).toEqual(["overlap"]);
 	});
 
 	it("does not apply to an insertion between an item and its continuation", () => {
@@ -94,7 +111,13 @@ describe("fence rule: code blocks are never merged inside", () => {
 		expect(text(merge(base, mine, theirs, false))).toBe(base.replace("a = 1", "a = 10").replace("c = 3", "c = 30"));
 		expect(merge(base, mine, theirs)).toEqual([
 			{ kind: "stable", text: "text\n", origin: "base" },
-			{ kind: "conflict", reason: "fence", base: base.slice(5, -6), mine: mine.slice(5, -6), theirs: theirs.slice(5, -6) },
+			{
+				kind: "conflict",
+				reason: "fence",
+				base: base.slice(5, -6),
+				mine: mine.slice(5, -6),
+				theirs: theirs.slice(5, -6),
+			},
 			{ kind: "stable", text: "after\n", origin: "base" },
 		]);
 	});
@@ -110,15 +133,26 @@ describe("fence rule: code blocks are never merged inside", () => {
 	});
 
 	it("conflicts when one side changes the fence itself and the other the code", () => {
-		expect(conflictReasons(merge(base, base.replace("```js", "~~~js"), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
-		expect(conflictReasons(merge(base, base.replace("```js", "````js"), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
-		expect(conflictReasons(merge(base, base.replace("```js\n", ""), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
+		expect(conflictReasons(merge(base, base.replace("```js", "~~~js"), base.replace("c = 3", "c = 4")))).toEqual([
+			"fence",
+		]);
+		expect(conflictReasons(merge(base, base.replace("```js", "````js"), base.replace("c = 3", "c = 4")))).toEqual([
+			"fence",
+		]);
+		expect(conflictReasons(merge(base, base.replace("```js\n", ""), base.replace("c = 3", "c = 4")))).toEqual([
+			"fence",
+		]);
 	});
 
 	it("does not count a change of the info string alone as a change inside the block", () => {
 		const theirs = base.replace("```js", "```ts");
 		expect(text(merge(base, base.replace("c = 3", "c = 4"), theirs))).toBe(theirs.replace("c = 3", "c = 4"));
-		expect(merge(base, base.replace("b = 2", "b = 20"), theirs.replace("c = 3", "c = 30"))).toContainEqual({ kind: "stable", text: "```ts\n", origin: "theirs", base: "```js\n" });
+		expect(merge(base, base.replace("b = 2", "b = 20"), theirs.replace("c = 3", "c = 30"))).toContainEqual({
+			kind: "stable",
+			text: "```ts\n",
+			origin: "theirs",
+			base: "```js\n",
+		});
 	});
 
 	it("keeps an insertion on the block's first line inside its span when the info string changed", () => {
@@ -128,7 +162,9 @@ describe("fence rule: code blocks are never merged inside", () => {
 	});
 
 	it("conflicts on an insertion inside the block against an edit inside it", () => {
-		expect(conflictReasons(merge(base, base.replace("const b", "// hi\nconst b"), base.replace("c = 3", "c = 4")))).toEqual(["fence"]);
+		expect(
+			conflictReasons(merge(base, base.replace("const b", "// hi\nconst b"), base.replace("c = 3", "c = 4"))),
+		).toEqual(["fence"]);
 	});
 
 	it("leaves changes just outside the block alone", () => {
@@ -146,7 +182,9 @@ describe("fence rule: code blocks are never merged inside", () => {
 
 	it("merges changes in two different blocks", () => {
 		const two = "```\n1\n```\n\n```\n2\n```\n";
-		expect(text(merge(two, "```\nA\n```\n\n```\n2\n```\n", "```\n1\n```\n\n```\nB\n```\n"))).toBe("```\nA\n```\n\n```\nB\n```\n");
+		expect(text(merge(two, "```\nA\n```\n\n```\n2\n```\n", "```\n1\n```\n\n```\nB\n```\n"))).toBe(
+			"```\nA\n```\n\n```\nB\n```\n",
+		);
 	});
 });
 

@@ -52,7 +52,12 @@ describe("mergeLines (git's rules)", () => {
 	});
 
 	it("keeps a deletion as an empty stable region that names what it removed", () => {
-		expect(plain("a\nb\nc\n", "a\nc\n", "a\nb\nc\n")).toContainEqual({ kind: "stable", text: "", origin: "mine", base: "b\n" });
+		expect(plain("a\nb\nc\n", "a\nc\n", "a\nb\nc\n")).toContainEqual({
+			kind: "stable",
+			text: "",
+			origin: "mine",
+			base: "b\n",
+		});
 	});
 
 	it("merges deletions and insertions far apart", () => {

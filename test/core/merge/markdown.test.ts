@@ -1,15 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { splitLines } from "../../../src/core/markdown/lines";
-import { abandonedIndents, analyzeBase, analyzeBaseSteps, isItemStart, isListish, sameFenceOpening } from "../../../src/core/merge/markdown";
+import {
+	abandonedIndents,
+	analyzeBase,
+	analyzeBaseSteps,
+	isItemStart,
+	isListish,
+	sameFenceOpening,
+} from "../../../src/core/merge/markdown";
 
 describe("isItemStart", () => {
-	it.each(["- a\n", "* a", "+ a\r\n", "- [ ] task\n", "- [x] done\n", "1. one\n", "12) twelve\n", "  - nested\n", "-\n"])(
-		"sees %j as a list item",
-		(line) => expect(isItemStart(line)).toBe(true),
-	);
+	it.each([
+		"- a\n",
+		"* a",
+		"+ a\r\n",
+		"- [ ] task\n",
+		"- [x] done\n",
+		"1. one\n",
+		"12) twelve\n",
+		"  - nested\n",
+		"-\n",
+	])("sees %j as a list item", (line) => expect(isItemStart(line)).toBe(true));
 
-	it.each(["---\n", "* * *\n", "-a\n", "text\n", "1.5 apples\n", "\n", "#- heading\n"])("does not see %j as a list item", (line) =>
-		expect(isItemStart(line)).toBe(false),
+	it.each(["---\n", "* * *\n", "-a\n", "text\n", "1.5 apples\n", "\n", "#- heading\n"])(
+		"does not see %j as a list item",
+		(line) => expect(isItemStart(line)).toBe(false),
 	);
 });
 
@@ -24,7 +39,9 @@ describe("isListish", () => {
 
 describe("analyzeBase", () => {
 	it("yields every few thousand lines on a huge base (a 5 MB merge stays in slices), with the same structure", () => {
-		const text = Array.from({ length: 30_000 }, (_, i) => (i % 500 === 0 ? "```\n" : i % 7 === 0 ? "- item\n" : i % 11 === 0 ? "  more\n" : "para\n")).join("");
+		const text = Array.from({ length: 30_000 }, (_, i) =>
+			i % 500 === 0 ? "```\n" : i % 7 === 0 ? "- item\n" : i % 11 === 0 ? "  more\n" : "para\n",
+		).join("");
 		const lines = splitLines(text);
 		const steps = analyzeBaseSteps(lines);
 		let yields = 0;
@@ -33,7 +50,6 @@ describe("analyzeBase", () => {
 		expect(yields).toBeGreaterThanOrEqual(5);
 		expect(next.value).toEqual(analyzeBase(lines));
 	});
-
 
 	it("finds fenced blocks with both fence kinds, and leaves lists inside them alone", () => {
 		const lines = splitLines("intro\n```js\n- not an item\n```\n~~~~\ncode\n~~~~\n- item\n");

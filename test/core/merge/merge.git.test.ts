@@ -68,7 +68,8 @@ const SLIDING: Case[] = [
 		style: "prose",
 		base: "line 272\nline 273\nline 274\nline 275\nline 276\n}\nline 277\nline 278\n}\n\n",
 		mine: "line 272\nline 275\nline 276\n}\nline 277\nline 280\nline 279\nline 278\n}\n}\n\n",
-		theirs: "line 272\nline 273\nline 274\nline 275\nline 283\nline 281\nline 276\n}\nline 277\nline 278\n}\nline 284\n\n",
+		theirs:
+			"line 272\nline 273\nline 274\nline 275\nline 283\nline 281\nline 276\n}\nline 277\nline 278\n}\nline 284\n\n",
 	},
 	{ style: "prose", base: "b\nc\n}\n\n", mine: "c\nX\nb\n}\n}\n\n", theirs: "b\nc\n}\nY\n\n" },
 ];

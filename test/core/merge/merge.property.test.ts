@@ -8,7 +8,21 @@ import type { DraftRegion } from "../../../src/core/merge/types";
 /** Few distinct lines, so texts share lines and merges really collide. */
 const PLAIN = ["a\n", "b\n", "c\n", "d\n", "\n"];
 /** The same with the constructs the markdown rules react to. */
-const MARKDOWN = ["- [ ] a\n", "- [x] a\n", "- [ ] b\n", "  more\n", "```\n", "x = 1\n", "\n", "# h\n", "---\n", "t: 1\n", "tags: [a]\n", "\r\n", "🙂\n"];
+const MARKDOWN = [
+	"- [ ] a\n",
+	"- [x] a\n",
+	"- [ ] b\n",
+	"  more\n",
+	"```\n",
+	"x = 1\n",
+	"\n",
+	"# h\n",
+	"---\n",
+	"t: 1\n",
+	"tags: [a]\n",
+	"\r\n",
+	"🙂\n",
+];
 
 function lines(alphabet: string[], maxLength: number): fc.Arbitrary<string[]> {
 	return fc.array(fc.constantFrom(...alphabet), { maxLength });
@@ -31,14 +45,24 @@ function edited(base: string[], alphabet: string[]): fc.Arbitrary<string[]> {
 }
 
 function triple(alphabet: string[]): fc.Arbitrary<[string, string, string]> {
-	const related = lines(alphabet, 10).chain((base) => fc.tuple(fc.constant(base), edited(base, alphabet), edited(base, alphabet)));
+	const related = lines(alphabet, 10).chain((base) =>
+		fc.tuple(fc.constant(base), edited(base, alphabet), edited(base, alphabet)),
+	);
 	const unrelated = fc.tuple(lines(alphabet, 8), lines(alphabet, 8), lines(alphabet, 8));
 	return fc
-		.tuple(fc.oneof({ arbitrary: related, weight: 4 }, { arbitrary: unrelated, weight: 1 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }))
-		.map(([[b, m, t], flags]) => [finish(b, flags[0]!, flags[3]!), finish(m, flags[1]!, flags[4]!), finish(t, flags[2]!, flags[5]!)]);
+		.tuple(
+			fc.oneof({ arbitrary: related, weight: 4 }, { arbitrary: unrelated, weight: 1 }),
+			fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+		)
+		.map(([[b, m, t], flags]) => [
+			finish(b, flags[0]!, flags[3]!),
+			finish(m, flags[1]!, flags[4]!),
+			finish(t, flags[2]!, flags[5]!),
+		]);
 }
 
-const baseOf = (region: MergeRegion) => (region.kind === "conflict" ? region.base : region.origin === "base" ? region.text : (region.base ?? ""));
+const baseOf = (region: MergeRegion) =>
+	region.kind === "conflict" ? region.base : region.origin === "base" ? region.text : (region.base ?? "");
 const mineOf = (region: MergeRegion) =>
 	region.kind === "conflict" ? region.mine : region.origin === "theirs" ? (region.base ?? "") : region.text;
 const theirsOf = (region: MergeRegion) =>
@@ -139,7 +163,9 @@ describe("line merge bookkeeping (no frontmatter, so no combined regions)", () =
 
 describe("markdown rules only move the line between clean and conflicting", () => {
 	const cleanText = (regions: DraftRegion[]) =>
-		regions.every((region) => region.kind === "stable") ? regions.map((region) => (region.kind === "stable" ? region.text : "")).join("") : null;
+		regions.every((region) => region.kind === "stable")
+			? regions.map((region) => (region.kind === "stable" ? region.text : "")).join("")
+			: null;
 
 	it("never change the text of a merge both git's rules and ours find clean", () => {
 		fc.assert(

@@ -24,10 +24,11 @@ describe("mergeThreeWay", () => {
 	});
 
 	it("joins neighbouring regions of the same origin", () => {
-		expect(mergeThreeWay("a\nb\n", "a\nb\n", "a\nb\n").regions).toEqual([{ kind: "stable", text: "a\nb\n", origin: "base" }]);
+		expect(mergeThreeWay("a\nb\n", "a\nb\n", "a\nb\n").regions).toEqual([
+			{ kind: "stable", text: "a\nb\n", origin: "base" },
+		]);
 		expect(mergeThreeWay("", "", "").regions).toEqual([]);
 	});
-
 });
 
 describe("faithfulness", () => {
@@ -57,9 +58,15 @@ describe("faithfulness", () => {
 		// The agent drops the BOM the base had: that is its change.
 		expect(mergedText(mergeThreeWay(`${bom}a\n`, `${bom}a\nb\n`, "a\n"))).toBe("a\nb\n");
 		// Frontmatter after a BOM is still frontmatter (its tags merge as a set).
-		expect(mergedText(mergeThreeWay(`${bom}---\ntags: [a]\n---\n`, `${bom}---\ntags: [a, b]\n---\n`, `${bom}---\ntags: [a, c]\n---\n`))).toBe(
-			`${bom}---\ntags: [a, b, c]\n---\n`,
-		);
+		expect(
+			mergedText(
+				mergeThreeWay(
+					`${bom}---\ntags: [a]\n---\n`,
+					`${bom}---\ntags: [a, b]\n---\n`,
+					`${bom}---\ntags: [a, c]\n---\n`,
+				),
+			),
+		).toBe(`${bom}---\ntags: [a, b, c]\n---\n`);
 	});
 
 	it("keeps emoji and other non-BMP text exactly", () => {
@@ -73,7 +80,11 @@ describe("faithfulness", () => {
 
 	it("keeps CRLF frontmatter CRLF when it combines lists", () => {
 		const base = "---\r\ntags: [a]\r\nx: 1\r\n---\r\nbody\r\n";
-		const result = mergeThreeWay(base, base.replace("[a]", "[a, b]"), base.replace("[a]", "[a, c]").replace("x: 1", "x: 2"));
+		const result = mergeThreeWay(
+			base,
+			base.replace("[a]", "[a, b]"),
+			base.replace("[a]", "[a, c]").replace("x: 1", "x: 2"),
+		);
 		expect(mergedText(result)).toBe("---\r\ntags: [a, b, c]\r\nx: 2\r\n---\r\nbody\r\n");
 	});
 });

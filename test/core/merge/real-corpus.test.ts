@@ -71,11 +71,17 @@ describe("the real merge corpus", () => {
 			for (const rule of rules) byRule.set(rule, (byRule.get(rule) ?? 0) + 1);
 		}
 		const asPeople = ruleMade.filter(({ c, ours }) => mergedText(ours) === c.result).length;
-		const ruleWrong = ruleMade.filter(({ c, ours }) => verdict(c) === "rule-wrong" && mergedText(ours) !== c.result).map(({ c }) => c.id);
+		const ruleWrong = ruleMade
+			.filter(({ c, ours }) => verdict(c) === "rule-wrong" && mergedText(ours) !== c.result)
+			.map(({ c }) => c.id);
 		const reviewedWrong = replays.filter(({ c }) => verdict(c) === "rule-wrong");
 
-		const sameAsGit = replays.filter(({ git: reference, ours }) => reference.conflicts === 0 && ours.clean && mergedText(ours) === reference.output).length;
-		const fenceConflicts = replays.filter(({ git: reference, ours }) => reference.conflicts === 0 && !ours.clean).length;
+		const sameAsGit = replays.filter(
+			({ git: reference, ours }) => reference.conflicts === 0 && ours.clean && mergedText(ours) === reference.output,
+		).length;
+		const fenceConflicts = replays.filter(
+			({ git: reference, ours }) => reference.conflicts === 0 && !ours.clean,
+		).length;
 		const bothConflict = replays.filter(({ git: reference, ours }) => reference.conflicts > 0 && !ours.clean).length;
 		const rules = [...byRule].map(([rule, count]) => `${rule} ${count}`).join(", ");
 		console.log(

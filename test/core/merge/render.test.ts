@@ -16,7 +16,9 @@ describe("renderMerge", () => {
 	});
 
 	it("adds the base in diff3 style", () => {
-		expect(renderMerge(result, { diff3: true })).toBe("a\n<<<<<<< mine\nB\n||||||| base\nb\n=======\nX\n>>>>>>> agent\nc\n");
+		expect(renderMerge(result, { diff3: true })).toBe(
+			"a\n<<<<<<< mine\nB\n||||||| base\nb\n=======\nX\n>>>>>>> agent\nc\n",
+		);
 	});
 
 	it("keeps markers on their own lines when a side lacks a final newline", () => {
@@ -27,11 +29,15 @@ describe("renderMerge", () => {
 
 	it("renders empty sides as nothing between markers", () => {
 		expect(renderMerge(conflictOf("b\n", "", "X\n"))).toBe("<<<<<<< mine\n=======\nX\n>>>>>>> agent\n");
-		expect(renderMerge(conflictOf("", "x\n", "y\n"), { diff3: true })).toBe("<<<<<<< mine\nx\n||||||| base\n=======\ny\n>>>>>>> agent\n");
+		expect(renderMerge(conflictOf("", "x\n", "y\n"), { diff3: true })).toBe(
+			"<<<<<<< mine\nx\n||||||| base\n=======\ny\n>>>>>>> agent\n",
+		);
 	});
 
 	it("uses the conflict's own line ending, falling back to the note's", () => {
-		expect(renderMerge(conflictOf("b\r\n", "B\r\n", "X\r\n"))).toBe("<<<<<<< mine\r\nB\r\n=======\r\nX\r\n>>>>>>> agent\r\n");
+		expect(renderMerge(conflictOf("b\r\n", "B\r\n", "X\r\n"))).toBe(
+			"<<<<<<< mine\r\nB\r\n=======\r\nX\r\n>>>>>>> agent\r\n",
+		);
 		const noNewline: MergeResult = {
 			clean: false,
 			conflicts: 1,

@@ -2,8 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tokenize, wordDiff, type WordOp } from "../../../src/core/merge/word-diff";
 
-const before = (ops: WordOp[]) => ops.filter((op) => op.kind !== "insert").map((op) => op.text).join("");
-const after = (ops: WordOp[]) => ops.filter((op) => op.kind !== "delete").map((op) => op.text).join("");
+const before = (ops: WordOp[]) =>
+	ops
+		.filter((op) => op.kind !== "insert")
+		.map((op) => op.text)
+		.join("");
+const after = (ops: WordOp[]) =>
+	ops
+		.filter((op) => op.kind !== "delete")
+		.map((op) => op.text)
+		.join("");
 
 /** True when the text starts with a low surrogate or ends with a high one, i.e. a pair was cut. */
 function cutsPair(text: string): boolean {

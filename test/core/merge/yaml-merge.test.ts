@@ -8,7 +8,9 @@ describe("mergeYaml", () => {
 		const base = "# meta\ntitle: Old   # keep this spacing\nstatus: draft\nn: 1\n";
 		const mine = "# meta\ntitle: New   # keep this spacing\nstatus: draft\nn: 1\n";
 		const theirs = "# meta\ntitle: Old   # keep this spacing\nstatus: done\nn: 1\n";
-		expect(mergeYaml(base, mine, theirs)).toEqual(clean("# meta\ntitle: New   # keep this spacing\nstatus: done\nn: 1\n"));
+		expect(mergeYaml(base, mine, theirs)).toEqual(
+			clean("# meta\ntitle: New   # keep this spacing\nstatus: done\nn: 1\n"),
+		);
 	});
 
 	it("conflicts when both sides change one key differently", () => {
@@ -39,11 +41,15 @@ describe("mergeYaml", () => {
 	});
 
 	it("keeps a flow list flow and its quoting", () => {
-		expect(mergeYaml("aliases: [x, 'y']\n", "aliases: [x, 'y', z]\n", "aliases: ['y', w]\n")).toEqual(clean("aliases: ['y', z, w]\n"));
+		expect(mergeYaml("aliases: [x, 'y']\n", "aliases: [x, 'y', z]\n", "aliases: ['y', w]\n")).toEqual(
+			clean("aliases: ['y', z, w]\n"),
+		);
 	});
 
 	it("does not add an item twice when both sides added it", () => {
-		expect(mergeYaml("tags: [a]\n", "tags: [a, b, c]\n", "tags: [a, c, b, d]\n")).toEqual(clean("tags: [a, b, c, d]\n"));
+		expect(mergeYaml("tags: [a]\n", "tags: [a, b, c]\n", "tags: [a, c, b, d]\n")).toEqual(
+			clean("tags: [a, b, c, d]\n"),
+		);
 	});
 
 	it("unions lists that both sides created", () => {
@@ -51,28 +57,47 @@ describe("mergeYaml", () => {
 	});
 
 	it("keeps the comment lines above a combined list", () => {
-		expect(mergeYaml("# tags\ntags: [a]\n", "# tags\ntags: [a, b]\n", "# tags\ntags: [a, c]\n")).toEqual(clean("# tags\ntags: [a, b, c]\n"));
+		expect(mergeYaml("# tags\ntags: [a]\n", "# tags\ntags: [a, b]\n", "# tags\ntags: [a, c]\n")).toEqual(
+			clean("# tags\ntags: [a, b, c]\n"),
+		);
 	});
 
 	it("prints a combined list with the note's CRLF line endings", () => {
-		expect(mergeYaml("t:\r\n  - a\r\n", "t:\r\n  - a\r\n  - b\r\n", "t:\r\n  - a\r\n  - c\r\n")).toEqual(clean("t:\r\n  - a\r\n  - b\r\n  - c\r\n"));
+		expect(mergeYaml("t:\r\n  - a\r\n", "t:\r\n  - a\r\n  - b\r\n", "t:\r\n  - a\r\n  - c\r\n")).toEqual(
+			clean("t:\r\n  - a\r\n  - b\r\n  - c\r\n"),
+		);
 	});
 
 	it("does not combine lists of mappings, nested mappings or a list with a scalar", () => {
-		expect(mergeYaml("l:\n  - {a: 1}\n", "l:\n  - {a: 1}\n  - {b: 1}\n", "l:\n  - {a: 1}\n  - {c: 1}\n").kind).toBe("conflict");
+		expect(mergeYaml("l:\n  - {a: 1}\n", "l:\n  - {a: 1}\n  - {b: 1}\n", "l:\n  - {a: 1}\n  - {c: 1}\n").kind).toBe(
+			"conflict",
+		);
 		expect(mergeYaml("m:\n  a: 1\n  b: 1\n", "m:\n  a: 2\n  b: 1\n", "m:\n  a: 1\n  b: 2\n").kind).toBe("conflict");
 		expect(mergeYaml("t: [a]\n", "t: [a, b]\n", "t: c\n").kind).toBe("conflict");
 	});
 
 	it("merges comment changes above the first key or below the last like one more key", () => {
 		expect(mergeYaml("# top\na: 1\n", "# top!\na: 1\n", "# top\na: 2\n")).toEqual(clean("# top!\na: 2\n"));
-		expect(mergeYaml("a: 1\n# end\n", "a: 1\n# mine\n", "a: 1\n# theirs\n")).toEqual({ kind: "conflict", keys: ["(comments below the last key)"] });
+		expect(mergeYaml("a: 1\n# end\n", "a: 1\n# mine\n", "a: 1\n# theirs\n")).toEqual({
+			kind: "conflict",
+			keys: ["(comments below the last key)"],
+		});
 	});
 
 	it("says when it combined lists, and when one side's change sits next to the other's", () => {
-		expect(mergeYaml("t: [a]\nx: 1\n", "t: [a, b]\nx: 1\n", "t: [a, c]\nx: 2\n")).toEqual({ kind: "clean", text: "t: [a, b, c]\nx: 2\n", listsCombined: true, neighbours: false });
-		expect(mergeYaml("a: 1\nb: 1\n", "a: 2\nb: 1\n", "a: 1\nb: 2\n")).toMatchObject({ listsCombined: false, neighbours: true });
-		expect(mergeYaml("a: 1\nb: 1\nc: 1\n", "a: 2\nb: 1\nc: 1\n", "a: 1\nb: 1\nc: 2\n")).toMatchObject({ neighbours: false });
+		expect(mergeYaml("t: [a]\nx: 1\n", "t: [a, b]\nx: 1\n", "t: [a, c]\nx: 2\n")).toEqual({
+			kind: "clean",
+			text: "t: [a, b, c]\nx: 2\n",
+			listsCombined: true,
+			neighbours: false,
+		});
+		expect(mergeYaml("a: 1\nb: 1\n", "a: 2\nb: 1\n", "a: 1\nb: 2\n")).toMatchObject({
+			listsCombined: false,
+			neighbours: true,
+		});
+		expect(mergeYaml("a: 1\nb: 1\nc: 1\n", "a: 2\nb: 1\nc: 1\n", "a: 1\nb: 1\nc: 2\n")).toMatchObject({
+			neighbours: false,
+		});
 	});
 
 	it("reports unparseable input so the caller can fall back", () => {

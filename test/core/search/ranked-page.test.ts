@@ -22,16 +22,22 @@ function pages(values: number[], limit: number, maxBytes: number, size: (value: 
 describe("RankedPage", () => {
 	it("pages through every hit once, in rank order, within the limit and the byte bound (property)", () => {
 		fc.assert(
-			fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 500 }), { maxLength: 60 }), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 50 }), (values, limit, maxBytes) => {
-				const size = (value: number) => 1 + (value % 7);
-				const served = pages(values, limit, maxBytes, size);
-				expect(served.flat()).toEqual([...values].sort(byNumber));
-				for (const page of served) {
-					expect(page.length).toBeLessThanOrEqual(limit);
-					// Over the bound only when one hit alone is (it is still served, alone).
-					if (page.length > 1) expect(page.reduce((sum, value) => sum + size(value), 0)).toBeLessThanOrEqual(maxBytes);
-				}
-			}),
+			fc.property(
+				fc.uniqueArray(fc.integer({ min: 0, max: 500 }), { maxLength: 60 }),
+				fc.integer({ min: 1, max: 10 }),
+				fc.integer({ min: 1, max: 50 }),
+				(values, limit, maxBytes) => {
+					const size = (value: number) => 1 + (value % 7);
+					const served = pages(values, limit, maxBytes, size);
+					expect(served.flat()).toEqual([...values].sort(byNumber));
+					for (const page of served) {
+						expect(page.length).toBeLessThanOrEqual(limit);
+						// Over the bound only when one hit alone is (it is still served, alone).
+						if (page.length > 1)
+							expect(page.reduce((sum, value) => sum + size(value), 0)).toBeLessThanOrEqual(maxBytes);
+					}
+				},
+			),
 		);
 	});
 

@@ -4,11 +4,39 @@ import { compileRegExp, MAX_PATTERN_LENGTH, UnsupportedPattern } from "../../../
 import { finishNow } from "../../../src/core/steps";
 import { SearchBudget, SearchTooCostly } from "../../../src/core/search/search-budget";
 
-const test = (pattern: string, text: string, budget = new SearchBudget(1e9)) => finishNow(compileRegExp(pattern).matchSteps(text, budget));
+const test = (pattern: string, text: string, budget = new SearchBudget(1e9)) =>
+	finishNow(compileRegExp(pattern).matchSteps(text, budget));
 
 /** Patterns built from what the matcher supports, over a small alphabet so they often match. */
 const atom: fc.Arbitrary<string> = fc.oneof(
-	fc.constantFrom("a", "b", "c", ".", "\\d", "\\w", "\\s", "\\W", "[ab]", "[^a]", "[a-c]", "[\\d-]", "\\b", "\\B", "^", "$", "\\n", "\\x61", "\\u0062", "{", "}", "]", "\\.", "[]", "[^]", "\\cJ"),
+	fc.constantFrom(
+		"a",
+		"b",
+		"c",
+		".",
+		"\\d",
+		"\\w",
+		"\\s",
+		"\\W",
+		"[ab]",
+		"[^a]",
+		"[a-c]",
+		"[\\d-]",
+		"\\b",
+		"\\B",
+		"^",
+		"$",
+		"\\n",
+		"\\x61",
+		"\\u0062",
+		"{",
+		"}",
+		"]",
+		"\\.",
+		"[]",
+		"[^]",
+		"\\cJ",
+	),
 );
 const pattern: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
 	node: fc.oneof(
@@ -16,10 +44,14 @@ const pattern: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
 		atom,
 		fc.tuple(tie("node"), tie("node")).map(([a, b]) => a + b),
 		fc.tuple(tie("node"), tie("node")).map(([a, b]) => `(?:${a}|${b})`),
-		fc.tuple(tie("node"), fc.constantFrom("*", "+", "?", "{2}", "{1,3}", "{0,}", "*?", "+?")).map(([a, q]) => `(${a})${q}`),
+		fc
+			.tuple(tie("node"), fc.constantFrom("*", "+", "?", "{2}", "{1,3}", "{0,}", "*?", "+?"))
+			.map(([a, q]) => `(${a})${q}`),
 	),
 })).node;
-const text = fc.array(fc.constantFrom("a", "b", "c", "1", " ", "\n", "-", "_", "."), { maxLength: 12 }).map((chars) => chars.join(""));
+const text = fc
+	.array(fc.constantFrom("a", "b", "c", "1", " ", "\n", "-", "_", "."), { maxLength: 12 })
+	.map((chars) => chars.join(""));
 
 describe("compileRegExp", () => {
 	it("answers as JavaScript's RegExp.test does, for every supported pattern (property)", () => {

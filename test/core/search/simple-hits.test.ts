@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { basenameOf, clampContextLength, contextLengthOf, MAX_CONTEXT_LENGTH, MAX_MATCHES_PER_NOTE, simpleHit } from "../../../src/core/search/simple-hits";
+import {
+	basenameOf,
+	clampContextLength,
+	contextLengthOf,
+	MAX_CONTEXT_LENGTH,
+	MAX_MATCHES_PER_NOTE,
+	simpleHit,
+} from "../../../src/core/search/simple-hits";
 import { prepareWordSearch } from "../../../src/core/search/word-search";
 
 describe("simpleHit", () => {
@@ -18,7 +25,9 @@ describe("simpleHit", () => {
 	});
 
 	it("needs every word somewhere in the name or the content", () => {
-		expect(simpleHit("Plan.md", "budget", prepareWordSearch("plan budget"), 5)!.matches.map((m) => m.match.source)).toEqual(["filename", "content"]);
+		expect(
+			simpleHit("Plan.md", "budget", prepareWordSearch("plan budget"), 5)!.matches.map((m) => m.match.source),
+		).toEqual(["filename", "content"]);
 		expect(simpleHit("Plan.md", "nothing", prepareWordSearch("plan budget"), 5)).toBeNull();
 	});
 

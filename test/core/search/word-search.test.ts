@@ -8,8 +8,16 @@ describe("prepareWordSearch", () => {
 	it("finds every occurrence of every word, ignoring case, in text order", () => {
 		expect(matches("hello", "hello world")).toEqual([[0, 5]]);
 		expect(matches("MixedCase", "mixedcase")).toEqual([[0, 9]]);
-		expect(matches("gues", "Guestimate the number of guests")).toEqual([[0, 4], [25, 29]]);
-		expect(matches("make foo", "Make the food - duplicate search words: FOOD MAKE")).toEqual([[0, 4], [9, 12], [40, 43], [45, 49]]);
+		expect(matches("gues", "Guestimate the number of guests")).toEqual([
+			[0, 4],
+			[25, 29],
+		]);
+		expect(matches("make foo", "Make the food - duplicate search words: FOOD MAKE")).toEqual([
+			[0, 4],
+			[9, 12],
+			[40, 43],
+			[45, 49],
+		]);
 	});
 
 	it("needs every word, and a query of spaces matches nothing", () => {
@@ -26,7 +34,10 @@ describe("prepareWordSearch", () => {
 	});
 
 	it("does not overlap one word's occurrences", () => {
-		expect(matches("aa", "aaaaa")).toEqual([[0, 2], [2, 4]]);
+		expect(matches("aa", "aaaaa")).toEqual([
+			[0, 2],
+			[2, 4],
+		]);
 	});
 
 	it("keeps offsets in the text searched when lower case changes a character's length", () => {

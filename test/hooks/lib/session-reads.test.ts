@@ -27,7 +27,10 @@ describe("openSessionReads", () => {
 		expect(await one.get("Plan.md")).toEqual({ revision: "rev-a", part: true });
 		expect(await two.get("Plan.md")).toBeNull();
 		await one.remember("Plan.md", { revision: "rev-b", part: false });
-		expect(await (await openSessionReads(root, "session-1")).get("Plan.md")).toEqual({ revision: "rev-b", part: false });
+		expect(await (await openSessionReads(root, "session-1")).get("Plan.md")).toEqual({
+			revision: "rev-b",
+			part: false,
+		});
 		await one.forget("Plan.md");
 		expect(await one.get("Plan.md")).toBeNull();
 	});

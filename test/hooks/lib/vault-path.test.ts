@@ -27,12 +27,20 @@ describe("placeInVault", () => {
 			absolute: join(vault, "Projects", "Plan.md"),
 		});
 		const odd = await placeInVault(join(vault, "Ideas", "Café #1 100%?.md"), "/", vault, MD);
-		expect(odd).toMatchObject({ kind: "note", path: "Ideas/Café #1 100%?.md", urlPath: "Ideas/Caf%C3%A9%20%231%20100%25%3F.md" });
+		expect(odd).toMatchObject({
+			kind: "note",
+			path: "Ideas/Café #1 100%?.md",
+			urlPath: "Ideas/Caf%C3%A9%20%231%20100%25%3F.md",
+		});
 	});
 
 	it("resolves relative paths and `..` against the tool's folder", async () => {
-		expect(await placeInVault("Plan.md", join(vault, "Projects"), vault, MD)).toMatchObject({ path: "Projects/Plan.md" });
-		expect(await placeInVault("../Projects/./Plan.md", join(vault, "Projects"), vault, MD)).toMatchObject({ path: "Projects/Plan.md" });
+		expect(await placeInVault("Plan.md", join(vault, "Projects"), vault, MD)).toMatchObject({
+			path: "Projects/Plan.md",
+		});
+		expect(await placeInVault("../Projects/./Plan.md", join(vault, "Projects"), vault, MD)).toMatchObject({
+			path: "Projects/Plan.md",
+		});
 		expect(await placeInVault("../../Outside.md", join(vault, "Projects"), vault, MD)).toEqual({ kind: "outside" });
 	});
 
@@ -41,14 +49,21 @@ describe("placeInVault", () => {
 		await symlink(join(vault, "Projects"), join(vault, "Shortcut"), "dir");
 		await mkdir(join(base, "Elsewhere"));
 		await symlink(join(base, "Elsewhere"), join(vault, "Away"), "dir");
-		expect(await placeInVault(join(base, "link-to-vault", "Projects", "Plan.md"), "/", vault, MD)).toMatchObject({ path: "Projects/Plan.md" });
-		expect(await placeInVault(join(vault, "Shortcut", "Plan.md"), "/", vault, MD)).toMatchObject({ path: "Projects/Plan.md" });
+		expect(await placeInVault(join(base, "link-to-vault", "Projects", "Plan.md"), "/", vault, MD)).toMatchObject({
+			path: "Projects/Plan.md",
+		});
+		expect(await placeInVault(join(vault, "Shortcut", "Plan.md"), "/", vault, MD)).toMatchObject({
+			path: "Projects/Plan.md",
+		});
 		expect(await placeInVault(join(vault, "Away", "Plan.md"), "/", vault, MD)).toEqual({ kind: "outside" });
 		expect(await realVaultRoot(join(base, "link-to-vault"))).toBe(vault);
 	});
 
 	it("keeps a note in a folder that does not exist yet", async () => {
-		expect(await placeInVault(join(vault, "New", "Deeper", "Idea.md"), "/", vault, MD)).toMatchObject({ kind: "note", path: "New/Deeper/Idea.md" });
+		expect(await placeInVault(join(vault, "New", "Deeper", "Idea.md"), "/", vault, MD)).toMatchObject({
+			kind: "note",
+			path: "New/Deeper/Idea.md",
+		});
 	});
 
 	it("is outside for the vault itself, its parent, and a sibling whose name starts the same", async () => {
@@ -59,10 +74,20 @@ describe("placeInVault", () => {
 	});
 
 	it("is not a note for hidden files and folders, files without a note extension, or a bare dot-name", async () => {
-		for (const path of [".obsidian/workspace.md", "Projects/.draft.md", ".trash/Old.md", "Projects/data.csv", "Projects/README", "Projects/.md"]) {
+		for (const path of [
+			".obsidian/workspace.md",
+			"Projects/.draft.md",
+			".trash/Old.md",
+			"Projects/data.csv",
+			"Projects/README",
+			"Projects/.md",
+		]) {
 			expect(await placeInVault(join(vault, path), "/", vault, MD), path).toEqual({ kind: "not-a-note" });
 		}
-		expect(await placeInVault(join(vault, "Board.CANVAS"), "/", vault, ["md", "canvas"])).toMatchObject({ kind: "note", path: "Board.CANVAS" });
+		expect(await placeInVault(join(vault, "Board.CANVAS"), "/", vault, ["md", "canvas"])).toMatchObject({
+			kind: "note",
+			path: "Board.CANVAS",
+		});
 		expect(await placeInVault(join(vault, "Plan.MD"), "/", vault, MD)).toMatchObject({ kind: "note" });
 	});
 });

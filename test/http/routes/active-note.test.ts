@@ -40,13 +40,21 @@ describe("/active/ headless", () => {
 		s = await STACKS["node filesystem"](dir);
 	});
 
-	it.each(["GET", "HEAD", "PUT", "POST", "PATCH", "DELETE"])("answers %s with 404 no-active-note and touches nothing", async (method) => {
-		const res = await s.api("/active/", { method, body: method === "GET" || method === "HEAD" || method === "DELETE" ? undefined : "x\n", headers: { Operation: "append", "Target-Type": "heading", Target: "Today" } });
-		expect(res.status).toBe(404);
-		if (method !== "HEAD") expect(expectProblem(res, 404, "no-active-note").detail).toMatch(/No note is open.*headless/);
-		expect(await s.file("Daily/Today.md")).toBe(NOTE);
-		expect(await visibleFiles(dir)).toEqual(["Daily/Today.md", "Daily/scan.pdf"]);
-	});
+	it.each(["GET", "HEAD", "PUT", "POST", "PATCH", "DELETE"])(
+		"answers %s with 404 no-active-note and touches nothing",
+		async (method) => {
+			const res = await s.api("/active/", {
+				method,
+				body: method === "GET" || method === "HEAD" || method === "DELETE" ? undefined : "x\n",
+				headers: { Operation: "append", "Target-Type": "heading", Target: "Today" },
+			});
+			expect(res.status).toBe(404);
+			if (method !== "HEAD")
+				expect(expectProblem(res, 404, "no-active-note").detail).toMatch(/No note is open.*headless/);
+			expect(await s.file("Daily/Today.md")).toBe(NOTE);
+			expect(await visibleFiles(dir)).toEqual(["Daily/Today.md", "Daily/scan.pdf"]);
+		},
+	);
 });
 
 describe("/active/ in Obsidian", () => {
@@ -99,11 +107,17 @@ describe("/active/ in Obsidian", () => {
 		open("Daily/Today.md");
 		const tag = (await s.api("/active/")).headers.etag as string;
 		expect((await s.api("/active/", { method: "POST", body: "- two\n" })).status).toBe(204);
-		const patched = await s.api("/active/", { method: "PATCH", body: "- first", headers: { "Markdown-Patch-Version": "1", Operation: "prepend", "Target-Type": "heading", Target: "Today" } });
+		const patched = await s.api("/active/", {
+			method: "PATCH",
+			body: "- first",
+			headers: { "Markdown-Patch-Version": "1", Operation: "prepend", "Target-Type": "heading", Target: "Today" },
+		});
 		expect(patched.status, patched.text).toBe(200);
 		expect(await s.file("Daily/Today.md")).toBe("# Today\n- first\n- one\n- two\n");
 		expectProblem(await s.api("/active/", { method: "DELETE", headers: { "If-Match": tag } }), 412, "stale-revision");
-		expect((await s.api("/active/", { method: "DELETE", headers: { "If-Match": patched.headers.etag as string } })).status).toBe(204);
+		expect(
+			(await s.api("/active/", { method: "DELETE", headers: { "If-Match": patched.headers.etag as string } })).status,
+		).toBe(204);
 		expect(await s.file("Daily/Today.md")).toBeNull();
 	});
 

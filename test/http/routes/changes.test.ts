@@ -58,7 +58,11 @@ describe("GET /changes/{path}?since=<revision>", () => {
 		const since = ((await h.api("/vault/a.md")).headers.etag as string).slice(1, -1);
 		await writeVaultFile(h.dir, "a.md", "two\n");
 		const changes = await h.api(`/changes/a.md?since=${since}`);
-		const res = await h.api("/vault/a.md", { method: "PUT", body: "three\n", headers: { "If-Match": changes.headers.etag as string } });
+		const res = await h.api("/vault/a.md", {
+			method: "PUT",
+			body: "three\n",
+			headers: { "If-Match": changes.headers.etag as string },
+		});
 		expect(res.status).toBe(204);
 	});
 

@@ -23,8 +23,18 @@ function expectProblem(res: CallResult, status: number, name: string): { detail:
 }
 
 /** A command as a plugin would add one: it changes notes through Obsidian's vault, not through the guarded writer. */
-function addCommand(app: App, id: string, callback: () => unknown, checkCallback?: (checking: boolean) => boolean): void {
-	app.commands.addCommand({ id, name: `Test: ${id.slice(id.indexOf(":") + 1)}`, callback, ...(checkCallback ? { checkCallback } : {}) });
+function addCommand(
+	app: App,
+	id: string,
+	callback: () => unknown,
+	checkCallback?: (checking: boolean) => boolean,
+): void {
+	app.commands.addCommand({
+		id,
+		name: `Test: ${id.slice(id.indexOf(":") + 1)}`,
+		callback,
+		...(checkCallback ? { checkCallback } : {}),
+	});
 }
 
 let dir: string;
@@ -57,7 +67,8 @@ describe("commands in Obsidian", () => {
 	const start = async (commandKeys: string[] = []) => {
 		s = await STACKS.obsidian(dir, { settings: { commandKeys } });
 	};
-	const modifyPlan = (app: App, text: string) => () => app.vault.modify(app.vault.getFileByPath("Notes/Plan.md")!, text);
+	const modifyPlan = (app: App, text: string) => () =>
+		app.vault.modify(app.vault.getFileByPath("Notes/Plan.md")!, text);
 
 	it("lists Obsidian's commands for any key, saying whether this key may run them", async () => {
 		await start(["other-agent"]);
@@ -65,13 +76,19 @@ describe("commands in Obsidian", () => {
 		const res = await s.api("/commands/");
 		expect(res.status).toBe(200);
 		expect(res.json()).toEqual({ commands: [{ id: "test:tidy", name: "Test: tidy" }], allowed: false });
-		expect((await s.api("/commands", { headers: { Authorization: `Bearer ${OTHER_KEY}` } })).json()).toMatchObject({ allowed: true });
+		expect((await s.api("/commands", { headers: { Authorization: `Bearer ${OTHER_KEY}` } })).json()).toMatchObject({
+			allowed: true,
+		});
 	});
 
 	it("refuses to run a command for a key the person has not allowed (the default), running nothing", async () => {
 		await start();
 		addCommand(s.app!, "test:rewrite", modifyPlan(s.app!, "rewritten\n"));
-		const problem = expectProblem(await s.api("/commands/test:rewrite/", { method: "POST" }), 403, "commands-not-allowed");
+		const problem = expectProblem(
+			await s.api("/commands/test:rewrite/", { method: "POST" }),
+			403,
+			"commands-not-allowed",
+		);
 		expect(problem.detail).toContain("Settings → Revision Guard → Obsidian commands");
 		expect(s.app!.commands.executed).toEqual([]);
 		expect(await s.file("Notes/Plan.md")).toBe("# Plan\n- one\n");
@@ -79,7 +96,12 @@ describe("commands in Obsidian", () => {
 
 	it("answers an unknown id 404, and one Obsidian will not run now 409", async () => {
 		await start(["test-agent"]);
-		addCommand(s.app!, "test:needs-editor", () => undefined, () => false);
+		addCommand(
+			s.app!,
+			"test:needs-editor",
+			() => undefined,
+			() => false,
+		);
 		expectProblem(await s.api("/commands/no-such-command/", { method: "POST" }), 404, "command-not-found");
 		expectProblem(await s.api("/commands/test:needs-editor", { method: "POST" }), 409, "command-not-run");
 	});
@@ -93,11 +115,19 @@ describe("commands in Obsidian", () => {
 		expect(res.status, res.text).toBe(204);
 		expect(await s.file("Notes/Plan.md")).toBe("# Plan\n- rewritten\n");
 		const history = (await s.api("/history/Notes/Plan.md")).json<{ revisions: { by: string; revision: string }[] }>();
-		expect(history.revisions[0]).toMatchObject({ by: "test-agent", revision: changeTagOf(sha256Token("# Plan\n- rewritten\n")) });
-		const activity = (await s.api("/activity")).json<{ writes: { path: string; agent: string; revertible: boolean }[] }>();
+		expect(history.revisions[0]).toMatchObject({
+			by: "test-agent",
+			revision: changeTagOf(sha256Token("# Plan\n- rewritten\n")),
+		});
+		const activity = (await s.api("/activity")).json<{
+			writes: { path: string; agent: string; revertible: boolean }[];
+		}>();
 		expect(activity.writes[0]).toMatchObject({ path: "Notes/Plan.md", agent: "test-agent", revertible: true });
 		const now = await s.api("/vault/Notes/Plan.md");
-		const reverted = await s.api("/history/Notes/Plan.md/revert", { method: "POST", headers: { "If-Match": now.headers.etag as string } });
+		const reverted = await s.api("/history/Notes/Plan.md/revert", {
+			method: "POST",
+			headers: { "If-Match": now.headers.etag as string },
+		});
 		expect(reverted.status, reverted.text).toBe(204);
 		expect(await s.file("Notes/Plan.md")).toBe("# Plan\n- one\n");
 	});
@@ -111,19 +141,37 @@ describe("commands in Obsidian", () => {
 			await app.fileManager.trashFile(app.vault.getFileByPath("Notes/Plan.md")!);
 		});
 		await s.api("/vault/Notes/Plan.md");
-		const res = await s.api("/commands/test:shuffle/", { method: "POST", headers: { Prefer: "return=representation" } });
+		const res = await s.api("/commands/test:shuffle/", {
+			method: "POST",
+			headers: { Prefer: "return=representation" },
+		});
 		expect(res.status, res.text).toBe(200);
-		const changed = res.json<{ id: string; changed: { path: string; change: string; undoable: boolean; changeTag?: string }[] }>();
+		const changed = res.json<{
+			id: string;
+			changed: { path: string; change: string; undoable: boolean; changeTag?: string }[];
+		}>();
 		expect(changed.id).toBe("test:shuffle");
 		expect(changed.changed.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
-			{ path: "Notes/New.md", change: "created", undoable: true, changeTag: changeTagOf(sha256Token("made by a command\n")) },
+			{
+				path: "Notes/New.md",
+				change: "created",
+				undoable: true,
+				changeTag: changeTagOf(sha256Token("made by a command\n")),
+			},
 			// Never read by anyone, and not open: its text before is not known, so the change is credited but not undoable.
-			{ path: "Notes/Other.md", change: "modified", undoable: false, changeTag: changeTagOf(sha256Token("other, changed\n")) },
+			{
+				path: "Notes/Other.md",
+				change: "modified",
+				undoable: false,
+				changeTag: changeTagOf(sha256Token("other, changed\n")),
+			},
 			{ path: "Notes/Plan.md", change: "deleted", undoable: true },
 		]);
 		expect(res.text).not.toContain(sha256Token("made by a command\n"));
 		const activity = (await s.api("/activity")).json<{ writes: { path: string; agent: string; deleted: boolean }[] }>();
-		expect(activity.writes.map((write) => `${write.path} ${write.agent}${write.deleted ? " deleted" : ""}`).sort()).toEqual(["Notes/New.md test-agent", "Notes/Other.md test-agent", "Notes/Plan.md test-agent deleted"]);
+		expect(
+			activity.writes.map((write) => `${write.path} ${write.agent}${write.deleted ? " deleted" : ""}`).sort(),
+		).toEqual(["Notes/New.md test-agent", "Notes/Other.md test-agent", "Notes/Plan.md test-agent deleted"]);
 	});
 
 	it("saves the person's unsaved typing first, as theirs, and credits only the command's change to the key", async () => {
@@ -143,7 +191,14 @@ describe("commands in Obsidian", () => {
 		]);
 		// Undo takes the command's change back to what the person had typed.
 		const now = await s.api("/vault/Notes/Plan.md");
-		expect((await s.api("/history/Notes/Plan.md/revert", { method: "POST", headers: { "If-Match": now.headers.etag as string } })).status).toBe(204);
+		expect(
+			(
+				await s.api("/history/Notes/Plan.md/revert", {
+					method: "POST",
+					headers: { "If-Match": now.headers.etag as string },
+				})
+			).status,
+		).toBe(204);
 		expect(view.editor.getValue()).toBe("# Plan\n- one\n- typed\n");
 	});
 
@@ -152,7 +207,9 @@ describe("commands in Obsidian", () => {
 		const app = s.app!;
 		const view = app.openEditor("Notes/Plan.md");
 		view.type("- typed\n", "# Plan\n- one\n".length);
-		addCommand(app, "test:rewrite", () => app.vault.process(app.vault.getFileByPath("Notes/Plan.md")!, (text) => `${text}- by command\n`));
+		addCommand(app, "test:rewrite", () =>
+			app.vault.process(app.vault.getFileByPath("Notes/Plan.md")!, (text) => `${text}- by command\n`),
+		);
 		expect((await s.api("/commands/test:rewrite/", { method: "POST" })).status).toBe(204);
 		await app.clock.runAll();
 		expect(view.editor.getValue()).toBe("# Plan\n- one\n- typed\n- by command\n");
@@ -179,7 +236,9 @@ describe("commands in Obsidian with a clock that stands still", () => {
 		const res = await s.api("/commands/test:fails/", { method: "POST", headers: { Prefer: "return=representation" } });
 		expect(res.status, res.text).toBe(200);
 		expect(res.json()).toMatchObject({ changed: [{ path: "Notes/Plan.md", change: "modified" }] });
-		expect((await s.api("/history/Notes/Plan.md")).json<{ revisions: { by: string }[] }>().revisions[0]!.by).toBe("test-agent");
+		expect((await s.api("/history/Notes/Plan.md")).json<{ revisions: { by: string }[] }>().revisions[0]!.by).toBe(
+			"test-agent",
+		);
 	});
 });
 

@@ -65,7 +65,9 @@ describe("GET /conflicts/{id}", () => {
 		await writeVaultFile(h.dir, "notes/a.md", "base\n");
 		const etag = (await h.api("/vault/notes/a.md")).headers.etag as string;
 		await writeVaultFile(h.dir, "notes/a.md", "user edit\n");
-		const refused = (await h.api("/vault/notes/a.md", { method: "PUT", body: "agent\n", headers: { "If-Match": etag } })).json<{ conflictId: string; backupPath: string }>();
+		const refused = (
+			await h.api("/vault/notes/a.md", { method: "PUT", body: "agent\n", headers: { "If-Match": etag } })
+		).json<{ conflictId: string; backupPath: string }>();
 		const res = await h.api(`/conflicts/${refused.conflictId}`);
 		expect(res.status).toBe(200);
 		const record = res.json<ConflictRecord>();
@@ -113,7 +115,11 @@ describe("conflict records across a restart", () => {
 				const res = await second.api(`/conflicts/${id}`);
 				expect(res.status).toBe(200);
 				expect(res.json()).toEqual(before);
-				expect((await second.api("/conflicts?status=open")).json<{ conflicts: ConflictRecord[] }>().conflicts.map((record) => record.id)).toEqual([id]);
+				expect(
+					(await second.api("/conflicts?status=open"))
+						.json<{ conflicts: ConflictRecord[] }>()
+						.conflicts.map((record) => record.id),
+				).toEqual([id]);
 				expect(await readFile(join(second.dir, before.backupPath as string), "utf8")).toBe("kept across restarts\n");
 			} finally {
 				await second.close();

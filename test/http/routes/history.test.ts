@@ -17,7 +17,8 @@ forbidServerErrors();
 let h: Harness;
 eachHeadless((harness) => (h = harness), {}, { noServerErrors: true });
 
-const LINES = (changes: Record<number, string> = {}) => Array.from({ length: 12 }, (_, i) => changes[i] ?? `line ${i}`).join("\n") + "\n";
+const LINES = (changes: Record<number, string> = {}) =>
+	Array.from({ length: 12 }, (_, i) => changes[i] ?? `line ${i}`).join("\n") + "\n";
 
 async function agentPut(path: string, body: string, headers: Record<string, string> = {}): Promise<string> {
 	const etag = (await h.api(`/vault/${path}`)).headers.etag as string;
@@ -33,7 +34,14 @@ async function note(path: string): Promise<string> {
 interface HistoryBody {
 	currentRevision: string | null;
 	total: number;
-	revisions: { revision: string; by: string; source: string; restorable: boolean; current: boolean; previous: string | null }[];
+	revisions: {
+		revision: string;
+		by: string;
+		source: string;
+		restorable: boolean;
+		current: boolean;
+		previous: string | null;
+	}[];
 }
 
 describe("GET /history/{path}", () => {
@@ -45,8 +53,20 @@ describe("GET /history/{path}", () => {
 		expect(res.headers.etag).toBe(`W/"${changeTagOf(agentRevision)}"`);
 		const body = res.json<HistoryBody>();
 		expect(body.currentRevision).toBe(changeTagOf(agentRevision));
-		expect(body.revisions[0]).toMatchObject({ revision: changeTagOf(agentRevision), by: "test-agent", source: "agent", current: true, restorable: true, previous: tagOfText("mine\n") });
-		expect(body.revisions[1]).toMatchObject({ revision: tagOfText("mine\n"), by: "another program", restorable: true, current: false });
+		expect(body.revisions[0]).toMatchObject({
+			revision: changeTagOf(agentRevision),
+			by: "test-agent",
+			source: "agent",
+			current: true,
+			restorable: true,
+			previous: tagOfText("mine\n"),
+		});
+		expect(body.revisions[1]).toMatchObject({
+			revision: tagOfText("mine\n"),
+			by: "another program",
+			restorable: true,
+			current: false,
+		});
 		// A listing shows no text: no revision token anywhere in it.
 		expect(res.text).not.toContain(agentRevision);
 		expect(res.text).not.toContain(sha256Token("mine\n"));
@@ -55,11 +75,19 @@ describe("GET /history/{path}", () => {
 	it("shows one revision's text and the diff from the one before", async () => {
 		await writeVaultFile(h.dir, "a.md", "one\ntwo\n");
 		const revision = await agentPut("a.md", "one\n2\n");
-		const body = (await h.api(`/history/a.md?revision=${revision}`)).json<{ content: string; diff: string; by: string; revision: string }>();
+		const body = (await h.api(`/history/a.md?revision=${revision}`)).json<{
+			content: string;
+			diff: string;
+			by: string;
+			revision: string;
+		}>();
 		expect(body.content).toBe("one\n2\n");
 		// The answer shows this revision's text, so it names it as itself; asking by its change tag is the same.
 		expect(body.revision).toBe(revision);
-		expect((await h.api(`/history/a.md?revision=${changeTagOf(revision)}`)).json()).toMatchObject({ content: "one\n2\n", revision });
+		expect((await h.api(`/history/a.md?revision=${changeTagOf(revision)}`)).json()).toMatchObject({
+			content: "one\n2\n",
+			revision,
+		});
 		expect(body.by).toBe("test-agent");
 		expect(body.diff).toContain("-two\n+2\n");
 	});
@@ -70,7 +98,10 @@ describe("GET /history/{path}", () => {
 		await h.api("/vault/a.md");
 		const unknown = await h.api("/history/a.md?revision=nope");
 		expect(unknown.status).toBe(404);
-		expect(unknown.json()).toMatchObject({ type: "/problems/revision-not-found", detail: expect.stringContaining("GET /history/a.md") });
+		expect(unknown.json()).toMatchObject({
+			type: "/problems/revision-not-found",
+			detail: expect.stringContaining("GET /history/a.md"),
+		});
 		expect((await h.api("/history/a.md?offset=-1")).status).toBe(400);
 		expect((await h.api("/history/../x.md")).status).toBe(400);
 	});
@@ -81,21 +112,34 @@ describe("POST /history/{path}/restore", () => {
 		await writeVaultFile(h.dir, "a.md", "first\n");
 		const agentRevision = await agentPut("a.md", "second\n");
 		// Named by its change tag, as the history listing shows it.
-		const res = await h.api(`/history/a.md/restore?revision=${tagOfText("first\n")}`, { method: "POST", headers: { "If-Match": `"${agentRevision}"` } });
+		const res = await h.api(`/history/a.md/restore?revision=${tagOfText("first\n")}`, {
+			method: "POST",
+			headers: { "If-Match": `"${agentRevision}"` },
+		});
 		expect(res.status).toBe(204);
 		// The caller was not shown the text it restored: the answer hands a change tag, not a token to write over it with.
 		expect(res.headers.etag).toBe(`W/"${tagOfText("first\n")}"`);
 		expect(await note("a.md")).toBe("first\n");
 		const body = (await h.api("/history/a.md")).json<HistoryBody>();
-		expect(body.revisions[0]).toMatchObject({ revision: tagOfText("first\n"), by: "test-agent", previous: changeTagOf(agentRevision), current: true });
-		expect(body.revisions.some((entry) => entry.revision === changeTagOf(agentRevision) && entry.restorable)).toBe(true);
+		expect(body.revisions[0]).toMatchObject({
+			revision: tagOfText("first\n"),
+			by: "test-agent",
+			previous: changeTagOf(agentRevision),
+			current: true,
+		});
+		expect(body.revisions.some((entry) => entry.revision === changeTagOf(agentRevision) && entry.restorable)).toBe(
+			true,
+		);
 	});
 
 	it("refuses a stale If-Match (412, nothing written, no .bak) and a missing one (428)", async () => {
 		await writeVaultFile(h.dir, "a.md", "first\n");
 		const agentRevision = await agentPut("a.md", "second\n");
 		await writeVaultFile(h.dir, "a.md", "third\n");
-		const stale = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, { method: "POST", headers: { "If-Match": `"${agentRevision}"` } });
+		const stale = await h.api(`/history/a.md/restore?revision=${sha256Token("first\n")}`, {
+			method: "POST",
+			headers: { "If-Match": `"${agentRevision}"` },
+		});
 		expect(stale.status).toBe(412);
 		expect(stale.json()).toMatchObject({ type: "/problems/history-stale", changeTag: tagOfText("third\n") });
 		expect(stale.json()).not.toHaveProperty("currentRevision");
@@ -109,7 +153,10 @@ describe("POST /history/{path}/restore", () => {
 		await writeVaultFile(h.dir, "a.md", "a long note the person wrote\n");
 		const wiped = await agentPut("a.md", "", { "Allow-Empty": "true" });
 		expect(await note("a.md")).toBe("");
-		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("a long note the person wrote\n")}`, { method: "POST", headers: { "If-Match": `"${wiped}"` } });
+		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("a long note the person wrote\n")}`, {
+			method: "POST",
+			headers: { "If-Match": `"${wiped}"` },
+		});
 		expect(res.status).toBe(204);
 		expect(await note("a.md")).toBe("a long note the person wrote\n");
 	});
@@ -124,9 +171,15 @@ describe("POST /history/{path}/restore with a tiny base store", () => {
 		const revision = await agentPut("a.md", "third text\n");
 		const listed = (await h.api("/history/a.md")).json<HistoryBody>().revisions;
 		expect(listed.find((entry) => entry.revision === tagOfText("first text\n"))?.restorable).toBe(false);
-		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("first text\n")}`, { method: "POST", headers: { "If-Match": `"${revision}"` } });
+		const res = await h.api(`/history/a.md/restore?revision=${sha256Token("first text\n")}`, {
+			method: "POST",
+			headers: { "If-Match": `"${revision}"` },
+		});
 		expect(res.status).toBe(410);
-		expect(res.json()).toMatchObject({ type: "/problems/revision-not-retained", detail: expect.stringContaining("no longer kept") });
+		expect(res.json()).toMatchObject({
+			type: "/problems/revision-not-retained",
+			detail: expect.stringContaining("no longer kept"),
+		});
 		expect(await note("a.md")).toBe("third text\n");
 	});
 });
@@ -135,10 +188,23 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 	it("lists agent writes per key, and reverts one the note still holds", async () => {
 		await writeVaultFile(h.dir, "a.md", "before\n");
 		const revision = await agentPut("a.md", "after\n");
-		const activity = (await h.api("/activity?agent=test-agent")).json<{ writes: { path: string; revision: string; replaced: string; revertible: boolean; current: boolean }[] }>();
-		expect(activity.writes).toEqual([expect.objectContaining({ path: "a.md", revision: changeTagOf(revision), replaced: tagOfText("before\n"), revertible: true, current: true })]);
+		const activity = (await h.api("/activity?agent=test-agent")).json<{
+			writes: { path: string; revision: string; replaced: string; revertible: boolean; current: boolean }[];
+		}>();
+		expect(activity.writes).toEqual([
+			expect.objectContaining({
+				path: "a.md",
+				revision: changeTagOf(revision),
+				replaced: tagOfText("before\n"),
+				revertible: true,
+				current: true,
+			}),
+		]);
 		expect((await h.api("/activity?agent=someone-else")).json<{ writes: unknown[] }>().writes).toEqual([]);
-		const res = await h.api(`/history/a.md/revert?revision=${revision}`, { method: "POST", headers: { "If-Match": `"${revision}"` } });
+		const res = await h.api(`/history/a.md/revert?revision=${revision}`, {
+			method: "POST",
+			headers: { "If-Match": `"${revision}"` },
+		});
 		expect(res.status).toBe(204);
 		expect(await note("a.md")).toBe("before\n");
 	});
@@ -147,12 +213,20 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		await writeVaultFile(h.dir, "a.md", "before\n");
 		const revision = await agentPut("a.md", "after\n");
 		const changes: (string | null)[] = [];
-		const stop = h.guard.notes.onNoteChanged(() => PERSON, (change) => changes.push(change.by?.kind === "agent" ? change.by.name : null));
-		expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${revision}"` } })).status).toBe(204);
+		const stop = h.guard.notes.onNoteChanged(
+			() => PERSON,
+			(change) => changes.push(change.by?.kind === "agent" ? change.by.name : null),
+		);
+		expect(
+			(await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${revision}"` } })).status,
+		).toBe(204);
 		await until(() => changes.length > 0, "the change to be reported");
 		stop();
 		expect(changes[0]).toBe("test-agent");
-		expect((await h.api("/history/a.md")).json<HistoryBody>().revisions[0]).toMatchObject({ by: "test-agent", revision: tagOfText("before\n") });
+		expect((await h.api("/history/a.md")).json<HistoryBody>().revisions[0]).toMatchObject({
+			by: "test-agent",
+			revision: tagOfText("before\n"),
+		});
 	});
 
 	it("takes out only the agent's change when the note changed since (a clean three-way revert)", async () => {
@@ -160,7 +234,10 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		const revision = await agentPut("a.md", LINES({ 1: "agent's line" }));
 		await writeVaultFile(h.dir, "a.md", LINES({ 1: "agent's line", 10: "person's line" }));
 		const now = sha256Token(LINES({ 1: "agent's line", 10: "person's line" }));
-		const res = await h.api(`/history/a.md/revert?revision=${revision}`, { method: "POST", headers: { "If-Match": `"${now}"` } });
+		const res = await h.api(`/history/a.md/revert?revision=${revision}`, {
+			method: "POST",
+			headers: { "If-Match": `"${now}"` },
+		});
 		expect(res.status).toBe(204);
 		expect(await note("a.md")).toBe(LINES({ 10: "person's line" }));
 	});
@@ -172,7 +249,12 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		const now = sha256Token(LINES({ 1: "person's edit of the agent's line" }));
 		const res = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${now}"` } });
 		expect(res.status).toBe(409);
-		expect(res.json()).toMatchObject({ type: "/problems/revert-needs-merge", currentRevision: now, conflicts: 1, mergePreview: expect.stringContaining("line 1") });
+		expect(res.json()).toMatchObject({
+			type: "/problems/revert-needs-merge",
+			currentRevision: now,
+			conflicts: 1,
+			mergePreview: expect.stringContaining("line 1"),
+		});
 		expect(await note("a.md")).toBe(LINES({ 1: "person's edit of the agent's line" }));
 	});
 
@@ -181,7 +263,11 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 		const revision = await agentPut("a.md", "after\n");
 		expect((await h.api("/history/a.md/revert", { method: "POST" })).status).toBe(428);
 		const stale = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": '"old"' } });
-		expect(stale.json()).toMatchObject({ status: 412, type: "/problems/history-stale", changeTag: changeTagOf(revision) });
+		expect(stale.json()).toMatchObject({
+			status: 412,
+			type: "/problems/history-stale",
+			changeTag: changeTagOf(revision),
+		});
 		expect(await note("a.md")).toBe("after\n");
 	});
 });
@@ -189,7 +275,10 @@ describe("POST /history/{path}/revert and GET /activity", () => {
 describe("undoing an agent's delete or create", () => {
 	async function agentDelete(path: string, content: string): Promise<void> {
 		// No read first: the token is the content's hash, so the deleted text was never served and kept before.
-		expect((await h.api(`/vault/${path}`, { method: "DELETE", headers: { "If-Match": `"${sha256Token(content)}"` } })).status).toBe(204);
+		expect(
+			(await h.api(`/vault/${path}`, { method: "DELETE", headers: { "If-Match": `"${sha256Token(content)}"` } }))
+				.status,
+		).toBe(204);
 	}
 
 	it("lists an agent's delete in history and activity, and Revert brings the note back (If-None-Match: *)", async () => {
@@ -198,9 +287,24 @@ describe("undoing an agent's delete or create", () => {
 		const deleted = sha256Token("the person's text\n");
 		const history = (await h.api("/history/a.md")).json<HistoryBody & { revisions: { deleted: boolean }[] }>();
 		expect(history.currentRevision).toBeNull();
-		expect(history.revisions[0]).toMatchObject({ revision: changeTagOf(deleted), by: "test-agent", source: "agent", deleted: true, current: false, restorable: true });
+		expect(history.revisions[0]).toMatchObject({
+			revision: changeTagOf(deleted),
+			by: "test-agent",
+			source: "agent",
+			deleted: true,
+			current: false,
+			restorable: true,
+		});
 		const activity = (await h.api("/activity")).json<{ writes: unknown[] }>();
-		expect(activity.writes[0]).toMatchObject({ path: "a.md", agent: "test-agent", deleted: true, revision: changeTagOf(deleted), replaced: changeTagOf(deleted), current: true, revertible: true });
+		expect(activity.writes[0]).toMatchObject({
+			path: "a.md",
+			agent: "test-agent",
+			deleted: true,
+			revision: changeTagOf(deleted),
+			replaced: changeTagOf(deleted),
+			current: true,
+			revertible: true,
+		});
 		expect((await h.api("/history/a.md/revert", { method: "POST" })).status).toBe(428);
 		const res = await h.api("/history/a.md/revert", { method: "POST", headers: { "If-None-Match": "*" } });
 		expect(res.status).toBe(201);
@@ -214,10 +318,21 @@ describe("undoing an agent's delete or create", () => {
 		await writeVaultFile(h.dir, "a.md", "old text\n");
 		await agentDelete("a.md", "old text\n");
 		await writeVaultFile(h.dir, "a.md", "a new note by the person\n");
-		await until(async () => (await h.api("/history/a.md")).json<HistoryBody>().currentRevision !== null, "the new note to be seen");
+		await until(
+			async () => (await h.api("/history/a.md")).json<HistoryBody>().currentRevision !== null,
+			"the new note to be seen",
+		);
 		const filesBefore = await visibleFiles(h.dir);
-		const res = await h.api(`/history/a.md/revert?revision=${sha256Token("old text\n")}`, { method: "POST", headers: { "If-None-Match": "*" } });
-		expect(res.json()).toMatchObject({ status: 409, type: "/problems/revert-note-exists", changeTag: tagOfText("a new note by the person\n"), detail: expect.stringContaining("/restore?revision=") });
+		const res = await h.api(`/history/a.md/revert?revision=${sha256Token("old text\n")}`, {
+			method: "POST",
+			headers: { "If-None-Match": "*" },
+		});
+		expect(res.json()).toMatchObject({
+			status: 409,
+			type: "/problems/revert-note-exists",
+			changeTag: tagOfText("a new note by the person\n"),
+			detail: expect.stringContaining("/restore?revision="),
+		});
 		expect(await note("a.md")).toBe("a new note by the person\n");
 		expect(await visibleFiles(h.dir)).toEqual(filesBefore);
 	});
@@ -225,19 +340,32 @@ describe("undoing an agent's delete or create", () => {
 	it("moves a note the agent created to the trash when it is still what the agent wrote", async () => {
 		const created = await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
 		const createdRevision = (created.headers.etag as string).slice(1, -1);
-		const res = await h.api("/history/new.md/revert", { method: "POST", headers: { "If-Match": `"${createdRevision}"` } });
+		const res = await h.api("/history/new.md/revert", {
+			method: "POST",
+			headers: { "If-Match": `"${createdRevision}"` },
+		});
 		expect(res.status).toBe(204);
 		expect(await visibleFiles(h.dir)).not.toContain("new.md");
 		const history = (await h.api("/history/new.md")).json<HistoryBody>();
-		expect(history.revisions[0]).toMatchObject({ revision: changeTagOf(createdRevision), deleted: true, by: "test-agent" });
+		expect(history.revisions[0]).toMatchObject({
+			revision: changeTagOf(createdRevision),
+			deleted: true,
+			by: "test-agent",
+		});
 	});
 
 	it("does not trash a note when history does not say the agent's write created it (history from an older version)", async () => {
 		const created = await h.api("/vault/new.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
 		const createdRevision = (created.headers.etag as string).slice(1, -1);
 		delete h.guard.history.find("new.md", createdRevision)!.created;
-		expect((await h.api("/activity")).json<{ writes: unknown[] }>().writes[0]).toMatchObject({ path: "new.md", revertible: false });
-		const res = await h.api("/history/new.md/revert", { method: "POST", headers: { "If-Match": `"${createdRevision}"` } });
+		expect((await h.api("/activity")).json<{ writes: unknown[] }>().writes[0]).toMatchObject({
+			path: "new.md",
+			revertible: false,
+		});
+		const res = await h.api("/history/new.md/revert", {
+			method: "POST",
+			headers: { "If-Match": `"${createdRevision}"` },
+		});
 		expect(res.json()).toMatchObject({ status: 409, type: "/problems/nothing-to-revert" });
 		expect(await note("new.md")).toBe("new\n");
 	});
@@ -247,7 +375,10 @@ describe("undoing an agent's delete or create", () => {
 		const createdRevision = (created.headers.etag as string).slice(1, -1);
 		await writeVaultFile(h.dir, "new.md", "new\nand the person's line\n");
 		const now = sha256Token("new\nand the person's line\n");
-		const res = await h.api(`/history/new.md/revert?revision=${createdRevision}`, { method: "POST", headers: { "If-Match": `"${now}"` } });
+		const res = await h.api(`/history/new.md/revert?revision=${createdRevision}`, {
+			method: "POST",
+			headers: { "If-Match": `"${now}"` },
+		});
 		expect(res.json()).toMatchObject({ status: 409, type: "/problems/nothing-to-revert" });
 		expect(await note("new.md")).toBe("new\nand the person's line\n");
 	});
@@ -272,7 +403,10 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 		it("keeps the wiped text restorable while reads of other notes fill the base store", async () => {
 			const body = await wipeThenReadOthers();
 			expect(body.revisions.find((entry) => entry.revision === tagOfText(PERSON_TEXT))?.restorable).toBe(true);
-			const res = await h.api(`/history/a.md/revert`, { method: "POST", headers: { "If-Match": `"${sha256Token("")}"` } });
+			const res = await h.api(`/history/a.md/revert`, {
+				method: "POST",
+				headers: { "If-Match": `"${sha256Token("")}"` },
+			});
 			expect(res.status).toBe(204);
 			expect(await note("a.md")).toBe(PERSON_TEXT);
 		});
@@ -286,9 +420,14 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 			};
 			// The store is full (and its pins worked out) before the delete, and fills again after it.
 			await readOthers(0);
-			expect((await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": `"${sha256Token(PERSON_TEXT)}"` } })).status).toBe(204);
+			expect(
+				(await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": `"${sha256Token(PERSON_TEXT)}"` } }))
+					.status,
+			).toBe(204);
 			await readOthers(8);
-			expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-None-Match": "*" } })).status).toBe(201);
+			expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-None-Match": "*" } })).status).toBe(
+				201,
+			);
 			expect(await note("a.md")).toBe(PERSON_TEXT);
 		});
 	});
@@ -310,7 +449,11 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 			let etag = (await h.api("/vault/b0.md")).headers.etag as string;
 			// Two writes: the store still holds every pinned text then (the cap is kept even over pins).
 			for (let n = 0; n < 2; n++) {
-				const res = await h.api("/vault/b0.md", { method: "PUT", body: `agent write ${n}\n`.padEnd(120, "z"), headers: { "If-Match": etag } });
+				const res = await h.api("/vault/b0.md", {
+					method: "PUT",
+					body: `agent write ${n}\n`.padEnd(120, "z"),
+					headers: { "If-Match": etag },
+				});
 				expect(res.status).toBe(204);
 				etag = res.headers.etag as string;
 			}
@@ -322,7 +465,11 @@ describe("retention: what recent agent writes replaced outlives other bases", ()
 	});
 
 	describe("with pinning turned off (undoAgentWrites: 0)", () => {
-		eachHeadless((harness) => (h = harness), { baseStoreCapMB: 600 / (1024 * 1024), undoAgentWrites: 0 }, { noServerErrors: true });
+		eachHeadless(
+			(harness) => (h = harness),
+			{ baseStoreCapMB: 600 / (1024 * 1024), undoAgentWrites: 0 },
+			{ noServerErrors: true },
+		);
 
 		it("lets the wiped text go like any other base", async () => {
 			const body = await wipeThenReadOthers();
@@ -342,9 +489,19 @@ describe("after a restart", () => {
 			const wiped = await agentPut("a.md", "", { "Allow-Empty": "true" });
 			await first.close();
 			h = await startHeadless({}, dir);
-			const activity = (await h.api("/activity")).json<{ writes: { revision: string; replaced: string; revertible: boolean }[] }>();
-			expect(activity.writes).toEqual([expect.objectContaining({ revision: changeTagOf(wiped), replaced: tagOfText("the person's text\n"), revertible: true })]);
-			expect((await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${wiped}"` } })).status).toBe(204);
+			const activity = (await h.api("/activity")).json<{
+				writes: { revision: string; replaced: string; revertible: boolean }[];
+			}>();
+			expect(activity.writes).toEqual([
+				expect.objectContaining({
+					revision: changeTagOf(wiped),
+					replaced: tagOfText("the person's text\n"),
+					revertible: true,
+				}),
+			]);
+			expect(
+				(await h.api("/history/a.md/revert", { method: "POST", headers: { "If-Match": `"${wiped}"` } })).status,
+			).toBe(204);
 			expect(await note("a.md")).toBe("the person's text\n");
 			await h.close();
 		} finally {

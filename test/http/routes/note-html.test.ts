@@ -22,8 +22,10 @@ import { STACKS, type Stack } from "../stacks";
 
 forbidServerErrors();
 
-const NOTE = "# Alpha\n\nPrimary content of Alpha. xylophone-alpha-unique\n\n## Sub\n\nSub text.\n\n# Beta\n\nBeta text.\n";
-const HOSTILE = '# Title\n\n<script>alert(1)</script>\n\n<img src="x" onerror="alert(2)">\n\n[click](javascript:evil)\n';
+const NOTE =
+	"# Alpha\n\nPrimary content of Alpha. xylophone-alpha-unique\n\n## Sub\n\nSub text.\n\n# Beta\n\nBeta text.\n";
+const HOSTILE =
+	'# Title\n\n<script>alert(1)</script>\n\n<img src="x" onerror="alert(2)">\n\n[click](javascript:evil)\n';
 const HTML = { Accept: "text/html" };
 
 describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Accept: text/html over the %s stack", (stack) => {
@@ -68,9 +70,17 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Accept: text/html
 		const html = await s.api("/vault/Plan.md", { headers: HTML });
 		const put = await s.api("/vault/Plan.md", { method: "PUT", body: "replaced\n" });
 		expect(put.status, put.text).toBe(428);
-		const withPart = await s.api("/vault/Plan.md", { method: "PUT", headers: { "If-Match": html.headers.etag as string }, body: "replaced\n" });
+		const withPart = await s.api("/vault/Plan.md", {
+			method: "PUT",
+			headers: { "If-Match": html.headers.etag as string },
+			body: "replaced\n",
+		});
 		expect(withPart.status).toBe(428);
-		const patch = await s.api("/vault/Plan.md/heading/Beta", { method: "PATCH", headers: { Operation: "append", "If-Match": html.headers.etag as string }, body: "more\n" });
+		const patch = await s.api("/vault/Plan.md/heading/Beta", {
+			method: "PATCH",
+			headers: { Operation: "append", "If-Match": html.headers.etag as string },
+			body: "more\n",
+		});
 		expect(patch.status, patch.text).toBe(200);
 		expect(await s.file("Plan.md")).toContain("more");
 	});
@@ -83,7 +93,10 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Accept: text/html
 		expect(part.text).not.toContain("Beta");
 		const value = await s.api("/vault/Data.md/frontmatter/title", { headers: HTML });
 		expect(value.status).toBe(400);
-		expect(value.json()).toMatchObject({ type: "/problems/bad-request", detail: expect.stringContaining("cannot be sent as HTML") });
+		expect(value.json()).toMatchObject({
+			type: "/problems/bad-request",
+			detail: expect.stringContaining("cannot be sent as HTML"),
+		});
 	});
 
 	it("answers 404 for a note that is not there, and markdown when Accept names markdown too", async () => {
@@ -107,21 +120,39 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("Accept: text/html
 		await s.edit("Long.md", long);
 		const res = await s.api("/vault/Long.md", { headers: HTML });
 		expect(res.status).toBe(406);
-		expect(res.json()).toMatchObject({ type: "/problems/not-renderable", detail: expect.stringContaining("too long to render") });
+		expect(res.json()).toMatchObject({
+			type: "/problems/not-renderable",
+			detail: expect.stringContaining("too long to render"),
+		});
 		expect((await s.api("/vault/Long.md")).text).toBe(long);
 	});
 });
 
 describe("Accept: text/html on a host without a renderer", () => {
 	it("answers 406 not-renderable, saying to ask for markdown", async () => {
-		const settings = { ...structuredClone(DEFAULT_SETTINGS), keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }] };
-		const guard = await openRevisionGuard({ gateway: new MemoryGateway({ "a.md": "# A\n" }), storage: new MemoryStorage(), settings: () => settings, configDir: ".obsidian", timers: nodeTimers });
+		const settings = {
+			...structuredClone(DEFAULT_SETTINGS),
+			keys: [{ name: "test-agent", key: TEST_KEY, created: "2026-01-01" }],
+		};
+		const guard = await openRevisionGuard({
+			gateway: new MemoryGateway({ "a.md": "# A\n" }),
+			storage: new MemoryStorage(),
+			settings: () => settings,
+			configDir: ".obsidian",
+			timers: nodeTimers,
+		});
 		const server = createApiServer(guard.notes);
 		const port = await server.listen(0);
 		try {
-			const res = await call(port, "/vault/a.md", { headers: { Authorization: `Bearer ${TEST_KEY}`, Accept: "text/html" } });
+			const res = await call(port, "/vault/a.md", {
+				headers: { Authorization: `Bearer ${TEST_KEY}`, Accept: "text/html" },
+			});
 			expect(res.status).toBe(406);
-			expect(res.json()).toMatchObject({ type: "/problems/not-renderable", status: 406, detail: expect.stringContaining("without Accept: text/html") });
+			expect(res.json()).toMatchObject({
+				type: "/problems/not-renderable",
+				status: 406,
+				detail: expect.stringContaining("without Accept: text/html"),
+			});
 			expect(res.headers.etag).toBeDefined();
 		} finally {
 			await server.close();

@@ -40,12 +40,22 @@ const INVALID: [string, string][] = [
 describe("note paths", () => {
 	it.each(INVALID)("refuses %s with 400 invalid-path for reads and writes, creating nothing", async (_label, rest) => {
 		const rawPath = `/vault/${rest}`;
-		for (const options of [{ method: "GET" }, { method: "PUT", body: "x\n" }, { method: "POST", body: "x\n" }, { method: "DELETE", headers: { "If-Match": '"x"' } }]) {
+		for (const options of [
+			{ method: "GET" },
+			{ method: "PUT", body: "x\n" },
+			{ method: "POST", body: "x\n" },
+			{ method: "DELETE", headers: { "If-Match": '"x"' } },
+		]) {
 			const res = await h.api(rawPath, { ...options, rawPath });
 			expect(res.status, `${options.method} ${rawPath}`).toBe(400);
-			expect(res.json()).toMatchObject({ type: "/problems/invalid-path", detail: expect.stringContaining("Nothing was read or written") });
+			expect(res.json()).toMatchObject({
+				type: "/problems/invalid-path",
+				detail: expect.stringContaining("Nothing was read or written"),
+			});
 		}
-		expect(await allFiles(h.dir).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual([]);
+		expect(await allFiles(h.dir).then((files) => files.filter((path) => !path.startsWith(".revision-guard/")))).toEqual(
+			[],
+		);
 	});
 
 	it("decodes percent-encoding exactly once", async () => {
@@ -65,7 +75,11 @@ describe("note paths", () => {
 		const read = await h.api(`/vault/${encodeURIComponent(nfd)}`);
 		expect(read.status).toBe(200);
 		expect(read.text).toBe("one\n");
-		const update = await h.api(`/vault/${encodeURIComponent(nfd)}`, { method: "PUT", body: "two\n", headers: { "If-Match": read.headers.etag as string } });
+		const update = await h.api(`/vault/${encodeURIComponent(nfd)}`, {
+			method: "PUT",
+			body: "two\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(update.status).toBe(204);
 		expect(await visibleFiles(h.dir)).toEqual([nfd]);
 		// The other spelling would be a second, look-alike note: refused, naming the one that exists.

@@ -12,7 +12,10 @@ describe("which /vault/ URLs name a part of a note", () => {
 		["/vault/PLAN.MD/block/abc", "PLAN.MD/block/abc"],
 	])("%s is a target", (raw, rest) => {
 		expect(matchNoteTarget(raw)).toBe(rest);
-		expect(findRoute(ROUTES, "GET", raw)).toMatchObject({ kind: "found", route: { template: "/vault/{path}/{targetType}/{target}" } });
+		expect(findRoute(ROUTES, "GET", raw)).toMatchObject({
+			kind: "found",
+			route: { template: "/vault/{path}/{targetType}/{target}" },
+		});
 	});
 
 	it.each([
@@ -31,7 +34,10 @@ describe("which /vault/ URLs name a part of a note", () => {
 	});
 
 	it("leaves every other /vault/ URL to the note route, and refuses DELETE of a part (405)", () => {
-		expect(findRoute(ROUTES, "PUT", "/vault/heading/Plan.md")).toMatchObject({ kind: "found", route: { template: "/vault/{path}" } });
+		expect(findRoute(ROUTES, "PUT", "/vault/heading/Plan.md")).toMatchObject({
+			kind: "found",
+			route: { template: "/vault/{path}" },
+		});
 		expect(findRoute(ROUTES, "DELETE", "/vault/Plan.md/heading/A")).toMatchObject({ kind: "method-not-allowed" });
 	});
 });

@@ -11,7 +11,12 @@ eachHeadless((harness) => (h = harness));
 interface OpenApiDocument {
 	openapi: string;
 	info: { title: string; version: string };
-	paths: Record<string, Record<string, { responses?: Record<string, unknown> }> & { additionalOperations?: Record<string, { responses?: Record<string, unknown> }> }>;
+	paths: Record<
+		string,
+		Record<string, { responses?: Record<string, unknown> }> & {
+			additionalOperations?: Record<string, { responses?: Record<string, unknown> }>;
+		}
+	>;
 	components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
 
@@ -51,7 +56,9 @@ describe("GET /openapi.json", () => {
 			expect(documented, `paths["${route.template}"]`).toBeDefined();
 			for (const method of Object.keys(route.handlers)) {
 				// Methods outside OpenAPI 3.1's fixed set (MOVE, COPY) are described under additionalOperations, keyed as sent.
-				const operation = HTTP_METHODS.has(method.toLowerCase()) ? documented?.[method.toLowerCase()] : documented?.additionalOperations?.[method];
+				const operation = HTTP_METHODS.has(method.toLowerCase())
+					? documented?.[method.toLowerCase()]
+					: documented?.additionalOperations?.[method];
 				expect(operation, `${method} ${route.template}`).toBeDefined();
 			}
 		}
@@ -61,9 +68,15 @@ describe("GET /openapi.json", () => {
 		const doc = await fetchDocument();
 		const served = servedOperations();
 		for (const [path, item] of Object.entries(doc.paths)) {
-			const methods = [...Object.keys(item).filter((key) => HTTP_METHODS.has(key)), ...Object.keys(item.additionalOperations ?? {}).map((method) => method.toLowerCase())];
+			const methods = [
+				...Object.keys(item).filter((key) => HTTP_METHODS.has(key)),
+				...Object.keys(item.additionalOperations ?? {}).map((method) => method.toLowerCase()),
+			];
 			expect(methods.length, `${path} has operations`).toBeGreaterThan(0);
-			for (const method of methods) expect(served.has(`${method} ${path}`), `${method.toUpperCase()} ${path} is documented but not routed`).toBe(true);
+			for (const method of methods)
+				expect(served.has(`${method} ${path}`), `${method.toUpperCase()} ${path} is documented but not routed`).toBe(
+					true,
+				);
 		}
 	});
 
@@ -75,14 +88,18 @@ describe("GET /openapi.json", () => {
 				expect(Object.keys(operation.responses ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
 			}
 		}
-		const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!);
+		const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map(
+			(match) => match[1]!,
+		);
 		expect(refs.length).toBeGreaterThan(0);
 		for (const name of refs) expect(doc.components.schemas[name], name).toBeDefined();
 	});
 
 	it("documents 202 (a change that waits for the person) on every operation that changes a note's content", async () => {
 		const doc = await fetchDocument();
-		const contentRoutes = Object.keys(doc.paths).filter((path) => path.startsWith("/vault/{path}") || path.startsWith("/periodic/") || path.startsWith("/active/"));
+		const contentRoutes = Object.keys(doc.paths).filter(
+			(path) => path.startsWith("/vault/{path}") || path.startsWith("/periodic/") || path.startsWith("/active/"),
+		);
 		expect(contentRoutes.length).toBeGreaterThan(4);
 		for (const path of contentRoutes) {
 			for (const method of ["put", "post", "patch"]) {

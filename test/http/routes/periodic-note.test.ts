@@ -21,13 +21,19 @@ forbidServerErrors(["periodic-format-unsupported"]);
 const NOW = new Date(2026, 2, 5, 12, 0, 0).getTime();
 const TEMPLATE = "# {{title}}\n\nDay: {{date:dddd}}\n\n## Tasks\n";
 
-function expectProblem(res: CallResult, status: number, name: string): { detail: string; backupPath?: string; path?: string } {
+function expectProblem(
+	res: CallResult,
+	status: number,
+	name: string,
+): { detail: string; backupPath?: string; path?: string } {
 	expect(res.status, res.text).toBe(status);
 	expect(res.json()).toMatchObject({ type: `/problems/${name}`, status });
 	return res.json();
 }
 
-function periodicSettings(daily: Partial<RevisionGuardSettings["periodicNotes"]["daily"]>): Partial<RevisionGuardSettings> {
+function periodicSettings(
+	daily: Partial<RevisionGuardSettings["periodicNotes"]["daily"]>,
+): Partial<RevisionGuardSettings> {
 	const periodicNotes = structuredClone(DEFAULT_SETTINGS.periodicNotes);
 	periodicNotes.daily = { ...periodicNotes.daily, ...daily };
 	return { periodicNotes };
@@ -44,7 +50,8 @@ afterEach(async () => {
 });
 
 describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over the %s gateway", (name) => {
-	const start = (settings: Partial<RevisionGuardSettings> = {}) => STACKS[name](dir, { settings, now: () => NOW }).then((stack) => (s = stack));
+	const start = (settings: Partial<RevisionGuardSettings> = {}) =>
+		STACKS[name](dir, { settings, now: () => NOW }).then((stack) => (s = stack));
 
 	it("answers GET of a missing note 404 periodic-note-missing and creates nothing", async () => {
 		await start();
@@ -57,7 +64,13 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 
 	it("names each period's note with the default formats, at the vault root", async () => {
 		await start();
-		for (const [period, note] of [["daily", "2026-03-05.md"], ["weekly", "2026-W10.md"], ["monthly", "2026-03.md"], ["quarterly", "2026-Q1.md"], ["yearly", "2026.md"]]) {
+		for (const [period, note] of [
+			["daily", "2026-03-05.md"],
+			["weekly", "2026-W10.md"],
+			["monthly", "2026-03.md"],
+			["quarterly", "2026-Q1.md"],
+			["yearly", "2026.md"],
+		]) {
 			const res = await s.api(`/periodic/${period}/`, { method: "POST", body: `${period}\n` });
 			// Created first (empty, without a template), then appended to: the append's answer.
 			expect(res.status, `${period}: ${res.text}`).toBe(204);
@@ -65,8 +78,12 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 			expect(await s.file(note!)).toBe(`${period}\n`);
 		}
 		// Another day's: the week, month, quarter and year that hold it.
-		expect((await s.api("/periodic/weekly/2026/1/1/", { method: "POST", body: "w\n" })).headers["content-location"]).toBe("2026-W01.md");
-		expect((await s.api("/periodic/quarterly/2025/11/30", { method: "POST", body: "q\n" })).headers["content-location"]).toBe("2025-Q4.md");
+		expect(
+			(await s.api("/periodic/weekly/2026/1/1/", { method: "POST", body: "w\n" })).headers["content-location"],
+		).toBe("2026-W01.md");
+		expect(
+			(await s.api("/periodic/quarterly/2025/11/30", { method: "POST", body: "q\n" })).headers["content-location"],
+		).toBe("2025-Q4.md");
 	});
 
 	it("creates a missing note from its template (filled in for the day) on POST, then appends, as the agent's write", async () => {
@@ -79,13 +96,24 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 		// The agent never saw the template's text: the append's ETag is a part token, never the revision.
 		expect(res.headers.etag).toMatch(/^"part\./);
 		const activity = (await s.api("/activity")).json<{ writes: { path: string; agent: string }[] }>();
-		expect(activity.writes.filter((write) => write.path === "Journal/2026-03-05.md").map((write) => write.agent)).toEqual(["test-agent", "test-agent"]);
+		expect(
+			activity.writes.filter((write) => write.path === "Journal/2026-03-05.md").map((write) => write.agent),
+		).toEqual(["test-agent", "test-agent"]);
 	});
 
 	it("creates from the template on PATCH too, and the patch stands on that creation (a part read)", async () => {
 		await writeVaultFile(dir, "Templates/Daily.md", TEMPLATE);
 		await start(periodicSettings({ template: "Templates/Daily.md" }));
-		const res = await s.api("/periodic/daily/", { method: "PATCH", body: "- first\n", headers: { "Markdown-Patch-Version": "1", Operation: "append", "Target-Type": "heading", Target: "2026-03-05::Tasks" } });
+		const res = await s.api("/periodic/daily/", {
+			method: "PATCH",
+			body: "- first\n",
+			headers: {
+				"Markdown-Patch-Version": "1",
+				Operation: "append",
+				"Target-Type": "heading",
+				Target: "2026-03-05::Tasks",
+			},
+		});
 		// Answered as Local REST API 5.1 answers a header PATCH: 200 with the whole patched note.
 		expect(res.status, res.text).toBe(200);
 		expect(res.text).toBe("# 2026-03-05\n\nDay: Thursday\n\n## Tasks\n- first\n");
@@ -109,7 +137,15 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 		expect(json.json()).toMatchObject({ path: "2026-03-05.md", content: "# Today\n" });
 		expect((await s.api("/periodic/daily/", { method: "PUT", body: "# Today\n- agent\n" })).status).toBe(204);
 		await s.edit("2026-03-05.md", "# Today\n- person\n");
-		const stale = expectProblem(await s.api("/periodic/daily/", { method: "PUT", body: "stale\n", headers: { "If-Match": read.headers.etag as string } }), 412, "stale-revision");
+		const stale = expectProblem(
+			await s.api("/periodic/daily/", {
+				method: "PUT",
+				body: "stale\n",
+				headers: { "If-Match": read.headers.etag as string },
+			}),
+			412,
+			"stale-revision",
+		);
 		expect(await s.file(stale.backupPath!)).toBe("stale\n");
 		expect(await s.file("2026-03-05.md")).toBe("# Today\n- person\n");
 		// Through /vault/ it is the same note: that read counts here too.
@@ -124,8 +160,22 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 		const created = await s.api("/periodic/daily/2026/3/4/", { method: "PUT", body: "yesterday\n" });
 		expect(created.status, created.text).toBe(204);
 		expect(await s.file("2026-03-04.md")).toBe("yesterday\n");
-		expectProblem(await s.api("/periodic/daily/2026/3/4/", { method: "DELETE", headers: { "If-Match": `"${sha256Token("other")}"` } }), 412, "stale-revision");
-		expect((await s.api("/periodic/daily/2026/3/4/", { method: "DELETE", headers: { "If-Match": created.headers.etag as string } })).status).toBe(204);
+		expectProblem(
+			await s.api("/periodic/daily/2026/3/4/", {
+				method: "DELETE",
+				headers: { "If-Match": `"${sha256Token("other")}"` },
+			}),
+			412,
+			"stale-revision",
+		);
+		expect(
+			(
+				await s.api("/periodic/daily/2026/3/4/", {
+					method: "DELETE",
+					headers: { "If-Match": created.headers.etag as string },
+				})
+			).status,
+		).toBe(204);
 		expect(await s.file("2026-03-04.md")).toBeNull();
 	});
 
@@ -136,7 +186,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 		expect(part.status, part.text).toBe(200);
 		expect(part.text).toBe("- one\n");
 		expect(part.headers["content-location"]).toBe("2026-03-05.md");
-		expect((await s.api("/periodic/daily/2026/3/5/heading/Day/Tasks", { method: "POST", body: "- two\n" })).status).toBe(200);
+		expect(
+			(await s.api("/periodic/daily/2026/3/5/heading/Day/Tasks", { method: "POST", body: "- two\n" })).status,
+		).toBe(200);
 		expect(await s.file("2026-03-05.md")).toBe("# Day\n## Tasks\n- one\n- two\n");
 		expectProblem(await s.api("/periodic/daily/heading/Day/Tasks", { method: "DELETE" }), 405, "method-not-allowed");
 	});
@@ -144,7 +196,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 	it("refuses unknown periods, days that do not exist and paths that are not periodic notes, touching nothing", async () => {
 		await start();
 		expectProblem(await s.api("/periodic/hourly/", { method: "POST", body: "x" }), 404, "unknown-period");
-		expectProblem(await s.api("/periodic/daily/2026/2/30/", { method: "POST", body: "x" }), 400, "invalid-periodic-date");
+		expectProblem(
+			await s.api("/periodic/daily/2026/2/30/", { method: "POST", body: "x" }),
+			400,
+			"invalid-periodic-date",
+		);
 		expectProblem(await s.api("/periodic/daily/2026/13/1/"), 400, "invalid-periodic-date");
 		const recent = expectProblem(await s.api("/periodic/daily/recent?limit=5"), 404, "route-not-found");
 		expect(recent.detail).toContain("/periodic/{period}/{year}/{month}/{day}/");
@@ -169,7 +225,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("/periodic/ over t
 describe("/periodic/ headless", () => {
 	it("refuses a format it cannot format (501), naming the setting to change", async () => {
 		s = await STACKS["node filesystem"](dir, { settings: periodicSettings({ format: "LL" }), now: () => NOW });
-		const problem = expectProblem(await s.api("/periodic/daily/", { method: "POST", body: "x" }), 501, "periodic-format-unsupported");
+		const problem = expectProblem(
+			await s.api("/periodic/daily/", { method: "POST", body: "x" }),
+			501,
+			"periodic-format-unsupported",
+		);
 		expect(problem.detail).toContain("periodicNotes.daily");
 		expect(await visibleFiles(dir)).toEqual([]);
 	});
@@ -181,7 +241,12 @@ describe("/periodic/ in Obsidian", () => {
 	it("names daily notes as the Daily notes core plugin does, with Obsidian's moment", async () => {
 		await writeVaultFile(dir, "Journal/2026/03/05 Thursday.md", "# Thursday\n");
 		s = await STACKS.obsidian(dir, { now: () => NOW });
-		plugins(s.app!, { internalPlugins: { getPluginById: (id: string) => (id === "daily-notes" ? { instance: { options: { folder: "Journal", format: "YYYY/MM/DD dddd" } } } : null) } });
+		plugins(s.app!, {
+			internalPlugins: {
+				getPluginById: (id: string) =>
+					id === "daily-notes" ? { instance: { options: { folder: "Journal", format: "YYYY/MM/DD dddd" } } } : null,
+			},
+		});
 		const res = await s.api("/periodic/daily/");
 		expect(res.status, res.text).toBe(200);
 		expect(res.text).toBe("# Thursday\n");
@@ -190,12 +255,41 @@ describe("/periodic/ in Obsidian", () => {
 
 	it("prefers the Periodic Notes plugin for a period it turned on (calendar sets and older settings)", async () => {
 		s = await STACKS.obsidian(dir, { now: () => NOW });
-		plugins(s.app!, { plugins: { getPlugin: (id: string) => (id === "periodic-notes" ? { settings: { weekly: { enabled: true, folder: "Weeks", format: "GGGG-[W]WW" }, monthly: { enabled: false, folder: "Off" } } } : null) } });
-		expect((await s.api("/periodic/weekly/", { method: "POST", body: "w\n" })).headers["content-location"]).toBe("Weeks/2026-W10.md");
+		plugins(s.app!, {
+			plugins: {
+				getPlugin: (id: string) =>
+					id === "periodic-notes"
+						? {
+								settings: {
+									weekly: { enabled: true, folder: "Weeks", format: "GGGG-[W]WW" },
+									monthly: { enabled: false, folder: "Off" },
+								},
+							}
+						: null,
+			},
+		});
+		expect((await s.api("/periodic/weekly/", { method: "POST", body: "w\n" })).headers["content-location"]).toBe(
+			"Weeks/2026-W10.md",
+		);
 		// A period the plugin has off falls back to Revision Guard's own settings.
-		expect((await s.api("/periodic/monthly/", { method: "POST", body: "m\n" })).headers["content-location"]).toBe("2026-03.md");
-		plugins(s.app!, { plugins: { getPlugin: (id: string) => (id === "periodic-notes" ? { calendarSetManager: { getActiveSet: () => ({ quarter: { enabled: true, folder: "Q", format: "YYYY [Q]Q" } }) } } : null) } });
-		expect((await s.api("/periodic/quarterly/", { method: "POST", body: "q\n" })).headers["content-location"]).toBe("Q/2026%20Q1.md");
+		expect((await s.api("/periodic/monthly/", { method: "POST", body: "m\n" })).headers["content-location"]).toBe(
+			"2026-03.md",
+		);
+		plugins(s.app!, {
+			plugins: {
+				getPlugin: (id: string) =>
+					id === "periodic-notes"
+						? {
+								calendarSetManager: {
+									getActiveSet: () => ({ quarter: { enabled: true, folder: "Q", format: "YYYY [Q]Q" } }),
+								},
+							}
+						: null,
+			},
+		});
+		expect((await s.api("/periodic/quarterly/", { method: "POST", body: "q\n" })).headers["content-location"]).toBe(
+			"Q/2026%20Q1.md",
+		);
 	});
 
 	it("appends to the daily note open in the person's editor without losing their unsaved typing", async () => {

@@ -16,7 +16,14 @@ import { STACKS, TWO_KEYS, type Stack } from "../stacks";
 forbidServerErrors();
 
 const DRAFTER_KEY = "drafter-key-0123456789abcdef0123456789abcdef";
-const DRAFTER: AgentKey = { name: "drafter", key: DRAFTER_KEY, created: "2026-01-01", read: ["**"], write: ["Inbox/**"], propose: ["Plans/**"] };
+const DRAFTER: AgentKey = {
+	name: "drafter",
+	key: DRAFTER_KEY,
+	created: "2026-01-01",
+	read: ["**"],
+	write: ["Inbox/**"],
+	propose: ["Plans/**"],
+};
 const PLAN = "# Plan\n\n- one\n";
 const asDrafter = { Authorization: `Bearer ${DRAFTER_KEY}` };
 
@@ -35,7 +42,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("a key that may on
 
 	it("gets 202 and a Location; the note waits for the person, and the agent's long-poll learns the decision", async () => {
 		const tag = (await s.api("/vault/Plans/Plan.md", { headers: asDrafter })).headers.etag as string;
-		const put = await s.api("/vault/Plans/Plan.md", { method: "PUT", body: `${PLAN}- two (agent)\n`, headers: { ...asDrafter, "If-Match": tag } });
+		const put = await s.api("/vault/Plans/Plan.md", {
+			method: "PUT",
+			body: `${PLAN}- two (agent)\n`,
+			headers: { ...asDrafter, "If-Match": tag },
+		});
 		expect(put.status, put.text).toBe(202);
 		const { proposalId } = put.json<{ proposalId: string }>();
 		expect(put.headers.location).toBe(`/proposals/${proposalId}`);
@@ -59,7 +70,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("a key that may on
 		s = await STACKS[name](dir, { settings: { keys: [...TWO_KEYS, DRAFTER], periodicNotes } });
 		const read = await s.api("/periodic/daily/2026/3/5/", { headers: asDrafter });
 		expect(read.status, read.text).toBe(200);
-		const post = await s.api("/periodic/daily/2026/3/5/", { method: "POST", body: "- two (agent)\n", headers: asDrafter });
+		const post = await s.api("/periodic/daily/2026/3/5/", {
+			method: "POST",
+			body: "- two (agent)\n",
+			headers: asDrafter,
+		});
 		expect(post.status, post.text).toBe(202);
 		expect(post.json()).toMatchObject({ path: "Plans/2026-03-05.md", status: "pending" });
 		expect(await s.file("Plans/2026-03-05.md")).toBe(PLAN);
@@ -67,7 +82,17 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("a key that may on
 
 	it("answers a change with nothing to propose as the writer would: a missing target is 404, and no proposal is kept", async () => {
 		const tag = (await s.api("/vault/Plans/Plan.md", { headers: asDrafter })).headers.etag as string;
-		const patch = await s.api("/vault/Plans/Plan.md", { method: "PATCH", body: JSON.stringify({ targetType: "heading", target: ["Nowhere"], operation: "append", content: "x", ifMatch: tag }), headers: { ...asDrafter, "Content-Type": "application/json" } });
+		const patch = await s.api("/vault/Plans/Plan.md", {
+			method: "PATCH",
+			body: JSON.stringify({
+				targetType: "heading",
+				target: ["Nowhere"],
+				operation: "append",
+				content: "x",
+				ifMatch: tag,
+			}),
+			headers: { ...asDrafter, "Content-Type": "application/json" },
+		});
 		expect(patch.status, patch.text).toBe(404);
 		expect(patch.json()).toMatchObject({ type: "/problems/target-not-found" });
 		expect((await s.api("/proposals", { headers: asDrafter })).json()).toMatchObject({ proposals: [] });

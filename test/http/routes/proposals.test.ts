@@ -34,7 +34,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("proposals over RE
 		await rm(dir, { recursive: true, force: true });
 	});
 
-	const propose = (body = PROPOSED, key = "test-agent") => s.guard.proposals.propose(writeRequest("Plan.md", body, { actor: agentActor(key) }));
+	const propose = (body = PROPOSED, key = "test-agent") =>
+		s.guard.proposals.propose(writeRequest("Plan.md", body, { actor: agentActor(key) }));
 	const asOther = { Authorization: `Bearer ${OTHER_KEY}` };
 
 	it("lists only this key's proposals, newest first, filtered by status", async () => {
@@ -44,10 +45,22 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("proposals over RE
 		const others = await propose("# Plan\n\nother\n", "other-agent");
 		const mine = (await s.api("/proposals")).json<{ proposals: ProposalRecord[] }>().proposals;
 		expect(mine.map((record) => record.id)).toEqual([second.id, first.id]);
-		expect((await s.api("/proposals", { headers: asOther })).json<{ proposals: ProposalRecord[] }>().proposals.map((record) => record.id)).toEqual([others.id]);
+		expect(
+			(await s.api("/proposals", { headers: asOther }))
+				.json<{ proposals: ProposalRecord[] }>()
+				.proposals.map((record) => record.id),
+		).toEqual([others.id]);
 		await s.guard.notes.proposals.rejectAsPerson(first.id);
-		expect((await s.api("/proposals?status=pending")).json<{ proposals: ProposalRecord[] }>().proposals.map((record) => record.id)).toEqual([second.id]);
-		expect((await s.api("/proposals?status=rejected")).json<{ proposals: ProposalRecord[] }>().proposals.map((record) => record.id)).toEqual([first.id]);
+		expect(
+			(await s.api("/proposals?status=pending"))
+				.json<{ proposals: ProposalRecord[] }>()
+				.proposals.map((record) => record.id),
+		).toEqual([second.id]);
+		expect(
+			(await s.api("/proposals?status=rejected"))
+				.json<{ proposals: ProposalRecord[] }>()
+				.proposals.map((record) => record.id),
+		).toEqual([first.id]);
 		const bad = await s.api("/proposals?status=open");
 		expect(bad.status).toBe(400);
 		expect(bad.json()).toMatchObject({ type: "/problems/bad-request" });
@@ -74,7 +87,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("proposals over RE
 
 	it("answers another key's proposal, an unknown id and a bad encoding as missing or bad, never showing it", async () => {
 		const { id } = await propose();
-		for (const [path, headers] of [[`/proposals/${id}`, asOther], ["/proposals/p-20260101-000000-00000000", {}], [`/proposals/${id}?wait=1`, asOther]] as const) {
+		for (const [path, headers] of [
+			[`/proposals/${id}`, asOther],
+			["/proposals/p-20260101-000000-00000000", {}],
+			[`/proposals/${id}?wait=1`, asOther],
+		] as const) {
 			const res = await s.api(path, { headers });
 			expect(res.status).toBe(404);
 			expect(res.json()).toMatchObject({ type: "/problems/proposal-not-found", status: 404 });
@@ -89,7 +106,12 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("proposals over RE
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		await s.guard.notes.proposals.rejectAsPerson(id, "Keep it as it is.");
 		const res = await waiting;
-		expect(res.json()).toMatchObject({ id, status: "rejected", note: "Keep it as it is.", decidedAt: expect.any(String) });
+		expect(res.json()).toMatchObject({
+			id,
+			status: "rejected",
+			note: "Keep it as it is.",
+			decidedAt: expect.any(String),
+		});
 		expect(await s.file("Plan.md")).toBe(PLAN);
 	});
 
@@ -98,7 +120,10 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("proposals over RE
 		const waiting = s.api(`/proposals/${sent.id}?wait=20`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		expect(await s.guard.notes.proposals.acceptAsPerson(sent.id)).toMatchObject({ kind: "accepted" });
-		expect((await waiting).json()).toMatchObject({ status: "accepted", acceptedRevision: changeTagOf(revisionOf(PROPOSED)) });
+		expect((await waiting).json()).toMatchObject({
+			status: "accepted",
+			acceptedRevision: changeTagOf(revisionOf(PROPOSED)),
+		});
 		expect(await s.file("Plan.md")).toBe(PROPOSED);
 
 		const edited = await propose(PROPOSED + "- three (agent)\n");

@@ -44,7 +44,8 @@ const move = async (from: string, to: string, headers: Record<string, string> = 
 	const res = await s.api(`/vault/${from}`, { method: "MOVE", headers: { Destination: to, ...headers } });
 	expect(res.status, res.text).toBe(204);
 };
-const revert = async (path: string) => s.api(`/history/${path}/revert`, { method: "POST", headers: { "If-Match": await etagOf(path) } });
+const revert = async (path: string) =>
+	s.api(`/history/${path}/revert`, { method: "POST", headers: { "If-Match": await etagOf(path) } });
 
 describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("undoing a move over %s", (name) => {
 	beforeEach(() => start(name, { "Projects/Plan.md": PLAN, "Other.md": "other\n" }));
@@ -52,16 +53,29 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("undoing a move ov
 	it("lists the move in activity (movedFrom, revertible) and moves the note back on revert", async () => {
 		await move("Projects/Plan.md", "Archive/Plan.md");
 		const activity = (await s.api("/activity")).json<Activity>();
-		expect(activity.writes[0]).toMatchObject({ path: "Archive/Plan.md", agent: "test-agent", movedFrom: "Projects/Plan.md", revertible: true });
+		expect(activity.writes[0]).toMatchObject({
+			path: "Archive/Plan.md",
+			agent: "test-agent",
+			movedFrom: "Projects/Plan.md",
+			revertible: true,
+		});
 		const res = await revert("Archive/Plan.md");
 		expect(res.status, res.text).toBe(200);
-		expect(res.json()).toMatchObject({ path: "Projects/Plan.md", movedFrom: "Archive/Plan.md", links: [], replacedNote: null });
+		expect(res.json()).toMatchObject({
+			path: "Projects/Plan.md",
+			movedFrom: "Archive/Plan.md",
+			links: [],
+			replacedNote: null,
+		});
 		expect(res.headers["content-location"]).toBe("Projects/Plan.md");
 		expect(await s.file("Projects/Plan.md")).toBe(PLAN);
 		expect(await s.file("Archive/Plan.md")).toBeNull();
 		// The undo is a move too, credited to who undid it, and the note kept its whole history.
 		const entries = s.guard.history.entries("Projects/Plan.md");
-		expect(entries.filter((entry) => entry.movedFrom !== undefined).map((entry) => entry.movedFrom)).toEqual(["Projects/Plan.md", "Archive/Plan.md"]);
+		expect(entries.filter((entry) => entry.movedFrom !== undefined).map((entry) => entry.movedFrom)).toEqual([
+			"Projects/Plan.md",
+			"Archive/Plan.md",
+		]);
 	});
 
 	it("never moves back over a note created at the old path since (409), and changes nothing", async () => {
@@ -78,7 +92,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("undoing a move ov
 		const stale = await etagOf("Archive/Plan.md");
 		await s.edit("Archive/Plan.md", PLAN + "- two\n");
 		await expect.poll(async () => await etagOf("Archive/Plan.md")).not.toBe(stale);
-		expectProblem(await s.api("/history/Archive/Plan.md/revert", { method: "POST", headers: { "If-Match": stale } }), 412, "history-stale");
+		expectProblem(
+			await s.api("/history/Archive/Plan.md/revert", { method: "POST", headers: { "If-Match": stale } }),
+			412,
+			"history-stale",
+		);
 		expect(await s.file("Archive/Plan.md")).toBe(PLAN + "- two\n");
 	});
 
@@ -102,7 +120,11 @@ describe("links Obsidian rewrites for a move", () => {
 		expect(await s.file("Index.md")).toBe(rewritten);
 		const index = s.guard.history.latest("Index.md")!;
 		const moved = s.guard.history.latest("Projects/Roadmap.md")!;
-		expect(index).toMatchObject({ revision: sha256Token(rewritten), replaced: sha256Token(INDEX), source: { kind: "agent", agent: "test-agent" } });
+		expect(index).toMatchObject({
+			revision: sha256Token(rewritten),
+			replaced: sha256Token(INDEX),
+			source: { kind: "agent", agent: "test-agent" },
+		});
 		expect(index.change).toBeDefined();
 		expect(index.change).toBe(moved.change);
 		const activity = (await s.api("/activity")).json<Activity>();
@@ -112,7 +134,9 @@ describe("links Obsidian rewrites for a move", () => {
 		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Projects/Plan.md")).toBe(PLAN);
 		expect(await s.file("Index.md")).toBe(INDEX);
-		expect(res.json<{ links: { path: string; result: string }[] }>().links).toEqual([{ path: "Index.md", result: expect.stringMatching(/^(restored|already)$/) }]);
+		expect(res.json<{ links: { path: string; result: string }[] }>().links).toEqual([
+			{ path: "Index.md", result: expect.stringMatching(/^(restored|already)$/) },
+		]);
 	});
 
 	it("credits the rewrite to the mover even when Obsidian's own modify event reached history first", async () => {
@@ -127,7 +151,11 @@ describe("links Obsidian rewrites for a move", () => {
 		});
 		await move("Projects/Plan.md", "Projects/Roadmap.md");
 		const index = s.guard.history.latest("Index.md")!;
-		expect(index).toMatchObject({ source: { kind: "agent", agent: "test-agent" }, replaced: sha256Token(INDEX), change: s.guard.history.latest("Projects/Roadmap.md")!.change });
+		expect(index).toMatchObject({
+			source: { kind: "agent", agent: "test-agent" },
+			replaced: sha256Token(INDEX),
+			change: s.guard.history.latest("Projects/Roadmap.md")!.change,
+		});
 	});
 
 	it("leaves a rewritten note that changed since as it is, and says so", async () => {
@@ -138,7 +166,10 @@ describe("links Obsidian rewrites for a move", () => {
 		await s.edit("Index.md", "See [[Roadmap]] and [it](Projects/Roadmap.md).\nThe person's line.\n");
 		const res = await revert("Projects/Roadmap.md");
 		expect(res.status, res.text).toBe(200);
-		expect(res.json<{ links: unknown[]; detail: string }>()).toMatchObject({ links: [{ path: "Index.md", result: "changed" }], detail: expect.stringContaining("Index.md") });
+		expect(res.json<{ links: unknown[]; detail: string }>()).toMatchObject({
+			links: [{ path: "Index.md", result: "changed" }],
+			detail: expect.stringContaining("Index.md"),
+		});
 		expect(await s.file("Index.md")).toBe("See [[Roadmap]] and [it](Projects/Roadmap.md).\nThe person's line.\n");
 		expect(await s.file("Projects/Plan.md")).toBe(PLAN);
 	});

@@ -56,12 +56,23 @@ interface SimpleHitJson {
 	matches: { match: { start: number; end: number; source: string }; context: string }[];
 }
 
-const simple = (query: string, params = "") => s.api(`/search/simple/?query=${encodeURIComponent(query)}${params}`, { method: "POST" });
-const logic = (query: unknown, params = "") => s.api(`/search/${params}`, { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" }, body: JSON.stringify(query) });
+const simple = (query: string, params = "") =>
+	s.api(`/search/simple/?query=${encodeURIComponent(query)}${params}`, { method: "POST" });
+const logic = (query: unknown, params = "") =>
+	s.api(`/search/${params}`, {
+		method: "POST",
+		headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" },
+		body: JSON.stringify(query),
+	});
 const filenames = (res: CallResult) => res.json<{ filename: string }[]>().map((hit) => hit.filename);
 
 /** A problem with the Local REST API's errorCode for the same failure, and a `message` led by what happened (as every error's). */
-function expectProblem(res: CallResult, status: number, name: ProblemName, errorCode: number): { detail: string; message: string } {
+function expectProblem(
+	res: CallResult,
+	status: number,
+	name: ProblemName,
+	errorCode: number,
+): { detail: string; message: string } {
 	expect(res.status, res.text).toBe(status);
 	expect(res.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
 	expect(res.json()).toMatchObject({ type: `/problems/${name}`, status, errorCode });
@@ -100,8 +111,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 		});
 
 		it("respects contextLength", async () => {
-			const hit = (await simple("xylophone-beta-unique", "&contextLength=10")).json<SimpleHitJson[]>().find((item) => item.filename === FIXTURE_PATH)!;
-			for (const match of hit.matches) expect(match.context.length).toBeLessThanOrEqual(10 * 2 + "xylophone-beta-unique".length);
+			const hit = (await simple("xylophone-beta-unique", "&contextLength=10"))
+				.json<SimpleHitJson[]>()
+				.find((item) => item.filename === FIXTURE_PATH)!;
+			for (const match of hit.matches)
+				expect(match.context.length).toBeLessThanOrEqual(10 * 2 + "xylophone-beta-unique".length);
 			expect(hit.matches[0]!.context).toBe(" in Beta. xylophone-beta-unique. ^beta-bl");
 		});
 
@@ -110,9 +124,13 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 			expect(none.status).toBe(200);
 			expect(none.json()).toEqual([]);
 			const missing = expectProblem(await s.api("/search/simple/", { method: "POST" }), 400, "invalid-search", 40090);
-			expect(missing.message.slice(0, 200)).toMatch(/^The search request is incomplete\. Send POST \/search\/simple\/\?query=/);
+			expect(missing.message.slice(0, 200)).toMatch(
+				/^The search request is incomplete\. Send POST \/search\/simple\/\?query=/,
+			);
 			expectProblem(await s.api("/search/simple/?query=a&query=b", { method: "POST" }), 400, "invalid-search", 40090);
-			expect((await s.api("/search/simple/?query=x", { method: "POST", headers: { Authorization: "" } })).status).toBe(401);
+			expect((await s.api("/search/simple/?query=x", { method: "POST", headers: { Authorization: "" } })).status).toBe(
+				401,
+			);
 		});
 
 		it("matches a note's name, reported against the name", async () => {
@@ -130,33 +148,71 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 		});
 
 		it("answers 400 with errorCode 40012 for another Content-Type, and 40011 without one", async () => {
-			expectProblem(await s.api("/search/", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" }), 400, "search-content-type", 40012);
+			expectProblem(
+				await s.api("/search/", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" }),
+				400,
+				"search-content-type",
+				40012,
+			);
 			expectProblem(await s.api("/search/", { method: "POST", body: "{}" }), 400, "search-content-type", 40011);
-			expect((await s.api("/search/", { method: "POST", headers: { Authorization: "", "Content-Type": "application/vnd.olrapi.jsonlogic+json" }, body: "[]" })).status).toBe(401);
+			expect(
+				(
+					await s.api("/search/", {
+						method: "POST",
+						headers: { Authorization: "", "Content-Type": "application/vnd.olrapi.jsonlogic+json" },
+						body: "[]",
+					})
+				).status,
+			).toBe(401);
 		});
 
 		it("returns each note's result, with links, backlinks and unresolved links as the note's metadata has them", async () => {
 			// Backlinks come from Obsidian's resolved links, of the notes it has indexed.
 			await s.app?.metadataCache.settled();
-			const res = await logic({ if: [{ "==": [{ var: "path" }, FIXTURE_PATH] }, { cat: [{ var: "links" }, "|", { var: "unresolvedLinks" }, "|", { var: "backlinks" }] }, false] });
+			const res = await logic({
+				if: [
+					{ "==": [{ var: "path" }, FIXTURE_PATH] },
+					{ cat: [{ var: "links" }, "|", { var: "unresolvedLinks" }, "|", { var: "backlinks" }] },
+					false,
+				],
+			});
 			expect(res.json()).toEqual([{ filename: FIXTURE_PATH, result: "Other note.md|Nowhere|Other note.md" }]);
 			expect(filenames(await logic({ glob: ["__integration_tests__/*", { var: "path" }] }))).toEqual([FIXTURE_PATH]);
-			expect(filenames(await logic({ regexp: ["xylophone-(alpha|beta)", { var: "content" }] }))).toEqual(["Other note.md", FIXTURE_PATH]);
+			expect(filenames(await logic({ regexp: ["xylophone-(alpha|beta)", { var: "content" }] }))).toEqual([
+				"Other note.md",
+				FIXTURE_PATH,
+			]);
 		});
 
 		it("refuses a query it cannot evaluate: 400 with errorCode 40070 and the reason", async () => {
-			expect(expectProblem(await logic({ method: [{ var: "path" }, "toString"] }), 400, "invalid-search-query", 40070).detail).toContain("Unrecognized operation method");
-			expect(expectProblem(await logic({ regexp: ["(x)\\1", { var: "path" }] }), 400, "invalid-search-query", 40070).detail).toContain("back-references");
-			const notJson = await s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json; charset=utf-8" }, body: "{nope" });
+			expect(
+				expectProblem(await logic({ method: [{ var: "path" }, "toString"] }), 400, "invalid-search-query", 40070)
+					.detail,
+			).toContain("Unrecognized operation method");
+			expect(
+				expectProblem(await logic({ regexp: ["(x)\\1", { var: "path" }] }), 400, "invalid-search-query", 40070).detail,
+			).toContain("back-references");
+			const notJson = await s.api("/search/", {
+				method: "POST",
+				headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json; charset=utf-8" },
+				body: "{nope",
+			});
 			// As the Local REST API answers a body its Content-Type does not parse (40015).
 			expect(expectProblem(notJson, 400, "invalid-search-query", 40015).detail).toContain("not JSON");
 		});
 	});
 
 	it("never searches or names hidden, config or the host's own folders, and .bak notes only when asked", async () => {
-		const everywhere = ["/search/simple/?query=xylophone-alpha-unique", "/search/simple/?query=xylophone-alpha-unique&includeBackups=true"];
+		const everywhere = [
+			"/search/simple/?query=xylophone-alpha-unique",
+			"/search/simple/?query=xylophone-alpha-unique&includeBackups=true",
+		];
 		expect(filenames(await s.api(everywhere[0]!, { method: "POST" })).sort()).toEqual(["Other note.md", FIXTURE_PATH]);
-		expect(filenames(await s.api(everywhere[1]!, { method: "POST" })).sort()).toEqual(["Other note.20261121-101500.bak.md", "Other note.md", FIXTURE_PATH]);
+		expect(filenames(await s.api(everywhere[1]!, { method: "POST" })).sort()).toEqual([
+			"Other note.20261121-101500.bak.md",
+			"Other note.md",
+			FIXTURE_PATH,
+		]);
 		const all = await logic({ var: "path" }, "?includeBackups=true");
 		expect(filenames(all).sort()).toEqual(["Other note.20261121-101500.bak.md", "Other note.md", FIXTURE_PATH]);
 	});
@@ -167,7 +223,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("search over %s", 
 			expect(res.headers.etag).toBeUndefined();
 			for (const content of Object.values(VAULT)) {
 				const revision = revisionOf(content);
-				for (const token of [revision, partTokenOf(revision), changeTagOf(revision)]) expect(res.text).not.toContain(token);
+				for (const token of [revision, partTokenOf(revision), changeTagOf(revision)])
+					expect(res.text).not.toContain(token);
 			}
 		}
 	});
@@ -199,8 +256,12 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("links in a search
 	it("are the note JSON's: any file a link reaches (not only notes and images), nothing in a hidden folder", async () => {
 		await s.app?.metadataCache.settled();
 		const fields = ["links", "unresolvedLinks", "backlinks"] as const;
-		const res = await logic({ if: [{ "==": [{ var: "path" }, "Plan.md"] }, fields.map((field) => ({ var: field })), false] });
-		const note = (await s.api("/vault/Plan.md", { headers: { Accept: "application/vnd.olrapi.note+json" } })).json<Record<(typeof fields)[number], string[]>>();
+		const res = await logic({
+			if: [{ "==": [{ var: "path" }, "Plan.md"] }, fields.map((field) => ({ var: field })), false],
+		});
+		const note = (await s.api("/vault/Plan.md", { headers: { Accept: "application/vnd.olrapi.note+json" } })).json<
+			Record<(typeof fields)[number], string[]>
+		>();
 		expect([...note.links].sort()).toEqual(["Projects/Goals.md", "data.csv", "pic.png"]);
 		const [hit] = res.json<{ filename: string; result: string[][] }[]>();
 		expect(hit!.filename).toBe("Plan.md");
@@ -209,7 +270,12 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("links in a search
 });
 
 describe("Dataview DQL", () => {
-	const dql = (query: string) => s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.dataview.dql+txt" }, body: query });
+	const dql = (query: string) =>
+		s.api("/search/", {
+			method: "POST",
+			headers: { "Content-Type": "application/vnd.olrapi.dataview.dql+txt" },
+			body: query,
+		});
 
 	beforeEach(async () => {
 		dir = await mkdtemp(join(tmpdir(), "rg-search-"));
@@ -225,7 +291,9 @@ describe("Dataview DQL", () => {
 
 	it("in Obsidian without Dataview: 501 naming the plugin", async () => {
 		s = await STACKS.obsidian(dir);
-		expect(expectProblem(await dql("TABLE priority FROM #test-tag"), 501, "dataview-unavailable", 50100).detail).toContain("Dataview plugin");
+		expect(
+			expectProblem(await dql("TABLE priority FROM #test-tag"), 501, "dataview-unavailable", 50100).detail,
+		).toContain("Dataview plugin");
 	});
 
 	it("in Obsidian with Dataview: its TABLE rows as {filename, result}, in its order, never a hidden or .bak note", async () => {
@@ -233,14 +301,20 @@ describe("Dataview DQL", () => {
 		const link = (path: string) => ({ path, embed: false, type: "file" });
 		const query = vi.fn(async (source: string) => {
 			if (source.startsWith("LIST")) return { successful: true as const, value: { type: "list", values: [] } };
-			if (source.startsWith("TABLE WITHOUT ID")) return { successful: true as const, value: { type: "table", headers: ["priority"], values: [[42]] } };
+			if (source.startsWith("TABLE WITHOUT ID"))
+				return { successful: true as const, value: { type: "table", headers: ["priority"], values: [[42]] } };
 			if (!source.startsWith("TABLE")) return { successful: false as const, error: "PARSING FAILED" };
 			return {
 				successful: true as const,
 				value: {
 					type: "table",
 					headers: ["Note", "priority", "due"],
-					values: [[link(FIXTURE_PATH), 42, { toJSON: () => "2026-12-01T00:00:00.000Z" }], [link("Other note.md"), null, undefined], [link(".hidden/secret.md"), 1, null], [link("Other note.20261121-101500.bak.md"), 2, null]],
+					values: [
+						[link(FIXTURE_PATH), 42, { toJSON: () => "2026-12-01T00:00:00.000Z" }],
+						[link("Other note.md"), null, undefined],
+						[link(".hidden/secret.md"), 1, null],
+						[link("Other note.20261121-101500.bak.md"), 2, null],
+					],
 				},
 			};
 		});
@@ -253,16 +327,33 @@ describe("Dataview DQL", () => {
 		]);
 		expect(query).toHaveBeenCalledWith("TABLE priority, due FROM #test-tag");
 		expect(expectProblem(await dql("LIST FROM #x"), 400, "invalid-search-query", 40070).detail).toContain("Only TABLE");
-		expect(expectProblem(await dql("TABLE WITHOUT ID priority"), 400, "invalid-search-query", 40070).detail).toContain("WITHOUT ID");
+		expect(expectProblem(await dql("TABLE WITHOUT ID priority"), 400, "invalid-search-query", 40070).detail).toContain(
+			"WITHOUT ID",
+		);
 		expect(expectProblem(await dql("nonsense"), 400, "invalid-search-query", 40070).detail).toContain("PARSING FAILED");
 	});
 
 	it("is not run for a key that may read only part of the vault: a DQL column can show any note's values", async () => {
 		const limitedKey = "limited-key-0123456789abcdef0123456789abcdef";
-		s = await STACKS.obsidian(dir, { settings: { keys: [...TWO_KEYS, { name: "limited", key: limitedKey, created: "2026-01-01", read: ["Other note.md"] }] } });
-		const query = vi.fn(async () => ({ successful: true as const, value: { type: "table", headers: ["Note", "links"], values: [[{ path: "Other note.md", embed: false, type: "file" }, [{ path: FIXTURE_PATH }]]] } }));
+		s = await STACKS.obsidian(dir, {
+			settings: {
+				keys: [...TWO_KEYS, { name: "limited", key: limitedKey, created: "2026-01-01", read: ["Other note.md"] }],
+			},
+		});
+		const query = vi.fn(async () => ({
+			successful: true as const,
+			value: {
+				type: "table",
+				headers: ["Note", "links"],
+				values: [[{ path: "Other note.md", embed: false, type: "file" }, [{ path: FIXTURE_PATH }]]],
+			},
+		}));
 		s.app!.plugins.plugins.dataview = { api: { query, settings: { tableIdColumnName: "Note" } } };
-		const res = await s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.dataview.dql+txt", Authorization: `Bearer ${limitedKey}` }, body: "TABLE file.outlinks AS links" });
+		const res = await s.api("/search/", {
+			method: "POST",
+			headers: { "Content-Type": "application/vnd.olrapi.dataview.dql+txt", Authorization: `Bearer ${limitedKey}` },
+			body: "TABLE file.outlinks AS links",
+		});
 		expect(expectProblem(res, 403, "scope-forbidden", 40300).detail).toContain("JsonLogic");
 		expect(query).not.toHaveBeenCalled();
 		// A key that reads the whole vault still runs it.
@@ -310,7 +401,9 @@ describe("inside Obsidian, search uses Obsidian's own", () => {
 		await s.app!.clock.runAll();
 		await s.app!.metadataCache.settled();
 		expect((await logic(unresolved)).json()).toEqual([]);
-		expect((await logic({ if: [{ "==": [{ var: "path" }, "Later.md"] }, { var: "links" }, false] })).json()).toEqual([{ filename: "Later.md", result: ["later.csv"] }]);
+		expect((await logic({ if: [{ "==": [{ var: "path" }, "Later.md"] }, { var: "links" }, false] })).json()).toEqual([
+			{ filename: "Later.md", result: ["later.csv"] },
+		]);
 	});
 });
 
@@ -327,25 +420,58 @@ describe("any input", () => {
 		s = await STACKS["node filesystem"](dir);
 	});
 
-	const ops = ["var", "==", "in", "cat", "map", "filter", "reduce", "all", "some", "if", "merge", "substr", "missing", "glob", "regexp", "+", "<", "nope"];
+	const ops = [
+		"var",
+		"==",
+		"in",
+		"cat",
+		"map",
+		"filter",
+		"reduce",
+		"all",
+		"some",
+		"if",
+		"merge",
+		"substr",
+		"missing",
+		"glob",
+		"regexp",
+		"+",
+		"<",
+		"nope",
+	];
 	const query: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
 		node: fc.oneof(
 			{ depthSize: "small" },
 			fc.jsonValue({ maxDepth: 2 }),
 			fc.constantFrom("path", "content", "tags", "frontmatter.title", "", "links").map((path) => ({ var: path })),
-			fc.tuple(fc.constantFrom("regexp", "glob"), fc.string({ maxLength: 12 }), tie("node")).map(([op, pattern, value]) => ({ [op]: [pattern, value] })),
+			fc
+				.tuple(fc.constantFrom("regexp", "glob"), fc.string({ maxLength: 12 }), tie("node"))
+				.map(([op, pattern, value]) => ({ [op]: [pattern, value] })),
 			fc.tuple(fc.constantFrom(...ops), fc.array(tie("node"), { maxLength: 3 })).map(([op, args]) => ({ [op]: args })),
 		),
 	})).node;
 
 	it("answers every query and body with 200 or a 4xx problem, never a 5xx (property)", async () => {
 		await fc.assert(
-			fc.asyncProperty(query, fc.string({ maxLength: 20 }), fc.string({ maxLength: 6 }), async (logicQuery, words, contextLength) => {
-				const byLogic = await s.api("/search/", { method: "POST", headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" }, body: JSON.stringify(logicQuery) });
-				expect([200, 400], byLogic.text).toContain(byLogic.status);
-				const byWords = await s.api(`/search/simple/?query=${encodeURIComponent(words)}&contextLength=${encodeURIComponent(contextLength)}`, { method: "POST" });
-				expect(byWords.status, byWords.text).toBe(200);
-			}),
+			fc.asyncProperty(
+				query,
+				fc.string({ maxLength: 20 }),
+				fc.string({ maxLength: 6 }),
+				async (logicQuery, words, contextLength) => {
+					const byLogic = await s.api("/search/", {
+						method: "POST",
+						headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" },
+						body: JSON.stringify(logicQuery),
+					});
+					expect([200, 400], byLogic.text).toContain(byLogic.status);
+					const byWords = await s.api(
+						`/search/simple/?query=${encodeURIComponent(words)}&contextLength=${encodeURIComponent(contextLength)}`,
+						{ method: "POST" },
+					);
+					expect(byWords.status, byWords.text).toBe(200);
+				},
+			),
 			{ numRuns: 60 },
 		);
 	});

@@ -35,7 +35,13 @@ describe("GET /problems/{name}", () => {
 		for (const [name, type] of Object.entries(PROBLEM_TYPES)) {
 			const res = await h.api(`/problems/${name}`);
 			expect(res.status, name).toBe(200);
-			expect(res.json(), name).toEqual({ type: `/problems/${name}`, status: type.status, title: type.title, howToFix: type.howToFix, errorCode: expect.any(Number) });
+			expect(res.json(), name).toEqual({
+				type: `/problems/${name}`,
+				status: type.status,
+				title: type.title,
+				howToFix: type.howToFix,
+				errorCode: expect.any(Number),
+			});
 		}
 	});
 

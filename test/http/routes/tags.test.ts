@@ -19,7 +19,8 @@ interface TagsBody {
 	next?: string;
 }
 
-const FIXTURE = "---\ntitle: Fixture\ntags:\n  - integration-fixture\n  - test-tag\n---\n# Alpha\n\nPrimary content of Alpha. #inline-tag\n";
+const FIXTURE =
+	"---\ntitle: Fixture\ntags:\n  - integration-fixture\n  - test-tag\n---\n# Alpha\n\nPrimary content of Alpha. #inline-tag\n";
 
 describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("GET /tags/ over the %s stack", (stack) => {
 	let dir: string;
@@ -88,7 +89,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("GET /tags/ over t
 
 	it("does not count a .bak note: a refused proposal is not the vault's text", async () => {
 		const before = await tags();
-		const stale = await s.api("/vault/fixture.md", { method: "PUT", headers: { "If-Match": `"${sha256Token("not what it holds\n")}"` }, body: `${FIXTURE}#refused-tag #inline-tag\n` });
+		const stale = await s.api("/vault/fixture.md", {
+			method: "PUT",
+			headers: { "If-Match": `"${sha256Token("not what it holds\n")}"` },
+			body: `${FIXTURE}#refused-tag #inline-tag\n`,
+		});
 		expect(stale.status, stale.text).toBe(412);
 		expect(stale.json<{ backupPath: string }>().backupPath).toMatch(/\.bak\.md$/);
 		expect(await tags()).toEqual(before);
@@ -101,12 +106,20 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("GET /tags/ over t
 		const second = await tags(`?limit=3&after=${encodeURIComponent(first.next!)}`);
 		expect(second.tags.map((tag) => tag.name)).toEqual(["integration-fixture", "test-tag", "work"]);
 		const last = await tags(`?limit=3&after=${encodeURIComponent(second.next!)}`);
-		expect(last).toEqual({ tags: [{ name: "work/tasks", count: 3 }, { name: "work/tasks/today", count: 1 }] });
+		expect(last).toEqual({
+			tags: [
+				{ name: "work/tasks", count: 3 },
+				{ name: "work/tasks/today", count: 1 },
+			],
+		});
 	});
 
 	it.each(["0", "-1", "1.5", "x", "100001"])("refuses limit=%s with 400 and says what it takes", async (limit) => {
 		const res = await s.api(`/tags/?limit=${limit}`);
 		expect(res.status).toBe(400);
-		expect(res.json()).toMatchObject({ type: "/problems/bad-request", detail: expect.stringContaining("limit must be a whole number from 1 to 100000") });
+		expect(res.json()).toMatchObject({
+			type: "/problems/bad-request",
+			detail: expect.stringContaining("limit must be a whole number from 1 to 100000"),
+		});
 	});
 });

@@ -56,7 +56,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 			expect(await s.file("Archive/2026/Plan.md")).toBe(PLAN);
 			expect((await s.api("/vault/Projects/Plan.md")).status).toBe(404);
 			const entries = s.guard.history.entries("Archive/2026/Plan.md");
-			expect(entries.at(-1)).toMatchObject({ revision: sha256Token(PLAN), movedFrom: "Projects/Plan.md", source: { kind: "agent", agent: "test-agent" } });
+			expect(entries.at(-1)).toMatchObject({
+				revision: sha256Token(PLAN),
+				movedFrom: "Projects/Plan.md",
+				source: { kind: "agent", agent: "test-agent" },
+			});
 			expect(s.guard.history.entries("Projects/Plan.md")).toEqual([]);
 			// Its read moved with it: a tokenless PUT of the new path is held to it, and lands.
 			expect((await s.api("/vault/Archive/2026/Plan.md", { method: "PUT", body: PLAN + "- two\n" })).status).toBe(204);
@@ -72,20 +76,42 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 
 		it("moves with If-Match, quoted or bare; a percent-encoded Destination and `..` inside the vault resolve", async () => {
 			const etag = await read("Projects/Plan.md");
-			const res = await s.api("/vault/Projects/Plan.md", { method: "MOVE", headers: { "If-Match": etag.replace(/"/g, ""), Destination: "Projects/../R%C3%A9sum%C3%A9.md" } });
+			const res = await s.api("/vault/Projects/Plan.md", {
+				method: "MOVE",
+				headers: { "If-Match": etag.replace(/"/g, ""), Destination: "Projects/../R%C3%A9sum%C3%A9.md" },
+			});
 			expect(res.status, res.text).toBe(204);
 			expect(res.headers["content-location"]).toBe(encodeURI("Résumé.md"));
 			expect(await s.file("Résumé.md")).toBe(PLAN);
 		});
 
 		it("refuses a note this key never read (428), and one sent with a change tag or a part token", async () => {
-			expect(expectProblem(await move("Projects/Plan.md", { Destination: "Moved.md" }), 428, "precondition-required")).toMatchObject({ side: "source", path: "Projects/Plan.md", changeTag: changeTagOf(sha256Token(PLAN)) });
-			expect(expectProblem(await move("Projects/Plan.md", { Destination: "Moved.md", "If-Match": `"${changeTagOf(sha256Token(PLAN))}"` }), 428, "precondition-required")).toMatchObject({ sentToken: "change-tag" });
-			const map = await s.api("/vault/Projects/Plan.md", { headers: { Accept: "application/vnd.olrapi.document-map+json" } });
-			const part = expectProblem(await move("Projects/Plan.md", { Destination: "Moved.md", "If-Match": map.headers.etag as string }), 428, "precondition-required");
+			expect(
+				expectProblem(await move("Projects/Plan.md", { Destination: "Moved.md" }), 428, "precondition-required"),
+			).toMatchObject({ side: "source", path: "Projects/Plan.md", changeTag: changeTagOf(sha256Token(PLAN)) });
+			expect(
+				expectProblem(
+					await move("Projects/Plan.md", {
+						Destination: "Moved.md",
+						"If-Match": `"${changeTagOf(sha256Token(PLAN))}"`,
+					}),
+					428,
+					"precondition-required",
+				),
+			).toMatchObject({ sentToken: "change-tag" });
+			const map = await s.api("/vault/Projects/Plan.md", {
+				headers: { Accept: "application/vnd.olrapi.document-map+json" },
+			});
+			const part = expectProblem(
+				await move("Projects/Plan.md", { Destination: "Moved.md", "If-Match": map.headers.etag as string }),
+				428,
+				"precondition-required",
+			);
 			expect(part).toMatchObject({ sentToken: "part-token" });
 			// The key's last read was a document map, a part: it does not stand for the whole note either.
-			expect(expectProblem(await move("Projects/Plan.md", { Destination: "Moved.md" }), 428, "precondition-required")).toMatchObject({ lastReadPart: true });
+			expect(
+				expectProblem(await move("Projects/Plan.md", { Destination: "Moved.md" }), 428, "precondition-required"),
+			).toMatchObject({ lastReadPart: true });
 			await untouched();
 		});
 
@@ -93,8 +119,15 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 			const etag = await read("Projects/Plan.md");
 			await s.edit("Projects/Plan.md", PLAN + "- the person's line\n");
 			for (const headers of [{ "If-Match": etag }, {}] as Record<string, string>[]) {
-				const problem = expectProblem(await move("Projects/Plan.md", { ...headers, Destination: "Moved.md" }), 412, "stale-revision");
-				expect(problem).toMatchObject({ side: "source", changeTag: changeTagOf(sha256Token(PLAN + "- the person's line\n")) });
+				const problem = expectProblem(
+					await move("Projects/Plan.md", { ...headers, Destination: "Moved.md" }),
+					412,
+					"stale-revision",
+				);
+				expect(problem).toMatchObject({
+					side: "source",
+					changeTag: changeTagOf(sha256Token(PLAN + "- the person's line\n")),
+				});
 				expect(problem).not.toHaveProperty("currentRevision");
 			}
 			expect(await s.file("Projects/Plan.md")).toBe(PLAN + "- the person's line\n");
@@ -105,11 +138,27 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 
 		it("never replaces a note at the destination unasked (409), nor without its revision (428), nor a stale one (412)", async () => {
 			await read("Projects/Plan.md");
-			expect(expectProblem(await move("Projects/Plan.md", { Destination: "Other.md" }), 409, "destination-exists")).toMatchObject({ side: "destination", destination: "Other.md" });
-			expect(expectProblem(await move("Projects/Plan.md", { Destination: "Other.md", "Allow-Overwrite": "true" }), 428, "precondition-required")).toMatchObject({ side: "destination", path: "Projects/Plan.md", destination: "Other.md" });
+			expect(
+				expectProblem(await move("Projects/Plan.md", { Destination: "Other.md" }), 409, "destination-exists"),
+			).toMatchObject({ side: "destination", destination: "Other.md" });
+			expect(
+				expectProblem(
+					await move("Projects/Plan.md", { Destination: "Other.md", "Allow-Overwrite": "true" }),
+					428,
+					"precondition-required",
+				),
+			).toMatchObject({ side: "destination", path: "Projects/Plan.md", destination: "Other.md" });
 			const otherEtag = await read("Other.md");
 			await s.edit("Other.md", OTHER + "more\n");
-			expectProblem(await move("Projects/Plan.md", { Destination: "Other.md", "Allow-Overwrite": "true", "Destination-If-Match": otherEtag }), 412, "stale-revision");
+			expectProblem(
+				await move("Projects/Plan.md", {
+					Destination: "Other.md",
+					"Allow-Overwrite": "true",
+					"Destination-If-Match": otherEtag,
+				}),
+				412,
+				"stale-revision",
+			);
 			expect(await s.file("Other.md")).toBe(OTHER + "more\n");
 			expect(await s.file("Projects/Plan.md")).toBe(PLAN);
 			// A folder at the destination is taken too.
@@ -122,7 +171,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 		it("replaces a note at the destination with Allow-Overwrite and its revision: it goes to the trash, undoably", async () => {
 			await read("Projects/Plan.md");
 			const otherEtag = await read("Other.md");
-			const res = await move("Projects/Plan.md", { Destination: "Other.md", "Allow-Overwrite": "true", "Destination-If-Match": otherEtag });
+			const res = await move("Projects/Plan.md", {
+				Destination: "Other.md",
+				"Allow-Overwrite": "true",
+				"Destination-If-Match": otherEtag,
+			});
 			expect(res.status, res.text).toBe(204);
 			expect(await s.file("Other.md")).toBe(PLAN);
 			expect(await s.file("Projects/Plan.md")).toBeNull();
@@ -136,9 +189,20 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 		});
 
 		it("refuses a Destination that is missing, absolute, outside the vault or not a note path (400), and a folder (405)", async () => {
-			const missing = expectProblem(await s.api("/vault/Projects/Plan.md", { method: "MOVE" }), 400, "destination-required");
+			const missing = expectProblem(
+				await s.api("/vault/Projects/Plan.md", { method: "MOVE" }),
+				400,
+				"destination-required",
+			);
 			expect(missing.detail).toContain("Destination header is required");
-			for (const destination of ["/abs.md", "../outside.md", "a/../../x.md", ".obsidian/x.md", "notes.txt", "%E0%A4%A.md"]) {
+			for (const destination of [
+				"/abs.md",
+				"../outside.md",
+				"a/../../x.md",
+				".obsidian/x.md",
+				"notes.txt",
+				"%E0%A4%A.md",
+			]) {
 				expectProblem(await move("Projects/Plan.md", { Destination: destination }), 400, "invalid-destination");
 			}
 			const folder = await s.api("/vault/Projects/", { method: "MOVE", headers: { Destination: "Elsewhere/" } });
@@ -160,12 +224,21 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 			await writeVaultFile(dir, "Projects/Plan.20260101-000000.bak.md", "kept\n");
 			if (s.app) s.app.outside.write("Projects/Plan.20260101-000000.bak.md", "kept\n");
 			await read("Projects/Plan.md");
-			expectProblem(await move("Projects/Plan.md", { Destination: "x/Plan.20260102-000000.bak.md" }), 403, "backup-read-only");
-			await expect.poll(async () => (await move("Projects/Plan.20260101-000000.bak.md", { Destination: "Restored.md" })).status).toBe(403);
+			expectProblem(
+				await move("Projects/Plan.md", { Destination: "x/Plan.20260102-000000.bak.md" }),
+				403,
+				"backup-read-only",
+			);
+			await expect
+				.poll(async () => (await move("Projects/Plan.20260101-000000.bak.md", { Destination: "Restored.md" })).status)
+				.toBe(403);
 		});
 
 		it("needs the key, like every route (401), and offers MOVE and COPY to a web page's preflight", async () => {
-			const res = await s.api("/vault/Projects/Plan.md", { method: "MOVE", headers: { Authorization: "Bearer wrong", Destination: "x.md" } });
+			const res = await s.api("/vault/Projects/Plan.md", {
+				method: "MOVE",
+				headers: { Authorization: "Bearer wrong", Destination: "x.md" },
+			});
 			expect(res.status).toBe(401);
 			const allowed = await s.api("/vault/Projects/Plan.md", { method: "OPTIONS" });
 			expect(allowed.headers.allow).toContain("MOVE");
@@ -182,9 +255,16 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 			expect(res.headers.etag).toBe(`W/"${changeTagOf(sha256Token(PLAN))}"`);
 			expect(await s.file("Copies/Plan.md")).toBe(PLAN);
 			expect(await s.file("Projects/Plan.md")).toBe(PLAN);
-			expect(s.guard.history.latest("Copies/Plan.md")).toMatchObject({ source: { kind: "agent", agent: "test-agent" }, created: true });
+			expect(s.guard.history.latest("Copies/Plan.md")).toMatchObject({
+				source: { kind: "agent", agent: "test-agent" },
+				created: true,
+			});
 			// Not having seen it, the copier has no read of the copy to write over it with.
-			expectProblem(await s.api("/vault/Copies/Plan.md", { method: "PUT", body: "mine\n" }), 428, "precondition-required");
+			expectProblem(
+				await s.api("/vault/Copies/Plan.md", { method: "PUT", body: "mine\n" }),
+				428,
+				"precondition-required",
+			);
 		});
 
 		it("hands the copy's revision to a copier who read the note; a stale If-Match is refused (412) and nothing is copied", async () => {
@@ -193,13 +273,23 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("MOVE and COPY ove
 			expect(res.status, res.text).toBe(204);
 			expect(res.headers.etag).toBe(etag);
 			await s.edit("Projects/Plan.md", "changed\n");
-			expect(expectProblem(await copy("Projects/Plan.md", { Destination: "Copy2.md", "If-Match": etag }), 412, "stale-revision")).toMatchObject({ side: "source" });
+			expect(
+				expectProblem(
+					await copy("Projects/Plan.md", { Destination: "Copy2.md", "If-Match": etag }),
+					412,
+					"stale-revision",
+				),
+			).toMatchObject({ side: "source" });
 			expect(await s.file("Copy2.md")).toBeNull();
 		});
 
 		it("never replaces a destination unasked (409) or without its revision (428); replaces it with both, keeping no .bak", async () => {
 			expectProblem(await copy("Projects/Plan.md", { Destination: "Other.md" }), 409, "destination-exists");
-			expectProblem(await copy("Projects/Plan.md", { Destination: "Other.md", "Allow-Overwrite": "true" }), 428, "precondition-required");
+			expectProblem(
+				await copy("Projects/Plan.md", { Destination: "Other.md", "Allow-Overwrite": "true" }),
+				428,
+				"precondition-required",
+			);
 			expect(await s.file("Other.md")).toBe(OTHER);
 			await read("Other.md");
 			const res = await copy("Projects/Plan.md", { Destination: "Other.md", "Allow-Overwrite": "true" });

@@ -52,7 +52,8 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		await s.close();
 		await rm(dir, { recursive: true, force: true });
 	});
-	const patch = (headers: Record<string, string>, body = "- two\n") => s.api("/vault/Note.md", { method: "PATCH", body, headers: { "Markdown-Patch-Version": "1", ...headers } });
+	const patch = (headers: Record<string, string>, body = "- two\n") =>
+		s.api("/vault/Note.md", { method: "PATCH", body, headers: { "Markdown-Patch-Version": "1", ...headers } });
 	const etag = async () => (await s.api("/vault/Note.md")).headers.etag as string;
 	const backups = async () => (await visibleFiles(dir)).filter((path) => path.endsWith(".bak.md"));
 
@@ -122,7 +123,13 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		expect(await s.file(problem.backupPath!)).toBe(EDITED.replace("- one\n", "- one\n- two\n"));
 		expect(await s.file("Note.md")).toBe(EDITED);
 		const conflict = await s.api(`/conflicts/${problem.conflictId!}`);
-		expect(conflict.json()).toMatchObject({ path: "Note.md", reason: "stale", status: "open", sentRevision: changeTagOf(sha256Token(NOTE)), backupPath: problem.backupPath });
+		expect(conflict.json()).toMatchObject({
+			path: "Note.md",
+			reason: "stale",
+			status: "open",
+			sentRevision: changeTagOf(sha256Token(NOTE)),
+			backupPath: problem.backupPath,
+		});
 	});
 
 	it("refuses a tokenless PATCH from a client that read an older revision: 412, .bak and implicitRevision", async () => {
@@ -182,13 +189,25 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 	});
 
 	it("replaces a frontmatter key from a JSON body", async () => {
-		const res = await patch({ Operation: "replace", "Target-Type": "frontmatter", Target: "status", "Content-Type": "application/json", "If-Match": await etag() }, '"done"');
+		const res = await patch(
+			{
+				Operation: "replace",
+				"Target-Type": "frontmatter",
+				Target: "status",
+				"Content-Type": "application/json",
+				"If-Match": await etag(),
+			},
+			'"done"',
+		);
 		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Note.md")).toBe(NOTE.replace("status: draft", "status: done"));
 	});
 
 	it("appends to a frontmatter list", async () => {
-		const res = await patch({ Operation: "append", "Target-Type": "frontmatter", Target: "tags", "If-Match": await etag() }, "b");
+		const res = await patch(
+			{ Operation: "append", "Target-Type": "frontmatter", Target: "tags", "If-Match": await etag() },
+			"b",
+		);
 		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Note.md")).toBe(NOTE.replace("[a]", "[a, b]"));
 	});
@@ -197,39 +216,68 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		await s.edit("Café.md", "# Día 1\n## Notas: a/b\nx\n");
 		const path = `/vault/${encodeURIComponent("Café.md")}`;
 		const tag = (await s.api(path)).headers.etag as string;
-		const headers = { "Markdown-Patch-Version": "1", Operation: "prepend", "Target-Type": "heading", Target: encodeURIComponent("Día 1|Notas: a/b"), "Target-Delimiter": "|", "If-Match": tag };
+		const headers = {
+			"Markdown-Patch-Version": "1",
+			Operation: "prepend",
+			"Target-Type": "heading",
+			Target: encodeURIComponent("Día 1|Notas: a/b"),
+			"Target-Delimiter": "|",
+			"If-Match": tag,
+		};
 		const res = await s.api(path, { method: "PATCH", body: "first", headers });
 		expect(res.status, res.text).toBe(200);
 		expect(await s.file("Café.md")).toBe("# Día 1\n## Notas: a/b\nfirst\nx\n");
 	});
 
 	it("creates a missing heading with Create-Target-If-Missing: true", async () => {
-		const headers = { Operation: "append", "Target-Type": "heading", Target: "Plan::Ideas", "Create-Target-If-Missing": "true", "If-Match": await etag() };
+		const headers = {
+			Operation: "append",
+			"Target-Type": "heading",
+			Target: "Plan::Ideas",
+			"Create-Target-If-Missing": "true",
+			"If-Match": await etag(),
+		};
 		expect((await patch(headers, "- idea")).status).toBe(200);
 		expect(await s.file("Note.md")).toBe(NOTE + "\n## Ideas\n- idea\n");
 	});
 
 	it("answers a missing target with 404 target-not-found naming the headings, and writes nothing", async () => {
-		const problem = expectProblem(await patch({ ...appendTask, Target: "Plan::Nope", "If-Match": await etag() }), 404, "target-not-found");
+		const problem = expectProblem(
+			await patch({ ...appendTask, Target: "Plan::Nope", "If-Match": await etag() }),
+			404,
+			"target-not-found",
+		);
 		expect(problem.detail).toContain("## Tasks");
 		expect(await s.file("Note.md")).toBe(NOTE);
 		expect(await backups()).toEqual([]);
 	});
 
 	it("answers a target type it does not know with 400 naming what is supported", async () => {
-		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "file", Target: "abc123", "If-Match": await etag() }), 400, "patch-target-not-supported");
+		const problem = expectProblem(
+			await patch({ Operation: "append", "Target-Type": "file", Target: "abc123", "If-Match": await etag() }),
+			400,
+			"patch-target-not-supported",
+		);
 		expect(problem.detail).toMatch(/heading, block and frontmatter/);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 
 	it("answers a block id the note does not have with 404 target-not-found, writing nothing", async () => {
-		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "block", Target: "abc123", "If-Match": await etag() }), 404, "target-not-found");
+		const problem = expectProblem(
+			await patch({ Operation: "append", "Target-Type": "block", Target: "abc123", "If-Match": await etag() }),
+			404,
+			"target-not-found",
+		);
 		expect(problem.detail).toMatch(/no block \^abc123/);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 
 	it("reads a PATCH without targeting headers as a JSON instruction (format 2), and refuses a body that is not one", async () => {
-		const problem = expectProblem(await s.api("/vault/Note.md", { method: "PATCH", body: "- two\n" }), 400, "invalid-patch-instruction");
+		const problem = expectProblem(
+			await s.api("/vault/Note.md", { method: "PATCH", body: "- two\n" }),
+			400,
+			"invalid-patch-instruction",
+		);
 		expect(problem.detail).toMatch(/not valid JSON.*"targetType"/);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
@@ -239,13 +287,28 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 		["an unknown Operation", { Operation: "insert", "Target-Type": "heading", Target: "Plan" }],
 	])("answers %s with 400 invalid-patch naming the headers", async (_, headers) => {
 		const problem = expectProblem(await patch(headers), 400, "invalid-patch");
-		expect(problem.detail).toMatch(/Operation \(append, prepend or replace\), Target-Type \(heading, block or frontmatter\) and Target/);
+		expect(problem.detail).toMatch(
+			/Operation \(append, prepend or replace\), Target-Type \(heading, block or frontmatter\) and Target/,
+		);
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
 
 	it("answers a body that is not the JSON it claims with 400 invalid-patch", async () => {
 		const tag = await etag();
-		const problem = expectProblem(await patch({ Operation: "append", "Target-Type": "frontmatter", Target: "status", "Content-Type": "application/json", "If-Match": tag }, "{oops"), 400, "invalid-patch");
+		const problem = expectProblem(
+			await patch(
+				{
+					Operation: "append",
+					"Target-Type": "frontmatter",
+					Target: "status",
+					"Content-Type": "application/json",
+					"If-Match": tag,
+				},
+				"{oops",
+			),
+			400,
+			"invalid-patch",
+		);
 		expect(problem.reason).toBe("invalid-value");
 		expect(await s.file("Note.md")).toBe(NOTE);
 	});
@@ -261,7 +324,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("PATCH over the %s
 	});
 
 	it("answers a PATCH of a missing note with 404", async () => {
-		const res = await s.api("/vault/Missing.md", { method: "PATCH", body: "x", headers: { "Markdown-Patch-Version": "1", ...appendTask } });
+		const res = await s.api("/vault/Missing.md", {
+			method: "PATCH",
+			body: "x",
+			headers: { "Markdown-Patch-Version": "1", ...appendTask },
+		});
 		expectProblem(res, 404, "note-not-found");
 		expect(await s.file("Missing.md")).toBeNull();
 	});

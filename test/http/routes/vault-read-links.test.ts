@@ -25,7 +25,8 @@ interface NoteJson {
 	stat: { ctime: number; mtime: number; size: number };
 }
 
-const PLAN = "---\ntags: [plan]\n---\n# Plan\nSee [[Goals]], ![[pic.png]], [[xylophone-does-not-exist]], [again](Projects/Goals.md) and [[Secret]]. #inline\n```\n[[InCode]]\n```\n";
+const PLAN =
+	"---\ntags: [plan]\n---\n# Plan\nSee [[Goals]], ![[pic.png]], [[xylophone-does-not-exist]], [again](Projects/Goals.md) and [[Secret]]. #inline\n```\n[[InCode]]\n```\n";
 
 describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links over the %s stack", (stack) => {
 	let dir: string;
@@ -68,10 +69,19 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links o
 	});
 
 	it("names a link to nothing in unresolvedLinks at once, for a note just written (the Local REST API's own check)", async () => {
-		const put = await s.api("/vault/tests/unresolved-links-fixture.md", { method: "PUT", body: "Links to [[xylophone-does-not-exist]].\n" });
+		const put = await s.api("/vault/tests/unresolved-links-fixture.md", {
+			method: "PUT",
+			body: "Links to [[xylophone-does-not-exist]].\n",
+		});
 		expect(put.status, put.text).toBe(204);
-		const res = await s.api("/vault/tests/unresolved-links-fixture.md", { headers: { Accept: "application/vnd.olrapi.note+json" } });
-		expect(res.json<NoteJson>()).toMatchObject({ links: [], unresolvedLinks: ["xylophone-does-not-exist"], backlinks: [] });
+		const res = await s.api("/vault/tests/unresolved-links-fixture.md", {
+			headers: { Accept: "application/vnd.olrapi.note+json" },
+		});
+		expect(res.json<NoteJson>()).toMatchObject({
+			links: [],
+			unresolvedLinks: ["xylophone-does-not-exist"],
+			backlinks: [],
+		});
 	});
 
 	it("resolves a link once its target exists, and follows backlinks as notes change", async () => {
@@ -79,7 +89,9 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links o
 		await s.edit("xylophone-does-not-exist.md", "now it does, and links [[Plan]]\n");
 		await s.edit("Other.md", "no more links\n");
 		// Another program's edits reach the host when its watcher (or Obsidian's index) takes them in: a moment later.
-		await expect.poll(async () => (await noteJson("Plan.md")).backlinks, { timeout: 10_000 }).toEqual(["Projects/Goals.md", "xylophone-does-not-exist.md"]);
+		await expect
+			.poll(async () => (await noteJson("Plan.md")).backlinks, { timeout: 10_000 })
+			.toEqual(["Projects/Goals.md", "xylophone-does-not-exist.md"]);
 		const body = await noteJson("Plan.md");
 		expect(body.links).toEqual(["Projects/Goals.md", "pic.png", "xylophone-does-not-exist.md"]);
 		expect(body.unresolvedLinks).toEqual(["Secret"]);
@@ -90,7 +102,11 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links o
 		const put = await s.api("/vault/Newer.md", { method: "PUT", body: "[[Plan]]\n" });
 		expect(put.status, put.text).toBe(204);
 		const read = await s.api("/vault/Other.md");
-		const rewrite = await s.api("/vault/Other.md", { method: "PUT", headers: { "If-Match": read.headers.etag as string }, body: "no link now\n" });
+		const rewrite = await s.api("/vault/Other.md", {
+			method: "PUT",
+			headers: { "If-Match": read.headers.etag as string },
+			body: "no link now\n",
+		});
 		expect(rewrite.status, rewrite.text).toBe(204);
 		expect((await noteJson("Plan.md")).backlinks).toEqual(["Newer.md", "Projects/Goals.md"]);
 	});
@@ -98,17 +114,28 @@ describe.each(Object.keys(STACKS) as (keyof typeof STACKS)[])("note JSON links o
 	it("sees a write that is not an agent's own write call at once too (a restore from history)", async () => {
 		const original = "[[Plan]] twice: [[Plan|again]]\n";
 		const read = await s.api("/vault/Other.md");
-		await s.api("/vault/Other.md", { method: "PUT", headers: { "If-Match": read.headers.etag as string }, body: "no link now\n" });
+		await s.api("/vault/Other.md", {
+			method: "PUT",
+			headers: { "If-Match": read.headers.etag as string },
+			body: "no link now\n",
+		});
 		expect((await noteJson("Plan.md")).backlinks).toEqual(["Projects/Goals.md"]);
 		const now = await s.api("/vault/Other.md");
-		const restore = await s.api(`/history/Other.md/restore?revision=${sha256Token(original)}`, { method: "POST", headers: { "If-Match": now.headers.etag as string } });
+		const restore = await s.api(`/history/Other.md/restore?revision=${sha256Token(original)}`, {
+			method: "POST",
+			headers: { "If-Match": now.headers.etag as string },
+		});
 		expect(restore.status, restore.text).toBeLessThan(300);
 		expect(await s.file("Other.md")).toBe(original);
 		expect((await noteJson("Plan.md")).backlinks).toEqual(["Other.md", "Projects/Goals.md"]);
 	});
 
 	it("does not count a .bak note as linking here", async () => {
-		const stale = await s.api("/vault/Unrelated.md", { method: "PUT", headers: { "If-Match": `"${sha256Token("something else\n")}"` }, body: "[[Plan]] from a refused write\n" });
+		const stale = await s.api("/vault/Unrelated.md", {
+			method: "PUT",
+			headers: { "If-Match": `"${sha256Token("something else\n")}"` },
+			body: "[[Plan]] from a refused write\n",
+		});
 		expect(stale.status, stale.text).toBe(412);
 		expect((await noteJson("Plan.md")).backlinks).toEqual(["Other.md", "Projects/Goals.md"]);
 	});

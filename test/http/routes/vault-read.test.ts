@@ -51,21 +51,27 @@ describe("GET /vault/{path} (a note)", () => {
 		expect(res.text).toBe(NOTE);
 	});
 
-	it.each([
-		["application/vnd.olrapi.note+json", "application/vnd.olrapi.note+json; charset=utf-8"],
-	])("answers Accept: %s with path, content, revision, stat and frontmatter", async (accept, contentType) => {
-		await writeVaultFile(h.dir, "notes/plan.md", NOTE);
-		const res = await h.api("/vault/notes/plan.md", { headers: { Accept: accept } });
-		expect(res.status).toBe(200);
-		expect(res.headers["content-type"]).toBe(contentType);
-		const body = res.json<NoteJson>();
-		const size = Buffer.byteLength(NOTE, "utf8");
-		expect(body).toMatchObject({ path: "notes/plan.md", content: NOTE, revision: sha256Token(NOTE), frontmatter: { title: "Plan", tags: ["a", "b"] } });
-		expect(body.stat.size).toBe(size);
-		expect(body.stat.mtime).toBeGreaterThan(0);
-		expect(body.stat.ctime).toBeGreaterThan(0);
-		expect(res.headers.etag).toBe(`"${body.revision}"`);
-	});
+	it.each([["application/vnd.olrapi.note+json", "application/vnd.olrapi.note+json; charset=utf-8"]])(
+		"answers Accept: %s with path, content, revision, stat and frontmatter",
+		async (accept, contentType) => {
+			await writeVaultFile(h.dir, "notes/plan.md", NOTE);
+			const res = await h.api("/vault/notes/plan.md", { headers: { Accept: accept } });
+			expect(res.status).toBe(200);
+			expect(res.headers["content-type"]).toBe(contentType);
+			const body = res.json<NoteJson>();
+			const size = Buffer.byteLength(NOTE, "utf8");
+			expect(body).toMatchObject({
+				path: "notes/plan.md",
+				content: NOTE,
+				revision: sha256Token(NOTE),
+				frontmatter: { title: "Plan", tags: ["a", "b"] },
+			});
+			expect(body.stat.size).toBe(size);
+			expect(body.stat.mtime).toBeGreaterThan(0);
+			expect(body.stat.ctime).toBeGreaterThan(0);
+			expect(res.headers.etag).toBe(`"${body.revision}"`);
+		},
+	);
 
 	it("gives an empty frontmatter object to a note without one", async () => {
 		await writeVaultFile(h.dir, "plain.md", "no frontmatter\n");
@@ -86,13 +92,18 @@ describe("GET /vault/{path} (a note)", () => {
 		// HEAD shows no content, so it hands no token: a weak change tag, which still answers If-None-Match.
 		expect(head.headers.etag).toBe(`W/"${changeTagOf(sha256Token(NOTE))}"`);
 		expect(get.headers.etag).toBe(`"${sha256Token(NOTE)}"`);
-		expect((await h.api("/vault/a.md", { headers: { "If-None-Match": head.headers.etag as string } })).status).toBe(304);
+		expect((await h.api("/vault/a.md", { headers: { "If-None-Match": head.headers.etag as string } })).status).toBe(
+			304,
+		);
 	});
 
 	it("answers HEAD in JSON form with the JSON headers and no body", async () => {
 		await writeVaultFile(h.dir, "a.md", NOTE);
 		const get = await h.api("/vault/a.md", { headers: { Accept: "application/vnd.olrapi.note+json" } });
-		const head = await h.api("/vault/a.md", { method: "HEAD", headers: { Accept: "application/vnd.olrapi.note+json" } });
+		const head = await h.api("/vault/a.md", {
+			method: "HEAD",
+			headers: { Accept: "application/vnd.olrapi.note+json" },
+		});
 		expect(head.text).toBe("");
 		expect(head.headers["content-type"]).toBe(get.headers["content-type"]);
 		expect(head.headers["content-length"]).toBe(get.headers["content-length"]);
@@ -129,7 +140,12 @@ describe("GET /vault/{path} (a note)", () => {
 		const res = await h.api("/vault/nope/missing.md");
 		expect(res.status).toBe(404);
 		expect(res.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-		expect(res.json()).toMatchObject({ type: "/problems/note-not-found", status: 404, title: expect.any(String), detail: expect.stringContaining("nope/missing.md") });
+		expect(res.json()).toMatchObject({
+			type: "/problems/note-not-found",
+			status: 404,
+			title: expect.any(String),
+			detail: expect.stringContaining("nope/missing.md"),
+		});
 	});
 
 	it("answers HEAD of a missing note with 404 and no body", async () => {
@@ -149,7 +165,12 @@ describe("GET /vault/{path} (a note)", () => {
 	it("refuses hidden files and the config folder with 400 invalid-path", async () => {
 		await writeVaultFile(h.dir, ".secret.md", "hidden");
 		await writeVaultFile(h.dir, ".obsidian/workspace.md", "config");
-		for (const path of ["/vault/.secret.md", "/vault/.obsidian/workspace.md", "/vault/.revision-guard/conflicts.md", "/vault/.obsidian/"]) {
+		for (const path of [
+			"/vault/.secret.md",
+			"/vault/.obsidian/workspace.md",
+			"/vault/.revision-guard/conflicts.md",
+			"/vault/.obsidian/",
+		]) {
 			const res = await h.api(path);
 			expect(res.status, path).toBe(400);
 			expect(res.json().type, path).toBe("/problems/invalid-path");
@@ -175,7 +196,12 @@ describe("GET /vault/ and /vault/{folder}/ (listings)", () => {
 		const body = res.json<Listing>();
 		expect(body.files).toEqual(["picture.png", "root.md", "sub/"]);
 		const byName = new Map(body.entries.map((entry) => [entry.name, entry]));
-		expect(byName.get("root.md")).toMatchObject({ path: "root.md", type: "file", changeTag: changeTagOf(sha256Token("root\n")), size: 5 });
+		expect(byName.get("root.md")).toMatchObject({
+			path: "root.md",
+			type: "file",
+			changeTag: changeTagOf(sha256Token("root\n")),
+			size: 5,
+		});
 		expect(res.text).not.toContain(sha256Token("root\n"));
 		expect(byName.get("sub/")).toMatchObject({ type: "folder" });
 		expect(byName.get("sub/")?.changeTag).toBeUndefined();
@@ -188,12 +214,18 @@ describe("GET /vault/ and /vault/{folder}/ (listings)", () => {
 		expect(res.status).toBe(200);
 		const body = res.json<Listing>();
 		expect(body.files).toEqual(["child.md", "deeper/"]);
-		expect(body.entries.find((entry) => entry.name === "child.md")).toMatchObject({ path: "sub/child.md", changeTag: changeTagOf(sha256Token("child\n")) });
+		expect(body.entries.find((entry) => entry.name === "child.md")).toMatchObject({
+			path: "sub/child.md",
+			changeTag: changeTagOf(sha256Token("child\n")),
+		});
 		expect(res.text).not.toContain("hidden");
 	});
 
 	it("never lists the hidden state, trash or dot files at the root", async () => {
-		await h.api("/vault/root.md", { method: "DELETE", headers: { "If-Match": (await h.api("/vault/root.md")).headers.etag as string } });
+		await h.api("/vault/root.md", {
+			method: "DELETE",
+			headers: { "If-Match": (await h.api("/vault/root.md")).headers.etag as string },
+		});
 		const body = (await h.api("/vault/")).json<Listing>();
 		expect(body.files.some((name) => name.startsWith("."))).toBe(false);
 		expect(body.entries.some((entry) => entry.path.split("/").some((part) => part.startsWith(".")))).toBe(false);

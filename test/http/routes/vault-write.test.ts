@@ -55,7 +55,12 @@ async function backups(): Promise<string[]> {
 function expectProblem(res: CallResult, status: number, name: string): void {
 	expect(res.status, res.text).toBe(status);
 	expect(res.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-	expect(res.json()).toMatchObject({ type: `/problems/${name}`, status, title: expect.any(String), detail: expect.any(String) });
+	expect(res.json()).toMatchObject({
+		type: `/problems/${name}`,
+		status,
+		title: expect.any(String),
+		detail: expect.any(String),
+	});
 }
 
 /** 2026-11-21 10:15:00 UTC, and a clock tests can move. */
@@ -128,18 +133,28 @@ describe("PUT /vault/{path}", () => {
 		expect(body).toMatchObject({ path: "notes/a.md", sentRevision: sent, currentRevision: current });
 		expect(body.conflictId).toMatch(/^c-\d{8}-\d{6}-[0-9a-f]+$/);
 		expect(body.backupPath).toMatch(/^notes\/a\.\d{8}-\d{6}\.bak\.md$/);
-		expect(body.changes).toBe(`--- a/notes/a.md@${sent.slice(0, 12)}\n+++ b/notes/a.md\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n`);
+		expect(body.changes).toBe(
+			`--- a/notes/a.md@${sent.slice(0, 12)}\n+++ b/notes/a.md\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n`,
+		);
 		expect(res.headers.etag).toBe(quoted(current));
 		expect(body.detail).toContain(body.backupPath as string);
 	});
 
 	it("gives changes: null when the sent revision was never retained", async () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
-		const res = await h.api("/vault/a.md", { method: "PUT", body: "x\n", headers: { "If-Match": quoted(sha256Token("never seen\n")) } });
+		const res = await h.api("/vault/a.md", {
+			method: "PUT",
+			body: "x\n",
+			headers: { "If-Match": quoted(sha256Token("never seen\n")) },
+		});
 		expectProblem(res, 412, "stale-revision");
 		// No diff, so no token of the note now: only its change tag (a token comes only with the content it names).
 		const body = res.json<StaleProblem>();
-		expect(body).toMatchObject({ sentRevision: sha256Token("never seen\n"), changes: null, changeTag: changeTagOf(sha256Token("one\n")) });
+		expect(body).toMatchObject({
+			sentRevision: sha256Token("never seen\n"),
+			changes: null,
+			changeTag: changeTagOf(sha256Token("one\n")),
+		});
 		expect(body).not.toHaveProperty("currentRevision");
 		expect(res.headers.etag).toBe(`W/"${changeTagOf(sha256Token("one\n"))}"`);
 	});
@@ -195,7 +210,11 @@ describe("PUT /vault/{path}", () => {
 		const third = await h.api("/vault/a.md", { method: "PUT", body: "third agent\n", headers: { "If-Match": etag } });
 		const paths = [first, second, third].map((res) => res.json<StaleProblem>().backupPath);
 		expect(new Set(paths).size).toBe(3);
-		expect([...paths].sort()).toEqual(["a.20261121-101500-2.bak.md", "a.20261121-101500-3.bak.md", "a.20261121-101500.bak.md"]);
+		expect([...paths].sort()).toEqual([
+			"a.20261121-101500-2.bak.md",
+			"a.20261121-101500-3.bak.md",
+			"a.20261121-101500.bak.md",
+		]);
 		expect(await fileText(paths[0]!)).toBe("first agent\n");
 		expect(await fileText(paths[1]!)).toBe("second agent\n");
 		expect(await fileText(paths[2]!)).toBe("third agent\n");
@@ -237,7 +256,11 @@ describe("PUT /vault/{path}", () => {
 	it("accepts a fresh token", async () => {
 		await writeFile(join(h.dir, "a.md"), "one\n");
 		const read = await h.api("/vault/a.md");
-		const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": read.headers.etag as string } });
+		const res = await h.api("/vault/a.md", {
+			method: "PUT",
+			body: "two\n",
+			headers: { "If-Match": read.headers.etag as string },
+		});
 		expect(res.status).toBe(204);
 		expect(res.headers.etag).not.toBe(read.headers.etag);
 		expect(await readFile(join(h.dir, "a.md"), "utf8")).toBe("two\n");
@@ -246,7 +269,11 @@ describe("PUT /vault/{path}", () => {
 	it("accepts an If-Match list when one strong tag in it is current", async () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const etag = await etagOf("a.md");
-		const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": `"old-one", ${etag}` } });
+		const res = await h.api("/vault/a.md", {
+			method: "PUT",
+			body: "two\n",
+			headers: { "If-Match": `"old-one", ${etag}` },
+		});
 		expect(res.status).toBe(204);
 		expect(await fileText("a.md")).toBe("two\n");
 	});
@@ -282,7 +309,11 @@ describe("PUT /vault/{path}", () => {
 	});
 
 	it("refuses If-Match on a missing note with 412 and does not create it", async () => {
-		const res = await h.api("/vault/gone.md", { method: "PUT", body: "agent\n", headers: { "If-Match": quoted(sha256Token("old\n")) } });
+		const res = await h.api("/vault/gone.md", {
+			method: "PUT",
+			body: "agent\n",
+			headers: { "If-Match": quoted(sha256Token("old\n")) },
+		});
 		expectProblem(res, 412, "stale-revision");
 		expect(res.json()).toMatchObject({ path: "gone.md", currentRevision: null, sentRevision: sha256Token("old\n") });
 		expect(res.headers.etag).toBeUndefined();
@@ -301,23 +332,30 @@ describe("PUT /vault/{path}", () => {
 		await writeVaultFile(h.dir, "a.md", "one\n");
 		const etag = await etagOf("a.md");
 		await writeVaultFile(h.dir, "a.md", "one\ntwo\n");
-		const refused = (await h.api("/vault/a.md", { method: "PUT", body: "mine\n", headers: { "If-Match": etag } })).json<StaleProblem>();
+		const refused = (
+			await h.api("/vault/a.md", { method: "PUT", body: "mine\n", headers: { "If-Match": etag } })
+		).json<StaleProblem>();
 		expect(refused.currentRevision).toBe(sha256Token("one\ntwo\n"));
-		const res = await h.api("/vault/a.md", { method: "PUT", body: "one\ntwo\nmine\n", headers: { "If-Match": refused.currentRevision as string } });
+		const res = await h.api("/vault/a.md", {
+			method: "PUT",
+			body: "one\ntwo\nmine\n",
+			headers: { "If-Match": refused.currentRevision as string },
+		});
 		expect(res.status, res.text).toBe(204);
 		expect(await fileText("a.md")).toBe("one\ntwo\nmine\n");
 	});
 
-	it.each([["unquoted, and not a token", "abc123"], ["half-quoted", '"abc123'], ["garbage after the tag", '"abc" xyz']])(
-		"answers an %s If-Match with 400 malformed-precondition and writes nothing",
-		async (_label, value) => {
-			await writeVaultFile(h.dir, "a.md", "one\n");
-			const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": value } });
-			expectProblem(res, 400, "malformed-precondition");
-			expect(await fileText("a.md")).toBe("one\n");
-			expect(await backups()).toEqual([]);
-		},
-	);
+	it.each([
+		["unquoted, and not a token", "abc123"],
+		["half-quoted", '"abc123'],
+		["garbage after the tag", '"abc" xyz'],
+	])("answers an %s If-Match with 400 malformed-precondition and writes nothing", async (_label, value) => {
+		await writeVaultFile(h.dir, "a.md", "one\n");
+		const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": value } });
+		expectProblem(res, 400, "malformed-precondition");
+		expect(await fileText("a.md")).toBe("one\n");
+		expect(await backups()).toEqual([]);
+	});
 
 	it("answers a malformed If-None-Match with 400 malformed-precondition and creates nothing", async () => {
 		const res = await h.api("/vault/new.md", { method: "PUT", body: "x\n", headers: { "If-None-Match": "nope" } });
@@ -359,7 +397,10 @@ describe("PUT /vault/{path}", () => {
 			expect(body).not.toHaveProperty("currentRevision");
 			expect(await fileText(body.backupPath as string)).toBe("y".repeat(49));
 			expect(await fileText("a.md")).toBe(LONG);
-			expect((await h.api(`/conflicts/${body.conflictId}`)).json()).toMatchObject({ reason: "content-loss", sentRevision: null });
+			expect((await h.api(`/conflicts/${body.conflictId}`)).json()).toMatchObject({
+				reason: "content-loss",
+				sentRevision: null,
+			});
 		});
 
 		it("allows a tokenless shrink to exactly half, and any shrink of a note under 100 characters", async () => {
@@ -371,7 +412,11 @@ describe("PUT /vault/{path}", () => {
 
 		it("allows the same shrink with a fresh token", async () => {
 			await writeVaultFile(h.dir, "a.md", LONG);
-			const res = await h.api("/vault/a.md", { method: "PUT", body: "short", headers: { "If-Match": await etagOf("a.md") } });
+			const res = await h.api("/vault/a.md", {
+				method: "PUT",
+				body: "short",
+				headers: { "If-Match": await etagOf("a.md") },
+			});
 			expect(res.status).toBe(204);
 			expect(await fileText("a.md")).toBe("short");
 		});
@@ -380,7 +425,9 @@ describe("PUT /vault/{path}", () => {
 			await writeVaultFile(h.dir, "a.md", "one\n");
 			const etag = await etagOf("a.md");
 			await writeVaultFile(h.dir, "a.md", "two\n");
-			expect((await h.api("/vault/a.md", { method: "PUT", body: "three\n", headers: { "If-Match": etag } })).status).toBe(412);
+			expect(
+				(await h.api("/vault/a.md", { method: "PUT", body: "three\n", headers: { "If-Match": etag } })).status,
+			).toBe(412);
 		});
 	});
 
@@ -394,12 +441,18 @@ describe("PUT /vault/{path}", () => {
 			const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": etag } });
 			expectProblem(res, 412, "read-expired");
 			const body = res.json<StaleProblem>();
-			expect(body).toMatchObject({ path: "a.md", sentRevision: sha256Token("one\n"), changeTag: changeTagOf(sha256Token("one\n")) });
+			expect(body).toMatchObject({
+				path: "a.md",
+				sentRevision: sha256Token("one\n"),
+				changeTag: changeTagOf(sha256Token("one\n")),
+			});
 			expect(await fileText(body.backupPath as string)).toBe("two\n");
 			expect(await fileText("a.md")).toBe("one\n");
 			// A fresh read renews the token.
 			const again = await etagOf("a.md");
-			expect((await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": again } })).status).toBe(204);
+			expect(
+				(await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": again } })).status,
+			).toBe(204);
 		});
 
 		it("accepts a token read within the window, and the ETag of its own write", async () => {
@@ -411,7 +464,15 @@ describe("PUT /vault/{path}", () => {
 			const res = await h.api("/vault/a.md", { method: "PUT", body: "two\n", headers: { "If-Match": etag } });
 			expect(res.status).toBe(204);
 			clock.advance(4 * 60_000);
-			expect((await h.api("/vault/a.md", { method: "PUT", body: "three\n", headers: { "If-Match": res.headers.etag as string } })).status).toBe(204);
+			expect(
+				(
+					await h.api("/vault/a.md", {
+						method: "PUT",
+						body: "three\n",
+						headers: { "If-Match": res.headers.etag as string },
+					})
+				).status,
+			).toBe(204);
 		});
 
 		it("does not count a HEAD as a read: its ETag is a change tag, which passes no If-Match", async () => {
@@ -436,7 +497,11 @@ describe("POST /vault/{path} (append)", () => {
 		expect(await fileText("log.md")).toBe("one\ntwo\n");
 		// The client saw only what it appended: its token can patch the note, never replace it.
 		expect(res.headers.etag).toBe(quoted(partTokenOf(sha256Token("one\ntwo\n"))));
-		const put = await h.api("/vault/log.md", { method: "PUT", body: "wiped\n", headers: { "If-Match": res.headers.etag as string } });
+		const put = await h.api("/vault/log.md", {
+			method: "PUT",
+			body: "wiped\n",
+			headers: { "If-Match": res.headers.etag as string },
+		});
 		expectProblem(put, 428, "precondition-required");
 		expect(put.json()).toMatchObject({ sentToken: "part-token" });
 		expect(await fileText("log.md")).toBe("one\ntwo\n");
@@ -447,7 +512,15 @@ describe("POST /vault/{path} (append)", () => {
 		await etagOf("log.md");
 		const res = await h.api("/vault/log.md", { method: "POST", body: "two\n" });
 		expect(res.headers.etag).toBe(quoted(sha256Token("one\ntwo\n")));
-		expect((await h.api("/vault/log.md", { method: "PUT", body: "three\n", headers: { "If-Match": res.headers.etag as string } })).status).toBe(204);
+		expect(
+			(
+				await h.api("/vault/log.md", {
+					method: "PUT",
+					body: "three\n",
+					headers: { "If-Match": res.headers.etag as string },
+				})
+			).status,
+		).toBe(204);
 	});
 
 	it("creates a missing note (and its folders) with 204", async () => {
@@ -459,7 +532,11 @@ describe("POST /vault/{path} (append)", () => {
 
 	it("appends under a fresh If-Match", async () => {
 		await writeVaultFile(h.dir, "log.md", "one\n");
-		const res = await h.api("/vault/log.md", { method: "POST", body: "two\n", headers: { "If-Match": await etagOf("log.md") } });
+		const res = await h.api("/vault/log.md", {
+			method: "POST",
+			body: "two\n",
+			headers: { "If-Match": await etagOf("log.md") },
+		});
 		expect(res.status).toBe(204);
 		expect(await fileText("log.md")).toBe("one\ntwo\n");
 	});
@@ -468,7 +545,11 @@ describe("POST /vault/{path} (append)", () => {
 		await writeVaultFile(h.dir, "log.md", "one\n");
 		const etag = await etagOf("log.md");
 		await writeVaultFile(h.dir, "log.md", "one\nuser\n");
-		const res = await h.api("/vault/log.md", { method: "POST", body: "agent line 🤖\r\n", headers: { "If-Match": etag } });
+		const res = await h.api("/vault/log.md", {
+			method: "POST",
+			body: "agent line 🤖\r\n",
+			headers: { "If-Match": etag },
+		});
 		expectProblem(res, 412, "stale-revision");
 		const body = res.json<StaleProblem>();
 		expect(body.changes).toContain("+user\n");
@@ -513,7 +594,10 @@ describe("DELETE /vault/{path}", () => {
 
 	it("moves the note to .trash/ in the vault with a fresh If-Match (204)", async () => {
 		await writeVaultFile(h.dir, "notes/a.md", "one\n");
-		const res = await h.api("/vault/notes/a.md", { method: "DELETE", headers: { "If-Match": await etagOf("notes/a.md") } });
+		const res = await h.api("/vault/notes/a.md", {
+			method: "DELETE",
+			headers: { "If-Match": await etagOf("notes/a.md") },
+		});
 		expect(res.status).toBe(204);
 		expect(res.text).toBe("");
 		await expect(readFile(join(h.dir, "notes/a.md"))).rejects.toThrow(/ENOENT/);
@@ -524,7 +608,9 @@ describe("DELETE /vault/{path}", () => {
 	it("keeps both copies in the trash when a note of the same name is deleted twice", async () => {
 		for (const text of ["first\n", "second\n"]) {
 			await writeVaultFile(h.dir, "a.md", text);
-			expect((await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": await etagOf("a.md") } })).status).toBe(204);
+			expect(
+				(await h.api("/vault/a.md", { method: "DELETE", headers: { "If-Match": await etagOf("a.md") } })).status,
+			).toBe(204);
 		}
 		const trashed = (await allFiles(h.dir)).filter((path) => path.startsWith(".trash/"));
 		expect(trashed).toHaveLength(2);
@@ -533,7 +619,10 @@ describe("DELETE /vault/{path}", () => {
 	});
 
 	it("answers 404 for a missing note", async () => {
-		const res = await h.api("/vault/missing.md", { method: "DELETE", headers: { "If-Match": quoted(sha256Token("x")) } });
+		const res = await h.api("/vault/missing.md", {
+			method: "DELETE",
+			headers: { "If-Match": quoted(sha256Token("x")) },
+		});
 		expectProblem(res, 404, "note-not-found");
 	});
 });
@@ -557,10 +646,13 @@ describe("edits made outside the API", () => {
 		await writeVaultFile(h.dir, "a.md", "by someone else\n");
 		const external = sha256Token("by someone else\n");
 		// The watcher reports the edit asynchronously; flush() then settles what it reported.
-		await vi.waitFor(async () => {
-			await h.guard.tracker.flush();
-			expect(h.guard.history.entries("a.md").map((entry) => entry.revision)).toContain(external);
-		}, { timeout: 5000, interval: 20 });
+		await vi.waitFor(
+			async () => {
+				await h.guard.tracker.flush();
+				expect(h.guard.history.entries("a.md").map((entry) => entry.revision)).toContain(external);
+			},
+			{ timeout: 5000, interval: 20 },
+		);
 		const entries = h.guard.history.entries("a.md");
 		expect(entries.find((entry) => entry.revision === external)?.source).toEqual({ kind: "external" });
 		const agentEntries = entries.filter((entry) => entry.revision === sha256Token("by agent\n"));

@@ -12,7 +12,12 @@ export function jsonOf<T = Record<string, unknown>>(result: ToolResult): T {
 }
 
 /** For each test: a fresh stack of gateway `name` holding `notes`, and a session at /mcp/lra on it. */
-export function eachLraSubject(name: string, notes: Record<string, string>, use: (subject: Subject, mcp: Connected) => void, settings: Partial<RevisionGuardSettings> = {}): void {
+export function eachLraSubject(
+	name: string,
+	notes: Record<string, string>,
+	use: (subject: Subject, mcp: Connected) => void,
+	settings: Partial<RevisionGuardSettings> = {},
+): void {
 	let subject: Subject;
 	let mcp: Connected;
 	beforeEach(async () => {

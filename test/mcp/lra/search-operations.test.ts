@@ -30,7 +30,11 @@ describe.each(["node filesystem", "obsidian"])("search_query and search_simple o
 	const rest = async (path: string, body?: unknown) => {
 		const headers: Record<string, string> = { Authorization: `Bearer ${TEST_KEY}` };
 		if (body !== undefined) headers["Content-Type"] = "application/vnd.olrapi.jsonlogic+json";
-		const res = await call(s.port, path, { method: "POST", headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+		const res = await call(s.port, path, {
+			method: "POST",
+			headers,
+			...(body === undefined ? {} : { body: JSON.stringify(body) }),
+		});
 		expect(res.status, res.text).toBe(200);
 		return res.json<unknown[]>();
 	};
@@ -43,20 +47,31 @@ describe.each(["node filesystem", "obsidian"])("search_query and search_simple o
 			{ filename: "Projects/Plan.md", result: true },
 		]);
 		const links = { if: [{ "==": [{ var: "frontmatter.status" }, "open"] }, { var: "links" }, false] };
-		expect(jsonOf<unknown[]>(await mcp.tool("search_query", { query: links }))).toEqual([{ filename: "Projects/Plan.md", result: ["Goals.md"] }]);
-		for (const query of [byTag, links, { glob: ["Journal/*", { var: "path" }] }]) expect(jsonOf<unknown[]>(await mcp.tool("search_query", { query }))).toEqual(await rest("/search/", query));
+		expect(jsonOf<unknown[]>(await mcp.tool("search_query", { query: links }))).toEqual([
+			{ filename: "Projects/Plan.md", result: ["Goals.md"] },
+		]);
+		for (const query of [byTag, links, { glob: ["Journal/*", { var: "path" }] }])
+			expect(jsonOf<unknown[]>(await mcp.tool("search_query", { query }))).toEqual(await rest("/search/", query));
 	});
 
 	it("search_simple answers [{filename, score, matches}] best first, as POST /search/simple/ does, contextLength included", async () => {
-		const hits = jsonOf<{ filename: string; matches: { match: { source: string }; context: string }[] }[]>(await mcp.tool("search_simple", { query: "budget plan", contextLength: 5 }));
+		const hits = jsonOf<{ filename: string; matches: { match: { source: string }; context: string }[] }[]>(
+			await mcp.tool("search_simple", { query: "budget plan", contextLength: 5 }),
+		);
 		expect(hits.map((hit) => hit.filename).sort()).toEqual(["Projects/Plan.md"]);
 		expect(hits[0]!.matches).toContainEqual({ match: { start: 0, end: 4, source: "filename" }, context: "Plan" });
 		expect(hits[0]!.matches).toContainEqual(expect.objectContaining({ context: "\nThe budget plan" }));
-		expect(jsonOf(await mcp.tool("search_simple", { query: "budget plan", contextLength: 5 }))).toEqual(await rest("/search/simple/?query=budget%20plan&contextLength=5"));
-		expect(jsonOf(await mcp.tool("search_simple", { query: "budget" }))).toEqual(await rest("/search/simple/?query=budget"));
+		expect(jsonOf(await mcp.tool("search_simple", { query: "budget plan", contextLength: 5 }))).toEqual(
+			await rest("/search/simple/?query=budget%20plan&contextLength=5"),
+		);
+		expect(jsonOf(await mcp.tool("search_simple", { query: "budget" }))).toEqual(
+			await rest("/search/simple/?query=budget"),
+		);
 		expect(jsonOf(await mcp.tool("search_simple", { query: "zzzz-nothing" }))).toEqual([]);
 		// Whatever width is asked, the context stays within the cap (and a negative one is none).
-		const none = jsonOf<{ matches: { match: { source: string }; context: string }[] }[]>(await mcp.tool("search_simple", { query: "nothing", contextLength: -3 }));
+		const none = jsonOf<{ matches: { match: { source: string }; context: string }[] }[]>(
+			await mcp.tool("search_simple", { query: "nothing", contextLength: -3 }),
+		);
 		expect(none[0]!.matches[0]!.context).toBe("Nothing");
 	});
 
@@ -70,12 +85,16 @@ describe.each(["node filesystem", "obsidian"])("search_query and search_simple o
 	});
 
 	it("never hands out a revision, part token or change tag in a hit", async () => {
-		const answers = [await mcp.tool("search_query", { query: { cat: [{ var: "path" }, { var: "content" }] } }), await mcp.tool("search_simple", { query: "the" })];
+		const answers = [
+			await mcp.tool("search_query", { query: { cat: [{ var: "path" }, { var: "content" }] } }),
+			await mcp.tool("search_simple", { query: "the" }),
+		];
 		for (const answer of answers) {
 			expect(answer.isError).toBe(false);
 			for (const content of Object.values(NOTES)) {
 				const revision = revisionOf(content);
-				for (const token of [revision, partTokenOf(revision), changeTagOf(revision)]) expect(answer.text).not.toContain(token);
+				for (const token of [revision, partTokenOf(revision), changeTagOf(revision)])
+					expect(answer.text).not.toContain(token);
 			}
 		}
 	});
@@ -84,7 +103,9 @@ describe.each(["node filesystem", "obsidian"])("search_query and search_simple o
 describe.each(["node filesystem", "obsidian"])("a long search_query answer over the %s gateway", (name) => {
 	let mcp: Connected;
 	const big = "x".repeat(100 * 1024) + "\n";
-	const notes = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`Big ${String(index).padStart(2, "0")}.md`, big]));
+	const notes = Object.fromEntries(
+		Array.from({ length: 12 }, (_, index) => [`Big ${String(index).padStart(2, "0")}.md`, big]),
+	);
 	eachLraSubject(name, notes, (_subject, client) => (mcp = client));
 
 	it("is bounded, says how many there are, and hands the cursor query_notes pages on from", async () => {
@@ -100,7 +121,10 @@ describe.each(["node filesystem", "obsidian"])("a long search_query answer over 
 		const paths = hits.map((hit) => hit.filename);
 		let cursor: string | undefined = JSON.parse(/"cursor": ("[^"]+")/.exec(note)![1]!) as string;
 		while (cursor !== undefined) {
-			const page = (await mcp.tool("query_notes", { logic: query, cursor })).structured as { results: { path: string }[]; nextCursor?: string };
+			const page = (await mcp.tool("query_notes", { logic: query, cursor })).structured as {
+				results: { path: string }[];
+				nextCursor?: string;
+			};
 			paths.push(...page.results.map((hit) => hit.path));
 			cursor = page.nextCursor;
 		}

@@ -6,7 +6,8 @@ import type { Connected } from "../mcp-client";
 import { SUBJECT_NAMES } from "../subjects";
 import { eachLraSubject, jsonOf } from "./lra-client";
 
-const NOTE = "---\ntitle: Fixture\npriority: 2\n---\n# Alpha\nalpha text #fixture\n## Sub\nsub text\n# Delta\ndelta text\n\nbeta paragraph ^beta\n";
+const NOTE =
+	"---\ntitle: Fixture\npriority: 2\n---\n# Alpha\nalpha text #fixture\n## Sub\nsub text\n# Delta\ndelta text\n\nbeta paragraph ^beta\n";
 
 describe.each(SUBJECT_NAMES)("Local REST API read tools over the %s gateway", (name) => {
 	let mcp: Connected;
@@ -21,19 +22,51 @@ describe.each(SUBJECT_NAMES)("Local REST API read tools over the %s gateway", (n
 	});
 
 	it("vault_read returns the note as JSON: path, content, tags, frontmatter, stat (and its revision)", async () => {
-		const body = jsonOf<{ path: string; content: string; tags: string[]; frontmatter: Record<string, unknown>; stat: { ctime: number }; revision: string }>(await mcp.tool("vault_read", { path: "Tests/fixture.md" }));
-		expect(body).toMatchObject({ path: "Tests/fixture.md", content: NOTE, frontmatter: { title: "Fixture", priority: 2 }, revision: sha256Token(NOTE) });
+		const body = jsonOf<{
+			path: string;
+			content: string;
+			tags: string[];
+			frontmatter: Record<string, unknown>;
+			stat: { ctime: number };
+			revision: string;
+		}>(await mcp.tool("vault_read", { path: "Tests/fixture.md" }));
+		expect(body).toMatchObject({
+			path: "Tests/fixture.md",
+			content: NOTE,
+			frontmatter: { title: "Fixture", priority: 2 },
+			revision: sha256Token(NOTE),
+		});
 		expect(body.tags).toContain("fixture");
 		expect(typeof body.stat.ctime).toBe("number");
 		expect((await mcp.tool("vault_read", { path: "Tests/none.md" })).isError).toBe(true);
 	});
 
 	it("vault_read of a target: a heading by its path (or that path as JSON text), a block, a frontmatter value", async () => {
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha", "Sub"] })).prose).toBe("sub text\n");
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: JSON.stringify(["Delta"]) })).prose).toContain("delta text");
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "block", target: "beta" })).prose).toContain("beta paragraph");
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "frontmatter", target: "title" })).prose).toBe("Fixture");
-		expect(JSON.parse((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "frontmatter", target: "priority" })).prose)).toBe(2);
+		expect(
+			(await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha", "Sub"] }))
+				.prose,
+		).toBe("sub text\n");
+		expect(
+			(
+				await mcp.tool("vault_read", {
+					path: "Tests/fixture.md",
+					targetType: "heading",
+					target: JSON.stringify(["Delta"]),
+				})
+			).prose,
+		).toContain("delta text");
+		expect(
+			(await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "block", target: "beta" })).prose,
+		).toContain("beta paragraph");
+		expect(
+			(await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "frontmatter", target: "title" })).prose,
+		).toBe("Fixture");
+		expect(
+			JSON.parse(
+				(await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "frontmatter", target: "priority" }))
+					.prose,
+			),
+		).toBe(2);
 	});
 
 	it("vault_read refuses what the Local REST API refuses: a bare-string heading (saying why), a missing target, a lone target", async () => {
@@ -41,17 +74,43 @@ describe.each(SUBJECT_NAMES)("Local REST API read tools over the %s gateway", (n
 		expect(bare.isError).toBe(true);
 		expect(bare.text).toContain("array");
 		expect(bare.text).toContain("anyOf");
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["NoSuchHeading"] })).isError).toBe(true);
+		expect(
+			(await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["NoSuchHeading"] }))
+				.isError,
+		).toBe(true);
 		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading" })).isError).toBe(true);
 	});
 
 	it("vault_read reads a part's marker, or marker and content, as REST's Target-Scope does", async () => {
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "heading", target: ["Alpha"], scope: "marker" })).prose).toBe("Alpha");
-		expect((await mcp.tool("vault_read", { path: "Tests/fixture.md", targetType: "block", target: "beta", scope: "markerAndContent" })).prose).toBe("beta paragraph ^beta\n");
+		expect(
+			(
+				await mcp.tool("vault_read", {
+					path: "Tests/fixture.md",
+					targetType: "heading",
+					target: ["Alpha"],
+					scope: "marker",
+				})
+			).prose,
+		).toBe("Alpha");
+		expect(
+			(
+				await mcp.tool("vault_read", {
+					path: "Tests/fixture.md",
+					targetType: "block",
+					target: "beta",
+					scope: "markerAndContent",
+				})
+			).prose,
+		).toBe("beta paragraph ^beta\n");
 	});
 
 	it("vault_get_document_map gives the nested map and a part token as version (it patches, never replaces)", async () => {
-		const map = jsonOf<{ headings: Record<string, Record<string, unknown>>; blocks: string[]; frontmatterFields: string[]; version: string }>(await mcp.tool("vault_get_document_map", { path: "Tests/fixture.md" }));
+		const map = jsonOf<{
+			headings: Record<string, Record<string, unknown>>;
+			blocks: string[];
+			frontmatterFields: string[];
+			version: string;
+		}>(await mcp.tool("vault_get_document_map", { path: "Tests/fixture.md" }));
 		expect(map.headings).toEqual({ Alpha: { Sub: {} }, Delta: {} });
 		expect(map.blocks).toEqual(["beta"]);
 		expect(map.frontmatterFields).toEqual(["title", "priority"]);

@@ -20,7 +20,12 @@ describe("Local REST API workspace tools headless", () => {
 	});
 
 	it("answers errors for what only Obsidian has, naming the plain folder", async () => {
-		for (const [tool, args] of [["active_file_get_path", {}], ["command_list", {}], ["command_execute", { commandId: "editor:save-file" }], ["open_file", { path: "Plan.md" }]] as const) {
+		for (const [tool, args] of [
+			["active_file_get_path", {}],
+			["command_list", {}],
+			["command_execute", { commandId: "editor:save-file" }],
+			["open_file", { path: "Plan.md" }],
+		] as const) {
 			const result = await mcp.tool(tool, args);
 			expect(result.isError, tool).toBe(true);
 			expect(result.prose, tool).toMatch(/plain folder|active editor/);
@@ -44,13 +49,22 @@ describe("Local REST API workspace tools in Obsidian", () => {
 	const app = (): App => s.app!;
 
 	it("lists commands, runs one only once the key is allowed, and credits its change to the key", async () => {
-		app().commands.addCommand({ id: "test:stamp", name: "Stamp", callback: () => app().vault.process(app().vault.getFileByPath("Plan.md")!, (text) => `${text}stamped\n`) });
-		expect(jsonOf<{ commands: { id: string }[] }>(await mcp.tool("command_list", {})).commands).toEqual([{ id: "test:stamp", name: "Stamp" }]);
+		app().commands.addCommand({
+			id: "test:stamp",
+			name: "Stamp",
+			callback: () => app().vault.process(app().vault.getFileByPath("Plan.md")!, (text) => `${text}stamped\n`),
+		});
+		expect(jsonOf<{ commands: { id: string }[] }>(await mcp.tool("command_list", {})).commands).toEqual([
+			{ id: "test:stamp", name: "Stamp" },
+		]);
 		const refused = await mcp.tool("command_execute", { commandId: "test:stamp" });
 		expect(refused.isError).toBe(true);
 		expect(refused.prose).toMatch(/^Refused: the key "test-agent" may not run Obsidian commands/);
 		s.settings.commandKeys = ["test-agent"];
-		expect(jsonOf(await mcp.tool("command_execute", { commandId: "test:stamp" }))).toEqual({ message: "OK", changed: [{ path: "Plan.md", change: "modified", undoable: false }] });
+		expect(jsonOf(await mcp.tool("command_execute", { commandId: "test:stamp" }))).toEqual({
+			message: "OK",
+			changed: [{ path: "Plan.md", change: "modified", undoable: false }],
+		});
 		expect(await readFile(join(s.dir, "Plan.md"), "utf8")).toBe("# Plan\nstamped\n");
 		expect((await mcp.tool("command_execute", { commandId: "no-such" })).isError).toBe(true);
 	});

@@ -42,7 +42,8 @@ describe.each(SUBJECT_NAMES)("subscriptions/listen over the %s gateway", (name) 
 		streams.push(stream);
 		return stream;
 	};
-	const updated = (stream: ListenStream, count: number) => stream.message(count).then((message) => (message.params as { uri: string }).uri);
+	const updated = (stream: ListenStream, count: number) =>
+		stream.message(count).then((message) => (message.params as { uri: string }).uri);
 	const readRevision = async (path: string, key = TEST_KEY) => {
 		const read = await modern(s.port, "tools/call", { name: "read_note", arguments: { path } }, { key });
 		return (read.result!.structuredContent as { revision: string }).revision;
@@ -61,7 +62,10 @@ describe.each(SUBJECT_NAMES)("subscriptions/listen over the %s gateway", (name) 
 		expect(await stream.message(1)).toEqual({
 			jsonrpc: "2.0",
 			method: "notifications/subscriptions/acknowledged",
-			params: { notifications: { resourceSubscriptions: [PLAN] }, _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" } },
+			params: {
+				notifications: { resourceSubscriptions: [PLAN] },
+				_meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" },
+			},
 		});
 		await s.edit("Plan.md", "# Plan\nthe person's line\n");
 		expect(await stream.message(2)).toEqual({
@@ -74,18 +78,37 @@ describe.each(SUBJECT_NAMES)("subscriptions/listen over the %s gateway", (name) 
 	it("does not tell of this client's own writes, but of another key's and of a 2025 session's", async () => {
 		const stream = await listen([PLAN, MARKER]);
 		await stream.message(1);
-		await modern(s.port, "tools/call", { name: "write_note", arguments: { path: "Plan.md", content: "# Plan\nmine\n", revision: await readRevision("Plan.md") } });
+		await modern(s.port, "tools/call", {
+			name: "write_note",
+			arguments: { path: "Plan.md", content: "# Plan\nmine\n", revision: await readRevision("Plan.md") },
+		});
 		// A later change to another followed note is the marker: a notice of the own write would have come before it.
 		await s.edit("Marker.md", "marker moved\n");
 		expect(await updated(stream, 2)).toBe(MARKER);
 
-		await modern(s.port, "tools/call", { name: "write_note", arguments: { path: "Plan.md", content: "# Plan\nanother key's\n", revision: await readRevision("Plan.md", OTHER_KEY) } }, { key: OTHER_KEY });
+		await modern(
+			s.port,
+			"tools/call",
+			{
+				name: "write_note",
+				arguments: {
+					path: "Plan.md",
+					content: "# Plan\nanother key's\n",
+					revision: await readRevision("Plan.md", OTHER_KEY),
+				},
+			},
+			{ key: OTHER_KEY },
+		);
 		expect(await updated(stream, 3)).toBe(PLAN);
 
 		const session = await connectResources(s.port, TEST_KEY);
 		try {
 			const read = await session.call("read_note", { path: "Plan.md" });
-			await session.call("write_note", { path: "Plan.md", content: "# Plan\na session's\n", revision: (read.structuredContent as { revision: string }).revision });
+			await session.call("write_note", {
+				path: "Plan.md",
+				content: "# Plan\na session's\n",
+				revision: (read.structuredContent as { revision: string }).revision,
+			});
 			expect(await updated(stream, 4)).toBe(PLAN);
 		} finally {
 			await session.close();
@@ -127,19 +150,35 @@ describe.each(SUBJECT_NAMES)("subscriptions/listen over the %s gateway", (name) 
 		await stream.message(1);
 		await server.close();
 		await stream.ended;
-		expect(stream.messages.at(-1)).toEqual({ jsonrpc: "2.0", id: 7, result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 7 } } });
+		expect(stream.messages.at(-1)).toEqual({
+			jsonrpc: "2.0",
+			id: 7,
+			result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 7 } },
+		});
 	});
 
 	it("refuses what cannot be followed, and a filter that is not one", async () => {
-		for (const uris of [["revision-guard://conflict/x"], ["revision-guard://note/.obsidian/app.json"], ["https://example.com/"]]) {
+		for (const uris of [
+			["revision-guard://conflict/x"],
+			["revision-guard://note/.obsidian/app.json"],
+			["https://example.com/"],
+		]) {
 			const stream = await listen(uris);
 			await stream.ended;
 			expect(stream.messages[0]).toMatchObject({ error: { code: -32602 } });
 		}
-		const answer = await modern(s.port, "subscriptions/listen", { notifications: { resourceSubscriptions: "Plan.md" } });
-		expect(answer.error).toMatchObject({ code: -32602, message: expect.stringContaining("resourceSubscriptions") as string });
+		const answer = await modern(s.port, "subscriptions/listen", {
+			notifications: { resourceSubscriptions: "Plan.md" },
+		});
+		expect(answer.error).toMatchObject({
+			code: -32602,
+			message: expect.stringContaining("resourceSubscriptions") as string,
+		});
 		const none = await modern(s.port, "subscriptions/listen", {});
-		expect(none.error).toMatchObject({ code: -32602, message: expect.stringContaining("params.notifications") as string });
+		expect(none.error).toMatchObject({
+			code: -32602,
+			message: expect.stringContaining("params.notifications") as string,
+		});
 	});
 
 	it("caps the streams one key holds, with a clear error past the cap, and frees a place when one ends", async () => {
@@ -150,7 +189,12 @@ describe.each(SUBJECT_NAMES)("subscriptions/listen over the %s gateway", (name) 
 		await refused.ended;
 		expect(refused.status).toBe(429);
 		expect(refused.headers["retry-after"]).toBe("5");
-		expect(refused.messages[0]).toMatchObject({ error: { code: -32000, message: expect.stringContaining(`already holds ${LISTENS_PER_KEY} subscriptions/listen streams`) as string } });
+		expect(refused.messages[0]).toMatchObject({
+			error: {
+				code: -32000,
+				message: expect.stringContaining(`already holds ${LISTENS_PER_KEY} subscriptions/listen streams`) as string,
+			},
+		});
 		// Another key is not held back by this one.
 		expect((await listen([PLAN], { key: OTHER_KEY })).status).toBe(200);
 		held[0]!.close();

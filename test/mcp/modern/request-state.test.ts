@@ -31,7 +31,9 @@ describe("RequestStates", () => {
 		const states = new RequestStates(() => 0);
 		const sealed = states.seal(ASKED);
 		const [version, payload, mac] = sealed.split(".") as [string, string, string];
-		const moved = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), currentRevision: "r9" })).toString("base64url");
+		const moved = Buffer.from(
+			JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), currentRevision: "r9" }),
+		).toString("base64url");
 		expect(states.open(`${version}.${moved}.${mac}`, CALL)).toEqual({ ok: false, why: "unverified" });
 		expect(states.open(`${version}.${payload}.${mac.slice(0, -1)}A`, CALL)).toEqual({ ok: false, why: "unverified" });
 		expect(states.open(`${version}.${payload}`, CALL)).toEqual({ ok: false, why: "unverified" });
@@ -44,11 +46,15 @@ describe("RequestStates", () => {
 		const sealed = states.seal(ASKED);
 		expect(states.open(sealed, { ...CALL, owner: "key-2" })).toEqual({ ok: false, why: "other-caller" });
 		expect(states.open(sealed, { ...CALL, tool: "append_note" })).toEqual({ ok: false, why: "other-call" });
-		expect(states.open(sealed, { ...CALL, arguments: argumentsDigest({ path: "Plan.md", content: "y\n", revision: "r1" }) })).toEqual({ ok: false, why: "other-call" });
+		expect(
+			states.open(sealed, { ...CALL, arguments: argumentsDigest({ path: "Plan.md", content: "y\n", revision: "r1" }) }),
+		).toEqual({ ok: false, why: "other-call" });
 	});
 
 	it("digests arguments whatever order their keys come in", () => {
-		expect(argumentsDigest({ a: 1, b: { c: [1, "2"], d: null } })).toBe(argumentsDigest({ b: { d: null, c: [1, "2"] }, a: 1 }));
+		expect(argumentsDigest({ a: 1, b: { c: [1, "2"], d: null } })).toBe(
+			argumentsDigest({ b: { d: null, c: [1, "2"] }, a: 1 }),
+		);
 		expect(argumentsDigest({ a: 1 })).not.toBe(argumentsDigest({ a: "1" }));
 	});
 });

@@ -51,11 +51,18 @@ describe.each(SUBJECT_NAMES)("MCP 2026-07-28 over the %s gateway", (name) => {
 	it("lists and reads notes as resources, never cacheable past a change, and a missing one is -32602", async () => {
 		const list = await modern(s.port, "resources/list");
 		expect(list.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" });
-		expect((list.result!.resources as { uri: string }[]).map((resource) => resource.uri)).toContain("revision-guard://note/Plan.md");
+		expect((list.result!.resources as { uri: string }[]).map((resource) => resource.uri)).toContain(
+			"revision-guard://note/Plan.md",
+		);
 		const templates = await modern(s.port, "resources/templates/list");
 		expect(templates.result).toMatchObject({ resultType: "complete", ttlMs: 3_600_000, cacheScope: "public" });
 		const read = await modern(s.port, "resources/read", { uri: "revision-guard://note/Plan.md" });
-		expect(read.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private", contents: [{ text: NOTE, _meta: { revision: sha256Token(NOTE) } }] });
+		expect(read.result).toMatchObject({
+			resultType: "complete",
+			ttlMs: 0,
+			cacheScope: "private",
+			contents: [{ text: NOTE, _meta: { revision: sha256Token(NOTE) } }],
+		});
 		// A URI that is not a plain header value travels in the Base64 sentinel form.
 		const encoded = await modern(s.port, "resources/read", { uri: "revision-guard://note/Überblick.md" });
 		expect(encoded.raw.status).toBe(200);
@@ -75,7 +82,11 @@ describe.each(SUBJECT_NAMES)("MCP 2026-07-28 over the %s gateway", (name) => {
 		expect(tokenless.details).toMatchObject({ error: "precondition-required" });
 		expect(tokenless.prose).toContain("without a session");
 		expect(await onDisk("Plan.md")).toBe(NOTE);
-		const written = await modernTool(s.port, "write_note", { path: "Plan.md", content: "replaced\n", revision: read.structured!.revision });
+		const written = await modernTool(s.port, "write_note", {
+			path: "Plan.md",
+			content: "replaced\n",
+			revision: read.structured!.revision,
+		});
 		expect(written.structured).toEqual({ path: "Plan.md", revision: sha256Token("replaced\n"), created: false });
 		expect(await onDisk("Plan.md")).toBe("replaced\n");
 	});
@@ -121,7 +132,10 @@ describe.each(SUBJECT_NAMES)("MCP 2026-07-28 over the %s gateway", (name) => {
 		const meta = { ...MODERN_META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" };
 		const answer = await modern(s.port, "tools/list", {}, { meta, headers: { "MCP-Protocol-Version": "2099-01-01" } });
 		expect(answer.status).toBe(400);
-		expect(answer.error).toMatchObject({ code: -32022, data: { requested: "2099-01-01", supported: expect.arrayContaining([MODERN, "2025-11-25"]) } });
+		expect(answer.error).toMatchObject({
+			code: -32022,
+			data: { requested: "2099-01-01", supported: expect.arrayContaining([MODERN, "2025-11-25"]) },
+		});
 	});
 
 	it("answers an unknown method with 404 and -32601, and a batch with 400 and -32600", async () => {
@@ -130,7 +144,16 @@ describe.each(SUBJECT_NAMES)("MCP 2026-07-28 over the %s gateway", (name) => {
 			expect(answer.status, method).toBe(404);
 			expect(answer.error?.code, method).toBe(-32601);
 		}
-		const batch = await call(s.port, "/mcp", { method: "POST", headers: { Authorization: `Bearer ${TEST_KEY}`, "Content-Type": "application/json", "MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/list" }, body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN_META } }]) });
+		const batch = await call(s.port, "/mcp", {
+			method: "POST",
+			headers: {
+				Authorization: `Bearer ${TEST_KEY}`,
+				"Content-Type": "application/json",
+				"MCP-Protocol-Version": MODERN,
+				"Mcp-Method": "tools/list",
+			},
+			body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN_META } }]),
+		});
 		expect(batch.status).toBe(400);
 		expect(batch.json<{ error: { code: number } }>().error.code).toBe(-32600);
 	});
@@ -138,7 +161,12 @@ describe.each(SUBJECT_NAMES)("MCP 2026-07-28 over the %s gateway", (name) => {
 	it("ignores a session id on a modern request, and serves a 2025 session beside it exactly as before", async () => {
 		const session = await connect(s.port, TEST_KEY);
 		const sessionId = session.transport.sessionId!;
-		const read = await modernCall(s.port, "tools/call", { name: "read_note", arguments: { path: "Plan.md" } }, { headers: { "Mcp-Session-Id": sessionId } });
+		const read = await modernCall(
+			s.port,
+			"tools/call",
+			{ name: "read_note", arguments: { path: "Plan.md" } },
+			{ headers: { "Mcp-Session-Id": sessionId } },
+		);
 		expect(read.status).toBe(200);
 		expect(read.headers["mcp-session-id"]).toBeUndefined();
 		// The modern read was not this session's read: its tokenless replace is still refused.
@@ -151,14 +179,24 @@ describe.each(SUBJECT_NAMES)("MCP 2026-07-28 over the %s gateway", (name) => {
 
 	it("answers a 2026-07-28 GET or DELETE with 405 (no stream, no session), while a 2025 session's still work", async () => {
 		for (const method of ["GET", "DELETE"]) {
-			const answer = await call(s.port, "/mcp", { method, headers: { Authorization: `Bearer ${TEST_KEY}`, Accept: "text/event-stream", "MCP-Protocol-Version": MODERN } });
+			const answer = await call(s.port, "/mcp", {
+				method,
+				headers: { Authorization: `Bearer ${TEST_KEY}`, Accept: "text/event-stream", "MCP-Protocol-Version": MODERN },
+			});
 			expect(answer.status, method).toBe(405);
 			expect(answer.headers.allow, method).toBe("POST");
 			expect(answer.json<{ error: { message: string } }>().error.message, method).toContain("subscriptions/listen");
 		}
 		const session = await connect(s.port, TEST_KEY);
 		const sessionId = session.transport.sessionId!;
-		const ended = await call(s.port, "/mcp", { method: "DELETE", headers: { Authorization: `Bearer ${TEST_KEY}`, "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" } });
+		const ended = await call(s.port, "/mcp", {
+			method: "DELETE",
+			headers: {
+				Authorization: `Bearer ${TEST_KEY}`,
+				"Mcp-Session-Id": sessionId,
+				"MCP-Protocol-Version": "2025-11-25",
+			},
+		});
 		expect(ended.status).toBe(200);
 		await session.close();
 	});

@@ -2,7 +2,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mergeThreeWay, renderMerge } from "../../../src/core/merge";
-import { fromDisplay, joinLines, markerText, offsetAfterLines, offsetBeforeLastLines, toDisplay } from "../../../src/ui/merge/block-text";
+import {
+	fromDisplay,
+	joinLines,
+	markerText,
+	offsetAfterLines,
+	offsetBeforeLastLines,
+	toDisplay,
+} from "../../../src/ui/merge/block-text";
 import { changes, paneTexts } from "../../../src/ui/merge/highlight";
 import { MergeState } from "../../../src/ui/merge/merge-state";
 import { unresolvedFrom } from "../../../src/ui/merge/navigation";
@@ -40,7 +47,9 @@ describe("block text", () => {
 
 	it("shows a block in its textarea and takes it back byte for byte (property)", () => {
 		const line = fc.constantFrom("a\n", "b c\n", "\n", "d\r\n", "\r\n", "  e\n");
-		const text = fc.tuple(fc.array(line, { maxLength: 6 }), fc.constantFrom("", "end")).map(([lines, last]) => lines.join("") + last);
+		const text = fc
+			.tuple(fc.array(line, { maxLength: 6 }), fc.constantFrom("", "end"))
+			.map(([lines, last]) => lines.join("") + last);
 		fc.assert(
 			fc.property(text, fc.boolean(), (reference, terminated) => {
 				expect(fromDisplay(toDisplay(reference), reference, "\n", terminated)).toBe(reference);
@@ -60,7 +69,11 @@ describe("block text", () => {
 describe("pane highlighting", () => {
 	it("marks each side's words against base, and only the changed side", () => {
 		const state = new MergeState("a b\nkeep\nc d\n", "a B\nkeep\nc d\n", "a b\nkeep\nc D\n");
-		expect(state.blockList.map((block) => (block.kind === "stable" ? block.origin : "conflict"))).toEqual(["mine", "base", "theirs"]);
+		expect(state.blockList.map((block) => (block.kind === "stable" ? block.origin : "conflict"))).toEqual([
+			"mine",
+			"base",
+			"theirs",
+		]);
 		const mine = paneTexts(state.blockList[0] ?? fail());
 		expect(mine.mine).toEqual([
 			{ kind: "same", text: "a " },

@@ -27,7 +27,13 @@ describe("two-way merge check", () => {
 		const { blocks } = buildMerge(null, "\ufeffa\nb\nc\n", "a\nB\nc\n");
 		expect(blocks).toEqual([
 			expect.objectContaining({ kind: "stable", auto: "\ufeff", hidden: true }),
-			expect.objectContaining({ kind: "conflict", reason: "no-base", base: "", mine: "a\nb\nc\n", theirs: "a\nB\nc\n" }),
+			expect.objectContaining({
+				kind: "conflict",
+				reason: "no-base",
+				base: "",
+				mine: "a\nb\nc\n",
+				theirs: "a\nB\nc\n",
+			}),
 		]);
 	});
 });

@@ -56,7 +56,9 @@ describe("result text", () => {
 		expect(state.conflictCount).toBe(2);
 		expect(state.unresolvedCount()).toBe(2);
 		expect(state.resultText()).toBe(renderMerge(mergeThreeWay(BASE, MINE, THEIRS)));
-		expect(state.resultText()).toContain(`${MARKERS.mine}\nalpha ONE\n${MARKERS.separator}\nalpha 1\n${MARKERS.theirs}\n`);
+		expect(state.resultText()).toContain(
+			`${MARKERS.mine}\nalpha ONE\n${MARKERS.separator}\nalpha 1\n${MARKERS.theirs}\n`,
+		);
 	});
 
 	it("follows each choice exactly", () => {
@@ -88,7 +90,9 @@ describe("result text", () => {
 		expect(state.resultText()).toBe(renderMerge(mergeThreeWay(crlf(BASE), crlf(MINE), crlf(THEIRS))));
 		state.choose(conflictIndex(state, 0), "mine-theirs");
 		state.edit(conflictIndex(state, 1), "delta typed\nsecond");
-		expect(state.resultText()).toBe(crlf("# Plan\n\nalpha ONE\nalpha 1\nbeta two\ngamma three!\n\ndelta typed\nsecond\n"));
+		expect(state.resultText()).toBe(
+			crlf("# Plan\n\nalpha ONE\nalpha 1\nbeta two\ngamma three!\n\ndelta typed\nsecond\n"),
+		);
 	});
 });
 
@@ -99,7 +103,9 @@ describe("manual edits", () => {
 		// Undecided, a conflict shows nothing to type over: its markers are only for a note saved undecided.
 		const shown = state.displayText(index);
 		expect(shown).toBe("");
-		expect(state.blockText(index)).toBe(`${MARKERS.mine}\nalpha ONE\n${MARKERS.separator}\nalpha 1\n${MARKERS.theirs}\n`);
+		expect(state.blockText(index)).toBe(
+			`${MARKERS.mine}\nalpha ONE\n${MARKERS.separator}\nalpha 1\n${MARKERS.theirs}\n`,
+		);
 		state.edit(index, "alpha (typed)");
 		expect(statusAt(state, index)).toBe("edited");
 		expect(state.unresolvedCount()).toBe(1);
@@ -239,14 +245,19 @@ describe("how much of the agent's work a result keeps (core/agent-outcome.ts)", 
 });
 
 describe("long unchanged stretches", () => {
-	const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join("");
+	const lines = (from: number, to: number) =>
+		Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join("");
 
 	it("collapse their middle, keeping 3 lines next to each change, without changing the text", () => {
 		const base = lines(0, 40);
 		const mine = base.replace("line 20\n", "line 20 mine\n");
 		const theirs = base.replace("line 39\n", "line 39 agent\n");
 		const state = new MergeState(base, mine, theirs);
-		const shape = state.blockList.map((block) => (block.kind === "stable" ? `${block.origin}${block.collapsible ? "*" : ""}:${block.auto.split("\n").length - 1}` : "c"));
+		const shape = state.blockList.map((block) =>
+			block.kind === "stable"
+				? `${block.origin}${block.collapsible ? "*" : ""}:${block.auto.split("\n").length - 1}`
+				: "c",
+		);
 		expect(shape).toEqual(["base*:17", "base:3", "mine:1", "base:3", "base*:12", "base:3", "theirs:1"]);
 		expect(state.resultText()).toBe(renderMerge(mergeThreeWay(base, mine, theirs)));
 	});

@@ -31,8 +31,19 @@ afterEach(() => {
 });
 
 function open(overrides: Partial<MergeViewInput> = {}, withBackup = true): MergeView {
-	const input: MergeViewInput = { notePath: "Plan.md", agentName: "claude-code", base: BASE, mine: MINE, theirs: THEIRS, ...overrides };
-	const callbacks: MergeViewCallbacks = { onSave: saveMock, onCancel: () => undefined, confirm: () => Promise.resolve(true) };
+	const input: MergeViewInput = {
+		notePath: "Plan.md",
+		agentName: "claude-code",
+		base: BASE,
+		mine: MINE,
+		theirs: THEIRS,
+		...overrides,
+	};
+	const callbacks: MergeViewCallbacks = {
+		onSave: saveMock,
+		onCancel: () => undefined,
+		confirm: () => Promise.resolve(true),
+	};
 	view = new MergeView(container, input, withBackup ? { ...callbacks, openBackup } : callbacks);
 	return view;
 }
@@ -44,13 +55,16 @@ function find<T extends Element = HTMLElement>(selector: string, scope: ParentNo
 }
 
 function named(name: string, scope: ParentNode = container): HTMLButtonElement {
-	const match = Array.from(scope.querySelectorAll("button")).find((element) => (element.getAttribute("aria-label") ?? element.textContent) === name);
+	const match = Array.from(scope.querySelectorAll("button")).find(
+		(element) => (element.getAttribute("aria-label") ?? element.textContent) === name,
+	);
 	if (!match) throw new Error(`No button "${name}"`);
 	return match;
 }
 
 const conflictRow = (number: number) => container.querySelectorAll<HTMLElement>(`.${CLS}-row-conflict`)[number - 1]!;
-const numbers = (cell: Element) => Array.from(cell.querySelectorAll(`.${CLS}-line[data-line]`)).map((line) => line.getAttribute("data-line"));
+const numbers = (cell: Element) =>
+	Array.from(cell.querySelectorAll(`.${CLS}-line[data-line]`)).map((line) => line.getAttribute("data-line"));
 
 function untick(box: HTMLInputElement): void {
 	box.checked = !box.checked;
@@ -64,7 +78,9 @@ describe("automatic changes", () => {
 		const box = find<HTMLInputElement>(`input[type="checkbox"]`, row);
 		expect(box.checked).toBe(true);
 		expect(box.getAttribute("aria-label")).toBe("Keep the agent's change");
-		expect(find(`.${CLS}-keep`, row).getAttribute("title")).toContain("the base, the text before either of you changed it");
+		expect(find(`.${CLS}-keep`, row).getAttribute("title")).toContain(
+			"the base, the text before either of you changed it",
+		);
 		const before = merge.resultText();
 		untick(box);
 		expect(merge.resultText()).toBe(before.replace("gamma three!\n", "gamma three\n"));
@@ -146,7 +162,9 @@ describe("orientation", () => {
 		expect(find("kbd", named("Save")).textContent).toBe("Ctrl+Enter");
 		expect(named("Save").getAttribute("aria-keyshortcuts")).toBe("Control+Enter");
 		named("Accept all agent's").click();
-		find("textarea").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true, cancelable: true }));
+		find("textarea").dispatchEvent(
+			new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true, cancelable: true }),
+		);
 		await new Promise((resolve) => setTimeout(resolve, 0));
 		expect(saveMock).toHaveBeenCalledWith(THEIRS, { unresolved: 0 });
 	});
@@ -160,6 +178,8 @@ describe("orientation", () => {
 			"Drop both changes: use the base, the text before either of you changed it",
 		);
 		expect(named("Show base").getAttribute("title")).toContain("the text before either of you changed it");
-		expect(find(`.${CLS}-heading.${CLS}-cell-base`).getAttribute("title")).toContain("the text before either of you changed it");
+		expect(find(`.${CLS}-heading.${CLS}-cell-base`).getAttribute("title")).toContain(
+			"the text before either of you changed it",
+		);
 	});
 });

@@ -33,11 +33,15 @@ afterEach(() => {
 });
 
 function open(overrides: Partial<MergeViewInput> = {}): MergeView {
-	view = new MergeView(container, { notePath: "Projects/Plan.md", agentName: "claude-code", base: BASE, mine: MINE, theirs: THEIRS, ...overrides }, {
-		onSave: saveMock,
-		onCancel: cancelMock,
-		confirm: confirmMock,
-	});
+	view = new MergeView(
+		container,
+		{ notePath: "Projects/Plan.md", agentName: "claude-code", base: BASE, mine: MINE, theirs: THEIRS, ...overrides },
+		{
+			onSave: saveMock,
+			onCancel: cancelMock,
+			confirm: confirmMock,
+		},
+	);
 	return view;
 }
 
@@ -49,7 +53,9 @@ function find<T extends HTMLElement = HTMLElement>(selector: string, scope: Pare
 
 function button(text: string, scope: ParentNode = container): HTMLButtonElement {
 	// By accessible name: a button showing its shortcut is named by its words alone.
-	const match = Array.from(scope.querySelectorAll("button")).find((element) => (element.getAttribute("aria-label") ?? element.textContent) === text);
+	const match = Array.from(scope.querySelectorAll("button")).find(
+		(element) => (element.getAttribute("aria-label") ?? element.textContent) === text,
+	);
 	if (!match) throw new Error(`No button "${text}"`);
 	return match;
 }
@@ -95,7 +101,9 @@ describe("conflicts", () => {
 		const merge = open();
 		const undecided = find<HTMLTextAreaElement>("textarea", conflictRow(1));
 		expect(undecided.value).toBe("");
-		expect(undecided.getAttribute("placeholder")).toBe("Undecided: choose a version above, or type the text you want here.");
+		expect(undecided.getAttribute("placeholder")).toBe(
+			"Undecided: choose a version above, or type the text you want here.",
+		);
 		expect(find(`.${CLS}-conflict-status`, conflictRow(1)).textContent).toBe("Undecided");
 		const results = Array.from(container.querySelectorAll<HTMLTextAreaElement>(`.${CLS}-cell-result textarea`));
 		for (const marker of Object.values(MARKERS)) {
@@ -279,7 +287,11 @@ describe("long notes", () => {
 		const theirs = base.replace("line 150\n", "line 150 agent\n");
 		const merge = open({ base, mine, theirs });
 		const bars = Array.from(container.querySelectorAll(`.${CLS}-collapsed`));
-		expect(bars.map((bar) => find(`.${CLS}-collapsed-text`, bar).textContent)).toEqual(["… 97 unchanged lines", "… 43 unchanged lines", "… 46 unchanged lines"]);
+		expect(bars.map((bar) => find(`.${CLS}-collapsed-text`, bar).textContent)).toEqual([
+			"… 97 unchanged lines",
+			"… 43 unchanged lines",
+			"… 46 unchanged lines",
+		]);
 		expect(bars.every((bar) => bar.querySelector("textarea") === null)).toBe(true);
 		expect(container.querySelectorAll("textarea")).toHaveLength(6);
 		const expand = find<HTMLButtonElement>("button", bars[1] ?? container);
@@ -290,7 +302,9 @@ describe("long notes", () => {
 		const area = document.activeElement as HTMLTextAreaElement;
 		expect(area.tagName).toBe("TEXTAREA");
 		expect(area.value.split("\n")).toHaveLength(43);
-		expect(merge.resultText()).toBe(base.replace("line 100\n", "line 100 mine\n").replace("line 150\n", "line 150 agent\n"));
+		expect(merge.resultText()).toBe(
+			base.replace("line 100\n", "line 100 mine\n").replace("line 150\n", "line 150 agent\n"),
+		);
 	});
 });
 
@@ -308,7 +322,11 @@ describe("base", () => {
 	it("missing is said plainly, and every difference is a conflict without a Base button", () => {
 		const merge = open({ base: null });
 		expect(find(`.${CLS}-no-base`).textContent).toContain("What the agent read is no longer kept");
-		expect(Array.from(container.querySelectorAll("button")).some((element) => element.textContent === "Show base" || element.textContent === "Neither (base)")).toBe(false);
+		expect(
+			Array.from(container.querySelectorAll("button")).some(
+				(element) => element.textContent === "Show base" || element.textContent === "Neither (base)",
+			),
+		).toBe(false);
 		expect(counter()).toBe("3 conflicts · 3 left to decide");
 		button("Accept all agent's").click();
 		expect(merge.resultText()).toBe(THEIRS);
@@ -334,7 +352,12 @@ describe("a save made by another program", () => {
 	it("labels the note now as the program's save and the kept side as what it replaced", () => {
 		open({ agentName: "another program", outside: true });
 		const headings = Array.from(container.querySelectorAll("h3")).map((heading) => heading.textContent);
-		expect(headings).toEqual(["Base: before either change", "The note now (another program's save)", "Result", "Before that save (kept)"]);
+		expect(headings).toEqual([
+			"Base: before either change",
+			"The note now (another program's save)",
+			"Result",
+			"Before that save (kept)",
+		]);
 	});
 });
 
@@ -346,7 +369,8 @@ describe("accessibility and hygiene", () => {
 		}
 		const headings = Array.from(container.querySelectorAll("h3")).map((heading) => heading.textContent);
 		expect(headings).toEqual(["Base: before either change", "Your note", "Result", "Agent (claude-code)"]);
-		for (const area of Array.from(container.querySelectorAll("textarea"))) expect(area.getAttribute("aria-label")).toMatch(/^Result/);
+		for (const area of Array.from(container.querySelectorAll("textarea")))
+			expect(area.getAttribute("aria-label")).toMatch(/^Result/);
 		for (const cell of Array.from(container.querySelectorAll(`.${CLS}-cell`))) {
 			expect(document.getElementById(cell.getAttribute("aria-labelledby") ?? "")).not.toBeNull();
 		}

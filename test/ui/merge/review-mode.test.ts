@@ -37,15 +37,32 @@ afterEach(() => {
 function review(overrides: Partial<MergeViewInput> = {}): MergeView {
 	view = new MergeView(
 		container,
-		{ notePath: "Projects/Plan.md", agentName: "claude", base: NOTE, mine: NOTE, theirs: PROPOSAL, agentWroteAt: "2026-11-21T10:15:00.000Z", backupPath: "Projects/Plan.20261121-101500.bak.md", review: { changedSince: false }, ...overrides },
+		{
+			notePath: "Projects/Plan.md",
+			agentName: "claude",
+			base: NOTE,
+			mine: NOTE,
+			theirs: PROPOSAL,
+			agentWroteAt: "2026-11-21T10:15:00.000Z",
+			backupPath: "Projects/Plan.20261121-101500.bak.md",
+			review: { changedSince: false },
+			...overrides,
+		},
 		{ onSave: saveMock, onCancel: cancelMock, confirm: confirmMock, onReject: rejectMock, openBackup: () => undefined },
 	);
 	return view;
 }
 
 function button(text: string, scope: ParentNode = container): HTMLButtonElement {
-	const match = Array.from(scope.querySelectorAll("button")).find((element) => (element.getAttribute("aria-label") ?? element.textContent) === text);
-	if (!match) throw new Error(`No button "${text}" among ${Array.from(scope.querySelectorAll("button")).map((element) => element.getAttribute("aria-label") ?? element.textContent).join(", ")}`);
+	const match = Array.from(scope.querySelectorAll("button")).find(
+		(element) => (element.getAttribute("aria-label") ?? element.textContent) === text,
+	);
+	if (!match)
+		throw new Error(
+			`No button "${text}" among ${Array.from(scope.querySelectorAll("button"))
+				.map((element) => element.getAttribute("aria-label") ?? element.textContent)
+				.join(", ")}`,
+		);
 	return match;
 }
 
@@ -55,13 +72,24 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("review mode", () => {
 	it("shows the proposal against the note: its wording, the proposal column, and every change already in the result", () => {
 		const merge = review();
-		expect(container.querySelector(`.${CLS}-title`)?.textContent).toContain("Projects/Plan.md · proposal from claude, made ");
+		expect(container.querySelector(`.${CLS}-title`)?.textContent).toContain(
+			"Projects/Plan.md · proposal from claude, made ",
+		);
 		expect(button("Open the proposal (.bak)")).toBeDefined();
-		expect(container.querySelector(`.${CLS}-review-intro`)?.textContent).toBe("claude proposes this change; nothing was written. The result column is what Accept writes: untick a change to leave it out, or edit it.");
-		expect(Array.from(container.querySelectorAll(`.${CLS}-heading`)).map((heading) => heading.textContent)).toEqual(["Base: before either change", "Your note", "Result", "Proposal (claude)"]);
+		expect(container.querySelector(`.${CLS}-review-intro`)?.textContent).toBe(
+			"claude proposes this change; nothing was written. The result column is what Accept writes: untick a change to leave it out, or edit it.",
+		);
+		expect(Array.from(container.querySelectorAll(`.${CLS}-heading`)).map((heading) => heading.textContent)).toEqual([
+			"Base: before either change",
+			"Your note",
+			"Result",
+			"Proposal (claude)",
+		]);
 		expect(container.querySelector(`.${CLS}-counter`)?.textContent).toBe("No conflicts");
 		expect(merge.resultText()).toBe(PROPOSAL);
-		const footer = Array.from(container.querySelectorAll(`.${CLS}-footer button`)).filter(visible).map((element) => element.getAttribute("aria-label") ?? element.textContent);
+		const footer = Array.from(container.querySelectorAll(`.${CLS}-footer button`))
+			.filter(visible)
+			.map((element) => element.getAttribute("aria-label") ?? element.textContent);
 		expect(footer).toEqual(["Cancel", "Reject…", "Edit then accept", "Accept"]);
 		expect(container.querySelector(`.${CLS}-footer .mod-cta`)?.getAttribute("aria-label")).toBe("Accept");
 	});
@@ -91,7 +119,9 @@ describe("review mode", () => {
 		const focused = document.activeElement as HTMLTextAreaElement;
 		expect(focused.closest(`.${CLS}-cell-result`)).not.toBeNull();
 		expect(focused.value).toContain("alpha (agent)");
-		expect(container.querySelector(`.${CLS}-message`)?.textContent).toBe("Edit the result column, then accept. Untick a change to leave it out.");
+		expect(container.querySelector(`.${CLS}-message`)?.textContent).toBe(
+			"Edit the result column, then accept. Untick a change to leave it out.",
+		);
 		focused.value = focused.value.replace("alpha (agent)", "alpha (agent, edited)");
 		focused.dispatchEvent(new Event("input", { bubbles: true }));
 		expect(merge.resultText()).toContain("alpha (agent, edited)");
@@ -126,22 +156,30 @@ describe("review mode", () => {
 		button("Accept").click();
 		await flush();
 		await flush();
-		expect(container.querySelector(`.${CLS}-error`)?.textContent).toBe("Could not accept: This proposal is already rejected.");
+		expect(container.querySelector(`.${CLS}-error`)?.textContent).toBe(
+			"Could not accept: This proposal is already rejected.",
+		);
 	});
 
 	it("accepts with Ctrl+Enter and cancels with Escape, like the merge", async () => {
 		review();
-		container.querySelector(`.${CLS}`)!.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true, cancelable: true }));
+		container
+			.querySelector(`.${CLS}`)!
+			.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true, cancelable: true }));
 		await flush();
 		expect(saveMock).toHaveBeenCalledTimes(1);
-		container.querySelector(`.${CLS}`)!.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+		container
+			.querySelector(`.${CLS}`)!
+			.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
 		expect(cancelMock).toHaveBeenCalled();
 	});
 
 	it("is the three-way merge once the note changed since the proposal, and says so", () => {
 		const mine = "# Plan\n\nalpha (you)\n\nbeta (you)\n\ngamma\n";
 		review({ base: NOTE, mine, review: { changedSince: true } });
-		expect(container.querySelector(`.${CLS}-review-intro`)?.textContent).toContain("The note changed since claude proposed this");
+		expect(container.querySelector(`.${CLS}-review-intro`)?.textContent).toContain(
+			"The note changed since claude proposed this",
+		);
 		expect(container.querySelector(`.${CLS}-counter`)?.textContent).toBe("1 conflict · 1 left to decide");
 		expect(button("Accept merge")).toBeDefined();
 	});
@@ -149,7 +187,9 @@ describe("review mode", () => {
 	it("becomes the three-way merge when the note changes while it is open", () => {
 		const merge = review();
 		merge.rebase("# Plan\n\nalpha\n\nbeta (you)\n\ngamma\n", "The note changed while you were reviewing.");
-		expect(container.querySelector(`.${CLS}-review-intro`)?.textContent).toContain("The note changed since claude proposed this");
+		expect(container.querySelector(`.${CLS}-review-intro`)?.textContent).toContain(
+			"The note changed since claude proposed this",
+		);
 		expect(merge.resultText()).toBe("# Plan\n\nalpha (agent)\n\nbeta (you)\n\ngamma\n\ndelta (agent)\n");
 		expect(button("Accept merge")).toBeDefined();
 	});

@@ -47,7 +47,10 @@ describe("undoing one automatic change", () => {
 
 	it("survives a rebase where its block is unchanged", () => {
 		const state = new MergeState(BASE, MINE, THEIRS);
-		state.undoChange(stableIndex(state, (block) => block.origin === "theirs"), "base");
+		state.undoChange(
+			stableIndex(state, (block) => block.origin === "theirs"),
+			"base",
+		);
 		const report = state.rebase(MINE.replace("delta mine", "delta mine v2"));
 		expect(report.kept).toBe(1);
 		expect(state.resultText()).toContain("\ngamma three\n");
@@ -64,7 +67,11 @@ describe("undoing one automatic change", () => {
 		const state = new MergeState(base, "---\ntags: [x, y]\n---\nbody\n", "---\ntags: [x, z]\n---\nbody\n");
 		const index = stableIndex(state, (block) => block.rule === "tags");
 		const block = state.blockList[index] as StableBlock;
-		expect(sideTexts(block)).toEqual({ base: "---\ntags: [x]\n---\n", mine: "---\ntags: [x, y]\n---\n", theirs: "---\ntags: [x, z]\n---\n" });
+		expect(sideTexts(block)).toEqual({
+			base: "---\ntags: [x]\n---\n",
+			mine: "---\ntags: [x, y]\n---\n",
+			theirs: "---\ntags: [x, z]\n---\n",
+		});
 		expect(state.resultText()).toBe("---\ntags: [x, y, z]\n---\nbody\n");
 		state.undoChange(index, "theirs");
 		expect(state.resultText()).toBe("---\ntags: [x, z]\n---\nbody\n");
@@ -97,10 +104,17 @@ describe("orientation", () => {
 	it("marks every change and conflict on the overview, in order, by kind", () => {
 		const state = new MergeState(BASE, MINE, THEIRS);
 		state.choose(state.conflictIndex(1), "theirs");
-		state.undoChange(stableIndex(state, (block) => block.origin === "theirs"), "base");
+		state.undoChange(
+			stableIndex(state, (block) => block.origin === "theirs"),
+			"base",
+		);
 		const marks = overviewMarks(state, lineStarts(state));
 		expect(marks.map((mark) => mark.kind)).toEqual(["unresolved", "undone", "resolved"]);
-		expect(marks.map((mark) => mark.title)).toEqual(["Conflict 1 of 2: undecided", "Change undone", "Conflict 2 of 2: took the agent's"]);
+		expect(marks.map((mark) => mark.title)).toEqual([
+			"Conflict 1 of 2: undecided",
+			"Change undone",
+			"Conflict 2 of 2: took the agent's",
+		]);
 		const tops = marks.map((mark) => mark.top);
 		expect([...tops].sort((a, b) => a - b)).toEqual(tops);
 		for (const mark of marks) expect(mark.top + mark.height).toBeLessThanOrEqual(100);
