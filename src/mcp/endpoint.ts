@@ -58,14 +58,26 @@ export class McpEndpoint {
 		if (method === "POST") {
 			body = await this.readMessage(request);
 		}
+		// A 2026-07-28 client has no stream to GET and no session to DELETE (2025 clients name their own version).
+		if (method !== "POST" && isModern(request.headers, undefined)) {
+			return jsonRpcError(
+				405,
+				-32000,
+				`Method not allowed: MCP 2026-07-28 has no sessions and no GET stream, so ${method} means nothing here. Send each request as a POST; follow notes with subscriptions/listen.`,
+				{ Allow: "POST" },
+			);
+		}
 		const owner = clientIdOf(agent.key);
 		// 2026-07-28 has no sessions: a modern request is answered on its own, whatever Mcp-Session-Id it carries.
-		if (method === "POST" && isModern(request.headers, body))
+		if (method === "POST" && isModern(request.headers, body)) {
+			// Set now: a subscriptions/listen answer is streamed, not returned.
+			setHeaders(response, cors);
 			return this.modern.answer(request.headers, body, response, {
 				owner,
 				agent: agent.name,
 				toolSet: toolSetOf(request.url),
 			});
+		}
 		const id = headerValue(request, "mcp-session-id");
 		let session: McpSession | null;
 		if (id === undefined) {

@@ -9,11 +9,14 @@ import type { RefusalCode } from "../../core/refusal-codes";
 import { changeTagOf } from "../../core/revision-tokens";
 import { currentFields } from "../../service/stale-facts";
 
+/** What an answer needs of the refused write: its conflict, and the note's revision then, as the agent may see it. */
+export type RefusalView = Pick<RefusedWrite, "conflict" | "currentRevision" | "currentSight">;
+
 export function answerWithPersonOutcome(
 	plain: CallToolResult,
 	person: PersonOutcome,
 	path: string,
-	outcome: RefusedWrite,
+	outcome: RefusalView,
 ): CallToolResult {
 	if (person.kind === "not-asked") return plain;
 	const quoted = JSON.stringify(path);

@@ -9,8 +9,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentNotes, ConflictMerge } from "../../service/agent-notes";
 import type { WriteOutcome } from "../../service/guarded-writer";
-import { choiceForm, type PersonChoice } from "./choice-form";
+import { choiceForm, type ChoiceForm, type PersonChoice } from "./choice-form";
 import type { AgentActor } from "../../service/actor";
+import type { ConflictRecord } from "../../core/conflicts";
 
 export type RefusedWrite = Extract<WriteOutcome, { kind: "refused" }>;
 
@@ -48,26 +49,21 @@ export class PersonAsker {
 	constructor(private readonly deps: AskPersonDeps) {}
 
 	async ask(path: string, outcome: RefusedWrite): Promise<PersonOutcome> {
-		const { refusal, conflict, currentRevision } = outcome;
-		if (refusal.reason !== "stale" || currentRevision === null || !conflict || conflict.status !== "open")
-			return { kind: "not-asked" };
 		const server = this.deps.server();
-		if (!server.server.getClientCapabilities()?.elicitation?.form || !this.deps.listening() || this.asking)
+		if (
+			!askable(outcome) ||
+			!server.server.getClientCapabilities()?.elicitation?.form ||
+			!this.deps.listening() ||
+			this.asking
+		)
 			return { kind: "not-asked" };
 		this.asking = true;
 		try {
-			const merge = await this.deps.notes.conflictMerge(this.deps.actor(), conflict.id, false);
-			if (!merge || merge.sides.theirs === null || merge.sides.mineRevision === null) return { kind: "not-asked" };
-			const form = choiceForm({
-				agent: this.deps.agent(),
-				path,
-				backupPath: conflict.backupPath,
-				canMerge: merge.result.clean,
-				canOpen: this.deps.notes.mergeModal.canOpen(),
-			});
-			const choice = await this.question(server, form);
+			const question = await questionFor(this.deps, path, outcome.conflict!);
+			if (question === null) return { kind: "not-asked" };
+			const choice = await this.question(server, question.form);
 			if (typeof choice !== "string") return choice;
-			return await this.carryOut(conflict.id, choice, merge);
+			return await carryOutChoice(this.deps, question.conflictId, choice, question.merge);
 		} catch (error) {
 			// Whatever went wrong here, the agent still gets its refusal (its content is already kept).
 			this.deps.onError?.(error);
@@ -77,10 +73,7 @@ export class PersonAsker {
 		}
 	}
 
-	private async question(
-		server: McpServer,
-		form: ReturnType<typeof choiceForm>,
-	): Promise<PersonChoice | PersonOutcome> {
+	private async question(server: McpServer, form: ChoiceForm): Promise<PersonChoice | PersonOutcome> {
 		try {
 			const answer = await server.server.elicitInput(
 				{ mode: "form", ...form.params },
@@ -97,25 +90,76 @@ export class PersonAsker {
 			return { kind: "no-answer", why: "failed" };
 		}
 	}
+}
 
-	private async carryOut(id: string, choice: PersonChoice, merge: ConflictMerge): Promise<PersonOutcome> {
-		const { notes } = this.deps;
-		// Settled while the person was choosing (in Obsidian, or by another write): that answer stands.
-		const record = notes.conflict(this.deps.actor(), id);
-		if (!record || record.status !== "open") return { kind: "settled", status: record?.status ?? "gone" };
-		switch (choice) {
-			case "keep":
-				notes.dismissAsPerson(id);
-				return { kind: "kept" };
-			case "open":
-				return notes.mergeModal.open(id) ? { kind: "opened" } : { kind: "no-answer", why: "failed" };
-			case "merge":
-			case "take": {
-				const text = choice === "merge" ? merge.text : merge.sides.theirs!;
-				const saved = await notes.resolveAsPerson(id, text, merge.sides.mineRevision);
-				if (saved.kind === "saved") return { kind: choice === "merge" ? "merged" : "taken", revision: saved.revision };
-				return { kind: "moved-on", choice };
-			}
+/** The question for a refused write, with what it was computed from; null when there is nothing a person could choose. */
+export interface PersonQuestion {
+	conflictId: string;
+	merge: ConflictMerge;
+	form: ChoiceForm;
+}
+
+export type QuestionDeps = Pick<AskPersonDeps, "notes" | "agent" | "actor">;
+
+/** Only a stale write whose conflict is open, over a note that still exists, is put to the person. */
+export function askable(outcome: RefusedWrite): boolean {
+	const { refusal, conflict, currentRevision } = outcome;
+	return (
+		refusal.reason === "stale" &&
+		currentRevision !== null &&
+		conflict !== null &&
+		conflict !== undefined &&
+		conflict.status === "open"
+	);
+}
+
+/**
+ * What to ask about the open conflict of a refused write (both eras ask the same question, so the choices mean the
+ * same); null when the agent's side is gone or the note no longer exists.
+ */
+export async function questionFor(
+	deps: QuestionDeps,
+	path: string,
+	conflict: Pick<ConflictRecord, "id" | "backupPath">,
+): Promise<PersonQuestion | null> {
+	const merge = await deps.notes.conflictMerge(deps.actor(), conflict.id, false);
+	if (!merge || merge.sides.theirs === null || merge.sides.mineRevision === null) return null;
+	const form = choiceForm({
+		agent: deps.agent(),
+		path,
+		backupPath: conflict.backupPath,
+		canMerge: merge.result.clean,
+		canOpen: deps.notes.mergeModal.canOpen(),
+	});
+	return { conflictId: conflict.id, merge, form };
+}
+
+/**
+ * The person's choice carried out through the guarded writer, as the person, replacing exactly the revision `merge`
+ * was computed against: a note that moved on meanwhile is never overwritten.
+ */
+export async function carryOutChoice(
+	deps: Pick<AskPersonDeps, "notes" | "actor">,
+	id: string,
+	choice: PersonChoice,
+	merge: ConflictMerge,
+): Promise<PersonOutcome> {
+	const { notes } = deps;
+	// Settled while the person was choosing (in Obsidian, or by another write): that answer stands.
+	const record = notes.conflict(deps.actor(), id);
+	if (!record || record.status !== "open") return { kind: "settled", status: record?.status ?? "gone" };
+	switch (choice) {
+		case "keep":
+			notes.dismissAsPerson(id);
+			return { kind: "kept" };
+		case "open":
+			return notes.mergeModal.open(id) ? { kind: "opened" } : { kind: "no-answer", why: "failed" };
+		case "merge":
+		case "take": {
+			const text = choice === "merge" ? merge.text : merge.sides.theirs!;
+			const saved = await notes.resolveAsPerson(id, text, merge.sides.mineRevision);
+			if (saved.kind === "saved") return { kind: choice === "merge" ? "merged" : "taken", revision: saved.revision };
+			return { kind: "moved-on", choice };
 		}
 	}
 }

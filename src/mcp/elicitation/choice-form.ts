@@ -18,6 +18,8 @@ export interface ChoiceFacts {
 
 export interface ChoiceForm {
 	params: Omit<ElicitRequestFormParams, "mode">;
+	/** What was offered, in the order shown. */
+	choices: PersonChoice[];
 	/** The choice in an accepted answer, if it is one that was offered. */
 	choiceOf(content: Record<string, unknown> | undefined): PersonChoice | null;
 }
@@ -46,6 +48,7 @@ export function choiceForm(facts: ChoiceFacts): ChoiceForm {
 				required: ["choice"],
 			},
 		},
+		choices: options.map((option) => option.const),
 		choiceOf(content) {
 			const choice = content?.choice;
 			return options.find((option) => option.const === choice)?.const ?? null;

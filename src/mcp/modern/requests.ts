@@ -16,9 +16,13 @@ import { createMcpServer, INSTRUCTIONS, VERSION } from "../tools";
 import { LRA_INSTRUCTIONS } from "../lra";
 import { listedTools, listOnly, type ToolSet } from "../tool-visibility";
 import { CACHE_HINTS } from "./cache-hints";
+import { elicitsForms, PersonQuestions, QuestionCatcher, type Asking } from "./ask-person";
 import { OneRequestTransport } from "./in-process";
+import { ModernListens } from "./listen";
+import { RequestStates } from "./request-state";
 import {
 	checkModern,
+	INVALID_PARAMS,
 	META_SERVER_INFO,
 	METHOD_NOT_FOUND,
 	SUPPORTED_VERSIONS,
@@ -48,18 +52,26 @@ export class ModernRequests {
 	/** Servers answering a request now, so closing the endpoint closes them too. */
 	private readonly live = new Set<McpServer>();
 
+	private readonly questions: PersonQuestions;
+	readonly listens = new ModernListens();
+
 	constructor(
 		private readonly notes: AgentNotes,
 		private readonly onError?: (error: unknown) => void,
-	) {}
+	) {
+		this.questions = new PersonQuestions(new RequestStates(notes.now));
+	}
 
-	async answer(headers: Headers, body: unknown, response: ServerResponse, caller: Caller): Promise<ApiResponse> {
+	/** Null when the answer was streamed on `response` (subscriptions/listen). */
+	async answer(headers: Headers, body: unknown, response: ServerResponse, caller: Caller): Promise<ApiResponse | null> {
 		const checked = checkModern(headers, body);
 		if (!checked.ok) return refusal(checked.refusal);
 		const { request } = checked;
 		// A notification asks for no answer; the core protocol defines none a client sends over HTTP.
 		if (!isRequest(body)) return { status: 202 };
 		if (request.method === "server/discover") return complete(request, this.discover(caller.toolSet));
+		const asking = this.asking(caller);
+		if (request.method === "subscriptions/listen") return this.listens.listen(request, response, asking);
 		if (!SERVED_BY_TOOLS_AND_RESOURCES.has(request.method)) {
 			return refusal({
 				status: 404,
@@ -68,12 +80,28 @@ export class ModernRequests {
 				id: request.id,
 			});
 		}
-		const answer = await this.forward(request, response, caller);
+		if (request.method === "tools/call" && ("requestState" in request.params || "inputResponses" in request.params))
+			return this.retry(request, asking);
+		// Only a client that declared form elicitation may be sent a question (2026-07-28's MRTR).
+		const catcher =
+			request.method === "tools/call" && elicitsForms(request.clientCapabilities) ? new QuestionCatcher(asking) : null;
+		const answer = await this.forward(request, response, caller, asking, catcher);
 		if ("error" in answer) return json(200, answer as unknown as JsonValue);
+		if (catcher?.caught)
+			return answerWith(
+				request,
+				this.questions.inputRequired(
+					catcher.caught,
+					caller.owner,
+					String(request.params.name),
+					request.params.arguments ?? {},
+				),
+			);
 		return complete(request, (answer as { result: Record<string, unknown> }).result);
 	}
 
 	async closeAll(): Promise<void> {
+		this.listens.closeAll();
 		await Promise.all([...this.live].map((server) => this.close(server)));
 	}
 
@@ -84,17 +112,62 @@ export class ModernRequests {
 	private discover(toolSet: ToolSet): Record<string, unknown> {
 		return {
 			supportedVersions: [...SUPPORTED_VERSIONS],
-			capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+			// subscribe: notes can be followed with subscriptions/listen (resourceSubscriptions).
+			capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
 			instructions: toolSet === "lra" ? LRA_INSTRUCTIONS : INSTRUCTIONS,
 		};
 	}
 
 	/** The request answered by a server made for it and closed with it (or when the client goes away first). */
-	private async forward(request: ModernRequest, response: ServerResponse, caller: Caller): Promise<JSONRPCMessage> {
-		const { owner, agent, toolSet } = caller;
+	private asking({ owner, agent }: Caller): Asking {
 		// No client id in the actor: nothing read is remembered, so a tokenless replace is refused, never held to a read.
-		const actor = () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent));
-		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError }, toolSet);
+		return {
+			notes: this.notes,
+			owner,
+			agent: () => agent,
+			actor: () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent)),
+		};
+	}
+
+	/** A retry with the person's answer: carried out here, never run as a new call (which would be refused again). */
+	private async retry(request: ModernRequest, asking: Asking): Promise<ApiResponse> {
+		if (!("requestState" in request.params)) {
+			return json(200, {
+				jsonrpc: "2.0",
+				id: request.id,
+				error: {
+					code: INVALID_PARAMS,
+					message:
+						"Invalid params: inputResponses without requestState; nothing was written. Send inputResponses only with the requestState of the InputRequiredResult they answer.",
+				},
+			});
+		}
+		const answer = await this.questions.retry(request.params, asking);
+		if (answer.kind === "refused")
+			return json(200, { jsonrpc: "2.0", id: request.id, error: { code: INVALID_PARAMS, message: answer.message } });
+		if (answer.kind === "input-required") return answerWith(request, answer.result);
+		return complete(request, answer.result);
+	}
+
+	private async forward(
+		request: ModernRequest,
+		response: ServerResponse,
+		caller: Caller,
+		asking: Asking,
+		catcher: QuestionCatcher | null,
+	): Promise<JSONRPCMessage> {
+		const { owner, toolSet } = caller;
+		const actor = asking.actor;
+		const server = createMcpServer(
+			{
+				notes: this.notes,
+				actor,
+				key: owner,
+				onError: this.onError,
+				...(catcher ? { askPerson: catcher.askPerson } : {}),
+			},
+			toolSet,
+		);
 		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
 		const transport = new OneRequestTransport();
 		listOnly(transport, listedTools(toolSet, this.notes, actor));
@@ -117,6 +190,15 @@ export class ModernRequests {
 		if (!this.live.delete(server)) return;
 		await server.close().catch((error: unknown) => this.onError?.(error));
 	}
+}
+
+/** A result as it is (an InputRequiredResult carries its own resultType), with who answered. */
+function answerWith(request: ModernRequest, result: Record<string, unknown>): ApiResponse {
+	return json(200, {
+		jsonrpc: "2.0",
+		id: request.id,
+		result: { ...result, _meta: { [META_SERVER_INFO]: SERVER_INFO } },
+	});
 }
 
 /** A complete result: resultType, who answered, and the cache hints of the methods that carry them. */

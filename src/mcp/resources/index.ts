@@ -96,7 +96,8 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 	};
 }
 
-function subscribable(notes: AgentNotes, uri: string): string {
+/** The note a URI names, when it may be subscribed to (an McpError, InvalidParams, saying why not). */
+export function subscribable(notes: AgentNotes, uri: string): string {
 	const target = parseResourceUri(uri);
 	if (target.kind !== "note") {
 		throw new McpError(

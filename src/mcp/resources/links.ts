@@ -6,7 +6,10 @@ import type { ResourceLink } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { conflictUri, noteMimeType, noteUri } from "./uris";
 
-export function refusalLinks(path: string, outcome: Extract<WriteOutcome, { kind: "refused" }>): ResourceLink[] {
+export function refusalLinks(
+	path: string,
+	outcome: Pick<Extract<WriteOutcome, { kind: "refused" }>, "conflict" | "currentRevision">,
+): ResourceLink[] {
 	const { conflict, currentRevision } = outcome;
 	if (!conflict) return [];
 	const links: ResourceLink[] = [];

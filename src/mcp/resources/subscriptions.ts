@@ -16,6 +16,8 @@ export interface SubscriptionDeps {
 	/** Sends notifications/resources/updated for `uri`. */
 	send: (uri: string) => Promise<void>;
 	max?: number;
+	/** Whether a change was made by this subscriber itself (default: by the actor's own client, i.e. its session). */
+	ownChange?: (change: NoteChange) => boolean;
 }
 
 export class NoteSubscriptions {
@@ -65,8 +67,9 @@ export class NoteSubscriptions {
 
 	private changed(change: NoteChange): void {
 		if (!this.known.has(change.path)) return;
-		const own =
-			change.by?.kind === "agent" && change.by.client !== undefined && change.by.client === this.deps.actor().client;
+		const own = this.deps.ownChange
+			? this.deps.ownChange(change)
+			: change.by?.kind === "agent" && change.by.client !== undefined && change.by.client === this.deps.actor().client;
 		const news = this.known.get(change.path) !== change.revision;
 		this.known.set(change.path, change.revision);
 		if (own || !news) return;

@@ -2,6 +2,7 @@
  * A 2026-07-28 client on the raw wire: every request a POST with its `_meta` and the headers that mirror it, so tests
  * can send exactly what a conforming client sends, and then break one thing at a time.
  */
+import { request as httpRequest } from "http";
 import { call, type CallResult } from "../../helpers/http-client";
 import { TEST_KEY } from "../../helpers/headless-harness";
 
@@ -108,4 +109,90 @@ export async function modernTool(
 		structured: result.structuredContent,
 		details: result.isError && texts[1] !== undefined ? (JSON.parse(texts[1]) as Record<string, unknown>) : undefined,
 	};
+}
+
+export interface ListenStream {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	/** Every SSE message so far (a refused listen: its one JSON body). */
+	messages: Record<string, unknown>[];
+	/** Resolves with the `count`th message (1-based) once it has arrived. */
+	message(count: number): Promise<Record<string, unknown>>;
+	/** Resolves once the server ended the stream. */
+	ended: Promise<void>;
+	/** The client goes away. */
+	close(): void;
+}
+
+/** A subscriptions/listen POST held open, its SSE messages parsed as they come. */
+export function modernListen(
+	port: number,
+	uris: string[],
+	options: { key?: string; id?: number | string; notifications?: Record<string, unknown> } = {},
+): Promise<ListenStream> {
+	const params = { notifications: options.notifications ?? { resourceSubscriptions: uris } };
+	const body = JSON.stringify({
+		jsonrpc: "2.0",
+		id: options.id ?? nextId++,
+		method: "subscriptions/listen",
+		params: { ...params, _meta: MODERN_META },
+	});
+	return new Promise((resolve, reject) => {
+		const request = httpRequest(
+			{
+				host: "127.0.0.1",
+				port,
+				path: "/mcp",
+				method: "POST",
+				agent: false,
+				headers: modernHeaders("subscriptions/listen", params, options.key),
+			},
+			(response) => {
+				const messages: Record<string, unknown>[] = [];
+				const waiting: { count: number; resolve: (message: Record<string, unknown>) => void }[] = [];
+				let buffer = "";
+				const take = (message: Record<string, unknown>) => {
+					messages.push(message);
+					for (const wait of waiting.filter((entry) => entry.count === messages.length)) wait.resolve(message);
+				};
+				const ended = new Promise<void>((done) => {
+					response.on("end", done);
+					response.on("close", done);
+				});
+				// The client closing its own stream is not a failure.
+				response.on("error", () => undefined);
+				response.setEncoding("utf8");
+				const streaming = String(response.headers["content-type"]).startsWith("text/event-stream");
+				response.on("data", (chunk: string) => {
+					buffer += chunk;
+					if (!streaming) return;
+					let cut: number;
+					while ((cut = buffer.indexOf("\n\n")) >= 0) {
+						const event = buffer.slice(0, cut);
+						buffer = buffer.slice(cut + 2);
+						const data = event
+							.split("\n")
+							.filter((line) => line.startsWith("data: "))
+							.map((line) => line.slice(6))
+							.join("\n");
+						if (data) take(JSON.parse(data) as Record<string, unknown>);
+					}
+				});
+				if (!streaming) response.on("end", () => take(JSON.parse(buffer) as Record<string, unknown>));
+				resolve({
+					status: response.statusCode ?? 0,
+					headers: response.headers,
+					messages,
+					message: (count) =>
+						messages.length >= count
+							? Promise.resolve(messages[count - 1]!)
+							: new Promise((found) => waiting.push({ count, resolve: found })),
+					ended,
+					close: () => request.destroy(),
+				});
+			},
+		);
+		request.on("error", reject);
+		request.end(body);
+	});
 }

@@ -177,6 +177,30 @@ describe.each(SUBJECT_NAMES)("MCP 2026-07-28 over the %s gateway", (name) => {
 		await session.close();
 	});
 
+	it("answers a 2026-07-28 GET or DELETE with 405 (no stream, no session), while a 2025 session's still work", async () => {
+		for (const method of ["GET", "DELETE"]) {
+			const answer = await call(s.port, "/mcp", {
+				method,
+				headers: { Authorization: `Bearer ${TEST_KEY}`, Accept: "text/event-stream", "MCP-Protocol-Version": MODERN },
+			});
+			expect(answer.status, method).toBe(405);
+			expect(answer.headers.allow, method).toBe("POST");
+			expect(answer.json<{ error: { message: string } }>().error.message, method).toContain("subscriptions/listen");
+		}
+		const session = await connect(s.port, TEST_KEY);
+		const sessionId = session.transport.sessionId!;
+		const ended = await call(s.port, "/mcp", {
+			method: "DELETE",
+			headers: {
+				Authorization: `Bearer ${TEST_KEY}`,
+				"Mcp-Session-Id": sessionId,
+				"MCP-Protocol-Version": "2025-11-25",
+			},
+		});
+		expect(ended.status).toBe(200);
+		await session.close();
+	});
+
 	it("serves the Local REST API's tool set at /mcp/lra and the names a header cannot carry plainly", async () => {
 		const answer = await modern(s.port, "tools/list", {}, { path: "/mcp/lra" });
 		expect((answer.result!.tools as { name: string }[]).map((tool) => tool.name)).not.toContain("write_note");
