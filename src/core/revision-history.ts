@@ -47,7 +47,7 @@ export interface NoteHistory {
 	entries: RevisionEntry[];
 	deletedAt?: number;
 	/**
-	 * The file's identity (the gateway's NoteIdentity key: device, inode, size, times) when its latest revision was
+	 * The file's identity (VaultGateway.identity's key: device, inode, size, times) when its latest revision was
 	 * read from it, recorded only for a file that had settled by then: while the file still has it, a start-up may
 	 * trust the latest revision without reading the note again (git's index, racily clean files re-read).
 	 */

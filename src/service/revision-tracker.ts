@@ -212,7 +212,7 @@ export class RevisionTracker {
 		const recorded = history.identityOf(path);
 		if (recorded === undefined || history.latest(path) === undefined || !gateway.identity) return false;
 		const now = await gateway.identity(path).catch(() => null);
-		return now !== null && now.key === recorded;
+		return now === recorded;
 	}
 
 	/** Waits for coalesced changes to be processed (tests, shutdown). */

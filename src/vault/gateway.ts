@@ -21,12 +21,6 @@ export interface NoteSnapshot {
 	identity?: string;
 }
 
-/** What a stat of a note tells without reading it: an identity key that any change to the file changes, and its mtime. */
-export interface NoteIdentity {
-	key: string;
-	mtime: number;
-}
-
 export interface FolderEntry {
 	/** Vault-relative path; folders end in "/". */
 	path: string;
@@ -163,10 +157,11 @@ export interface VaultGateway {
 	 */
 	openInEditor?(path: string): boolean;
 	/**
-	 * The note's identity now, from a stat alone (null: no such note). Equal to a snapshot's `identity` exactly while
-	 * the file is unchanged since that read. Absent: the gateway cannot tell, and every start-up reads every note.
+	 * The note's identity now, from a stat alone (null: no such note): a key that any change to the file changes, equal
+	 * to a snapshot's `identity` exactly while the file is unchanged since that read. Absent: the gateway cannot tell,
+	 * and every start-up reads every note.
 	 */
-	identity?(path: string): Promise<NoteIdentity | null>;
+	identity?(path: string): Promise<string | null>;
 
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;

@@ -14,7 +14,6 @@ import type {
 	MovePlan,
 	MutationOutcome,
 	MutationPlan,
-	NoteIdentity,
 	NoteSnapshot,
 	NoteStat,
 	VaultChange,
@@ -207,11 +206,11 @@ export class NodeFsGateway implements VaultGateway {
 		return listNotesUnder(this.root, extensions);
 	}
 
-	async identity(path: string): Promise<NoteIdentity | null> {
+	async identity(path: string): Promise<string | null> {
 		// A direct stat (a few microseconds) rather than a round trip through the thread pool: a start-up asks this of
 		// every note, and the pool's round trip was most of that start's cost.
 		const stats = statSync(join(this.root, path), { bigint: true, throwIfNoEntry: false });
-		return stats?.isFile() ? { key: identityKeyOf(stats), mtime: Number(stats.mtimeNs / 1_000_000n) } : null;
+		return stats?.isFile() ? identityKeyOf(stats) : null;
 	}
 
 	async stat(path: string): Promise<NoteStat | null> {

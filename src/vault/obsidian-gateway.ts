@@ -16,7 +16,6 @@ import type {
 	MovePlan,
 	MutationOutcome,
 	MutationPlan,
-	NoteIdentity,
 	NoteSnapshot,
 	NoteStat,
 	OutsideSaveKeeper,
@@ -75,13 +74,11 @@ export class ObsidianGateway implements VaultGateway {
 		if (content === null) return null;
 		// The file's identity comes only with its own text, read from a file that had settled and did not change meanwhile.
 		const settled =
-			!view &&
-			before.key === identityOfFile(file).key &&
-			Date.now() - Math.max(file.stat.mtime, file.stat.ctime) >= SETTLED_MS;
-		return { path: file.path, content, stat: toStat(file), ...(settled ? { identity: before.key } : {}) };
+			!view && before === identityOfFile(file) && Date.now() - Math.max(file.stat.mtime, file.stat.ctime) >= SETTLED_MS;
+		return { path: file.path, content, stat: toStat(file), ...(settled ? { identity: before } : {}) };
 	}
 
-	async identity(path: string): Promise<NoteIdentity | null> {
+	async identity(path: string): Promise<string | null> {
 		const file = this.app.vault.getFileByPath(normalizePath(path));
 		return file ? identityOfFile(file) : null;
 	}
@@ -292,8 +289,8 @@ export class ObsidianGateway implements VaultGateway {
  * A note's identity from what Obsidian knows of its file (its size and times, to the millisecond), which its own
  * file watcher keeps current: no disk access.
  */
-function identityOfFile(file: TFile): NoteIdentity {
-	return { key: `${file.stat.size}:${file.stat.mtime}:${file.stat.ctime}`, mtime: file.stat.mtime };
+function identityOfFile(file: TFile): string {
+	return `${file.stat.size}:${file.stat.mtime}:${file.stat.ctime}`;
 }
 
 /**

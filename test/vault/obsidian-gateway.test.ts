@@ -34,15 +34,15 @@ describe("ObsidianGateway", () => {
 			vi.setSystemTime(Date.now() + 10_000);
 			const read = await gateway.read("n.md");
 			expect(read?.identity).toBeDefined();
-			expect((await gateway.identity("n.md"))?.key).toBe(read?.identity);
+			expect(await gateway.identity("n.md")).toBe(read?.identity);
 			app.openEditor("n.md");
 			expect((await gateway.read("n.md"))?.identity).toBeUndefined();
 		} finally {
 			vi.useRealTimers();
 		}
-		const before = (await gateway.identity("n.md"))?.key;
+		const before = await gateway.identity("n.md");
 		await app.vault.modify(app.vault.getFileByPath("n.md")!, "start, and more\n");
-		expect((await gateway.identity("n.md"))?.key).not.toBe(before);
+		expect(await gateway.identity("n.md")).not.toBe(before);
 		expect(await gateway.identity("missing.md")).toBeNull();
 	});
 
