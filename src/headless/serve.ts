@@ -105,11 +105,11 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 				const kept = record.backupPath ? `kept in ${record.backupPath}` : "could NOT be kept";
 				if (record.source === "outside")
 					say(
-						`[${record.time}] another program saved ${record.path} without ${OUTSIDE[record.reason] ?? "what was there"}; that text is ${kept}`,
+						`[${record.time}] another program saved ${record.path} without ${LOGGED[record.reason]}; that text is ${kept}`,
 					);
 				else
 					say(
-						`[${record.time}] refused ${REFUSALS[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`,
+						`[${record.time}] refused ${LOGGED[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`,
 					);
 			});
 			announceProposals(guard, folder);
@@ -182,21 +182,15 @@ function shellWord(text: string): string {
 	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** How the log says what a save made outside dropped. */
-const OUTSIDE: Partial<Record<ConflictReason, string>> = {
-	"outside-save": "the changes saved before it",
-	"outside-over-typing": "the typing in the open editor",
-};
-
-/** How the log names each kind of refused write. */
-const REFUSALS: Record<ConflictReason, string> = {
+/** How the log names each conflict: the write refused, or (a save made outside) what the save went without. */
+const LOGGED: Record<ConflictReason, string> = {
 	stale: "a stale write",
 	exists: "a write over an existing note",
 	"read-expired": "a write based on an expired read",
 	"content-loss": "a write that would have erased most of the note",
 	"note-in-use": "a write to a note being edited",
-	"outside-save": "no write (another program's save)",
-	"outside-over-typing": "no write (another program's save)",
+	"outside-save": "the changes saved before it",
+	"outside-over-typing": "the typing in the open editor",
 };
 
 /**
