@@ -12,7 +12,7 @@ import { parseEntityTagCondition, revisionOf } from "../src/core/revision";
 import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
 import { hugeNoteText, makeVault } from "./vault-fixture";
-import { agentActor } from "../src/service/actor";
+import { agentActor } from "../src/service/notes/actor";
 
 export interface MainThreadFigures {
 	/** Longest single block, in milliseconds, during the stale write and its merge preview. */

@@ -11,7 +11,7 @@ import { openFolder, openFolderGuard } from "../src/headless/folder-guard";
 import { DEFAULT_SETTINGS } from "../src/settings";
 import { BENCH_KEY } from "./servers";
 import { makeVault } from "./vault-fixture";
-import { PERSON } from "../src/service/actor";
+import { PERSON } from "../src/service/notes/actor";
 
 export const SEARCH_NOTES = 10_000;
 const ROUNDS = 5;

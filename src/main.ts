@@ -2,9 +2,9 @@
 import { apiVersion, Notice, normalizePath, Plugin } from "obsidian";
 import { yieldVia } from "./core/steps";
 import type { Timers } from "./core/timers";
-import { openRevisionGuard, type RevisionGuard } from "./service/revision-guard";
+import { openRevisionGuard, type RevisionGuard } from "./host/revision-guard";
 import { NEW_INSTALL_BACKUP_FOLDER, withDefaults, type AgentKey, type RevisionGuardSettings } from "./settings";
-import type { ScopeSummary } from "./service/scope-summary";
+import type { ScopeSummary } from "./service/scopes/scope-summary";
 import { ConflictUi } from "./ui/conflict-ui";
 import { RevisionGuardSettingTab } from "./ui/settings-tab";
 import { ConflictStatusBar } from "./ui/status-bar";

@@ -6,8 +6,8 @@
 import { validateVaultPath } from "../core/path";
 import type { RefusalCode } from "../core/refusal-codes";
 import type { EntityTagCondition } from "../core/revision";
-import { agentActor, type AgentActor } from "../service/actor";
-import type { AgentNotes } from "../service/agent-notes";
+import { agentActor, type AgentActor } from "../service/notes/actor";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import { badArgument, COMMAND_PREFIX, fail } from "./answer";
 
 /** What a handler receives: Obsidian's CliData, a string for each argument given. */

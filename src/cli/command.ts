@@ -1,5 +1,5 @@
 /** What one CLI command is: its name, its help text and arguments (as `obsidian help` shows them), and its handler. */
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import type { CliAnswer, CliError } from "./answer";
 import type { Arguments } from "./args";
 

@@ -5,11 +5,11 @@
  * a conflict: the record and the .bak are the person's to settle. A write of the agent's that lands on the revision
  * the conflict was refused against resolves it.
  */
-import { conflictForAgents } from "../service/conflict-view";
+import { conflictForAgents } from "../service/conflicts/conflict-view";
 import { revisionField } from "../core/revision-tokens";
 import type { ConflictStatus } from "../core/conflicts";
 import { headOfText } from "../core/diff/page";
-import { diffCapBytes } from "../service/diff-pages";
+import { diffCapBytes } from "../service/history/diff-pages";
 import { commandLine, fail, ok } from "./answer";
 import { AGENT_FLAG, type CliCommand } from "./command";
 import { writeAnswer } from "./outcome";

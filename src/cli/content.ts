@@ -9,7 +9,7 @@
 import { constants, promises as fs } from "fs";
 import { isAbsolute } from "path";
 import { utf8Length } from "../core/utf8";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import { badArgument, fail } from "./answer";
 import type { Arguments } from "./args";
 

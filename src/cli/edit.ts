@@ -13,7 +13,7 @@ import {
 	type PatchTargetType,
 } from "../core/patch";
 import { algebraError } from "../core/patch-algebra";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import { badArgument, commandLine, fail } from "./answer";
 import type { Arguments } from "./args";
 import { AGENT_FLAG, CONTENT_FLAGS, PATH_FLAG, REVISION_FLAG, type CliCommand } from "./command";

@@ -3,11 +3,11 @@
  * (the .bak and the conflict), what changed meanwhile (the same bounded diff a REST 412 carries), and the command to
  * run next.
  */
-import type { WriteOutcome } from "../service/guarded-writer";
+import type { WriteOutcome } from "../service/write/guarded-writer";
 import { inapplicableCode, refusalCode } from "../core/refusal-codes";
 import { revisionField } from "../core/revision-tokens";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../core/scope-refusal";
-import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../service/stale-facts";
+import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../service/refusals/stale-facts";
 import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answer";
 
 /** The commands that write, each with what "retry" means for it. */

@@ -6,7 +6,7 @@
  * gets a JSON "not-ready" answer rather than "unknown command" (which could send it to the unguarded commands).
  */
 import { requireApiVersion, type Plugin } from "obsidian";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import { COMMAND_PREFIX } from "./answer";
 import { CLI_COMMANDS } from "./commands";
 import { runCliCommand } from "./run";

@@ -3,8 +3,8 @@
  * path, a note that is not UTF-8, or anything unexpected, which is reported to the host and answered without
  * internals). A handler never throws to Obsidian: the agent always gets one JSON object.
  */
-import type { AgentNotes } from "../service/agent-notes";
-import { vaultRefusalOf } from "../service/vault-refusals";
+import type { AgentNotes } from "../service/notes/agent-notes";
+import { vaultRefusalOf } from "../service/refusals/vault-refusals";
 import { answerText, CliFailure, failure, type CliError } from "./answer";
 import { Arguments, type CliArguments } from "./args";
 import type { CliCommand } from "./command";

@@ -9,7 +9,8 @@
  * snapshot, and the log's sequence numbers make a compaction between the two reads lose nothing.
  */
 import { join } from "path";
-import { ConflictLog, type ConflictRecord, type ConflictStatus } from "../core/conflicts";
+import { type ConflictRecord, type ConflictStatus } from "../core/conflicts";
+import { ConflictLog } from "../service/stores/conflict-log";
 import { holderRecord } from "../host/running-marker";
 import {
 	CONFLICT_FILES,
@@ -17,7 +18,7 @@ import {
 	loadConflicts,
 	type JournalFiles,
 	type SavedConflicts,
-} from "../service/conflict-journal";
+} from "../service/conflicts/conflict-journal";
 import type { StateStorage } from "../vault/gateway";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { commandFolder, splitCommandArgs, vaultOption } from "./command-args";

@@ -4,13 +4,13 @@
  * and HTML rendered by markdown-it.
  */
 import { basename, join } from "path";
-import { openRevisionGuard, type RevisionGuard, type RevisionGuardOptions } from "../service/revision-guard";
+import { openRevisionGuard, type RevisionGuard, type RevisionGuardOptions } from "../host/revision-guard";
 import type { RevisionGuardSettings } from "../settings";
 import { PackedBlobStorage } from "../vault/base-pack";
 import { NodeFsGateway } from "../vault/node-fs-gateway";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { nodeTimers } from "./node-timers";
-import { ParsedNoteIndex } from "../service/parsed-note-index";
+import { ParsedNoteIndex } from "../service/search/parsed-note-index";
 import { yieldVia } from "../core/steps";
 import { renderMarkdown } from "./markdown-html";
 

@@ -7,7 +7,7 @@
 import { unwatchFile, watchFile, type Stats } from "fs";
 import { readFile } from "fs/promises";
 import { withDefaults, type AgentKey, type RevisionGuardSettings } from "../settings";
-import { scopeProblems } from "../service/key-scopes";
+import { scopeProblems } from "../service/scopes/key-scopes";
 import { withCliKey } from "./host-settings";
 
 const POLL_MS = 500;

@@ -8,7 +8,7 @@ import { join, resolve } from "path";
 import type { ConflictReason } from "../core/conflicts";
 import { holderRecord } from "../host/running-marker";
 import { startHost } from "../host/start-host";
-import type { RevisionGuard } from "../service/revision-guard";
+import type { RevisionGuard } from "../host/revision-guard";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { recoverTempFiles } from "../vault/temp-recovery";
 import type { ServeArgs } from "./args";
@@ -20,7 +20,7 @@ import { loadHostSettings, peekBindAddress, saveHostSettings, SETTINGS_FILE } fr
 import { followKeys } from "./key-reload";
 import { holdPort, portInUse, type HeldPort } from "./port-hold";
 import { pickSampleNote, welcomeText } from "./welcome";
-import { scopeProblems } from "../service/key-scopes";
+import { scopeProblems } from "../service/scopes/key-scopes";
 import { scopeRefusal } from "./scope-refusal";
 
 export async function serve(args: ServeArgs): Promise<void> {

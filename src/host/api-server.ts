@@ -7,7 +7,7 @@ import { ApiServer, type ApiServerOptions } from "../http/server";
 import type { Route } from "../http/router";
 import { mcpMount } from "../mcp/mount";
 import { MCP_ROUTE } from "../mcp/route";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 
 /** Every route a host serves, /mcp included (the OpenAPI document lists them all). */
 export const HOST_ROUTES: readonly Route[] = [...ROUTES, MCP_ROUTE];

@@ -5,8 +5,8 @@
  * differs: how it opens its vault, saves its settings and tells the person things.
  */
 import { ApiListener } from "../http/listener";
-import type { RevisionGuard } from "../service/revision-guard";
-import type { ReconcileReport } from "../service/revision-tracker";
+import type { RevisionGuard } from "./revision-guard";
+import type { ReconcileReport } from "../service/revisions/revision-tracker";
 import type { AgentKey, RevisionGuardSettings } from "../settings";
 import { createApiServer } from "./api-server";
 import { addFirstKey } from "./first-key";

@@ -2,7 +2,7 @@
  * The one place where what went wrong inside a request becomes its answer: a thrown Problem (a bad path, body or
  * id), or a gateway's refusal of a path or of a note's bytes. Anything else is left to the server's 500.
  */
-import { vaultRefusalOf } from "../service/vault-refusals";
+import { vaultRefusalOf } from "../service/refusals/vault-refusals";
 import { problem, Problem } from "./problems";
 import type { ApiResponse } from "./response";
 

@@ -1,7 +1,7 @@
 /** What a handler is given for one request: the parsed request, the caller, the service, and lazy body and signal. */
 import type { IncomingMessage, ServerResponse } from "http";
-import { agentActor } from "../service/actor";
-import type { AgentNotes } from "../service/agent-notes";
+import { agentActor } from "../service/notes/actor";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import type { AgentKey } from "../settings";
 import type { KeyScope } from "../core/key-scope";
 import { bodyTextOrRefuse } from "./body";

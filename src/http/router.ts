@@ -3,8 +3,8 @@
  * which route is chosen; handlers decode their path segment exactly once through the core path validator.
  */
 import type { IncomingHttpHeaders } from "http";
-import type { AgentActor } from "../service/actor";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentActor } from "../service/notes/actor";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import type { AgentKey } from "../settings";
 import type { ApiResponse } from "./response";
 

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo, Socket } from "net";
 import type { Duplex } from "stream";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import { answerProblems } from "./answer-problems";
 import type { Mount } from "./mount";
 import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";

@@ -5,7 +5,7 @@
  * write) rather than to the read both were based on.
  */
 import { validateVaultPath, type PathPolicy } from "../core/path";
-import type { HeldRead } from "../core/read-ledger";
+import type { HeldRead } from "../service/stores/read-ledger";
 
 /** The tools whose missing revision stands for the session's last read (appends and edits need none). */
 const HELD_TOOLS: ReadonlySet<string> = new Set(["write_note", "patch_note", "delete_note", "move_note"]);

@@ -3,7 +3,7 @@
  * bundle), is loaded on the first /mcp request, so Obsidian does not pay for evaluating it at every start.
  */
 import type { Mount } from "../http/mount";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import type { McpEndpoint } from "./endpoint";
 import { MCP_ROUTE } from "./route";
 import type { SessionOptions } from "./sessions";

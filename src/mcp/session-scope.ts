@@ -5,7 +5,7 @@
  */
 import { noAccessScope, type KeyScope } from "../core/key-scope";
 import { clientIdOf } from "../http/security";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentNotes } from "../service/notes/agent-notes";
 
 export function scopeOfOwner(notes: AgentNotes, owner: string, name: string): KeyScope {
 	const key = notes.settings().keys.find((candidate) => clientIdOf(candidate.key) === owner);

@@ -8,8 +8,8 @@
 import type { IncomingMessage, ServerResponse } from "http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { agentActor } from "../service/actor";
-import type { AgentNotes } from "../service/agent-notes";
+import { agentActor } from "../service/notes/actor";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import { attachResources } from "./resources";
 import { createMcpServer } from "./tools";
 import { listedTools, listOnly, type ToolSet } from "./tool-visibility";

@@ -7,8 +7,8 @@
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { AgentActor } from "../service/actor";
-import type { AgentNotes } from "../service/agent-notes";
+import type { AgentActor } from "../service/notes/actor";
+import type { AgentNotes } from "../service/notes/agent-notes";
 import { LRA_TOOL_NAMES } from "./lra";
 import { TOOL_NAMES } from "./tools";
 import { WORKSPACE_TOOL_NAMES } from "./tools/workspace-tools";

@@ -3,7 +3,7 @@
  * confirmation) and its note's history.
  */
 import { Modal, Notice, type App } from "obsidian";
-import type { ActivityEntry } from "../service/agent-activity";
+import type { ActivityEntry } from "../service/history/agent-activity";
 import type { UndoActions } from "./undo-actions";
 
 export class AgentActivityModal extends Modal {

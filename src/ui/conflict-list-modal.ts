@@ -1,7 +1,7 @@
 /** Lists open conflicts: which note, which agent, when, and where the refused version was kept. */
 import { Modal, type App } from "obsidian";
 import type { ConflictRecord } from "../core/conflicts";
-import type { PersonConflicts } from "../service/person-notes";
+import type { PersonConflicts } from "../service/notes/person-notes";
 
 export interface ConflictListActions {
 	openPath(path: string): void;

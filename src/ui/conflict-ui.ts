@@ -1,7 +1,7 @@
 /** Everything a person sees about conflicts: the notice or modal when one arrives, the list, the status bar. */
 import type { App } from "obsidian";
 import type { ConflictRecord } from "../core/conflicts";
-import type { PersonNotes } from "../service/person-notes";
+import type { PersonNotes } from "../service/notes/person-notes";
 import type { RevisionGuardSettings } from "../settings";
 import { ConflictListModal } from "./conflict-list-modal";
 import { showConflictNotice } from "./conflict-notice";

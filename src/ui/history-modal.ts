@@ -4,7 +4,7 @@
  * listed but cannot be shown or restored.
  */
 import { Modal, Notice, type App } from "obsidian";
-import type { HistoryPage, RevisionView } from "../service/note-history";
+import type { HistoryPage, RevisionView } from "../service/history/note-history";
 import { HISTORY_PAGE_SIZE, type UndoActions } from "./undo-actions";
 
 export class NoteHistoryModal extends Modal {

@@ -3,8 +3,8 @@
  * history and activity modals. The modals answer "still starting" until the host has opened its guard.
  */
 import { Notice, type App, type Command } from "obsidian";
-import { MAX_ACTIVITY } from "../service/agent-activity";
-import type { PersonNotes } from "../service/person-notes";
+import { MAX_ACTIVITY } from "../service/history/agent-activity";
+import type { PersonNotes } from "../service/notes/person-notes";
 import { AgentActivityModal } from "./activity-modal";
 import { ActivityStatusBar } from "./activity-status-bar";
 import { NoteHistoryModal } from "./history-modal";

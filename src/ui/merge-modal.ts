@@ -4,7 +4,7 @@
  * Escape) leaves the note, the .bak and the conflict exactly as they were.
  */
 import { Modal, Notice, Platform, type App } from "obsidian";
-import type { PersonConflicts } from "../service/person-notes";
+import type { PersonConflicts } from "../service/notes/person-notes";
 import type { VaultChange } from "../vault/gateway";
 import { ConfirmModal } from "./confirm-modal";
 import { MergeView } from "./merge/merge-view";

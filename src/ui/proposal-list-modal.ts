@@ -1,7 +1,7 @@
 /** Lists the proposals waiting for the person: which note, which agent, when, and what it asked for. */
 import { Modal, type App } from "obsidian";
 import type { ProposalRecord } from "../core/proposals";
-import type { NoteProposals } from "../service/note-proposals";
+import type { NoteProposals } from "../service/proposals/note-proposals";
 
 export interface ProposalListActions {
 	openPath(path: string): void;

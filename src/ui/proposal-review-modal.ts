@@ -5,7 +5,7 @@
  * silent overwrite. Reject writes nothing. Closing it leaves the note and the proposal exactly as they were.
  */
 import { Modal, Notice, Platform, type App } from "obsidian";
-import type { AcceptOutcome, NoteProposals, ProposalReview } from "../service/note-proposals";
+import type { AcceptOutcome, NoteProposals, ProposalReview } from "../service/proposals/note-proposals";
 import type { VaultChange } from "../vault/gateway";
 import { ConfirmModal } from "./confirm-modal";
 import { MergeView } from "./merge/merge-view";

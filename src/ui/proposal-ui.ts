@@ -4,7 +4,7 @@
  * answers "still starting".
  */
 import { Notice, type App, type Command } from "obsidian";
-import type { PersonNotes } from "../service/person-notes";
+import type { PersonNotes } from "../service/notes/person-notes";
 import { ProposalListModal } from "./proposal-list-modal";
 import { showProposalNotice } from "./proposal-notice";
 import { ProposalReviewModal } from "./proposal-review-modal";

@@ -4,8 +4,8 @@
  * replacing exactly the note it merged against; a note that moved on meanwhile is merged again, never overwritten.
  */
 import { Modal, Notice, type App } from "obsidian";
-import type { RevertSides } from "../service/agent-activity";
-import type { PersonNotes } from "../service/person-notes";
+import type { RevertSides } from "../service/history/agent-activity";
+import type { PersonNotes } from "../service/notes/person-notes";
 import { ConfirmModal } from "./confirm-modal";
 import { MergeView } from "./merge/merge-view";
 

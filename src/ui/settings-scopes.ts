@@ -6,7 +6,7 @@
  */
 import { Setting } from "obsidian";
 import { DEFAULT_SCOPE_LISTS, SCOPE_FIELDS, type ScopeField } from "../core/key-scope";
-import type { ScopeSummary } from "../service/scope-summary";
+import type { ScopeSummary } from "../service/scopes/scope-summary";
 import type { AgentKey } from "../settings";
 import type { SettingsHost } from "./settings-tab";
 

@@ -2,7 +2,7 @@
 import { normalizePath, Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import { generateKey } from "../core/keys";
 import type { AgentKey, RevisionGuardSettings } from "../settings";
-import type { ScopeSummary } from "../service/scope-summary";
+import type { ScopeSummary } from "../service/scopes/scope-summary";
 import { displayKeyScope } from "./settings-scopes";
 import {
 	displayConflictSettings,

@@ -1,5 +1,5 @@
 /** The status-bar item: how many conflicts are open; a click (or Enter or Space, from the keyboard) lists them. */
-import type { PersonConflicts } from "../service/person-notes";
+import type { PersonConflicts } from "../service/notes/person-notes";
 
 export class ConflictStatusBar {
 	constructor(

@@ -4,9 +4,9 @@
  * sentence for every outcome. A revert that needs merging opens the revert merge modal.
  */
 import type { App } from "obsidian";
-import type { ActivityEntry } from "../service/agent-activity";
-import type { HistoryPage, RevisionDetail } from "../service/note-history";
-import type { PersonNotes } from "../service/person-notes";
+import type { ActivityEntry } from "../service/history/agent-activity";
+import type { HistoryPage, RevisionDetail } from "../service/history/note-history";
+import type { PersonNotes } from "../service/notes/person-notes";
 import { ConfirmModal } from "./confirm-modal";
 import { RevertMergeModal } from "./revert-merge-modal";
 import { restoreMessage, revertMessage } from "./undo-messages";

@@ -1,8 +1,8 @@
 /** What Restore and Revert did, as one sentence for a notice. */
-import type { RevertOutcome } from "../service/agent-activity";
-import type { MoveUndo } from "../service/undo-move";
-import type { WriteOutcome } from "../service/guarded-writer";
-import type { RestoreOutcome } from "../service/note-history";
+import type { RevertOutcome } from "../service/history/agent-activity";
+import type { MoveUndo } from "../service/moves/undo-move";
+import type { WriteOutcome } from "../service/write/guarded-writer";
+import type { RestoreOutcome } from "../service/history/note-history";
 
 export function restoreMessage(path: string, outcome: RestoreOutcome): string {
 	switch (outcome.kind) {

@@ -12,7 +12,7 @@
 import { promises as fs } from "fs";
 import type { FileHandle } from "fs/promises";
 import { join } from "path";
-import type { BlobStorage } from "../core/base-store";
+import type { BlobStorage } from "../service/stores/base-store";
 import type { Timers } from "../core/timers";
 import { BatchedSegmentWriter } from "./base-pack-writer";
 import { encodeRecord, isPackKey, scanSegment, segmentName, segmentNumber, type RecordPlace } from "./base-pack-format";

@@ -4,7 +4,7 @@
  * vault only through the application service, so every write goes through the one guarded writer by construction;
  * `http/` does not know what is mounted on it; and the core is pure.
  */
-import { readdirSync, readFileSync, statSync } from "fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "fs";
 import { dirname, join, relative, resolve } from "path";
 import { describe, expect, it } from "vitest";
 
@@ -41,8 +41,9 @@ const inFolder = (folder: string) => (entry: Import) => entry.file.startsWith(`$
 
 /** The parts behind the application service, which adapters must not reach at run time. */
 const BEHIND_THE_SERVICE = (target: string) =>
-	target.startsWith("vault/") ||
-	["core/read-ledger", "service/revision-tracker", "core/base-store", "service/guarded-writer"].includes(target);
+	["vault/", "service/stores/", "service/write/", "service/revisions/", "host/"].some((folder) =>
+		target.startsWith(folder),
+	);
 const ADAPTERS = ["http", "mcp", "cli"];
 const inAdapter = (entry: Import) => ADAPTERS.some((folder) => inFolder(folder)(entry));
 
@@ -50,7 +51,8 @@ describe("the layers", () => {
 	it("finds the imports it checks (the scan itself works)", () => {
 		expect(
 			ALL.some(
-				(entry) => entry.file === "service/vault-refusals.ts" && entry.target === "vault/errors" && !entry.typeOnly,
+				(entry) =>
+					entry.file === "service/refusals/vault-refusals.ts" && entry.target === "vault/errors" && !entry.typeOnly,
 			),
 		).toBe(true);
 		expect(ALL.some((entry) => entry.file === "mcp/mount.ts" && entry.target === "mcp/endpoint")).toBe(true);
@@ -59,7 +61,7 @@ describe("the layers", () => {
 		).toBe(true);
 	});
 
-	it("REST, MCP and the CLI reach the vault, the writer, the tracker, the base store and the read ledger only through the application service", () => {
+	it("REST, MCP and the CLI reach the vault, the writer, the tracker, the stores and the composition only through the application service", () => {
 		const leaks = ALL.filter((entry) => inAdapter(entry) && !entry.typeOnly && BEHIND_THE_SERVICE(entry.target));
 		expect(leaks).toEqual([]);
 	});
@@ -88,19 +90,38 @@ describe("the layers", () => {
 
 	it("the UI reaches the guard only through the person's service: never the composition, the writer, the resolver or the vault", () => {
 		const forbidden = [
-			"service/revision-guard",
-			"service/revision-tracker",
-			"service/conflict-resolver",
-			"core/base-store",
-			"core/read-ledger",
+			"host/revision-guard",
+			"service/revisions/revision-tracker",
+			"service/conflicts/conflict-resolver",
+			"service/stores/base-store",
+			"service/stores/read-ledger",
 		];
 		const leaks = ALL.filter(
 			(entry) =>
 				inFolder("ui")(entry) &&
 				(forbidden.includes(entry.target) ||
-					(!entry.typeOnly && (entry.target.startsWith("vault/") || entry.target === "service/guarded-writer"))),
+					(!entry.typeOnly && (entry.target.startsWith("vault/") || entry.target.startsWith("service/write/")))),
 		);
 		expect(leaks).toEqual([]);
-		expect(ALL.some((entry) => inFolder("ui")(entry) && entry.target === "service/person-notes")).toBe(true);
+		expect(ALL.some((entry) => inFolder("ui")(entry) && entry.target === "service/notes/person-notes")).toBe(true);
+	});
+
+	it("the core holds no stateful stores: they live in service/stores/", () => {
+		const stores = ["base-store", "record-log", "read-ledger", "keyed-mutex", "conflict-log", "proposal-log"];
+		for (const store of [...stores, "revision-history"]) {
+			expect(existsSync(join(SRC, `service/stores/${store}.ts`)), store).toBe(true);
+		}
+		for (const store of stores) expect(existsSync(join(SRC, `core/${store}.ts`)), store).toBe(false);
+		// core/revision-history.ts keeps only the record types; the store that holds them is not there.
+		expect(readFileSync(join(SRC, "core/revision-history.ts"), "utf8")).not.toMatch(/\bclass\b/);
+	});
+
+	it("the service is split by concern: no flat files in service/, and no folder of more than a dozen", () => {
+		const service = join(SRC, "service");
+		const entries = readdirSync(service);
+		expect(entries.filter((name) => name.endsWith(".ts"))).toEqual([]);
+		for (const folder of entries) {
+			expect(readdirSync(join(service, folder)).length, folder).toBeLessThanOrEqual(12);
+		}
 	});
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, expect } from "vitest";
 import { Plugin } from "../obsidian-stub";
 import { registerCliCommands } from "../../src/cli/register";
 import type { RevisionGuardSettings } from "../../src/settings";
-import type { ProposalSink } from "../../src/service/proposal-sink";
+import type { ProposalSink } from "../../src/service/proposals/proposal-sink";
 import { startObsidian, type ObsidianHarness } from "../helpers/obsidian-harness";
 
 /** A parsed answer: every command answers one JSON object. */

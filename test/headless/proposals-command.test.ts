@@ -12,7 +12,7 @@ import { openFolder, openFolderGuard } from "../../src/headless/folder-guard";
 import { takeLock } from "../../src/headless/folder-lock";
 import { parseProposalsArgs, runProposals } from "../../src/headless/proposals-command";
 import { holderRecord } from "../../src/host/running-marker";
-import { agentActor } from "../../src/service/actor";
+import { agentActor } from "../../src/service/notes/actor";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { killSpawnedHosts, requireBuiltCli, runCli, serveHost, stop, until } from "../helpers/spawned-host";
 import { sha256Token, writeVaultFile } from "../helpers/vault-files";

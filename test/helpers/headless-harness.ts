@@ -8,10 +8,10 @@ import type { ConnectionLimits } from "../../src/http/connections";
 import { createApiServer } from "../../src/host/api-server";
 import type { ApiServer } from "../../src/http/server";
 import type { YieldToHost } from "../../src/core/steps";
-import type { RevisionGuard } from "../../src/service/revision-guard";
+import type { RevisionGuard } from "../../src/host/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import type { NodeFsGateway } from "../../src/vault/node-fs-gateway";
-import type { ProposalSink } from "../../src/service/proposal-sink";
+import type { ProposalSink } from "../../src/service/proposals/proposal-sink";
 import { call, type CallOptions } from "./http-client";
 
 export const TEST_KEY = "test-key-0123456789abcdef0123456789abcdef";

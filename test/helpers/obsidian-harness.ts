@@ -7,8 +7,8 @@ import { apiVersion, App, type AppOptions, type MarkdownView, type WriteRecord }
 import { yieldVia } from "../../src/core/steps";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { createApiServer } from "../../src/host/api-server";
-import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
-import type { ProposalSink } from "../../src/service/proposal-sink";
+import { openRevisionGuard, type RevisionGuard } from "../../src/host/revision-guard";
+import type { ProposalSink } from "../../src/service/proposals/proposal-sink";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import { ObsidianGateway } from "../../src/vault/obsidian-gateway";
 import { ObsidianNoteIndex } from "../../src/vault/obsidian-note-index";

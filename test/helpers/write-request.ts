@@ -1,9 +1,9 @@
 /** Builds the guarded writer's requests for tests, so each test says only what matters to it. */
 import type { WriteOperation } from "../../src/core/guard";
 import { parseEntityTagCondition, revisionOf } from "../../src/core/revision";
-import type { HeldRead } from "../../src/core/read-ledger";
-import { agentActor, type Actor } from "../../src/service/actor";
-import type { WriteRequest } from "../../src/service/write-request";
+import type { HeldRead } from "../../src/service/stores/read-ledger";
+import { agentActor, type Actor } from "../../src/service/notes/actor";
+import type { WriteRequest } from "../../src/service/write/write-request";
 
 export interface WriteRequestOptions {
 	/** The note as the writer read it: If-Match is its revision. */

@@ -6,7 +6,7 @@ import { readFile, rename, writeFile } from "fs/promises";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { revisionOf } from "../../src/core/revision";
-import type { RevisionGuard } from "../../src/service/revision-guard";
+import type { RevisionGuard } from "../../src/host/revision-guard";
 import { startHeadless } from "../helpers/headless-harness";
 import { startObsidian } from "../helpers/obsidian-harness";
 import type { call, CallOptions } from "../helpers/http-client";

@@ -4,8 +4,8 @@
  */
 import { readFile } from "fs/promises";
 import { join } from "path";
-import type { RevisionGuard } from "../../src/service/revision-guard";
-import type { ProposalSink } from "../../src/service/proposal-sink";
+import type { RevisionGuard } from "../../src/host/revision-guard";
+import type { ProposalSink } from "../../src/service/proposals/proposal-sink";
 import type { AgentKey, RevisionGuardSettings } from "../../src/settings";
 import { startHeadless, TEST_KEY } from "../helpers/headless-harness";
 import type { call, CallOptions } from "../helpers/http-client";

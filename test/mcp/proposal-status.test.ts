@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../src/core/revision";
 import { changeTagOf } from "../../src/core/revision-tokens";
-import { agentActor } from "../../src/service/actor";
+import { agentActor } from "../../src/service/notes/actor";
 import { writeRequest } from "../helpers/write-request";
 import type { Connected } from "./mcp-client";
 import { eachMcpSubject, SUBJECT_NAMES, type Subject } from "./subjects";

@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from "fs/promises";
 import { dirname, join } from "path";
-import type { RevisionGuard } from "../../src/service/revision-guard";
+import type { RevisionGuard } from "../../src/host/revision-guard";
 import type { RevisionGuardSettings } from "../../src/settings";
 import { afterEach, beforeEach, expect } from "vitest";
 import { startHeadless, TEST_KEY } from "../helpers/headless-harness";

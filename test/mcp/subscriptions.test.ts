@@ -7,12 +7,12 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mcpMount } from "../../src/mcp/mount";
 import { ApiServer } from "../../src/http/server";
-import type { NoteChange } from "../../src/service/agent-notes";
+import type { NoteChange } from "../../src/service/notes/agent-notes";
 import { TEST_KEY } from "../helpers/headless-harness";
 import { sha256Token } from "../helpers/vault-files";
 import { connectResources, untilListening, type ResourceClient } from "./resource-client";
 import { SUBJECT_NAMES, SUBJECTS, type Subject } from "./subjects";
-import { PERSON } from "../../src/service/actor";
+import { PERSON } from "../../src/service/notes/actor";
 
 const PLAN = "revision-guard://note/Plan.md";
 const MARKER = "revision-guard://note/Marker.md";

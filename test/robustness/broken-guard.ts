@@ -3,7 +3,7 @@
  * atomic step (read, yield to other work, decide on the possibly stale content, then write unconditionally) and the
  * guarded writer's per-note lock is skipped. A checker that cannot see the lost updates this causes proves nothing.
  */
-import type { GuardedWriter, WriteOutcome, WriteRequest } from "../../src/service/guarded-writer";
+import type { GuardedWriter, WriteOutcome, WriteRequest } from "../../src/service/write/guarded-writer";
 import type {
 	FolderEntry,
 	MoveOutcome,

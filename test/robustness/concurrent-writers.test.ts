@@ -14,7 +14,7 @@ import type { App as ObsidianApp } from "obsidian";
 import { afterEach, describe, expect, it } from "vitest";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { writeRequest } from "../helpers/write-request";
-import { openRevisionGuard, type RevisionGuard } from "../../src/service/revision-guard";
+import { openRevisionGuard, type RevisionGuard } from "../../src/host/revision-guard";
 import { DEFAULT_SETTINGS, type RevisionGuardSettings } from "../../src/settings";
 import type { StateStorage, VaultGateway } from "../../src/vault/gateway";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
@@ -36,7 +36,7 @@ import {
 } from "../helpers/write-history";
 import { onNoteWriteStep } from "../helpers/write-step-hook";
 import { CheckOutsideTheAtomicStep, withoutWriterLock } from "./broken-guard";
-import { agentActor } from "../../src/service/actor";
+import { agentActor } from "../../src/service/notes/actor";
 
 const NOTE = "Note.md";
 const INITIAL = "# Shared note\n";

@@ -6,7 +6,8 @@ import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
 import { App, type Modal } from "../obsidian-stub";
-import { ConflictLog, type ConflictRecord } from "../../src/core/conflicts";
+import { type ConflictRecord } from "../../src/core/conflicts";
+import { ConflictLog } from "../../src/service/stores/conflict-log";
 import { conflictRecord, RECORD_TIME } from "../helpers/conflict-records";
 import { ConflictListModal, type ConflictListActions } from "../../src/ui/conflict-list-modal";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import type { App as ObsidianApp } from "obsidian";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ConflictResolver, ConflictSides } from "../../src/service/conflict-resolver";
+import type { ConflictResolver, ConflictSides } from "../../src/service/conflicts/conflict-resolver";
 import { MergeModal } from "../../src/ui/merge-modal";
 import { conflictRecord } from "../helpers/conflict-records";
 import { App } from "../obsidian-stub";

@@ -6,7 +6,7 @@
  */
 import type { App as ObsidianApp } from "obsidian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agentActor } from "../../src/service/actor";
+import { agentActor } from "../../src/service/notes/actor";
 import { ProposalListModal } from "../../src/ui/proposal-list-modal";
 import { ProposalReviewModal } from "../../src/ui/proposal-review-modal";
 import { ProposalUi } from "../../src/ui/proposal-ui";

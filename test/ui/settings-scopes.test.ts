@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
 import { App, Plugin, Setting, TextAreaComponent } from "../obsidian-stub";
 import { compileKeyScope } from "../../src/core/key-scope";
-import type { ScopeSummary } from "../../src/service/scope-summary";
+import type { ScopeSummary } from "../../src/service/scopes/scope-summary";
 import { DEFAULT_SETTINGS, type AgentKey } from "../../src/settings";
 import { RevisionGuardSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
 import { globLines, summarySentence } from "../../src/ui/settings-scopes";

@@ -2,7 +2,8 @@
 /** The status-bar item: the open-conflict count, its styling and its click. */
 import { describe, expect, it, vi } from "vitest";
 import "../obsidian-stub";
-import { ConflictLog, type ConflictRecord } from "../../src/core/conflicts";
+import { type ConflictRecord } from "../../src/core/conflicts";
+import { ConflictLog } from "../../src/service/stores/conflict-log";
 import { conflictRecord } from "../helpers/conflict-records";
 import { ConflictStatusBar } from "../../src/ui/status-bar";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { promises as fsPromises } from "fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BaseStore } from "../../src/core/base-store";
+import { BaseStore } from "../../src/service/stores/base-store";
 import { revisionOf } from "../../src/core/revision";
 import { nodeTimers } from "../../src/headless/node-timers";
 import { PackedBlobStorage } from "../../src/vault/base-pack";

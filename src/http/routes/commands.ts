@@ -5,7 +5,7 @@
  */
 import { changeTagOf } from "../../core/revision-tokens";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
-import type { ChangedNote } from "../../service/command-runs";
+import type { ChangedNote } from "../../service/notes/command-runs";
 import { problem, refuse } from "../problems";
 import { json, noContent, type ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";

@@ -2,7 +2,7 @@
 import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
 import { rulesFired, type MergeResult, type MergeRule } from "../../core/merge";
 import { etagOf } from "../../core/revision";
-import { conflictForAgents } from "../../service/conflict-view";
+import { conflictForAgents } from "../../service/conflicts/conflict-view";
 import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type RequestContext } from "../router";

@@ -12,9 +12,9 @@
  */
 import { parseEntityTagCondition } from "../../core/revision";
 import { changeTagOf, etagFor, revisionField, tokenFor } from "../../core/revision-tokens";
-import type { RevisionView } from "../../service/note-history";
-import type { RestoreOutcome } from "../../service/note-history";
-import type { RevertOutcome } from "../../service/agent-activity";
+import type { RevisionView } from "../../service/history/note-history";
+import type { RestoreOutcome } from "../../service/history/note-history";
+import type { RevertOutcome } from "../../service/history/agent-activity";
 import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type RequestContext } from "../router";

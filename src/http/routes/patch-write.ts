@@ -3,11 +3,11 @@
  * writer's atomic step on the note as it is then, and checked against the token sent or, without one, the revision
  * this client last read. No token at all is a 428, never a blind write.
  */
-import type { HeldRead } from "../../core/read-ledger";
+import type { HeldRead } from "../../service/stores/read-ledger";
 import type { EntityTagCondition } from "../../core/revision";
 import { revisionOf } from "../../core/revision";
 import { etagFor, revisionField } from "../../core/revision-tokens";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { applyPatch, type PatchInstruction, type PatchWarning } from "../../core/patch";
 import { algebraError } from "../../core/patch-algebra";
 import { problem, refuse } from "../problems";

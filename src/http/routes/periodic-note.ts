@@ -5,7 +5,7 @@
  * guarded exactly alike. A GET never creates anything; POST and PATCH create a missing note from its template first
  * (the Local REST API's behaviour), as the agent's own guarded write; PUT creates it with the body.
  */
-import type { PeriodicDay, PeriodicResolution } from "../../service/periodic-notes";
+import type { PeriodicDay, PeriodicResolution } from "../../service/notes/periodic-notes";
 import { problem, refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import { actorOf, type Handler, type Method, type RequestContext } from "../router";

@@ -3,7 +3,7 @@
  * proposals: another key's id is answered as unknown. There is no route to accept or reject: only the person decides.
  */
 import { PROPOSAL_STATUSES, type ProposalRecord, type ProposalStatus } from "../../core/proposals";
-import { proposalForAgents } from "../../service/proposal-view";
+import { proposalForAgents } from "../../service/proposals/proposal-view";
 import { problem, refuse } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";
 import { actorOf, type RequestContext } from "../router";

@@ -2,7 +2,7 @@
  * What the conflict and proposal routes share: the record id from the path, and the `wait` long-poll (its parameter
  * and its answer when no wait could be spared).
  */
-import { MAX_WAIT_MS, type WaitOutcome } from "../../service/conflict-waits";
+import { MAX_WAIT_MS, type WaitOutcome } from "../../service/conflicts/conflict-waits";
 import { problem } from "../problems";
 import type { ApiResponse } from "../response";
 

@@ -3,7 +3,7 @@ import type { Refusal } from "../../core/guard";
 import { refusalCode } from "../../core/refusal-codes";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { etagFor, tokenFor } from "../../core/revision-tokens";
-import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../../service/stale-facts";
+import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../../service/refusals/stale-facts";
 import { problem, problemOf } from "../problems";
 import type { ApiResponse, JsonValue } from "../response";
 import type { RequestContext } from "../router";

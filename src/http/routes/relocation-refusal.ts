@@ -5,8 +5,8 @@
  */
 import { changeTagOf } from "../../core/revision-tokens";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
-import type { RelocationRefused } from "../../service/move-request";
-import { relocationFacts, trashedSentence } from "../../service/relocation-facts";
+import type { RelocationRefused } from "../../service/moves/move-request";
+import { relocationFacts, trashedSentence } from "../../service/moves/relocation-facts";
 import { problem } from "../problems";
 import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";

@@ -4,7 +4,7 @@
  * note's content is shown, so its revision comes as a change tag.
  */
 import { changeTagOf, etagFor } from "../../core/revision-tokens";
-import type { MoveUndo } from "../../service/undo-move";
+import type { MoveUndo } from "../../service/moves/undo-move";
 import { problem } from "../problems";
 import { json, type ApiResponse } from "../response";
 

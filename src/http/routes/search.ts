@@ -6,7 +6,7 @@
  */
 import { contextLengthOf } from "../../core/search/simple-hits";
 import { jsonRefusal } from "../../core/nesting";
-import type { SearchPage, SearchPageRequest } from "../../service/note-search";
+import type { SearchPage, SearchPageRequest } from "../../service/search/note-search";
 import { LRA_CASE } from "../lra-error-codes";
 import { problem, type ProblemName } from "../problems";
 import { json, type ApiResponse, type JsonValue } from "../response";

@@ -8,7 +8,7 @@
 import { resolveDestination } from "../../core/destination";
 import { parseEntityTagCondition } from "../../core/revision";
 import { etagFor } from "../../core/revision-tokens";
-import type { CopyOutcome, MoveOutcome } from "../../service/move-request";
+import type { CopyOutcome, MoveOutcome } from "../../service/moves/move-request";
 import { problem, refuse } from "../problems";
 import { noContent, type ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";

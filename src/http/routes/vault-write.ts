@@ -1,8 +1,8 @@
 /** PUT (replace or create), POST (append) and DELETE on /vault/{path}, all through the one guarded writer. */
 import type { WriteOperation } from "../../core/guard";
-import type { HeldRead } from "../../core/read-ledger";
+import type { HeldRead } from "../../service/stores/read-ledger";
 import { parseEntityTagCondition } from "../../core/revision";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { refuse } from "../problems";
 import type { ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";

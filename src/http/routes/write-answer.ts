@@ -1,8 +1,8 @@
 /** The answers every guarded write shares: the revision a tokenless write is held to, and the answer to its outcome. */
-import type { HeldRead } from "../../core/read-ledger";
+import type { HeldRead } from "../../service/stores/read-ledger";
 import { etagFor, revisionField } from "../../core/revision-tokens";
 import { inapplicableCode } from "../../core/refusal-codes";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { problem, problemOf } from "../problems";
 import { json, noContent, type ApiResponse } from "../response";
 import { actorOf, type RequestContext } from "../router";

@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PersonOutcome, RefusedWrite } from "./ask-person";
 import type { RefusalCode } from "../../core/refusal-codes";
 import { changeTagOf } from "../../core/revision-tokens";
-import { currentFields } from "../../service/stale-facts";
+import { currentFields } from "../../service/refusals/stale-facts";
 
 /** What an answer needs of the refused write: its conflict, and the note's revision then, as the agent may see it. */
 export type RefusalView = Pick<RefusedWrite, "conflict" | "currentRevision" | "currentSight">;

@@ -7,10 +7,10 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { AgentNotes, ConflictMerge } from "../../service/agent-notes";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { AgentNotes, ConflictMerge } from "../../service/notes/agent-notes";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { choiceForm, type ChoiceForm, type PersonChoice } from "./choice-form";
-import type { AgentActor } from "../../service/actor";
+import type { AgentActor } from "../../service/notes/actor";
 import type { ConflictRecord } from "../../core/conflicts";
 
 export type RefusedWrite = Extract<WriteOutcome, { kind: "refused" }>;

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolFailure } from "../tools/context";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { proposalFacts, proposalSentence } from "../tools/proposed";
 
 export function lraText(value: unknown): CallToolResult {

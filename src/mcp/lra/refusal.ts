@@ -4,10 +4,10 @@
  * session's last vault_read). The facts, resource links and the question to the person are those of our own tools.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { refusalCode } from "../../core/refusal-codes";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
-import { currentFields } from "../../service/stale-facts";
+import { currentFields } from "../../service/refusals/stale-facts";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";
 import type { ToolContext } from "../tools/context";

@@ -6,9 +6,9 @@
  * shows part of a note, so it carries no revision (read the note before changing it).
  */
 import { clampContextLength } from "../../core/search/simple-hits";
-import type { AgentNotes } from "../../service/agent-notes";
-import type { AgentActor } from "../../service/actor";
-import type { SearchPage, SearchPageRequest } from "../../service/note-search";
+import type { AgentNotes } from "../../service/notes/agent-notes";
+import type { AgentActor } from "../../service/notes/actor";
+import type { SearchPage, SearchPageRequest } from "../../service/search/note-search";
 import type { LraAnswer } from "./service-operations";
 
 export const LRA_SEARCH_LIMIT = 1000;

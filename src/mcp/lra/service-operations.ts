@@ -5,9 +5,9 @@
  */
 import { resolveDestination } from "../../core/destination";
 import { tagPage } from "../../core/tags";
-import type { AgentActor } from "../../service/actor";
-import type { AgentNotes } from "../../service/agent-notes";
-import type { RelocationRefused } from "../../service/move-request";
+import type { AgentActor } from "../../service/notes/actor";
+import type { AgentNotes } from "../../service/notes/agent-notes";
+import type { RelocationRefused } from "../../service/moves/move-request";
 import { relocationRefusalResult } from "../tools/relocation";
 import { lraSearchQuery, lraSearchSimple } from "./search-operations";
 

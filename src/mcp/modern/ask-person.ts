@@ -9,9 +9,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ConflictRecord } from "../../core/conflicts";
 import type { RefusalCode } from "../../core/refusal-codes";
 import { revisionOf } from "../../core/revision";
-import type { AgentActor } from "../../service/actor";
-import type { AgentNotes } from "../../service/agent-notes";
-import { currentFields } from "../../service/stale-facts";
+import type { AgentActor } from "../../service/notes/actor";
+import type { AgentNotes } from "../../service/notes/agent-notes";
+import { currentFields } from "../../service/refusals/stale-facts";
 import { answerWithPersonOutcome, type RefusalView } from "../elicitation/answers";
 import {
 	askable,

@@ -14,9 +14,9 @@ import {
 	UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
-import type { AgentActor } from "../../service/actor";
-import type { AgentNotes } from "../../service/agent-notes";
-import { vaultRefusalOf } from "../../service/vault-refusals";
+import type { AgentActor } from "../../service/notes/actor";
+import type { AgentNotes } from "../../service/notes/agent-notes";
+import { vaultRefusalOf } from "../../service/refusals/vault-refusals";
 import { listNoteResources } from "./listing";
 import { readResource } from "./reading";
 import { NoteSubscriptions } from "./subscriptions";

@@ -3,7 +3,7 @@
  * conflict record, and the note as it is now. Each is readable through resources/read.
  */
 import type { ResourceLink } from "@modelcontextprotocol/sdk/types.js";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { conflictUri, noteMimeType, noteUri } from "./uris";
 
 export function refusalLinks(

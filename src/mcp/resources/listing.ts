@@ -6,8 +6,8 @@
  */
 import { ErrorCode, McpError, type ListResourcesResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { isBackupPath } from "../../core/conflicts";
-import type { AgentNotes } from "../../service/agent-notes";
-import type { AgentActor } from "../../service/actor";
+import type { AgentNotes } from "../../service/notes/agent-notes";
+import type { AgentActor } from "../../service/notes/actor";
 import { noteMimeType, noteUri } from "./uris";
 import { OPENAPI_SPEC_RESOURCE } from "./openapi-spec";
 

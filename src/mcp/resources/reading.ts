@@ -3,11 +3,11 @@
  * start of the read validity window, the implicit revision of a tokenless write), with its revision in `_meta`; or
  * a conflict record as JSON, with links to the note and the .bak.
  */
-import { conflictForAgents } from "../../service/conflict-view";
+import { conflictForAgents } from "../../service/conflicts/conflict-view";
 import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
-import type { AgentActor } from "../../service/actor";
-import type { AgentNotes } from "../../service/agent-notes";
+import type { AgentActor } from "../../service/notes/actor";
+import type { AgentNotes } from "../../service/notes/agent-notes";
 import { conflictUri, noteMimeType, noteUri, parseResourceUri } from "./uris";
 import { OPENAPI_SPEC_URI, readOpenApiSpec } from "./openapi-spec";
 

@@ -3,8 +3,8 @@
  * subscribed note, the session is sent notifications/resources/updated, so its agent can re-read before it writes.
  * Its own writes are not announced. Bounded per session; all end with the session.
  */
-import type { AgentActor } from "../../service/actor";
-import type { AgentNotes, NoteChange } from "../../service/agent-notes";
+import type { AgentActor } from "../../service/notes/actor";
+import type { AgentNotes, NoteChange } from "../../service/notes/agent-notes";
 import { noteUri } from "./uris";
 
 export const DEFAULT_MAX_SUBSCRIPTIONS = 256;

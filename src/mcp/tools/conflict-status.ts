@@ -2,9 +2,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { CONFLICT_REASONS, type ConflictReason } from "../../core/conflicts";
-import { MAX_WAIT_MS } from "../../service/conflict-waits";
+import { MAX_WAIT_MS } from "../../service/conflicts/conflict-waits";
 import { READS } from "./annotations";
-import { conflictForAgents } from "../../service/conflict-view";
+import { conflictForAgents } from "../../service/conflicts/conflict-view";
 import type { ToolContext } from "./context";
 import { fail, guarded, ok } from "./context";
 

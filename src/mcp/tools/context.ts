@@ -1,12 +1,12 @@
 /** What every MCP tool is given (the guard, who is calling) and the small helpers they share: paths, results, errors. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { validateVaultPath } from "../../core/path";
-import type { HeldRead } from "../../core/read-ledger";
+import type { HeldRead } from "../../service/stores/read-ledger";
 import { parseEntityTagCondition, type EntityTagCondition } from "../../core/revision";
-import type { AgentActor } from "../../service/actor";
-import type { AgentNotes } from "../../service/agent-notes";
+import type { AgentActor } from "../../service/notes/actor";
+import type { AgentNotes } from "../../service/notes/agent-notes";
 import type { PersonOutcome, RefusedWrite } from "../elicitation/ask-person";
-import { vaultRefusalOf } from "../../service/vault-refusals";
+import { vaultRefusalOf } from "../../service/refusals/vault-refusals";
 
 export interface ToolContext {
 	/** The application service: every tool works through it. */

@@ -3,7 +3,7 @@
  * error with the writer's reason, what to call next, and the current revision. Nothing was written, nothing is kept.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { fail, ok, type ToolContext } from "./context";
 import { refusalResult } from "./refusal";
 import { proposedResult } from "./proposed";

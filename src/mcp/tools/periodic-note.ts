@@ -9,7 +9,7 @@ import { PERIODS } from "../../core/periodic/periods";
 import type { ToolContext } from "./context";
 import { fail, guarded, ok } from "./context";
 import { periodicFailure } from "./workspace-answers";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { refusalCode } from "../../core/refusal-codes";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { proposedResult } from "./proposed";

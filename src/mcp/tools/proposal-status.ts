@@ -5,8 +5,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { PROPOSAL_STATUSES } from "../../core/proposals";
-import { MAX_WAIT_MS } from "../../service/conflict-waits";
-import { proposalForAgents } from "../../service/proposal-view";
+import { MAX_WAIT_MS } from "../../service/conflicts/conflict-waits";
+import { proposalForAgents } from "../../service/proposals/proposal-view";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { fail, guarded, ok } from "./context";

@@ -4,14 +4,14 @@
  * session's client can ask the person, a stale write is put to the person first (elicitation/).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { WriteOutcome } from "../../service/guarded-writer";
+import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";
 import { fail, type ToolContext } from "./context";
 import { refusalCode } from "../../core/refusal-codes";
 import { tokenFor } from "../../core/revision-tokens";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
-import { currentFields, nextPageRevisions } from "../../service/stale-facts";
+import { currentFields, nextPageRevisions } from "../../service/refusals/stale-facts";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 type RefusingTool = "write_note" | "append_note" | "delete_note" | "edit_note" | "patch_note";

@@ -1,8 +1,8 @@
 /** What move_note and copy_note share: where the note goes (resolved as REST's Destination is), and their refusals in words. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { resolveDestination } from "../../core/destination";
-import type { RelocationRefused } from "../../service/move-request";
-import { relocationFacts, trashedSentence } from "../../service/relocation-facts";
+import type { RelocationRefused } from "../../service/moves/move-request";
+import { relocationFacts, trashedSentence } from "../../service/moves/relocation-facts";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { fail, ToolFailure, type ToolContext } from "./context";
 

@@ -1,7 +1,7 @@
 /** What the two search tools share: how big a page is, and how a service answer becomes a tool result. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { SearchPage } from "../../service/note-search";
+import type { SearchPage } from "../../service/search/note-search";
 import { fail, ok } from "./context";
 
 export const DEFAULT_SEARCH_LIMIT = 20;

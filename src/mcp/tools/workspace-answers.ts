@@ -1,6 +1,6 @@
 /** What MCP tools (ours and the Local REST API's) say when a workspace or periodic-note call cannot go on. */
-import type { CommandRun } from "../../service/command-runs";
-import type { PeriodicResolution } from "../../service/periodic-notes";
+import type { CommandRun } from "../../service/notes/command-runs";
+import type { PeriodicResolution } from "../../service/notes/periodic-notes";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 
 export const WORKSPACE_HEADLESS =

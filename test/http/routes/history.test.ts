@@ -7,7 +7,7 @@ import { until } from "../../helpers/built-plugin";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { readVaultFile, sha256Token, visibleFiles, writeVaultFile } from "../../helpers/vault-files";
 import { changeTagOf } from "../../../src/core/revision-tokens";
-import { PERSON } from "../../../src/service/actor";
+import { PERSON } from "../../../src/service/notes/actor";
 
 /** History shows no content: it names each revision by its change tag (src/core/revision-tokens.ts). */
 const tagOfText = (text: string) => changeTagOf(sha256Token(text));

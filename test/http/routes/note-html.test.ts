@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { partTokenOf } from "../../../src/core/revision-tokens";
 import { createApiServer } from "../../../src/host/api-server";
 import { nodeTimers } from "../../../src/headless/node-timers";
-import { openRevisionGuard } from "../../../src/service/revision-guard";
+import { openRevisionGuard } from "../../../src/host/revision-guard";
 import { DEFAULT_SETTINGS } from "../../../src/settings";
 import { TEST_KEY } from "../../helpers/headless-harness";
 import { call } from "../../helpers/http-client";

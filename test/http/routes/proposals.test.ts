@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProposalRecord } from "../../../src/core/proposals";
 import { revisionOf } from "../../../src/core/revision";
 import { changeTagOf } from "../../../src/core/revision-tokens";
-import { agentActor } from "../../../src/service/actor";
+import { agentActor } from "../../../src/service/notes/actor";
 import { forbidServerErrors } from "../../helpers/no-server-errors";
 import { writeVaultFile } from "../../helpers/vault-files";
 import { writeRequest } from "../../helpers/write-request";

@@ -1,0 +1,39 @@
+/**
+ * A gateway's refusal of a path or of a note's bytes (vault/errors.ts), as the service hands it to REST, MCP and
+ * the CLI: which kind of answer it is, and the facts each of them words in its own way. The adapters never see the
+ * gateway's error classes, so they stay in front of the service.
+ */
+import type { RefusalCode } from "../../core/refusal-codes";
+import { NoteEncodingError, VaultPathError } from "../../vault/errors";
+
+export interface VaultRefusal {
+	/** The answer's kind: its refusal code, the same in every adapter. */
+	kind: Extract<RefusalCode, "note-not-utf8" | "name-clash" | "note-not-ready" | "invalid-path">;
+	/** The gateway's sentence: what was refused and why. */
+	message: string;
+	path: string;
+	/** The gateway's own reason (a path refusal's finer kind, for MCP's `error` field); "note-not-utf8" for bytes. */
+	reason: VaultPathError["reason"] | "note-not-utf8";
+	/** For a name clash: the existing note's path. */
+	existing?: string;
+}
+
+/** The refusal `error` stands for, or null when it is not one (then it is a real failure). */
+export function vaultRefusalOf(error: unknown): VaultRefusal | null {
+	if (error instanceof NoteEncodingError)
+		return { kind: "note-not-utf8", message: error.message, path: error.path, reason: "note-not-utf8" };
+	if (!(error instanceof VaultPathError)) return null;
+	const kind =
+		error.reason === "name-variant" || error.reason === "case-variant"
+			? "name-clash"
+			: error.reason === "not-indexed" || error.reason === "index-behind"
+				? "note-not-ready"
+				: "invalid-path";
+	return {
+		kind,
+		message: error.message,
+		path: error.path,
+		reason: error.reason,
+		...(error.existing ? { existing: error.existing } : {}),
+	};
+}

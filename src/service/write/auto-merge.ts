@@ -1,0 +1,45 @@
+/** `Prefer: merge=auto`: when an agent's token is stale, try the three-way merge against what it read. */
+import { mergedText, mergeThreeWayInSlices, renderMerge, rulesFired, type MergeRule } from "../../core/merge";
+import type { BaseStore } from "../stores/base-store";
+import { sentRevisions, type EntityTagCondition } from "../../core/revision";
+import type { YieldToHost } from "../../core/steps";
+
+export type AutoMerge =
+	/** `rules`: the markdown rules (RULES.md) that merged parts of it where git would have conflicted. */
+	| { kind: "merged"; text: string; rules: MergeRule[] }
+	/** Not clean: the preview shows the conflicts with git-style markers, for the 412 (with the rules that merged the rest). */
+	| { kind: "conflicted"; preview: string; conflicts: number; rules: MergeRule[] }
+	/** The merge itself failed: the write is refused as if no merge had been asked for. */
+	| { kind: "failed" };
+
+/**
+ * Merged in slices: a big note's merge never stalls the host's other work. A merge that fails is no merge: the write
+ * is then refused as stale (and its body kept), never lost to an error.
+ */
+export async function autoMergeInSlices(
+	base: string,
+	current: string,
+	proposal: string,
+	yieldToHost: YieldToHost,
+	onError?: (error: unknown) => void,
+): Promise<AutoMerge> {
+	try {
+		const result = await mergeThreeWayInSlices(base, current, proposal, yieldToHost);
+		if (result.clean) return { kind: "merged", text: mergedText(result), rules: rulesFired(result) };
+		return {
+			kind: "conflicted",
+			preview: renderMerge(result, { diff3: true }),
+			conflicts: result.conflicts,
+			rules: rulesFired(result),
+		};
+	} catch (error) {
+		onError?.(error);
+		return { kind: "failed" };
+	}
+}
+
+/** What the agent read, the merge's base; null (no merge, only the plain refusal that keeps the body) when it is not kept. */
+export async function mergeBaseOf(bases: BaseStore, ifMatch: EntityTagCondition): Promise<string | null> {
+	const sent = sentRevisions(ifMatch)[0];
+	return sent === undefined ? null : bases.get(sent).catch(() => null);
+}

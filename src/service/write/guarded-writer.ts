@@ -1,0 +1,460 @@
+/**
+ * THE guarded write. Every path that changes a note (REST PUT/POST/DELETE/PATCH, the merge modal, MCP tools) comes
+ * through `write`. The token check runs inside the gateway's atomic read-check-write; a refused body is kept as a
+ * .bak note and a conflict record before the caller learns of the refusal, and before any work whose cost grows
+ * with the note. Keeping it happens after the note's lock is released, so refusals never hold up the writes that
+ * get through (under contention most requests are refusals).
+ */
+import type { BaseStore } from "../stores/base-store";
+import { isBackupPath } from "../../core/conflicts";
+import { type ConflictLog } from "../stores/conflict-log";
+import { decideWrite, type GuardDecision, type Refusal } from "../../core/guard";
+import { KeyedMutex } from "../stores/keyed-mutex";
+import type { HeldRead, ReadLedger } from "../stores/read-ledger";
+import { sentTokenKind } from "../../core/revision-tokens";
+import { revisionInSlices, revisionOf, sentRevisions, SLICE_CHARS } from "../../core/revision";
+import type { RevisionHistory } from "../stores/revision-history";
+import type { YieldToHost } from "../../core/steps";
+import type { RevisionGuardSettings } from "../../settings";
+import type { MutationOutcome, MutationPlan, VaultGateway } from "../../vault/gateway";
+import { NoteBusyError, NoteKeptChangingError } from "../../vault/errors";
+import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
+import type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "../moves/move-request";
+import { GuardedMove } from "../moves/guarded-move";
+import { copyNote } from "../moves/guarded-copy";
+import { clientOf, historySource, type Actor } from "../notes/actor";
+import { BackupNames } from "./backup-names";
+import { PendingDurability, type AwaitingDisk } from "./pending-durability";
+import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
+import type { DiffPages } from "../history/diff-pages";
+import { basisSight, heldRevision, readExpired, sightAfterWrite, withHeldRevision } from "./implicit-tokens";
+import { WriteBookkeeping } from "./write-bookkeeping";
+import { answerRefusal, refusedWithout, seeRefusal, type SeenRefusal } from "../refusals/refusal";
+import type { RevisionTracker } from "../revisions/revision-tracker";
+
+export type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
+export type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "../moves/move-request";
+
+/** How often a merge is recomputed because the note kept changing while it was being merged. */
+const MERGE_ATTEMPTS = 3;
+
+export interface GuardedWriterDeps {
+	gateway: VaultGateway;
+	tracker: RevisionTracker;
+	history: RevisionHistory;
+	bases: BaseStore;
+	conflicts: ConflictLog;
+	settings: () => RevisionGuardSettings;
+	now: () => number;
+	/** Resolves once the latest conflict record change is saved; awaited before a refusal is answered. */
+	conflictsSaved: () => Promise<void>;
+	/** What each client last read, for implicit tokens. */
+	reads: ReadLedger;
+	/** Gives the host a turn during long diffs and merges. */
+	yieldToHost: YieldToHost;
+	/** Where diffs for agents are computed (bounded, paged). */
+	diffs: DiffPages;
+	/** Errors in bookkeeping after a write landed: reported, never turned into a failed answer. */
+	onError?: (error: unknown) => void;
+	/** .bak names being created right now, shared with whatever else keeps .bak notes (proposals); its own by default. */
+	backupNames?: BackupNames;
+}
+
+/** What the decide step asks for: the guard's decision, or a merge computed outside the atomic step first. */
+type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | null } | { kind: "needs-merge" };
+
+/** What the client showed it had seen before this write: its own If-Match, or the read it is held to. */
+interface Basis {
+	sent: WriteRequest["ifMatch"];
+	held: HeldRead | null;
+	/** The held read stands in for the If-Match the client did not send. */
+	implicit: boolean;
+}
+
+/** A refusal decided inside the lock, answered once the lock is released. */
+interface Refusing {
+	kind: "refusing";
+	seen: SeenRefusal;
+	landed: ReturnType<WriteBookkeeping["watchLanded"]>;
+}
+
+export class GuardedWriter {
+	private readonly locks = new KeyedMutex();
+	private readonly backupNames: BackupNames;
+	private readonly onDisk = new PendingDurability();
+	private readonly after: WriteBookkeeping;
+	private readonly moves: GuardedMove;
+
+	constructor(private readonly deps: GuardedWriterDeps) {
+		this.backupNames = deps.backupNames ?? new BackupNames();
+		this.after = new WriteBookkeeping(deps);
+		this.moves = new GuardedMove(deps, this.after);
+	}
+
+	/**
+	 * Subscribes to every write that replaced an existing note (conflict records settle themselves there); the write
+	 * is answered once every listener is done. Returns the unsubscriber.
+	 */
+	onWritten(listener: (write: CompletedWrite) => Promise<void>): () => void {
+		return this.after.onWritten(listener);
+	}
+
+	/** Subscribes to every delete through the writer (the delete is answered once every listener is done). */
+	onDeleted(listener: (deletion: CompletedDelete) => Promise<void>): () => void {
+		return this.after.onDeleted(listener);
+	}
+
+	/**
+	 * Subscribes to writes that landed on a note while a refusal of it was being kept outside the lock: each is handed
+	 * over again once that refusal's conflict record is saved (before the refusal is answered), so a listener that
+	 * settles records on writes (idempotently) settles that one too.
+	 */
+	onWrittenBeforeRecord(listener: (write: CompletedWrite) => Promise<void>): () => void {
+		return this.after.onWrittenBeforeRecord(listener);
+	}
+
+	/**
+	 * A change an agent made to a note outside this writer (an Obsidian command it ran), told once it is in place:
+	 * history, bases and listeners learn of it as of that agent's write (so it is listed and can be undone), in the
+	 * note's lock like every write. `before` is what it replaced (null: the change created the note).
+	 */
+	creditChange(
+		path: string,
+		before: { content: string; revision: string } | null,
+		after: string,
+		actor: Actor,
+	): Promise<void> {
+		return this.locks.run(path, () => this.after.afterWrite(path, before, after, revisionOf(after), actor));
+	}
+
+	/** The same for a note such a change deleted: `removed` is its text before. */
+	creditDelete(path: string, removed: string, actor: Actor): Promise<void> {
+		return this.locks.run(path, () => this.after.afterDelete(path, removed, actor));
+	}
+
+	/** The read a tokenless write from `client` would be held to now (its last read), or null. */
+	heldRevision(client: string | undefined, path: string): HeldRead | null {
+		return heldRevision(this.deps, client, path);
+	}
+
+	/**
+	 * A key is one agent: what it changes through one door moves the reads its other doors hold of exactly the revision
+	 * replaced (an MCP caller's write moves its key's REST read; a REST write moves the key's sessions' reads). One
+	 * session's write never moves another session's read: two windows of one agent that share a key stay apart.
+	 */
+	private carryKeyReads(actor: Actor, path: string, replaced: string, revision: string): void {
+		if (actor.kind !== "agent") return;
+		const now = this.deps.now();
+		if (actor.keyClient !== undefined) this.deps.reads.carry(actor.keyClient, path, replaced, revision, now);
+		else if (actor.client !== undefined)
+			for (const session of this.deps.reads.clientsOf(path, `${actor.client}:`))
+				this.deps.reads.carry(session, path, replaced, revision, now);
+	}
+
+	async write(request: WriteRequest): Promise<WriteOutcome> {
+		// Captured before waiting for the lock: a parallel write by the same client must not become this one's basis.
+		const client = clientOf(request.actor);
+		const held = request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.path);
+		const { checked, implicit, lastReadPart } = withHeldRevision(request, held);
+		if (request.actor.kind === "agent" && isBackupPath(request.path, this.deps.settings().backupFolder)) {
+			return refusedWithout({ reason: "backup-read-only" }, null);
+		}
+		let earlierOnDisk: Promise<void> | undefined;
+		const outcome = await this.locks.run(request.path, async () => {
+			const locked = await this.writeLocked(checked, { sent: request.ifMatch, held, implicit });
+			const settled = locked.kind === "awaiting-disk" ? locked.written : locked;
+			if (client !== undefined && (settled.kind === "written" || settled.kind === "unchanged")) {
+				// The writer knows what it just wrote (all of it, or the part it wrote): its next tokenless write is held to that.
+				if (settled.sight !== "none")
+					this.deps.reads.record(client, request.path, settled.revision, this.deps.now(), settled.sight);
+			}
+			// A client that deleted the note has no read of it left: creating it again needs no token.
+			if (client !== undefined && settled.kind === "deleted") this.deps.reads.forget(client, request.path);
+			if (locked.kind === "awaiting-disk") this.onDisk.pending(request.path, locked.durable);
+			// Nothing of its own to make durable: it stands on what an earlier write put in place, maybe not on disk yet.
+			else if (locked.kind === "unchanged" || locked.kind === "deleted") earlierOnDisk = this.onDisk.of(request.path);
+			return locked;
+		});
+		// Acknowledged only once durable, but without holding up the next writer of the note meanwhile.
+		if (outcome.kind === "awaiting-disk") return outcome.durable.then(() => outcome.written);
+		if (earlierOnDisk !== undefined) await earlierOnDisk;
+		if (outcome.kind !== "refusing") return outcome;
+		const refused = await this.answerUnlocked(outcome);
+		// A read of part of the note did not stand in for the If-Match: say so, or the 428 makes no sense to the client.
+		const refusal =
+			lastReadPart && refused.refusal.reason === "token-required"
+				? { ...refused.refusal, lastReadPart: true }
+				: refused.refusal;
+		return { ...refused, refusal, implicit };
+	}
+
+	/**
+	 * Moves (or renames) a note: the one guarded path for that, holding both notes' locks, so no write of either gets
+	 * in between (guarded-move.ts says what it checks). Acknowledged once durable, like a write.
+	 */
+	async move(request: MoveRequest): Promise<MoveOutcome> {
+		const client = clientOf(request.actor);
+		// Captured before waiting for the locks, as a write's is.
+		const heldSource =
+			request.heldRevision !== undefined ? request.heldRevision : this.heldRevision(client, request.from);
+		const heldDestination =
+			request.heldDestination !== undefined ? request.heldDestination : this.heldRevision(client, request.to);
+		const backupFolder = this.deps.settings().backupFolder;
+		for (const [side, path] of [
+			["source", request.from],
+			["destination", request.to],
+		] as const) {
+			if (request.actor.kind === "agent" && isBackupPath(path, backupFolder))
+				return {
+					kind: "refused",
+					side,
+					path,
+					refusal: { reason: "backup-read-only" },
+					currentRevision: null,
+					implicit: false,
+				};
+		}
+		if (request.from === request.to) {
+			const note = await this.deps.gateway.read(request.from);
+			return note === null
+				? { kind: "missing" }
+				: { kind: "same-path", path: request.from, revision: revisionOf(note.content) };
+		}
+		let earlierOnDisk: Promise<void> | undefined;
+		const locked = await this.locks.runAll([request.from, request.to], async () => {
+			const step = await this.moves.moveLocked(request, heldSource, heldDestination);
+			if (step.durable !== undefined)
+				for (const path of [request.from, request.to]) this.onDisk.pending(path, step.durable);
+			else earlierOnDisk = this.onDisk.of(request.from);
+			return step;
+		});
+		await (locked.durable ?? earlierOnDisk);
+		return locked.outcome;
+	}
+
+	/**
+	 * Copies a note: the destination is written through `write` (its lock, its check), with the source's text as it
+	 * is now (guarded-copy.ts). A copy replaces nothing unless asked to, and then only with the destination's revision.
+	 */
+	copy(request: CopyRequest): Promise<CopyOutcome> {
+		return copyNote(
+			{
+				gateway: this.deps.gateway,
+				write: (write) => this.write(write),
+				heldRevision: (client, path) => this.heldRevision(client, path),
+			},
+			request,
+		);
+	}
+
+	/**
+	 * Keeps the refused body and answers, with the note's lock released. Two refusals of one note may keep their
+	 * bodies at once: each gets its own .bak (a new file, never replacing one) and its own record.
+	 */
+	private async answerUnlocked(refusing: Refusing): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
+		try {
+			const outcome = await answerRefusal({ ...this.deps, backupNames: this.backupNames }, refusing.seen);
+			await this.after.handOver(outcome.conflict, refusing.landed.writes);
+			return outcome;
+		} finally {
+			refusing.landed.stop();
+		}
+	}
+
+	private async writeLocked(request: WriteRequest, basis: Basis): Promise<WriteOutcome | Refusing | AwaitingDisk> {
+		const { tracker } = this.deps;
+		const { path, operation } = request;
+		const source = historySource(request.actor);
+		const config = this.deps.settings();
+		const mergeBase =
+			request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace"
+				? await mergeBaseOf(this.deps.bases, request.ifMatch)
+				: null;
+		// A big replace's text is known before the atomic step: its revision is worked out now, a slice at a time, rather
+		// than all at once inside the step (a small one is hashed there, at once, as before).
+		const bodyRevision =
+			operation.kind === "replace" && operation.body.length > SLICE_CHARS
+				? await revisionInSlices(operation.body, this.deps.yieldToHost)
+				: null;
+		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
+		// last saw it, and used only if the step still sees exactly that note.
+		let merged: { against: string; result: AutoMerge } | null = null;
+		// A note that the step saw and that is gone when the step runs again was moved or deleted meanwhile: writing
+		// now would re-create it under its old name, so that is refused as stale, never taken as a create.
+		let sawNote = false;
+		for (let attempt = 1; ; attempt++) {
+			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks),
+			// with the revisions a write's check computes, so nothing after it hashes the same text again.
+			const seen: { current: string | null; revisions?: { replaced: string | null; written: string } } = {
+				current: null,
+			};
+			const outcome = await this.mutate(path, request, seen, (current) => {
+				seen.current = current;
+				if (current === null && sawNote) {
+					const vanished: GuardDecision = {
+						kind: "refuse",
+						refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null },
+					};
+					return { kind: "keep", result: { kind: "decided", decision: vanished, merge: null } };
+				}
+				sawNote ||= current !== null;
+				let decision = decideWrite(current, {
+					operation,
+					ifMatch: request.ifMatch,
+					ifNoneMatch: request.ifNoneMatch,
+					requireToken: config.requireToken || request.requireToken === true,
+					readExpired:
+						current !== null &&
+						request.actor.kind === "agent" &&
+						readExpired(this.deps, path, current, request.ifMatch, config.readValidityMinutes),
+					allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
+					implicit: basis.implicit,
+				});
+				let merge: AutoMerge | null = null;
+				if (
+					decision.kind === "refuse" &&
+					decision.refusal.reason === "stale" &&
+					mergeBase !== null &&
+					current !== null &&
+					attempt <= MERGE_ATTEMPTS
+				) {
+					if (merged?.against !== current) return { kind: "keep", result: { kind: "needs-merge" } };
+					merge = merged.result;
+					if (merge.kind === "merged") decision = { kind: "write", content: merge.text, created: false };
+				}
+				const result: Decided = { kind: "decided", decision, merge };
+				if (decision.kind === "write") {
+					const written =
+						bodyRevision !== null && decision.content === (operation as { body: string }).body
+							? bodyRevision
+							: revisionOf(decision.content);
+					seen.revisions = { replaced: current === null ? null : revisionOf(current), written };
+					tracker.expect(path, seen.revisions.written, source);
+					return { kind: "write", content: decision.content, result };
+				}
+				if (decision.kind === "delete") return { kind: "trash", result };
+				return { kind: "keep", result };
+			});
+			const decided = outcome.result;
+			const current = seen.current;
+			if (decided.kind === "needs-merge") {
+				merged = {
+					against: current!,
+					result: await autoMergeInSlices(
+						mergeBase!,
+						current!,
+						(operation as { body: string }).body,
+						this.deps.yieldToHost,
+						this.deps.onError,
+					),
+				};
+				continue;
+			}
+			const { decision, merge } = decided;
+			switch (decision.kind) {
+				case "write": {
+					const { replaced, written: revision } = seen.revisions!;
+					if (replaced !== null) this.carryKeyReads(request.actor, path, replaced, revision);
+					await this.after.afterWrite(
+						path,
+						current === null ? null : { content: current, revision: replaced! },
+						decision.content,
+						revision,
+						request.actor,
+					);
+					const sight = sightAfterWrite({
+						operation: operation.kind,
+						merged: merge?.kind === "merged",
+						unseenBody: request.unseenBody,
+						replaced: current === null ? null : replaced!,
+						...basis,
+					});
+					const written = {
+						kind: "written",
+						revision,
+						sight,
+						created: decision.created,
+						stat: outcome.stat,
+						merged: merge?.kind === "merged",
+						...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}),
+					} as const;
+					return outcome.durable === undefined ? written : { kind: "awaiting-disk", written, durable: outcome.durable };
+				}
+				case "unchanged": {
+					const revision = revisionOf(current ?? "");
+					return {
+						kind: "unchanged",
+						revision,
+						sight: sightAfterWrite({
+							operation: operation.kind,
+							merged: false,
+							unseenBody: request.unseenBody,
+							replaced: revision,
+							...basis,
+						}),
+					};
+				}
+				case "delete":
+					if (current !== null) await this.after.afterDelete(path, current, request.actor);
+					return { kind: "deleted" };
+				case "inapplicable": {
+					const currentRevision = revisionOf(current ?? "");
+					return {
+						kind: "inapplicable",
+						...decision.failure,
+						currentRevision,
+						currentSight: basisSight(currentRevision, basis.sent, basis.held),
+					};
+				}
+				case "refuse": {
+					// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
+					// What the client knew of the revision it sent decides what a complete diff from it lets it know of the note now.
+					const sentSight = basis.implicit
+						? (basis.held?.sight ?? "whole")
+						: sentTokenKind(basis.sent) === "part"
+							? "part"
+							: "whole";
+					const seen = seeRefusal(
+						this.deps,
+						request,
+						decision.refusal,
+						current,
+						merge?.kind === "conflicted" ? merge.preview : null,
+						merge?.kind === "conflicted" ? merge.rules : [],
+						sentSight,
+					);
+					return { kind: "refusing", seen, landed: this.after.watchLanded(path) };
+				}
+			}
+		}
+	}
+
+	/**
+	 * The gateway's atomic step. A note that another program kept changing under every attempt is a refusal like any
+	 * stale write (the body is kept), not an error that would lose it.
+	 */
+	private async mutate(
+		path: string,
+		request: WriteRequest,
+		seen: { current: string | null },
+		decide: (current: string | null) => MutationPlan<Decided>,
+	): Promise<MutationOutcome<Decided>> {
+		try {
+			return await this.deps.gateway.mutate(path, decide);
+		} catch (error) {
+			if (error instanceof NoteKeptChangingError) {
+				seen.current = error.lastSeen;
+				return refusedStep({ reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null });
+			}
+			if (error instanceof NoteBusyError) {
+				seen.current = error.lastSeen;
+				return refusedStep({ reason: "note-in-use" });
+			}
+			throw error;
+		}
+	}
+}
+
+function refusedStep(refusal: Refusal): MutationOutcome<Decided> {
+	return { result: { kind: "decided", decision: { kind: "refuse", refusal }, merge: null }, stat: null };
+}
