@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * Revision Guard's hook for an agent's own file tools (README: "Guarding the agent's own file tools"). Claude Code
+ * Revision Guard's hook for an agent's own file tools (docs/cli.md: "Guarding the agent's own file tools"). Claude Code
  * runs it before Write/Edit/MultiEdit and after Read/Write/Edit/MultiEdit; Gemini CLI before write_file/replace and
  * after read_file/write_file/replace. It refuses an edit of a vault note that changed since this agent session last
  * read (or wrote) it, with what changed, and an edit of a note the session never read.
@@ -27,7 +27,7 @@ const HOST_TIMEOUT_MS = 5000;
 async function main() {
 	if (process.stdin.isTTY) {
 		process.stderr.write(
-			'This is a hook: the agent runs it with the tool call as JSON on stdin. See README, "Guarding the agent\'s own file tools".\n',
+			'This is a hook: the agent runs it with the tool call as JSON on stdin. See docs/cli.md, "Guarding the agent\'s own file tools".\n',
 		);
 		process.exitCode = 1;
 		return;

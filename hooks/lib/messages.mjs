@@ -44,7 +44,7 @@ export const messages = {
 			: `Revision Guard's host answered ${status} for "${path}" (${detail}), so the note could not be checked and the edit was not made. Ask the person to look at the host, or to ${REMOVE_HOOK}.`,
 
 	misconfigured: (/** @type {string[]} */ problems, /** @type {"refused" | "unrecorded"} */ consequence) =>
-		`Revision Guard's hook is not set up: ${problems.join(" ")} ${consequence === "refused" ? "So vault notes cannot be checked, and the edit was not made." : "So what you read or wrote was not recorded, and edits of vault notes will be refused until it is set."} Ask the person to set it up (Revision Guard's README: "Guarding the agent's own file tools"), or to ${REMOVE_HOOK}.`,
+		`Revision Guard's hook is not set up: ${problems.join(" ")} ${consequence === "refused" ? "So vault notes cannot be checked, and the edit was not made." : "So what you read or wrote was not recorded, and edits of vault notes will be refused until it is set."} Ask the person to set it up (Revision Guard's docs/cli.md: "Guarding the agent's own file tools"), or to ${REMOVE_HOOK}.`,
 
 	hookFailed: (/** @type {string} */ reason) =>
 		`Revision Guard's hook failed (${reason}), so the edit could not be checked and was not made. Ask the person to look at it, or to ${REMOVE_HOOK}.`,

@@ -1,5 +1,5 @@
 /**
- * The shape the code must keep (README's architecture section): adapters (REST in `http/`, MCP in `mcp/`, the
+ * The shape the code must keep (ARCHITECTURE.md, "The layer rules"): adapters (REST in `http/`, MCP in `mcp/`, the
  * Obsidian CLI in `cli/`) reach the
  * vault only through the application service, so every write goes through the one guarded writer by construction;
  * `http/` does not know what is mounted on it; and the core is pure.

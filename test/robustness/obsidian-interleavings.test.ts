@@ -5,7 +5,7 @@
  * - no keystroke is lost (every typed word is in the note, or in the trash with it after an accepted delete);
  * - every write the agent was told succeeded (2xx) is there too, and every refused body is kept in its `.bak`;
  * - every other program's save is there too, or kept in a `.bak` (it overlapped unsaved typing), unless the editor's
- *   autosave wrote over it before Obsidian's watcher noticed it (README: what is not caught);
+ *   autosave wrote over it before Obsidian's watcher noticed it (docs/outside-saves.md: what is not caught);
  * - nothing was written without a token check: the plugin wrote the note at most once per write it accepted (a
  *   delete it accepted may save the person's typing first, so it goes to the trash with the note).
  */
