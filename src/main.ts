@@ -147,9 +147,9 @@ export default class RevisionGuardPlugin extends Plugin {
 	private async open(): Promise<void> {
 		const { app } = this;
 		// Evaluated now, not when Obsidian loaded main.js (plugin-start-up.ts).
-		const { startHost, openRevisionGuard, ConflictUi, ObsidianGateway, ObsidianNoteIndex, ObsidianStateStorage } =
-			await import("./host/plugin-start-up");
-		const { ObsidianWorkspace, StateTurn } = await import("./host/plugin-start-up");
+		const startUp = await import("./host/plugin-start-up");
+		const { startHost, openRevisionGuard, ConflictUi, StateTurn } = startUp;
+		const { ObsidianGateway, ObsidianNoteIndex, ObsidianStateStorage, ObsidianWorkspace } = startUp;
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
 		const marker = new PluginMarker(app.vault.adapter, pluginFolder);
 		this.marker = marker;
