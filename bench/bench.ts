@@ -483,12 +483,20 @@ async function main(): Promise<void> {
 					pass: pluginLoad.evalMs <= PLUGIN_EVAL_GOAL_MS,
 				},
 				{
-					measure: "plugin load: onload, from construction until it resolves (median of warm loads)",
+					measure: "plugin load: onload as Obsidian starts, from construction until it resolves (median of warm loads)",
 					ours: pluginLoad.onloadMs,
 					baseline: null,
 					unit: "ms",
 					target: `≤ ${PLUGIN_ONLOAD_GOAL_MS} ms`,
 					pass: pluginLoad.onloadMs <= PLUGIN_ONLOAD_GOAL_MS,
+				},
+				{
+					measure: "plugin load: onload when enabled in a running Obsidian (layout ready; median)",
+					ours: pluginLoad.onloadLayoutReadyMs,
+					baseline: null,
+					unit: "ms",
+					target: `≤ ${PLUGIN_ONLOAD_GOAL_MS} ms`,
+					pass: pluginLoad.onloadLayoutReadyMs <= PLUGIN_ONLOAD_GOAL_MS,
 				},
 				{
 					measure: "plugin load: first (cold) evaluation of main.js",
