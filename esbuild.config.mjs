@@ -2,24 +2,41 @@
 // (dist/bench.js).
 // `node esbuild.config.mjs production` builds once; `watch` rebuilds on change. `--out-dir DIR` writes DIR/main.js
 // and DIR/dist/ instead (the reproducible-build test compares two builds without touching the real main.js).
-// `--plugin-only` builds main.js alone (npm run install-plugin installs only that).
+// `--plugin-only` builds main.js alone (npm run install-plugin installs only that). `--metafile FILE` writes esbuild's
+// account of what went into main.js (scripts/bundle-breakdown.mjs sums it by package and by folder).
 // The production build is reproducible: the same sources and lock file give byte-identical files, wherever the
 // checkout is and whichever Node version runs it (the community directory rebuilds main.js to compare).
 import esbuild from "esbuild";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 
 const mode = process.argv[2] ?? "production";
 const quiet = process.argv.includes("--quiet");
 const pluginOnly = process.argv.includes("--plugin-only");
 const outDirIndex = process.argv.indexOf("--out-dir");
 const outDir = outDirIndex === -1 ? "." : process.argv[outDirIndex + 1];
+const metafileIndex = process.argv.indexOf("--metafile");
+const metafilePath = metafileIndex === -1 ? null : process.argv[metafileIndex + 1];
 if (!outDir) {
 	console.error("--out-dir needs a folder: node esbuild.config.mjs production --out-dir <folder>");
 	process.exit(2);
 }
 const manifest = JSON.parse(readFileSync("manifest.json", "utf8"));
 const production = mode === "production";
+
+/**
+ * The MCP SDK validates elicitation answers with ajv unless given a validator; our server always gives its own
+ * (src/mcp/elicitation/form-validator.ts), so main.js takes a stub in place of the SDK's ajv provider and leaves ajv,
+ * ajv-formats and their dependencies (about 120 KB minified) out.
+ */
+const withoutAjv = {
+	name: "without-ajv",
+	setup(build) {
+		build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+			args.importer.includes("@modelcontextprotocol") ? { path: resolve("scripts/ajv-provider-stub.mjs") } : undefined,
+		);
+	},
+};
 
 const shared = {
 	bundle: true,
@@ -43,17 +60,13 @@ const builds = [
 		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
 		// Obsidian loads main.js as it is; minifying keeps the bundled MCP SDK and yaml small. Sources are in src/.
 		minify: production,
-		// ajv-formats and the MCP SDK each carry their own copy of the same ajv 8 (the root ajv is eslint's 6): one is enough.
-		// ajv-formats is only ever asked about our elicitation forms, which use no formats (scripts/ajv-formats-stub.mjs).
-		alias: {
-			ajv: "./node_modules/@modelcontextprotocol/sdk/node_modules/ajv",
-			"ajv-formats": "./scripts/ajv-formats-stub.mjs",
-		},
+		plugins: [withoutAjv],
 	},
 	{
 		...shared,
 		entryPoints: ["src/headless/cli.ts"],
 		outfile: join(outDir, "dist/cli.js"),
+		plugins: [withoutAjv],
 		banner: { js: "#!/usr/bin/env node" },
 	},
 	// The merge program (package.json's bin revision-guard-merge): the merge engine only, so it starts like a small tool.
@@ -77,5 +90,8 @@ const selected = pluginOnly ? builds.filter((options) => options.entryPoints[0] 
 if (mode === "watch") {
 	for (const options of selected) await (await esbuild.context(options)).watch();
 } else {
-	await Promise.all(selected.map((options) => esbuild.build(options)));
+	const results = await Promise.all(
+		selected.map((options) => esbuild.build({ ...options, metafile: metafilePath !== null })),
+	);
+	if (metafilePath) writeFileSync(metafilePath, JSON.stringify(results[0].metafile));
 }

@@ -2,19 +2,14 @@
 import { apiVersion, Notice, normalizePath, Plugin } from "obsidian";
 import { yieldVia } from "./core/steps";
 import type { Timers } from "./core/timers";
-import { openRevisionGuard, type RevisionGuard } from "./host/revision-guard";
+import type { RevisionGuard } from "./host/revision-guard";
 import { NEW_INSTALL_BACKUP_FOLDER, withDefaults, type AgentKey, type RevisionGuardSettings } from "./settings";
 import type { ScopeSummary } from "./service/scopes/scope-summary";
-import { ConflictUi } from "./ui/conflict-ui";
+import type { ConflictUi } from "./ui/conflict-ui";
 import { RevisionGuardSettingTab } from "./ui/settings-tab";
 import { ConflictStatusBar } from "./ui/status-bar";
 import { keysKeptElsewhere, withKeyValues, withoutKeyValues, type Secrets, type StoredKey } from "./vault/key-secrets";
-import { ObsidianGateway } from "./vault/obsidian-gateway";
-import { ObsidianNoteIndex } from "./vault/obsidian-note-index";
-import { ObsidianStateStorage } from "./vault/obsidian-state-storage";
-import { ObsidianWorkspace } from "./vault/obsidian-workspace";
-import { StateTurn } from "./vault/obsidian-state-turn";
-import { startHost, type Host } from "./host/start-host";
+import type { Host } from "./host/start-host";
 import { PluginMarker } from "./host/running-marker";
 import { registerCliCommands } from "./cli/register";
 import { HistoryUi } from "./ui/history-ui";
@@ -86,9 +81,10 @@ export default class RevisionGuardPlugin extends Plugin {
 				tasks.add(() => this.removeMarker());
 			}),
 		);
-		// Events fired while the vault loads are not edits; start tracking once the layout is ready.
+		// Events fired while the vault loads are not edits; start tracking once the layout is ready, and never inside
+		// onload (a plugin enabled in a running Obsidian sees the layout ready at once): the start waits a turn.
 		this.app.workspace.onLayoutReady(() => {
-			this.lifecycle = this.start();
+			this.lifecycle = this.afterATurn().then(() => this.start());
 		});
 	}
 
@@ -132,6 +128,11 @@ export default class RevisionGuardPlugin extends Plugin {
 		await this.host?.listener.listen(this.settings.port, this.settings.bindAddress);
 	}
 
+	/** Resolves on a later turn of the event loop, once onload has returned to Obsidian. */
+	private afterATurn(): Promise<void> {
+		return new Promise((resolve) => this.timers.schedule(resolve, 0));
+	}
+
 	private async start(): Promise<void> {
 		try {
 			await this.open();
@@ -145,6 +146,10 @@ export default class RevisionGuardPlugin extends Plugin {
 
 	private async open(): Promise<void> {
 		const { app } = this;
+		// Evaluated now, not when Obsidian loaded main.js (plugin-start-up.ts).
+		const startUp = await import("./host/plugin-start-up");
+		const { startHost, openRevisionGuard, ConflictUi, StateTurn } = startUp;
+		const { ObsidianGateway, ObsidianNoteIndex, ObsidianStateStorage, ObsidianWorkspace } = startUp;
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
 		const marker = new PluginMarker(app.vault.adapter, pluginFolder);
 		this.marker = marker;

@@ -5,13 +5,7 @@
  */
 import { MAX_EDITS, type TextEdit } from "../core/edit";
 import { jsonRefusal } from "../core/nesting";
-import {
-	applyPatch,
-	type PatchInstruction,
-	type PatchOperation,
-	type PatchScope,
-	type PatchTargetType,
-} from "../core/patch";
+import type { PatchInstruction, PatchOperation, PatchScope, PatchTargetType } from "../core/patch";
 import { algebraError } from "../core/patch-algebra";
 import type { AgentNotes } from "../service/notes/agent-notes";
 import { badArgument, commandLine, fail } from "./answer";
@@ -180,6 +174,8 @@ export const patchCommand: CliCommand = {
 		const outside = algebraError(instruction, body);
 		if (outside !== null)
 			fail("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
+		// The patch engine (and yaml with it) is evaluated at the first patch, not when Obsidian loads the plugin.
+		const { applyPatch } = await import("../core/patch");
 		const outcome = await notes.write({
 			path,
 			// Computed inside the writer's atomic step, on the note as it is then.

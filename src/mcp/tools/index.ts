@@ -23,6 +23,7 @@ import { registerWriteNote } from "./write-note";
 import { LRA_INSTRUCTIONS, registerLraTools } from "../lra";
 import { registerPeriodicNote } from "./periodic-note";
 import { registerWorkspaceTools } from "./workspace-tools";
+import { formValidator } from "../elicitation/form-validator";
 
 declare const __VERSION__: string | undefined;
 export const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
@@ -61,7 +62,8 @@ export function createMcpServer(context: ToolContext, toolSet: "revision-guard" 
 	const instructions = toolSet === "lra" ? LRA_INSTRUCTIONS : INSTRUCTIONS;
 	const server = new McpServer(
 		{ name: "revision-guard", version: VERSION },
-		{ capabilities: { tools: {} }, instructions },
+		// Our own check of elicitation answers (form-validator.ts): the SDK's default would bundle ajv.
+		{ capabilities: { tools: {} }, instructions, jsonSchemaValidator: formValidator },
 	);
 	registerReadNote(server, context);
 	registerNoteOutline(server, context);

@@ -1,4 +1,4 @@
-/** The merge question's form: what main.js's bundling assumes about it (esbuild.config.mjs drops ajv-formats). */
+/** The merge question's form: what our check of its answers (form-validator.ts) assumes about it. */
 import { describe, expect, it } from "vitest";
 import { choiceForm } from "../../../src/mcp/elicitation/choice-form";
 
@@ -8,7 +8,7 @@ function keysOf(value: unknown): string[] {
 }
 
 describe("the form that asks the person about a stale write", () => {
-	it("uses no JSON Schema format, so the SDK's validator never needs ajv-formats", () => {
+	it("uses no JSON Schema format, which form-validator.ts does not check", () => {
 		for (const canMerge of [true, false]) {
 			for (const canOpen of [true, false]) {
 				const form = choiceForm({ agent: "agent", path: "Plan.md", backupPath: "Plan.bak.md", canMerge, canOpen });

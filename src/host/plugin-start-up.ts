@@ -1,0 +1,13 @@
+/**
+ * What the plugin needs only once the workspace is ready: the guard, its Obsidian adapters and the host (the REST
+ * routes, the merge engine, search, yaml). main.ts loads this module with `import()` when it starts the host, so
+ * esbuild evaluates it then, not while Obsidian loads main.js. It stays one file (no code splitting).
+ */
+export { openRevisionGuard } from "./revision-guard";
+export { ConflictUi } from "../ui/conflict-ui";
+export { ObsidianGateway } from "../vault/obsidian-gateway";
+export { ObsidianNoteIndex } from "../vault/obsidian-note-index";
+export { ObsidianStateStorage } from "../vault/obsidian-state-storage";
+export { ObsidianWorkspace } from "../vault/obsidian-workspace";
+export { StateTurn } from "../vault/obsidian-state-turn";
+export { startHost } from "./start-host";
