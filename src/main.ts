@@ -148,7 +148,7 @@ export default class RevisionGuardPlugin extends Plugin {
 		const { app } = this;
 		// Evaluated now, not when Obsidian loaded main.js (plugin-start-up.ts).
 		const startUp = await import("./host/plugin-start-up");
-		const { startHost, openRevisionGuard, ConflictUi, StateTurn } = startUp;
+		const { startHost, openRevisionGuard, ConflictUi, StateTurn, historyViews, proposalViews } = startUp;
 		const { ObsidianGateway, ObsidianNoteIndex, ObsidianStateStorage, ObsidianWorkspace } = startUp;
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
 		const marker = new PluginMarker(app.vault.adapter, pluginFolder);
@@ -196,8 +196,8 @@ export default class RevisionGuardPlugin extends Plugin {
 				this.register(conflictUi.start());
 				// Agents' clients may offer the person "open the merge modal" when a write is refused (MCP elicitation).
 				this.register(guard.notes.mergeModal.offer((id) => conflictUi.openMerge(id)));
-				if (this.historyUi) this.register(this.historyUi.start(guard.person));
-				if (this.proposalUi) this.register(this.proposalUi.start(guard.person));
+				if (this.historyUi) this.register(this.historyUi.start(guard.person, historyViews(app, guard.person)));
+				if (this.proposalUi) this.register(this.proposalUi.start(guard.person, proposalViews(app, guard.person)));
 			},
 			onProgress: (done, total) => {
 				if (total < RECONCILE_NOTICE_THRESHOLD) return;

@@ -1,19 +1,23 @@
 /**
  * Everything a person sees of history and undo: the commands, the "agent edits today" status-bar item, and the
- * history and activity modals. The modals answer "still starting" until the host has opened its guard.
+ * history and activity modals. The modals answer "still starting" until the host has opened its guard; they arrive
+ * with it (history-views.ts), so loading the plugin does not evaluate them.
  */
 import { Notice, type App, type Command } from "obsidian";
-import { MAX_ACTIVITY } from "../service/history/agent-activity";
+import { MAX_ACTIVITY } from "../service/history/activity-limit";
 import type { PersonNotes } from "../service/notes/person-notes";
-import { AgentActivityModal } from "./activity-modal";
 import { ActivityStatusBar } from "./activity-status-bar";
-import { NoteHistoryModal } from "./history-modal";
-import { GuardUndo } from "./undo-actions";
+
+/** The modals, opened as the person once the guard is open. */
+export interface HistoryViews {
+	showHistory(path: string): void;
+	showActivity(): void;
+}
 
 export class HistoryUi {
 	private readonly bar: ActivityStatusBar;
-	/** Restore and Revert as the person; set while the guard is open. */
-	private undo: GuardUndo | null = null;
+	/** Set while the guard is open. */
+	private views: HistoryViews | null = null;
 
 	constructor(
 		private readonly app: App,
@@ -40,8 +44,8 @@ export class HistoryUi {
 	}
 
 	/** Follows the guard's agent writes; returns the cleanup for the plugin to register. */
-	start(person: PersonNotes): () => void {
-		this.undo = new GuardUndo(this.app, person, (path) => this.showHistory(path));
+	start(person: PersonNotes, views: HistoryViews): () => void {
+		this.views = views;
 		// Counted from history once, then one more per new agent revision (the change feed may tell a change more than
 		// once): never a scan of every note's history per write.
 		let writes = person
@@ -61,17 +65,17 @@ export class HistoryUi {
 		});
 		return () => {
 			stop();
-			this.undo = null;
+			this.views = null;
 		};
 	}
 
 	private showHistory(path: string): void {
-		if (!this.undo) return void new Notice("The agent API is still starting.");
-		new NoteHistoryModal(this.app, this.undo, path).open();
+		if (!this.views) return void new Notice("The agent API is still starting.");
+		this.views.showHistory(path);
 	}
 
 	showActivity(): void {
-		if (!this.undo) return void new Notice("The agent API is still starting.");
-		new AgentActivityModal(this.app, this.undo).open();
+		if (!this.views) return void new Notice("The agent API is still starting.");
+		this.views.showActivity();
 	}
 }

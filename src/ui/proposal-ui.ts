@@ -1,18 +1,23 @@
 /**
  * Everything a person sees of proposals: a notice when one arrives (with Review), the status-bar count of those
  * waiting, the list (command "Show proposals"), and the review. Until the host has opened its guard, the list
- * answers "still starting".
+ * answers "still starting"; the modals arrive with the guard (proposal-views.ts), so loading the plugin does not
+ * evaluate them.
  */
 import { Notice, type App, type Command } from "obsidian";
 import type { PersonNotes } from "../service/notes/person-notes";
-import { ProposalListModal } from "./proposal-list-modal";
 import { showProposalNotice } from "./proposal-notice";
-import { ProposalReviewModal } from "./proposal-review-modal";
 import { ProposalStatusBar } from "./proposal-status-bar";
+
+/** The list and the review, opened once the guard is open. */
+export interface ProposalViews {
+	showList(): void;
+	review(id: string): void;
+}
 
 export class ProposalUi {
 	private readonly bar: ProposalStatusBar;
-	private person: PersonNotes | null = null;
+	private views: ProposalViews | null = null;
 
 	constructor(
 		private readonly app: App,
@@ -26,8 +31,8 @@ export class ProposalUi {
 	}
 
 	/** Follows the guard's proposals; returns the cleanup for the plugin to register. */
-	start(person: PersonNotes): () => void {
-		this.person = person;
+	start(person: PersonNotes, views: ProposalViews): () => void {
+		this.views = views;
 		const proposals = person.proposals;
 		// Announced once each: a proposal is heard again when its note moves, or when it is decided.
 		const announced = new Set(proposals.list("pending").map((record) => record.id));
@@ -40,27 +45,18 @@ export class ProposalUi {
 		});
 		return () => {
 			stop();
-			this.person = null;
+			this.views = null;
 			this.bar.update(0);
 		};
 	}
 
 	showList(): void {
-		const person = this.person;
-		if (!person) return void new Notice("The agent API is still starting.");
-		new ProposalListModal(this.app, person.proposals, {
-			openPath: (path) => void this.app.workspace.openLinkText(path, "", false),
-			review: (id) => this.review(id),
-		}).open();
+		if (!this.views) return void new Notice("The agent API is still starting.");
+		this.views.showList();
 	}
 
 	review(id: string): void {
-		const person = this.person;
-		if (!person) return void new Notice("The agent API is still starting.");
-		new ProposalReviewModal(
-			this.app,
-			{ proposals: person.proposals, onVaultChange: (listener) => person.onVaultChange(listener) },
-			id,
-		).open();
+		if (!this.views) return void new Notice("The agent API is still starting.");
+		this.views.review(id);
 	}
 }

@@ -10,6 +10,7 @@ import { agentActor } from "../../src/service/notes/actor";
 import { ProposalListModal } from "../../src/ui/proposal-list-modal";
 import { ProposalReviewModal } from "../../src/ui/proposal-review-modal";
 import { ProposalUi } from "../../src/ui/proposal-ui";
+import { proposalViews } from "../../src/ui/proposal-views";
 import { startObsidian, type ObsidianHarness } from "../helpers/obsidian-harness";
 import { writeRequest } from "../helpers/write-request";
 import { Modal, Notice } from "../obsidian-stub";
@@ -31,7 +32,7 @@ beforeEach(async () => {
 	Modal.opened = [];
 	bar = document.body.createDiv();
 	ui = new ProposalUi(h.app as unknown as ObsidianApp, bar);
-	stop = ui.start(h.guard.person);
+	stop = ui.start(h.guard.person, proposalViews(h.app as unknown as ObsidianApp, h.guard.person));
 });
 
 afterEach(async () => {

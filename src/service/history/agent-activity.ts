@@ -17,6 +17,9 @@ import { recentAgentWrites, type NoteHistoryService } from "./note-history";
 import { undoMove, type MoveUndo } from "../moves/undo-move";
 import type { Refusal } from "../../core/guard";
 import { refusedWithout } from "../refusals/refusal";
+import { MAX_ACTIVITY } from "./activity-limit";
+
+export { MAX_ACTIVITY };
 
 export interface ActivityEntry {
 	path: string;
@@ -68,8 +71,6 @@ export type RevertOutcome =
 	/** The write was a move: moved back (with the links it rewrote), or why not (see undo-move.ts). */
 	| { kind: "move"; undo: MoveUndo }
 	| { kind: "write"; outcome: WriteOutcome; merged: boolean };
-
-export const MAX_ACTIVITY = 200;
 
 export class AgentActivity {
 	constructor(
