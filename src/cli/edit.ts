@@ -14,7 +14,7 @@ import {
 } from "../core/patch";
 import { algebraError } from "../core/patch-algebra";
 import type { AgentNotes } from "../service/agent-notes";
-import { badArgument, commandLine, fail } from "./answer";
+import { badArgument, commandLine, throwFailure } from "./answer";
 import type { Arguments } from "./args";
 import { AGENT_FLAG, CONTENT_FLAGS, PATH_FLAG, REVISION_FLAG, type CliCommand } from "./command";
 import { textArgument } from "./content";
@@ -145,7 +145,7 @@ export const patchCommand: CliCommand = {
 		const path = args.notePath(notes);
 		const actor = args.actor(notes);
 		if (!args.has("revision")) {
-			fail(
+			throwFailure(
 				"precondition-required" satisfies RefusalCode,
 				`Patching "${path}" needs the revision you read; nothing was written.`,
 				`Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`,
@@ -179,7 +179,7 @@ export const patchCommand: CliCommand = {
 			(await textArgument(args, notes, "content", { required: operation !== "delete", fromFile: true })) ?? "";
 		const outside = algebraError(instruction, body);
 		if (outside !== null)
-			fail("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
+			throwFailure("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
 		const outcome = await notes.write({
 			path,
 			// Computed inside the writer's atomic step, on the note as it is then.

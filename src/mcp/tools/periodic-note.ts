@@ -7,7 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { PERIODS } from "../../core/periodic/periods";
 import type { ToolContext } from "./context";
-import { fail, guarded, ok } from "./context";
+import { toolError, guarded, ok } from "./context";
 import { periodicFailure } from "./workspace-answers";
 import type { WriteOutcome } from "../../service/guarded-writer";
 import { refusalCode } from "../../core/refusal-codes";
@@ -45,7 +45,7 @@ export function registerPeriodicNote(server: McpServer, context: ToolContext): v
 					period,
 					date === undefined ? undefined : { year: year!, month: month!, day: day! },
 				);
-				if (resolved.kind !== "resolved") return fail(periodicFailure(resolved));
+				if (resolved.kind !== "resolved") return toolError(periodicFailure(resolved));
 				if (create !== true)
 					return ok({
 						path: resolved.path,
@@ -65,7 +65,7 @@ function ensureRefused(period: string, path: string, outcome: WriteOutcome) {
 	if (outcome.kind === "proposed") return proposedResult(outcome);
 	const refusal = outcome.kind === "refused" ? outcome.refusal : null;
 	const why = refusal?.reason === "scope-forbidden" ? ` ${scopeRuleSentence(refusal)} ${scopeNextStep(refusal)}` : "";
-	return fail(
+	return toolError(
 		`The ${period} note ${JSON.stringify(path)} could not be created: the write was refused. Nothing was written.${why}`,
 		{
 			path,
