@@ -7,7 +7,7 @@ import type { WriteOutcome } from "../../service/guarded-writer";
 import { toolError, ok, type ToolContext } from "./context";
 import { refusalResult } from "./refusal";
 import { proposedResult } from "./proposed";
-import { inapplicableCode, refusalCode } from "../../core/refusal-codes";
+import { inapplicableCode } from "../../core/refusal-codes";
 import { revisionField, tokenFor } from "../../core/revision-tokens";
 
 type Inapplicable = Extract<WriteOutcome, { kind: "inapplicable" }>;
@@ -79,7 +79,7 @@ export async function inPlaceChangeResult(
 			if (outcome.refusal.reason === "not-found") {
 				return toolError(
 					`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`,
-					{ error: refusalCode(outcome.refusal), path },
+					{ error: outcome.report.code, path },
 				);
 			}
 			return refusalResult(path, outcome, tool, context);

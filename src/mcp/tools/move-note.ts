@@ -97,7 +97,7 @@ export function registerMoveNote(server: McpServer, context: ToolContext): void 
 					case "missing":
 						return toolError(
 							`There is no note at ${JSON.stringify(from)}; nothing was moved. Call list_notes to see what is there.`,
-							{ error: "not-found", path: from },
+							{ error: "note-not-found", path: from },
 						);
 					case "refused":
 						return relocationRefusalResult(outcome, from, "move_note");

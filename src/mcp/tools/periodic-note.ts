@@ -10,7 +10,6 @@ import type { ToolContext } from "./context";
 import { toolError, guarded, ok } from "./context";
 import { periodicFailure } from "./workspace-answers";
 import type { WriteOutcome } from "../../service/guarded-writer";
-import { refusalCode } from "../../core/refusal-codes";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { proposedResult } from "./proposed";
 
@@ -63,13 +62,14 @@ export function registerPeriodicNote(server: McpServer, context: ToolContext): v
 /** A creation the writer refused (or turned into a proposal): what happened, with the refusal's code and its rule. */
 function ensureRefused(period: string, path: string, outcome: WriteOutcome) {
 	if (outcome.kind === "proposed") return proposedResult(outcome);
-	const refusal = outcome.kind === "refused" ? outcome.refusal : null;
+	const report = outcome.kind === "refused" ? outcome.report : null;
+	const refusal = report?.refusal ?? null;
 	const why = refusal?.reason === "scope-forbidden" ? ` ${scopeRuleSentence(refusal)} ${scopeNextStep(refusal)}` : "";
 	return toolError(
 		`The ${period} note ${JSON.stringify(path)} could not be created: the write was refused. Nothing was written.${why}`,
 		{
 			path,
-			...(refusal ? { error: refusalCode(refusal) } : {}),
+			...(report ? { error: report.code } : {}),
 			...(refusal?.reason === "scope-forbidden" ? scopeFacts(refusal) : {}),
 		},
 	);
