@@ -24,17 +24,19 @@ export class CliFailure extends Error {
 	}
 }
 
+/** The answer of a command that failed, returned (a handler that ends on it returns it). */
 export function failure(error: string, detail: string, next: string, facts: Record<string, unknown> = {}): CliError {
 	return { ok: false, error, detail, next, ...facts };
 }
 
-export function fail(error: string, detail: string, next: string, facts: Record<string, unknown> = {}): never {
+/** Throws the answer of a command that failed, from anywhere in a handler; `runCliCommand` answers it. */
+export function throwFailure(error: string, detail: string, next: string, facts: Record<string, unknown> = {}): never {
 	throw new CliFailure(failure(error, detail, next, facts));
 }
 
 /** A malformed argument: names it, says what is wrong and how to write it. */
 export function badArgument(argument: string, detail: string, fix: string): never {
-	return fail("bad-argument", `${detail} Nothing was read or written.`, fix, { argument });
+	return throwFailure("bad-argument", `${detail} Nothing was read or written.`, fix, { argument });
 }
 
 export function ok(facts: Record<string, unknown>): CliAnswer {

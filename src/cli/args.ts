@@ -8,7 +8,7 @@ import type { RefusalCode } from "../core/refusal-codes";
 import type { EntityTagCondition } from "../core/revision";
 import { agentActor, type AgentActor } from "../service/notes/actor";
 import type { AgentNotes } from "../service/notes/agent-notes";
-import { badArgument, COMMAND_PREFIX, fail } from "./answer";
+import { badArgument, COMMAND_PREFIX, throwFailure } from "./answer";
 
 /** What a handler receives: Obsidian's CliData, a string for each argument given. */
 export type CliArguments = Readonly<Record<string, string>>;
@@ -107,7 +107,7 @@ export class Arguments {
 		if (value === undefined) return { kind: "absent" };
 		const match = REVISION.exec(value.trim());
 		if (!match) {
-			fail(
+			throwFailure(
 				"malformed-precondition" satisfies RefusalCode,
 				"revision= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it); nothing was read or written.",
 				"Pass the revision exactly as revision-guard:read returned it.",
@@ -133,7 +133,7 @@ export class Arguments {
 		}
 		const scope = notes.scopeOfName(name);
 		if (scope !== null && !scope.ok)
-			fail(
+			throwFailure(
 				"scope-forbidden" satisfies RefusalCode,
 				`The key "${name}" is not served: ${scope.problem.message} Nothing was read or written.`,
 				"Ask the person to fix the key's lists in settings.",

@@ -10,7 +10,7 @@ import { revisionField } from "../core/revision-tokens";
 import type { ConflictStatus } from "../core/conflicts";
 import { headOfText } from "../core/diff/page";
 import { diffCapBytes } from "../service/history/diff-pages";
-import { commandLine, fail, ok } from "./answer";
+import { commandLine, throwFailure, ok } from "./answer";
 import { AGENT_FLAG, type CliCommand } from "./command";
 import { writeAnswer } from "./outcome";
 
@@ -32,7 +32,7 @@ export const conflictsCommand: CliCommand = {
 		if (id !== undefined) {
 			const record =
 				notes.conflict(args.actor(notes), id) ??
-				fail(
+				throwFailure(
 					"conflict-not-found",
 					`There is no conflict "${id.slice(0, 100)}".`,
 					`List them: ${commandLine("conflicts", {})}.`,
@@ -71,14 +71,14 @@ export const resolveCommand: CliCommand = {
 		const diff3 = args.flag("diff3");
 		const record =
 			notes.conflict(actor, id) ??
-			fail(
+			throwFailure(
 				"conflict-not-found",
 				`There is no conflict "${id.slice(0, 100)}".`,
 				`List them: ${commandLine("conflicts", {})}.`,
 				{ id: id.slice(0, 100) },
 			);
 		if (record.status !== "open") {
-			return fail(
+			return throwFailure(
 				"conflict-not-open",
 				`Conflict ${id} is already ${record.status}; nothing was written.`,
 				`Read the note for what it holds now: ${commandLine("read", { path: record.path })}.`,
@@ -87,7 +87,7 @@ export const resolveCommand: CliCommand = {
 		}
 		const preview = await notes.conflictMerge(actor, id, diff3);
 		if (!preview) {
-			return fail(
+			return throwFailure(
 				"proposal-not-kept",
 				`The text conflict ${id} refused is no longer kept (its .bak was changed or removed), so there is nothing to merge.`,
 				`Read the note (${commandLine("read", { path: record.path })}) and write your change again.`,
@@ -97,7 +97,7 @@ export const resolveCommand: CliCommand = {
 		const { sides, result, text } = preview;
 		const path = record.path;
 		if (sides.mineRevision === null) {
-			return fail(
+			return throwFailure(
 				"note-not-found",
 				`"${path}" no longer exists, so there is nothing to merge into; your text is in "${record.backupPath ?? "(not kept)"}".`,
 				`To create the note again, read the .bak and write it: ${commandLine("read", { path: record.backupPath ?? path })}.`,
@@ -125,7 +125,7 @@ export const resolveCommand: CliCommand = {
 				: `run ${commandLine("write", { path, revision: sides.mineRevision, file: "/absolute/path/to/merged.md" })}`;
 			const manual = `Resolve the <<<<<<< / ======= / >>>>>>> markers in the merge${shown.truncated ? " (cut here: merge the note and the .bak yourself)" : ""}, write the result to a file, then ${writeIt}.`;
 			if (apply)
-				return fail(
+				return throwFailure(
 					"merge-has-conflicts",
 					`The automatic merge has ${result.conflicts} conflict(s), so nothing was written.`,
 					manual,

@@ -10,7 +10,7 @@ import { constants, promises as fs } from "fs";
 import { isAbsolute } from "path";
 import { utf8Length } from "../core/utf8";
 import type { AgentNotes } from "../service/notes/agent-notes";
-import { badArgument, fail } from "./answer";
+import { badArgument, throwFailure } from "./answer";
 import type { Arguments } from "./args";
 
 const MB = 1024 * 1024;
@@ -109,7 +109,7 @@ export async function readTextFile(path: string, capBytes: number): Promise<stri
 		handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code ?? "unknown";
-		return fail(
+		return throwFailure(
 			"file-not-readable",
 			`The file "${path.slice(0, 200)}" could not be opened (${code}); nothing was written.`,
 			"Check the path and that the file exists, or pass the text with content64= instead.",
@@ -119,7 +119,7 @@ export async function readTextFile(path: string, capBytes: number): Promise<stri
 	try {
 		const stat = await handle.stat();
 		if (!stat.isFile())
-			fail(
+			throwFailure(
 				"file-not-readable",
 				`"${path.slice(0, 200)}" is not a regular file; nothing was written.`,
 				"Write the text to a regular file first, or pass it with content64=.",
@@ -136,7 +136,7 @@ export async function readTextFile(path: string, capBytes: number): Promise<stri
 			if (length > capBytes) tooLarge("file", capBytes);
 			// Longer than it was a moment ago: something is still writing it, and half a file must not become a note.
 			if (length === buffer.length)
-				fail(
+				throwFailure(
 					"file-not-readable",
 					`"${path.slice(0, 200)}" grew while it was being read; nothing was written.`,
 					"Finish writing the file, then run the command again.",
@@ -154,7 +154,7 @@ function utf8Text(bytes: Uint8Array, name: string): string {
 		// ignoreBOM keeps a leading BOM, so the note (or its .bak) holds exactly the bytes sent.
 		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
 	} catch {
-		return fail(
+		return throwFailure(
 			"invalid-utf8",
 			`The text from ${name}= is not valid UTF-8; nothing was written.`,
 			"Send the note as UTF-8 text.",
@@ -164,7 +164,7 @@ function utf8Text(bytes: Uint8Array, name: string): string {
 }
 
 function tooLarge(name: string, capBytes: number): never {
-	return fail(
+	return throwFailure(
 		"content-too-large",
 		`The text from ${name}= is over the ${capBytes / MB} MB body size limit; nothing was written.`,
 		"Send a smaller text (split the change into several :edit or :append calls), or ask the person to raise the body size limit in the plugin's settings.",

@@ -8,7 +8,7 @@ import { jsonRefusal } from "../core/nesting";
 import type { PatchInstruction, PatchOperation, PatchScope, PatchTargetType } from "../core/patch";
 import { algebraError } from "../core/patch-algebra";
 import type { AgentNotes } from "../service/notes/agent-notes";
-import { badArgument, commandLine, fail } from "./answer";
+import { badArgument, commandLine, throwFailure } from "./answer";
 import type { Arguments } from "./args";
 import { AGENT_FLAG, CONTENT_FLAGS, PATH_FLAG, REVISION_FLAG, type CliCommand } from "./command";
 import { textArgument } from "./content";
@@ -139,7 +139,7 @@ export const patchCommand: CliCommand = {
 		const path = args.notePath(notes);
 		const actor = args.actor(notes);
 		if (!args.has("revision")) {
-			fail(
+			throwFailure(
 				"precondition-required" satisfies RefusalCode,
 				`Patching "${path}" needs the revision you read; nothing was written.`,
 				`Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`,
@@ -173,7 +173,7 @@ export const patchCommand: CliCommand = {
 			(await textArgument(args, notes, "content", { required: operation !== "delete", fromFile: true })) ?? "";
 		const outside = algebraError(instruction, body);
 		if (outside !== null)
-			fail("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
+			throwFailure("invalid-patch", outside, "Fix the arguments as said and run revision-guard:patch again.", { path });
 		// The patch engine (and yaml with it) is evaluated at the first patch, not when Obsidian loads the plugin.
 		const { applyPatch } = await import("../core/patch");
 		const outcome = await notes.write({

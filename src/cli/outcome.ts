@@ -4,10 +4,22 @@
  * run next.
  */
 import type { WriteOutcome } from "../service/write/guarded-writer";
-import { inapplicableCode, refusalCode } from "../core/refusal-codes";
+import { inapplicableCode } from "../core/refusal-codes";
+import {
+	backupReadOnlySentence,
+	capitalized,
+	contentLossSentence,
+	emptyBodySentence,
+	goneSentence,
+	keptSentence,
+	noteInUseSentence,
+	notFoundSentence,
+	readExpiredSentence,
+	staleSentence,
+} from "../core/refusal-wording";
 import { revisionField } from "../core/revision-tokens";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../core/scope-refusal";
-import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../service/refusals/stale-facts";
+import { currentFields, type Refused } from "../service/refusals/stale-facts";
 import { commandLine, failure, ok, type CliAnswer, type CliError } from "./answer";
 
 /** The commands that write, each with what "retry" means for it. */
@@ -62,24 +74,22 @@ export function writeAnswer(action: WriteAction, path: string, outcome: WriteOut
 }
 
 function refusalAnswer(action: WriteAction, path: string, outcome: Refused): CliError {
-	const { refusal, conflict, backupError } = outcome;
-	// The refusal's code, the same as REST's problem type and MCP's error (core/refusal-codes.ts).
-	const code = refusalCode(refusal);
+	const { report } = outcome;
+	const { refusal, kept: record, code } = report;
+	const quoted = `"${path}"`;
+	const done = action === "delete" ? "deleted" : "written";
 	const current = currentFields(outcome);
 	const read = commandLine("read", { path });
-	const kept = conflict?.backupPath
-		? ` Your text was kept, byte for byte, in "${conflict.backupPath}" (conflict ${conflict.id}).`
-		: backupError
-			? ` Your text could NOT be kept as a .bak (${backupError}); it was not written anywhere, so keep your copy.`
-			: "";
-	const record = {
-		...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}),
-		...(backupError ? { backupError } : {}),
+	const kept = keptSentence(record, (backup) => `"${backup}"`, record ? `conflict ${record.conflictId}` : "");
+	const keptFields = {
+		...(record ? { conflictId: record.conflictId, backupPath: record.backupPath } : {}),
+		...(record?.backupError ? { backupError: record.backupError } : {}),
+		...(record?.recordError ? { recordError: record.recordError } : {}),
 	};
 	const redo = `Read it again (${read}), re-apply your change to the content it returns, then run ${action === "resolve" ? "revision-guard:write" : `revision-guard:${action}`} again with revision=<the revision it returned>.`;
 	switch (refusal.reason) {
 		case "stale":
-			return staleAnswer(action, path, outcome, kept, record);
+			return staleAnswer(action, path, outcome, kept, keptFields);
 		case "token-required": {
 			const what =
 				refusal.sent === "change-tag"
@@ -87,60 +97,56 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 					: refusal.sent === "part-token"
 						? "revision= came with part of the note (a patch's answer), which is not enough to replace or delete all of it"
 						: `${action === "delete" ? "deleting" : "replacing"} it needs the revision you read`;
-			return failure(
-				code,
-				`"${path}" already exists, and ${what}; nothing was ${action === "delete" ? "deleted" : "written"}.`,
-				`${redo}`,
-				{ path, ...current },
-			);
+			return failure(code, `${quoted} already exists, and ${what}; nothing was ${done}.`, `${redo}`, {
+				path,
+				...current,
+			});
 		}
 		case "exists":
 			return failure(
 				code,
-				`"${path}" already exists, and a write without revision= only creates notes, so nothing was written.${kept}`,
+				`${quoted} already exists, and a write without revision= only creates notes, so nothing was written.${kept}`,
 				redo,
-				{ path, ...current, ...record },
+				{ path, ...current, ...keptFields },
 			);
 		case "read-expired":
-			return failure(
-				code,
-				`You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept}`,
-				redo,
-				{ path, ...current, ...record },
-			);
+			return failure(code, `${capitalized(readExpiredSentence(quoted))}${kept}`, redo, {
+				path,
+				...current,
+				...keptFields,
+			});
 		case "content-loss":
 			return failure(
 				code,
-				`This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision; nothing was written.${kept}`,
+				`${capitalized(contentLossSentence(quoted, refusal.currentLength, refusal.newLength))}${kept}`,
 				redo,
-				{ path, ...current, ...record },
+				{ path, ...current, ...keptFields },
 			);
 		case "empty-body":
 			return failure(
 				code,
-				`The text is empty and would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty text is often a file or variable that was not filled in.`,
+				`${capitalized(emptyBodySentence(quoted, "text", refusal.currentLength))} An empty text is often a file or variable that was not filled in.`,
 				`Check your text. To empty the note on purpose, run the same command with the flag: empty`,
 				{ path, ...current },
 			);
 		case "note-in-use":
-			return failure(
-				code,
-				`"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept}`,
-				`Retry once the person has finished: ${redo}`,
-				{ path, ...current, ...record },
-			);
+			return failure(code, `${noteInUseSentence(quoted, done)}${kept}`, `Retry once the person has finished: ${redo}`, {
+				path,
+				...current,
+				...keptFields,
+			});
 		case "backup-read-only":
 			return failure(
 				code,
-				`"${path}" is a backup of a refused write: agents may read it but not change or delete it; nothing was written.`,
+				backupReadOnlySentence(quoted, done),
 				"Write to the note it belongs to instead; the person keeps or deletes backups.",
 				{ path },
 			);
 		case "not-found":
 			return failure(
 				code,
-				`There is no note at "${path}"; nothing was ${action === "delete" ? "deleted" : "written"}.`,
-				action === "delete"
+				notFoundSentence(quoted, done),
+				report.next.kind === "nothing-to-do"
 					? "Nothing to do."
 					: `Create it with ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`,
 				{ path },
@@ -153,12 +159,10 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 				{ argument: "revision", path },
 			);
 		case "scope-forbidden":
-			return failure(
-				code,
-				`${scopeRuleSentence(refusal)} Nothing was ${action === "delete" ? "deleted" : "written"}.`,
-				scopeNextStep(refusal),
-				{ path, ...scopeFacts(refusal) },
-			);
+			return failure(code, `${scopeRuleSentence(refusal)} Nothing was ${done}.`, scopeNextStep(refusal), {
+				path,
+				...scopeFacts(refusal),
+			});
 	}
 }
 
@@ -167,21 +171,19 @@ function staleAnswer(
 	path: string,
 	outcome: Refused,
 	kept: string,
-	record: Record<string, unknown>,
+	keptFields: Record<string, unknown>,
 ): CliError {
-	const { currentRevision, currentSight, changes, mergePreview } = outcome;
-	const facts = staleFacts(outcome);
-	const { sentRevision } = facts;
-	const revisions = nextPageRevisions(outcome);
+	const { changes, mergePreview, report } = outcome;
+	const { facts, next } = report;
 	const done = action === "delete" ? "deleted" : "written";
-	if (currentRevision === null) {
+	if (next.kind === "create-again" || next.kind === "nothing-to-do") {
 		return failure(
-			"stale-revision",
-			`"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.${kept}`,
-			action === "delete"
+			report.code,
+			`${goneSentence(`"${path}"`, done)}${kept}`,
+			next.kind === "nothing-to-do"
 				? "Nothing to do: the note is gone."
 				: `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} (without revision=).`,
-			{ path, sentRevision, currentRevision, ...record },
+			{ path, sentRevision: facts.sentRevision, currentRevision: null, ...keptFields },
 		);
 	}
 	const merge =
@@ -189,26 +191,25 @@ function staleAnswer(
 			? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview shows the attempt with conflict markers). "
 			: "";
 	const command = `revision-guard:${action === "resolve" ? "write" : action}`;
-	const next =
-		changes && currentSight !== "none"
-			? `\`changes\` is every change from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run ${command} again with revision=${facts.currentRevision}.`
+	const then =
+		next.kind === "retry-with-revision"
+			? `\`changes\` is every change from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run ${command} again with revision=${next.revision}.`
 			: `${changes ? "`changes` is the start of the diff from the revision you sent, cut at the answer size limit (changesNext gives the rest); it is not all of the note, so it carries no revision. " : ""}Read it again (${commandLine("read", { path })}), re-apply your change, then run ${command} again with the revision it returns.`;
-	const pages =
-		changes?.truncated && revisions !== null
-			? {
-					changesTruncated: true,
-					changesNext: commandLine("changes", {
-						path,
-						since: revisions.since,
-						to: revisions.to,
-						offset: String(changes.nextOffset ?? 0),
-					}),
-				}
-			: {};
-	return failure(
-		"stale-revision",
-		`${merge}"${path}" changed since you read it, so nothing was ${done}.${kept}`,
-		next,
-		{ path, ...facts, ...record, ...pages },
-	);
+	const pages = report.changesNext
+		? {
+				changesTruncated: true,
+				changesNext: commandLine("changes", {
+					path,
+					since: report.changesNext.since,
+					to: report.changesNext.to,
+					offset: String(report.changesNext.offset),
+				}),
+			}
+		: {};
+	return failure(report.code, `${merge}${staleSentence(`"${path}"`, done)}${kept}`, then, {
+		path,
+		...facts,
+		...keptFields,
+		...pages,
+	});
 }

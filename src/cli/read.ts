@@ -1,7 +1,7 @@
 /** revision-guard:read and revision-guard:changes: what a note holds now with its revision, and what changed since one. */
 import { changeTagOf, revisionField, tokenFor } from "../core/revision-tokens";
 import { utf8Length } from "../core/utf8";
-import { commandLine, fail, ok } from "./answer";
+import { commandLine, throwFailure, ok } from "./answer";
 import { AGENT_FLAG, PATH_FLAG, type CliCommand } from "./command";
 import { bodyCapBytes } from "./content";
 
@@ -14,7 +14,7 @@ export const readCommand: CliCommand = {
 		const actor = args.actor(notes);
 		const read = await notes.read(actor, path);
 		if (read.kind !== "read") {
-			return fail(
+			return throwFailure(
 				"note-not-found",
 				`There is no note at "${path}".`,
 				`Check the path. To create the note, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })}.`,
@@ -24,7 +24,7 @@ export const readCommand: CliCommand = {
 		// Bounded like every answer: a note too big to be written back in one piece is not sent in one piece either.
 		const cap = bodyCapBytes(notes);
 		if (utf8Length(read.content) > cap) {
-			return fail(
+			return throwFailure(
 				"note-too-large",
 				`"${path}" is ${read.stat.size} bytes, over the ${cap / 1024 / 1024} MB answer limit, so its content was not sent.`,
 				"Change it in place with revision-guard:edit or revision-guard:patch (they need no full copy), or ask the person to raise the body size limit.",
@@ -59,9 +59,9 @@ export const changesCommand: CliCommand = {
 		const offset = args.count("offset", 0);
 		const answer = await notes.changes(actor, path, { since, offset, ...(to ? { to } : {}) });
 		if (answer.kind === "missing")
-			return fail("note-not-found", `There is no note at "${path}".`, "Check the path.", { path });
+			return throwFailure("note-not-found", `There is no note at "${path}".`, "Check the path.", { path });
 		if (answer.kind === "not-retained") {
-			return fail(
+			return throwFailure(
 				"base-not-retained",
 				`Revision ${answer.revision} of "${path}" is not retained (or never existed), so no diff can be made.`,
 				`Read the note to start from its current content: ${commandLine("read", { path })}.`,

@@ -3,7 +3,7 @@
  * read stands in for a missing revision: without `revision=`, :write only creates (an existing note is refused and the
  * text kept as a .bak), and :delete refuses outright.
  */
-import { badArgument, commandLine, fail } from "./answer";
+import { badArgument, commandLine, throwFailure } from "./answer";
 import { AGENT_FLAG, CONTENT_FLAGS, PATH_FLAG, REVISION_FLAG, type CliCommand } from "./command";
 import { textArgument } from "./content";
 import { writeAnswer } from "./outcome";
@@ -85,7 +85,7 @@ export const deleteCommand: CliCommand = {
 		const path = args.notePath(notes);
 		const actor = args.actor(notes);
 		if (!args.has("revision")) {
-			fail(
+			throwFailure(
 				"precondition-required" satisfies RefusalCode,
 				`Deleting "${path}" needs the revision you read; nothing was deleted.`,
 				`Read it first (${commandLine("read", { path })}), check it is what you mean to delete, then run revision-guard:delete again with revision=<the revision it returned>.`,

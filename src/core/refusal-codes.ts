@@ -37,7 +37,9 @@ export type RefusalCode =
 	| "note-not-ready"
 	| "invalid-path"
 	/** The key's scope does not let it make this change (core/scope-refusal.ts names the rule). */
-	| "scope-forbidden";
+	| "scope-forbidden"
+	/** A move or copy found a note (or a folder) at its destination, and was not asked to replace it. */
+	| "destination-exists";
 
 /** The code of a write the guard refused. */
 export function refusalCode(refusal: Refusal): RefusalCode {
@@ -62,4 +64,20 @@ export function inapplicableCode(reason: PatchFailure, change: "patch" | "edit")
 	if (change === "edit") return "edit-not-applied";
 	if (reason === "target-not-found" || reason === "invalid-frontmatter") return reason;
 	return "invalid-patch";
+}
+
+/**
+ * The code of a refused move or copy: a write's code, but a destination that is taken is "destination-exists" however
+ * the write over it was refused (created only, or a tokenless replace that would lose text).
+ */
+export function relocationCode(refusal: Refusal | { reason: "destination-exists" }): RefusalCode {
+	switch (refusal.reason) {
+		case "destination-exists":
+		case "exists":
+		case "content-loss":
+		case "empty-body":
+			return "destination-exists";
+		default:
+			return refusalCode(refusal);
+	}
 }

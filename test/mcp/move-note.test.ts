@@ -42,7 +42,7 @@ describe.each(SUBJECT_NAMES)("move_note and copy_note over the %s gateway", (nam
 		const unread = await mcp.tool("move_note", { path: "Inbox/Plan.md", destination: "Moved.md" });
 		expect(unread.isError).toBe(true);
 		expect(unread.details).toMatchObject({
-			error: "token-required",
+			error: "precondition-required",
 			side: "source",
 			path: "Inbox/Plan.md",
 			changeTag: changeTagOf(sha256Token(PLAN)),
@@ -53,13 +53,13 @@ describe.each(SUBJECT_NAMES)("move_note and copy_note over the %s gateway", (nam
 			destination: "Moved.md",
 			revision: changeTagOf(sha256Token(PLAN)),
 		});
-		expect(tagged.details).toMatchObject({ error: "token-required", sentToken: "change-tag" });
+		expect(tagged.details).toMatchObject({ error: "precondition-required", sentToken: "change-tag" });
 		const stale = await mcp.tool("move_note", {
 			path: "Inbox/Plan.md",
 			destination: "Moved.md",
 			revision: sha256Token("older\n"),
 		});
-		expect(stale.details).toMatchObject({ error: "stale", side: "source" });
+		expect(stale.details).toMatchObject({ error: "stale-revision", side: "source" });
 		expect(stale.prose).toContain("Nothing of yours was lost");
 		expect(await onDisk("Inbox/Plan.md")).toBe(PLAN);
 		expect(await onDisk("Moved.md")).toBeNull();
@@ -76,7 +76,7 @@ describe.each(SUBJECT_NAMES)("move_note and copy_note over the %s gateway", (nam
 			revision,
 			overwrite: true,
 		});
-		expect(unread.details).toMatchObject({ error: "token-required", side: "destination" });
+		expect(unread.details).toMatchObject({ error: "precondition-required", side: "destination" });
 		expect(await onDisk("Other.md")).toBe("other\n");
 		const moved = await mcp.tool("move_note", {
 			path: "Inbox/Plan.md",

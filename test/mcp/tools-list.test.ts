@@ -234,7 +234,7 @@ describe("what the idempotent hints promise", () => {
 		await writeVaultFile(h.dir, "Here.md", "move me\n");
 		const args = { path: "Here.md", destination: "There.md", revision: sha256Token("move me\n") };
 		expect((await mcp.tool("move_note", args)).isError).toBe(false);
-		expect((await mcp.tool("move_note", args)).details).toMatchObject({ error: "not-found" });
+		expect((await mcp.tool("move_note", args)).details).toMatchObject({ error: "note-not-found" });
 		expect((await visibleFiles(h.dir)).filter((path) => path.startsWith("Here") || path.startsWith("There"))).toEqual([
 			"There.md",
 		]);

@@ -1,33 +1,47 @@
-/** Turns a refused write into the problem response that tells the agent exactly what happened and what to do next. */
+/**
+ * Renders a refusal report (service/refusal-report.ts) as the problem response that tells the agent exactly what
+ * happened and what to do next, in REST's verbs (GET, PUT, If-Match).
+ */
 import type { Refusal } from "../../core/guard";
-import { refusalCode } from "../../core/refusal-codes";
+import {
+	backupReadOnlySentence,
+	capitalized,
+	contentLossSentence,
+	emptyBodySentence,
+	goneSentence,
+	keptSentence,
+	noteInUseSentence,
+	notFoundSentence,
+	readExpiredSentence,
+	staleSentence,
+} from "../../core/refusal-wording";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
-import { etagFor, tokenFor } from "../../core/revision-tokens";
-import { currentFields, nextPageRevisions, staleFacts, type Refused } from "../../service/refusals/stale-facts";
+import { etagFor } from "../../core/revision-tokens";
+import type { KeptRecord } from "../../service/refusals/refusal-report";
+import { currentFields, type Refused } from "../../service/refusals/stale-facts";
 import { problem, problemOf } from "../problems";
 import type { ApiResponse, JsonValue } from "../response";
 import type { RequestContext } from "../router";
 import { changesLink } from "./changes";
 
 export function refusalResponse(context: RequestContext, path: string, outcome: Refused): ApiResponse {
-	const { refusal, conflict, currentRevision, currentSight, backupError, implicit } = outcome;
+	const { currentRevision, currentSight, report } = outcome;
+	const { refusal, kept: record } = report;
+	const quoted = `"${path}"`;
+	const done = context.method === "DELETE" ? "deleted" : "written";
 	// A client that sent no If-Match was held to the revision it last read: say so, or the 412 makes no sense to it.
-	const heldTo = implicit ? "You sent no If-Match, so your last read of this note was used as your revision. " : "";
+	const heldTo = report.implicit
+		? "You sent no If-Match, so your last read of this note was used as your revision. "
+		: "";
 	// A token only with the content it names: unless this answer carries every change since what the client saw, the
 	// ETag is a change tag (it tells that the note changed; it passes no If-Match).
 	const headers: Record<string, string> = currentRevision ? { ETag: etagFor(currentRevision, currentSight) } : {};
 	const current = currentFields(outcome);
-	const kept = conflict?.backupPath
-		? ` Your content was kept, byte for byte, in "${conflict.backupPath}".`
-		: backupError
-			? ` Your content could NOT be kept as a .bak (${backupError}); it was not written anywhere, so keep your copy.`
-			: "";
-	const record = conflict
-		? { conflictId: conflict.id, backupPath: conflict.backupPath, ...(backupError ? { backupError } : {}) }
-		: {};
+	const kept = keptSentence(record, (backup) => `"${backup}"`);
+	const keptFields = keptFieldsOf(record);
 	const retry = retryWording(context.method);
 	// The problem type is the refusal's code, the same on every surface (core/refusal-codes.ts).
-	const name = problemOf(refusalCode(refusal));
+	const name = problemOf(report.code);
 	switch (refusal.reason) {
 		case "token-required":
 			return problem(
@@ -42,50 +56,50 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 				headers,
 			);
 		case "stale":
-			return staleResponse(context, path, outcome, heldTo, kept, record, headers);
+			return staleResponse(context, path, outcome, heldTo, kept, keptFields, headers);
 		case "read-expired":
 			return problem(
 				name,
-				`${heldTo}You read "${path}" longer ago than the read validity window allows, so nothing was written.${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
-				{ path, sentRevision: tokenFor(refusal.sentRevision, outcome.sentSight), ...current, ...record },
+				`${heldTo}${capitalized(readExpiredSentence(quoted))}${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
+				{ path, sentRevision: report.expiredRevision, ...current, ...keptFields },
 				headers,
 			);
 		case "exists":
 			return problem(
 				name,
-				`"${path}" already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
-				{ path, ...current, ...record },
+				`${quoted} already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
+				{ path, ...current, ...keptFields },
 				headers,
 			);
 		case "content-loss":
 			return problem(
 				name,
-				`This write would shrink "${path}" from ${refusal.currentLength} to ${refusal.newLength} characters without a revision token, which usually means a stale copy; nothing was written.${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
-				{ path, ...current, ...record },
+				`${capitalized(contentLossSentence(quoted, refusal.currentLength, refusal.newLength))}${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
+				{ path, ...current, ...keptFields },
 				headers,
 			);
 		case "empty-body":
 			return problem(
 				name,
-				`The body is empty, and it would replace all ${refusal.currentLength} characters of "${path}"; nothing was written. An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
+				`${capitalized(emptyBodySentence(quoted, "body", refusal.currentLength))} An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
 				{ path, ...current },
 				headers,
 			);
 		case "note-in-use":
 			return problem(
 				name,
-				`"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was written, rather than risk the person's typing.${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
-				{ path, ...current, ...record },
+				`${noteInUseSentence(quoted, done)}${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
+				{ path, ...current, ...keptFields },
 				headers,
 			);
 		case "backup-read-only":
 			return problem(
 				name,
-				`"${path}" is a backup of a refused write, so agents may read it but not change or delete it; nothing was written. Write to the note it belongs to instead (the person keeps or deletes backups).`,
+				`${backupReadOnlySentence(quoted, done)} Write to the note it belongs to instead (the person keeps or deletes backups).`,
 				{ path },
 			);
 		case "not-found":
-			return problem(name, `There is no note at "${path}"; nothing was deleted.`, { path });
+			return problem(name, notFoundSentence(quoted, done), { path });
 		case "malformed-condition":
 			return problem(
 				name,
@@ -93,12 +107,22 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 				{ path },
 			);
 		case "scope-forbidden":
-			return problem(
-				name,
-				`${scopeRuleSentence(refusal)} Nothing was ${context.method === "DELETE" ? "deleted" : "written"}. ${scopeNextStep(refusal)}`,
-				{ path, ...scopeFacts(refusal) },
-			);
+			return problem(name, `${scopeRuleSentence(refusal)} Nothing was ${done}. ${scopeNextStep(refusal)}`, {
+				path,
+				...scopeFacts(refusal),
+			});
 	}
+}
+
+/** What was kept, as fields of the problem body. */
+function keptFieldsOf(kept: KeptRecord | null): Record<string, JsonValue> {
+	if (kept === null) return {};
+	return {
+		conflictId: kept.conflictId,
+		backupPath: kept.backupPath,
+		...(kept.backupError ? { backupError: kept.backupError } : {}),
+		...(kept.recordError ? { recordError: kept.recordError } : {}),
+	};
 }
 
 function staleResponse(
@@ -107,47 +131,41 @@ function staleResponse(
 	outcome: Refused,
 	heldTo: string,
 	kept: string,
-	record: Record<string, JsonValue | undefined>,
+	keptFields: Record<string, JsonValue>,
 	headers: Record<string, string>,
 ): ApiResponse {
-	const { currentRevision, currentSight, changes, mergePreview, implicit, conflict } = outcome;
-	const facts = staleFacts(outcome);
+	const { currentRevision, changes, mergePreview, report } = outcome;
 	const retry = retryWording(context.method);
 	const done = context.method === "DELETE" ? "deleted" : "written";
 	const merge =
 		mergePreview !== null
 			? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. "
 			: "";
-	const what =
-		currentRevision === null
-			? `"${path}" no longer exists (it was deleted or moved since you read it), so nothing was ${done}.`
-			: `"${path}" changed since you read it, so nothing was ${done}.`;
+	const what = currentRevision === null ? goneSentence(`"${path}"`, done) : staleSentence(`"${path}"`, done);
 	const next =
-		currentRevision === null
-			? context.method === "DELETE"
+		report.next.kind === "create-again"
+			? " To create it again, PUT without If-Match."
+			: report.next.kind === "nothing-to-do"
 				? ""
-				: " To create it again, PUT without If-Match."
-			: changes && currentSight !== "none"
-				? ` The \`changes\` field is every change from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.`
-				: changes
-					? ` The \`changes\` field is the start of the diff from the revision you sent to the note now, cut at the answer size limit (GET changesNext for the rest). It is not all of the note, so it carries no revision to write with: GET the note, ${retry.read} with its ETag.`
-					: ` GET the note, ${retry.read} with its ETag.`;
+				: report.next.kind === "retry-with-revision"
+					? ` The \`changes\` field is every change from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.`
+					: changes
+						? ` The \`changes\` field is the start of the diff from the revision you sent to the note now, cut at the answer size limit (GET changesNext for the rest). It is not all of the note, so it carries no revision to write with: GET the note, ${retry.read} with its ETag.`
+						: ` GET the note, ${retry.read} with its ETag.`;
 	const previewCut =
-		mergePreview?.truncated && conflict
-			? ` The merge preview was cut at the answer size limit; GET /conflicts/${encodeURIComponent(conflict.id)}/merge for all of it.`
+		mergePreview?.truncated && report.kept
+			? ` The merge preview was cut at the answer size limit; GET /conflicts/${encodeURIComponent(report.kept.conflictId)}/merge for all of it.`
 			: "";
-	const revisions = nextPageRevisions(outcome);
-	const pages =
-		changes?.truncated && revisions !== null
-			? {
-					changesTruncated: true,
-					changesNext: changesLink(path, revisions.since, revisions.to, changes.nextOffset ?? 0),
-				}
-			: {};
+	const pages = report.changesNext
+		? {
+				changesTruncated: true,
+				changesNext: changesLink(path, report.changesNext.since, report.changesNext.to, report.changesNext.offset),
+			}
+		: {};
 	return problem(
-		problemOf(refusalCode(outcome.refusal)),
+		problemOf(report.code),
 		heldTo + merge + what + kept + next + previewCut,
-		{ path, ...facts, ...record, ...pages, ...(implicit ? { implicitRevision: true } : {}) },
+		{ path, ...report.facts, ...keptFields, ...pages, ...(report.implicit ? { implicitRevision: true } : {}) },
 		headers,
 	);
 }

@@ -7,7 +7,7 @@ import { changeTagOf } from "../../core/revision-tokens";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import type { RelocationRefused } from "../../service/moves/move-request";
 import { relocationFacts, trashedSentence } from "../../service/moves/relocation-facts";
-import { problem } from "../problems";
+import { problem, problemOf } from "../problems";
 import type { ApiResponse } from "../response";
 import type { RequestContext } from "../router";
 
@@ -21,6 +21,8 @@ export function relocationRefusal(
 ): ApiResponse {
 	const { refusal, side, path } = outcome;
 	const facts = { ...relocationFacts(outcome), path: from, ...(side === "destination" ? { destination: path } : {}) };
+	// The problem type is the refusal's code, the one in `facts.error` and MCP's (core/refusal-codes.ts).
+	const name = problemOf(facts.error);
 	const headers: Record<string, string> =
 		outcome.currentRevision === null ? {} : { ETag: `W/"${changeTagOf(outcome.currentRevision)}"` };
 	const nothing = `nothing was ${verb}`;
@@ -32,15 +34,15 @@ export function relocationRefusal(
 	switch (refusal.reason) {
 		case "destination-exists":
 			return problem(
-				"destination-exists",
+				name,
 				`"${path}" already exists${refusal.notANote ? " and is not a note (a folder, say)" : ""}, so ${nothing}: what is at the destination is never replaced unless you ask.${refusal.notANote ? " Choose another destination." : ` To replace it, GET it, then send the same request with Allow-Overwrite: true and Destination-If-Match set to its ETag; or choose another destination.`}${trashed}`,
 				facts,
 			);
 		case "token-required":
-			return problem("precondition-required", tokenRequired(context.method, outcome, nothing), facts, headers);
+			return problem(name, tokenRequired(context.method, outcome, nothing), facts, headers);
 		case "stale":
 			return problem(
-				"stale-revision",
+				name,
 				outcome.currentRevision === null
 					? `${held}"${path}" no longer exists (it was deleted or moved since you read it), so ${nothing}.${trashed}`
 					: `${held}"${path}" changed since you read it, so ${nothing}. ${verb === "moved" ? "A move" : "A copy"} carries no text of yours, so nothing was kept. GET "${path}" and send ${context.method} again with ${header} set to its ETag.${trashed}`,
@@ -49,34 +51,34 @@ export function relocationRefusal(
 			);
 		case "read-expired":
 			return problem(
-				"read-expired",
+				name,
 				`${held}You read "${path}" longer ago than the read validity window allows, so ${nothing}. GET it again and retry with ${header} set to its ETag.${trashed}`,
 				facts,
 				headers,
 			);
 		case "note-in-use":
 			return problem(
-				"note-in-use",
+				name,
 				`"${path}" is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so ${nothing}, rather than risk the person's typing. Retry once they have finished there.${trashed}`,
 				facts,
 				headers,
 			);
 		case "backup-read-only":
 			return problem(
-				"backup-read-only",
+				name,
 				`"${path}" is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}: agents may read backups but not move, replace or create them, so ${nothing}. Choose another note or destination.`,
 				facts,
 			);
 		case "malformed-condition":
 			return problem(
-				"malformed-precondition",
+				name,
 				`The ${header} header is not a valid entity-tag list, so ${nothing}. Send the ETag exactly as received (quotes included, or bare).`,
 				facts,
 			);
 		case "not-found":
-			return problem("note-not-found", `There is no note at "${path}", so ${nothing}.`, facts);
+			return problem(name, `There is no note at "${path}", so ${nothing}.`, facts);
 		case "scope-forbidden":
-			return problem("scope-forbidden", `${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, {
+			return problem(name, `${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, {
 				...facts,
 				...scopeFacts(refusal),
 			});
@@ -84,7 +86,7 @@ export function relocationRefusal(
 		case "content-loss":
 		case "empty-body":
 			return problem(
-				"destination-exists",
+				name,
 				`"${path}" already exists, so ${nothing}. Choose another destination, or replace it with Allow-Overwrite: true and Destination-If-Match.`,
 				facts,
 			);

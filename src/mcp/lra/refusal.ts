@@ -1,11 +1,19 @@
 /**
- * A refused write of a Local REST API tool, in that tool set's words: what happened, where the content was kept, and
+ * A refusal report (service/refusal-report.ts) of a Local REST API tool, rendered in that tool set's words: what happened, where the content was kept, and
  * the calls to make next (vault_read, then the same tool; vault_write has no revision argument, so it is held to the
  * session's last vault_read). The facts, resource links and the question to the person are those of our own tools.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
-import { refusalCode } from "../../core/refusal-codes";
+import {
+	backupReadOnlySentence,
+	emptyBodySentence,
+	goneSentence,
+	keptSentence,
+	noteInUseSentence,
+	notFoundSentence,
+	staleSentence,
+} from "../../core/refusal-wording";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { currentFields } from "../../service/refusals/stale-facts";
 import { answerWithPersonOutcome } from "../elicitation/answers";
@@ -22,24 +30,23 @@ export async function lraRefusal(
 	tool: LraWritingTool,
 	context: ToolContext,
 ): Promise<CallToolResult> {
-	const { refusal, conflict, backupError, changes, implicit } = outcome;
+	const { changes, report } = outcome;
+	const { refusal, kept: record, implicit } = report;
 	const quoted = JSON.stringify(path);
 	const done = tool === "vault_delete" ? "deleted" : "written";
-	const kept = conflict?.backupPath
-		? ` Your content was kept, byte for byte, in ${JSON.stringify(conflict.backupPath)}.`
-		: backupError
-			? ` Your content could NOT be kept (${backupError}): keep your copy.`
-			: "";
+	const kept = keptSentence(record, JSON.stringify);
 	const again =
 		tool === "vault_patch"
 			? "call vault_patch again (its ifMatch is optional: your last vault_read is used)"
 			: `call ${tool} again (it is held to your last vault_read of the note)`;
 	const reread = `Call vault_read {"path":${quoted}}, re-apply your change to the content it returns, then ${again}.`;
 	const facts = {
-		error: refusalCode(refusal),
+		error: report.code,
 		path,
 		...currentFields(outcome),
-		...(conflict ? { conflictId: conflict.id, backupPath: conflict.backupPath } : {}),
+		...(record ? { conflictId: record.conflictId, backupPath: record.backupPath } : {}),
+		...(record?.backupError ? { backupError: record.backupError } : {}),
+		...(record?.recordError ? { recordError: record.recordError } : {}),
 		...(implicit ? { implicitRevision: true } : {}),
 	};
 	if (refusal.reason === "scope-forbidden")
@@ -63,24 +70,24 @@ export async function lraRefusal(
 				: "";
 			text =
 				outcome.currentRevision === null
-					? `Refused: ${quoted} was deleted or moved since you read it, so nothing was ${done}.${kept} To create it again, call vault_write.`
-					: `Refused: ${quoted} changed since you read it, so nothing was ${done}. ${held}${reread}${kept}${diff}`;
+					? `Refused: ${goneSentence(quoted, done)}${kept}${report.next.kind === "create-again" ? " To create it again, call vault_write." : ""}`
+					: `Refused: ${staleSentence(quoted, done)} ${held}${reread}${kept}${diff}`;
 			break;
 		}
 		case "exists":
 			text = `Refused: ${quoted} already exists, so nothing was written.${kept} ${reread}`;
 			break;
 		case "empty-body":
-			text = `Refused: the content is empty and would erase all ${refusal.currentLength} characters of ${quoted}; nothing was written. To empty a note on purpose, call write_note with allow_empty: true.`;
+			text = `Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} To empty a note on purpose, call write_note with allow_empty: true.`;
 			break;
 		case "backup-read-only":
-			text = `Refused: ${quoted} is a backup of a refused write; agents may read it but never change or delete it. Nothing was ${done}; write to the note it belongs to.`;
+			text = `Refused: ${backupReadOnlySentence(quoted, done)} Write to the note it belongs to.`;
 			break;
 		case "note-in-use":
-			text = `Refused: ${quoted} is being edited in Obsidian where its text cannot be checked, so nothing was ${done}.${kept} Retry in a moment: ${reread}`;
+			text = `Refused: ${noteInUseSentence(quoted, done)}${kept} Retry in a moment: ${reread}`;
 			break;
 		case "not-found":
-			text = `There is no note at ${quoted}; nothing was ${done}.`;
+			text = notFoundSentence(quoted, done);
 			break;
 		default:
 			text = `Refused (${refusal.reason}): nothing was ${done} to ${quoted}.${kept} ${reread}`;

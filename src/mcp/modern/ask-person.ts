@@ -23,7 +23,7 @@ import {
 } from "../elicitation/ask-person";
 import type { PersonChoice } from "../elicitation/choice-form";
 import { refusalLinks } from "../resources/links";
-import { fail } from "../tools/context";
+import { toolError } from "../tools/context";
 import { argumentsDigest, type RequestStates, type SealedState } from "./request-state";
 
 /** The key of our one question in inputRequests (and of its answer in inputResponses). */
@@ -229,7 +229,7 @@ function answered(person: PersonOutcome, state: SealedState, record: ConflictRec
 		...currentFields(view),
 		...(record ? { conflictId: record.id, backupPath: record.backupPath } : {}),
 	};
-	const plain = fail(prose, facts);
+	const plain = toolError(prose, facts);
 	return answerWithPersonOutcome(
 		{ ...plain, content: [...plain.content, ...refusalLinks(state.path, view)] },
 		person,

@@ -6,7 +6,7 @@ import { MAX_WAIT_MS } from "../../service/conflicts/conflict-waits";
 import { READS } from "./annotations";
 import { conflictForAgents } from "../../service/conflicts/conflict-view";
 import type { ToolContext } from "./context";
-import { fail, guarded, ok } from "./context";
+import { toolError, guarded, ok } from "./context";
 
 export const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
 
@@ -58,11 +58,13 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 			guarded(context, async () => {
 				const record = context.notes.conflict(context.actor(), id);
 				if (!record)
-					return fail(`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`);
+					return toolError(
+						`There is no conflict ${JSON.stringify(id)}. Its id is the conflictId a refused write reported.`,
+					);
 				// Counted per key, across its sessions: one key cannot take every slot by opening more sessions.
 				const outcome = await context.notes.awaitConflictStatus(record, (wait ?? 0) * 1000, context.key, extra.signal);
 				if (outcome.kind === "too-many") {
-					return fail(
+					return toolError(
 						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`,
 						{ error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds },
 					);

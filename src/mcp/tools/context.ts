@@ -35,10 +35,10 @@ export function ok(structured: Record<string, unknown>): CallToolResult {
 }
 
 /**
- * A tool error: prose that says what happened and what to call next, then (optionally) the facts as JSON. No
+ * A tool error, returned (throw a ToolFailure of it to end a tool from deeper down): prose that says what happened and what to call next, then (optionally) the facts as JSON. No
  * structuredContent, because clients check it against the tool's success schema.
  */
-export function fail(text: string, details?: Record<string, unknown>): CallToolResult {
+export function toolError(text: string, details?: Record<string, unknown>): CallToolResult {
 	const content: CallToolResult["content"] = [{ type: "text", text }];
 	if (details) content.push({ type: "text", text: JSON.stringify(details) });
 	return { isError: true, content };
@@ -56,7 +56,7 @@ export class ToolFailure extends Error {
 export function checkPath(context: ToolContext, path: string, kind: "note" | "folder"): string {
 	const checked = validateVaultPath(path, context.notes.pathPolicy(), kind);
 	if (checked.ok) return checked.path;
-	throw new ToolFailure(fail(`Invalid path "${path}": ${checked.reason} Nothing was read or written.`));
+	throw new ToolFailure(toolError(`Invalid path "${path}": ${checked.reason} Nothing was read or written.`));
 }
 
 /**
@@ -84,14 +84,14 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 		if (error instanceof ToolFailure) return error.result;
 		const refused = vaultRefusalOf(error);
 		if (refused)
-			return fail(`${refused.message} Nothing was read or written.`, {
+			return toolError(`${refused.message} Nothing was read or written.`, {
 				error: refused.kind,
 				reason: refused.reason,
 				path: refused.path,
 				...(refused.existing ? { existing: refused.existing } : {}),
 			});
 		context.onError?.(error);
-		return fail(
+		return toolError(
 			"The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.",
 		);
 	}

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { revisionField } from "../../core/revision-tokens";
 import { COPIES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ifMatchOf, ok } from "./context";
+import { checkPath, toolError, guarded, ifMatchOf, ok } from "./context";
 import { checkDestination, relocationRefusalResult } from "./relocation";
 
 export const COPY_NOTE_DESCRIPTION =
@@ -76,9 +76,9 @@ export function registerCopyNote(server: McpServer, context: ToolContext): void 
 							created: outcome.created,
 						});
 					case "missing":
-						return fail(
+						return toolError(
 							`There is no note at ${JSON.stringify(from)}; nothing was copied. Call list_notes to see what is there.`,
-							{ error: "not-found", path: from },
+							{ error: "note-not-found", path: from },
 						);
 					case "refused":
 						return relocationRefusalResult(outcome, from, "copy_note");

@@ -4,10 +4,10 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
-import { fail, ok, type ToolContext } from "./context";
+import { toolError, ok, type ToolContext } from "./context";
 import { refusalResult } from "./refusal";
 import { proposedResult } from "./proposed";
-import { inapplicableCode, refusalCode } from "../../core/refusal-codes";
+import { inapplicableCode } from "../../core/refusal-codes";
 import { revisionField, tokenFor } from "../../core/revision-tokens";
 
 type Inapplicable = Extract<WriteOutcome, { kind: "inapplicable" }>;
@@ -21,7 +21,7 @@ export function inapplicableResult(
 	const quoted = JSON.stringify(path);
 	const reread = `call read_note {"path":${quoted}} to see the note as it is now, then call ${tool} again`;
 	const next = nextStep(reason, tool, reread, quoted);
-	return fail(
+	return toolError(
 		`Not ${tool === "edit_note" ? "edited" : "patched"}: ${detail} Nothing was written to ${quoted}. Next: ${next}.`,
 		{
 			error: inapplicableCode(reason, tool === "edit_note" ? "edit" : "patch"),
@@ -77,9 +77,9 @@ export async function inPlaceChangeResult(
 			return proposedResult(outcome);
 		case "refused":
 			if (outcome.refusal.reason === "not-found") {
-				return fail(
+				return toolError(
 					`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`,
-					{ error: refusalCode(outcome.refusal), path },
+					{ error: outcome.report.code, path },
 				);
 			}
 			return refusalResult(path, outcome, tool, context);

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ok } from "./context";
+import { checkPath, toolError, guarded, ok } from "./context";
 import { changeTagOf } from "../../core/revision-tokens";
 
 export const LIST_NOTES_DESCRIPTION =
@@ -43,7 +43,7 @@ export function registerListNotes(server: McpServer, context: ToolContext): void
 				const folderPath = checkPath(context, folder ?? "", "folder");
 				const listed = await context.notes.listFolder(context.actor(), folderPath);
 				if (!listed)
-					return fail(
+					return toolError(
 						`There is no folder ${JSON.stringify(folderPath)}. Call list_notes without a folder to see the vault root.`,
 					);
 				// Only what the tools would serve: notes of a served type (readable ones), and sub-folders.

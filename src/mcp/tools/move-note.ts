@@ -4,7 +4,7 @@ import { z } from "zod";
 import { revisionField } from "../../core/revision-tokens";
 import { MOVES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, heldAt, ifMatchOf, ok } from "./context";
+import { checkPath, toolError, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { checkDestination, relocationRefusalResult } from "./relocation";
 
 export const MOVE_NOTE_DESCRIPTION =
@@ -95,9 +95,9 @@ export function registerMoveNote(server: McpServer, context: ToolContext): void 
 							rewritten: [],
 						});
 					case "missing":
-						return fail(
+						return toolError(
 							`There is no note at ${JSON.stringify(from)}; nothing was moved. Call list_notes to see what is there.`,
-							{ error: "not-found", path: from },
+							{ error: "note-not-found", path: from },
 						);
 					case "refused":
 						return relocationRefusalResult(outcome, from, "move_note");

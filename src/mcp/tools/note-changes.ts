@@ -4,7 +4,7 @@ import { z } from "zod";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { revisionField, tokenFor } from "../../core/revision-tokens";
-import { unquoted, checkPath, fail, guarded, ok } from "./context";
+import { unquoted, checkPath, toolError, guarded, ok } from "./context";
 
 export const NOTE_CHANGES_DESCRIPTION =
 	"Show what changed in a note since a revision you saw: a unified diff from that revision to the note now. When the answer is the whole " +
@@ -79,9 +79,9 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 					copies: 2,
 					...(to !== undefined ? { to: unquoted(to) } : {}),
 				});
-				if (answer.kind === "missing") return fail(`There is no note at ${JSON.stringify(notePath)}.`);
+				if (answer.kind === "missing") return toolError(`There is no note at ${JSON.stringify(notePath)}.`);
 				if (answer.kind === "not-retained")
-					return fail(
+					return toolError(
 						`Revision ${answer.revision} of ${JSON.stringify(notePath)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`,
 					);
 				const { page, sight } = answer;

@@ -9,7 +9,7 @@ import { noteOutline } from "../../core/markdown/document-map";
 import { partTokenOf } from "../../core/revision-tokens";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ok } from "./context";
+import { checkPath, toolError, guarded, ok } from "./context";
 
 /** Bounds of one answer: entries per list, and characters of heading targets (it is sent twice: text and structure). */
 const MAX_ITEMS = 2000;
@@ -46,7 +46,9 @@ export function registerNoteOutline(server: McpServer, context: ToolContext): vo
 				// A read of part of the note (its structure): it may stand behind a patch, never behind replacing the note.
 				const read = await context.notes.read(context.actor(), notePath, { part: true });
 				if (read.kind !== "read")
-					return fail(`There is no note at ${JSON.stringify(notePath)}. Call list_notes to see what the folder holds.`);
+					return toolError(
+						`There is no note at ${JSON.stringify(notePath)}. Call list_notes to see what the folder holds.`,
+					);
 				return ok({
 					path: read.path,
 					...noteOutline(read.content, MAX_ITEMS, MAX_TARGET_CHARS),

@@ -18,7 +18,7 @@ import { algebraError } from "../../core/patch-algebra";
 import { parseDestination } from "../../core/patch-instruction";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, heldAt, ifMatchOf, ok } from "./context";
+import { checkPath, toolError, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { inPlaceChangeResult } from "./inapplicable";
 
 const TARGET_TYPES = ["heading", "frontmatter", "block"] as const satisfies readonly PatchTargetType[];
@@ -154,12 +154,12 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 				const notePath = checkPath(context, path, "note");
 				const move = scope === "parent";
 				if (content === undefined && operation !== "delete" && !move)
-					return fail(
+					return toolError(
 						`patch_note with operation "${operation}" needs content: the text to ${operation === "replace" ? "put in place" : "add"}. Nothing was written.`,
 					);
 				const body = content ?? "";
 				const moveTo = destination === undefined ? undefined : parseDestination(destination);
-				if (typeof moveTo === "string") return fail(moveTo);
+				if (typeof moveTo === "string") return toolError(moveTo);
 				const instruction: PatchInstruction = {
 					operation,
 					targetType,
@@ -172,7 +172,7 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 					...(args.reject_if_content_preexists ? { rejectIfContentPreexists: true } : {}),
 				};
 				const outside = algebraError(instruction, body);
-				if (outside !== null) return fail(`patch_note: ${outside}`);
+				if (outside !== null) return toolError(`patch_note: ${outside}`);
 				let warnings: PatchWarning[] = [];
 				const outcome = await context.notes.write({
 					path: notePath,

@@ -7,10 +7,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { PERIODS } from "../../core/periodic/periods";
 import type { ToolContext } from "./context";
-import { fail, guarded, ok } from "./context";
+import { toolError, guarded, ok } from "./context";
 import { periodicFailure } from "./workspace-answers";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
-import { refusalCode } from "../../core/refusal-codes";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
 import { proposedResult } from "./proposed";
 
@@ -45,7 +44,7 @@ export function registerPeriodicNote(server: McpServer, context: ToolContext): v
 					period,
 					date === undefined ? undefined : { year: year!, month: month!, day: day! },
 				);
-				if (resolved.kind !== "resolved") return fail(periodicFailure(resolved));
+				if (resolved.kind !== "resolved") return toolError(periodicFailure(resolved));
 				if (create !== true)
 					return ok({
 						path: resolved.path,
@@ -63,13 +62,14 @@ export function registerPeriodicNote(server: McpServer, context: ToolContext): v
 /** A creation the writer refused (or turned into a proposal): what happened, with the refusal's code and its rule. */
 function ensureRefused(period: string, path: string, outcome: WriteOutcome) {
 	if (outcome.kind === "proposed") return proposedResult(outcome);
-	const refusal = outcome.kind === "refused" ? outcome.refusal : null;
+	const report = outcome.kind === "refused" ? outcome.report : null;
+	const refusal = report?.refusal ?? null;
 	const why = refusal?.reason === "scope-forbidden" ? ` ${scopeRuleSentence(refusal)} ${scopeNextStep(refusal)}` : "";
-	return fail(
+	return toolError(
 		`The ${period} note ${JSON.stringify(path)} could not be created: the write was refused. Nothing was written.${why}`,
 		{
 			path,
-			...(refusal ? { error: refusalCode(refusal) } : {}),
+			...(report ? { error: report.code } : {}),
 			...(refusal?.reason === "scope-forbidden" ? scopeFacts(refusal) : {}),
 		},
 	);

@@ -9,7 +9,7 @@ import { MAX_WAIT_MS } from "../../service/conflicts/conflict-waits";
 import { proposalForAgents } from "../../service/proposals/proposal-view";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
-import { fail, guarded, ok } from "./context";
+import { toolError, guarded, ok } from "./context";
 
 const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
 
@@ -56,7 +56,7 @@ export function registerProposalStatus(server: McpServer, context: ToolContext):
 			guarded(context, async () => {
 				const record = context.notes.proposals.getFor(context.actor(), id);
 				if (!record)
-					return fail(
+					return toolError(
 						`Your key has no proposal ${JSON.stringify(id.slice(0, 100))}. Its id is the proposalId your write was answered with; another key's proposals are not shown.`,
 						{ error: "proposal-not-found" },
 					);
@@ -68,7 +68,7 @@ export function registerProposalStatus(server: McpServer, context: ToolContext):
 					extra.signal,
 				);
 				if (outcome.kind === "too-many") {
-					return fail(
+					return toolError(
 						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`,
 						{ error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds },
 					);

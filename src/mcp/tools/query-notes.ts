@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
-import { fail, guarded } from "./context";
+import { toolError, guarded } from "./context";
 import { pageInputs, pageOutputs, pageRequest, pageResult } from "./search-page";
 
 export const QUERY_NOTES_DESCRIPTION =
@@ -44,7 +44,7 @@ export function registerQueryNotes(server: McpServer, context: ToolContext): voi
 		(args) =>
 			guarded(context, async () => {
 				if ((args.logic === undefined) === (args.dql === undefined))
-					return fail(
+					return toolError(
 						"Pass exactly one of `logic` (a JsonLogic query object) or `dql` (a Dataview TABLE query). Nothing was searched.",
 					);
 				const request = pageRequest(args);
@@ -53,16 +53,16 @@ export function registerQueryNotes(server: McpServer, context: ToolContext): voi
 						? await context.notes.search.logic(context.actor(), args.logic, request)
 						: await context.notes.search.dql(context.actor(), args.dql!, request);
 				if (answer.kind === "invalid-query")
-					return fail(`The query cannot be evaluated: ${answer.reason} Nothing was searched.`, {
+					return toolError(`The query cannot be evaluated: ${answer.reason} Nothing was searched.`, {
 						error: "invalid-query",
 					});
 				if (answer.kind === "too-costly")
-					return fail(
+					return toolError(
 						`${answer.reason} Narrow the query (match on path, tags or frontmatter before content) or simplify its patterns.`,
 						{ error: "too-costly" },
 					);
 				if (answer.kind === "scoped")
-					return fail(
+					return toolError(
 						"This key may read only part of the vault, and a DQL column can show values of any note, so `dql` is not run for it. Use `logic` (JsonLogic), which covers only the notes this key may see. Nothing was searched.",
 						{ error: "scope-forbidden" },
 					);
@@ -71,7 +71,7 @@ export function registerQueryNotes(server: McpServer, context: ToolContext): voi
 						answer.reason === "no-obsidian"
 							? "This is the headless host (a plain folder), which has no Dataview."
 							: "The Dataview plugin is not installed or not enabled in this vault.";
-					return fail(`${why} Use \`logic\` (JsonLogic) instead. Nothing was searched.`, {
+					return toolError(`${why} Use \`logic\` (JsonLogic) instead. Nothing was searched.`, {
 						error: "dataview-unavailable",
 					});
 				}

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ok } from "./context";
+import { checkPath, toolError, guarded, ok } from "./context";
 
 export const READ_NOTE_DESCRIPTION =
 	"Read a note: returns its content and its revision token. Replacing, patching or deleting the note needs the revision from your last read: " +
@@ -32,7 +32,7 @@ export function registerReadNote(server: McpServer, context: ToolContext): void 
 				// A read is kept as a merge base (so a later refusal can show exactly what changed) and is this session's last read.
 				const read = await context.notes.read(context.actor(), notePath);
 				if (read.kind !== "read")
-					return fail(
+					return toolError(
 						`There is no note at ${JSON.stringify(notePath)}. To create it, call write_note without a revision.`,
 					);
 				return ok({ path: read.path, content: read.content, revision: read.revision });

@@ -4,7 +4,7 @@ import { resolveDestination } from "../../core/destination";
 import type { RelocationRefused } from "../../service/moves/move-request";
 import { relocationFacts, trashedSentence } from "../../service/moves/relocation-facts";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
-import { fail, ToolFailure, type ToolContext } from "./context";
+import { toolError, ToolFailure, type ToolContext } from "./context";
 
 export type RelocatingTool = "move_note" | "copy_note";
 
@@ -13,7 +13,7 @@ export function checkDestination(context: ToolContext, destination: string, sour
 	const resolved = resolveDestination(destination, source, context.notes.pathPolicy(), false);
 	if (resolved.ok) return resolved.path;
 	throw new ToolFailure(
-		fail(`Invalid destination ${JSON.stringify(destination)}: ${resolved.reason} Nothing was moved or copied.`, {
+		toolError(`Invalid destination ${JSON.stringify(destination)}: ${resolved.reason} Nothing was moved or copied.`, {
 			error: "invalid-destination",
 			reason: resolved.problem,
 		}),
@@ -36,7 +36,7 @@ export function relocationRefusalResult(
 	const trashed = trashedSentence(outcome, path);
 	switch (refusal.reason) {
 		case "destination-exists":
-			return fail(
+			return toolError(
 				`Refused: ${quoted} already exists${refusal.notANote ? " and is not a note" : ""}, so ${nothing}: what is at the destination is never replaced unless you ask.${refusal.notANote ? " Choose another destination." : ` To replace it, call read_note {"path":${quoted}}, then ${tool} again with overwrite: true and destination_revision set to the revision it returns; or choose another destination.`}${trashed}`,
 				facts,
 			);
@@ -51,46 +51,46 @@ export function relocationRefusalResult(
 							: side === "source"
 								? `moving ${quoted} takes all of it, so it needs the revision you read of it`
 								: `replacing ${quoted} removes all of it, so it needs the revision you read of it`;
-			return fail(`Refused: ${why}; ${nothing}. Next: ${read}.${trashed}`, facts);
+			return toolError(`Refused: ${why}; ${nothing}. Next: ${read}.${trashed}`, facts);
 		}
 		case "stale":
-			return fail(
+			return toolError(
 				outcome.currentRevision === null
 					? `${held}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so ${nothing}.${trashed}`
 					: `${held}Refused: ${quoted} changed since you read it, so ${nothing}. Nothing of yours was lost: this call carries no text. Next: ${read}.${trashed}`,
 				facts,
 			);
 		case "read-expired":
-			return fail(
+			return toolError(
 				`${held}Refused: you read ${quoted} longer ago than the read validity window allows, so ${nothing}. Next: ${read}.${trashed}`,
 				facts,
 			);
 		case "note-in-use":
-			return fail(
+			return toolError(
 				`Refused: ${quoted} is being edited in Obsidian where its text cannot be checked, so ${nothing}. Retry later.${trashed}`,
 				facts,
 			);
 		case "backup-read-only":
-			return fail(
+			return toolError(
 				`Refused: ${quoted} is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}; agents may read backups but not move, replace or create them. ${capitalized(nothing)}.`,
 				facts,
 			);
 		case "malformed-condition":
-			return fail(
+			return toolError(
 				`Refused: the ${argument} is not valid; ${nothing}. Pass it exactly as read_note returned it.`,
 				facts,
 			);
 		case "not-found":
-			return fail(`There is no note at ${quoted}; ${nothing}.`, facts);
+			return toolError(`There is no note at ${quoted}; ${nothing}.`, facts);
 		case "scope-forbidden":
-			return fail(`Refused: ${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, {
+			return toolError(`Refused: ${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, {
 				...facts,
 				...scopeFacts(refusal),
 			});
 		case "exists":
 		case "content-loss":
 		case "empty-body":
-			return fail(`Refused: ${quoted} already exists, so ${nothing}.`, facts);
+			return toolError(`Refused: ${quoted} already exists, so ${nothing}.`, facts);
 	}
 }
 

@@ -2,7 +2,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { SearchPage } from "../../service/search/note-search";
-import { fail, ok } from "./context";
+import { toolError, ok } from "./context";
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
@@ -51,7 +51,7 @@ export function pageResult<T>(
 	shape: (hit: T) => Record<string, unknown>,
 ): CallToolResult {
 	if (answer.kind === "bad-cursor")
-		return fail(
+		return toolError(
 			"The cursor does not belong to this search (other arguments, or changed). Call again without `cursor` for the first page, then pass the `nextCursor` it gives.",
 		);
 	return ok({

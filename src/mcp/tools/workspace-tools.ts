@@ -9,7 +9,7 @@ import { validateVaultPath } from "../../core/path";
 import { changeTagOf } from "../../core/revision-tokens";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
-import { checkPath, fail, guarded, ok } from "./context";
+import { checkPath, toolError, guarded, ok } from "./context";
 import { commandRunFacts, commandRunFailure, WORKSPACE_HEADLESS } from "./workspace-answers";
 
 export const WORKSPACE_TOOL_NAMES = ["active_note", "open_note", "list_commands", "run_command"] as const;
@@ -29,7 +29,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 			guarded(context, async () => {
 				const path = await context.notes.activeNote(context.actor());
 				if (path === null || !validateVaultPath(path, context.notes.pathPolicy(), "note").ok)
-					return fail(
+					return toolError(
 						"No note is open in Obsidian's active editor (or the active file is not a note this server serves).",
 					);
 				return ok({ path });
@@ -53,8 +53,9 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 			guarded(context, async () => {
 				const notePath = checkPath(context, path, "note");
 				const opened = await context.notes.openNote(context.actor(), notePath, newTab === true);
-				if (opened === "unavailable") return fail(WORKSPACE_HEADLESS);
-				if (opened === "missing") return fail(`There is no note at ${JSON.stringify(notePath)}; nothing was opened.`);
+				if (opened === "unavailable") return toolError(WORKSPACE_HEADLESS);
+				if (opened === "missing")
+					return toolError(`There is no note at ${JSON.stringify(notePath)}; nothing was opened.`);
 				return ok({ path: notePath, opened: true });
 			}),
 	);
@@ -74,7 +75,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 		() =>
 			guarded(context, async () => {
 				const listed = context.notes.commands.list(context.actor());
-				if (listed.kind === "unavailable") return fail(WORKSPACE_HEADLESS);
+				if (listed.kind === "unavailable") return toolError(WORKSPACE_HEADLESS);
 				return ok({ commands: listed.commands, allowed: listed.allowed });
 			}),
 	);
@@ -107,7 +108,7 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 		({ id }) =>
 			guarded(context, async () => {
 				const run = await context.notes.commands.run(context.actor(), id);
-				if (run.kind !== "ran") return fail(commandRunFailure(run, id), commandRunFacts(run));
+				if (run.kind !== "ran") return toolError(commandRunFailure(run, id), commandRunFacts(run));
 				const changed = run.changed.map(({ path, change, from, undoable, revision }) => ({
 					path,
 					change,

@@ -3,11 +3,13 @@
  * is about, and that note's revision now, as a change tag only (neither note's content was shown). One function, so
  * REST and MCP cannot drift apart.
  */
+import { relocationCode, type RefusalCode } from "../../core/refusal-codes";
 import { changeTagOf } from "../../core/revision-tokens";
 import type { RelocationRefused } from "./move-request";
 
 export interface RelocationFacts {
-	error: RelocationRefused["refusal"]["reason"];
+	/** The refusal's code, from the one list (core/refusal-codes.ts): REST's problem type says the same. */
+	error: RefusalCode;
 	/** Which note the refusal is about: the one moved or copied, or the one at the destination. */
 	side: "source" | "destination";
 	path: string;
@@ -23,7 +25,7 @@ export interface RelocationFacts {
 export function relocationFacts(outcome: RelocationRefused): RelocationFacts {
 	const { refusal } = outcome;
 	return {
-		error: refusal.reason,
+		error: relocationCode(refusal),
 		side: outcome.side,
 		path: outcome.path,
 		...(outcome.currentRevision === null

@@ -20,6 +20,7 @@ import type { VaultGateway } from "../../vault/gateway";
 import { actorLabel } from "../notes/actor";
 import { diffCapBytes, type DiffPages, type DiffSide } from "../history/diff-pages";
 import { keepRefusedBody } from "../write/refused-body";
+import { refusalReport } from "./refusal-report";
 import type { BackupNames } from "../write/backup-names";
 import type { RevisionTracker } from "../revisions/revision-tracker";
 import type { WriteOutcome, WriteRequest } from "../write/write-request";
@@ -38,6 +39,15 @@ export interface RefusalDeps {
 	backupNames: BackupNames;
 	diffs: DiffPages;
 	onError?: (error: unknown) => void;
+}
+
+/**
+ * What the refused write was checked against: `implicit`, the client's last read stood in for a revision it did not
+ * send; `lastReadPart`, it sent none and its last read was of part of the note, which cannot stand in for the whole.
+ */
+export interface RefusalBasis {
+	implicit: boolean;
+	lastReadPart: boolean;
 }
 
 /** Refusals that leave a client holding content it wanted written: those get a .bak and a conflict record. */
@@ -97,8 +107,14 @@ export function seeRefusal(
 export async function answerRefusal(
 	deps: RefusalDeps,
 	seen: SeenRefusal,
+	basis: RefusalBasis = { implicit: false, lastReadPart: false },
 ): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
-	const { request, refusal: decided, current, mergePreview, mergeRules } = seen;
+	const { request, current, mergePreview, mergeRules } = seen;
+	// A read of part of the note did not stand in for the If-Match: say so, or the 428 makes no sense to the client.
+	const decided =
+		basis.lastReadPart && seen.refusal.reason === "token-required"
+			? { ...seen.refusal, lastReadPart: true }
+			: seen.refusal;
 	const currentRevision = current === null ? null : revisionOf(current);
 	// A stale part token (a document map's version) stands for a revision: diff and keep from that one.
 	const refusal =
@@ -153,8 +169,8 @@ export async function answerRefusal(
 	// The client may be handed the note's revision only with every change from what it had seen to it.
 	const complete = refusal.reason === "stale" && changes !== null && !changes.truncated && !changes.lineCut;
 	const currentSight: Sight = complete ? seen.sentSight : "none";
-	return {
-		kind: "refused",
+	const facts = {
+		kind: "refused" as const,
 		refusal,
 		currentRevision,
 		currentSight,
@@ -163,8 +179,9 @@ export async function answerRefusal(
 		backupError: kept?.backupError ?? null,
 		changes,
 		mergePreview: preview,
-		implicit: false,
+		implicit: basis.implicit,
 	};
+	return { ...facts, report: refusalReport(facts, changeOf(request), kept?.recordError ?? null) };
 }
 
 /** The revision a sent token names: itself, or for a part token the revision of the note's history it was made from. */
@@ -211,16 +228,21 @@ async function bodyOnBase(bases: BaseStore, operation: WriteOperation, sentRevis
 
 /** A refusal decided before the note was looked at (nothing to keep, nothing to diff). */
 export function refusedWithout(refusal: Refusal, currentRevision: string | null): WriteOutcome {
-	return {
-		kind: "refused",
+	const facts = {
+		kind: "refused" as const,
 		refusal,
 		currentRevision,
-		currentSight: "none",
-		sentSight: "whole",
+		currentSight: "none" as const,
+		sentSight: "whole" as const,
 		conflict: null,
 		backupError: null,
 		changes: null,
 		mergePreview: null,
 		implicit: false,
 	};
+	return { ...facts, report: refusalReport(facts, "write") };
+}
+
+function changeOf(request: WriteRequest): "write" | "delete" {
+	return request.operation.kind === "delete" ? "delete" : "write";
 }

@@ -1,7 +1,8 @@
 /**
  * What every entry point tells an agent about a stale refusal, beside its own wording and next steps: the revision
  * it sent, the one the note has now, the first page of the diff between them, and with `merge=auto` the attempted
- * merge (and the markdown rules that merged parts of it). One function, so REST and the CLI cannot drift apart.
+ * merge (and the markdown rules that merged parts of it). One function, called once per refusal by its report
+ * (refusal-report.ts), so no surface can drift from another.
  */
 import type { MergeRule } from "../../core/merge";
 import { changeTagOf, revisionField, tokenFor } from "../../core/revision-tokens";
@@ -9,6 +10,8 @@ import { changeTagOf, revisionField, tokenFor } from "../../core/revision-tokens
 import type { WriteOutcome } from "../write/write-request";
 
 export type Refused = Extract<WriteOutcome, { kind: "refused" }>;
+/** A refused outcome's facts, before (or without) its report. */
+type RefusedFacts = Omit<Refused, "report">;
 
 export interface StaleFacts {
 	/** The token the client sent, as it sent it (a part token stays one). */
@@ -25,7 +28,7 @@ export interface StaleFacts {
 	mergeRules?: MergeRule[];
 }
 
-export function staleFacts(outcome: Refused): StaleFacts {
+export function staleFacts(outcome: RefusedFacts): StaleFacts {
 	const { refusal, currentRevision, currentSight, changes, mergePreview } = outcome;
 	return {
 		sentRevision:
@@ -48,7 +51,7 @@ export function staleFacts(outcome: Refused): StaleFacts {
  * The revisions a "next page of the diff" request names: `since` as the client sent it, `to` as a change tag (the
  * page pins the note as it was, and a link must never hand out a token the client was not shown the content of).
  */
-export function nextPageRevisions(outcome: Refused): { since: string; to: string } | null {
+export function nextPageRevisions(outcome: RefusedFacts): { since: string; to: string } | null {
 	const { refusal, currentRevision } = outcome;
 	if (refusal.reason !== "stale" || refusal.sentRevision === null || currentRevision === null) return null;
 	return { since: tokenFor(refusal.sentRevision, outcome.sentSight), to: changeTagOf(currentRevision) };

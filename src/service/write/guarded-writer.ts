@@ -29,7 +29,7 @@ import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
 import type { DiffPages } from "../history/diff-pages";
 import { basisSight, heldRevision, readExpired, sightAfterWrite, withHeldRevision } from "./implicit-tokens";
 import { WriteBookkeeping } from "./write-bookkeeping";
-import { answerRefusal, refusedWithout, seeRefusal, type SeenRefusal } from "../refusals/refusal";
+import { answerRefusal, type RefusalBasis, refusedWithout, seeRefusal, type SeenRefusal } from "../refusals/refusal";
 import type { RevisionTracker } from "../revisions/revision-tracker";
 
 export type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
@@ -179,13 +179,7 @@ export class GuardedWriter {
 		if (outcome.kind === "awaiting-disk") return outcome.durable.then(() => outcome.written);
 		if (earlierOnDisk !== undefined) await earlierOnDisk;
 		if (outcome.kind !== "refusing") return outcome;
-		const refused = await this.answerUnlocked(outcome);
-		// A read of part of the note did not stand in for the If-Match: say so, or the 428 makes no sense to the client.
-		const refusal =
-			lastReadPart && refused.refusal.reason === "token-required"
-				? { ...refused.refusal, lastReadPart: true }
-				: refused.refusal;
-		return { ...refused, refusal, implicit };
+		return this.answerUnlocked(outcome, { implicit, lastReadPart });
 	}
 
 	/**
@@ -251,9 +245,12 @@ export class GuardedWriter {
 	 * Keeps the refused body and answers, with the note's lock released. Two refusals of one note may keep their
 	 * bodies at once: each gets its own .bak (a new file, never replacing one) and its own record.
 	 */
-	private async answerUnlocked(refusing: Refusing): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
+	private async answerUnlocked(
+		refusing: Refusing,
+		basis: RefusalBasis,
+	): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
 		try {
-			const outcome = await answerRefusal({ ...this.deps, backupNames: this.backupNames }, refusing.seen);
+			const outcome = await answerRefusal({ ...this.deps, backupNames: this.backupNames }, refusing.seen, basis);
 			await this.after.handOver(outcome.conflict, refusing.landed.writes);
 			return outcome;
 		} finally {

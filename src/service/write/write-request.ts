@@ -9,6 +9,7 @@ import type { HeldRead } from "../stores/read-ledger";
 import type { Sight } from "../../core/revision-tokens";
 import type { NoteStat } from "../../vault/gateway";
 import type { Actor } from "../notes/actor";
+import type { RefusalReport } from "../refusals/refusal-report";
 
 export interface WriteRequest {
 	path: string;
@@ -93,6 +94,8 @@ export type WriteOutcome =
 				(Page & { /** Markdown rules that merged parts of it (absent when none). */ rules?: MergeRule[] }) | null;
 			/** The token checked was the client's last read, not a sent If-Match. */
 			implicit: boolean;
+			/** The one report every surface renders (refusal-report.ts): its code, facts, what was kept, the next step. */
+			report: RefusalReport;
 	  };
 
 export interface CompletedWrite {

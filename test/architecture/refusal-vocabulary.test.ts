@@ -1,0 +1,162 @@
+/**
+ * One refusal, one code, on every surface. Every refusal the guard can decide is rendered by every renderer (REST's
+ * problem, its Local REST API errorCode, our MCP tools, LRA's MCP tools, the CLI) for every verb that can meet it,
+ * and all of them must give the code of the one report the service built. The same for a refused move or copy.
+ * A new refusal reason must be listed here (the record is exhaustive over the type), so it cannot skip a surface.
+ * Only the service decides a code: no surface calls the code functions itself.
+ */
+import { readdir, readFile } from "fs/promises";
+import { join } from "path";
+import { describe, expect, it } from "vitest";
+import { writeAnswer, type WriteAction } from "../../src/cli/outcome";
+import type { Refusal } from "../../src/core/guard";
+import { revisionOf } from "../../src/core/revision";
+import type { ScopeForbidden } from "../../src/core/scope-refusal";
+import { lraFields, PROBLEM_TYPES } from "../../src/http/problems";
+import type { RequestContext } from "../../src/http/router";
+import { refusalResponse } from "../../src/http/routes/refusal";
+import { relocationRefusal } from "../../src/http/routes/relocation-refusal";
+import { lraRefusal, type LraWritingTool } from "../../src/mcp/lra/refusal";
+import type { ToolContext } from "../../src/mcp/tools/context";
+import { refusalResult } from "../../src/mcp/tools/refusal";
+import { relocationRefusalResult } from "../../src/mcp/tools/relocation";
+import type { RelocationRefusal, RelocationRefused } from "../../src/service/moves/move-request";
+import { refusedWithout } from "../../src/service/refusals/refusal";
+import type { WriteOutcome } from "../../src/service/write/write-request";
+
+const SCOPE: ScopeForbidden = {
+	reason: "scope-forbidden",
+	why: "read-only",
+	key: "bot",
+	path: "a.md",
+	access: "read",
+	field: "read",
+	pattern: "**",
+	lists: { read: ["**"], write: [], propose: [] },
+};
+
+/** Every refusal the guard decides, by reason: the record's type makes a new reason fail to compile until it is here. */
+const REFUSALS: Record<Refusal["reason"], Refusal[]> = {
+	"token-required": [
+		{ reason: "token-required" },
+		{ reason: "token-required", wildcard: true },
+		{ reason: "token-required", sent: "change-tag" },
+		{ reason: "token-required", sent: "part-token" },
+		{ reason: "token-required", lastReadPart: true },
+	],
+	stale: [
+		{ reason: "stale", sentRevision: revisionOf("old\n") },
+		{ reason: "stale", sentRevision: null },
+	],
+	exists: [{ reason: "exists" }],
+	"read-expired": [{ reason: "read-expired", sentRevision: revisionOf("now\n") }],
+	"content-loss": [{ reason: "content-loss", currentLength: 400, newLength: 3 }],
+	"empty-body": [{ reason: "empty-body", currentLength: 20 }],
+	"backup-read-only": [{ reason: "backup-read-only" }],
+	"note-in-use": [{ reason: "note-in-use" }],
+	"not-found": [{ reason: "not-found" }],
+	"malformed-condition": [
+		{ reason: "malformed-condition", header: "If-Match" },
+		{ reason: "malformed-condition", header: "If-None-Match" },
+	],
+	"scope-forbidden": [SCOPE],
+};
+const CASES = Object.values(REFUSALS).flat();
+
+const METHODS = ["PUT", "POST", "PATCH", "DELETE"] as const;
+const TOOLS = ["write_note", "append_note", "delete_note", "edit_note", "patch_note"] as const;
+const LRA_TOOLS: LraWritingTool[] = ["vault_write", "vault_append", "vault_patch", "vault_delete"];
+const ACTIONS: WriteAction[] = ["write", "append", "edit", "patch", "delete", "resolve"];
+
+function refused(refusal: Refusal, current: string | null): Extract<WriteOutcome, { kind: "refused" }> {
+	return refusedWithout(refusal, current === null ? null : revisionOf(current)) as Extract<
+		WriteOutcome,
+		{ kind: "refused" }
+	>;
+}
+
+function problemCode(body: unknown): { code: string; errorCode: number; error?: unknown } {
+	const problem = body as { type: string; errorCode: number; error?: unknown };
+	return { code: problem.type.replace("/problems/", ""), errorCode: problem.errorCode, error: problem.error };
+}
+
+function toolCode(result: { content: { type: string; text?: string }[] }): unknown {
+	const facts = result.content[1];
+	return facts?.type === "text" ? (JSON.parse(facts.text ?? "{}") as { error?: unknown }).error : undefined;
+}
+
+const context = (method: string) => ({ method }) as RequestContext;
+
+describe("every surface gives a refused write the code of its one report", () => {
+	it.each(CASES.flatMap((refusal) => [null, "now\n"].map((current) => [refusal.reason, refusal, current] as const)))(
+		"%s (%o, note %o)",
+		async (_reason, refusal, current) => {
+			const outcome = refused(refusal, current);
+			const code = outcome.report.code;
+			expect(Object.keys(PROBLEM_TYPES)).toContain(code);
+			const codes = new Set<unknown>([code]);
+			for (const method of METHODS) {
+				const rest = problemCode(refusalResponse(context(method), "a.md", outcome).body);
+				codes.add(rest.code);
+				// The Local REST API's errorCode is the one looked up from the same code.
+				expect(rest.errorCode).toBe(lraFields(code, "").errorCode);
+			}
+			for (const tool of TOOLS) codes.add(toolCode(await refusalResult("a.md", outcome, tool)));
+			for (const tool of LRA_TOOLS)
+				codes.add(toolCode(await lraRefusal("a.md", outcome, tool, {} as unknown as ToolContext)));
+			for (const action of ACTIONS) codes.add(writeAnswer(action, "a.md", outcome).error);
+			expect([...codes]).toEqual([code]);
+		},
+	);
+});
+
+const RELOCATIONS: RelocationRefusal[] = [
+	...CASES,
+	{ reason: "destination-exists" },
+	{ reason: "destination-exists", notANote: true },
+];
+
+describe("every surface gives a refused move or copy one code", () => {
+	it.each(
+		RELOCATIONS.flatMap((refusal) =>
+			(["source", "destination"] as const).map((side) => [refusal.reason, side, refusal] as const),
+		),
+	)("%s (%s)", (_reason, side, refusal) => {
+		const outcome: RelocationRefused = {
+			kind: "refused",
+			side,
+			path: side === "source" ? "a.md" : "b.md",
+			refusal,
+			currentRevision: revisionOf("now\n"),
+			implicit: false,
+		};
+		const codes = new Set<unknown>();
+		for (const method of ["MOVE", "COPY"] as const) {
+			const rest = problemCode(
+				relocationRefusal(context(method), "a.md", outcome, method === "MOVE" ? "moved" : "copied").body,
+			);
+			codes.add(rest.code);
+			codes.add(rest.error);
+			expect(rest.errorCode).toBe(lraFields(rest.code as keyof typeof PROBLEM_TYPES, "").errorCode);
+		}
+		for (const tool of ["move_note", "copy_note"] as const)
+			codes.add(toolCode(relocationRefusalResult(outcome, "a.md", tool)));
+		expect(codes.size, [...codes].join(", ")).toBe(1);
+		expect(Object.keys(PROBLEM_TYPES)).toContain([...codes][0]);
+	});
+});
+
+describe("only the service decides a refusal's code", () => {
+	it("no surface calls refusalCode or relocationCode (they render the report's code)", async () => {
+		const offenders: string[] = [];
+		for (const surface of ["http", "mcp", "cli", "ui", "headless"]) {
+			const root = join(__dirname, "../../src", surface);
+			const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith(".ts"));
+			for (const file of files) {
+				const text = await readFile(join(root, file), "utf8");
+				if (/\b(refusalCode|relocationCode)\b/.test(text)) offenders.push(`${surface}/${file}`);
+			}
+		}
+		expect(offenders).toEqual([]);
+	});
+});
