@@ -5,7 +5,7 @@
  */
 import { fork, type ChildProcess } from "child_process";
 import { createHash } from "crypto";
-import { existsSync } from "fs";
+import { existsSync, readFileSync } from "fs";
 import { cp, mkdir, mkdtemp, open, rm } from "fs/promises";
 import { cpus, tmpdir } from "os";
 import { join } from "path";
@@ -34,13 +34,30 @@ const NOTES = 1000;
 
 function spawnServer(kind: string, vault: string): Promise<{ port: number; child: ChildProcess }> {
 	// A file of its own (bench-server.js), so the server process loads nothing of the benchmark's tools.
-	const child = fork(join(__dirname, "bench-server.js"), [kind, vault], { stdio: "inherit" });
+	// `BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR"` profiles the servers (each writes its profile as it is stopped).
+	const execArgv = process.env.BENCH_SERVER_NODE_OPTIONS?.split(" ").filter((option) => option !== "") ?? [];
+	const child = fork(join(__dirname, "bench-server.js"), [kind, vault], { stdio: "inherit", execArgv });
 	return new Promise((resolve, reject) => {
 		child.once("message", (message) => resolve({ port: (message as { port: number }).port, child }));
 		child.once("error", reject);
 		child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
 	});
 }
+
+/** A process's user + system CPU time in seconds, from /proc (Linux); null elsewhere. */
+function cpuSecondsOf(pid: number | undefined): number | null {
+	if (pid === undefined || process.platform !== "linux") return null;
+	try {
+		// The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them, in ticks.
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+		return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+	} catch {
+		return null;
+	}
+}
+/** Linux's USER_HZ, the unit of /proc's CPU times (100 on every common build). */
+const CLOCK_TICKS = 100;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const auth = { Authorization: `Bearer ${BENCH_KEY}` };
@@ -49,17 +66,24 @@ async function compare(
 	label: string,
 	sides: { name: string; kind: string; vault: string }[],
 	load: (port: number, kind: string) => Promise<LoadResult>,
-): Promise<Record<string, { rps: number; p99: number; errors: number }>> {
+): Promise<Record<string, { rps: number; p99: number; cpuUs: number | null; errors: number }>> {
 	const servers = await Promise.all(sides.map((side) => spawnServer(side.kind, side.vault)));
-	const runs: Record<string, LoadResult[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
+	const runs: Record<string, (LoadResult & { cpuUs: number | null })[]> = Object.fromEntries(
+		sides.map((side) => [side.name, []]),
+	);
 	// One untimed round per side first: JIT warm-up, and the first read of each note (which keeps its base).
 	for (const [index, side] of sides.entries()) await load(servers[index]!.port, side.kind);
 	for (let round = 0; round < ROUNDS; round++) {
 		for (const [index, side] of sides.entries()) {
+			const cpuBefore = cpuSecondsOf(servers[index]!.child.pid);
 			const result = await load(servers[index]!.port, side.kind);
-			runs[side.name]!.push(result);
+			const cpuAfter = cpuSecondsOf(servers[index]!.child.pid);
+			const cpuUs =
+				cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / Math.max(1, result.requests);
+			runs[side.name]!.push({ ...result, cpuUs });
 			console.log(
-				`${label} round ${round + 1} ${side.name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}`,
+				`${label} round ${round + 1} ${side.name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}` +
+					(cpuUs === null ? "" : `, server CPU ${cpuUs.toFixed(0)} µs/request`),
 			);
 		}
 	}
@@ -70,6 +94,8 @@ async function compare(
 			{
 				rps: median(results.map((r) => r.rps)),
 				p99: median(results.map((r) => r.p99ms)),
+				// The server process's CPU per request (Linux), which a busy machine disturbs far less than throughput.
+				cpuUs: results.some((r) => r.cpuUs === null) ? null : median(results.map((r) => r.cpuUs!)),
 				errors: results.reduce((n, r) => n + r.errors, 0),
 			},
 		]),
@@ -106,13 +132,15 @@ function measureHashing(): { ours: number; raw: number } {
 	return results;
 }
 
+type PutSide = { rps: number; p99: number; cpuUs: number | null };
+
 /** Guarded PUT (with If-Match) against the bare durable write, each on its own copy of the vault under `folder`. */
 async function measurePut(
 	folder: string,
 	readVault: string,
 	paths: string[],
 	ms: number,
-): Promise<{ guarded: { rps: number; p99: number }; bare: { rps: number; p99: number }; errors: number }> {
+): Promise<{ guarded: PutSide; bare: PutSide; errors: number }> {
 	await cp(readVault, join(folder, "put-guarded"), { recursive: true });
 	await cp(readVault, join(folder, "put-bare"), { recursive: true });
 	const put = await compare(
@@ -329,8 +357,8 @@ async function main(): Promise<void> {
 					ours: disk.guarded.rps,
 					baseline: disk.bare.rps,
 					unit: "req/s",
-					target: "≥ 0.80× bare temp + fsync + rename + folder fsync",
-					pass: disk.guarded.rps >= 0.8 * disk.bare.rps,
+					target: "≥ 0.90× bare temp + fsync + rename + folder fsync",
+					pass: disk.guarded.rps >= 0.9 * disk.bare.rps,
 				},
 				{
 					measure: "guarded PUT p99 latency",
@@ -362,9 +390,21 @@ async function main(): Promise<void> {
 						ours: inRam.guarded.rps,
 						baseline: inRam.bare.rps,
 						unit: "req/s",
-						target: "report (the CPU cost of the guard)",
-						pass: null,
+						target: "≥ 0.80× the same bare write (the CPU cost of the guard)",
+						pass: inRam.guarded.rps >= 0.8 * inRam.bare.rps,
 					});
+					// Throughput on a shared machine moves with its neighbours; CPU per request far less. Our cost over the
+					// bare write's, as a ratio the right way up (ours ≥ baseline means we cost no more).
+					if (inRam.guarded.cpuUs !== null && inRam.bare.cpuUs !== null)
+						rows.push({
+							measure:
+								"the same, as requests per CPU-second of the server process (baseline: the bare write's), on the RAM-backed folder",
+							ours: 1e6 / inRam.guarded.cpuUs,
+							baseline: 1e6 / inRam.bare.cpuUs,
+							unit: "req/CPU-s",
+							target: "report",
+							pass: null,
+						});
 				} finally {
 					await rm(ram, { recursive: true, force: true });
 				}

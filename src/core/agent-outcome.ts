@@ -28,14 +28,23 @@ export function agentTakenOf(sides: AgentTakenSides): AgentTaken {
 	return finishNow(agentTakenSteps(sides));
 }
 
+export interface AgentTakenOptions {
+	/** Merge the notes whole, not past the start they share (tests compare the two). */
+	wholeNotes?: boolean;
+	/**
+	 * The lines of `mine`, when the caller judges several records against one note (one accepted write settles every
+	 * record refused against the note it replaced): it keeps them, this only reads them. Worked out here otherwise.
+	 */
+	mineLines?: () => ReadonlySet<string>;
+}
+
 /**
  * The same judgement as steps, so a host can run it in slices (it merges up to three times). The start all four
- * sides share is left out of the merges where that cannot change them (shared-start.ts); `wholeNotes` merges them
- * whole (tests compare the two).
+ * sides share is left out of the merges where that cannot change them (shared-start.ts).
  */
 export function* agentTakenSteps(
 	{ base, mine, theirs, result, unresolved = false }: AgentTakenSides,
-	{ wholeNotes = false } = {},
+	{ wholeNotes = false, mineLines = lazyLines(mine) }: AgentTakenOptions = {},
 ): Steps<AgentTaken> {
 	if (unresolved) return "partial";
 	if (result === theirs) return "whole";
@@ -52,7 +61,7 @@ export function* agentTakenSteps(
 	const third =
 		cut === 0 || cutKeepsDiffs([theirs, result, shared], cut) ? [t, r, sharedAfterCut] : [theirs, result, shared];
 	// Reverting the agent's own changes from the result finds none of them there (the person's lines: all of them).
-	if (noneTaken(yield* mergeThreeWaySteps(third[0]!, third[1]!, third[2]!), () => noteLineSet(mine))) return "none";
+	if (noneTaken(yield* mergeThreeWaySteps(third[0]!, third[1]!, third[2]!), mineLines)) return "none";
 	return "partial";
 }
 
@@ -113,16 +122,11 @@ function lineSet(text: string): Set<string> {
 	return new Set(splitLines(text).map(withoutTerminator));
 }
 
-/**
- * lineSet of the person's whole note, the last one remembered: one accepted write settles every record refused
- * against the note it replaced, and each judges against that same text. Only read, never changed, by its users.
- */
-function noteLineSet(text: string): ReadonlySet<string> {
-	if (text !== lastNote.text) lastNote = { text, lines: lineSet(text) };
-	return lastNote.lines;
+/** A note's lines, worked out on first use and then kept by the caller (see AgentTakenOptions.mineLines). */
+export function lazyLines(text: string): () => ReadonlySet<string> {
+	let lines: ReadonlySet<string> | null = null;
+	return () => (lines ??= lineSet(text));
 }
-
-let lastNote: { text: string | null; lines: ReadonlySet<string> } = { text: null, lines: new Set() };
 
 function withoutTerminator(line: string): string {
 	return line.replace(/\r?\n$/, "");

@@ -81,25 +81,57 @@ export type GuardDecision =
 /** Notes at least this long are covered by the content-loss check. */
 export const CONTENT_LOSS_MIN_LENGTH = 100;
 
+/** A note as one step saw it: its text, and the revision of exactly that text (hashed once, by whoever read it). */
+export interface NoteState {
+	content: string;
+	revision: string;
+}
+
+/** The state of a note just read (null: not there), hashed here, once. */
+export function noteStateOf(content: string | null): NoteState | null {
+	return content === null ? null : { content, revision: revisionOf(content) };
+}
+
 export function decideWrite(current: string | null, request: GuardRequest): GuardDecision {
-	const { operation, ifMatch, ifNoneMatch } = request;
-	if (ifMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-Match" });
-	if (ifNoneMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-None-Match" });
+	return decideOn(noteStateOf(current), request);
+}
 
-	if (current === null) {
-		if (operation.kind === "delete" || operation.kind === "patch" || operation.kind === "edit")
-			return refuse({ reason: "not-found" });
-		// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1); a last read stands for none.
-		if (ifMatch.kind !== "absent" && !request.implicit)
-			return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
-		return { kind: "write", content: operation.body, created: true };
-	}
+/** What may happen when a note is there or not, whose revision is already known. */
+export function decideOn(current: NoteState | null, request: GuardRequest): GuardDecision {
+	return current === null ? decideCreate(request) : decideOnNote(current, request);
+}
 
-	if (ifNoneMatch.kind === "any" || noneMatchSight(ifNoneMatch, revisionOf(current)) !== null) {
+/** The decision when no note is there: it can only be created, or refused. */
+export function decideCreate(request: GuardRequest): Extract<GuardDecision, { kind: "write" | "refuse" }> {
+	const { operation, ifMatch } = request;
+	const malformed = malformedCondition(request);
+	if (malformed !== null) return malformed;
+	if (operation.kind === "delete" || operation.kind === "patch" || operation.kind === "edit")
+		return refuse({ reason: "not-found" });
+	// Any If-Match, `*` included, is false when there is no note (RFC 9110 §13.1.1); a last read stands for none.
+	if (ifMatch.kind !== "absent" && !request.implicit)
+		return refuse({ reason: "stale", sentRevision: sentRevisions(ifMatch)[0] ?? null });
+	return { kind: "write", content: operation.body, created: true };
+}
+
+function malformedCondition(request: GuardRequest): Extract<GuardDecision, { kind: "refuse" }> | null {
+	if (request.ifMatch.kind === "malformed") return refuse({ reason: "malformed-condition", header: "If-Match" });
+	if (request.ifNoneMatch.kind === "malformed")
+		return refuse({ reason: "malformed-condition", header: "If-None-Match" });
+	return null;
+}
+
+/** The decision on a note that is there, `current` with its revision. */
+export function decideOnNote(state: NoteState, request: GuardRequest): GuardDecision {
+	const { operation, ifNoneMatch } = request;
+	const malformed = malformedCondition(request);
+	if (malformed !== null) return malformed;
+	const current = state.content;
+	if (ifNoneMatch.kind === "any" || noneMatchSight(ifNoneMatch, state.revision) !== null) {
 		return refuse({ reason: "exists" });
 	}
-	if (operation.kind === "patch") return decidePatch(current, operation.apply, request);
-	if (operation.kind === "edit") return decideEdit(current, operation.edits, request);
+	if (operation.kind === "patch") return decidePatch(state, operation.apply, request);
+	if (operation.kind === "edit") return decideEdit(state, operation.edits, request);
 	// `curl --data-binary @missing-file` sends nothing: with a valid token it would wipe the note.
 	if (operation.kind === "replace" && operation.body === "" && current !== "" && !request.allowEmpty) {
 		return refuse({ reason: "empty-body", currentLength: current.length });
@@ -107,9 +139,10 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
 	if (operation.kind === "replace" && operation.body === current) return { kind: "unchanged" };
 
 	const needsToken = operation.kind !== "append";
+	const { ifMatch } = request;
 	if (ifMatch.kind === "tags") {
 		// Appending overwrites nothing, so a part token, when sent, is enough for it; replacing or deleting is not.
-		const refused = checkToken(current, request, needsToken ? "whole" : "part");
+		const refused = checkToken(state.revision, request, needsToken ? "whole" : "part");
 		if (refused) return refused;
 	} else if (needsToken) {
 		// `If-Match: *` proves nothing about what the client read, so it is treated like no token at all.
@@ -134,20 +167,24 @@ export function decideWrite(current: string | null, request: GuardRequest): Guar
  * A patch needs the revision it was meant for (sent, or the client's last read); only then is it computed. A part
  * token is enough: a patch changes only the part it names.
  */
-function decidePatch(current: string, apply: (current: string) => PatchResult, request: GuardRequest): GuardDecision {
+function decidePatch(
+	current: NoteState,
+	apply: (current: string) => PatchResult,
+	request: GuardRequest,
+): GuardDecision {
 	const { ifMatch } = request;
 	if (ifMatch.kind !== "tags")
 		return refuse({ reason: "token-required", ...(ifMatch.kind === "any" ? { wildcard: true } : {}) });
-	return checkToken(current, request, "part") ?? applied(current, apply(current));
+	return checkToken(current.revision, request, "part") ?? applied(current.content, apply(current.content));
 }
 
 /** Edits need no token (they change only the text they match); a sent token must still be current. */
-function decideEdit(current: string, edits: readonly TextEdit[], request: GuardRequest): GuardDecision {
+function decideEdit(current: NoteState, edits: readonly TextEdit[], request: GuardRequest): GuardDecision {
 	if (request.ifMatch.kind === "tags") {
-		const refused = checkToken(current, request, "part");
+		const refused = checkToken(current.revision, request, "part");
 		if (refused) return refused;
 	}
-	return applied(current, applyEdits(current, edits));
+	return applied(current.content, applyEdits(current.content, edits));
 }
 
 /**
@@ -156,9 +193,8 @@ function decideEdit(current: string, edits: readonly TextEdit[], request: GuardR
  * a part token never proves the whole note, whether or not the note changed since: that is a 428 (read first), not
  * a stale write.
  */
-function checkToken(current: string, request: GuardRequest, needs: "whole" | "part"): GuardDecision | null {
+function checkToken(revision: string, request: GuardRequest, needs: "whole" | "part"): GuardDecision | null {
 	const { ifMatch } = request;
-	const revision = revisionOf(current);
 	const proof = proofIn(ifMatch, revision);
 	const sent = sentTokenKind(ifMatch);
 	if (sent === "tag") return refuse({ reason: "token-required", sent: "change-tag" });
@@ -181,6 +217,6 @@ export function wouldLoseContent(current: string, next: string): boolean {
 	return current.length >= CONTENT_LOSS_MIN_LENGTH && next.length < current.length / 2;
 }
 
-function refuse(refusal: Refusal): GuardDecision {
+function refuse(refusal: Refusal): Extract<GuardDecision, { kind: "refuse" }> {
 	return { kind: "refuse", refusal };
 }

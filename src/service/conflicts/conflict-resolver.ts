@@ -3,7 +3,7 @@
  * previews the automatic merge, and saves a resolution through the guarded writer. Also settles open conflicts
  * when any write lands on top of the exact revision a conflict was refused against.
  */
-import { agentTakenSteps } from "../../core/agent-outcome";
+import { agentTakenSteps, lazyLines } from "../../core/agent-outcome";
 import type { ConflictRecord } from "../../core/conflicts";
 import type { ConflictLog } from "../stores/conflict-log";
 import type { BaseStore } from "../stores/base-store";
@@ -116,6 +116,8 @@ export class ConflictResolver {
 
 	/** Subscribed to the writer: a write on top of the revision a conflict was refused against resolves that conflict. */
 	async settle(write: CompletedWrite): Promise<void> {
+		// Every record settled here is judged against the note this write replaced: its lines are worked out once.
+		const mineLines = lazyLines(write.replacedContent);
 		for (const record of this.deps.conflicts.list({ status: "open", path: write.path })) {
 			// The person's saves (the merge modal) resolve their conflict themselves, with what they chose.
 			if (record.currentRevision !== write.replaced || write.by.kind === "person") continue;
@@ -125,7 +127,7 @@ export class ConflictResolver {
 				theirs === null
 					? undefined
 					: await finishInSlices(
-							agentTakenSteps({ base, mine: write.replacedContent, theirs, result: write.content }),
+							agentTakenSteps({ base, mine: write.replacedContent, theirs, result: write.content }, { mineLines }),
 							this.deps.yieldToHost,
 						);
 			this.deps.conflicts.setStatus(record.id, "resolved", new Date(this.deps.now()).toISOString(), {

@@ -7,7 +7,7 @@
  * over anything. A move carries no body, so a refused move keeps nothing: there is nothing of the client's to lose.
  */
 import { randomBytes } from "crypto";
-import { decideWrite, type GuardDecision } from "../../core/guard";
+import { decideOn, noteStateOf, type GuardDecision, type NoteState } from "../../core/guard";
 import type { HeldRead, ReadLedger } from "../stores/read-ledger";
 import { revisionOf, sentRevisions, type EntityTagCondition } from "../../core/revision";
 import type { RevisionHistory } from "../stores/revision-history";
@@ -174,35 +174,40 @@ export class GuardedMove {
 				currentRevision: revisionOf(there.content),
 				implicit: false,
 			};
-		let seen: string | null = there.content;
-		let decision: GuardDecision;
+		let step: { decision: GuardDecision; seen: NoteState | null };
 		try {
-			const outcome = await gateway.mutate(request.to, (current) => {
-				seen = current;
-				const decided =
-					current === null ? ({ kind: "unchanged" } as const) : this.decide(request.actor, proof, current);
-				return { kind: decided.kind === "delete" ? "trash" : "keep", result: decided };
+			const outcome = await gateway.mutate(request.to, (content) => {
+				const seen = noteStateOf(content);
+				const decision: GuardDecision =
+					seen === null ? { kind: "unchanged" } : this.decideOn(request.actor, proof, seen);
+				return { kind: decision.kind === "delete" ? "trash" : "keep", result: { decision, seen } };
 			});
-			decision = outcome.result;
+			step = outcome.result;
 		} catch (error) {
 			if (!(error instanceof NoteKeptChangingError || error instanceof NoteBusyError)) throw error;
 			const reason: RelocationRefusal = error instanceof NoteBusyError ? { reason: "note-in-use" } : staleOf(proof);
 			return refused("destination", proof, reason, error.lastSeen);
 		}
-		if (decision.kind === "refuse") return refused("destination", proof, decision.refusal, seen);
+		const { decision, seen } = step;
+		if (decision.kind === "refuse") return refused("destination", proof, decision.refusal, seen?.content ?? null);
 		if (decision.kind !== "delete" || seen === null) return { kind: "free" };
 		await this.after.afterDelete(request.to, seen, request.actor, change);
 		return { kind: "trashed" };
 	}
 
 	/** The guard's decision on taking all of `current` away: a delete's (a whole revision, always required). */
-	private decide(actor: Actor, proof: Proof, current: string | null): GuardDecision {
+	private decide(actor: Actor, proof: Proof, content: string | null): GuardDecision {
+		return this.decideOn(actor, proof, noteStateOf(content));
+	}
+
+	/** The same, on a note whose revision is known. */
+	private decideOn(actor: Actor, proof: Proof, current: NoteState | null): GuardDecision {
 		const config = this.deps.settings();
 		const expired =
 			current !== null &&
 			actor.kind === "agent" &&
-			readExpired(this.deps, proof.path, current, proof.checked, config.readValidityMinutes);
-		const decision = decideWrite(current, {
+			readExpired(this.deps, proof.path, current.revision, proof.checked, config.readValidityMinutes);
+		const decision = decideOn(current, {
 			operation: { kind: "delete" },
 			ifMatch: proof.checked,
 			ifNoneMatch: { kind: "absent" },

@@ -10,9 +10,8 @@ import type { ConflictReason } from "../../core/conflicts";
 import type { ConflictLog } from "../stores/conflict-log";
 import { headOfText, type Page } from "../../core/diff/page";
 import { applyEdits } from "../../core/edit";
-import type { Refusal, WriteOperation } from "../../core/guard";
+import type { NoteState, Refusal, WriteOperation } from "../../core/guard";
 import type { MergeRule } from "../../core/merge";
-import { revisionOf } from "../../core/revision";
 import type { RevisionHistory } from "../stores/revision-history";
 import type { Sight } from "../../core/revision-tokens";
 import type { RevisionGuardSettings } from "../../settings";
@@ -67,6 +66,8 @@ export interface SeenRefusal {
 	request: WriteRequest;
 	refusal: Refusal;
 	current: string | null;
+	/** The revision of `current`, hashed once inside the lock. */
+	currentRevision: string | null;
 	mergePreview: string | null;
 	mergeRules: readonly MergeRule[];
 	/** Resolves true once the current note counts as served (its base kept), false when that failed (reported). */
@@ -80,7 +81,7 @@ export function seeRefusal(
 	deps: Pick<RefusalDeps, "tracker" | "onError">,
 	request: WriteRequest,
 	refusal: Refusal,
-	current: string | null,
+	note: NoteState | null,
 	mergePreview: string | null,
 	mergeRules: readonly MergeRule[] = [],
 	sentSight: "whole" | "part" = "whole",
@@ -88,16 +89,26 @@ export function seeRefusal(
 	// The refusal hands the agent the current revision (and a diff to it): that counts as having read it, so the
 	// documented retry with currentRevision is not refused by the read validity window.
 	const served =
-		current === null
+		note === null
 			? Promise.resolve(false)
-			: deps.tracker.served({ path: request.path, content: current }, revisionOf(current)).then(
+			: deps.tracker.served({ path: request.path, content: note.content }, note.revision).then(
 					() => true,
 					(error: unknown) => {
 						deps.onError?.(error);
 						return false;
 					},
 				);
-	return { request, refusal, current, mergePreview, mergeRules, served, sentSight };
+	const current = note?.content ?? null;
+	return {
+		request,
+		refusal,
+		current,
+		currentRevision: note?.revision ?? null,
+		mergePreview,
+		mergeRules,
+		served,
+		sentSight,
+	};
 }
 
 /**
@@ -109,13 +120,12 @@ export async function answerRefusal(
 	seen: SeenRefusal,
 	basis: RefusalBasis = { implicit: false, lastReadPart: false },
 ): Promise<Extract<WriteOutcome, { kind: "refused" }>> {
-	const { request, current, mergePreview, mergeRules } = seen;
+	const { request, current, currentRevision, mergePreview, mergeRules } = seen;
 	// A read of part of the note did not stand in for the If-Match: say so, or the 428 makes no sense to the client.
 	const decided =
 		basis.lastReadPart && seen.refusal.reason === "token-required"
 			? { ...seen.refusal, lastReadPart: true }
 			: seen.refusal;
-	const currentRevision = current === null ? null : revisionOf(current);
 	// A stale part token (a document map's version) stands for a revision: diff and keep from that one.
 	const refusal =
 		decided.reason === "stale" && decided.sentRevision !== null

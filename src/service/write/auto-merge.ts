@@ -1,16 +1,11 @@
 /** `Prefer: merge=auto`: when an agent's token is stale, try the three-way merge against what it read. */
-import { mergedText, mergeThreeWayInSlices, renderMerge, rulesFired, type MergeRule } from "../../core/merge";
+import { mergedText, mergeThreeWayInSlices, renderMerge, rulesFired } from "../../core/merge";
 import type { BaseStore } from "../stores/base-store";
 import { sentRevisions, type EntityTagCondition } from "../../core/revision";
 import type { YieldToHost } from "../../core/steps";
+import type { AutoMerge } from "../../core/write-plan";
 
-export type AutoMerge =
-	/** `rules`: the markdown rules (RULES.md) that merged parts of it where git would have conflicted. */
-	| { kind: "merged"; text: string; rules: MergeRule[] }
-	/** Not clean: the preview shows the conflicts with git-style markers, for the 412 (with the rules that merged the rest). */
-	| { kind: "conflicted"; preview: string; conflicts: number; rules: MergeRule[] }
-	/** The merge itself failed: the write is refused as if no merge had been asked for. */
-	| { kind: "failed" };
+export type { AutoMerge } from "../../core/write-plan";
 
 /**
  * Merged in slices: a big note's merge never stalls the host's other work. A merge that fails is no merge: the write

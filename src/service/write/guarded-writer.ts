@@ -8,15 +8,16 @@
 import type { BaseStore } from "../stores/base-store";
 import { isBackupPath } from "../../core/conflicts";
 import { type ConflictLog } from "../stores/conflict-log";
-import { decideWrite, type GuardDecision, type Refusal } from "../../core/guard";
+import { noteStateOf, type GuardRequest, type NoteState, type Refusal } from "../../core/guard";
 import { KeyedMutex } from "../stores/keyed-mutex";
 import type { HeldRead, ReadLedger } from "../stores/read-ledger";
 import { sentTokenKind } from "../../core/revision-tokens";
 import { revisionInSlices, revisionOf, sentRevisions, SLICE_CHARS } from "../../core/revision";
+import { planWrite, type MergeOption, type WritePlan } from "../../core/write-plan";
 import type { RevisionHistory } from "../stores/revision-history";
 import type { YieldToHost } from "../../core/steps";
 import type { RevisionGuardSettings } from "../../settings";
-import type { MutationOutcome, MutationPlan, VaultGateway } from "../../vault/gateway";
+import type { MutationOutcome, MutationPlan, NoteStat, VaultGateway } from "../../vault/gateway";
 import { NoteBusyError, NoteKeptChangingError } from "../../vault/errors";
 import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "../moves/move-request";
@@ -25,7 +26,7 @@ import { copyNote } from "../moves/guarded-copy";
 import { clientOf, historySource, type Actor } from "../notes/actor";
 import { BackupNames } from "./backup-names";
 import { PendingDurability, type AwaitingDisk } from "./pending-durability";
-import { autoMergeInSlices, mergeBaseOf, type AutoMerge } from "./auto-merge";
+import { autoMergeInSlices, mergeBaseOf } from "./auto-merge";
 import type { DiffPages } from "../history/diff-pages";
 import { basisSight, heldRevision, readExpired, sightAfterWrite, withHeldRevision } from "./implicit-tokens";
 import { WriteBookkeeping } from "./write-bookkeeping";
@@ -59,9 +60,6 @@ export interface GuardedWriterDeps {
 	/** .bak names being created right now, shared with whatever else keeps .bak notes (proposals); its own by default. */
 	backupNames?: BackupNames;
 }
-
-/** What the decide step asks for: the guard's decision, or a merge computed outside the atomic step first. */
-type Decided = { kind: "decided"; decision: GuardDecision; merge: AutoMerge | null } | { kind: "needs-merge" };
 
 /** What the client showed it had seen before this write: its own If-Match, or the read it is held to. */
 interface Basis {
@@ -129,7 +127,9 @@ export class GuardedWriter {
 
 	/** The same for a note such a change deleted: `removed` is its text before. */
 	creditDelete(path: string, removed: string, actor: Actor): Promise<void> {
-		return this.locks.run(path, () => this.after.afterDelete(path, removed, actor));
+		return this.locks.run(path, () =>
+			this.after.afterDelete(path, { content: removed, revision: revisionOf(removed) }, actor),
+		);
 	}
 
 	/** The read a tokenless write from `client` would be held to now (its last read), or null. */
@@ -259,9 +259,7 @@ export class GuardedWriter {
 	}
 
 	private async writeLocked(request: WriteRequest, basis: Basis): Promise<WriteOutcome | Refusing | AwaitingDisk> {
-		const { tracker } = this.deps;
 		const { path, operation } = request;
-		const source = historySource(request.actor);
 		const config = this.deps.settings();
 		const mergeBase =
 			request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace"
@@ -275,153 +273,139 @@ export class GuardedWriter {
 				: null;
 		// A merge is computed outside the atomic step (it can take a while on a big note) against the note as the step
 		// last saw it, and used only if the step still sees exactly that note.
-		let merged: { against: string; result: AutoMerge } | null = null;
-		// A note that the step saw and that is gone when the step runs again was moved or deleted meanwhile: writing
-		// now would re-create it under its old name, so that is refused as stale, never taken as a create.
+		let merged: MergeOption["done"] = null;
+		// Whether any step so far saw the note (see WritePlanInput.sawNote).
 		let sawNote = false;
 		for (let attempt = 1; ; attempt++) {
-			// Filled in by the synchronous check below (a holder, because TypeScript cannot see assignments in callbacks),
-			// with the revisions a write's check computes, so nothing after it hashes the same text again.
-			const seen: { current: string | null; revisions?: { replaced: string | null; written: string } } = {
-				current: null,
-			};
-			const outcome = await this.mutate(path, request, seen, (current) => {
-				seen.current = current;
-				if (current === null && sawNote) {
-					const vanished: GuardDecision = {
-						kind: "refuse",
-						refusal: { reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null },
-					};
-					return { kind: "keep", result: { kind: "decided", decision: vanished, merge: null } };
-				}
-				sawNote ||= current !== null;
-				let decision = decideWrite(current, {
-					operation,
-					ifMatch: request.ifMatch,
-					ifNoneMatch: request.ifNoneMatch,
-					requireToken: config.requireToken || request.requireToken === true,
-					readExpired:
-						current !== null &&
-						request.actor.kind === "agent" &&
-						readExpired(this.deps, path, current, request.ifMatch, config.readValidityMinutes),
-					allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
-					implicit: basis.implicit,
+			const merge: MergeOption | null =
+				mergeBase === null ? null : { base: mergeBase, mayMerge: attempt <= MERGE_ATTEMPTS, done: merged };
+			const {
+				result: plan,
+				stat,
+				durable,
+			} = await this.mutate(path, request, (content) => {
+				// The note is hashed here, once: the plan carries its revision to everything after the step.
+				const current = noteStateOf(content);
+				const step = planWrite({
+					current,
+					sawNote,
+					request: this.guardRequest(request, basis, current, config),
+					bodyRevision,
+					merge,
 				});
-				let merge: AutoMerge | null = null;
-				if (
-					decision.kind === "refuse" &&
-					decision.refusal.reason === "stale" &&
-					mergeBase !== null &&
-					current !== null &&
-					attempt <= MERGE_ATTEMPTS
-				) {
-					if (merged?.against !== current) return { kind: "keep", result: { kind: "needs-merge" } };
-					merge = merged.result;
-					if (merge.kind === "merged") decision = { kind: "write", content: merge.text, created: false };
-				}
-				const result: Decided = { kind: "decided", decision, merge };
-				if (decision.kind === "write") {
-					const written =
-						bodyRevision !== null && decision.content === (operation as { body: string }).body
-							? bodyRevision
-							: revisionOf(decision.content);
-					seen.revisions = { replaced: current === null ? null : revisionOf(current), written };
-					tracker.expect(path, seen.revisions.written, source);
-					return { kind: "write", content: decision.content, result };
-				}
-				if (decision.kind === "delete") return { kind: "trash", result };
-				return { kind: "keep", result };
+				sawNote ||= current !== null;
+				if (step.kind === "write") this.deps.tracker.expect(path, step.revision, historySource(request.actor));
+				return mutationOf(step);
 			});
-			const decided = outcome.result;
-			const current = seen.current;
-			if (decided.kind === "needs-merge") {
-				merged = {
-					against: current!,
-					result: await autoMergeInSlices(
-						mergeBase!,
-						current!,
-						(operation as { body: string }).body,
-						this.deps.yieldToHost,
-						this.deps.onError,
-					),
-				};
+			if (plan.kind === "merge") {
+				const result = await autoMergeInSlices(
+					plan.base,
+					plan.current.content,
+					plan.body,
+					this.deps.yieldToHost,
+					this.deps.onError,
+				);
+				merged = { against: plan.current.revision, result };
 				continue;
 			}
-			const { decision, merge } = decided;
-			switch (decision.kind) {
-				case "write": {
-					const { replaced, written: revision } = seen.revisions!;
-					if (replaced !== null) this.carryKeyReads(request.actor, path, replaced, revision);
-					await this.after.afterWrite(
-						path,
-						current === null ? null : { content: current, revision: replaced! },
-						decision.content,
-						revision,
-						request.actor,
-					);
-					const sight = sightAfterWrite({
-						operation: operation.kind,
-						merged: merge?.kind === "merged",
-						unseenBody: request.unseenBody,
-						replaced: current === null ? null : replaced!,
-						...basis,
-					});
-					const written = {
-						kind: "written",
-						revision,
-						sight,
-						created: decision.created,
-						stat: outcome.stat,
-						merged: merge?.kind === "merged",
-						...(merge?.kind === "merged" && merge.rules.length > 0 ? { mergeRules: merge.rules } : {}),
-					} as const;
-					return outcome.durable === undefined ? written : { kind: "awaiting-disk", written, durable: outcome.durable };
-				}
-				case "unchanged": {
-					const revision = revisionOf(current ?? "");
-					return {
-						kind: "unchanged",
-						revision,
-						sight: sightAfterWrite({
-							operation: operation.kind,
-							merged: false,
-							unseenBody: request.unseenBody,
-							replaced: revision,
-							...basis,
-						}),
-					};
-				}
-				case "delete":
-					if (current !== null) await this.after.afterDelete(path, current, request.actor);
-					return { kind: "deleted" };
-				case "inapplicable": {
-					const currentRevision = revisionOf(current ?? "");
-					return {
-						kind: "inapplicable",
-						...decision.failure,
-						currentRevision,
-						currentSight: basisSight(currentRevision, basis.sent, basis.held),
-					};
-				}
-				case "refuse": {
-					// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
-					// What the client knew of the revision it sent decides what a complete diff from it lets it know of the note now.
-					const sentSight = basis.implicit
-						? (basis.held?.sight ?? "whole")
-						: sentTokenKind(basis.sent) === "part"
-							? "part"
-							: "whole";
-					const seen = seeRefusal(
-						this.deps,
-						request,
-						decision.refusal,
-						current,
-						merge?.kind === "conflicted" ? merge.preview : null,
-						merge?.kind === "conflicted" ? merge.rules : [],
-						sentSight,
-					);
-					return { kind: "refusing", seen, landed: this.after.watchLanded(path) };
-				}
+			return this.carryOut(request, basis, plan, stat, durable);
+		}
+	}
+
+	/** What the guard is asked, with the note the step sees (its revision decides whether the read expired). */
+	private guardRequest(
+		request: WriteRequest,
+		basis: Basis,
+		current: NoteState | null,
+		config: RevisionGuardSettings,
+	): GuardRequest {
+		return {
+			operation: request.operation,
+			ifMatch: request.ifMatch,
+			ifNoneMatch: request.ifNoneMatch,
+			requireToken: config.requireToken || request.requireToken === true,
+			readExpired:
+				current !== null &&
+				request.actor.kind === "agent" &&
+				readExpired(this.deps, request.path, current.revision, request.ifMatch, config.readValidityMinutes),
+			allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
+			implicit: basis.implicit,
+		};
+	}
+
+	/** Carries out a plan once its step ran: bookkeeping and the answer (a refusal's is finished outside the lock). */
+	private async carryOut(
+		request: WriteRequest,
+		basis: Basis,
+		plan: Exclude<WritePlan, { kind: "merge" }>,
+		stat: NoteStat | null,
+		durable: Promise<void> | undefined,
+	): Promise<WriteOutcome | Refusing | AwaitingDisk> {
+		const { path, actor, operation } = request;
+		switch (plan.kind) {
+			case "write": {
+				const { replaced, revision } = plan;
+				if (replaced !== null) this.carryKeyReads(actor, path, replaced.revision, revision);
+				await this.after.afterWrite(path, replaced, plan.content, revision, actor);
+				const sight = sightAfterWrite({
+					operation: operation.kind,
+					merged: plan.merge !== null,
+					unseenBody: request.unseenBody,
+					replaced: replaced?.revision ?? null,
+					...basis,
+				});
+				const written = {
+					kind: "written",
+					revision,
+					sight,
+					created: plan.created,
+					stat,
+					merged: plan.merge !== null,
+					...(plan.merge !== null && plan.merge.rules.length > 0 ? { mergeRules: plan.merge.rules } : {}),
+				} as const;
+				return durable === undefined ? written : { kind: "awaiting-disk", written, durable };
+			}
+			case "unchanged": {
+				const { revision } = plan.current;
+				const sight = sightAfterWrite({
+					operation: operation.kind,
+					merged: false,
+					unseenBody: request.unseenBody,
+					replaced: revision,
+					...basis,
+				});
+				return { kind: "unchanged", revision, sight };
+			}
+			case "delete":
+				await this.after.afterDelete(path, plan.removed, actor);
+				return { kind: "deleted" };
+			case "inapplicable": {
+				const currentRevision = plan.current.revision;
+				return {
+					kind: "inapplicable",
+					...plan.failure,
+					currentRevision,
+					currentSight: basisSight(currentRevision, basis.sent, basis.held),
+				};
+			}
+			case "refuse": {
+				// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
+				// What the client knew of the revision it sent decides what a complete diff from it lets it know of the note now.
+				const sentSight = basis.implicit
+					? (basis.held?.sight ?? "whole")
+					: sentTokenKind(basis.sent) === "part"
+						? "part"
+						: "whole";
+				const seen = seeRefusal(
+					this.deps,
+					request,
+					plan.refusal,
+					plan.current,
+					plan.conflicted?.preview ?? null,
+					plan.conflicted?.rules ?? [],
+					sentSight,
+				);
+				return { kind: "refusing", seen, landed: this.after.watchLanded(path) };
 			}
 		}
 	}
@@ -433,25 +417,29 @@ export class GuardedWriter {
 	private async mutate(
 		path: string,
 		request: WriteRequest,
-		seen: { current: string | null },
-		decide: (current: string | null) => MutationPlan<Decided>,
-	): Promise<MutationOutcome<Decided>> {
+		decide: (current: string | null) => MutationPlan<WritePlan>,
+	): Promise<MutationOutcome<WritePlan>> {
 		try {
 			return await this.deps.gateway.mutate(path, decide);
 		} catch (error) {
-			if (error instanceof NoteKeptChangingError) {
-				seen.current = error.lastSeen;
-				return refusedStep({ reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null });
-			}
-			if (error instanceof NoteBusyError) {
-				seen.current = error.lastSeen;
-				return refusedStep({ reason: "note-in-use" });
-			}
+			if (error instanceof NoteKeptChangingError)
+				return refusedStep(
+					{ reason: "stale", sentRevision: sentRevisions(request.ifMatch)[0] ?? null },
+					error.lastSeen,
+				);
+			if (error instanceof NoteBusyError) return refusedStep({ reason: "note-in-use" }, error.lastSeen);
 			throw error;
 		}
 	}
 }
 
-function refusedStep(refusal: Refusal): MutationOutcome<Decided> {
-	return { result: { kind: "decided", decision: { kind: "refuse", refusal }, merge: null }, stat: null };
+/** What the gateway is asked to do for a plan. */
+function mutationOf(plan: WritePlan): MutationPlan<WritePlan> {
+	if (plan.kind === "write") return { kind: "write", content: plan.content, result: plan };
+	if (plan.kind === "delete") return { kind: "trash", result: plan };
+	return { kind: "keep", result: plan };
+}
+
+function refusedStep(refusal: Refusal, lastSeen: string | null): MutationOutcome<WritePlan> {
+	return { result: { kind: "refuse", refusal, current: noteStateOf(lastSeen), conflicted: null }, stat: null };
 }

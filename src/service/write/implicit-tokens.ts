@@ -4,7 +4,7 @@
  * Also the read validity window, which bounds sent tokens as it bounds held ones.
  */
 import type { HeldRead, ReadLedger } from "../stores/read-ledger";
-import { revisionOf, type EntityTagCondition } from "../../core/revision";
+import type { EntityTagCondition } from "../../core/revision";
 import { proofIn, type Sight } from "../../core/revision-tokens";
 import type { WriteOperation } from "../../core/guard";
 import type { RevisionHistory } from "../stores/revision-history";
@@ -84,16 +84,15 @@ export function sightAfterWrite(write: {
 	return basisSight(write.replaced, write.sent, write.held) === "whole" ? "whole" : "part";
 }
 
-/** Whether `ifMatch` names the note's current revision but the note was handed out longer ago than the window allows. */
+/** Whether `ifMatch` names the note's current revision (`revision`) but the note was handed out longer ago than the window allows. */
 export function readExpired(
 	deps: { history: RevisionHistory; now: () => number },
 	path: string,
-	current: string,
+	revision: string,
 	ifMatch: EntityTagCondition,
 	windowMinutes: number,
 ): boolean {
 	if (windowMinutes <= 0) return false;
-	const revision = revisionOf(current);
 	if (proofIn(ifMatch, revision) === null) return false;
 	const servedAt = deps.history.find(path, revision)?.servedAt;
 	return servedAt === undefined || deps.now() - servedAt > windowMinutes * 60_000;

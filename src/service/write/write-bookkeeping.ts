@@ -6,7 +6,7 @@
  */
 import type { BaseStore } from "../stores/base-store";
 import type { ConflictRecord } from "../../core/conflicts";
-import { revisionOf } from "../../core/revision";
+import type { NoteState } from "../../core/guard";
 import type { RevisionHistory } from "../stores/revision-history";
 import { historySource, type Actor } from "../notes/actor";
 import { LandedWrites } from "./landed-writes";
@@ -93,16 +93,17 @@ export class WriteBookkeeping {
 	}
 
 	/**
-	 * A delete is history too: who removed which revision, whose text is kept so the delete can be undone. `change`:
-	 * the agent change it belongs to (a move that replaced the note), see RevisionEntry.change.
+	 * A delete is history too: who removed which revision, whose text is kept so the delete can be undone. `removed`:
+	 * the note with its revision (known to whoever deleted it). `change`: the agent change it belongs to (a move that
+	 * replaced the note), see RevisionEntry.change.
 	 */
-	async afterDelete(path: string, removed: string, by: Actor, change?: string): Promise<void> {
+	async afterDelete(path: string, removed: NoteState, by: Actor, change?: string): Promise<void> {
 		try {
-			const deletion: CompletedDelete = { path, removed: revisionOf(removed), removedContent: removed, by };
+			const deletion: CompletedDelete = { path, removed: removed.revision, removedContent: removed.content, by };
 			this.deps.tracker.recordDeletion(path, deletion.removed, historySource(by), change);
 			// Listeners first (history pins the removed text), so the retain's eviction already spares it.
 			for (const listener of this.deleted) await listener(deletion);
-			await this.deps.bases.retain(deletion.removed, removed);
+			await this.deps.bases.retain(removed.revision, removed.content);
 		} catch (error) {
 			this.deps.onError?.(error);
 		}
