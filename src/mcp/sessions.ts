@@ -13,7 +13,7 @@ import { PersonAsker } from "./elicitation/ask-person";
 import { attachResources } from "./resources";
 import { HeldAtArrival } from "./held-at-arrival";
 import { createMcpServer } from "./tools";
-import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
+import { listedTools, listOnly, refuseUnknownTools, type ToolSet } from "./tool-visibility";
 import { scopeOfOwner } from "./session-scope";
 
 export interface McpSession {
@@ -126,6 +126,7 @@ export class McpSessions {
 		transport.onclose = () => void this.end(id);
 		listOnly(transport, listedTools(toolSet, this.notes, actor));
 		await session.server.connect(transport);
+		refuseUnknownTools(transport);
 		this.sessions.set(id, session);
 		this.arm(session);
 		return session;

@@ -12,7 +12,7 @@ import { agentActor } from "../service/notes/actor";
 import type { AgentNotes } from "../service/notes/agent-notes";
 import { attachResources } from "./resources";
 import { createMcpServer } from "./tools";
-import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
+import { listedTools, listOnly, refuseUnknownTools, type ToolSet } from "./tool-visibility";
 import { scopeOfOwner } from "./session-scope";
 
 export class StatelessRequests {
@@ -45,6 +45,7 @@ export class StatelessRequests {
 		this.live.add(server);
 		response.once("close", () => void this.close(server));
 		await server.connect(transport);
+		refuseUnknownTools(transport);
 		await transport.handleRequest(request, response, body);
 	}
 

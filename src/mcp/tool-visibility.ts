@@ -33,6 +33,40 @@ export function listedTools(toolSet: ToolSet, notes: AgentNotes, actor: () => Ag
 	};
 }
 
+/**
+ * Every tool a server of ours registers (tools/index.ts registers all of them, listed or not). A call naming any
+ * other is a protocol error, as the MCP specification says (-32602 "Unknown tool"), not a tool result: the SDK
+ * would answer it as a failed tool run, which a client may hand its model to retry.
+ */
+export const CALLABLE_TOOLS: ReadonlySet<string> = new Set<string>([
+	...TOOL_NAMES,
+	"periodic_note",
+	...WORKSPACE_TOOL_NAMES,
+	...LRA_TOOL_NAMES,
+]);
+
+/** Answers a tools/call naming no tool of ours with -32602 before the server sees it (call after connecting). */
+export function refuseUnknownTools(transport: Transport): void {
+	const deliver = transport.onmessage;
+	transport.onmessage = (message, extra) => {
+		const unknown = unknownToolCall(message);
+		if (unknown === null) return deliver?.(message, extra);
+		void transport
+			.send({
+				jsonrpc: "2.0",
+				id: unknown.id,
+				error: { code: -32602, message: `Unknown tool: ${unknown.name.slice(0, 200)}` },
+			})
+			.catch(() => undefined);
+	};
+}
+
+function unknownToolCall(message: JSONRPCMessage): { id: string | number; name: string } | null {
+	if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return null;
+	const name = (message.params as { name?: unknown } | undefined)?.name;
+	return typeof name === "string" && !CALLABLE_TOOLS.has(name) ? { id: message.id, name } : null;
+}
+
 /** Shows only the `listed` tools in every tools/list answer sent through `transport` (call before connecting). */
 export function listOnly(transport: Transport, listed: (name: string) => boolean): void {
 	const send = transport.send.bind(transport);

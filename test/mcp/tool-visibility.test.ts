@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TOOL_NAMES } from "../../src/mcp/tools";
 import { LRA_TOOL_NAMES } from "../../src/mcp/lra";
 import { TEST_KEY } from "../helpers/headless-harness";
+import { CALLABLE_TOOLS } from "../../src/mcp/tool-visibility";
+import { WORKSPACE_TOOL_NAMES } from "../../src/mcp/tools/workspace-tools";
 import { connect, connectStateless, type Connected } from "./mcp-client";
+import { modern } from "./modern/modern-client";
 import { SUBJECTS, SUBJECT_NAMES, type Subject } from "./subjects";
 
 const OURS = [...TOOL_NAMES, "periodic_note"].sort();
@@ -69,5 +72,41 @@ describe.each(SUBJECT_NAMES)("the set that is not listed, over the %s gateway", 
 		clients.push(ours, theirs);
 		expect(ours.client.getInstructions()).toContain("read_note");
 		expect(theirs.client.getInstructions()).toContain("vault_read");
+	});
+});
+
+describe.each(SUBJECT_NAMES)("a call naming no tool of ours, over the %s gateway", (name) => {
+	it("is the protocol error -32602 in every era, not a failed tool run", async () => {
+		s = await SUBJECTS[name]!();
+		const session = await connect(s.port, TEST_KEY);
+		const stateless = await connectStateless(s.port, TEST_KEY);
+		clients.push(session, stateless);
+		for (const client of [session, stateless]) {
+			await expect(client.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({
+				code: -32602,
+				message: expect.stringContaining("Unknown tool: no_such_tool") as unknown,
+			});
+		}
+		const answer = await modern(s.port, "tools/call", { name: "no_such_tool", arguments: {} });
+		expect(answer.result).toBeUndefined();
+		expect(answer.error).toMatchObject({ code: -32602, message: "Unknown tool: no_such_tool" });
+		// The tools it knows still run, the other set's included.
+		expect((await session.tool("vault_list", {})).isError).toBe(false);
+	});
+});
+
+describe("the tools a server answers to", () => {
+	it("are exactly the tools every server registers, listed or not", async () => {
+		s = await SUBJECTS.obsidian!();
+		s.settings.commandKeys = ["test-agent"];
+		const ours = await connect(s.port, TEST_KEY);
+		const theirs = await connect(s.port, TEST_KEY, {}, undefined, "/mcp/lra");
+		clients.push(ours, theirs);
+		const listed = [
+			...(await ours.client.listTools()).tools.map((tool) => tool.name),
+			...(await theirs.client.listTools()).tools.map((tool) => tool.name),
+		];
+		expect([...CALLABLE_TOOLS].sort()).toEqual(listed.sort());
+		expect([...CALLABLE_TOOLS]).toEqual(expect.arrayContaining([...WORKSPACE_TOOL_NAMES, ...LRA_TOOL_NAMES]));
 	});
 });

@@ -14,7 +14,7 @@ import { attachResources } from "../resources";
 import { scopeOfOwner } from "../session-scope";
 import { createMcpServer, INSTRUCTIONS, VERSION } from "../tools";
 import { LRA_INSTRUCTIONS } from "../lra";
-import { listedTools, listOnly, type ToolSet } from "../tool-visibility";
+import { listedTools, listOnly, refuseUnknownTools, type ToolSet } from "../tool-visibility";
 import { CACHE_HINTS } from "./cache-hints";
 import { elicitsForms, PersonQuestions, QuestionCatcher, type Asking } from "./ask-person";
 import { OneRequestTransport } from "./in-process";
@@ -175,6 +175,7 @@ export class ModernRequests {
 		response.once("close", () => void this.close(server));
 		try {
 			await server.connect(transport);
+			refuseUnknownTools(transport);
 			return await transport.exchange({
 				jsonrpc: "2.0",
 				id: request.id ?? 0,
