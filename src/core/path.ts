@@ -45,29 +45,11 @@ export function decodeUrlPath(raw: string): PathResult {
 	return { ok: true, path: segments.join("/") };
 }
 
-/**
- * `decodeUrlPath` then `validateVaultPath`, remembering recent answers: both are pure functions of the remainder,
- * the kind and the policy, and agents name the same few notes over and over (the checks cost more than the rest of
- * routing a request). Bounded; a change of policy (settings) starts afresh.
- */
-export function resolveUrlPath(raw: string, policy: PathPolicy, kind: "note" | "folder"): PathResult {
-	const policyKey = `${policy.configDir}\0${policy.noteExtensions.join("\0")}\0\0${(policy.deniedFolders ?? []).join("\0")}`;
-	if (policyKey !== resolved.policyKey || resolved.answers.size >= MAX_REMEMBERED_PATHS) {
-		resolved.policyKey = policyKey;
-		resolved.answers.clear();
-	}
-	const key = kind + raw;
-	let answer = resolved.answers.get(key);
-	if (answer === undefined) {
-		const decoded = decodeUrlPath(raw);
-		answer = decoded.ok ? validateVaultPath(decoded.path, policy, kind) : decoded;
-		resolved.answers.set(key, answer);
-	}
-	return answer;
+/** `decodeUrlPath` then `validateVaultPath`: what a URL's remainder names, or why it names nothing. */
+export function decodeVaultPath(raw: string, policy: PathPolicy, kind: "note" | "folder"): PathResult {
+	const decoded = decodeUrlPath(raw);
+	return decoded.ok ? validateVaultPath(decoded.path, policy, kind) : decoded;
 }
-
-const MAX_REMEMBERED_PATHS = 1024;
-const resolved = { policyKey: "", answers: new Map<string, PathResult>() };
 
 /** Validates a decoded vault-relative path. `kind` says whether it names a note or a folder. */
 export function validateVaultPath(path: string, policy: PathPolicy, kind: "note" | "folder"): PathResult {

@@ -124,4 +124,13 @@ describe("the layers", () => {
 			expect(readdirSync(join(service, folder)).length, folder).toBeLessThanOrEqual(12);
 		}
 	});
+
+	it("the core keeps no state between calls: no module-level variables", () => {
+		const variables = sourceFiles(join(SRC, "core")).flatMap((file) =>
+			[...readFileSync(file, "utf8").matchAll(/^(?:export\s+)?(?:let|var)\s+(\w+)/gm)].map(
+				(match) => `${relative(SRC, file)}: ${match[1]}`,
+			),
+		);
+		expect(variables).toEqual([]);
+	});
 });

@@ -1,10 +1,13 @@
 /** Turns a route's raw remainder into a validated vault path, or stops the request with the problem that explains why not. */
-import { resolveUrlPath } from "../../core/path";
+import { RememberedPaths } from "../remembered-paths";
 import { refuse } from "../problems";
 import type { RequestContext } from "../router";
 
+/** One per process is enough: the answers depend only on the path and the policy, which is part of the key. */
+const remembered = new RememberedPaths();
+
 export function resolvePath(context: RequestContext, kind: "note" | "folder"): string {
-	const checked = resolveUrlPath(context.rest, context.notes.pathPolicy(), kind);
+	const checked = remembered.resolve(context.rest, context.notes.pathPolicy(), kind);
 	if (checked.ok) return checked.path;
 	return refuse("invalid-path", `${checked.reason} Nothing was read or written.`);
 }
