@@ -73,7 +73,12 @@ export class RevisionTracker {
 	/** While a reconcile runs: whether history changed, saved once it is done. */
 	private batch: { dirty: boolean } | null = null;
 
-	constructor(private readonly options: TrackerOptions) {}
+	/** Who changes we did not make are credited to: one object, not one per note recorded. */
+	private readonly changeSource: RevisionSource;
+
+	constructor(private readonly options: TrackerOptions) {
+		this.changeSource = options.changeSource ?? { kind: "external" };
+	}
 
 	start(): void {
 		this.unsubscribe ??= this.options.gateway.onChange((change) => this.onChange(change));
@@ -154,7 +159,7 @@ export class RevisionTracker {
 	async served(snapshot: Pick<NoteSnapshot, "path" | "content">, knownRevision?: string): Promise<string> {
 		// The caller may have hashed the content already (a read checks If-None-Match first): hash once per request.
 		const revision = knownRevision ?? revisionOf(snapshot.content);
-		this.record(snapshot.path, snapshot.content, revision, this.options.changeSource ?? { kind: "external" });
+		this.record(snapshot.path, snapshot.content, revision, this.changeSource);
 		// servedAt changed even when the revision was already recorded, so history needs saving either way.
 		this.options.history.markServed(snapshot.path, revision, this.options.now());
 		this.options.onDirty();
@@ -214,7 +219,8 @@ export class RevisionTracker {
 	private scanNow(path: string): NoteScan | undefined {
 		const { gateway, history } = this.options;
 		if (!gateway.scanNow) return undefined;
-		const recorded = history.latest(path) === undefined ? undefined : history.identityOf(path);
+		// Recorded only beside the latest revision of a note that is there (RevisionHistory.setIdentity).
+		const recorded = history.identityOf(path);
 		try {
 			return gateway.scanNow(path, recorded);
 		} catch {
@@ -247,7 +253,7 @@ export class RevisionTracker {
 	private reconciled(snapshot: ScannedNote, counts: ReconcileCounts): void {
 		const { history } = this.options;
 		const known = history.latest(snapshot.path) !== undefined;
-		const isNew = this.observe(snapshot, this.options.changeSource ?? { kind: "external" }, true);
+		const isNew = this.observe(snapshot, this.changeSource, true);
 		if (isNew && known) counts.changed++;
 		else if (isNew) counts.added++;
 		// A known note that changed while we were down is judged as a save (onObserved); any other recent one is kept.
@@ -315,8 +321,7 @@ export class RevisionTracker {
 	private async refresh(path: string): Promise<void> {
 		try {
 			const snapshot = await this.options.gateway.read(path);
-			const changed =
-				snapshot !== null && this.observe(seenOf(snapshot), this.options.changeSource ?? { kind: "external" });
+			const changed = snapshot !== null && this.observe(seenOf(snapshot), this.changeSource);
 			// Watchers can drop the last event of a fast burst (same mtime), so a change is checked once more after
 			// things go quiet; the follow-up only repeats while it keeps finding changes.
 			if (changed && !this.pending.has(path) && this.unsubscribe) this.schedule(path, FOLLOW_UP_MS);

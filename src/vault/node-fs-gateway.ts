@@ -219,7 +219,8 @@ export class NodeFsGateway implements VaultGateway {
 	scanNow(path: string, recorded: string | undefined): NoteScan | undefined {
 		// Elsewhere than Linux the name is resolved before a read (asynchronously): those notes are for `read`.
 		if (!CAN_CHECK_OPENED_FILE) return undefined;
-		const absolute = join(this.root, path);
+		// Joined by hand: `path` is a listed note's (nothing to normalize), and path.join cost more than a stat here.
+		const absolute = `${this.root}/${path}`;
 		if (recorded !== undefined) {
 			const stats = statSync(absolute, { bigint: true, throwIfNoEntry: false });
 			if (stats?.isFile() && identityKeyOf(stats) === recorded) return { kind: "unchanged" };
