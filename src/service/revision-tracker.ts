@@ -173,8 +173,10 @@ export class RevisionTracker {
 	 */
 	async reconcile(onProgress?: (done: number, total: number) => void): Promise<ReconcileReport> {
 		const { gateway, history } = this.options;
+		// Notes with history before the listing: those it does not hold were deleted while we were down (one made since,
+		// and recorded meanwhile, may not be listed but is not gone). None on a first start.
+		const trackedBefore = history.trackedPaths();
 		const paths = await gateway.listNotes(this.options.noteExtensions());
-		const present = new Set(paths);
 		const counts = { changed: 0, added: 0, recent: 0, recentSince: this.options.now() - RECENT_MS };
 		let done = 0;
 		let next = 0;
@@ -204,8 +206,10 @@ export class RevisionTracker {
 			if (batch.dirty) this.options.onDirty();
 		}
 		let removed = 0;
-		for (const path of history.trackedPaths()) {
-			if (!present.has(path)) {
+		const present = new Set(trackedBefore.length > 0 ? paths : []);
+		for (const path of trackedBefore) {
+			// Still recorded as there (its delete event may have come meanwhile), and not listed.
+			if (!present.has(path) && history.latest(path) !== undefined) {
 				history.markDeleted(path, this.options.now());
 				removed++;
 			}
