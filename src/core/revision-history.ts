@@ -278,7 +278,10 @@ export class RevisionHistory {
 
 	/** Paths with a live (not deleted) latest revision. */
 	trackedPaths(): string[] {
-		return [...this.notes.values()].filter((note) => note.deletedAt === undefined).map((note) => note.path);
+		// One pass, one array: a large vault's start-up asks this of tens of thousands of notes.
+		const paths: string[] = [];
+		for (const note of this.notes.values()) if (note.deletedAt === undefined) paths.push(note.path);
+		return paths;
 	}
 
 	get size(): number {
