@@ -70,10 +70,17 @@ export async function startHost(options: HostOptions): Promise<Host | null> {
 	await options.beforeListen?.();
 	await listener.listen(settings.port, settings.bindAddress);
 	let reconcile: ReconcileReport;
+	let lettingGo = false;
 	try {
 		reconcile = await guard.tracker.reconcile((done, total) => {
 			guard.readiness.noted(done, total);
 			options.onProgress?.(done, total);
+			// Stopped meanwhile (the plugin disabled): the port is let go at once, so an instance enabled again can
+			// take it, rather than when this reconcile is done.
+			if (!lettingGo && options.stopped?.()) {
+				lettingGo = true;
+				listener.close().catch(options.onError);
+			}
 		});
 	} catch (error) {
 		await listener.close();

@@ -88,7 +88,7 @@ afterEach(async () => {
 });
 
 /** Starts a host over `opened`; `hold` keeps its reconcile from listing the notes until it resolves. */
-function start(opened: Opened, hold?: Promise<void>) {
+function start(opened: Opened, hold?: Promise<void>, stopped = () => false) {
 	const listing = deferred();
 	// The listener the host made: the one whose listen was called (its port is known once listening).
 	const listen = vi.spyOn(ApiListener.prototype, "listen");
@@ -106,6 +106,7 @@ function start(opened: Opened, hold?: Promise<void>) {
 		onError: (error) => {
 			throw error;
 		},
+		stopped,
 	});
 	return { host, listing: listing.promise, port: () => (listen.mock.contexts[0] as ApiListener).port! };
 }
@@ -177,5 +178,21 @@ describe.each(GATEWAYS)("a host starting: $name", ({ open }) => {
 			await host.close();
 			await second.close();
 		}
+	});
+
+	it("lets its port go and resolves null when stopped while it reconciles (the plugin disabled mid-start)", async () => {
+		await writeFile(join(dir, "a.md"), "a note\n");
+		const hold = deferred();
+		let stopped = false;
+		const opened = await open(dir, settings);
+		const starting = start(opened, hold.promise, () => stopped);
+		await starting.listing;
+		const port = starting.port();
+		expect((await call(port, "/vault/a.md", { headers: auth })).status).toBe(503);
+		stopped = true;
+		hold.release();
+		expect(await starting.host).toBeNull();
+		await expect(call(port, "/")).rejects.toThrow();
+		await opened.close();
 	});
 });
