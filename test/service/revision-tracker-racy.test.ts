@@ -5,7 +5,7 @@
  * cannot tell the edit at all. The note was read before it had settled, so no identity was kept for it, and the next
  * start reads it again and finds the edit.
  */
-import { mkdtemp, rm, utimes, writeFile } from "fs/promises";
+import { mkdtemp, rm, stat, utimes, writeFile } from "fs/promises";
 import type { BigIntStats } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -25,6 +25,7 @@ beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "rg-racy-"));
 });
 afterEach(async () => {
+	vi.restoreAllMocks();
 	await rm(dir, { recursive: true, force: true });
 });
 
@@ -46,8 +47,12 @@ it("finds at the next start an edit made in the same timestamp tick as the state
 	// This second of the disk's clock: whole seconds, which utimes puts back exactly.
 	const tick = Math.floor(Date.now() / 1000);
 	await utimes(note, tick, tick);
-	// Read and saved at once: the note is racily clean.
+	// Read and saved in the very tick of the note's last change (the clock held there, however slow this machine is
+	// today): the note is racily clean.
+	const { ctimeMs } = await stat(note);
+	const clock = vi.spyOn(Date, "now").mockReturnValue(Math.floor(ctimeMs));
 	const first = await start();
+	clock.mockRestore();
 	expect(first.latest).toBe(revisionOf("aaaa\n"));
 	await writeFile(note, "bbbb\n");
 	await utimes(note, tick, tick);
