@@ -84,6 +84,8 @@ const builds = [
 	},
 	// Each benchmark server runs from this file, which loads the server under test and nothing else.
 	{ ...shared, entryPoints: ["bench/server-main.ts"], outfile: join(outDir, "dist/bench-server.js") },
+	// Each measured start of the headless host runs from this file, in a process of its own.
+	{ ...shared, entryPoints: ["bench/start-main.ts"], outfile: join(outDir, "dist/bench-start.js") },
 ];
 
 const selected = pluginOnly ? builds.filter((options) => options.entryPoints[0] === "src/main.ts") : builds;

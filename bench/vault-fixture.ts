@@ -1,5 +1,6 @@
 /** Generates benchmark vaults: N notes of about S bytes, spread over a few folders, deterministic content. */
-import { mkdir, writeFile } from "fs/promises";
+import { access, mkdir, rm, utimes, writeFile } from "fs/promises";
+import { tmpdir } from "os";
 import { join } from "path";
 
 export async function makeVault(dir: string, notes: number, noteBytes: number): Promise<string[]> {
@@ -34,4 +35,45 @@ export function hugeNoteText(tag: string): string {
 		size += line.length;
 	}
 	return out.join("");
+}
+
+/** When the start-up vault's notes were last modified: a fixed day, so every generation is the same. */
+const FIXTURE_TIME = new Date("2025-01-01T00:00:00Z");
+
+/** The start-up benchmarks' vault: 50,000 notes of about 4 KB in 200 folders (about 200 MB), as issue 28 measured. */
+export const STARTUP_VAULT = { notes: 50_000, folders: 200, noteBytes: 4 * 1024 };
+
+/**
+ * The start-up vault, generated once into a cache folder and reused by later runs (its notes are never written to:
+ * a run's state goes in its own folder). A marker written last says the generation finished; without it the folder
+ * is generated again. Deterministic: the same notes every time, so runs on one machine compare.
+ */
+export async function cachedStartupVault(cacheRoot = join(tmpdir(), "revision-guard-bench")): Promise<string> {
+	const { notes, folders, noteBytes } = STARTUP_VAULT;
+	const dir = join(cacheRoot, `vault-${notes}x${noteBytes}-${folders}-v2`);
+	const marker = join(cacheRoot, `vault-${notes}x${noteBytes}-${folders}-v2.done`);
+	if (
+		await access(marker).then(
+			() => true,
+			() => false,
+		)
+	)
+		return dir;
+	await rm(dir, { recursive: true, force: true });
+	for (let folder = 0; folder < folders; folder++) await mkdir(join(dir, `folder-${folder}`), { recursive: true });
+	let next = 0;
+	// A few writes in flight: generation is not what is measured, only done once.
+	const writer = async () => {
+		while (next < notes) {
+			const i = next++;
+			const note = join(dir, `folder-${i % folders}`, `note-${i}.md`);
+			await writeFile(note, noteText(i, noteBytes));
+			// Last edited long ago, as nearly all of a real vault's notes were (the recently edited ones are kept as
+			// merge bases at start-up; outside-saves.ts).
+			await utimes(note, FIXTURE_TIME, FIXTURE_TIME);
+		}
+	};
+	await Promise.all(Array.from({ length: 8 }, writer));
+	await writeFile(marker, `${notes} notes\n`);
+	return dir;
 }

@@ -32,6 +32,7 @@ import type { NoteIndex } from "../vault/note-index";
 import { ParsedNoteIndex } from "../service/search/parsed-note-index";
 import type { ProposalSink } from "../service/proposals/proposal-sink";
 import { keepOutsideOverTyping } from "../service/revisions/outside-over-typing";
+import { StartupReadiness } from "../service/revisions/startup-readiness";
 
 export interface RevisionGuardOptions {
 	gateway: VaultGateway;
@@ -105,6 +106,8 @@ export interface RevisionGuard {
 	/** Diffs for agents: computed in slices, a few at once, paged. */
 	readonly diffs: DiffPages;
 	readonly persistence: StatePersistence;
+	/** Whether the start-up reconcile is done (a host marks it; see startup-readiness.ts). */
+	readonly readiness: StartupReadiness;
 	readonly settings: () => RevisionGuardSettings;
 	readonly now: () => number;
 	readonly vaultName: string;
@@ -185,6 +188,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		onRecent: (path, revision, content) => outsideSaves?.recent(path, revision, content),
 		coalesceMs: options.coalesceMs,
 		changeSource: options.changeSource,
+		yieldToHost: options.yieldToHost,
 	});
 	const reads = new ReadLedger(settings().readLedgerCap);
 	const yieldToHost = options.yieldToHost ?? yieldVia(options.timers);
@@ -258,7 +262,9 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 	writer.onDeleted(async (deletion) => index.changed?.(deletion.path));
 	// Asked once: key scopes ignore case where the disk does (the probe never throws; unknown is case-sensitive).
 	const caseInsensitive = (await gateway.caseInsensitive?.().catch(() => false)) ?? false;
+	const readiness = new StartupReadiness();
 	const notes = new AgentNotes({
+		readiness,
 		host: options.host ?? (options.changeSource?.kind === "user" ? "obsidian" : "folder"),
 		gateway,
 		history,
@@ -337,6 +343,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		outsideSaves: outside,
 		diffs,
 		persistence,
+		readiness,
 		settings,
 		now,
 		vaultName,

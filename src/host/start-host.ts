@@ -1,6 +1,7 @@
 /**
  * Starting a host, the same way for the Obsidian plugin and the headless CLI: a key on first run, then open the
- * guard, start tracking, reconcile what changed while the host was down, and only then listen, with clear words
+ * guard, start tracking, listen (answering "starting up" to requests about notes), reconcile what changed while the
+ * host was down, and only then answer them, with clear words
  * when the port is taken and a warning when the address reaches beyond this computer. Each host supplies what
  * differs: how it opens its vault, saves its settings and tells the person things.
  */
@@ -58,9 +59,9 @@ export async function startHost(options: HostOptions): Promise<Host | null> {
 	if (await stopIfAsked()) return null;
 	options.opened?.(guard);
 	guard.tracker.start();
-	const reconcile = await guard.tracker.reconcile(options.onProgress);
-	// Stopped while reconciling: never open a port for a guard that is being closed.
-	if (await stopIfAsked()) return null;
+	// Listening before the reconcile: until it is done, requests about notes are answered "starting up, retry"
+	// (StartupReadiness), so a client learns at once that the host is there and when to come back.
+	guard.readiness.begin();
 	const listener = new ApiListener(() => createApiServer(guard.notes, { onError: options.onError }), {
 		warn: options.warn,
 		...(options.portInUse ? { portInUse: options.portInUse } : {}),
@@ -68,6 +69,30 @@ export async function startHost(options: HostOptions): Promise<Host | null> {
 	const settings = options.settings();
 	await options.beforeListen?.();
 	await listener.listen(settings.port, settings.bindAddress);
+	let reconcile: ReconcileReport;
+	let lettingGo = false;
+	try {
+		reconcile = await guard.tracker.reconcile((done, total) => {
+			guard.readiness.noted(done, total);
+			options.onProgress?.(done, total);
+			// Stopped meanwhile (the plugin disabled): the port is let go at once, so an instance enabled again can
+			// take it, rather than when this reconcile is done.
+			if (!lettingGo && options.stopped?.()) {
+				lettingGo = true;
+				listener.close().catch(options.onError);
+			}
+		});
+	} catch (error) {
+		await listener.close();
+		throw error;
+	}
+	guard.readiness.markReady();
+	// Stopped while reconciling: the port opened for a guard that is being closed is closed too.
+	if (options.stopped?.()) {
+		await listener.close();
+		await guard.close();
+		return null;
+	}
 	return {
 		guard,
 		listener,

@@ -18,4 +18,9 @@ export interface Mount {
 		cors: Record<string, string>,
 	): Promise<ApiResponse | null>;
 	close(): Promise<void>;
+	/**
+	 * Its own words for "the host is starting, retry in `retryAfter` seconds" (StartupReadiness), in its protocol;
+	 * absent: the server's problem answer.
+	 */
+	startingUp?(detail: string, retryAfter: number): ApiResponse;
 }

@@ -176,6 +176,12 @@ export const PROBLEM_TYPES = {
 		howToFix:
 			"Retry after the time in Retry-After; the server holds a bounded number of connections and long-polls so that it stays responsive.",
 	},
+	"starting-up": {
+		status: 503,
+		title: "The host is still starting",
+		howToFix:
+			"Retry after the time in Retry-After. The host is checking which notes changed while it was not running; until it knows every note's revision it answers nothing about notes, so no token it hands out can be wrong.",
+	},
 	"too-many-attempts": {
 		status: 429,
 		title: "Too many failed authentication attempts",

@@ -45,6 +45,8 @@ export interface Route {
 	handlers: Partial<Record<Method, Handler>>;
 	/** Served without a key. */
 	public?: boolean;
+	/** Touches no note, so it is answered while the host is still starting (StartupReadiness); others wait for it. */
+	beforeReady?: boolean;
 }
 
 export function exact(path: string): (raw: string) => string | null {

@@ -271,6 +271,14 @@ export class ApiServer {
 		}
 
 		const mount = agent ? this.options.mounts?.find((candidate) => candidate.route === found.route) : undefined;
+		const { readiness } = notes;
+		if (!readiness.ready && !found.route.beforeReady) {
+			const retryAfter = readiness.retryAfterSeconds();
+			const answer =
+				mount?.startingUp?.(readiness.describe(), retryAfter) ??
+				problem("starting-up", readiness.describe(), {}, { "Retry-After": String(retryAfter) });
+			return withHeaders(answer, cors);
+		}
 		if (mount && agent) {
 			const answer = await answerProblems(() => mount.handle(request, response, agent, cors));
 			return answer && withHeaders(answer, cors);

@@ -3,6 +3,7 @@
  * bundle), is loaded on the first /mcp request, so Obsidian does not pay for evaluating it at every start.
  */
 import type { Mount } from "../http/mount";
+import { json } from "../http/response";
 import type { AgentNotes } from "../service/notes/agent-notes";
 import type { McpEndpoint } from "./endpoint";
 import { MCP_ROUTE } from "./route";
@@ -21,6 +22,14 @@ export function mcpMount(notes: AgentNotes, options: SessionOptions = {}): McpMo
 			endpoint ??= import("./endpoint").then(({ McpEndpoint }) => new McpEndpoint(notes, options));
 			return (await endpoint).handle(request, response, agent, cors);
 		},
+		// Answered here, without loading the endpoint: a JSON-RPC error, as MCP clients expect, over a 503.
+		startingUp(detail, retryAfter) {
+			return json(
+				503,
+				{ jsonrpc: "2.0", error: { code: STARTING_UP, message: detail }, id: null },
+				{ "Retry-After": String(retryAfter) },
+			);
+		},
 		async close() {
 			await (await endpoint)?.close();
 		},
@@ -29,3 +38,6 @@ export function mcpMount(notes: AgentNotes, options: SessionOptions = {}): McpMo
 		},
 	};
 }
+
+/** JSON-RPC's implementation-defined range: the server cannot take the request yet, retry later. */
+const STARTING_UP = -32002;

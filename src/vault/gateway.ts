@@ -21,6 +21,18 @@ export interface NoteSnapshot {
 	identity?: string;
 }
 
+/**
+ * A note read at once (VaultGateway.scanNow): what `read` gives, with the revision of exactly the bytes read and its
+ * text decoded only when asked for (most notes a start-up reads are only hashed).
+ */
+export interface ScannedNote extends Omit<NoteSnapshot, "content"> {
+	revision: string;
+	text(): string;
+}
+
+/** What VaultGateway.scanNow saw of a note. */
+export type NoteScan = { kind: "unchanged" } | { kind: "missing" } | ({ kind: "read" } & ScannedNote);
+
 export interface FolderEntry {
 	/** Vault-relative path; folders end in "/". */
 	path: string;
@@ -162,6 +174,13 @@ export interface VaultGateway {
 	 * and every start-up reads every note.
 	 */
 	identity?(path: string): Promise<string | null>;
+	/**
+	 * The start-up reconcile's look at one note, done at once (no turn of the event loop, no read cache; the caller
+	 * paces itself): "unchanged" while the file's identity is still `recorded`, else the note as `read` gives it with
+	 * the revision of exactly the bytes it was decoded from. Undefined: this note is for `read` (too large to read at
+	 * once), or, when the method is absent, every note is.
+	 */
+	scanNow?(path: string, recorded: string | undefined): NoteScan | undefined;
 
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;

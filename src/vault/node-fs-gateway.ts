@@ -3,6 +3,7 @@
  * checked against the note's identity just before the rename; symlinks that lead outside the folder are never
  * followed; notes are exactly their bytes (strict UTF-8); a watcher reports edits made by other programs.
  */
+import { isUtf8 } from "buffer";
 import { promises as fs, statSync } from "fs";
 import { basename, dirname, join } from "path";
 import { createFileExclusive, replaceFileAtomic, type Replaced } from "./atomic-file";
@@ -14,12 +15,13 @@ import type {
 	MovePlan,
 	MutationOutcome,
 	MutationPlan,
+	NoteScan,
 	NoteSnapshot,
 	NoteStat,
 	VaultChange,
 	VaultGateway,
 } from "./gateway";
-import { NoteKeptChangingError, VaultPathError } from "./errors";
+import { NoteEncodingError, NoteKeptChangingError, VaultPathError } from "./errors";
 import {
 	decodeNote,
 	identityKeyOf,
@@ -33,7 +35,8 @@ import {
 } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
 import { listFolderAt, listNotesUnder } from "./node-folder-listing";
-import { CAN_CHECK_OPENED_FILE, readFileWithStat } from "./read-file";
+import { CAN_CHECK_OPENED_FILE, readFileWithStat, readSmallFileNow } from "./read-file";
+import { revisionOf } from "../core/revision";
 import { moveToTrash } from "./trash";
 import { moveDurable, moveNoReplace } from "./node-move";
 import { caseInsensitiveFolder } from "./case-probe";
@@ -211,6 +214,45 @@ export class NodeFsGateway implements VaultGateway {
 		// every note, and the pool's round trip was most of that start's cost.
 		const stats = statSync(join(this.root, path), { bigint: true, throwIfNoEntry: false });
 		return stats?.isFile() ? identityKeyOf(stats) : null;
+	}
+
+	scanNow(path: string, recorded: string | undefined): NoteScan | undefined {
+		// Elsewhere than Linux the name is resolved before a read (asynchronously): those notes are for `read`.
+		if (!CAN_CHECK_OPENED_FILE) return undefined;
+		// Joined by hand: `path` is a listed note's (nothing to normalize), and path.join cost more than a stat here.
+		const absolute = `${this.root}/${path}`;
+		if (recorded !== undefined) {
+			const stats = statSync(absolute, { bigint: true, throwIfNoEntry: false });
+			if (stats?.isFile() && identityKeyOf(stats) === recorded) return { kind: "unchanged" };
+		}
+		const readAtNs = BigInt(Date.now()) * 1_000_000n;
+		let unnamed = false;
+		let read;
+		try {
+			read = readSmallFileNow(absolute, (real) => {
+				if (real !== null) this.paths.assertInside(path, real);
+				else unnamed = true;
+			});
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { kind: "missing" };
+			throwUnlessMissing(path, error);
+			return { kind: "missing" };
+		}
+		if (read === undefined || unnamed) return undefined;
+		if (read === null) return { kind: "missing" };
+		const settled = settledBefore(read.stats, readAtNs) && read.stats.ino !== 0n;
+		// Checked now, as a read would be (a note that is not UTF-8 fails the same way); decoded only if asked.
+		if (!isUtf8(read.bytes)) throw new NoteEncodingError(path);
+		const bytes = read.bytes;
+		return {
+			kind: "read",
+			path,
+			stat: toStat(read.stats),
+			...(settled ? { identity: identityKeyOf(read.stats) } : {}),
+			// Hashed from the bytes themselves: the text decoded from them is these bytes exactly (strict UTF-8, BOM kept).
+			revision: revisionOf(bytes),
+			text: () => decodeNote(path, bytes),
+		};
 	}
 
 	async stat(path: string): Promise<NoteStat | null> {

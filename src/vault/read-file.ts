@@ -3,7 +3,18 @@
  * caller does not wait for. Reads are the API's hot path. A note of up to 256 KB is read with direct calls (a few
  * microseconds each, against a round trip through the thread pool each); a larger one is read on the pool.
  */
-import { close, constants, fstatSync, openSync, read, readlinkSync, readSync, type BigIntStats, type Stats } from "fs";
+import {
+	close,
+	closeSync,
+	constants,
+	fstatSync,
+	openSync,
+	read,
+	readlinkSync,
+	readSync,
+	type BigIntStats,
+	type Stats,
+} from "fs";
 
 export interface FileRead<S = Stats> {
 	bytes: Buffer;
@@ -90,6 +101,27 @@ function readThrough(
 			finish(null, { bytes, stats });
 		});
 	});
+}
+
+/**
+ * The same read as readFileWithStat, done at once with synchronous calls (a start-up reading thousands of notes in a
+ * row; a round trip through the thread pool to close each cost more than reading it). Null when the path is not a
+ * regular file; undefined when the file is larger than a small note (read it with readFileWithStat then).
+ */
+export function readSmallFileNow(
+	absolute: string,
+	check: (realPath: string | null) => void,
+): FileRead<BigIntStats> | null | undefined {
+	const fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+	try {
+		check(CAN_CHECK_OPENED_FILE ? realPathOf(fd) : null);
+		const stats = fstatSync(fd, { bigint: true });
+		if (!stats.isFile()) return null;
+		if (stats.size > BigInt(SMALL_FILE_BYTES)) return undefined;
+		return { bytes: readAllNow(fd, Number(stats.size)), stats };
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /** The real path of an open descriptor, or null where /proc cannot tell (the caller then resolves the name). */

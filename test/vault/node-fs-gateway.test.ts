@@ -5,7 +5,8 @@ import { join } from "path";
 import fs from "fs";
 import { syncBuiltinESMExports } from "module";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NoteKeptChangingError, VaultPathError } from "../../src/vault/errors";
+import { revisionOf } from "../../src/core/revision";
+import { NoteEncodingError, NoteKeptChangingError, VaultPathError } from "../../src/vault/errors";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { allFiles } from "../helpers/vault-files";
 
@@ -311,5 +312,40 @@ describe("NodeFsGateway with a temp folder of its own (the headless host's)", ()
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	});
+});
+
+/** The start-up reconcile's look at a note (scanNow): as `read` sees it, at once. */
+describe("NodeFsGateway.scanNow", () => {
+	it("gives the note as read gives it, with the revision of its bytes, its text decoded only when asked", async () => {
+		const text = "\uFEFF# Title\n\nnaïve ✓\n";
+		await writeFile(join(root, "n.md"), text);
+		const scan = gateway.scanNow("n.md", undefined);
+		const read = await gateway.read("n.md");
+		expect(scan?.kind).toBe("read");
+		if (scan?.kind !== "read") return;
+		expect(scan.revision).toBe(revisionOf(text));
+		expect(scan.text()).toBe(read!.content);
+		expect(scan.stat).toEqual(read!.stat);
+	});
+
+	it("says unchanged only while the recorded identity still holds, and missing for no note", async () => {
+		await writeFile(join(root, "n.md"), "one\n");
+		const identity = (await gateway.identity("n.md"))!;
+		expect(gateway.scanNow("n.md", identity)).toEqual({ kind: "unchanged" });
+		await writeFile(join(root, "n.md"), "two, longer\n");
+		expect(gateway.scanNow("n.md", identity)?.kind).toBe("read");
+		expect(gateway.scanNow("gone.md", identity)).toEqual({ kind: "missing" });
+		expect(gateway.scanNow("gone/too.md", undefined)).toEqual({ kind: "missing" });
+	});
+
+	it("refuses what read refuses (not UTF-8, outside the folder) and leaves a large note to read", async () => {
+		await writeFile(join(root, "bad.md"), Buffer.from([0x61, 0xff, 0x62]));
+		expect(() => gateway.scanNow("bad.md", undefined)).toThrow(NoteEncodingError);
+		await writeFile(join(outside, "secret.md"), "secret\n");
+		await symlink(outside, join(root, "dir"));
+		expect(() => gateway.scanNow("dir/secret.md", undefined)).toThrow(VaultPathError);
+		await writeFile(join(root, "big.md"), "x".repeat(300 * 1024));
+		expect(gateway.scanNow("big.md", undefined)).toBeUndefined();
 	});
 });

@@ -28,11 +28,17 @@ function historyAction(action: string): (raw: string) => string | null {
 }
 
 export const ROUTES: readonly Route[] = [
-	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true },
-	{ template: "/openapi.json", match: exact("/openapi.json"), handlers: { GET: openApiDocument } },
+	{ template: "/", match: exact("/"), handlers: { GET: serviceStatus }, public: true, beforeReady: true },
+	{ template: "/openapi.json", match: exact("/openapi.json"), handlers: { GET: openApiDocument }, beforeReady: true },
 	// Without a key, as the Local REST API serves it: the document describes the API, never the vault.
-	{ template: "/openapi.yaml", match: exact("/openapi.yaml"), handlers: { GET: openApiYaml }, public: true },
-	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem } },
+	{
+		template: "/openapi.yaml",
+		match: exact("/openapi.yaml"),
+		handlers: { GET: openApiYaml },
+		public: true,
+		beforeReady: true,
+	},
+	{ template: "/problems/{name}", match: segment("/problems/"), handlers: { GET: describeProblem }, beforeReady: true },
 	// Before /vault/{path}, which would take every URL under /vault/ (see note-target.ts for which URLs are targets).
 	{ template: "/vault/{path}/{targetType}/{target}", match: matchNoteTarget, handlers: NOTE_TARGET_HANDLERS },
 	{

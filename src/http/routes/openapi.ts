@@ -267,7 +267,9 @@ const common = {
 	),
 	"409": problemResponse("The note is not UTF-8 text (note-not-utf8), so it is neither served nor changed."),
 	"421": problemResponse("Host header is not a loopback name on this port."),
-	"503": problemResponse("No connection could be spared (server-busy); retry after Retry-After."),
+	"503": problemResponse(
+		"No connection could be spared (server-busy), or the host is still starting and does not yet know every note's revision (starting-up); nothing was read or written. Retry after Retry-After.",
+	),
 };
 /** A change to a note the key may only propose to (issue 24): it waits for the person instead of being written. */
 const proposed = {

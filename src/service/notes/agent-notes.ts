@@ -4,6 +4,7 @@
  * long-polls), and it is the only way to a write: the gateway, tracker, base store and read ledger are not
  * reachable through it, so every write goes through the one guarded writer by construction.
  */
+import type { StartupReadiness } from "../revisions/startup-readiness";
 import type { BaseStore } from "../stores/base-store";
 import type { ConflictRecord, ConflictStatus } from "../../core/conflicts";
 import type { ConflictLog } from "../stores/conflict-log";
@@ -112,6 +113,8 @@ export type HostKind = "obsidian" | "folder";
 
 export interface AgentNotesDeps {
 	host: HostKind;
+	/** Whether the start-up reconcile has established every note's revision (entry points wait for it). */
+	readiness: StartupReadiness;
 	gateway: VaultGateway;
 	/** Where the forms of a revision handed to agents (part tokens, change tags) are looked up again. */
 	history: RevisionHistory;
@@ -155,6 +158,8 @@ export class AgentNotes {
 	readonly appVersion: string | null;
 	/** Which host serves the vault, so answers speak of what it has (Obsidian's settings and merge view, or none). */
 	readonly hostName: HostKind;
+	/** Until the host's start-up reconcile is done, entry points answer "starting up, retry" to anything about notes. */
+	readonly readiness: StartupReadiness;
 	readonly now: () => number;
 	readonly timers: Timers;
 	readonly settings: () => RevisionGuardSettings;
@@ -184,6 +189,7 @@ export class AgentNotes {
 		this.vaultName = deps.vaultName;
 		this.appVersion = deps.appVersion ?? null;
 		this.hostName = deps.host;
+		this.readiness = deps.readiness;
 		this.now = deps.now;
 		this.timers = deps.timers;
 		this.settings = deps.settings;

@@ -10,7 +10,8 @@ import { utf8Length } from "../../core/utf8";
 import type { RevisionSource } from "../../core/revision-history";
 import type { RevisionHistory } from "../stores/revision-history";
 import type { ConflictLog } from "../stores/conflict-log";
-import type { NoteSnapshot, VaultChange, VaultGateway } from "../../vault/gateway";
+import type { NoteScan, NoteSnapshot, ScannedNote, VaultChange, VaultGateway } from "../../vault/gateway";
+import { SLICE_MS, yieldVia, type YieldToHost } from "../../core/steps";
 
 export interface TrackerOptions {
 	gateway: VaultGateway;
@@ -35,6 +36,8 @@ export interface TrackerOptions {
 	 * we last ran: its text is what the next save replaces, so the outside-save net keeps it at hand.
 	 */
 	onRecent?: (path: string, revision: string, content: string) => void;
+	/** How the reconcile gives the host a turn; by default a zero-delay timer. */
+	yieldToHost?: YieldToHost;
 	/** How long to wait for a burst of modify events to settle. */
 	coalesceMs?: number;
 	/** Source recorded for changes we did not make. */
@@ -68,8 +71,15 @@ export class RevisionTracker {
 	private inFlight = new Set<Promise<void>>();
 	/** Who changes we did not make are credited to while an agent's Obsidian command runs (the latest such run). */
 	private readonly attributions: RevisionSource[] = [];
+	/** While a reconcile runs: whether history changed, saved once it is done. */
+	private batch: { dirty: boolean } | null = null;
 
-	constructor(private readonly options: TrackerOptions) {}
+	/** Who changes we did not make are credited to: one object, not one per note recorded. */
+	private readonly changeSource: RevisionSource;
+
+	constructor(private readonly options: TrackerOptions) {
+		this.changeSource = options.changeSource ?? { kind: "external" };
+	}
 
 	start(): void {
 		this.unsubscribe ??= this.options.gateway.onChange((change) => this.onChange(change));
@@ -150,7 +160,7 @@ export class RevisionTracker {
 	async served(snapshot: Pick<NoteSnapshot, "path" | "content">, knownRevision?: string): Promise<string> {
 		// The caller may have hashed the content already (a read checks If-None-Match first): hash once per request.
 		const revision = knownRevision ?? revisionOf(snapshot.content);
-		this.record(snapshot.path, snapshot.content, revision, this.options.changeSource ?? { kind: "external" });
+		this.record(snapshot.path, snapshot.content, revision, this.changeSource);
 		// servedAt changed even when the revision was already recorded, so history needs saving either way.
 		this.options.history.markServed(snapshot.path, revision, this.options.now());
 		this.options.onDirty();
@@ -158,50 +168,78 @@ export class RevisionTracker {
 		return revision;
 	}
 
-	/** Compares every note with the stored history; run once the vault is ready. */
+	/**
+	 * Compares every note with the stored history; run once the vault is ready. History is saved once, when it is
+	 * done, not again and again as each note is recorded.
+	 */
 	async reconcile(onProgress?: (done: number, total: number) => void): Promise<ReconcileReport> {
 		const { gateway, history } = this.options;
+		// Notes with history before the listing: those it does not hold were deleted while we were down (one made since,
+		// and recorded meanwhile, may not be listed but is not gone). None on a first start.
+		const trackedBefore = history.trackedPaths();
 		const paths = await gateway.listNotes(this.options.noteExtensions());
-		const present = new Set(paths);
-		let changed = 0;
-		let added = 0;
+		const counts = { changed: 0, added: 0, recent: 0, recentSince: this.options.now() - RECENT_MS };
 		let done = 0;
 		let next = 0;
-		const recentSince = this.options.now() - RECENT_MS;
-		let recent = 0;
-		// A few reads in flight keep the disk busy without flooding memory on a large vault.
+		const batch = { dirty: false };
+		this.batch = batch;
+		const yieldToHost = this.options.yieldToHost ?? yieldVia(this.options.timers);
+		let sliceStart = performance.now();
+		// A few reads in flight keep the disk busy without flooding memory on a large vault. A gateway that can look at
+		// a note at once (scanNow) is not waited on per note: the host gets a turn every slice instead.
 		const worker = async () => {
 			while (next < paths.length) {
 				const path = paths[next++]!;
-				// Unchanged since its latest revision was read (a stat says so): trusted without reading. Its text, if it
-				// changed recently, was handed to the outside-save net when it was read then.
-				if (await this.unchangedSinceRead(path)) {
-					onProgress?.(++done, paths.length);
-					continue;
-				}
-				const snapshot = await gateway.read(path).catch(() => null);
-				const known = history.latest(path) !== undefined;
-				const isNew =
-					snapshot !== null && this.observe(snapshot, this.options.changeSource ?? { kind: "external" }, true);
-				if (isNew && known) changed++;
-				else if (isNew) added++;
-				// A known note that changed while we were down is judged as a save (onObserved); any other recent one is kept.
-				if (snapshot && !(isNew && known) && snapshot.stat.mtime >= recentSince && recent++ < MAX_RECENT_AT_START) {
-					this.options.onRecent?.(path, history.latest(path)!.revision, snapshot.content);
-				}
+				const scan = this.scanNow(path);
+				if (scan === undefined) await this.reconcileRead(path, counts);
+				else if (scan.kind === "read") this.reconciled(scan, counts);
 				onProgress?.(++done, paths.length);
+				if (performance.now() - sliceStart >= SLICE_MS) {
+					await yieldToHost();
+					sliceStart = performance.now();
+				}
 			}
 		};
-		await Promise.all(Array.from({ length: RECONCILE_CONCURRENCY }, worker));
+		try {
+			await Promise.all(Array.from({ length: RECONCILE_CONCURRENCY }, worker));
+		} finally {
+			this.batch = null;
+			if (batch.dirty) this.options.onDirty();
+		}
 		let removed = 0;
-		for (const path of history.trackedPaths()) {
-			if (!present.has(path)) {
+		const present = new Set(trackedBefore.length > 0 ? paths : []);
+		for (const path of trackedBefore) {
+			// Still recorded as there (its delete event may have come meanwhile), and not listed.
+			if (!present.has(path) && history.latest(path) !== undefined) {
 				history.markDeleted(path, this.options.now());
 				removed++;
 			}
 		}
+		const { changed, added } = counts;
 		if (changed + added + removed > 0) this.options.onDirty();
 		return { checked: paths.length, changed, added, removed };
+	}
+
+	/** The gateway's immediate look at a note (see VaultGateway.scanNow); a failed one is a note that could not be read. */
+	private scanNow(path: string): NoteScan | undefined {
+		const { gateway, history } = this.options;
+		if (!gateway.scanNow) return undefined;
+		// Recorded only beside the latest revision of a note that is there (RevisionHistory.setIdentity).
+		const recorded = history.identityOf(path);
+		try {
+			return gateway.scanNow(path, recorded);
+		} catch {
+			return { kind: "missing" };
+		}
+	}
+
+	/** One note of the reconcile through the gateway's ordinary read. */
+	private async reconcileRead(path: string, counts: ReconcileCounts): Promise<void> {
+		// Unchanged since its latest revision was read (a stat says so): trusted without reading. Its text, if it
+		// changed recently, was handed to the outside-save net when it was read then.
+		if (await this.unchangedSinceRead(path)) return;
+		const snapshot = await this.options.gateway.read(path).catch(() => null);
+		if (snapshot !== null) this.reconciled(seenOf(snapshot), counts);
 	}
 
 	/**
@@ -214,6 +252,25 @@ export class RevisionTracker {
 		if (recorded === undefined || history.latest(path) === undefined || !gateway.identity) return false;
 		const now = await gateway.identity(path).catch(() => null);
 		return now === recorded;
+	}
+
+	/** Records a note the reconcile read. */
+	private reconciled(snapshot: ScannedNote, counts: ReconcileCounts): void {
+		const { history } = this.options;
+		const known = history.latest(snapshot.path) !== undefined;
+		const isNew = this.observe(snapshot, this.changeSource, true);
+		if (isNew && known) counts.changed++;
+		else if (isNew) counts.added++;
+		// A known note that changed while we were down is judged as a save (onObserved); any other recent one is kept.
+		if (!(isNew && known) && snapshot.stat.mtime >= counts.recentSince && counts.recent++ < MAX_RECENT_AT_START) {
+			this.options.onRecent?.(snapshot.path, history.latest(snapshot.path)!.revision, snapshot.text());
+		}
+	}
+
+	/** History changed: saved now (debounced), or once the reconcile under way is done. */
+	private dirty(): void {
+		if (this.batch) this.batch.dirty = true;
+		else this.options.onDirty();
 	}
 
 	/** Waits for coalesced changes to be processed (tests, shutdown). */
@@ -269,7 +326,7 @@ export class RevisionTracker {
 	private async refresh(path: string): Promise<void> {
 		try {
 			const snapshot = await this.options.gateway.read(path);
-			const changed = snapshot !== null && this.observe(snapshot, this.options.changeSource ?? { kind: "external" });
+			const changed = snapshot !== null && this.observe(seenOf(snapshot), this.changeSource);
 			// Watchers can drop the last event of a fast burst (same mtime), so a change is checked once more after
 			// things go quiet; the follow-up only repeats while it keeps finding changes.
 			if (changed && !this.pending.has(path) && this.unsubscribe) this.schedule(path, FOLLOW_UP_MS);
@@ -279,8 +336,8 @@ export class RevisionTracker {
 	}
 
 	/** Returns true when the note had a revision we had not recorded. */
-	private observe(snapshot: NoteSnapshot, fallback: RevisionSource, atStartUp = false): boolean {
-		const revision = revisionOf(snapshot.content);
+	private observe(snapshot: ScannedNote, fallback: RevisionSource, atStartUp = false): boolean {
+		const { revision } = snapshot;
 		const expected = this.expected.get(snapshot.path);
 		const ours = expected?.revision === revision;
 		const attributed = this.attributions.at(-1);
@@ -292,15 +349,15 @@ export class RevisionTracker {
 		// The file this revision was read from, so a later start-up can trust it without reading (or forget a stale one).
 		const identified = history.setIdentity(snapshot.path, revision, snapshot.identity);
 		if (!isNew) {
-			if (identified) this.options.onDirty();
+			if (identified) this.dirty();
 			return false;
 		}
-		this.options.onDirty();
+		this.dirty();
 		// No merge base is kept here: the outside-save net decides which texts to keep, and when (outside-saves.ts).
 		if (!ours && attributed === undefined && !(atStartUp && replaced === undefined))
 			this.options.onObserved?.({
 				path: snapshot.path,
-				content: snapshot.content,
+				content: snapshot.text(),
 				revision,
 				...(replaced === undefined ? {} : { replaced }),
 				source,
@@ -308,6 +365,21 @@ export class RevisionTracker {
 			});
 		return true;
 	}
+}
+
+/** A note read the ordinary way, seen as a scanned one (hashed here). */
+function seenOf(snapshot: NoteSnapshot): ScannedNote {
+	const { content, ...rest } = snapshot;
+	return { ...rest, revision: revisionOf(content), text: () => content };
+}
+
+/** The reconcile's running tally. */
+interface ReconcileCounts {
+	changed: number;
+	added: number;
+	/** Recent notes handed to the outside-save net so far, and since when a note counts as recent. */
+	recent: number;
+	recentSince: number;
 }
 
 const RECONCILE_CONCURRENCY = 8;

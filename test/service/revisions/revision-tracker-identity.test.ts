@@ -29,10 +29,14 @@ async function start(): Promise<{
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const folder = await openFolder(dir);
 	const guard = await openFolderGuard(folder, () => settings, { persistDebounceMs: 1 });
+	// A note is read through `read`, or at once through `scanNow` (a scan that found it unchanged read nothing).
 	const read = vi.spyOn(folder.gateway, "read");
+	const scan = vi.spyOn(folder.gateway, "scanNow");
 	const report = await guard.tracker.reconcile();
-	const reads = read.mock.calls.length;
+	const scanned = scan.mock.results.filter((result) => result.type === "return" && result.value?.kind === "read");
+	const reads = read.mock.calls.length + scanned.length;
 	read.mockRestore();
+	scan.mockRestore();
 	const latest = new Map(guard.history.trackedPaths().map((path) => [path, guard.history.latest(path)?.revision]));
 	await guard.close();
 	await folder.gateway.close();
