@@ -237,7 +237,8 @@ export default class RevisionGuardPlugin extends Plugin {
 		const { host, guard } = this;
 		this.host = null;
 		this.guard = null;
-		// A host still starting has no listener yet, only its guard.
+		// A host still starting is not ours yet (startHost closes its own listener and guard once it sees the stop);
+		// a guard without a host is closed here.
 		if (host) await host.close();
 		else await guard?.close();
 		this.conflictUi = null;
