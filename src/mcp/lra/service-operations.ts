@@ -7,8 +7,7 @@ import { resolveDestination } from "../../core/destination";
 import { tagPage } from "../../core/tags";
 import type { AgentActor } from "../../service/notes/actor";
 import type { AgentNotes } from "../../service/notes/agent-notes";
-import type { RelocationRefused } from "../../service/moves/move-request";
-import { relocationRefusalResult } from "../tools/relocation";
+import { lraRelocationRefusal } from "./refusal";
 import { lraSearchQuery, lraSearchSimple } from "./search-operations";
 
 /**
@@ -77,7 +76,7 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 					ok: false,
 					message: `There is no note at ${JSON.stringify(path)}; nothing was moved. Call vault_list to see what is there.`,
 				};
-			return refused(outcome, path, "move_note");
+			return lraRelocationRefusal(outcome, path, "move_note");
 		},
 		async copy(actor, path, wanted, allowOverwrite) {
 			const target = destination(path, wanted);
@@ -98,18 +97,7 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 					ok: false,
 					message: `There is no note at ${JSON.stringify(path)}; nothing was copied. Call vault_list to see what is there.`,
 				};
-			return refused(outcome, path, "copy_note");
+			return lraRelocationRefusal(outcome, path, "copy_note");
 		},
-	};
-}
-
-/** A refused move or copy in words: the same sentence move_note and copy_note give (its next step names our tools). */
-function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): LraAnswer {
-	const [first, second] = relocationRefusalResult(outcome, from, tool).content;
-	const facts = second?.type === "text" ? (JSON.parse(second.text) as Record<string, unknown>) : undefined;
-	return {
-		ok: false,
-		message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied.",
-		...(facts ? { facts } : {}),
 	};
 }

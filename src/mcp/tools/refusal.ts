@@ -128,7 +128,7 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessio
 			);
 		}
 		case "read-expired":
-			return toolError(`${heldTo}Refused: ${readExpiredSentence(quoted)}${kept} Next: ${reread}.`, facts);
+			return toolError(`${heldTo}Refused: ${readExpiredSentence(quoted, "written")}${kept} Next: ${reread}.`, facts);
 		case "exists":
 			return toolError(`Refused: ${quoted} already exists, so nothing was written.${kept} Next: ${reread}.`, facts);
 		case "empty-body":
