@@ -18,6 +18,11 @@ export function goneSentence(quoted: string, done: Done): string {
 	return `${quoted} no longer exists (it was deleted or moved since you read it), so nothing was ${done}.`;
 }
 
+/** A create-only write found the note there. */
+export function existsSentence(quoted: string): string {
+	return `${quoted} already exists, so nothing was written.`;
+}
+
 /** The read the revision came from is older than the read validity window. */
 export function readExpiredSentence(quoted: string, done: Done): string {
 	return `you read ${quoted} longer ago than the read validity window allows, so nothing was ${done}.`;

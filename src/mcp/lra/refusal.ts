@@ -8,6 +8,7 @@ import type { WriteOutcome } from "../../service/write/guarded-writer";
 import {
 	backupReadOnlySentence,
 	emptyBodySentence,
+	existsSentence,
 	goneSentence,
 	keptSentence,
 	noteInUseSentence,
@@ -78,7 +79,7 @@ export async function lraRefusal(
 			break;
 		}
 		case "exists":
-			text = `Refused: ${quoted} already exists, so nothing was written.${kept} ${reread}`;
+			text = `Refused: ${existsSentence(quoted)}${kept} ${reread}`;
 			break;
 		case "empty-body":
 			text = `Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} To empty a note on purpose, call write_note with allow_empty: true.`;

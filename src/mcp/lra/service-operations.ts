@@ -8,6 +8,8 @@ import { tagPage } from "../../core/tags";
 import type { AgentActor } from "../../service/notes/actor";
 import type { AgentNotes } from "../../service/notes/agent-notes";
 import { lraRelocationRefusal } from "./refusal";
+import { notFoundSentence } from "../../core/refusal-wording";
+import { invalidDestinationSentence } from "../tools/relocation";
 import { lraSearchQuery, lraSearchSimple } from "./search-operations";
 
 /**
@@ -41,7 +43,7 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 			? { ok: true, to: resolved.path }
 			: {
 					ok: false,
-					message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.`,
+					message: invalidDestinationSentence(wanted, resolved.reason),
 				};
 	};
 	return {
@@ -74,7 +76,7 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 			if (outcome.kind === "missing")
 				return {
 					ok: false,
-					message: `There is no note at ${JSON.stringify(path)}; nothing was moved. Call vault_list to see what is there.`,
+					message: `${notFoundSentence(JSON.stringify(path), "moved")} Call vault_list to see what is there.`,
 				};
 			return lraRelocationRefusal(outcome, path, "move_note");
 		},
@@ -95,7 +97,7 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 			if (outcome.kind === "missing")
 				return {
 					ok: false,
-					message: `There is no note at ${JSON.stringify(path)}; nothing was copied. Call vault_list to see what is there.`,
+					message: `${notFoundSentence(JSON.stringify(path), "copied")} Call vault_list to see what is there.`,
 				};
 			return lraRelocationRefusal(outcome, path, "copy_note");
 		},

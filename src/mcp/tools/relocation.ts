@@ -28,11 +28,16 @@ export function checkDestination(context: ToolContext, destination: string, sour
 	const resolved = resolveDestination(destination, source, context.notes.pathPolicy(), false);
 	if (resolved.ok) return resolved.path;
 	throw new ToolFailure(
-		toolError(`Invalid destination ${JSON.stringify(destination)}: ${resolved.reason} Nothing was moved or copied.`, {
+		toolError(invalidDestinationSentence(destination, resolved.reason), {
 			error: "invalid-destination",
 			reason: resolved.problem,
 		}),
 	);
+}
+
+/** A destination that is not a path a note can have, as move_note, copy_note, vault_move and vault_copy say it. */
+export function invalidDestinationSentence(destination: string, reason: string): string {
+	return `Invalid destination ${JSON.stringify(destination)}: ${reason} Nothing was moved or copied.`;
 }
 
 /** A refused move or copy: what happened, which note it is about, and the call to make next. Nothing was kept: nothing was lost. */
