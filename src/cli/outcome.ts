@@ -110,7 +110,7 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 				{ path, ...current, ...keptFields },
 			);
 		case "read-expired":
-			return failure(code, `${capitalized(readExpiredSentence(quoted))}${kept}`, redo, {
+			return failure(code, `${capitalized(readExpiredSentence(quoted, "written"))}${kept}`, redo, {
 				path,
 				...current,
 				...keptFields,

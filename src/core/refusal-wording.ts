@@ -5,7 +5,8 @@
  * means for its call (written, deleted).
  */
 
-export type Done = "written" | "deleted";
+/** What the refused call would have done to the note: written or deleted it, or (a move or copy) moved or copied it. */
+export type Done = "written" | "deleted" | "moved" | "copied";
 
 /** The note changed since the revision the caller sent. */
 export function staleSentence(quoted: string, done: Done): string {
@@ -17,9 +18,14 @@ export function goneSentence(quoted: string, done: Done): string {
 	return `${quoted} no longer exists (it was deleted or moved since you read it), so nothing was ${done}.`;
 }
 
+/** A create-only write found the note there. */
+export function existsSentence(quoted: string): string {
+	return `${quoted} already exists, so nothing was written.`;
+}
+
 /** The read the revision came from is older than the read validity window. */
-export function readExpiredSentence(quoted: string): string {
-	return `you read ${quoted} longer ago than the read validity window allows, so nothing was written.`;
+export function readExpiredSentence(quoted: string, done: Done): string {
+	return `you read ${quoted} longer ago than the read validity window allows, so nothing was ${done}.`;
 }
 
 /** A tokenless write would destroy most of the note. */
@@ -44,6 +50,26 @@ export function backupReadOnlySentence(quoted: string, done: Done): string {
 
 export function notFoundSentence(quoted: string, done: Done): string {
 	return `There is no note at ${quoted}; nothing was ${done}.`;
+}
+
+/** A move or copy found a note (or something else) at its destination, and was not asked to replace it. */
+export function destinationTakenSentence(quoted: string, notANote: boolean, done: Done): string {
+	return `${quoted} already exists${notANote ? " and is not a note (a folder, say)" : ""}, so nothing was ${done}: what is at the destination is never replaced unless you ask.`;
+}
+
+/** A move or copy of a .bak, or onto a path that is (or would look like) one. */
+export function backupRelocationSentence(quoted: string, side: "source" | "destination", done: Done): string {
+	return `${quoted} is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}: agents may read backups but not move, replace or create them, so nothing was ${done}.`;
+}
+
+/** What a refused move or copy kept: nothing, because it carried nothing of the caller's. */
+export function nothingLostSentence(done: "moved" | "copied"): string {
+	return `Nothing of yours was lost: ${done === "moved" ? "a move" : "a copy"} carries no text of yours, so nothing was kept.`;
+}
+
+/** A refused move had already put the note at its destination, which it was asked to replace, in the trash. Led by a space. */
+export function destinationTrashedSentence(quotedDestination: string): string {
+	return ` ${quotedDestination}, which you asked to replace, had already been moved to the trash; it is in this key's activity as a delete, and Revert brings it back.`;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * One refusal, one code, on every surface. Every refusal the guard can decide is rendered by every renderer (REST's
  * problem, its Local REST API errorCode, our MCP tools, LRA's MCP tools, the CLI) for every verb that can meet it,
- * and all of them must give the code of the one report the service built. The same for a refused move or copy.
+ * and all of them must give the code of the one report the service built. The same for a refused move or copy, whose
+ * surfaces must also say the next step of its report (read back from their words), and no other.
  * A new refusal reason must be listed here (the record is exhaustive over the type), so it cannot skip a surface.
  * Only the service decides a code: no surface calls the code functions itself.
  */
@@ -20,8 +21,11 @@ import { lraRefusal, type LraWritingTool } from "../../src/mcp/lra/refusal";
 import type { ToolContext } from "../../src/mcp/tools/context";
 import { refusalResult } from "../../src/mcp/tools/refusal";
 import { relocationRefusalResult } from "../../src/mcp/tools/relocation";
-import type { RelocationRefusal, RelocationRefused } from "../../src/service/moves/move-request";
+import { lraRelocationRefusal } from "../../src/mcp/lra/refusal";
+import type { RelocationRefusal } from "../../src/service/moves/move-request";
 import { refusedWithout } from "../../src/service/refusals/refusal";
+import type { NextStep } from "../../src/service/refusals/refusal-report";
+import { relocationRefused } from "../../src/service/refusals/relocation-report";
 import type { WriteOutcome } from "../../src/service/write/write-request";
 
 const SCOPE: ScopeForbidden = {
@@ -116,33 +120,82 @@ const RELOCATIONS: RelocationRefusal[] = [
 	{ reason: "destination-exists", notANote: true },
 ];
 
-describe("every surface gives a refused move or copy one code", () => {
+/**
+ * The next step a surface's words say, read back from them: each surface words each kind of step its own way, so each
+ * has its own signatures. A step with no words (nothing to do) matches none. A surface that said a step other than
+ * its report's, or two, or dropped one, is caught here.
+ */
+const SAID: Record<"rest" | "mcp", Partial<Record<NextStep["kind"], RegExp>>> = {
+	rest: {
+		"read-then-retry": /GET "[^"]*" \(the whole note\), then send (MOVE|COPY) again with (Destination-)?If-Match/,
+		"confirm-replace": /Allow-Overwrite: true and Destination-If-Match set to its ETag/,
+		"choose-another-path": /Choose another (note|destination)\./,
+		"retry-when-free": /Retry once they have finished there\./,
+		"resend-revision-as-received": /Send the ETag exactly as received/,
+		"ask-the-person": /Only the person can change what a key may do/,
+	},
+	mcp: {
+		"read-then-retry":
+			/Next: call read_note \{"path":"[^"]*"\}, then call (move_note|copy_note) again with (destination_)?revision/,
+		"confirm-replace": /overwrite: true and destination_revision set to the revision it returns/,
+		"choose-another-path": /Choose another (note|destination)\./,
+		"retry-when-free": /Retry later\./,
+		"resend-revision-as-received": /exactly as read_note returned it/,
+		"ask-the-person": /Only the person can change what a key may do/,
+	},
+};
+
+function saidStep(surface: keyof typeof SAID, text: string): string {
+	const said = Object.entries(SAID[surface])
+		.filter(([, signature]) => signature.test(text))
+		.map(([kind]) => kind);
+	return said.length === 0 ? "nothing-to-do" : said.join(" and ");
+}
+
+function toolText(result: { content: { type: string; text?: string }[] }): string {
+	const prose = result.content[0];
+	return prose?.type === "text" ? (prose.text ?? "") : "";
+}
+
+describe("every surface gives a refused move or copy the code and the next step of its one report", () => {
 	it.each(
 		RELOCATIONS.flatMap((refusal) =>
-			(["source", "destination"] as const).map((side) => [refusal.reason, side, refusal] as const),
+			(["source", "destination"] as const).flatMap((side) =>
+				[null, "now\n"].map((current) => [refusal.reason, side, current, refusal] as const),
+			),
 		),
-	)("%s (%s)", (_reason, side, refusal) => {
-		const outcome: RelocationRefused = {
+	)("%s (%s, note %o)", (_reason, side, current, refusal) => {
+		const outcome = relocationRefused({
 			kind: "refused",
 			side,
 			path: side === "source" ? "a.md" : "b.md",
 			refusal,
-			currentRevision: revisionOf("now\n"),
+			currentRevision: current === null ? null : revisionOf(current),
 			implicit: false,
-		};
-		const codes = new Set<unknown>();
+		});
+		const { code, next } = outcome.report;
+		expect(Object.keys(PROBLEM_TYPES)).toContain(code);
+		const codes = new Set<unknown>([code]);
+		const steps = new Set<string>([next.kind]);
 		for (const method of ["MOVE", "COPY"] as const) {
-			const rest = problemCode(
-				relocationRefusal(context(method), "a.md", outcome, method === "MOVE" ? "moved" : "copied").body,
-			);
+			const response = relocationRefusal(context(method), "a.md", outcome, method === "MOVE" ? "moved" : "copied");
+			const rest = problemCode(response.body);
 			codes.add(rest.code);
 			codes.add(rest.error);
-			expect(rest.errorCode).toBe(lraFields(rest.code as keyof typeof PROBLEM_TYPES, "").errorCode);
+			expect(rest.errorCode).toBe(lraFields(code, "").errorCode);
+			steps.add(saidStep("rest", (response.body as { detail: string }).detail));
 		}
-		for (const tool of ["move_note", "copy_note"] as const)
-			codes.add(toolCode(relocationRefusalResult(outcome, "a.md", tool)));
-		expect(codes.size, [...codes].join(", ")).toBe(1);
-		expect(Object.keys(PROBLEM_TYPES)).toContain([...codes][0]);
+		for (const tool of ["move_note", "copy_note"] as const) {
+			const result = relocationRefusalResult(outcome, "a.md", tool);
+			codes.add(toolCode(result));
+			steps.add(saidStep("mcp", toolText(result)));
+			// vault_move and vault_copy say what move_note and copy_note say, with the same facts.
+			const lra = lraRelocationRefusal(outcome, "a.md", tool);
+			codes.add(lra.ok ? "answered" : lra.facts?.error);
+			steps.add(saidStep("mcp", lra.ok ? "" : lra.message));
+		}
+		expect([...codes]).toEqual([code]);
+		expect([...steps]).toEqual([next.kind]);
 	});
 });
 

@@ -60,7 +60,7 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		case "read-expired":
 			return problem(
 				name,
-				`${heldTo}${capitalized(readExpiredSentence(quoted))}${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
+				`${heldTo}${capitalized(readExpiredSentence(quoted, "written"))}${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
 				{ path, sentRevision: report.expiredRevision, ...current, ...keptFields },
 				headers,
 			);

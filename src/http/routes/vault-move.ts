@@ -16,6 +16,7 @@ import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
 import { patchVersion } from "./patch-version";
 import { relocationRefusal, type Verb } from "./relocation-refusal";
+import { notFoundSentence } from "../../core/refusal-wording";
 import { heldRevision } from "./write-answer";
 
 export async function moveNote(context: RequestContext): Promise<ApiResponse> {
@@ -79,7 +80,7 @@ function answer(context: RequestContext, from: string, outcome: MoveOutcome | Co
 		case "missing":
 			return problem(
 				"note-not-found",
-				`There is no note at "${from}", so nothing was ${verb}. List its folder with GET /vault/{folder}/.`,
+				`${notFoundSentence(`"${from}"`, verb)} List its folder with GET /vault/{folder}/.`,
 				{ path: from },
 			);
 		case "refused":

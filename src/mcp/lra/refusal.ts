@@ -8,6 +8,7 @@ import type { WriteOutcome } from "../../service/write/guarded-writer";
 import {
 	backupReadOnlySentence,
 	emptyBodySentence,
+	existsSentence,
 	goneSentence,
 	keptSentence,
 	noteInUseSentence,
@@ -19,7 +20,10 @@ import { currentFields } from "../../service/refusals/stale-facts";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";
 import type { ToolContext } from "../tools/context";
+import { relocationRefusalResult } from "../tools/relocation";
+import type { RelocationRefused } from "../../service/moves/move-request";
 import { lraError } from "./answers";
+import type { LraAnswer } from "./service-operations";
 
 type Refused = Extract<WriteOutcome, { kind: "refused" }>;
 export type LraWritingTool = "vault_write" | "vault_append" | "vault_patch" | "vault_delete";
@@ -75,7 +79,7 @@ export async function lraRefusal(
 			break;
 		}
 		case "exists":
-			text = `Refused: ${quoted} already exists, so nothing was written.${kept} ${reread}`;
+			text = `Refused: ${existsSentence(quoted)}${kept} ${reread}`;
 			break;
 		case "empty-body":
 			text = `Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} To empty a note on purpose, call write_note with allow_empty: true.`;
@@ -96,4 +100,22 @@ export async function lraRefusal(
 	const linked: CallToolResult = { ...plain, content: [...plain.content, ...refusalLinks(path, outcome)] };
 	if (!context.askPerson || tool === "vault_delete") return linked;
 	return answerWithPersonOutcome(linked, await context.askPerson(path, outcome), path, outcome);
+}
+
+/**
+ * A refused vault_move or vault_copy: the report rendered as move_note and copy_note render it (its next step names
+ * those tools, which take the revisions vault_move and vault_copy have no argument for).
+ */
+export function lraRelocationRefusal(
+	outcome: RelocationRefused,
+	from: string,
+	tool: "move_note" | "copy_note",
+): LraAnswer {
+	const [first, second] = relocationRefusalResult(outcome, from, tool).content;
+	const facts = second?.type === "text" ? (JSON.parse(second.text) as Record<string, unknown>) : undefined;
+	return {
+		ok: false,
+		message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied.",
+		...(facts ? { facts } : {}),
+	};
 }

@@ -7,8 +7,9 @@ import { resolveDestination } from "../../core/destination";
 import { tagPage } from "../../core/tags";
 import type { AgentActor } from "../../service/notes/actor";
 import type { AgentNotes } from "../../service/notes/agent-notes";
-import type { RelocationRefused } from "../../service/moves/move-request";
-import { relocationRefusalResult } from "../tools/relocation";
+import { lraRelocationRefusal } from "./refusal";
+import { notFoundSentence } from "../../core/refusal-wording";
+import { invalidDestinationSentence } from "../tools/relocation";
 import { lraSearchQuery, lraSearchSimple } from "./search-operations";
 
 /**
@@ -42,7 +43,7 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 			? { ok: true, to: resolved.path }
 			: {
 					ok: false,
-					message: `Invalid destination ${JSON.stringify(wanted)}: ${resolved.reason} Nothing was moved or copied.`,
+					message: invalidDestinationSentence(wanted, resolved.reason),
 				};
 	};
 	return {
@@ -75,9 +76,9 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 			if (outcome.kind === "missing")
 				return {
 					ok: false,
-					message: `There is no note at ${JSON.stringify(path)}; nothing was moved. Call vault_list to see what is there.`,
+					message: `${notFoundSentence(JSON.stringify(path), "moved")} Call vault_list to see what is there.`,
 				};
-			return refused(outcome, path, "move_note");
+			return lraRelocationRefusal(outcome, path, "move_note");
 		},
 		async copy(actor, path, wanted, allowOverwrite) {
 			const target = destination(path, wanted);
@@ -96,20 +97,9 @@ export function serviceOperations(notes: AgentNotes): LraServiceOperations {
 			if (outcome.kind === "missing")
 				return {
 					ok: false,
-					message: `There is no note at ${JSON.stringify(path)}; nothing was copied. Call vault_list to see what is there.`,
+					message: `${notFoundSentence(JSON.stringify(path), "copied")} Call vault_list to see what is there.`,
 				};
-			return refused(outcome, path, "copy_note");
+			return lraRelocationRefusal(outcome, path, "copy_note");
 		},
-	};
-}
-
-/** A refused move or copy in words: the same sentence move_note and copy_note give (its next step names our tools). */
-function refused(outcome: RelocationRefused, from: string, tool: "move_note" | "copy_note"): LraAnswer {
-	const [first, second] = relocationRefusalResult(outcome, from, tool).content;
-	const facts = second?.type === "text" ? (JSON.parse(second.text) as Record<string, unknown>) : undefined;
-	return {
-		ok: false,
-		message: first?.type === "text" ? first.text : "Refused; nothing was moved or copied.",
-		...(facts ? { facts } : {}),
 	};
 }

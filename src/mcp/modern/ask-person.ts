@@ -8,6 +8,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ConflictRecord } from "../../core/conflicts";
 import type { RefusalCode } from "../../core/refusal-codes";
+import { keptSentence, staleSentence } from "../../core/refusal-wording";
 import { revisionOf } from "../../core/revision";
 import type { AgentActor } from "../../service/notes/actor";
 import type { AgentNotes } from "../../service/notes/agent-notes";
@@ -219,10 +220,12 @@ function answered(person: PersonOutcome, state: SealedState, record: ConflictRec
 	const quoted = JSON.stringify(state.path);
 	// The agent has not seen the note since it was refused: its revision is handed as a change tag, never a token.
 	const view: RefusalView = { conflict: record ?? null, currentRevision: state.currentRevision, currentSight: "none" };
-	const kept = record?.backupPath
-		? ` Your content was kept, byte for byte, in ${JSON.stringify(record.backupPath)} (conflict ${record.id}; follow it with conflict_status).`
-		: "";
-	const prose = `Refused: ${quoted} changed since you read it, so nothing was written.${kept} Next: read the note again, re-apply your change to what it returns, then call ${state.tool} again with the revision that read returns.`;
+	const kept = keptSentence(
+		record ? { backupPath: record.backupPath, backupError: null, recordError: null } : null,
+		JSON.stringify,
+		record ? `conflict ${record.id}; follow it with conflict_status` : "",
+	);
+	const prose = `Refused: ${staleSentence(quoted, "written")}${kept} Next: read the note again, re-apply your change to what it returns, then call ${state.tool} again with the revision that read returns.`;
 	const facts = {
 		error: "stale-revision" satisfies RefusalCode,
 		path: state.path,

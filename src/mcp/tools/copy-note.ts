@@ -6,6 +6,7 @@ import { COPIES } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, toolError, guarded, ifMatchOf, ok } from "./context";
 import { checkDestination, relocationRefusalResult } from "./relocation";
+import { notFoundSentence } from "../../core/refusal-wording";
 
 export const COPY_NOTE_DESCRIPTION =
 	"Copy a note to a new path, with its text as it is now. No revision is needed (nothing is overwritten); pass `revision` to copy only " +
@@ -77,7 +78,7 @@ export function registerCopyNote(server: McpServer, context: ToolContext): void 
 						});
 					case "missing":
 						return toolError(
-							`There is no note at ${JSON.stringify(from)}; nothing was copied. Call list_notes to see what is there.`,
+							`${notFoundSentence(JSON.stringify(from), "copied")} Call list_notes to see what is there.`,
 							{ error: "note-not-found", path: from },
 						);
 					case "refused":

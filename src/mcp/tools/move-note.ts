@@ -6,6 +6,7 @@ import { MOVES } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, toolError, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { checkDestination, relocationRefusalResult } from "./relocation";
+import { notFoundSentence } from "../../core/refusal-wording";
 
 export const MOVE_NOTE_DESCRIPTION =
 	"Move or rename a note. Needs the revision from your last read_note of it, as `revision` (with an MCP session, the session's last read of " +
@@ -96,7 +97,7 @@ export function registerMoveNote(server: McpServer, context: ToolContext): void 
 						});
 					case "missing":
 						return toolError(
-							`There is no note at ${JSON.stringify(from)}; nothing was moved. Call list_notes to see what is there.`,
+							`${notFoundSentence(JSON.stringify(from), "moved")} Call list_notes to see what is there.`,
 							{ error: "note-not-found", path: from },
 						);
 					case "refused":

@@ -12,6 +12,7 @@ import {
 	backupReadOnlySentence,
 	contentLossSentence,
 	emptyBodySentence,
+	existsSentence,
 	goneSentence,
 	keptSentence,
 	noteInUseSentence,
@@ -128,9 +129,9 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessio
 			);
 		}
 		case "read-expired":
-			return toolError(`${heldTo}Refused: ${readExpiredSentence(quoted)}${kept} Next: ${reread}.`, facts);
+			return toolError(`${heldTo}Refused: ${readExpiredSentence(quoted, "written")}${kept} Next: ${reread}.`, facts);
 		case "exists":
-			return toolError(`Refused: ${quoted} already exists, so nothing was written.${kept} Next: ${reread}.`, facts);
+			return toolError(`Refused: ${existsSentence(quoted)}${kept} Next: ${reread}.`, facts);
 		case "empty-body":
 			return toolError(
 				`Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} If you mean to empty the note, call ${tool} again with allow_empty: true.`,

@@ -1,9 +1,24 @@
-/** What move_note and copy_note share: where the note goes (resolved as REST's Destination is), and their refusals in words. */
+/**
+ * What move_note and copy_note share: where the note goes (resolved as REST's Destination is), and their refusals: the
+ * report the service built (service/refusals/relocation-report.ts), in these tools' words and calls.
+ */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { resolveDestination } from "../../core/destination";
-import type { RelocationRefused } from "../../service/moves/move-request";
-import { relocationFacts, trashedSentence } from "../../service/moves/relocation-facts";
+import type { Refusal } from "../../core/guard";
+import {
+	backupRelocationSentence,
+	destinationTakenSentence,
+	destinationTrashedSentence,
+	goneSentence,
+	nothingLostSentence,
+	noteInUseSentence,
+	notFoundSentence,
+	readExpiredSentence,
+	staleSentence,
+} from "../../core/refusal-wording";
 import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-refusal";
+import type { RelocationRefused } from "../../service/moves/move-request";
+import type { RelocationReport } from "../../service/refusals/relocation-report";
 import { toolError, ToolFailure, type ToolContext } from "./context";
 
 export type RelocatingTool = "move_note" | "copy_note";
@@ -13,11 +28,16 @@ export function checkDestination(context: ToolContext, destination: string, sour
 	const resolved = resolveDestination(destination, source, context.notes.pathPolicy(), false);
 	if (resolved.ok) return resolved.path;
 	throw new ToolFailure(
-		toolError(`Invalid destination ${JSON.stringify(destination)}: ${resolved.reason} Nothing was moved or copied.`, {
+		toolError(invalidDestinationSentence(destination, resolved.reason), {
 			error: "invalid-destination",
 			reason: resolved.problem,
 		}),
 	);
+}
+
+/** A destination that is not a path a note can have, as move_note, copy_note, vault_move and vault_copy say it. */
+export function invalidDestinationSentence(destination: string, reason: string): string {
+	return `Invalid destination ${JSON.stringify(destination)}: ${reason} Nothing was moved or copied.`;
 }
 
 /** A refused move or copy: what happened, which note it is about, and the call to make next. Nothing was kept: nothing was lost. */
@@ -26,74 +46,85 @@ export function relocationRefusalResult(
 	from: string,
 	tool: RelocatingTool,
 ): CallToolResult {
-	const { refusal, side, path } = outcome;
+	const { report } = outcome;
+	const { refusal, side, path } = report;
 	const quoted = JSON.stringify(path);
-	const nothing = `nothing was ${tool === "move_note" ? "moved" : "copied"}`;
-	const argument = side === "source" ? "revision" : "destination_revision";
-	const facts = { ...relocationFacts(outcome), from };
-	const read = `call read_note {"path":${quoted}}, then call ${tool} again with ${argument} set to the revision it returns`;
-	const held = outcome.implicit ? `You passed no ${argument}, so this session's last read of ${quoted} was used. ` : "";
-	const trashed = trashedSentence(outcome, path);
+	const done = tool === "move_note" ? "moved" : "copied";
+	const facts = { ...report.facts, from };
+	const next = nextSentence(report, tool);
+	const held = report.implicit
+		? `You passed no ${argumentOf(report)}, so this session's last read of ${quoted} was used. `
+		: "";
+	const trashed =
+		report.trashedDestination === null ? "" : destinationTrashedSentence(JSON.stringify(report.trashedDestination));
 	switch (refusal.reason) {
 		case "destination-exists":
 			return toolError(
-				`Refused: ${quoted} already exists${refusal.notANote ? " and is not a note" : ""}, so ${nothing}: what is at the destination is never replaced unless you ask.${refusal.notANote ? " Choose another destination." : ` To replace it, call read_note {"path":${quoted}}, then ${tool} again with overwrite: true and destination_revision set to the revision it returns; or choose another destination.`}${trashed}`,
+				`Refused: ${destinationTakenSentence(quoted, refusal.notANote === true, done)} ${next}${trashed}`,
 				facts,
 			);
-		case "token-required": {
-			const why =
-				refusal.sent === "change-tag"
-					? `the ${argument} you passed is a change tag (from list_notes or a record): it proves nothing about what you read`
-					: refusal.sent === "part-token"
-						? `the ${argument} you passed came with part of ${quoted} only`
-						: refusal.lastReadPart
-							? `this session's last read of ${quoted} showed only part of it`
-							: side === "source"
-								? `moving ${quoted} takes all of it, so it needs the revision you read of it`
-								: `replacing ${quoted} removes all of it, so it needs the revision you read of it`;
-			return toolError(`Refused: ${why}; ${nothing}. Next: ${read}.${trashed}`, facts);
-		}
+		case "token-required":
+			return toolError(`Refused: ${tokenRequired(report, refusal)}; nothing was ${done}. ${next}${trashed}`, facts);
 		case "stale":
 			return toolError(
 				outcome.currentRevision === null
-					? `${held}Refused: ${quoted} no longer exists (it was deleted or moved since you read it), so ${nothing}.${trashed}`
-					: `${held}Refused: ${quoted} changed since you read it, so ${nothing}. Nothing of yours was lost: this call carries no text. Next: ${read}.${trashed}`,
+					? `${held}Refused: ${goneSentence(quoted, done)}${trashed}`
+					: `${held}Refused: ${staleSentence(quoted, done)} ${nothingLostSentence(done)} ${next}${trashed}`,
 				facts,
 			);
 		case "read-expired":
-			return toolError(
-				`${held}Refused: you read ${quoted} longer ago than the read validity window allows, so ${nothing}. Next: ${read}.${trashed}`,
-				facts,
-			);
+			return toolError(`${held}Refused: ${readExpiredSentence(quoted, done)} ${next}${trashed}`, facts);
 		case "note-in-use":
-			return toolError(
-				`Refused: ${quoted} is being edited in Obsidian where its text cannot be checked, so ${nothing}. Retry later.${trashed}`,
-				facts,
-			);
+			return toolError(`Refused: ${noteInUseSentence(quoted, done)} ${next}${trashed}`, facts);
 		case "backup-read-only":
-			return toolError(
-				`Refused: ${quoted} is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}; agents may read backups but not move, replace or create them. ${capitalized(nothing)}.`,
-				facts,
-			);
+			return toolError(`Refused: ${backupRelocationSentence(quoted, side, done)} ${next}`, facts);
 		case "malformed-condition":
-			return toolError(
-				`Refused: the ${argument} is not valid; ${nothing}. Pass it exactly as read_note returned it.`,
-				facts,
-			);
+			return toolError(`Refused: the ${argumentOf(report)} is not valid; nothing was ${done}. ${next}`, facts);
 		case "not-found":
-			return toolError(`There is no note at ${quoted}; ${nothing}.`, facts);
+			return toolError(notFoundSentence(quoted, done), facts);
 		case "scope-forbidden":
-			return toolError(`Refused: ${scopeRuleSentence(refusal)} So ${nothing}. ${scopeNextStep(refusal)}`, {
+			return toolError(`Refused: ${scopeRuleSentence(refusal)} So nothing was ${done}. ${next}`, {
 				...facts,
 				...scopeFacts(refusal),
 			});
-		case "exists":
-		case "content-loss":
-		case "empty-body":
-			return toolError(`Refused: ${quoted} already exists, so ${nothing}.`, facts);
 	}
 }
 
-function capitalized(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
+/** The argument that carries the revision of the note the refusal is about. */
+function argumentOf(report: RelocationReport): "revision" | "destination_revision" {
+	return report.side === "source" ? "revision" : "destination_revision";
+}
+
+/** The report's next step as the calls to make. */
+function nextSentence(report: RelocationReport, tool: RelocatingTool): string {
+	const quoted = JSON.stringify(report.path);
+	switch (report.next.kind) {
+		case "read-then-retry":
+			return `Next: call read_note {"path":${quoted}}, then call ${tool} again with ${argumentOf(report)} set to the revision it returns.`;
+		case "confirm-replace":
+			return `To replace it, call read_note {"path":${quoted}}, then ${tool} again with overwrite: true and destination_revision set to the revision it returns; or choose another destination.`;
+		case "choose-another-path":
+			return report.side === "source" ? "Choose another note." : "Choose another destination.";
+		case "retry-when-free":
+			return "Retry later.";
+		case "resend-revision-as-received":
+			return "Pass it exactly as read_note returned it.";
+		case "ask-the-person":
+			return report.refusal.reason === "scope-forbidden" ? scopeNextStep(report.refusal) : "";
+		default:
+			return "";
+	}
+}
+
+/** Why the call needs a revision it did not prove (the next step follows it). */
+function tokenRequired(report: RelocationReport, refusal: Extract<Refusal, { reason: "token-required" }>): string {
+	const quoted = JSON.stringify(report.path);
+	const argument = argumentOf(report);
+	if (refusal.sent === "change-tag")
+		return `the ${argument} you passed is a change tag (from list_notes or a record): it proves nothing about what you read`;
+	if (refusal.sent === "part-token") return `the ${argument} you passed came with part of ${quoted} only`;
+	if (refusal.lastReadPart) return `this session's last read of ${quoted} showed only part of it`;
+	return report.side === "source"
+		? `moving ${quoted} takes all of it, so it needs the revision you read of it`
+		: `replacing ${quoted} removes all of it, so it needs the revision you read of it`;
 }

@@ -17,6 +17,7 @@ import type { VaultGateway } from "../../vault/gateway";
 import { clientOf } from "../notes/actor";
 import { basisSight } from "../write/implicit-tokens";
 import type { CopyOutcome, CopyRequest, RelocationRefusal } from "./move-request";
+import { relocationRefused } from "../refusals/relocation-report";
 import type { WriteOutcome, WriteRequest } from "../write/write-request";
 
 export interface CopyDeps {
@@ -34,14 +35,15 @@ export async function copyNote(deps: CopyDeps, request: CopyRequest): Promise<Co
 	const note = await deps.gateway.read(from);
 	if (note === null) return { kind: "missing" };
 	const revision = revisionOf(note.content);
-	const refusedSource = (refusal: RelocationRefusal): CopyOutcome => ({
-		kind: "refused",
-		side: "source",
-		path: from,
-		refusal,
-		currentRevision: revision,
-		implicit: false,
-	});
+	const refusedSource = (refusal: RelocationRefusal): CopyOutcome =>
+		relocationRefused({
+			kind: "refused",
+			side: "source",
+			path: from,
+			refusal,
+			currentRevision: revision,
+			implicit: false,
+		});
 	if (ifMatch.kind === "malformed") return refusedSource({ reason: "malformed-condition", header: "If-Match" });
 	if (ifMatch.kind === "tags") {
 		if (sentTokenKind(ifMatch) === "tag") return refusedSource({ reason: "token-required", sent: "change-tag" });
@@ -56,14 +58,14 @@ export async function copyNote(deps: CopyDeps, request: CopyRequest): Promise<Co
 	} catch (error) {
 		// A folder at the destination is taken, as a note there is (the Local REST API answers both alike).
 		if (error instanceof VaultPathError && error.reason === "folder-in-the-way")
-			return {
+			return relocationRefused({
 				kind: "refused",
 				side: "destination",
 				path: to,
 				refusal: { reason: "destination-exists", notANote: true },
 				currentRevision: null,
 				implicit: false,
-			};
+			});
 		throw error;
 	}
 	switch (outcome.kind) {
@@ -74,14 +76,14 @@ export async function copyNote(deps: CopyDeps, request: CopyRequest): Promise<Co
 		case "refused": {
 			const refusal: RelocationRefusal =
 				outcome.refusal.reason === "exists" ? { reason: "destination-exists" } : outcome.refusal;
-			return {
+			return relocationRefused({
 				kind: "refused",
 				side: "destination",
 				path: to,
 				refusal,
 				currentRevision: outcome.currentRevision,
 				implicit: outcome.implicit,
-			};
+			});
 		}
 		// The guarded writer's own write: proposals are AgentNotes' (a copy over a note the key may only propose to is refused there).
 		case "proposed":

@@ -19,6 +19,7 @@ import type { MoveOutcome as GatewayMove, VaultGateway } from "../../vault/gatew
 import { clientOf, type Actor } from "../notes/actor";
 import { basisSight, readExpired, withHeldRevision } from "../write/implicit-tokens";
 import type { MoveOutcome, MoveRequest, RelocationRefused, RelocationRefusal } from "./move-request";
+import { relocationRefused } from "../refusals/relocation-report";
 import type { RevisionTracker } from "../revisions/revision-tracker";
 import { afterMove, type WriteBookkeeping } from "../write/write-bookkeeping";
 
@@ -69,7 +70,7 @@ export class GuardedMove {
 		const change = randomBytes(8).toString("hex");
 		const replaced = await this.replaceDestination(request, destination, change);
 		if (replaced.kind === "refused") return { outcome: replaced };
-		const trashed = replaced.kind === "trashed" ? ({ destinationTrashed: true } as const) : {};
+		const trashed = replaced.kind === "trashed" ? { trashedDestination: request.to } : {};
 		let decided: { content: string; decision: GuardDecision } | null = null;
 		let moved: GatewayMove<null>;
 		try {
@@ -80,12 +81,12 @@ export class GuardedMove {
 			});
 		} catch (error) {
 			if (!(error instanceof NoteKeptChangingError || error instanceof NoteBusyError)) throw error;
-			return { outcome: { ...refused("source", source, staleOf(source), error.lastSeen), ...trashed } };
+			return { outcome: refused("source", source, staleOf(source), error.lastSeen, trashed) };
 		}
 		const seen = decided as { content: string; decision: GuardDecision } | null;
 		if (moved.kind === "destination-taken")
 			return {
-				outcome: {
+				outcome: relocationRefused({
 					kind: "refused",
 					side: "destination",
 					path: request.to,
@@ -93,18 +94,18 @@ export class GuardedMove {
 					currentRevision: null,
 					implicit: false,
 					...trashed,
-				},
+				}),
 			};
 		if (moved.kind === "kept" || seen === null) {
 			if (seen === null)
 				return {
 					outcome:
 						replaced.kind === "trashed"
-							? { ...refused("source", source, staleOf(source), null), ...trashed }
+							? refused("source", source, staleOf(source), null, trashed)
 							: { kind: "missing" },
 				};
 			const refusal = seen.decision.kind === "refuse" ? seen.decision.refusal : staleOf(source);
-			return { outcome: { ...refused("source", source, refusal, seen.content), ...trashed } };
+			return { outcome: refused("source", source, refusal, seen.content, trashed) };
 		}
 		return {
 			outcome: await this.landed(request, source, seen.content, moved.rewritten, change, replaced.kind === "trashed"),
@@ -166,14 +167,14 @@ export class GuardedMove {
 		const there = await gateway.read(request.to);
 		if (there === null) return { kind: "free" };
 		if (!request.overwrite)
-			return {
+			return relocationRefused({
 				kind: "refused",
 				side: "destination",
 				path: request.to,
 				refusal: { reason: "destination-exists" },
 				currentRevision: revisionOf(there.content),
 				implicit: false,
-			};
+			});
 		let step: { decision: GuardDecision; seen: NoteState | null };
 		try {
 			const outcome = await gateway.mutate(request.to, (content) => {
@@ -239,13 +240,15 @@ function refused(
 	proof: Proof,
 	refusal: RelocationRefusal,
 	current: string | null,
+	trashed: { trashedDestination?: string } = {},
 ): RelocationRefused {
-	return {
+	return relocationRefused({
 		kind: "refused",
 		side,
 		path: proof.path,
 		refusal,
 		currentRevision: current === null ? null : revisionOf(current),
 		implicit: proof.implicit,
-	};
+		...trashed,
+	});
 }

@@ -9,6 +9,7 @@ import type { HeldRead } from "../stores/read-ledger";
 import type { EntityTagCondition } from "../../core/revision";
 import type { Sight } from "../../core/revision-tokens";
 import type { Actor } from "../notes/actor";
+import type { RelocationReport } from "../refusals/relocation-report";
 
 export interface MoveRequest {
 	from: string;
@@ -79,8 +80,11 @@ export interface RelocationRefused {
 	implicit: boolean;
 	/**
 	 * A move that replaced its destination, then found its note changed (or the destination taken again) before it
-	 * could move it: the replaced note is in the trash, recorded in history as this client's delete (Revert brings it
-	 * back). Rare: both notes are locked against every other writer here; only another program can get in between.
+	 * could move it: the replaced note (this path) is in the trash, recorded in history as this client's delete (Revert
+	 * brings it back). Rare: both notes are locked against every other writer here; only another program can get in
+	 * between.
 	 */
-	destinationTrashed?: true;
+	trashedDestination?: string;
+	/** What every surface renders (service/refusals/relocation-report.ts), built once by `relocationRefused`. */
+	report: RelocationReport;
 }

@@ -1,11 +1,11 @@
 /**
  * What every entry point tells a client about a refused move or copy, beside its own wording: which note the refusal
- * is about, and that note's revision now, as a change tag only (neither note's content was shown). One function, so
- * REST and MCP cannot drift apart.
+ * is about, and that note's revision now, as a change tag only (neither note's content was shown). Part of the one
+ * report (service/refusals/relocation-report.ts), so no surface builds them itself.
  */
-import { relocationCode, type RefusalCode } from "../../core/refusal-codes";
+import type { RefusalCode } from "../../core/refusal-codes";
 import { changeTagOf } from "../../core/revision-tokens";
-import type { RelocationRefused } from "./move-request";
+import type { RelocationRefusedFacts } from "../refusals/relocation-report";
 
 export interface RelocationFacts {
 	/** The refusal's code, from the one list (core/refusal-codes.ts): REST's problem type says the same. */
@@ -22,10 +22,10 @@ export interface RelocationFacts {
 	destinationTrashed?: true;
 }
 
-export function relocationFacts(outcome: RelocationRefused): RelocationFacts {
+export function relocationFacts(outcome: RelocationRefusedFacts, code: RefusalCode): RelocationFacts {
 	const { refusal } = outcome;
 	return {
-		error: relocationCode(refusal),
+		error: code,
 		side: outcome.side,
 		path: outcome.path,
 		...(outcome.currentRevision === null
@@ -34,13 +34,6 @@ export function relocationFacts(outcome: RelocationRefused): RelocationFacts {
 		...(refusal.reason === "token-required" && refusal.sent ? { sentToken: refusal.sent } : {}),
 		...(refusal.reason === "token-required" && refusal.lastReadPart ? { lastReadPart: true as const } : {}),
 		...(outcome.implicit ? { implicitRevision: true as const } : {}),
-		...(outcome.destinationTrashed ? { destinationTrashed: true as const } : {}),
+		...(outcome.trashedDestination !== undefined ? { destinationTrashed: true as const } : {}),
 	};
-}
-
-/** The sentence a refusal that trashed the destination adds, in every entry point's words alike. */
-export function trashedSentence(outcome: RelocationRefused, destination: string): string {
-	return outcome.destinationTrashed
-		? ` "${destination}", which you asked to replace, had already been moved to the trash; it is in this key's activity as a delete, and Revert brings it back.`
-		: "";
 }

@@ -57,6 +57,7 @@ import { ScopeGate } from "../scopes/scope-gate";
 import { summarizeScope, type ScopeSummary } from "../scopes/scope-summary";
 import type { ProposalSink } from "../proposals/proposal-sink";
 import { refusedWithout } from "../refusals/refusal";
+import { relocationRefused } from "../refusals/relocation-report";
 import type { Actor } from "./actor";
 
 export type { NoteChange } from "../revisions/note-change-feed";
@@ -432,14 +433,16 @@ export class AgentNotes {
 		] as const) {
 			const gate = this.scopes.change(request.actor, path, "other");
 			if (gate.kind !== "write")
-				return Promise.resolve({
-					kind: "refused",
-					side,
-					path,
-					refusal: gate.refusal,
-					currentRevision: null,
-					implicit: false,
-				});
+				return Promise.resolve(
+					relocationRefused({
+						kind: "refused",
+						side,
+						path,
+						refusal: gate.refusal,
+						currentRevision: null,
+						implicit: false,
+					}),
+				);
 		}
 		return this.changeFeed.trackMany(
 			[request.from, request.to],
@@ -462,14 +465,16 @@ export class AgentNotes {
 		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
 		const gate = this.scopes.change(request.actor, request.to, "other");
 		if (gate.kind !== "write")
-			return Promise.resolve({
-				kind: "refused",
-				side: "destination",
-				path: request.to,
-				refusal: gate.refusal,
-				currentRevision: null,
-				implicit: false,
-			});
+			return Promise.resolve(
+				relocationRefused({
+					kind: "refused",
+					side: "destination",
+					path: request.to,
+					refusal: gate.refusal,
+					currentRevision: null,
+					implicit: false,
+				}),
+			);
 		return this.changeFeed.trackMany([request.to], request.actor, this.deps.writer.copy(request), (outcome) =>
 			outcome.kind === "copied" ? [{ path: outcome.to, revision: outcome.revision }] : [],
 		);

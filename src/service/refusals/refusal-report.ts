@@ -42,7 +42,11 @@ export type NextStep =
 	/** The revision sent was not one: send it exactly as it was received. */
 	| { kind: "resend-revision-as-received" }
 	/** Only the person can change what the key may do (core/scope-refusal.ts says how, per rule). */
-	| { kind: "ask-the-person" };
+	| { kind: "ask-the-person" }
+	/** A move or copy found a note at its destination: read that note, then ask again to replace it, with its revision. */
+	| { kind: "confirm-replace" }
+	/** A move or copy cannot use this path at all (a folder at the destination, a .bak): choose another note or path. */
+	| { kind: "choose-another-path" };
 
 export interface RefusalReport {
 	/** The one code, from the one list: REST's problem type, MCP's and the CLI's `error`, the key of LRA's errorCode. */

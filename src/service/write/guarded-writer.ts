@@ -21,6 +21,7 @@ import type { MutationOutcome, MutationPlan, NoteStat, VaultGateway } from "../.
 import { NoteBusyError, NoteKeptChangingError } from "../../vault/errors";
 import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "../moves/move-request";
+import { relocationRefused } from "../refusals/relocation-report";
 import { GuardedMove } from "../moves/guarded-move";
 import { copyNote } from "../moves/guarded-copy";
 import { clientOf, historySource, type Actor } from "../notes/actor";
@@ -199,14 +200,14 @@ export class GuardedWriter {
 			["destination", request.to],
 		] as const) {
 			if (request.actor.kind === "agent" && isBackupPath(path, backupFolder))
-				return {
+				return relocationRefused({
 					kind: "refused",
 					side,
 					path,
 					refusal: { reason: "backup-read-only" },
 					currentRevision: null,
 					implicit: false,
-				};
+				});
 		}
 		if (request.from === request.to) {
 			const note = await this.deps.gateway.read(request.from);

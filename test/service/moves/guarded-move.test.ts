@@ -11,6 +11,9 @@ import { openRevisionGuard } from "../../../src/host/revision-guard";
 import { DEFAULT_SETTINGS } from "../../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../../helpers/memory-gateway";
 import { writeRequest } from "../../helpers/write-request";
+import type { RequestContext } from "../../../src/http/router";
+import { relocationRefusal } from "../../../src/http/routes/relocation-refusal";
+import { relocationRefusalResult } from "../../../src/mcp/tools/relocation";
 
 let clock = Date.UTC(2026, 10, 21, 10, 0, 0);
 
@@ -112,5 +115,44 @@ describe("a move and the writes it races", () => {
 		);
 		expect(written).toMatchObject({ kind: "written" });
 		expect(guard.reads.lastRead("mover-client", "a.md")).toBeUndefined();
+	});
+});
+
+describe("a move that replaced its destination, then found its note changed", () => {
+	/** Another program writes the note between the destination's trashing and the rename: the move is refused. */
+	class WrittenDuringMove extends MemoryGateway {
+		override rename: MemoryGateway["rename"] = (from, to, decide) => {
+			this.notes.set(from, "changed by another program\n");
+			return super.rename(from, to, decide);
+		};
+	}
+
+	it("names the note it trashed (the destination), not the note it was moving, on every surface", async () => {
+		const gateway = new WrittenDuringMove({ "a.md": "one\n", "b.md": "theirs\n" });
+		const guard = await openRevisionGuard({
+			gateway,
+			storage: new MemoryStorage(),
+			settings: () => DEFAULT_SETTINGS,
+			configDir: ".obsidian",
+			timers: nodeTimers,
+			now: () => clock,
+		});
+		const moved = await guard.writer.move(
+			moveRequest("a.md", "b.md", "one\n", {
+				overwrite: true,
+				destinationIfMatch: parseEntityTagCondition(`"${revisionOf("theirs\n")}"`),
+			}),
+		);
+		expect(moved).toMatchObject({ kind: "refused", side: "source", path: "a.md", trashedDestination: "b.md" });
+		expect(gateway.notes.has("b.md")).toBe(false);
+		if (moved.kind !== "refused") return;
+		const rest = relocationRefusal({ method: "MOVE" } as RequestContext, "a.md", moved, "moved").body as {
+			detail: string;
+		};
+		const mcp = relocationRefusalResult(moved, "a.md", "move_note").content[0];
+		for (const text of [rest.detail, mcp?.type === "text" ? mcp.text : ""]) {
+			expect(text).toContain('"b.md", which you asked to replace, had already been moved to the trash');
+			expect(text).not.toContain('"a.md", which you asked to replace');
+		}
 	});
 });
