@@ -185,19 +185,31 @@ export class RevisionTracker {
 		this.batch = batch;
 		const yieldToHost = this.options.yieldToHost ?? yieldVia(this.options.timers);
 		let sliceStart = performance.now();
+		// One turn for every worker: each awaiting a turn of its own, they would all resume in the same turn of the
+		// host's loop, one slice after another, and block it for as many slices as there are workers.
+		let turn: Promise<void> | null = null;
+		const pace = (): Promise<void> | undefined => {
+			if (performance.now() - sliceStart < SLICE_MS) return undefined;
+			turn ??= yieldToHost().then(() => {
+				sliceStart = performance.now();
+				turn = null;
+			});
+			return turn;
+		};
 		// A few reads in flight keep the disk busy without flooding memory on a large vault. A gateway that can look at
 		// a note at once (scanNow) is not waited on per note: the host gets a turn every slice instead.
 		const worker = async () => {
 			while (next < paths.length) {
+				const slice = pace();
+				if (slice) {
+					await slice;
+					continue;
+				}
 				const path = paths[next++]!;
 				const scan = this.scanNow(path);
 				if (scan === undefined) await this.reconcileRead(path, counts);
 				else if (scan.kind === "read") this.reconciled(scan, counts);
 				onProgress?.(++done, paths.length);
-				if (performance.now() - sliceStart >= SLICE_MS) {
-					await yieldToHost();
-					sliceStart = performance.now();
-				}
 			}
 		};
 		try {
