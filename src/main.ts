@@ -138,7 +138,9 @@ export default class RevisionGuardPlugin extends Plugin {
 			await this.open();
 		} catch (error) {
 			// Never leave the status on "Starting…": say what failed, here and in the settings.
-			this.startError = `Revision Guard could not start: ${error instanceof Error ? error.message : String(error)}. Disable and enable the plugin to retry.`;
+			this.startError =
+				`Revision Guard could not start: ${error instanceof Error ? error.message : String(error)}. ` +
+				`Disable and enable the plugin to retry.`;
 			console.error("Revision Guard: start-up failed", error);
 			new Notice(this.startError, 0);
 		}
@@ -218,7 +220,8 @@ export default class RevisionGuardPlugin extends Plugin {
 		this.host = host;
 		if (host.firstKey && elsewhere.length > 0) {
 			new Notice(
-				"This vault's agent keys were made on another device, and Obsidian keeps key values on the device that made them. A key for this device was added; copy it from the plugin's settings.",
+				"This vault's agent keys were made on another device, and Obsidian keeps key values " +
+					"on the device that made them. A key for this device was added; copy it from the plugin's settings.",
 			);
 		}
 	}

@@ -78,7 +78,8 @@ export class Arguments {
 			return badArgument(
 				name,
 				`Invalid path "${raw.slice(0, 200)}": ${checked.reason}`,
-				'Give the note\'s exact path from the vault root, with / between folders and its extension, e.g. path="Projects/Plan.md".',
+				"Give the note's exact path from the vault root, with / between folders and its " +
+					'extension, e.g. path="Projects/Plan.md".',
 			);
 		}
 		return checked.path;
@@ -109,7 +110,8 @@ export class Arguments {
 		if (!match) {
 			throwFailure(
 				"malformed-precondition" satisfies RefusalCode,
-				"revision= is not a revision token (43 characters of letters, digits, - and _, as revision-guard:read returns it); nothing was read or written.",
+				"revision= is not a revision token (43 characters of letters, digits, - and _, as " +
+					"revision-guard:read returns it); nothing was read or written.",
 				"Pass the revision exactly as revision-guard:read returned it.",
 				{ argument: "revision" },
 			);

@@ -89,7 +89,8 @@ export const resolveCommand: CliCommand = {
 		if (!preview) {
 			return throwFailure(
 				"proposal-not-kept",
-				`The text conflict ${id} refused is no longer kept (its .bak was changed or removed), so there is nothing to merge.`,
+				`The text conflict ${id} refused is no longer kept (its .bak was changed or removed), ` +
+					`so there is nothing to merge.`,
 				`Read the note (${commandLine("read", { path: record.path })}) and write your change again.`,
 				{ id, path: record.path },
 			);
@@ -123,7 +124,9 @@ export const resolveCommand: CliCommand = {
 			const writeIt = shown.truncated
 				? `read the note (${commandLine("read", { path })}) for its revision and write the result with it`
 				: `run ${commandLine("write", { path, revision: sides.mineRevision, file: "/absolute/path/to/merged.md" })}`;
-			const manual = `Resolve the <<<<<<< / ======= / >>>>>>> markers in the merge${shown.truncated ? " (cut here: merge the note and the .bak yourself)" : ""}, write the result to a file, then ${writeIt}.`;
+			const manual =
+				`Resolve the <<<<<<< / ======= / >>>>>>> markers in the merge${shown.truncated ? " (cut here: merge the note and the .bak yourself)" : ""}, ` +
+				`write the result to a file, then ${writeIt}.`;
 			if (apply)
 				return throwFailure(
 					"merge-has-conflicts",

@@ -100,7 +100,8 @@ export async function readTextFile(path: string, capBytes: number): Promise<stri
 	if (!isAbsolute(path))
 		badArgument(
 			"file",
-			`file= must be an absolute path (it was "${path.slice(0, 200)}"); a relative one would be read from Obsidian's folder, not yours.`,
+			`file= must be an absolute path (it was "${path.slice(0, 200)}"); a relative one ` +
+				`would be read from Obsidian's folder, not yours.`,
 			'Give the full path, e.g. file="$PWD/draft.md" or file=/tmp/draft.md.',
 		);
 	let handle: fs.FileHandle;
@@ -167,7 +168,8 @@ function tooLarge(name: string, capBytes: number): never {
 	return throwFailure(
 		"content-too-large",
 		`The text from ${name}= is over the ${capBytes / MB} MB body size limit; nothing was written.`,
-		"Send a smaller text (split the change into several :edit or :append calls), or ask the person to raise the body size limit in the plugin's settings.",
+		"Send a smaller text (split the change into several :edit or :append calls), or ask " +
+			"the person to raise the body size limit in the plugin's settings.",
 		{ argument: name, limitBytes: capBytes },
 	);
 }

@@ -18,7 +18,8 @@ import type { RefusalCode } from "../core/refusal-codes";
 export const editCommand: CliCommand = {
 	action: "edit",
 	description:
-		"Replace an exact text in a note (it must occur once, or pass all); needs no revision, since it cannot erase what it did not match.",
+		"Replace an exact text in a note (it must occur once, or pass all); needs no revision, " +
+		"since it cannot erase what it did not match.",
 	flags: {
 		...PATH_FLAG,
 		old: {
@@ -108,7 +109,8 @@ const SCOPES: readonly PatchScope[] = ["content", "marker", "markerAndContent"];
 export const patchCommand: CliCommand = {
 	action: "patch",
 	description:
-		"Append, prepend, replace or delete under a heading, a block (^id) or a frontmatter key; needs the revision you read.",
+		"Append, prepend, replace or delete under a heading, a block (^id) or a frontmatter " +
+		"key; needs the revision you read.",
 	flags: {
 		...PATH_FLAG,
 		...REVISION_FLAG("The revision revision-guard:read returned (required)."),
@@ -124,12 +126,14 @@ export const patchCommand: CliCommand = {
 		scope: {
 			value: "content|marker|markerAndContent",
 			description:
-				"content (default); marker: replace renames the heading, block id or key (the new name in content); markerAndContent: the whole section, block or entry.",
+				"content (default); marker: replace renames the heading, block id or key (the new " +
+				"name in content); markerAndContent: the whole section, block or entry.",
 		},
 		within: {
 			value: "<index>",
 			description:
-				"Heading only: act on one block of the section's own body (0 the first, -1 the last), splicing the text in literally.",
+				"Heading only: act on one block of the section's own body (0 the first, -1 the last), " +
+				"splicing the text in literally.",
 		},
 		reject: { description: "Refuse an append or prepend whose text is already in the target (a safe retry)." },
 		...CONTENT_FLAGS,
@@ -142,7 +146,8 @@ export const patchCommand: CliCommand = {
 			throwFailure(
 				"precondition-required" satisfies RefusalCode,
 				`Patching "${path}" needs the revision you read; nothing was written.`,
-				`Read it first (${commandLine("read", { path })}), then run revision-guard:patch again with revision=<the revision it returned>.`,
+				`Read it first (${commandLine("read", { path })}), then run revision-guard:patch ` +
+					`again with revision=<the revision it returned>.`,
 				{ argument: "revision", path },
 			);
 		}

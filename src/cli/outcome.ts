@@ -37,7 +37,8 @@ export function writeAnswer(action: WriteAction, path: string, outcome: WriteOut
 					? {
 							merged: true,
 							detail:
-								"Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Read the note to see it (and for a revision that can replace it).",
+								"Your revision was stale, but your changes and the newer ones merged cleanly; the " +
+								"merge was written. Read the note to see it (and for a revision that can replace it).",
 						}
 					: {}),
 			});
@@ -68,7 +69,11 @@ export function writeAnswer(action: WriteAction, path: string, outcome: WriteOut
 				proposalId: outcome.id,
 				status: "pending",
 				backupPath: outcome.backupPath,
-				detail: `Not written yet: this key may only propose changes to "${outcome.path}", so your change waits for the person as proposal ${outcome.id}, kept byte for byte in "${outcome.backupPath}". The note stays as it is until they decide; follow it with GET /proposals/${encodeURIComponent(outcome.id)}?wait=60 or MCP's proposal_status.`,
+				detail:
+					`Not written yet: this key may only propose changes to "${outcome.path}", so your ` +
+					`change waits for the person as proposal ${outcome.id}, kept byte for byte in "${outcome.backupPath}". ` +
+					`The note stays as it is until they decide; follow it with GET /proposals/${encodeURIComponent(outcome.id)}?wait=60 ` +
+					`or MCP's proposal_status.`,
 			});
 	}
 }
@@ -86,7 +91,9 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 		...(record?.backupError ? { backupError: record.backupError } : {}),
 		...(record?.recordError ? { recordError: record.recordError } : {}),
 	};
-	const redo = `Read it again (${read}), re-apply your change to the content it returns, then run ${action === "resolve" ? "revision-guard:write" : `revision-guard:${action}`} again with revision=<the revision it returned>.`;
+	const redo =
+		`Read it again (${read}), re-apply your change to the content it returns, then run ${action === "resolve" ? "revision-guard:write" : `revision-guard:${action}`} ` +
+		`again with revision=<the revision it returned>.`;
 	switch (refusal.reason) {
 		case "stale":
 			return staleAnswer(action, path, outcome, kept, keptFields);
@@ -125,7 +132,8 @@ function refusalAnswer(action: WriteAction, path: string, outcome: Refused): Cli
 		case "empty-body":
 			return failure(
 				code,
-				`${capitalized(emptyBodySentence(quoted, "text", refusal.currentLength))} An empty text is often a file or variable that was not filled in.`,
+				`${capitalized(emptyBodySentence(quoted, "text", refusal.currentLength))} An empty ` +
+					`text is often a file or variable that was not filled in.`,
 				`Check your text. To empty the note on purpose, run the same command with the flag: empty`,
 				{ path, ...current },
 			);
@@ -182,19 +190,24 @@ function staleAnswer(
 			`${goneSentence(`"${path}"`, done)}${kept}`,
 			next.kind === "nothing-to-do"
 				? "Nothing to do: the note is gone."
-				: `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} (without revision=).`,
+				: `To create it again, run ${commandLine("write", { path, file: "/absolute/path/to/text.md" })} ` +
+						`(without revision=).`,
 			{ path, sentRevision: facts.sentRevision, currentRevision: null, ...keptFields },
 		);
 	}
 	const merge =
 		mergePreview !== null
-			? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview shows the attempt with conflict markers). "
+			? "Your changes and the newer ones overlap, so they could not be merged automatically " +
+				"(mergePreview shows the attempt with conflict markers). "
 			: "";
 	const command = `revision-guard:${action === "resolve" ? "write" : action}`;
 	const then =
 		next.kind === "retry-with-revision"
-			? `\`changes\` is every change from the revision you sent to the note now: apply your change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run ${command} again with revision=${next.revision}.`
-			: `${changes ? "`changes` is the start of the diff from the revision you sent, cut at the answer size limit (changesNext gives the rest); it is not all of the note, so it carries no revision. " : ""}Read it again (${commandLine("read", { path })}), re-apply your change, then run ${command} again with the revision it returns.`;
+			? `\`changes\` is every change from the revision you sent to the note now: apply your ` +
+				`change on top of the current content${action === "delete" ? " (or check it is still what you mean to delete)" : ""}, then run ${command} ` +
+				`again with revision=${next.revision}.`
+			: `${changes ? "`changes` is the start of the diff from the revision you sent, cut at the answer size limit (changesNext gives the rest); it is not all of the note, so it carries no revision. " : ""}Read it again (${commandLine("read", { path })}), ` +
+				`re-apply your change, then run ${command} again with the revision it returns.`;
 	const pages = report.changesNext
 		? {
 				changesTruncated: true,

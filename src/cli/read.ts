@@ -27,7 +27,8 @@ export const readCommand: CliCommand = {
 			return throwFailure(
 				"note-too-large",
 				`"${path}" is ${read.stat.size} bytes, over the ${cap / 1024 / 1024} MB answer limit, so its content was not sent.`,
-				"Change it in place with revision-guard:edit or revision-guard:patch (they need no full copy), or ask the person to raise the body size limit.",
+				"Change it in place with revision-guard:edit or revision-guard:patch (they need no " +
+					"full copy), or ask the person to raise the body size limit.",
 				{ path, changeTag: changeTagOf(read.revision), size: read.stat.size },
 			);
 		}

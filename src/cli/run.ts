@@ -19,7 +19,8 @@ export async function runCliCommand(
 		return answerText(
 			failure(
 				"not-ready",
-				"Revision Guard has not finished starting (or could not start; its settings say why), so nothing was read or written.",
+				"Revision Guard has not finished starting (or could not start; its settings say why), " +
+					"so nothing was read or written.",
 				"Wait a few seconds and run the same command again. Do not fall back to Obsidian's own unguarded commands.",
 			),
 		);

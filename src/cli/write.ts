@@ -12,11 +12,13 @@ import type { RefusalCode } from "../core/refusal-codes";
 export const writeCommand: CliCommand = {
 	action: "write",
 	description:
-		"Create a note, or replace one with the revision you read (a stale revision is refused and your text kept as a .bak).",
+		"Create a note, or replace one with the revision you read (a stale revision is refused " +
+		"and your text kept as a .bak).",
 	flags: {
 		...PATH_FLAG,
 		...REVISION_FLAG(
-			"The revision revision-guard:read returned; required to replace an existing note. Without it, the note is only created.",
+			"The revision revision-guard:read returned; required to replace an existing note. " +
+				"Without it, the note is only created.",
 		),
 		...CONTENT_FLAGS,
 		empty: { description: "Allow an empty text to empty the note." },
@@ -88,7 +90,8 @@ export const deleteCommand: CliCommand = {
 			throwFailure(
 				"precondition-required" satisfies RefusalCode,
 				`Deleting "${path}" needs the revision you read; nothing was deleted.`,
-				`Read it first (${commandLine("read", { path })}), check it is what you mean to delete, then run revision-guard:delete again with revision=<the revision it returned>.`,
+				`Read it first (${commandLine("read", { path })}), check it is what you mean to delete, ` +
+					`then run revision-guard:delete again with revision=<the revision it returned>.`,
 				{ argument: "revision", path },
 			);
 		}

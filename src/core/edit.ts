@@ -42,7 +42,9 @@ export function applyEdits(content: string, edits: readonly TextEdit[]): PatchRe
 			return {
 				ok: false,
 				reason: "target-not-found",
-				detail: `${which}'s old text was not found in the note${index > 0 ? " (after the edits before it)" : ""}. Read the note again and copy the text exactly, whitespace and line breaks included.`,
+				detail:
+					`${which}'s old text was not found in the note${index > 0 ? " (after the edits before it)" : ""}. ` +
+					`Read the note again and copy the text exactly, whitespace and line breaks included.`,
 			};
 		}
 		if (edit.replaceAll) {
@@ -52,7 +54,9 @@ export function applyEdits(content: string, edits: readonly TextEdit[]): PatchRe
 				return {
 					ok: false,
 					reason: "invalid-value",
-					detail: `${which} would make the note ${length} characters long, more than an edit may make it (${MAX_EDITED_LENGTH}); nothing was changed. Replace fewer occurrences, or with shorter text.`,
+					detail:
+						`${which} would make the note ${length} characters long, more than an edit may make it (${MAX_EDITED_LENGTH}); ` +
+						`nothing was changed. Replace fewer occurrences, or with shorter text.`,
 				};
 			}
 			text = text.split(edit.old).join(edit.new);
@@ -62,7 +66,9 @@ export function applyEdits(content: string, edits: readonly TextEdit[]): PatchRe
 			return {
 				ok: false,
 				reason: "ambiguous-target",
-				detail: `${which}'s old text occurs ${countOf(text, edit.old)} times. Include more of the surrounding text so it occurs once, or set replaceAll.`,
+				detail:
+					`${which}'s old text occurs ${countOf(text, edit.old)} times. Include more of the ` +
+					`surrounding text so it occurs once, or set replaceAll.`,
 			};
 		}
 		text = text.slice(0, first) + edit.new + text.slice(first + edit.old.length);

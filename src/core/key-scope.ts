@@ -151,7 +151,10 @@ export function globProblem(glob: string): string | null {
 			return "has an empty segment (a doubled or trailing /; write Projects/** for everything in a folder)";
 		if (segment === "." || segment === "..") return "has a . or .. segment";
 		if (segment !== "**" && segment.includes("**"))
-			return `has ** inside the segment "${segment}"; ** stands alone between slashes (Projects/**/notes.md), and * matches inside a name`;
+			return (
+				`has ** inside the segment "${segment}"; ** stands alone between slashes (Projects/**/notes.md), ` +
+				`and * matches inside a name`
+			);
 	}
 	return null;
 }

@@ -34,7 +34,8 @@ export function patchBlock(
 		if (occurrence > 1)
 			return fail(
 				"target-not-found",
-				`The note has no occurrence ${occurrence} of the block id ^${id}, so nothing was changed. Copy block keys from the note's document map.`,
+				`The note has no occurrence ${occurrence} of the block id ^${id}, so nothing was ` +
+					`changed. Copy block keys from the note's document map.`,
 			);
 		if (!instruction.createTargetIfMissing || operation === "delete" || rows !== undefined) {
 			const known = [...new Set(findBlocks(doc).map((found) => `^${found.id}`))].slice(0, 20);
@@ -42,7 +43,8 @@ export function patchBlock(
 				"target-not-found",
 				`The note has no block ^${id}, so nothing was changed.` +
 					(known.length > 0 ? ` Its block ids: ${known.join(" ")}.` : " It has no block ids.") +
-					" Send Create-Target-If-Missing: true (createTargetIfMissing in a JSON instruction) to add it at the end of the note.",
+					(" Send Create-Target-If-Missing: true (createTargetIfMissing in a JSON instruction) " +
+						"to add it at the end of the note."),
 			);
 		}
 		// A new paragraph at the end of the note, closed by the id.
@@ -66,7 +68,8 @@ export function patchBlock(
 		if (!table)
 			return fail(
 				"invalid-target",
-				`The block ^${id} is not a table, so rows cannot be added to it; send its new text as markdown instead. Nothing was changed.`,
+				`The block ^${id} is not a table, so rows cannot be added to it; send its new text ` +
+					`as markdown instead. Nothing was changed.`,
 			);
 		const lines = tableRows(rows, table.columns);
 		if (!Array.isArray(lines)) return lines;

@@ -43,7 +43,8 @@ export function editEntries(
 	if (typeof value !== "object" || value === null || Array.isArray(value) || Object.keys(value).length === 0) {
 		return failure(
 			"invalid-value",
-			'Whole frontmatter entries are a JSON object of keys and values, e.g. {"status": "done"} (in value); nothing was changed.',
+			'Whole frontmatter entries are a JSON object of keys and values, e.g. {"status": ' +
+				'"done"} (in value); nothing was changed.',
 		);
 	}
 	const entries = Object.entries(value as Record<string, unknown>);
@@ -53,7 +54,8 @@ export function editEntries(
 	if (clash)
 		return failure(
 			"key-collision",
-			`The frontmatter already has a key "${clash[0]}"; an entry is added only under a new key, so nothing was changed. Set an existing key with scope "content".`,
+			`The frontmatter already has a key "${clash[0]}"; an entry is added only under a ` +
+				`new key, so nothing was changed. Set an existing key with scope "content".`,
 		);
 	const pairs = entries.map(([name, entry]) => doc.createPair(name, entry));
 	if (operation === "replace") items.splice(index, 1, ...pairs);

@@ -24,19 +24,22 @@ export function patchFrontmatter(
 	if (unsafe !== null)
 		return failure(
 			"invalid-frontmatter",
-			`The note's frontmatter was not edited because ${unsafe}, which is not parsed safely; nothing was changed. Replace the whole note with PUT instead.`,
+			`The note's frontmatter was not edited because ${unsafe}, which is not parsed safely; ` +
+				`nothing was changed. Replace the whole note with PUT instead.`,
 		);
 	const doc = parseDocument(block?.yaml ?? "");
 	if (doc.errors.length > 0)
 		return failure(
 			"invalid-frontmatter",
-			"The note's frontmatter is not valid YAML, so it was not edited; nothing was changed. Fix it (or replace the whole note with PUT).",
+			"The note's frontmatter is not valid YAML, so it was not edited; nothing was changed. " +
+				"Fix it (or replace the whole note with PUT).",
 		);
 	// Empty (or comment-only) frontmatter has no contents yet; `set` below creates the map.
 	if (doc.contents !== null && !isMap(doc.contents))
 		return failure(
 			"invalid-frontmatter",
-			"The note's frontmatter is not a set of keys (it is a list or a single value), so no key can be patched; nothing was changed.",
+			"The note's frontmatter is not a set of keys (it is a list or a single value), so " +
+				"no key can be patched; nothing was changed.",
 		);
 
 	const existing: unknown = doc.get(key, true);
@@ -49,7 +52,8 @@ export function patchFrontmatter(
 	if (preexists)
 		return failure(
 			"content-preexists",
-			`The frontmatter key "${key}" already holds what you sent (Reject-If-Content-Preexists), so it was not added again; nothing was changed.`,
+			`The frontmatter key "${key}" already holds what you sent (Reject-If-Content-Preexists), ` +
+				`so it was not added again; nothing was changed.`,
 		);
 	if (scope === "marker" || scope === "markerAndContent") {
 		const edited = editEntries(doc, key, scope, operation, value);
@@ -65,7 +69,9 @@ export function patchFrontmatter(
 		if (operation !== "replace" && existing === undefined && !create) {
 			return failure(
 				"target-not-found",
-				`The frontmatter has no key "${key}", so there is nothing to ${operation} to; nothing was changed. Use Operation: replace to set it, or send Create-Target-If-Missing: true (createTargetIfMissing in a JSON instruction).`,
+				`The frontmatter has no key "${key}", so there is nothing to ${operation} to; nothing ` +
+					`was changed. Use Operation: replace to set it, or send Create-Target-If-Missing: ` +
+					`true (createTargetIfMissing in a JSON instruction).`,
 			);
 		}
 		// A plain value updates an existing scalar in place, keeping its quoting and comment.
@@ -79,7 +85,8 @@ export function patchFrontmatter(
 		if (typeof value !== "string")
 			return failure(
 				"invalid-value",
-				`"${key}" holds text, so only text can be ${operation}ed to it; send the value as text (or a JSON string), or use Operation: replace.`,
+				`"${key}" holds text, so only text can be ${operation}ed to it; send the value as ` +
+					`text (or a JSON string), or use Operation: replace.`,
 			);
 		existing.value = operation === "append" ? existing.value + value : value + existing.value;
 	} else if (isMap(existing) && typeof value === "object" && value !== null && !Array.isArray(value)) {
@@ -88,14 +95,16 @@ export function patchFrontmatter(
 		if (taken !== undefined)
 			return failure(
 				"key-collision",
-				`"${key}" already has a key "${taken}"; a merge adds only new keys, so nothing was changed. Set it with Operation: replace on the whole value.`,
+				`"${key}" already has a key "${taken}"; a merge adds only new keys, so nothing was ` +
+					`changed. Set it with Operation: replace on the whole value.`,
 			);
 		const pairs = Object.entries(value as Record<string, unknown>).map(([name, entry]) => doc.createPair(name, entry));
 		existing.items = operation === "append" ? [...existing.items, ...pairs] : [...pairs, ...existing.items];
 	} else {
 		return failure(
 			"invalid-value",
-			`"${key}" holds ${isMap(existing) ? "a map (which merges only a JSON object of new keys)" : "a number, a boolean or a date"}; append and prepend work on a list, a map or a text value. Use Operation: replace to set it.`,
+			`"${key}" holds ${isMap(existing) ? "a map (which merges only a JSON object of new keys)" : "a number, a boolean or a date"}; ` +
+				`append and prepend work on a list, a map or a text value. Use Operation: replace to set it.`,
 		);
 	}
 

@@ -73,7 +73,8 @@ function badPath(path: readonly string[], target: string, delimiter: string): Pa
 	if (path.length > 0 && path.every((part) => part !== "" && !/[\r\n]/.test(part))) return null;
 	return fail(
 		"invalid-target",
-		`The heading path "${target}" has an empty part or a line break; name each heading, outermost first, separated by "${delimiter}".`,
+		`The heading path "${target}" has an empty part or a line break; name each heading, ` +
+			`outermost first, separated by "${delimiter}".`,
 	);
 }
 
@@ -89,7 +90,8 @@ export function findSection(
 	const known = doc.headings.slice(0, 20).map((heading) => `${"#".repeat(heading.level)} ${heading.text}`);
 	return fail(
 		"target-not-found",
-		`The note has no heading at the path "${path.join(delimiter)}" (nested headings are named outermost first, separated by "${delimiter}"), so nothing was changed.` +
+		`The note has no heading at the path "${path.join(delimiter)}" (nested headings are ` +
+			`named outermost first, separated by "${delimiter}"), so nothing was changed.` +
 			(known.length > 0 ? ` Its headings: ${known.join(" | ")}.` : " It has no headings.") +
 			" Send Create-Target-If-Missing: true (createTargetIfMissing in a JSON instruction) to add it.",
 	);

@@ -41,7 +41,11 @@ export const INSTRUCTION_FIELDS = [
 const TARGET_TYPES: readonly PatchTargetType[] = ["heading", "block", "frontmatter"];
 const OPERATIONS: readonly PatchOperation[] = ["replace", "prepend", "append", "delete"];
 const SHAPE =
-	'A PATCH instruction is a JSON object: {"targetType": "heading" | "block" | "frontmatter", "target": ["Heading", "Subheading"] | "block-id" | "key", "operation": "replace" | "prepend" | "append" | "delete", "scope": "content" | "marker" | "markerAndContent" | "parent", "content": "markdown" or "value": <JSON> or "destination": {"parent": [...], "place": "last"}, "ifMatch": "<revision>"}. Nothing was written.';
+	'A PATCH instruction is a JSON object: {"targetType": "heading" | "block" | "frontmatter", ' +
+	'"target": ["Heading", "Subheading"] | "block-id" | "key", "operation": "replace" ' +
+	'| "prepend" | "append" | "delete", "scope": "content" | "marker" | "markerAndContent" ' +
+	'| "parent", "content": "markdown" or "value": <JSON> or "destination": {"parent": ' +
+	'[...], "place": "last"}, "ifMatch": "<revision>"}. Nothing was written.';
 
 export function parsePatchInstruction(text: string): InstructionResult {
 	const unsafe = jsonRefusal(text);
@@ -85,7 +89,8 @@ export function parsePatchInstruction(text: string): InstructionResult {
 		return fail(`"scope" must be "content" (the default), "marker", "markerAndContent" or "parent". ${SHAPE}`);
 	if (within !== undefined && (typeof within !== "number" || !Number.isSafeInteger(within)))
 		return fail(
-			'"within" must be a whole number: the index of a block in the section\'s own body (0 the first, -1 the last). Nothing was written.',
+			'"within" must be a whole number: the index of a block in the section\'s own body ' +
+				"(0 the first, -1 the last). Nothing was written.",
 		);
 	for (const [name, flag] of [
 		["createTargetIfMissing", createTargetIfMissing],
@@ -100,7 +105,8 @@ export function parsePatchInstruction(text: string): InstructionResult {
 		);
 	if ([content, value, destination].filter((carrier) => carrier !== undefined).length > 1)
 		return fail(
-			'Send exactly one of "content" (markdown text), "value" (a JSON value) and "destination" (a move), not several. Nothing was written.',
+			'Send exactly one of "content" (markdown text), "value" (a JSON value) and "destination" ' +
+				"(a move), not several. Nothing was written.",
 		);
 	if (content !== undefined && typeof content !== "string")
 		return fail('"content" must be a string of markdown; a JSON value goes in "value". Nothing was written.');
@@ -146,12 +152,18 @@ function carrier(
 ): { body: string; json: boolean } | string {
 	if (op === "delete" || move) {
 		if (content !== undefined || value !== undefined)
-			return `A ${move ? "move" : "delete"} carries no ${content !== undefined ? '"content"' : '"value"'}. Nothing was written.`;
+			return (
+				`A ${move ? "move" : "delete"} carries no ${content !== undefined ? '"content"' : '"value"'}. ` +
+				`Nothing was written.`
+			);
 		return { body: "", json: false };
 	}
 	if (scope === "marker") {
 		if (typeof content !== "string")
-			return `A marker ${op} takes the new ${type === "heading" ? "heading text" : type === "block" ? "block id" : "key"} as "content" (a string). Nothing was written.`;
+			return (
+				`A marker ${op} takes the new ${type === "heading" ? "heading text" : type === "block" ? "block id" : "key"} ` +
+				`as "content" (a string). Nothing was written.`
+			);
 		return { body: content, json: false };
 	}
 	if (type === "frontmatter") {
@@ -159,7 +171,10 @@ function carrier(
 			return 'Whole frontmatter entries go in "value" as a JSON object, e.g. {"status": "done"}. Nothing was written.';
 		// As in LRA 5.1, a frontmatter value is JSON and rides in "value"; "content" names a key only (scope marker).
 		if (value === undefined)
-			return `A frontmatter value goes in "value" as JSON (a text as ${JSON.stringify(typeof content === "string" ? content.slice(0, 40) : "text")}, a list as ["a", "b"]), not in "content". Nothing was written.`;
+			return (
+				`A frontmatter value goes in "value" as JSON (a text as ${JSON.stringify(typeof content === "string" ? content.slice(0, 40) : "text")}, ` +
+				`a list as ["a", "b"]), not in "content". Nothing was written.`
+			);
 		return { body: JSON.stringify(value), json: true };
 	}
 	if (value !== undefined) {
@@ -170,14 +185,18 @@ function carrier(
 		return { body: JSON.stringify(value), json: true };
 	}
 	if (content === undefined)
-		return `A ${op} needs "content" (markdown text)${type === "block" ? ' or, on a table, "value" (rows)' : ""}. Nothing was written.`;
+		return (
+			`A ${op} needs "content" (markdown text)${type === "block" ? ' or, on a table, "value" (rows)' : ""}. ` +
+			`Nothing was written.`
+		);
 	return { body: content as string, json: false };
 }
 
 /** A move's destination: {"parent": [...] | null, "place": "first" | "last" | {"before": [...]} | {"after": [...]}}. */
 export function parseDestination(raw: unknown): PatchDestination | string {
 	const usage =
-		'A "destination" is {"parent": ["Heading"] or null (the top level), "place": "first" | "last" | {"before": ["Heading", "Sibling"]} | {"after": [...]}}. Nothing was written.';
+		'A "destination" is {"parent": ["Heading"] or null (the top level), "place": "first" ' +
+		'| "last" | {"before": ["Heading", "Sibling"]} | {"after": [...]}}. Nothing was written.';
 	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return usage;
 	const { parent, place, ...rest } = raw as Record<string, unknown>;
 	if (Object.keys(rest).length > 0) return usage;
@@ -205,7 +224,10 @@ export function resolveTarget(type: PatchTargetType, target: unknown): { target:
 		if (!Array.isArray(path) || path.some((part) => typeof part !== "string"))
 			return `A heading "target" is a list of heading texts, outermost first, e.g. ["Plan", "Next steps"]. ${SHAPE}`;
 		if (path.length === 0)
-			return 'An empty heading "target" names the whole note, which is not a PATCH target here: PUT the note (with If-Match) or append with POST. Nothing was written.';
+			return (
+				'An empty heading "target" names the whole note, which is not a PATCH target here: ' +
+				"PUT the note (with If-Match) or append with POST. Nothing was written."
+			);
 		return { target: (path as string[]).join("::"), path: path as string[] };
 	}
 	if (typeof target !== "string" || target.trim() === "")

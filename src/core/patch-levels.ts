@@ -24,7 +24,9 @@ export function shiftHeadings(text: string, shift: number, warnings: PatchWarnin
 		if (wanted > 6 && ++overflows <= MAX_NAMED) {
 			warnings.push({
 				code: "heading-depth-overflow",
-				message: `The heading "${heading.text.slice(0, 100)}" would be level ${wanted}; markdown stops at 6, so it was written at level 6.`,
+				message:
+					`The heading "${heading.text.slice(0, 100)}" would be level ${wanted}; markdown stops ` +
+					`at 6, so it was written at level 6.`,
 			});
 		}
 		result += text.slice(from, at) + "#".repeat(Math.max(1, Math.min(6, wanted)));

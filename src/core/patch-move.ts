@@ -21,7 +21,8 @@ export function moveHeading(
 	if (parentPath.length >= path.length && path.every((text, index) => parentPath[index] === text)) {
 		return fail(
 			"invalid-instruction",
-			`A section cannot move under itself or one of its own subheadings ("${parentPath.join(delimiter)}"); nothing was changed.`,
+			`A section cannot move under itself or one of its own subheadings ("${parentPath.join(delimiter)}"); ` +
+				`nothing was changed.`,
 		);
 	}
 	if (parentPath.length > 0) {
@@ -95,7 +96,9 @@ function insertionPoint(
 	if (!full)
 		return fail(
 			"invalid-instruction",
-			`The destination's ${"before" in place ? "before" : "after"} heading "${sibling.join(delimiter)}" is not a child of the destination parent "${parentPath.join(delimiter)}"; name it by its full path or by its text. Nothing was changed.`,
+			`The destination's ${"before" in place ? "before" : "after"} heading "${sibling.join(delimiter)}" ` +
+				`is not a child of the destination parent "${parentPath.join(delimiter)}"; name it ` +
+				`by its full path or by its text. Nothing was changed.`,
 		);
 	const found = findSection(doc, full, delimiter);
 	if (!found.ok)

@@ -21,7 +21,8 @@ export function tableRows(value: unknown, columns: number): string[] | PatchResu
 		if (row.length !== columns)
 			return fail(
 				"invalid-value",
-				`A row has ${row.length} cell${row.length === 1 ? "" : "s"} but the table has ${columns} columns; nothing was changed.`,
+				`A row has ${row.length} cell${row.length === 1 ? "" : "s"} but the table has ${columns} ` +
+					`columns; nothing was changed.`,
 			);
 		const cells: string[] = [];
 		for (const cell of row) {
@@ -31,7 +32,8 @@ export function tableRows(value: unknown, columns: number): string[] | PatchResu
 			if (/[\r\n]/.test(text))
 				return fail(
 					"invalid-value",
-					"A table cell cannot hold a line break (a row is one line); send <br> for a break inside a cell. Nothing was changed.",
+					"A table cell cannot hold a line break (a row is one line); send <br> for a break " +
+						"inside a cell. Nothing was changed.",
 				);
 			cells.push(text.replace(/\\\|/g, "|").replace(/\|/g, "\\|").trim());
 		}

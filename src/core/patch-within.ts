@@ -26,7 +26,9 @@ export function patchWithin(
 	if (!block) {
 		return fail(
 			"target-not-found",
-			`within ${index} is out of range: the section "${instruction.target}" has ${blocks.length} block${blocks.length === 1 ? "" : "s"} in its own body (before its first subheading), so nothing was changed. Use 0 to ${Math.max(0, blocks.length - 1)}, or -1 for the last.`,
+			`within ${index} is out of range: the section "${instruction.target}" has ${blocks.length} block${blocks.length === 1 ? "" : "s"} ` +
+				`in its own body (before its first subheading), so nothing was changed. Use 0 to ${Math.max(0, blocks.length - 1)}, ` +
+				`or -1 for the last.`,
 		);
 	}
 	const preexists = contentPreexists(instruction, content.slice(block.start, block.end), body);

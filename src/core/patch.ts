@@ -93,7 +93,8 @@ export function applyPatch(content: string, instruction: PatchInstruction, body:
 		if (body.length > MAX_FRONTMATTER_BYTES)
 			return fail(
 				"invalid-value",
-				`The value is over ${MAX_FRONTMATTER_BYTES / 1024} KB, too large for a frontmatter key; nothing was changed. Put long text in the note's body instead.`,
+				`The value is over ${MAX_FRONTMATTER_BYTES / 1024} KB, too large for a frontmatter ` +
+					`key; nothing was changed. Put long text in the note's body instead.`,
 			);
 		if (instruction.json) {
 			const parsed = parseJson(body);
@@ -139,7 +140,8 @@ export function contentPreexists(instruction: PatchInstruction, span: string, te
 	if (needle === "" || !span.includes(needle)) return null;
 	return fail(
 		"content-preexists",
-		`The text to ${instruction.operation} is already in the target "${instruction.target}" (Reject-If-Content-Preexists), so it was not added again; nothing was changed.`,
+		`The text to ${instruction.operation} is already in the target "${instruction.target}" ` +
+			`(Reject-If-Content-Preexists), so it was not added again; nothing was changed.`,
 	);
 }
 

@@ -35,7 +35,9 @@ export function readTarget(
 		if (!section)
 			return {
 				kind: "missing",
-				detail: `The note has no heading at the path ${JSON.stringify(headingPath)} (outermost first, one URL segment each).`,
+				detail:
+					`The note has no heading at the path ${JSON.stringify(headingPath)} (outermost first, ` +
+					`one URL segment each).`,
 			};
 		// The label is the heading's own text, never the occurrence suffix its key may carry.
 		if (scope === "marker") return { kind: "text", text: parseOccurrence(headingPath[headingPath.length - 1]!).text };

@@ -30,7 +30,10 @@ export function readExpiredSentence(quoted: string, done: Done): string {
 
 /** A tokenless write would destroy most of the note. */
 export function contentLossSentence(quoted: string, from: number, to: number): string {
-	return `this write would shrink ${quoted} from ${from} to ${to} characters without a revision, which usually means a stale copy; nothing was written.`;
+	return (
+		`this write would shrink ${quoted} from ${from} to ${to} characters without a revision, ` +
+		`which usually means a stale copy; nothing was written.`
+	);
 }
 
 /** An empty body would replace a note that is not empty. `noun`: what the surface calls the text sent. */
@@ -40,12 +43,18 @@ export function emptyBodySentence(quoted: string, noun: "body" | "content" | "te
 
 /** The person is typing in the note where its text cannot be checked. */
 export function noteInUseSentence(quoted: string, done: Done): string {
-	return `${quoted} is being edited in Obsidian where its text cannot be checked (a canvas card or a popover), so nothing was ${done}, rather than risk the person's typing.`;
+	return (
+		`${quoted} is being edited in Obsidian where its text cannot be checked (a canvas ` +
+		`card or a popover), so nothing was ${done}, rather than risk the person's typing.`
+	);
 }
 
 /** Agents may read .bak notes but never change them. */
 export function backupReadOnlySentence(quoted: string, done: Done): string {
-	return `${quoted} is a backup of a refused write, so agents may read it but not change or delete it; nothing was ${done}.`;
+	return (
+		`${quoted} is a backup of a refused write, so agents may read it but not change or ` +
+		`delete it; nothing was ${done}.`
+	);
 }
 
 export function notFoundSentence(quoted: string, done: Done): string {
@@ -54,22 +63,34 @@ export function notFoundSentence(quoted: string, done: Done): string {
 
 /** A move or copy found a note (or something else) at its destination, and was not asked to replace it. */
 export function destinationTakenSentence(quoted: string, notANote: boolean, done: Done): string {
-	return `${quoted} already exists${notANote ? " and is not a note (a folder, say)" : ""}, so nothing was ${done}: what is at the destination is never replaced unless you ask.`;
+	return (
+		`${quoted} already exists${notANote ? " and is not a note (a folder, say)" : ""}, ` +
+		`so nothing was ${done}: what is at the destination is never replaced unless you ask.`
+	);
 }
 
 /** A move or copy of a .bak, or onto a path that is (or would look like) one. */
 export function backupRelocationSentence(quoted: string, side: "source" | "destination", done: Done): string {
-	return `${quoted} is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}: agents may read backups but not move, replace or create them, so nothing was ${done}.`;
+	return (
+		`${quoted} is a backup of a refused write${side === "destination" ? " (or would look like one)" : ""}: ` +
+		`agents may read backups but not move, replace or create them, so nothing was ${done}.`
+	);
 }
 
 /** What a refused move or copy kept: nothing, because it carried nothing of the caller's. */
 export function nothingLostSentence(done: "moved" | "copied"): string {
-	return `Nothing of yours was lost: ${done === "moved" ? "a move" : "a copy"} carries no text of yours, so nothing was kept.`;
+	return (
+		`Nothing of yours was lost: ${done === "moved" ? "a move" : "a copy"} carries no ` +
+		`text of yours, so nothing was kept.`
+	);
 }
 
 /** A refused move had already put the note at its destination, which it was asked to replace, in the trash. Led by a space. */
 export function destinationTrashedSentence(quotedDestination: string): string {
-	return ` ${quotedDestination}, which you asked to replace, had already been moved to the trash; it is in this key's activity as a delete, and Revert brings it back.`;
+	return (
+		` ${quotedDestination}, which you asked to replace, had already been moved to the ` +
+		`trash; it is in this key's activity as a delete, and Revert brings it back.`
+	);
 }
 
 /**
@@ -90,7 +111,8 @@ export function keptSentence(
 				: "";
 	const record =
 		kept.recordError !== null
-			? ` Its conflict record could not be saved (${kept.recordError}): it is held in memory only and may not outlive a restart of the host.`
+			? ` Its conflict record could not be saved (${kept.recordError}): it is held in memory ` +
+				`only and may not outlive a restart of the host.`
 			: "";
 	return body + record;
 }

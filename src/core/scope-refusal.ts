@@ -44,13 +44,23 @@ export function scopeRuleSentence(refusal: ScopeForbidden): string {
 		case "outside-read":
 			return `${key} may not see ${note}: no glob of its read list (${JSON.stringify(refusal.lists?.read ?? [])}) matches it.`;
 		case "read-only":
-			return `${key} may only read ${note}: ${matched}, and no glob of its write list (${JSON.stringify(refusal.lists?.write ?? [])}) or propose list does.`;
+			return (
+				`${key} may only read ${note}: ${matched}, and no glob of its write list (${JSON.stringify(refusal.lists?.write ?? [])}) ` +
+				`or propose list does.`
+			);
 		case "no-proposals":
 			return `${key} may only propose changes to ${note} (${matched}), and this host takes no proposals.`;
 		case "not-proposable":
-			return `${key} may only propose changes to ${note} (${matched}); a proposal carries new content for the person to accept, so deleting, moving, copying over or undoing the note is not one.`;
+			return (
+				`${key} may only propose changes to ${note} (${matched}); a proposal carries new ` +
+				`content for the person to accept, so deleting, moving, copying over or undoing the ` +
+				`note is not one.`
+			);
 		case "commands-need-whole-vault":
-			return `${key} may not run Obsidian commands: a command can change any note, and this key may not change every note (read ${JSON.stringify(refusal.lists?.read ?? [])}, write ${JSON.stringify(refusal.lists?.write ?? [])}, propose ${JSON.stringify(refusal.lists?.propose ?? [])}).`;
+			return (
+				`${key} may not run Obsidian commands: a command can change any note, and this key ` +
+				`may not change every note (read ${JSON.stringify(refusal.lists?.read ?? [])}, write ${JSON.stringify(refusal.lists?.write ?? [])}, propose ${JSON.stringify(refusal.lists?.propose ?? [])}).`
+			);
 		case "key-not-served":
 			return `${key} is not served: ${refusal.problem ?? "its settings are malformed"}`;
 	}
@@ -62,7 +72,10 @@ export function scopeNextStep(refusal: ScopeForbidden): string {
 		case "outside-read":
 		case "read-only":
 		case "commands-need-whole-vault":
-			return "Only the person can change what a key may do (in the plugin's settings, or the key's lists in the headless host's settings.json); ask them, or work on notes this key may change.";
+			return (
+				"Only the person can change what a key may do (in the plugin's settings, or the key's " +
+				"lists in the headless host's settings.json); ask them, or work on notes this key may change."
+			);
 		case "no-proposals":
 			return "Ask the person to change it, or to let this key write it.";
 		case "not-proposable":

@@ -95,10 +95,12 @@ async function dismiss(
 		const host =
 			locked.refused.holder?.kind === "command"
 				? ""
-				: " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its conflicts are listed at GET /conflicts.";
+				: " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its conflicts " +
+					"are listed at GET /conflicts.";
 		return fail(
 			err,
-			`${capitalized(holderWords(locked.refused))} holds ${folder}, and conflict records are written by one process at a time, so nothing was changed.${host}`,
+			`${capitalized(holderWords(locked.refused))} holds ${folder}, and conflict records ` +
+				`are written by one process at a time, so nothing was changed.${host}`,
 		);
 	}
 	const lock = locked.held;
@@ -111,7 +113,8 @@ async function dismiss(
 		if (damaged.length > 0)
 			return fail(
 				err,
-				`${damaged.join(" ")} Nothing was changed; start the host once (it keeps the damaged file aside), then dismiss again.`,
+				`${damaged.join(" ")} Nothing was changed; start the host once (it keeps the damaged ` +
+					`file aside), then dismiss again.`,
 			);
 		const log = ConflictLog.fromSnapshot(saved.snapshot);
 		log.replay(saved.changes);

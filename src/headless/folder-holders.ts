@@ -36,15 +36,24 @@ export function holderWords({ holder }: Refused): string {
 export function serveRefusal(folder: string, refused: Refused): string {
 	const lock = lockPath(folder);
 	if (refused.liveness === "unreadable") {
-		return `${lock} exists but cannot be read (another host may be writing it this instant), so nothing was served. Try again in a moment; if it stays, and no Revision Guard host serves ${folder}, delete that file.`;
+		return (
+			`${lock} exists but cannot be read (another host may be writing it this instant), ` +
+			`so nothing was served. Try again in a moment; if it stays, and no Revision Guard host serves ${folder}, ` +
+			`delete that file.`
+		);
 	}
 	if (refused.holder?.kind === "command")
 		return `${holderWords(refused)} is changing the records of ${folder}; nothing was served. Try again in a moment.`;
 	const stop =
 		refused.liveness === "elsewhere"
-			? `A process on another machine cannot be checked from here: if it no longer runs there, delete ${lock} and start again.`
-			: `Use that host (the key it printed is in ${join(folder, STATE_FOLDER, "settings.json")}), or stop it (Ctrl+C in its terminal, or kill ${refused.holder?.pid ?? "it"}) and start again.`;
-	return `${capitalized(holderWords(refused))} is already serving ${folder}, so this host did not start: two hosts on one folder overwrite each other's conflict records and history. ${stop}`;
+			? `A process on another machine cannot be checked from here: if it no longer runs there, delete ${lock} ` +
+				`and start again.`
+			: `Use that host (the key it printed is in ${join(folder, STATE_FOLDER, "settings.json")}), ` +
+				`or stop it (Ctrl+C in its terminal, or kill ${refused.holder?.pid ?? "it"}) and start again.`;
+	return (
+		`${capitalized(holderWords(refused))} is already serving ${folder}, so this host ` +
+		`did not start: two hosts on one folder overwrite each other's conflict records and history. ${stop}`
+	);
 }
 
 /**
@@ -87,7 +96,10 @@ To serve it anyway, start again with ${BESIDE_OBSIDIAN_FLAG}.`;
 export function takeoverNote(tookOver: HolderRecord | "unreadable", lock: string): string {
 	if (tookOver === "unreadable")
 		return `Took over ${lock}: it could not be read and had not changed for a while (left by a crash).`;
-	return `Took over ${lock} from ${tookOver.kind === "command" ? `the command "${tookOver.command ?? "?"}"` : "a host"} that is no longer running (${describeHolder(tookOver)}).`;
+	return (
+		`Took over ${lock} from ${tookOver.kind === "command" ? `the command "${tookOver.command ?? "?"}"` : "a host"} ` +
+		`that is no longer running (${describeHolder(tookOver)}).`
+	);
 }
 
 export function capitalized(text: string): string {

@@ -48,7 +48,8 @@ async function reload(
 	} catch (error) {
 		const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it is gone" : "it cannot be read as JSON";
 		hooks.warn(
-			`settings.json changed, but ${why}; the host keeps the keys it had. Fix the file (or restart the host to make a new key).`,
+			`settings.json changed, but ${why}; the host keeps the keys it had. Fix the file ` +
+				`(or restart the host to make a new key).`,
 		);
 		return;
 	}

@@ -64,7 +64,8 @@ export async function runKeys(args: KeysArgs, out: Write, err: Write): Promise<n
 		const keys = validKeys(stored);
 		if (keys.length === 0)
 			out(
-				`${found.folder} has no agent keys yet. The host makes one named "agent" when it starts; or add one: keys add NAME.\n`,
+				`${found.folder} has no agent keys yet. The host makes one named "agent" when it ` +
+					`starts; or add one: keys add NAME.\n`,
 			);
 		for (const key of keys) out(`${key.name}\tcreated ${key.created}\n`);
 		return 0;
@@ -77,7 +78,8 @@ export async function runKeys(args: KeysArgs, out: Write, err: Write): Promise<n
 	if ("refused" in locked)
 		return fail(
 			err,
-			`${capitalized(holderWords(locked.refused))} is changing ${settingsPath}; nothing was changed. Try again in a moment.`,
+			`${capitalized(holderWords(locked.refused))} is changing ${settingsPath}; nothing ` +
+				`was changed. Try again in a moment.`,
 		);
 	try {
 		const stored = await readSettings(storage, settingsPath);
@@ -88,12 +90,15 @@ export async function runKeys(args: KeysArgs, out: Write, err: Write): Promise<n
 			if (keys.some(named))
 				return fail(
 					err,
-					`There is already a key named "${args.name}"; nothing was changed. Pick another name, or revoke that key first: keys revoke ${args.name}.`,
+					`There is already a key named "${args.name}"; nothing was changed. Pick another name, ` +
+						`or revoke that key first: keys revoke ${args.name}.`,
 				);
 			const key = { name: args.name, key: generateKey(), created: new Date().toISOString() };
 			await save(storage, stored, [...keys, key]);
 			out(
-				`Added the key "${args.name}". Give it to the agent (it is printed only now; it is kept in ${settingsPath}, readable by you only):\n  ${key.key}\nA host serving this folder accepts it within a second; one started later reads it at start.\n`,
+				`Added the key "${args.name}". Give it to the agent (it is printed only now; it is kept in ${settingsPath}, ` +
+					`readable by you only):\n  ${key.key}\nA host serving this folder accepts it within ` +
+					`a second; one started later reads it at start.\n`,
 			);
 			return 0;
 		}
@@ -109,7 +114,8 @@ export async function runKeys(args: KeysArgs, out: Write, err: Write): Promise<n
 		out(`Revoked the key "${args.name}": a host serving this folder refuses it within a second.\n`);
 		if (validKeys({ keys: left }).length === 0)
 			out(
-				"No keys are left, so every agent is refused until you add one (keys add NAME); a host started with none makes a new one.\n",
+				"No keys are left, so every agent is refused until you add one (keys add NAME); a " +
+					"host started with none makes a new one.\n",
 			);
 		return 0;
 	} finally {
@@ -129,7 +135,10 @@ async function readSettings(storage: NodeStateStorage, path: string): Promise<St
 	} catch {
 		// Reported below, like a file that holds something other than an object.
 	}
-	return `${path} is not valid settings JSON, so nothing was changed: it may hold keys agents use. Fix it by hand, or move it aside and start the host to make a fresh one.`;
+	return (
+		`${path} is not valid settings JSON, so nothing was changed: it may hold keys agents ` +
+		`use. Fix it by hand, or move it aside and start the host to make a fresh one.`
+	);
 }
 
 /** Keys as the host reads them (withDefaults drops entries that are not keys). */

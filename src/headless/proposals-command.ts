@@ -51,7 +51,8 @@ export interface ProposalsArgs {
 type Write = (text: string) => void;
 
 const USAGE_LINE =
-	"proposals needs list, show ID, accept ID [--text FILE [--against REVISION]] [--note TEXT] or reject ID [--note TEXT].";
+	"proposals needs list, show ID, accept ID [--text FILE [--against REVISION]] [--note " +
+	"TEXT] or reject ID [--note TEXT].";
 
 export function parseProposalsArgs(argv: readonly string[]): ProposalsArgs | { command: "error"; message: string } {
 	const args = splitCommandArgs(argv, ["--vault", "--status", "--note", "--text", "--against"], ["--json"]);
@@ -164,7 +165,8 @@ async function show(
 	out(`${describe(record)}\n`);
 	if (record.status === "pending" && changedSince)
 		out(
-			`The note changed since the proposal was made: accepting it is a three-way merge (proposals accept ${record.id} prints it).\n`,
+			`The note changed since the proposal was made: accepting it is a three-way merge ` +
+				`(proposals accept ${record.id} prints it).\n`,
 		);
 	out(diff === "" ? "The proposal is the note as it is now.\n" : diff.endsWith("\n") ? diff : `${diff}\n`);
 	return 0;
@@ -185,10 +187,12 @@ async function decide(
 		const host =
 			locked.refused.holder?.kind === "command"
 				? ""
-				: " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its proposals are listed with: proposals list.";
+				: " Stop it first (Ctrl+C in its terminal), then run this again; meanwhile its proposals " +
+					"are listed with: proposals list.";
 		return fail(
 			err,
-			`${capitalized(holderWords(locked.refused))} holds ${folder}, and proposals are decided by one process at a time, so nothing was changed.${host}`,
+			`${capitalized(holderWords(locked.refused))} holds ${folder}, and proposals are decided ` +
+				`by one process at a time, so nothing was changed.${host}`,
 		);
 	}
 	const lock = locked.held;
@@ -198,7 +202,8 @@ async function decide(
 		if (settings === null)
 			return fail(
 				err,
-				`${join(STATE_FOLDER, SETTINGS_FILE)} cannot be read as JSON; nothing was changed. Start the host once (it keeps the damaged file aside), then run this again.`,
+				`${join(STATE_FOLDER, SETTINGS_FILE)} cannot be read as JSON; nothing was changed. ` +
+					`Start the host once (it keeps the damaged file aside), then run this again.`,
 			);
 		const opened = await openFolder(folder);
 		const guard = await openFolderGuard(opened, () => settings);
@@ -233,7 +238,8 @@ async function reject(
 	const outcome = await proposals.rejectAsPerson(record.id, args.note ?? undefined);
 	if (outcome.kind === "failed") return fail(err, outcome.message);
 	out(
-		`Rejected proposal ${record.id} from ${record.agent}: ${record.path} stays as it is; the proposed text stays in ${record.backupPath}.${outcome.record.note ? " Your note goes to the agent." : ""}\n`,
+		`Rejected proposal ${record.id} from ${record.agent}: ${record.path} stays as it ` +
+			`is; the proposed text stays in ${record.backupPath}.${outcome.record.note ? " Your note goes to the agent." : ""}\n`,
 	);
 	return 0;
 }
@@ -269,7 +275,10 @@ async function accept(
 			const settle = `proposals accept ${record.id} --text FILE${review.mineRevision === null ? "" : ` --against ${review.mineRevision}`}`;
 			return fail(
 				err,
-				`${record.path} changed since ${text === null ? "the proposal was made" : "the revision your text was settled against"}, so nothing was written. The three-way merge (your note now, the agent's proposal) is printed above: settle it, save it to a file and run: ${settle}. Or reject it: proposals reject ${record.id}.`,
+				`${record.path} changed since ${text === null ? "the proposal was made" : "the revision your text was settled against"}, ` +
+					`so nothing was written. The three-way merge (your note now, the agent's proposal) ` +
+					`is printed above: settle it, save it to a file and run: ${settle}. Or reject it: ` +
+					`proposals reject ${record.id}.`,
 			);
 		}
 	}

@@ -5,7 +5,8 @@ export function scopeRefusal(problem: ScopeProblem, settingsPath: string): strin
 	const example = problem.field === "propose" ? '"propose": ["Drafts/**"]' : `"${problem.field}": ["Projects/**"]`;
 	return (
 		`${settingsPath}: ${problem.message}\n` +
-		`The host did not start, so no key was served with limits other than the ones you wrote. Fix the "${problem.field}" field of the key "${problem.key}" ` +
+		(`The host did not start, so no key was served with limits other than the ones you ` +
+			`wrote. Fix the "${problem.field}" field of the key "${problem.key}" `) +
 		`(a list of globs, for example ${example}; leave the field out for its default), then start again.`
 	);
 }

@@ -71,7 +71,8 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 	const recovered = await recoverTempFiles(gateway.root, join(gateway.root, STATE_FOLDER, "recovered"));
 	if (recovered.length > 0) {
 		console.warn(
-			`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves are whole. The partial files were moved, not deleted:`,
+			`Found ${recovered.length} unfinished write(s) from an earlier crash; the notes themselves ` +
+				`are whole. The partial files were moved, not deleted:`,
 		);
 		for (const path of recovered) console.warn(`  ${path}`);
 	}
@@ -84,7 +85,8 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 	if ("refused" in settingsLock) {
 		await gateway.close();
 		fail(
-			`${lockPath(folder, SETTINGS_LOCK)} is held, so settings.json could not be read safely. Try again in a moment; if it stays, delete that file.`,
+			`${lockPath(folder, SETTINGS_LOCK)} is held, so settings.json could not be read safely. ` +
+				`Try again in a moment; if it stays, delete that file.`,
 		);
 		return false;
 	}
@@ -109,7 +111,8 @@ async function run(args: ServeArgs, folder: string, port: HeldPort, lock: HeldLo
 					);
 				else
 					say(
-						`[${record.time}] refused ${LOGGED[record.reason]} to ${record.path} from ${record.agent}; its content is ${kept}`,
+						`[${record.time}] refused ${LOGGED[record.reason]} to ${record.path} from ${record.agent}; ` +
+							`its content is ${kept}`,
 					);
 			});
 			announceProposals(guard, folder);
@@ -172,7 +175,9 @@ function announceProposals(guard: RevisionGuard, folder: string): void {
 		if (announced.has(record.id)) return;
 		announced.add(record.id);
 		say(
-			`[${record.time}] ${record.agent} proposed a change to ${record.path}; it waits for you (kept in ${record.backupPath}). See it with: npm start --silent -- proposals show ${record.id} --vault ${shellWord(folder)} (accept or reject it once this host is stopped)`,
+			`[${record.time}] ${record.agent} proposed a change to ${record.path}; it waits for you (kept in ${record.backupPath}). ` +
+				`See it with: npm start --silent -- proposals show ${record.id} --vault ${shellWord(folder)} ` +
+				`(accept or reject it once this host is stopped)`,
 		);
 	});
 }
@@ -201,7 +206,10 @@ async function folderProblem(folder: string, args: ServeArgs): Promise<boolean |
 	const stats = await stat(folder).catch(() => null);
 	if (stats === null) {
 		if (args.demo || args.create) return false;
-		return `The folder ${folder} does not exist, so nothing was served. Check the path, or add --create to start a new vault there.`;
+		return (
+			`The folder ${folder} does not exist, so nothing was served. Check the path, or add ` +
+			`--create to start a new vault there.`
+		);
 	}
 	return stats.isDirectory()
 		? true

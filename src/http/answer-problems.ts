@@ -29,7 +29,8 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 		case "note-not-utf8":
 			return problem(
 				"note-not-utf8",
-				`${refused.message} Nothing was read or written. Open it in an editor that can fix its encoding, or ask the person to.`,
+				`${refused.message} Nothing was read or written. Open it in an editor that can fix ` +
+					`its encoding, or ask the person to.`,
 				{ path: refused.path },
 			);
 		case "name-clash":

@@ -48,7 +48,8 @@ export class ApiListener {
 			this.error = null;
 			if (!isLoopback(host))
 				this.hooks.warn(
-					`Revision Guard: the agent API listens on ${host}, beyond this computer. Keys travel unencrypted; prefer 127.0.0.1.`,
+					`Revision Guard: the agent API listens on ${host}, beyond this computer. Keys travel ` +
+						`unencrypted; prefer 127.0.0.1.`,
 				);
 		});
 	}
@@ -98,7 +99,10 @@ async function describeListenError(
 	const other = await revisionGuardOn(port);
 	if (portInUse) return portInUse(port, other);
 	if (other !== null)
-		return `Port ${port} is already used by Revision Guard for the vault "${other}". Give this vault another port in settings.`;
+		return (
+			`Port ${port} is already used by Revision Guard for the vault "${other}". Give this ` +
+			`vault another port in settings.`
+		);
 	return `Port ${port} is in use by another program. Choose another port in settings.`;
 }
 

@@ -24,7 +24,8 @@ const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PAT
 const KEY_SOURCE = {
 	obsidian: "a key from Obsidian: Settings → Revision Guard → Agent keys",
 	folder:
-		"the key the headless host printed when it started (or a new one from `npm start --silent -- keys add NAME --vault DIR`)",
+		"the key the headless host printed when it started (or a new one from `npm start " +
+		"--silent -- keys add NAME --vault DIR`)",
 } as const;
 
 export const LOOPBACK = "127.0.0.1";
@@ -160,7 +161,8 @@ export class ApiServer {
 			socket,
 			problem(
 				"bad-request",
-				`The request is not valid HTTP/1.1 (${error.code ?? "parse error"}), so nothing was read or written. Check the request line, the headers and the body's length or chunked framing.`,
+				`The request is not valid HTTP/1.1 (${error.code ?? "parse error"}), so nothing was ` +
+					`read or written. Check the request line, the headers and the body's length or chunked framing.`,
 			),
 		);
 	}
@@ -178,7 +180,8 @@ export class ApiServer {
 			}
 			answer = problem(
 				"internal-error",
-				"The server hit an unexpected error while handling this request. Nothing was written by this request's failed step; retry, and report it if it repeats.",
+				"The server hit an unexpected error while handling this request. Nothing was written " +
+					"by this request's failed step; retry, and report it if it repeats.",
 			);
 		}
 		if (answer) send(response, request.method === "HEAD" ? { ...answer, omitBody: true } : answer, request);
@@ -192,7 +195,8 @@ export class ApiServer {
 		if (hostLines(request.rawHeaders) > 1) {
 			return problem(
 				"bad-request",
-				"The request has more than one Host header, so it was refused (RFC 9112 §3.2). Send exactly one: Host: 127.0.0.1:PORT.",
+				"The request has more than one Host header, so it was refused (RFC 9112 §3.2). Send " +
+					"exactly one: Host: 127.0.0.1:PORT.",
 				{},
 				{ Connection: "close" },
 			);
@@ -207,7 +211,8 @@ export class ApiServer {
 		if (!isAllowedOrigin(origin, settings.allowedOrigins, this.port)) {
 			return problem(
 				"forbidden-origin",
-				"This request came from a web page whose origin is not allowed, so it was refused. Call the API from a local program instead.",
+				"This request came from a web page whose origin is not allowed, so it was refused. " +
+					"Call the API from a local program instead.",
 			);
 		}
 		const cors = origin ? corsHeaders(origin) : {};

@@ -60,7 +60,10 @@ export function preflight(allow: string[] | null, cors: Record<string, string>):
 			...cors,
 			"Access-Control-Allow-Methods": allow.join(", "),
 			"Access-Control-Allow-Headers":
-				"Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Markdown-Patch-Version, Allow-Empty, Destination, Allow-Overwrite, Destination-If-Match, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+				"Authorization, Content-Type, If-Match, If-None-Match, Accept, Prefer, Operation, " +
+				"Target-Type, Target, Target-Delimiter, Create-Target-If-Missing, Markdown-Patch-Version, " +
+				"Allow-Empty, Destination, Allow-Overwrite, Destination-If-Match, Mcp-Session-Id, " +
+				"Mcp-Protocol-Version, Last-Event-ID",
 			"Access-Control-Max-Age": "600",
 		},
 	};

@@ -63,7 +63,8 @@ export class McpEndpoint {
 			return jsonRpcError(
 				405,
 				-32000,
-				`Method not allowed: MCP 2026-07-28 has no sessions and no GET stream, so ${method} means nothing here. Send each request as a POST; follow notes with subscriptions/listen.`,
+				`Method not allowed: MCP 2026-07-28 has no sessions and no GET stream, so ${method} ` +
+					`means nothing here. Send each request as a POST; follow notes with subscriptions/listen.`,
 				{ Allow: "POST" },
 			);
 		}
@@ -86,7 +87,8 @@ export class McpEndpoint {
 				return jsonRpcError(
 					405,
 					-32000,
-					"Method not allowed: without an Mcp-Session-Id there is no stream of server messages to GET. Send each request as a POST (with or without a session).",
+					"Method not allowed: without an Mcp-Session-Id there is no stream of server messages " +
+						"to GET. Send each request as a POST (with or without a session).",
 					{ Allow: "POST" },
 				);
 			if (method === "DELETE")
@@ -108,7 +110,8 @@ export class McpEndpoint {
 				return jsonRpcError(
 					404,
 					-32001,
-					"Session not found: it ended, expired, or was opened with another key. Start a new session with an initialize request.",
+					"Session not found: it ended, expired, or was opened with another key. Start a new " +
+						"session with an initialize request.",
 				);
 		}
 		session.agent = agent.name;

@@ -92,7 +92,8 @@ export class AgentActivityModal extends Modal {
 		const how = write.deleted
 			? "The note is created again with the text it had, unless a new note is there now."
 			: write.movedFrom !== null
-				? `The note is moved back to ${write.movedFrom} (unless a note is there now), and links the move rewrote are put back.`
+				? `The note is moved back to ${write.movedFrom} (unless a note is there now), and links ` +
+					`the move rewrote are put back.`
 				: write.replaced === null
 					? "The note is moved to the trash."
 					: write.current

@@ -128,7 +128,8 @@ export class NoteHistoryModal extends Modal {
 		const question = view.deleted
 			? `Bring ${this.path} back as it was before ${view.by} deleted it? A note created there since is never replaced.`
 			: view.movedFrom !== null
-				? `Move ${this.path} back to ${view.movedFrom}, and put back the links ${view.by}'s move rewrote? A note at ${view.movedFrom} is never replaced.`
+				? `Move ${this.path} back to ${view.movedFrom}, and put back the links ${view.by}'s ` +
+					`move rewrote? A note at ${view.movedFrom} is never replaced.`
 				: view.previous === null
 					? `Move ${this.path}, which ${view.by} created, to the trash? Only if it is unchanged since.`
 					: `Take ${view.by}'s write out of ${this.path}? Later changes are kept where they do not conflict.`;

@@ -90,7 +90,8 @@ export class MergeModal extends Modal {
 		this.stopWatching = this.deps.onVaultChange((change) => {
 			if (change.path === sides.record.path && !this.saving)
 				void this.refresh(
-					"The note changed while you were resolving. The merge was redone against the new version; your choices were kept where they still apply.",
+					"The note changed while you were resolving. The merge was redone against the new " +
+						"version; your choices were kept where they still apply.",
 				);
 		});
 	}
@@ -107,7 +108,8 @@ export class MergeModal extends Modal {
 			this.rebase(
 				outcome.sides.mine ?? "",
 				outcome.sides.mineRevision,
-				"The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.",
+				"The note changed before your save could land, so nothing was written. The merge " +
+					"was redone against the new version; check it and save again.",
 			);
 			return;
 		}

@@ -40,7 +40,9 @@ export class ProposalListModal extends Modal {
 		const pending = this.proposals.list("pending");
 		if (pending.length === 0) {
 			contentEl.createEl("p", {
-				text: "No proposals wait for you. Changes from keys that may only propose are listed here until you accept or reject them.",
+				text:
+					"No proposals wait for you. Changes from keys that may only propose are listed here " +
+					"until you accept or reject them.",
 			});
 			return;
 		}

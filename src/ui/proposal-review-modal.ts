@@ -84,7 +84,8 @@ export class ProposalReviewModal extends Modal {
 		this.stopWatching = this.deps.onVaultChange((change) => {
 			if (change.path === record.path && !this.deciding)
 				void this.refresh(
-					"The note changed while you were reviewing, so this is now a three-way merge against the new version; your choices were kept where they still apply.",
+					"The note changed while you were reviewing, so this is now a three-way merge against " +
+						"the new version; your choices were kept where they still apply.",
 				);
 		});
 	}
@@ -101,7 +102,8 @@ export class ProposalReviewModal extends Modal {
 		if (outcome.kind === "changed")
 			return this.rebase(
 				outcome.review,
-				"The note changed before your accept could land, so nothing was written. The merge was redone against the new version; check it and accept again.",
+				"The note changed before your accept could land, so nothing was written. The merge " +
+					"was redone against the new version; check it and accept again.",
 			);
 		new Notice(
 			outcome.record.status === "accepted"

@@ -27,7 +27,10 @@ export class RevertMergeModal extends Modal {
 		this.setTitle(`Revert ${this.sides.agent}'s write to ${this.sides.path}`);
 		this.contentEl.createEl("p", {
 			cls: "revision-guard-revert-intro",
-			text: `The note changed after ${this.sides.agent}'s write. Choose what to keep: "Your note" is the note now, the agent column is the text before the agent's write, and the base is what the agent left.`,
+			text:
+				`The note changed after ${this.sides.agent}'s write. Choose what to keep: "Your note" ` +
+				`is the note now, the agent column is the text before the agent's write, and the base ` +
+				`is what the agent left.`,
 		});
 		this.view = new MergeView(
 			this.contentEl,
@@ -64,14 +67,16 @@ export class RevertMergeModal extends Modal {
 		const now = await this.person.noteNow(this.sides.path);
 		if (now === null) {
 			new Notice(
-				`${this.sides.path} was deleted before your save could land, so nothing was written. Your merge is still open here; copy what you need.`,
+				`${this.sides.path} was deleted before your save could land, so nothing was written. ` +
+					`Your merge is still open here; copy what you need.`,
 			);
 			return;
 		}
 		this.mineRevision = now.revision;
 		this.view?.rebase(
 			now.content,
-			"The note changed before your save could land, so nothing was written. The merge was redone against the new version; check it and save again.",
+			"The note changed before your save could land, so nothing was written. The merge " +
+				"was redone against the new version; check it and save again.",
 		);
 	}
 }

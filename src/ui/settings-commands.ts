@@ -15,7 +15,10 @@ export function displayCommandSettings(containerEl: HTMLElement, host: SettingsH
 	const warning = new Setting(containerEl)
 		.setName("Before you allow a key")
 		.setDesc(
-			"A command can change or delete any note without a revision, so nothing checks it first. Your unsaved typing is saved before it runs, and every note it changes is listed under the key in the agent activity, where you can undo it when its earlier text is kept. Allow only agents you trust with your whole vault.",
+			"A command can change or delete any note without a revision, so nothing checks it " +
+				"first. Your unsaved typing is saved before it runs, and every note it changes is " +
+				"listed under the key in the agent activity, where you can undo it when its earlier " +
+				"text is kept. Allow only agents you trust with your whole vault.",
 		);
 	warning.setClass("revision-guard-warning");
 	for (const agentKey of settings.keys) {

@@ -20,7 +20,9 @@ export function displayHistorySettings(
 	new Setting(containerEl)
 		.setName("Agent writes kept undoable")
 		.setDesc(
-			"The text before and after this many of the latest agent writes (and the texts open conflicts need) is kept before anything else in the merge base storage, so undoing them keeps working. Older versions stay restorable while the storage has room.",
+			"The text before and after this many of the latest agent writes (and the texts open " +
+				"conflicts need) is kept before anything else in the merge base storage, so undoing " +
+				"them keeps working. Older versions stay restorable while the storage has room.",
 		)
 		.addText((text) =>
 			text.setValue(String(settings.undoAgentWrites)).onChange(async (value) => {
@@ -45,13 +47,15 @@ export function displayHistorySettings(
 		return void exclusion.setDesc(`"${folder}" is in Obsidian's excluded files.`);
 	exclusion
 		.setDesc(
-			`Adds "${folder}/" to Obsidian's excluded files, so search, the graph and the quick switcher skip .bak notes. Dataview and Tasks queries need their own filter for the folder.`,
+			`Adds "${folder}/" to Obsidian's excluded files, so search, the graph and the quick ` +
+				`switcher skip .bak notes. Dataview and Tasks queries need their own filter for the folder.`,
 		)
 		.addButton((button) =>
 			button.setButtonText("Add to excluded files").onClick(async () => {
 				if (
 					!(await confirm(
-						`Add "${folder}/" to Obsidian's excluded files (Settings → Files and links)? You can remove it there at any time.`,
+						`Add "${folder}/" to Obsidian's excluded files (Settings → Files and links)? You ` +
+							`can remove it there at any time.`,
 					))
 				)
 					return;

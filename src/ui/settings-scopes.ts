@@ -13,7 +13,9 @@ import type { SettingsHost } from "./settings-tab";
 const FIELDS: Record<ScopeField, { name: (key: string) => string; desc: string }> = {
 	read: {
 		name: (key) => `What ${key} can see`,
-		desc: "One glob per line: ** matches any folders, * any part of one name. Notes outside these do not exist for the key. Empty: it sees nothing.",
+		desc:
+			"One glob per line: ** matches any folders, * any part of one name. Notes outside " +
+			"these do not exist for the key. Empty: it sees nothing.",
 	},
 	write: {
 		name: (key) => `What ${key} can change`,

@@ -27,7 +27,8 @@ export function displayConflictSettings(containerEl: HTMLElement, host: Settings
 	new Setting(containerEl)
 		.setName("After resolving, the agent's .bak note")
 		.setDesc(
-			"Keep it, or move it to the trash once you resolve the conflict in the merge window or accept the proposal. A .bak you edited, and a rejected proposal's, are always kept.",
+			"Keep it, or move it to the trash once you resolve the conflict in the merge window " +
+				"or accept the proposal. A .bak you edited, and a rejected proposal's, are always kept.",
 		)
 		.addDropdown((dropdown) =>
 			dropdown
@@ -41,7 +42,8 @@ export function displayConflictSettings(containerEl: HTMLElement, host: Settings
 	new Setting(containerEl)
 		.setName("Let agents ask for an automatic merge")
 		.setDesc(
-			"An agent whose revision is stale may ask to merge instead of being refused. Only clean merges are written; anything that overlaps is still refused and kept.",
+			"An agent whose revision is stale may ask to merge instead of being refused. Only " +
+				"clean merges are written; anything that overlaps is still refused and kept.",
 		)
 		.addToggle((toggle) =>
 			toggle.setValue(settings.allowAutoMerge).onChange(async (value) => {
@@ -52,7 +54,9 @@ export function displayConflictSettings(containerEl: HTMLElement, host: Settings
 	new Setting(containerEl)
 		.setName("Merge what other programs drop")
 		.setDesc(
-			"When a program that saves files directly (an agent's file tool, a script, a sync tool) writes over edits saved before it, merge them back at once when the merge is clean. Either way the dropped text is kept as a .bak note and you are told.",
+			"When a program that saves files directly (an agent's file tool, a script, a sync " +
+				"tool) writes over edits saved before it, merge them back at once when the merge is " +
+				"clean. Either way the dropped text is kept as a .bak note and you are told.",
 		)
 		.addToggle((toggle) =>
 			toggle.setValue(settings.autoMergeOutsideSaves).onChange(async (value) => {
@@ -67,7 +71,9 @@ export function displayTokenlessSettings(containerEl: HTMLElement, host: Setting
 	new Setting(containerEl)
 		.setName("Protect clients that send no revision")
 		.setDesc(
-			"Many agent tools write without a revision. Hold each one to the version it last read: its write goes through only if nobody changed the note since. When off, such writes are refused until they send one.",
+			"Many agent tools write without a revision. Hold each one to the version it last " +
+				"read: its write goes through only if nobody changed the note since. When off, such " +
+				"writes are refused until they send one.",
 		)
 		.addToggle((toggle) =>
 			toggle.setValue(settings.protectTokenlessClients).onChange(async (value) => {
@@ -78,7 +84,8 @@ export function displayTokenlessSettings(containerEl: HTMLElement, host: Setting
 	new Setting(containerEl)
 		.setName("Remembered reads")
 		.setDesc(
-			"How many note reads are remembered for that; the oldest are forgotten first, and a forgotten read only means the client must read again.",
+			"How many note reads are remembered for that; the oldest are forgotten first, and " +
+				"a forgotten read only means the client must read again.",
 		)
 		.addText((text) =>
 			text.setValue(String(settings.readLedgerCap)).onChange(async (value) => {
@@ -111,7 +118,8 @@ export function displayNetworkSettings(containerEl: HTMLElement, host: SettingsH
 	const setting = new Setting(containerEl)
 		.setName("Listen address")
 		.setDesc(
-			"127.0.0.1 keeps the API on this computer. Another address exposes it to your network, where keys travel unencrypted. Apply with the port's button.",
+			"127.0.0.1 keeps the API on this computer. Another address exposes it to your network, " +
+				"where keys travel unencrypted. Apply with the port's button.",
 		)
 		.addText((text) =>
 			text

@@ -70,7 +70,8 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		new Setting(containerEl)
 			.setName("Require a revision token on updates")
 			.setDesc(
-				"Agents must send back the revision they read to change or delete a note. When off, a write without one that would erase most of a note is still refused.",
+				"Agents must send back the revision they read to change or delete a note. When off, " +
+					"a write without one that would erase most of a note is still refused.",
 			)
 			.addToggle((toggle) =>
 				toggle.setValue(settings.requireToken).onChange(async (value) => {
@@ -115,7 +116,8 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 		this.numberSetting(
 			containerEl,
 			"Largest diff in an answer (KB)",
-			"Diffs and merge previews sent to agents are cut at a line boundary past this size; the agent is told how to fetch the rest.",
+			"Diffs and merge previews sent to agents are cut at a line boundary past this size; " +
+				"the agent is told how to fetch the rest.",
 			"maxDiffKB",
 			1,
 		);
@@ -191,7 +193,8 @@ export class RevisionGuardSettingTab extends PluginSettingTab {
 			new Setting(containerEl)
 				.setName("Keys from your other devices")
 				.setDesc(
-					`${elsewhere.join(", ")}: Obsidian keeps each key's value on the device that made it, so these work only there. Agents on this device need a key listed above.`,
+					`${elsewhere.join(", ")}: Obsidian keeps each key's value on the device that made ` +
+						`it, so these work only there. Agents on this device need a key listed above.`,
 				);
 		}
 		new Setting(containerEl).addButton((button) =>

@@ -26,9 +26,15 @@ export function revertMessage(path: string, outcome: Exclude<RevertOutcome, { ki
 		case "unknown":
 			return `That agent write is no longer in the history of ${path}.`;
 		case "nothing-replaced":
-			return `Revert does not delete ${path}: the agent created it and it changed since (or what the write replaced is not recorded). Delete the note if you do not want it.`;
+			return (
+				`Revert does not delete ${path}: the agent created it and it changed since (or what ` +
+				`the write replaced is not recorded). Delete the note if you do not want it.`
+			);
 		case "exists":
-			return `A new ${path} was created after the agent deleted it, so nothing was written. Restore the deleted version from the note's history to replace it.`;
+			return (
+				`A new ${path} was created after the agent deleted it, so nothing was written. Restore ` +
+				`the deleted version from the note's history to replace it.`
+			);
 		case "not-retained":
 			return `The text needed to revert this write to ${path} is no longer kept.`;
 		case "missing":

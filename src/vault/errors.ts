@@ -39,15 +39,31 @@ function describePathError(path: string, reason: VaultPathError["reason"], exist
 		case "not-a-file":
 			return `"${path}" is not a regular file (a pipe or a device, say), so it is not served.`;
 		case "name-variant":
-			return `"${existing ?? path}" already exists, and its name differs from "${path}" only in how its characters are encoded (Unicode normalization), so a second note was not created beside it.`;
+			return (
+				`"${existing ?? path}" already exists, and its name differs from "${path}" only in ` +
+				`how its characters are encoded (Unicode normalization), so a second note was not ` +
+				`created beside it.`
+			);
 		case "case-variant":
-			return `A note or folder whose name differs from "${path}" only in upper and lower case exists, and this disk treats such names as the same, so "${path}" was not created over it.`;
+			return (
+				`A note or folder whose name differs from "${path}" only in upper and lower case ` +
+				`exists, and this disk treats such names as the same, so "${path}" was not created over it.`
+			);
 		case "not-indexed":
-			return `"${path}" is on disk, but Obsidian has not taken it in yet (another program just created it), so it was not created over.`;
+			return (
+				`"${path}" is on disk, but Obsidian has not taken it in yet (another program just ` +
+				`created it), so it was not created over.`
+			);
 		case "index-behind":
-			return `"${path}" was just changed, removed or renamed on disk by another program, and Obsidian has not taken that in yet, so it was not written.`;
+			return (
+				`"${path}" was just changed, removed or renamed on disk by another program, and Obsidian ` +
+				`has not taken that in yet, so it was not written.`
+			);
 		case "symbolic-link":
-			return `"${path}" is a symbolic link: it is read and written through, but not moved (moving the link could break it, and moving what it points to would take another name's note away).`;
+			return (
+				`"${path}" is a symbolic link: it is read and written through, but not moved (moving ` +
+				`the link could break it, and moving what it points to would take another name's note away).`
+			);
 	}
 }
 

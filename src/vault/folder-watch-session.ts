@@ -110,7 +110,8 @@ export class WatchSession implements WatchEvents {
 		if (this.troubled) return;
 		this.troubled = true;
 		this.options.onTrouble(
-			`${what}. Changes there, and in any other folder that cannot be watched, are found by listing it every ${this.options.pollMs / 1000} s until it can be watched again.`,
+			`${what}. Changes there, and in any other folder that cannot be watched, are found ` +
+				`by listing it every ${this.options.pollMs / 1000} s until it can be watched again.`,
 		);
 	}
 

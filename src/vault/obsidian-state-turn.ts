@@ -63,7 +63,8 @@ export class StateTurn {
 			if (earlier === 0) return turn;
 			if (performance.now() > giveUpAt) {
 				options.warn(
-					`Revision Guard: an earlier instance of the plugin did not finish saving its state within ${WAIT_LIMIT_MS / 1000} s; starting without it.`,
+					`Revision Guard: an earlier instance of the plugin did not finish saving its state within ${WAIT_LIMIT_MS / 1000} ` +
+						`s; starting without it.`,
 				);
 				return turn;
 			}

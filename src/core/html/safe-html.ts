@@ -20,22 +20,26 @@ const TEXT = 3;
 
 const KEPT = new Set(
 	(
-		"a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn div dl dt em figcaption figure footer h1 h2 h3 h4 h5 h6 " +
-		"header hr i img input ins kbd li mark ol p pre q rp rt ruby s samp section small span strong sub summary sup table tbody td tfoot th thead " +
+		"a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn " +
+		"div dl dt em figcaption figure footer h1 h2 h3 h4 h5 h6 " +
+		("header hr i img input ins kbd li mark ol p pre q rp rt ruby s samp section small " +
+			"span strong sub summary sup table tbody td tfoot th thead ") +
 		"time tr u ul var wbr"
 	).split(" "),
 );
 /** Left out with everything inside them: what they hold is code or another document, never the note's text. */
 const DROPPED = new Set(
-	"script style iframe frame frameset object embed applet template noscript svg math canvas audio video source track link meta base form button select textarea".split(
-		" ",
-	),
+	(
+		"script style iframe frame frameset object embed applet template noscript svg math " +
+		"canvas audio video source track link meta base form button select textarea"
+	).split(" "),
 );
 const VOID = new Set("br col hr img input wbr".split(" "));
 const ATTRIBUTES = new Set(
-	"class title alt colspan rowspan start reversed type checked disabled open dir lang width height datetime data-href data-callout data-task data-heading data-line".split(
-		" ",
-	),
+	(
+		"class title alt colspan rowspan start reversed type checked disabled open dir lang " +
+		"width height datetime data-href data-callout data-task data-heading data-line"
+	).split(" "),
 );
 const URL_ATTRIBUTES: Record<string, string> = { a: "href", img: "src" };
 const SAFE_URL = /^(?:https?:|mailto:|obsidian:|#|[^:]*$|[^:]*[/?#])/i;

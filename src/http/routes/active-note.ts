@@ -31,13 +31,15 @@ function onActiveNote(handler: Handler): Handler {
 		if (path === null) {
 			return problem(
 				"no-active-note",
-				"No note is open in an active editor (a headless host never has one), so nothing was read or written. Use /vault/{path} with the note's path.",
+				"No note is open in an active editor (a headless host never has one), so nothing " +
+					"was read or written. Use /vault/{path} with the note's path.",
 			);
 		}
 		if (!validateVaultPath(path, notes.pathPolicy(), "note").ok) {
 			return problem(
 				"no-active-note",
-				`The active file "${path}" is not a note this API serves, so nothing was read or written. Open a note, or use /vault/{path}.`,
+				`The active file "${path}" is not a note this API serves, so nothing was read or ` +
+					`written. Open a note, or use /vault/{path}.`,
 				{ path },
 			);
 		}

@@ -63,7 +63,8 @@ export function changesLink(path: string, since: string, to: string, offset: num
 function notRetained(path: string, revision: string): ApiResponse {
 	return problem(
 		"base-not-retained",
-		`Revision ${revision} of "${path}" is not retained (or never existed), so no diff can be made. GET the note to start from its current content.`,
+		`Revision ${revision} of "${path}" is not retained (or never existed), so no diff ` +
+			`can be made. GET the note to start from its current content.`,
 		{ path },
 	);
 }

@@ -13,7 +13,8 @@ import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
 
 const HEADLESS =
-	"This host serves a plain folder: there is no Obsidian here to run commands in or open notes in, so nothing was done. Read and write notes with /vault/{path}.";
+	"This host serves a plain folder: there is no Obsidian here to run commands in or " +
+	"open notes in, so nothing was done. Read and write notes with /vault/{path}.";
 
 /** `/commands/{id}/`, the slash may be left out: the raw id. */
 export function matchCommand(raw: string): string | null {
@@ -52,7 +53,10 @@ export async function runCommand(context: RequestContext): Promise<ApiResponse> 
 		case "not-allowed":
 			return problem(
 				"commands-not-allowed",
-				`The key "${run.key}" is not allowed to run Obsidian commands, so "${id}" was not run: a command changes notes with no revision at all. The person can allow this key in Obsidian (Settings → Revision Guard → Obsidian commands); meanwhile, change notes through /vault/{path}.`,
+				`The key "${run.key}" is not allowed to run Obsidian commands, so "${id}" was not ` +
+					`run: a command changes notes with no revision at all. The person can allow this key ` +
+					`in Obsidian (Settings → Revision Guard → Obsidian commands); meanwhile, change notes ` +
+					`through /vault/{path}.`,
 				{ id },
 			);
 		case "unknown":
@@ -64,7 +68,9 @@ export async function runCommand(context: RequestContext): Promise<ApiResponse> 
 		case "not-run":
 			return problem(
 				"command-not-run",
-				`Obsidian did not run "${id}": it cannot run now (many commands need a note open in the active editor). Nothing was changed. Open the note first (POST /open/{path}), then run it again.`,
+				`Obsidian did not run "${id}": it cannot run now (many commands need a note open ` +
+					`in the active editor). Nothing was changed. Open the note first (POST /open/{path}), ` +
+					`then run it again.`,
 				{ id },
 			);
 		case "ran":
@@ -88,7 +94,8 @@ export async function openNote(context: RequestContext): Promise<ApiResponse> {
 	if (opened === "missing")
 		return problem(
 			"note-not-found",
-			`There is no note at "${path}", so nothing was opened (opening never creates a note). Create it with PUT /vault/{path} first.`,
+			`There is no note at "${path}", so nothing was opened (opening never creates a note). ` +
+				`Create it with PUT /vault/{path} first.`,
 			{ path },
 		);
 	return json(200, { path, opened: true });

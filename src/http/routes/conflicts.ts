@@ -59,7 +59,9 @@ export async function conflictMerge(context: RequestContext): Promise<ApiRespons
 		...mergeRulesOf(result),
 		detail: result.clean
 			? "The automatic merge is clean. To apply it, PUT `text` to the note with If-Match set to currentRevision."
-			: `The automatic merge has ${result.conflicts} conflict(s), shown with <<<<<<< mine / ======= / >>>>>>> agent markers. Resolve them, then PUT the result to the note with If-Match set to currentRevision; that resolves this conflict.`,
+			: `The automatic merge has ${result.conflicts} conflict(s), shown with <<<<<<< mine ` +
+				`/ ======= / >>>>>>> agent markers. Resolve them, then PUT the result to the note ` +
+				`with If-Match set to currentRevision; that resolves this conflict.`,
 	};
 	return json(200, body, sides.mineRevision ? { ETag: etagOf(sides.mineRevision) } : {});
 }

@@ -106,7 +106,8 @@ export async function revertAgentWrite(context: RequestContext): Promise<ApiResp
 			: `GET /vault/${path}, make the change by hand, and PUT it with If-Match set to its ETag`;
 		return problem(
 			"revert-needs-merge",
-			`The note changed after ${sides.agent}'s write, and taking that write out conflicts with the later changes (${sides.result.conflicts} conflict(s)). Nothing was written. Merge it in ${context.notes.hostName === "obsidian" ? "Obsidian" : "the note yourself"}, or ${writeIt}.`,
+			`The note changed after ${sides.agent}'s write, and taking that write out conflicts ` +
+				`with the later changes (${sides.result.conflicts} conflict(s)). Nothing was written. Merge it in ${context.notes.hostName === "obsidian" ? "Obsidian" : "the note yourself"}, or ${writeIt}.`,
 			{
 				path,
 				...revisionField("currentRevision", sides.mineRevision, shown ? "whole" : "none"),
@@ -161,8 +162,11 @@ function answerUndo(
 			return problem(
 				"history-stale",
 				outcome.currentRevision === null
-					? `"${path}" no longer exists, so it is not the revision in If-Match. Nothing was written. To put a revision back anyway, retry with If-None-Match: * instead of If-Match.`
-					: `"${path}" changed since the revision in If-Match (or If-Match did not name a revision you read). Nothing was written. GET /vault/${path} to see what it holds now, then retry with If-Match set to its ETag.`,
+					? `"${path}" no longer exists, so it is not the revision in If-Match. Nothing was written. ` +
+							`To put a revision back anyway, retry with If-None-Match: * instead of If-Match.`
+					: `"${path}" changed since the revision in If-Match (or If-Match did not name a revision ` +
+							`you read). Nothing was written. GET /vault/${path} to see what it holds now, then ` +
+							`retry with If-Match set to its ETag.`,
 				{
 					path,
 					...(outcome.currentRevision === null
@@ -173,19 +177,24 @@ function answerUndo(
 		case "missing":
 			return problem(
 				"note-not-found",
-				`"${path}" no longer exists. Restore a revision with POST ${historyLink(path)}/restore?revision=… and If-None-Match: *.`,
+				`"${path}" no longer exists. Restore a revision with POST ${historyLink(path)}/restore?revision=… ` +
+					`and If-None-Match: *.`,
 				{ path },
 			);
 		case "nothing-replaced":
 			return problem(
 				"nothing-to-revert",
-				`That agent write created "${path}" and the note changed since (or what the write replaced was never recorded), so Revert does not delete it. Nothing was written. DELETE /vault/${path} with If-Match if you do not want it.`,
+				`That agent write created "${path}" and the note changed since (or what the write ` +
+					`replaced was never recorded), so Revert does not delete it. Nothing was written. DELETE /vault/${path} ` +
+					`with If-Match if you do not want it.`,
 				{ path },
 			);
 		case "exists":
 			return problem(
 				"revert-note-exists",
-				`An agent deleted "${path}", and a note was created there since. Nothing was written. Compare them with GET ${historyLink(path)}; to put the deleted text back anyway, GET /vault/${path} and POST ${historyLink(path)}/restore?revision=${changeTagOf(outcome.deleted)} with If-Match set to its ETag.`,
+				`An agent deleted "${path}", and a note was created there since. Nothing was written. ` +
+					`Compare them with GET ${historyLink(path)}; to put the deleted text back anyway, GET /vault/${path} and POST ${historyLink(path)}/restore?revision=${changeTagOf(outcome.deleted)} ` +
+					`with If-Match set to its ETag.`,
 				{ path, changeTag: changeTagOf(outcome.currentRevision), deletedRevision: changeTagOf(outcome.deleted) },
 			);
 		default:
@@ -196,7 +205,9 @@ function answerUndo(
 function precondition(path: string): never {
 	return refuse(
 		"precondition-required",
-		`Send If-Match with the note's current revision (the ETag of GET /vault/${path}), or If-None-Match: * to undo a delete, so an undo never overwrites a newer note blindly. Nothing was written.`,
+		`Send If-Match with the note's current revision (the ETag of GET /vault/${path}), ` +
+			`or If-None-Match: * to undo a delete, so an undo never overwrites a newer note blindly. ` +
+			`Nothing was written.`,
 	);
 }
 

@@ -42,14 +42,17 @@ export async function htmlAnswer(
 		case "unavailable":
 			return problem(
 				"not-renderable",
-				"This host has no markdown renderer, so the note cannot be sent as HTML. GET it without Accept: text/html for its markdown.",
+				"This host has no markdown renderer, so the note cannot be sent as HTML. GET it without " +
+					"Accept: text/html for its markdown.",
 				{ path },
 				headers,
 			);
 		case "links-hidden":
 			return problem(
 				"not-renderable",
-				"The note links to or embeds a note this key may not see, and the HTML would show where that link leads (an embed, what it holds), so it is not rendered. GET it without Accept: text/html for its markdown.",
+				"The note links to or embeds a note this key may not see, and the HTML would show " +
+					"where that link leads (an embed, what it holds), so it is not rendered. GET it without " +
+					"Accept: text/html for its markdown.",
 				{ path },
 				headers,
 			);
@@ -57,7 +60,8 @@ export async function htmlAnswer(
 			return problem(
 				"not-renderable",
 				rendered.limit === "markdown"
-					? "The note is too long to render as HTML here (over 1 MB of text). GET it without Accept: text/html for its markdown."
+					? "The note is too long to render as HTML here (over 1 MB of text). GET it without " +
+							"Accept: text/html for its markdown."
 					: "The note's HTML would be over 4 MB, too long to send. GET it without Accept: text/html for its markdown.",
 				{ path },
 				headers,

@@ -17,7 +17,9 @@ export function resolveWritePath(context: RequestContext): string {
 	if (context.rest === "" || context.rest.endsWith("/")) {
 		refuse(
 			"folder-not-a-note",
-			`${context.method} acts on a note, and "/vault/${context.rest.slice(0, 200)}" names a folder, so nothing was written. Name the note's path without a trailing slash (GET the folder to list its notes).`,
+			`${context.method} acts on a note, and "/vault/${context.rest.slice(0, 200)}" names ` +
+				`a folder, so nothing was written. Name the note's path without a trailing slash (GET ` +
+				`the folder to list its notes).`,
 			{},
 			{ Allow: "GET, HEAD" },
 		);

@@ -63,7 +63,8 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 	if (headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined) {
 		refuse(
 			"conflicting-target",
-			"The URL names a part of the note and so do Target-Type/Target headers; send one of them. Nothing was read or written.",
+			"The URL names a part of the note and so do Target-Type/Target headers; send one " +
+				"of them. Nothing was read or written.",
 		);
 	}
 	patchVersion(context);
@@ -72,7 +73,9 @@ function targetOf(context: RequestContext): { path: string; target: RawTarget } 
 	if (context.method === "PATCH" && isInstructionBody(context)) {
 		refuse(
 			"conflicting-target",
-			"The URL names a part of the note and the body is a whole PATCH instruction (application/vnd.olrapi.patch-instruction+json); send the instruction to /vault/{note} without a URL target, or the raw payload here. Nothing was written.",
+			"The URL names a part of the note and the body is a whole PATCH instruction (application/vnd.olrapi.patch-instruction+json); " +
+				"send the instruction to /vault/{note} without a URL target, or the raw payload here. " +
+				"Nothing was written.",
 		);
 	}
 	const decoded: string[] = [];
@@ -135,7 +138,8 @@ export async function readNotePart(context: RequestContext, path: string, target
 		case "invalid-frontmatter":
 			return problem(
 				"invalid-frontmatter",
-				`${part.detail} Nothing was read. The rest of the note can still be read (GET it), and its frontmatter fixed with a PUT of the whole note.`,
+				`${part.detail} Nothing was read. The rest of the note can still be read (GET it), ` +
+					`and its frontmatter fixed with a PUT of the whole note.`,
 				{ path },
 				headers,
 			);
@@ -143,7 +147,8 @@ export async function readNotePart(context: RequestContext, path: string, target
 			if (wantsHtml(context))
 				return problem(
 					"bad-request",
-					"A frontmatter value is data, not markdown, so it cannot be sent as HTML. GET it without Accept: text/html for its JSON.",
+					"A frontmatter value is data, not markdown, so it cannot be sent as HTML. GET it " +
+						"without Accept: text/html for its JSON.",
 					{ path },
 					headers,
 				);
@@ -169,7 +174,9 @@ function writePart(operation?: "replace" | "append"): Handler {
 			if (patchVersion(context).version === 1)
 				refuse(
 					"invalid-patch-version",
-					"A part of a note named in the URL is patched the Markdown-Patch-Version 2 way, so nothing was written. Leave out Markdown-Patch-Version: 1, or name the part with Target-Type/Target headers instead.",
+					"A part of a note named in the URL is patched the Markdown-Patch-Version 2 way, so " +
+						"nothing was written. Leave out Markdown-Patch-Version: 1, or name the part with Target-Type/Target " +
+						"headers instead.",
 				);
 		}
 		return asVersioned(context, () => rawPatch(context, path, target, operation));

@@ -29,7 +29,8 @@ export function commandPaths({ problemResponse, pathParam, common }: Shared): Re
 		"/commands/": {
 			get: {
 				summary:
-					"Obsidian's commands, as the Local REST API lists them, and whether this key may run them (`allowed`: the person allows keys one by one).",
+					"Obsidian's commands, as the Local REST API lists them, and whether this key may " +
+					"run them (`allowed`: the person allows keys one by one).",
 				responses: {
 					"200": {
 						description: "The commands.",
@@ -56,7 +57,10 @@ export function commandPaths({ problemResponse, pathParam, common }: Shared): Re
 		"/commands/{commandId}/": {
 			post: {
 				summary:
-					"Run an Obsidian command (only with a key the person allowed: a command changes notes with no revision). The person's unsaved typing is saved first, as theirs; every note the command changes while it runs is credited to this key in history and activity, and can be undone when its text before is known.",
+					"Run an Obsidian command (only with a key the person allowed: a command changes notes " +
+					"with no revision). The person's unsaved typing is saved first, as theirs; every note " +
+					"the command changes while it runs is credited to this key in history and activity, " +
+					"and can be undone when its text before is known.",
 				parameters: [
 					{
 						name: "commandId",
@@ -76,7 +80,8 @@ export function commandPaths({ problemResponse, pathParam, common }: Shared): Re
 				responses: {
 					"200": {
 						description:
-							"Ran (Prefer: return=representation): the notes it changed (at most 500 listed; `unlisted` counts the rest, credited all the same).",
+							"Ran (Prefer: return=representation): the notes it changed (at most 500 listed; `unlisted` " +
+							"counts the rest, credited all the same).",
 						content: {
 							"application/json": {
 								schema: {
@@ -92,7 +97,9 @@ export function commandPaths({ problemResponse, pathParam, common }: Shared): Re
 					},
 					"204": { description: "Ran (the Local REST API's answer)." },
 					"403": problemResponse(
-						"commands-not-allowed: this key may not run commands; scope-forbidden (40300): this key may not change every note (its scope lists), and a command could change any (or a request from a web page).",
+						"commands-not-allowed: this key may not run commands; scope-forbidden (40300): this " +
+							"key may not change every note (its scope lists), and a command could change any (or " +
+							"a request from a web page).",
 					),
 					"404": problemResponse("command-not-found."),
 					"409": problemResponse(

@@ -21,7 +21,8 @@ const ifMatchRequired = {
 	in: "header",
 	required: true,
 	description:
-		"The note's revision now (the ETag of GET /vault/{path}), as you saw it: an undo never overwrites a newer note blindly. Stale: 412 history-stale, nothing written.",
+		"The note's revision now (the ETag of GET /vault/{path}), as you saw it: an undo " +
+		"never overwrites a newer note blindly. Stale: 412 history-stale, nothing written.",
 	schema: { type: "string" },
 };
 const revisionView = {
@@ -30,7 +31,8 @@ const revisionView = {
 		revision: {
 			type: "string",
 			description:
-				"History shows no content, so this is the revision's change tag; with ?revision=, whose text the answer shows, the revision itself.",
+				"History shows no content, so this is the revision's change tag; with ?revision=, " +
+				"whose text the answer shows, the revision itself.",
 		},
 		time: { type: "string", format: "date-time" },
 		by: { type: "string", description: '"you", an agent key\'s name, or "another program".' },
@@ -67,7 +69,9 @@ export function historyPaths({
 	const undoResponses = {
 		"204": {
 			description:
-				"Written through the guarded writer (credited to your key; the person's undo in Obsidian is credited to them). The ETag is the change tag of the note's new revision (you were not shown its text: GET the note to write again), itself undoable.",
+				"Written through the guarded writer (credited to your key; the person's undo in Obsidian " +
+				"is credited to them). The ETag is the change tag of the note's new revision (you " +
+				"were not shown its text: GET the note to write again), itself undoable.",
 			headers: etagHeader,
 		},
 		"404": problemResponse(
@@ -77,7 +81,8 @@ export function historyPaths({
 		...common,
 		...refusals,
 		"412": problemResponse(
-			"history-stale: the note is not the revision in If-Match; nothing was written. (A write raced in between: stale-revision, with a .bak.)",
+			"history-stale: the note is not the revision in If-Match; nothing was written. (A " +
+				"write raced in between: stale-revision, with a .bak.)",
 		),
 		"428": problemResponse("If-Match is required."),
 	};
@@ -85,7 +90,9 @@ export function historyPaths({
 		"/history/{path}": {
 			get: {
 				summary:
-					"A note's revisions, newest first: who (an agent key, you, another program), when, size, and whether the text is still kept. With ?revision=: that revision's text (null when no longer kept) and a page of the diff from the revision before it.",
+					"A note's revisions, newest first: who (an agent key, you, another program), when, " +
+					"size, and whether the text is still kept. With ?revision=: that revision's text (null " +
+					"when no longer kept) and a page of the diff from the revision before it.",
 				parameters: [
 					pathParam,
 					revisionQuery("Show this revision (its text and the diff to it).", false),
@@ -108,7 +115,8 @@ export function historyPaths({
 				responses: {
 					"200": {
 						description:
-							"A page of revisions ({path, currentRevision, total, offset, revisions, next}), or one revision ({...revision, content, diff, nextOffset}).",
+							"A page of revisions ({path, currentRevision, total, offset, revisions, next}), or " +
+							"one revision ({...revision, content, diff, nextOffset}).",
 						headers: etagHeader,
 						content: {
 							"application/json": {
@@ -147,7 +155,8 @@ export function historyPaths({
 		"/history/{path}/restore": {
 			post: {
 				summary:
-					"Writes an earlier revision back, guarded like any write. For a note that is gone, send If-None-Match: * instead of If-Match.",
+					"Writes an earlier revision back, guarded like any write. For a note that is gone, " +
+					"send If-None-Match: * instead of If-Match.",
 				parameters: [
 					pathParam,
 					revisionQuery("The revision to restore (from GET /history/{path}).", true),
@@ -164,11 +173,21 @@ export function historyPaths({
 		"/history/{path}/revert": {
 			post: {
 				summary:
-					"Undoes an agent's write or delete. Unchanged since: what it replaced is written back. Changed since: a three-way revert (base = the agent's result, mine = the note now, theirs = what it replaced); clean: written; not clean: 409 revert-needs-merge with mergePreview, nothing written. A delete: the note is created again with the text it removed (If-None-Match: *; 201). A write that created the note: the note is moved to the trash if it is still exactly what the agent wrote (204). A move (called on the note where the move left it): the note is moved back, guarded (never over a note at its old path), the notes whose links the move rewrote get their text from before back while they still hold what the rewrite left, and a note the move replaced is created again (200, with `links` and `replacedNote`).",
+					"Undoes an agent's write or delete. Unchanged since: what it replaced is written " +
+					"back. Changed since: a three-way revert (base = the agent's result, mine = the note " +
+					"now, theirs = what it replaced); clean: written; not clean: 409 revert-needs-merge " +
+					"with mergePreview, nothing written. A delete: the note is created again with the " +
+					"text it removed (If-None-Match: *; 201). A write that created the note: the note " +
+					"is moved to the trash if it is still exactly what the agent wrote (204). A move (called " +
+					"on the note where the move left it): the note is moved back, guarded (never over " +
+					"a note at its old path), the notes whose links the move rewrote get their text from " +
+					"before back while they still hold what the rewrite left, and a note the move replaced " +
+					"is created again (200, with `links` and `replacedNote`).",
 				parameters: [
 					pathParam,
 					revisionQuery(
-						"The revision the agent's write produced, or the one its delete removed (GET /activity); default: the note's latest agent write or delete.",
+						"The revision the agent's write produced, or the one its delete removed (GET /activity); " +
+							"default: the note's latest agent write or delete.",
 						false,
 					),
 					{
@@ -188,7 +207,9 @@ export function historyPaths({
 					...undoResponses,
 					"200": {
 						description:
-							"An agent's move was undone: {path (where the note is again), movedFrom, changeTag, links: [{path, result: restored | already | changed | not-retained | missing}], replacedNote: restored | not-retained | exists | null, detail}; Content-Location names the note's path.",
+							"An agent's move was undone: {path (where the note is again), movedFrom, changeTag, " +
+							"links: [{path, result: restored | already | changed | not-retained | missing}], replacedNote: " +
+							"restored | not-retained | exists | null, detail}; Content-Location names the note's path.",
 						headers: etagHeader,
 					},
 					"201": {
@@ -196,7 +217,11 @@ export function historyPaths({
 						headers: etagHeader,
 					},
 					"409": problemResponse(
-						"revert-needs-merge (with mergePreview and currentRevision); nothing-to-revert: the agent created the note and it changed since; revert-note-exists: the agent deleted the note and one was created at its path since (currentRevision, deletedRevision), nothing written; destination-exists: the agent moved the note and its old path is taken now, nothing moved back.",
+						"revert-needs-merge (with mergePreview and currentRevision); nothing-to-revert: the " +
+							"agent created the note and it changed since; revert-note-exists: the agent deleted " +
+							"the note and one was created at its path since (currentRevision, deletedRevision), " +
+							"nothing written; destination-exists: the agent moved the note and its old path is " +
+							"taken now, nothing moved back.",
 					),
 					"428": problemResponse("If-Match (or If-None-Match: * to undo a delete) is required."),
 				},
@@ -205,7 +230,9 @@ export function historyPaths({
 		"/activity": {
 			get: {
 				summary:
-					"Recent agent writes and deletes across the vault, newest first, each with the note, the key, the revision it produced (for a delete: the one it removed) and the one it replaced, and whether Revert can still work.",
+					"Recent agent writes and deletes across the vault, newest first, each with the note, " +
+					"the key, the revision it produced (for a delete: the one it removed) and the one " +
+					"it replaced, and whether Revert can still work.",
 				parameters: [
 					{
 						name: "agent",
@@ -225,7 +252,9 @@ export function historyPaths({
 				responses: {
 					"200": {
 						description:
-							"{agent, writes: [{path, agent, time, revision, replaced, deleted, movedFrom, current, revertible, history}]}. A move is listed at the note's new path with movedFrom; the notes whose links it rewrote are listed as the same key's writes.",
+							"{agent, writes: [{path, agent, time, revision, replaced, deleted, movedFrom, current, " +
+							"revertible, history}]}. A move is listed at the note's new path with movedFrom; the " +
+							"notes whose links it rewrote are listed as the same key's writes.",
 					},
 					...common,
 				},

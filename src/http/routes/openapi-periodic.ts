@@ -22,7 +22,14 @@ const dayParams = [
 	{ name: "day", in: "path", required: true, description: "A day of that month.", schema: { type: "integer" } },
 ];
 const NAMING =
-	"Which note: inside Obsidian, as the person's Periodic Notes plugin names it for a period it has on, else Daily notes (daily) or the Calendar plugin (weekly), with Obsidian's moment; headless (and for a period none of them configures), the `periodicNotes` settings (default: the vault root, formats YYYY-MM-DD, gggg-[W]ww, YYYY-MM, YYYY-[Q]Q, YYYY). `Content-Location` names the note (its vault path, percent-encoded, as the Local REST API sent it). Everything after the note (`heading/…`, `frontmatter/{key}`, `block/{id}`) is a URL target, as under /vault/{path}. Each method is guarded exactly as on /vault/{path}.";
+	"Which note: inside Obsidian, as the person's Periodic Notes plugin names it for " +
+	"a period it has on, else Daily notes (daily) or the Calendar plugin (weekly), with " +
+	"Obsidian's moment; headless (and for a period none of them configures), the `periodicNotes` " +
+	"settings (default: the vault root, formats YYYY-MM-DD, gggg-[W]ww, YYYY-MM, YYYY-[Q]Q, " +
+	"YYYY). `Content-Location` names the note (its vault path, percent-encoded, as the " +
+	"Local REST API sent it). Everything after the note (`heading/…`, `frontmatter/{key}`, " +
+	"`block/{id}`) is a URL target, as under /vault/{path}. Each method is guarded exactly " +
+	"as on /vault/{path}.";
 
 export function periodicPaths({
 	problemResponse,
@@ -47,7 +54,9 @@ export function periodicPaths({
 			},
 		},
 		put: {
-			summary: `Create ${which} with the body, or replace it as PUT /vault/{path} does (If-Match, or this key's last read). With a URL target, the note is first created from its template when missing.`,
+			summary:
+				`Create ${which} with the body, or replace it as PUT /vault/{path} does (If-Match, ` +
+				`or this key's last read). With a URL target, the note is first created from its template when missing.`,
 			parameters,
 			requestBody: body,
 			responses: {
@@ -60,7 +69,9 @@ export function periodicPaths({
 			},
 		},
 		post: {
-			summary: `Append to ${which}. A missing note is created first from its template (empty without one), as the agent's own write, never over a note made meanwhile.`,
+			summary:
+				`Append to ${which}. A missing note is created first from its template (empty without ` +
+				`one), as the agent's own write, never over a note made meanwhile.`,
 			parameters,
 			requestBody: body,
 			responses: {
@@ -72,7 +83,9 @@ export function periodicPaths({
 			},
 		},
 		patch: {
-			summary: `Patch ${which}, as PATCH /vault/{path}; a missing note is created from its template first (the patch may stand on that creation).`,
+			summary:
+				`Patch ${which}, as PATCH /vault/{path}; a missing note is created from its template ` +
+				`first (the patch may stand on that creation).`,
 			parameters,
 			requestBody: body,
 			responses: {
@@ -86,7 +99,9 @@ export function periodicPaths({
 			},
 		},
 		delete: {
-			summary: `Trash ${which}; needs If-Match (or a current last read). A URL target cannot be deleted (405: PATCH with Operation: delete).`,
+			summary:
+				`Trash ${which}; needs If-Match (or a current last read). A URL target cannot be ` +
+				`deleted (405: PATCH with Operation: delete).`,
 			parameters,
 			responses: {
 				"204": { description: "Trashed." },
@@ -100,10 +115,12 @@ export function periodicPaths({
 	});
 	const unresolved = {
 		"400": problemResponse(
-			"invalid-periodic-date (no such day), invalid-path (the period's folder or format makes a path this API does not serve), or a bad request.",
+			"invalid-periodic-date (no such day), invalid-path (the period's folder or format " +
+				"makes a path this API does not serve), or a bad request.",
 		),
 		"501": problemResponse(
-			"periodic-format-unsupported: the headless host cannot format the period's date format (localized formats such as LL).",
+			"periodic-format-unsupported: the headless host cannot format the period's date format " +
+				"(localized formats such as LL).",
 		),
 	};
 	const withUnresolved = (paths: JsonValue): JsonValue => {

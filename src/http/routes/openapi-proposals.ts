@@ -11,7 +11,8 @@ const nullableString = { type: ["string", "null"] };
 export const PROPOSAL_SCHEMA: JsonValue = {
 	type: "object",
 	description:
-		"A change this key may only propose, waiting for (or decided by) the person. Its revisions are change tags: a record shows no content, so read the note before writing over it.",
+		"A change this key may only propose, waiting for (or decided by) the person. Its " +
+		"revisions are change tags: a record shows no content, so read the note before writing over it.",
 	required: ["id", "path", "agent", "time", "operation", "baseRevision", "proposedRevision", "backupPath", "status"],
 	properties: {
 		id: {
@@ -38,7 +39,8 @@ export const PROPOSAL_SCHEMA: JsonValue = {
 			type: "string",
 			enum: ["pending", "accepted", "accepted-with-edits", "rejected"],
 			description:
-				"accepted: written as you proposed it; accepted-with-edits: the person changed it (or merged it with a newer note) first; rejected: nothing was written.",
+				"accepted: written as you proposed it; accepted-with-edits: the person changed it " +
+				"(or merged it with a newer note) first; rejected: nothing was written.",
 		},
 		decidedAt: { type: "string", format: "date-time" },
 		note: { type: "string", description: "The person's note to you, when they left one." },
@@ -52,7 +54,8 @@ export function proposalPaths({ problemResponse, common }: Shared): Record<strin
 		"/proposals": {
 			get: {
 				summary:
-					"This key's proposals, newest first: changes to notes it may only propose to, which wait for the person. Another key's proposals are never listed.",
+					"This key's proposals, newest first: changes to notes it may only propose to, which " +
+					"wait for the person. Another key's proposals are never listed.",
 				parameters: [
 					{
 						name: "status",
@@ -80,7 +83,8 @@ export function proposalPaths({ problemResponse, common }: Shared): Record<strin
 		"/proposals/{id}": {
 			get: {
 				summary:
-					"One of this key's proposals; with ?wait=SECONDS (at most 60), waits until the person accepts or rejects it. Only the person decides: no route accepts or rejects.",
+					"One of this key's proposals; with ?wait=SECONDS (at most 60), waits until the person " +
+					"accepts or rejects it. Only the person decides: no route accepts or rejects.",
 				parameters: [
 					id,
 					{
@@ -100,7 +104,8 @@ export function proposalPaths({ problemResponse, common }: Shared): Record<strin
 						"This key made no proposal with that id (proposal-not-found): another key's proposals look missing.",
 					),
 					"429": problemResponse(
-						"This key already holds 16 long-polls, on conflicts and proposals together (too-many-waits); retry after Retry-After, or read without wait.",
+						"This key already holds 16 long-polls, on conflicts and proposals together (too-many-waits); " +
+							"retry after Retry-After, or read without wait.",
 					),
 					...common,
 					"503": problemResponse(

@@ -17,12 +17,14 @@ export const SCHEMAS: Record<string, JsonValue> = {
 			errorCode: {
 				type: "integer",
 				description:
-					"The Local REST API's five-digit code: its own where it has one (40005, 40010, 40021, 40053–40058, 40080–40084, 40101, 40510, 42200), else the status × 100.",
+					"The Local REST API's five-digit code: its own where it has one (40005, 40010, 40021, " +
+					"40053–40058, 40080–40084, 40101, 40510, 42200), else the status × 100.",
 			},
 			message: {
 				type: "string",
 				description:
-					"For Local REST API clients, which show it cut short: the title and the general next step (within 200 characters), then the detail.",
+					"For Local REST API clients, which show it cut short: the title and the general next " +
+					"step (within 200 characters), then the detail.",
 			},
 		},
 	},
@@ -37,19 +39,22 @@ export const SCHEMAS: Record<string, JsonValue> = {
 					currentRevision: {
 						type: ["string", "null"],
 						description:
-							"The note's revision now, present only when this answer carries every change from sentRevision to it (changes complete); null when the note is gone. Otherwise changeTag.",
+							"The note's revision now, present only when this answer carries every change from " +
+							"sentRevision to it (changes complete); null when the note is gone. Otherwise changeTag.",
 					},
 					changeTag: {
 						type: "string",
 						description:
-							"The note's change tag, instead of currentRevision when the answer does not carry every change to it: GET the note for its revision.",
+							"The note's change tag, instead of currentRevision when the answer does not carry " +
+							"every change to it: GET the note for its revision.",
 					},
 					backupPath: { type: ["string", "null"], description: "Where your refused body was kept, byte for byte." },
 					conflictId: { type: "string" },
 					changes: {
 						type: ["string", "null"],
 						description:
-							"Unified diff from sentRevision to the note now, when that base is retained; its first page (whole lines, at most the answer cap).",
+							"Unified diff from sentRevision to the note now, when that base is retained; its " +
+							"first page (whole lines, at most the answer cap).",
 					},
 					changesTruncated: { type: "boolean", description: "The diff goes on past this page." },
 					changesNext: { type: "string", description: "The GET /changes request for the next page." },
@@ -74,41 +79,56 @@ export const SCHEMAS: Record<string, JsonValue> = {
 	PatchInstruction: {
 		type: "object",
 		description:
-			"Local REST API 5.1 (markdown-patch 2) instruction: an operation on a scope of a target. Unknown fields, and combinations outside the algebra, are refused (400 invalid-patch-instruction) before anything is written. A missing target is 404 target-not-found; rejectIfContentPreexists with the text already there, or a rename/insert onto an existing key or id, is 409.",
+			"Local REST API 5.1 (markdown-patch 2) instruction: an operation on a scope of a " +
+			"target. Unknown fields, and combinations outside the algebra, are refused (400 invalid-patch-instruction) " +
+			"before anything is written. A missing target is 404 target-not-found; rejectIfContentPreexists " +
+			"with the text already there, or a rename/insert onto an existing key or id, is 409.",
 		required: ["targetType", "target", "operation"],
 		additionalProperties: false,
 		properties: {
 			targetType: { type: "string", enum: ["heading", "block", "frontmatter"] },
 			target: {
 				description:
-					"heading: the heading texts, outermost first (a path through the document map's tree); block: the id without ^; frontmatter: the key.",
+					"heading: the heading texts, outermost first (a path through the document map's tree); " +
+					"block: the id without ^; frontmatter: the key.",
 				oneOf: [{ type: "array", items: { type: "string" } }, { type: "string" }],
 			},
 			operation: {
 				type: "string",
 				enum: ["replace", "prepend", "append", "delete"],
 				description:
-					"delete empties a heading's section (the heading stays), removes a block with its id, or removes a frontmatter key (scope content).",
+					"delete empties a heading's section (the heading stays), removes a block with its " +
+					"id, or removes a frontmatter key (scope content).",
 			},
 			scope: {
 				type: "string",
 				enum: ["content", "marker", "markerAndContent", "parent"],
 				description:
-					"content (default): the body. marker: the label (replace renames a heading keeping its level, a block id, or a frontmatter key, given in content; delete dissolves the heading line or removes the id). markerAndContent: the heading line with its whole section, the whole block, or the whole frontmatter entry (prepend/append add a sibling; for frontmatter, value is an object of new entries). parent: a heading's place (operation replace with destination).",
+					"content (default): the body. marker: the label (replace renames a heading keeping " +
+					"its level, a block id, or a frontmatter key, given in content; delete dissolves the " +
+					"heading line or removes the id). markerAndContent: the heading line with its whole " +
+					"section, the whole block, or the whole frontmatter entry (prepend/append add a sibling; " +
+					"for frontmatter, value is an object of new entries). parent: a heading's place (operation " +
+					"replace with destination).",
 			},
 			within: {
 				type: "integer",
 				description:
-					"Heading targets: one top-level block of the section's own body (0 the first, -1 the last). scope content splices content into it literally; markerAndContent adds a block beside it; delete removes it. Not with createTargetIfMissing or scope marker.",
+					"Heading targets: one top-level block of the section's own body (0 the first, -1 " +
+					"the last). scope content splices content into it literally; markerAndContent adds " +
+					"a block beside it; delete removes it. Not with createTargetIfMissing or scope marker.",
 			},
 			content: {
 				type: "string",
 				description:
-					"Markdown for a heading or block (headings in it are relative: # becomes a child of the target, or a sibling under markerAndContent); a string value for frontmatter; the new name for a marker replace.",
+					"Markdown for a heading or block (headings in it are relative: # becomes a child " +
+					"of the target, or a sibling under markerAndContent); a string value for frontmatter; " +
+					"the new name for a marker replace.",
 			},
 			value: {
 				description:
-					'Frontmatter: the value as JSON (markerAndContent: an object of entries). A table block: its rows, [["cell", ...], ...].',
+					"Frontmatter: the value as JSON (markerAndContent: an object of entries). A table " +
+					'block: its rows, [["cell", ...], ...].',
 			},
 			destination: {
 				type: "object",
@@ -147,7 +167,8 @@ export const SCHEMAS: Record<string, JsonValue> = {
 			rejectIfContentPreexists: {
 				type: "boolean",
 				description:
-					"Refuse an append or prepend whose text (trimmed) is already in the target (409 content-preexists): a retry never lands twice.",
+					"Refuse an append or prepend whose text (trimmed) is already in the target (409 content-preexists): " +
+					"a retry never lands twice.",
 			},
 		},
 	},
@@ -158,7 +179,8 @@ export const SCHEMAS: Record<string, JsonValue> = {
 			headings: {
 				type: "object",
 				description:
-					"Each heading's text maps to its child headings; duplicate siblings share one key (a patch on them is refused as ambiguous).",
+					"Each heading's text maps to its child headings; duplicate siblings share one key " +
+					"(a patch on them is refused as ambiguous).",
 			},
 			blocks: {
 				type: "array",
@@ -169,7 +191,8 @@ export const SCHEMAS: Record<string, JsonValue> = {
 			version: {
 				type: "string",
 				description:
-					"The note's part token (the ETag's value): send it as ifMatch to PATCH what the map shows. It does not replace or delete the whole note: GET the note for that.",
+					"The note's part token (the ETag's value): send it as ifMatch to PATCH what the map " +
+					"shows. It does not replace or delete the whole note: GET the note for that.",
 			},
 		},
 	},
@@ -210,7 +233,9 @@ export const SCHEMAS: Record<string, JsonValue> = {
 				type: "array",
 				items: { type: "string" },
 				description:
-					"Vault paths of the files this note links to (wikilinks, embeds, markdown links, frontmatter wikilinks), each once. Resolved by Obsidian in Obsidian; headless, by Obsidian's rules (exact path, then the note's own folder, then the shortest path).",
+					"Vault paths of the files this note links to (wikilinks, embeds, markdown links, " +
+					"frontmatter wikilinks), each once. Resolved by Obsidian in Obsidian; headless, by " +
+					"Obsidian's rules (exact path, then the note's own folder, then the shortest path).",
 			},
 			unresolvedLinks: {
 				type: "array",
@@ -243,7 +268,8 @@ export const SCHEMAS: Record<string, JsonValue> = {
 						changeTag: {
 							type: "string",
 							description:
-								"Changes whenever the note does; a listing shows no content, so it is never a revision (it passes no If-Match).",
+								"Changes whenever the note does; a listing shows no content, so it is never a revision " +
+								"(it passes no If-Match).",
 						},
 						unreadable: {
 							type: "string",
@@ -266,7 +292,9 @@ export const SCHEMAS: Record<string, JsonValue> = {
 				type: "string",
 				enum: ["outside"],
 				description:
-					"outside: another program saved the file directly (nothing was refused): outside-save kept in the .bak what its save replaced; outside-over-typing kept its text, which the person's unsaved typing replaced.",
+					"outside: another program saved the file directly (nothing was refused): outside-save " +
+					"kept in the .bak what its save replaced; outside-over-typing kept its text, which " +
+					"the person's unsaved typing replaced.",
 			},
 			sentRevision: { type: ["string", "null"] },
 			currentRevision: { type: ["string", "null"] },

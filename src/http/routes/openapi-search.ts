@@ -19,7 +19,8 @@ const pageParams = [
 		name: "limit",
 		in: "query",
 		required: false,
-		description: `The most hits one answer holds (default and cap ${REST_SEARCH_LIMIT}; an answer also stops at about 8 MB).`,
+		description:
+			`The most hits one answer holds (default and cap ${REST_SEARCH_LIMIT}; an answer ` + `also stops at about 8 MB).`,
 		schema: { type: "integer", minimum: 1 },
 	},
 	{
@@ -27,7 +28,8 @@ const pageParams = [
 		in: "query",
 		required: false,
 		description:
-			"`true`: search `.bak` notes (refused agent writes) too. By default they are left out: each repeats another note with an agent's stale text.",
+			"`true`: search `.bak` notes (refused agent writes) too. By default they are left " +
+			"out: each repeats another note with an agent's stale text.",
 		schema: { type: "string", enum: ["true"] },
 	},
 ];
@@ -53,7 +55,9 @@ const simpleHit = {
 		matches: {
 			type: "array",
 			description:
-				"Where the words occur (at most 100 per note): in the note's name (`source: filename`, offsets in the name, `context` the name) or in its content (offsets in the content, `context` the match with contextLength characters each side).",
+				"Where the words occur (at most 100 per note): in the note's name (`source: filename`, " +
+				"offsets in the name, `context` the name) or in its content (offsets in the content, " +
+				"`context` the match with contextLength characters each side).",
 			items: {
 				type: "object",
 				properties: {
@@ -86,7 +90,10 @@ export function searchPaths({ problemResponse, common }: Shared): Record<string,
 		"/search/simple/": {
 			post: {
 				summary:
-					"Find notes whose name or content holds every word of the query, ignoring case; best first. Inside Obsidian this is Obsidian's own simple search. Hidden, config and private folders are never searched; .bak notes only with includeBackups=true. Hits show parts of notes, never a revision: read a note before writing it.",
+					"Find notes whose name or content holds every word of the query, ignoring case; best " +
+					"first. Inside Obsidian this is Obsidian's own simple search. Hidden, config and private " +
+					"folders are never searched; .bak notes only with includeBackups=true. Hits show parts " +
+					"of notes, never a revision: read a note before writing it.",
 				parameters: [
 					{
 						name: "query",
@@ -120,7 +127,14 @@ export function searchPaths({ problemResponse, common }: Shared): Record<string,
 		"/search/": {
 			post: {
 				summary:
-					"Search with a query over each note. JsonLogic: evaluated over each note's JSON (path, content, frontmatter, tags, stat, links, backlinks, unresolvedLinks) with json-logic-js's operations plus `glob: [PATTERN, VALUE]` and `regexp: [PATTERN, VALUE]` (run in linear time; back-references and lookaround are refused); notes whose result is not false, null, 0, \"\", [] or {} are returned, in path order. Dataview DQL (inside Obsidian with Dataview): a TABLE query, one hit per row with the other columns in `result`. Hidden, config and private folders are never searched; .bak notes only with includeBackups=true. A query's work is bounded.",
+					"Search with a query over each note. JsonLogic: evaluated over each note's JSON (path, " +
+					"content, frontmatter, tags, stat, links, backlinks, unresolvedLinks) with json-logic-js's " +
+					"operations plus `glob: [PATTERN, VALUE]` and `regexp: [PATTERN, VALUE]` (run in linear " +
+					"time; back-references and lookaround are refused); notes whose result is not false, " +
+					'null, 0, "", [] or {} are returned, in path order. Dataview DQL (inside Obsidian ' +
+					"with Dataview): a TABLE query, one hit per row with the other columns in `result`. " +
+					"Hidden, config and private folders are never searched; .bak notes only with includeBackups=true. " +
+					"A query's work is bounded.",
 				parameters: pageParams,
 				requestBody: {
 					required: true,
@@ -150,10 +164,14 @@ export function searchPaths({ problemResponse, common }: Shared): Record<string,
 					},
 					...common,
 					"400": problemResponse(
-						`search-content-type: no Content-Type (errorCode 40011) or another one (40012); invalid-search-query: a body that is not JSON (40015), an unknown operation, a pattern refused, a DQL query Dataview cannot run or that is not a TABLE (40070); search-too-costly: more work than a search may do (40070); invalid-search: a cursor from another search (40090).${lraError}`,
+						`search-content-type: no Content-Type (errorCode 40011) or another one (40012); invalid-search-query: ` +
+							`a body that is not JSON (40015), an unknown operation, a pattern refused, a DQL query ` +
+							`Dataview cannot run or that is not a TABLE (40070); search-too-costly: more work ` +
+							`than a search may do (40070); invalid-search: a cursor from another search (40090).${lraError}`,
 					),
 					"501": problemResponse(
-						`dataview-unavailable: DQL on the headless host, or in a vault without the Dataview plugin enabled (errorCode 50100).${lraError}`,
+						`dataview-unavailable: DQL on the headless host, or in a vault without the Dataview ` +
+							`plugin enabled (errorCode 50100).${lraError}`,
 					),
 				},
 			},

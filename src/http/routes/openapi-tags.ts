@@ -11,7 +11,8 @@ export function tagsPaths({ problemResponse, common }: Shared): Record<string, J
 		"/openapi.yaml": {
 			get: {
 				summary:
-					"This document as YAML, the form the Local REST API serves. Needs no key (it says nothing about the vault), as in the Local REST API.",
+					"This document as YAML, the form the Local REST API serves. Needs no key (it says " +
+					"nothing about the vault), as in the Local REST API.",
 				security: [],
 				responses: {
 					"200": {
@@ -24,7 +25,12 @@ export function tagsPaths({ problemResponse, common }: Shared): Record<string, J
 		"/tags/": {
 			get: {
 				summary:
-					"Every tag the served notes use, with how often, as the Local REST API answers it: frontmatter `tags` and inline #tags outside code, without '#'. A nested tag also counts for each parent (`work/tasks` counts for `work`). A tag used twice in one note counts twice; case is kept. .bak notes (refused proposals) and folders that are never served do not count. Inside Obsidian, the notes as Obsidian last indexed them. Sorted by name; also at /tags.",
+					"Every tag the served notes use, with how often, as the Local REST API answers it: " +
+					"frontmatter `tags` and inline #tags outside code, without '#'. A nested tag also " +
+					"counts for each parent (`work/tasks` counts for `work`). A tag used twice in one " +
+					"note counts twice; case is kept. .bak notes (refused proposals) and folders that " +
+					"are never served do not count. Inside Obsidian, the notes as Obsidian last indexed " +
+					"them. Sorted by name; also at /tags.",
 				parameters: [
 					{
 						name: "after",

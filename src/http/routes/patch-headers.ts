@@ -48,7 +48,8 @@ export function patchHeaderOptions(context: RequestContext, format: HeaderFormat
 				unsupported(
 					"Target-Scope",
 					scope,
-					"A PUT or POST of a URL target acts on the part's content only. To rename, move or rewrite a heading or block whole, send a PATCH with Target-Scope.",
+					"A PUT or POST of a URL target acts on the part's content only. To rename, move or " +
+						"rewrite a heading or block whole, send a PATCH with Target-Scope.",
 				);
 			invalid(
 				`Target-Scope "${scope.slice(0, 40)}" is not a scope ${format === "read" ? "a read takes (parent places a section, it has nothing to read)" : "here"}: send ${allowed.join(", ")}${format === "format1" ? " (parent, a move, is format 2 only)" : ""}. Nothing was ${format === "read" ? "read" : "written"}.`,
@@ -69,7 +70,8 @@ export function patchHeaderOptions(context: RequestContext, format: HeaderFormat
 			);
 		if (!/^-?\d{1,15}$/.test(within.trim()))
 			invalid(
-				`Within must be a whole number (0 the first block of the section's own body, -1 the last), not "${within.slice(0, 40)}". Nothing was written.`,
+				`Within must be a whole number (0 the first block of the section's own body, -1 the last), not "${within.slice(0, 40)}". ` +
+					`Nothing was written.`,
 				LRA_CASE.invalidWithinHeader,
 			);
 		options.within = Number(within.trim());
@@ -106,7 +108,8 @@ export function patchHeaderOptions(context: RequestContext, format: HeaderFormat
 			unsupported(
 				"Trim-Target-Whitespace",
 				trim,
-				"It belongs to the 1.x header format (Markdown-Patch-Version: 1); format 2 owns the whitespace at a target's edges, as Local REST API 5.x does.",
+				"It belongs to the 1.x header format (Markdown-Patch-Version: 1); format 2 owns the " +
+					"whitespace at a target's edges, as Local REST API 5.x does.",
 			);
 		}
 		if (value) options.trimTargetWhitespace = true;
@@ -129,7 +132,8 @@ function readDestination(raw: string): PatchDestination {
 		parsed = JSON.parse(decodeURIComponent(raw.trim()));
 	} catch {
 		return invalid(
-			'The Destination header is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify({"parent": ["Appendix"], "place": "last"})). Nothing was written.',
+			'The Destination header is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify({"parent": ' +
+				'["Appendix"], "place": "last"})). Nothing was written.',
 			LRA_CASE.invalidDestinationHeader,
 		);
 	}

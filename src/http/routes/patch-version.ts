@@ -39,7 +39,8 @@ export function patchVersion(context: RequestContext): PatchVersion {
 	if (value === "1" || value === "2") return { version: value === "1" ? 1 : 2, explicit: true };
 	return refuse(
 		"invalid-patch-version",
-		`Markdown-Patch-Version "${raw.slice(0, 40)}" is not a version this API speaks: send 1 or 2, or leave the header out (2). Nothing was read or written.`,
+		`Markdown-Patch-Version "${raw.slice(0, 40)}" is not a version this API speaks: send ` +
+			`1 or 2, or leave the header out (2). Nothing was read or written.`,
 	);
 }
 
@@ -55,7 +56,8 @@ export function lenientIfMatch(context: RequestContext, fromBody?: string): Enti
 	if (header !== undefined && JSON.stringify(sent) !== JSON.stringify(fromHeader)) {
 		return refuse(
 			"invalid-patch-instruction",
-			"The instruction's ifMatch and the If-Match header name different revisions, so it is not clear which one you read. Send one of them. Nothing was written.",
+			"The instruction's ifMatch and the If-Match header name different revisions, so it " +
+				"is not clear which one you read. Send one of them. Nothing was written.",
 		);
 	}
 	return sent;

@@ -49,7 +49,9 @@ function parse(rest: string): PeriodicUrl {
 	if (target.length > 0 && (!TARGET_TYPES.includes(target[0]!) || target.length < 2)) {
 		refuse(
 			"route-not-found",
-			`/periodic/${rest} is not a periodic note or a part of one. Use /periodic/{period}/ (today's note), /periodic/{period}/{year}/{month}/{day}/ (another day's: there is no list of recent ones, read each day), or add heading/…, frontmatter/{key} or block/{id} after either.`,
+			`/periodic/${rest} is not a periodic note or a part of one. Use /periodic/{period}/ ` +
+				`(today's note), /periodic/{period}/{year}/{month}/{day}/ (another day's: there is ` +
+				`no list of recent ones, read each day), or add heading/…, frontmatter/{key} or block/{id} after either.`,
 		);
 	}
 	return { period, ...(day ? { day } : {}), target };
@@ -83,7 +85,8 @@ function onPeriodicNote(intent: Intent): Handler {
 		if (intent === "delete" && url.target.length > 0) {
 			return problem(
 				"method-not-allowed",
-				"A part of a note is not deleted with DELETE: send PATCH with Operation: delete to the same URL. Nothing was changed.",
+				"A part of a note is not deleted with DELETE: send PATCH with Operation: delete to " +
+					"the same URL. Nothing was changed.",
 				{},
 				{ Allow: "GET, HEAD, PUT, POST, PATCH" },
 			);
@@ -97,7 +100,8 @@ function onPeriodicNote(intent: Intent): Handler {
 			const when = url.day ? `for ${url.day.year}-${url.day.month}-${url.day.day}` : "for now";
 			return problem(
 				"periodic-note-missing",
-				`The ${resolved.period} note ${when} ("${path}") does not exist yet, so nothing was ${intent === "read" ? "read" : "deleted"}. POST or PATCH to this URL creates it from its template; PUT creates it with your body.`,
+				`The ${resolved.period} note ${when} ("${path}") does not exist yet, so nothing was ${intent === "read" ? "read" : "deleted"}. ` +
+					`POST or PATCH to this URL creates it from its template; PUT creates it with your body.`,
 				{ path, period: resolved.period },
 			);
 		}
@@ -130,26 +134,32 @@ function unresolved(resolution: Exclude<PeriodicResolution, { kind: "resolved" }
 		case "unknown-period":
 			return problem(
 				"unknown-period",
-				`"${resolution.period}" is not a period; nothing was read or written. Use daily, weekly, monthly, quarterly or yearly.`,
+				`"${resolution.period}" is not a period; nothing was read or written. Use daily, ` +
+					`weekly, monthly, quarterly or yearly.`,
 				{ period: resolution.period },
 			);
 		case "invalid-date": {
 			const { year, month, day } = resolution.day;
 			return problem(
 				"invalid-periodic-date",
-				`${year}/${month}/${day} is not a day of the calendar, so nothing was read or written. Send /periodic/{period}/{year}/{month}/{day}/ with a real day.`,
+				`${year}/${month}/${day} is not a day of the calendar, so nothing was read or written. ` +
+					`Send /periodic/{period}/{year}/{month}/{day}/ with a real day.`,
 			);
 		}
 		case "unsupported-format":
 			return problem(
 				"periodic-format-unsupported",
-				`The ${resolution.period} notes' date format "${resolution.format}" uses "${resolution.token}", which this host cannot format, so nothing was read or written. Set another format for periodicNotes.${resolution.period} in the host's settings.json, or use /vault/{path}.`,
+				`The ${resolution.period} notes' date format "${resolution.format}" uses "${resolution.token}", ` +
+					`which this host cannot format, so nothing was read or written. Set another format ` +
+					`for periodicNotes.${resolution.period} in the host's settings.json, or use /vault/{path}.`,
 				{ period: resolution.period, format: resolution.format },
 			);
 		case "invalid-path":
 			return problem(
 				"invalid-path",
-				`The ${resolution.period} note's path "${resolution.path}" (from its folder and date format settings) is not a note this API serves: ${resolution.reason} Nothing was read or written. Fix the period's folder or format, or use /vault/{path}.`,
+				`The ${resolution.period} note's path "${resolution.path}" (from its folder and date ` +
+					`format settings) is not a note this API serves: ${resolution.reason} Nothing was ` +
+					`read or written. Fix the period's folder or format, or use /vault/{path}.`,
 				{ path: resolution.path },
 			);
 	}

@@ -35,7 +35,10 @@ export function headerTarget(context: RequestContext): RawTarget {
 	const raw = headersValue(context, "target");
 	if (type === undefined || raw === undefined || !TYPES.includes(type as PatchTargetType)) {
 		return invalid(
-			'Header targeting under Markdown-Patch-Version: 2 needs Target-Type (heading, block or frontmatter) and Target: for a heading, a percent-encoded JSON list of heading texts (encodeURIComponent(JSON.stringify(["Plan", "Next steps"]))); for a block its id, for frontmatter its key. Nothing was written.',
+			"Header targeting under Markdown-Patch-Version: 2 needs Target-Type (heading, block " +
+				"or frontmatter) and Target: for a heading, a percent-encoded JSON list of heading " +
+				'texts (encodeURIComponent(JSON.stringify(["Plan", "Next steps"]))); for a block its ' +
+				"id, for frontmatter its key. Nothing was written.",
 		);
 	}
 	let target: unknown = percentDecoded(raw);
@@ -44,7 +47,9 @@ export function headerTarget(context: RequestContext): RawTarget {
 			target = JSON.parse(target as string);
 		} catch {
 			return invalid(
-				'Under Markdown-Patch-Version: 2 a heading Target is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify(["Plan", "Next steps"])); send Markdown-Patch-Version: 1 for the "Plan::Next steps" form. Nothing was written.',
+				'Under Markdown-Patch-Version: 2 a heading Target is percent-encoded JSON, e.g. encodeURIComponent(JSON.stringify(["Plan", ' +
+					'"Next steps"])); send Markdown-Patch-Version: 1 for the "Plan::Next steps" form. ' +
+					"Nothing was written.",
 			);
 		}
 	}
@@ -64,7 +69,8 @@ export function format1Target(context: RequestContext): RawTarget | null {
 	const raw = headersValue(context, "target");
 	if (type === undefined && raw === undefined) return null;
 	const together =
-		"Target-Type (heading, block or frontmatter) and Target go together, and name the part of the note this request acts on. Nothing was read or written.";
+		"Target-Type (heading, block or frontmatter) and Target go together, and name the " +
+		"part of the note this request acts on. Nothing was read or written.";
 	if (type === undefined)
 		return refuse("patch-target-not-supported", together, { errorCode: LRA_CASE.missingTargetType });
 	if (!TYPES.includes(type as PatchTargetType))
@@ -77,7 +83,9 @@ export function format1Target(context: RequestContext): RawTarget | null {
 	if (patchVersion(context).version !== 1) {
 		return refuse(
 			"header-target-needs-version",
-			`Target-Type and Target name a part of the note only under Markdown-Patch-Version: 1 (the deprecated header format), so nothing was read or written. Add Markdown-Patch-Version: 1, or name the part in the URL: /vault/{note}/${type}/{${type === "heading" ? "A}/{B" : type === "block" ? "id" : "key"}}.`,
+			`Target-Type and Target name a part of the note only under Markdown-Patch-Version: ` +
+				`1 (the deprecated header format), so nothing was read or written. Add Markdown-Patch-Version: ` +
+				`1, or name the part in the URL: /vault/{note}/${type}/{${type === "heading" ? "A}/{B" : type === "block" ? "id" : "key"}}.`,
 		);
 	}
 	if (context.method === "GET" || context.method === "HEAD") patchHeaderOptions(context, "read");
@@ -101,12 +109,14 @@ export async function rawPatch(
 ): Promise<ApiResponse> {
 	if (!target.format1 && headersValue(context, "target-delimiter") !== undefined)
 		invalid(
-			"Target-Delimiter belongs to Markdown-Patch-Version: 1; here each heading is its own URL segment (or a JSON list), so no delimiter is needed. Nothing was written.",
+			"Target-Delimiter belongs to Markdown-Patch-Version: 1; here each heading is its " +
+				"own URL segment (or a JSON list), so no delimiter is needed. Nothing was written.",
 		);
 	const operation = implied ?? (headersValue(context, "operation")?.trim().toLowerCase() as PatchOperation | undefined);
 	if (operation === undefined || !OPERATIONS.includes(operation))
 		invalid(
-			`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation.slice(0, 40)}")` : ""}. Nothing was written.`,
+			`PATCH here needs an Operation header: append, prepend, replace or delete${operation ? ` (not "${operation.slice(0, 40)}")` : ""}. ` +
+				`Nothing was written.`,
 			operation === undefined ? LRA_CASE.missingOperation : LRA_CASE.invalidOperation,
 		);
 	const options = patchHeaderOptions(context, target.format1 ? "format1" : implied ? "implied" : "raw");
@@ -119,7 +129,8 @@ export async function rawPatch(
 	const move = options.scope === "parent";
 	if (body === "" && operation !== "delete" && !move)
 		invalid(
-			`The body is empty, so there is nothing to ${operation}. To empty the ${target.type === "frontmatter" ? "value" : "section"}, send Operation: delete. Nothing was written.`,
+			`The body is empty, so there is nothing to ${operation}. To empty the ${target.type === "frontmatter" ? "value" : "section"}, ` +
+				`send Operation: delete. Nothing was written.`,
 		);
 	if (move && body !== "")
 		invalid(

@@ -60,42 +60,49 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		case "read-expired":
 			return problem(
 				name,
-				`${heldTo}${capitalized(readExpiredSentence(quoted, "written"))}${kept} GET the note again, check that your change still fits, and retry with the fresh ETag.`,
+				`${heldTo}${capitalized(readExpiredSentence(quoted, "written"))}${kept} GET the note ` +
+					`again, check that your change still fits, and retry with the fresh ETag.`,
 				{ path, sentRevision: report.expiredRevision, ...current, ...keptFields },
 				headers,
 			);
 		case "exists":
 			return problem(
 				name,
-				`${quoted} already exists and If-None-Match refused to replace it; nothing was written.${kept} GET it and update it with If-Match, or choose another path.`,
+				`${quoted} already exists and If-None-Match refused to replace it; nothing was written.${kept} ` +
+					`GET it and update it with If-Match, or choose another path.`,
 				{ path, ...current, ...keptFields },
 				headers,
 			);
 		case "content-loss":
 			return problem(
 				name,
-				`${capitalized(contentLossSentence(quoted, refusal.currentLength, refusal.newLength))}${kept} If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
+				`${capitalized(contentLossSentence(quoted, refusal.currentLength, refusal.newLength))}${kept} ` +
+					`If you mean to replace the note, GET it and PUT again with If-Match set to its ETag.`,
 				{ path, ...current, ...keptFields },
 				headers,
 			);
 		case "empty-body":
 			return problem(
 				name,
-				`${capitalized(emptyBodySentence(quoted, "body", refusal.currentLength))} An empty body is usually a file that was not found (curl --data-binary @missing-file). If you mean to empty the note, send the same request with the header Allow-Empty: true.`,
+				`${capitalized(emptyBodySentence(quoted, "body", refusal.currentLength))} An empty ` +
+					`body is usually a file that was not found (curl --data-binary @missing-file). If ` +
+					`you mean to empty the note, send the same request with the header Allow-Empty: true.`,
 				{ path, ...current },
 				headers,
 			);
 		case "note-in-use":
 			return problem(
 				name,
-				`${noteInUseSentence(quoted, done)}${kept} Retry once the person has finished there, with If-Match set to the ETag of a fresh GET.`,
+				`${noteInUseSentence(quoted, done)}${kept} Retry once the person has finished there, ` +
+					`with If-Match set to the ETag of a fresh GET.`,
 				{ path, ...current, ...keptFields },
 				headers,
 			);
 		case "backup-read-only":
 			return problem(
 				name,
-				`${backupReadOnlySentence(quoted, done)} Write to the note it belongs to instead (the person keeps or deletes backups).`,
+				`${backupReadOnlySentence(quoted, done)} Write to the note it belongs to instead ` +
+					`(the person keeps or deletes backups).`,
 				{ path },
 			);
 		case "not-found":
@@ -103,7 +110,8 @@ export function refusalResponse(context: RequestContext, path: string, outcome: 
 		case "malformed-condition":
 			return problem(
 				name,
-				`The ${refusal.header} header is not a valid entity-tag list; nothing was written. Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`,
+				`The ${refusal.header} header is not a valid entity-tag list; nothing was written. ` +
+					`Send the ETag exactly as received, quotes included (weak W/ tags never satisfy If-Match).`,
 				{ path },
 			);
 		case "scope-forbidden":
@@ -139,7 +147,8 @@ function staleResponse(
 	const done = context.method === "DELETE" ? "deleted" : "written";
 	const merge =
 		mergePreview !== null
-			? "Your changes and the newer ones overlap, so they could not be merged automatically. `mergePreview` shows the attempt with conflict markers. "
+			? "Your changes and the newer ones overlap, so they could not be merged automatically. " +
+				"`mergePreview` shows the attempt with conflict markers. "
 			: "";
 	const what = currentRevision === null ? goneSentence(`"${path}"`, done) : staleSentence(`"${path}"`, done);
 	const next =
@@ -148,9 +157,12 @@ function staleResponse(
 			: report.next.kind === "nothing-to-do"
 				? ""
 				: report.next.kind === "retry-with-revision"
-					? ` The \`changes\` field is every change from the revision you sent to the note now: ${retry.rebase} with If-Match set to currentRevision.`
+					? ` The \`changes\` field is every change from the revision you sent to the note now: ${retry.rebase} ` +
+						`with If-Match set to currentRevision.`
 					: changes
-						? ` The \`changes\` field is the start of the diff from the revision you sent to the note now, cut at the answer size limit (GET changesNext for the rest). It is not all of the note, so it carries no revision to write with: GET the note, ${retry.read} with its ETag.`
+						? ` The \`changes\` field is the start of the diff from the revision you sent to the ` +
+							`note now, cut at the answer size limit (GET changesNext for the rest). It is not ` +
+							`all of the note, so it carries no revision to write with: GET the note, ${retry.read} with its ETag.`
 						: ` GET the note, ${retry.read} with its ETag.`;
 	const previewCut =
 		mergePreview?.truncated && report.kept
@@ -183,18 +195,33 @@ function tokenRequired(
 			? `GET the note, then send DELETE with If-Match set to its ETag`
 			: `GET the note, ${retry.read} with If-Match set to its ETag`;
 	if (refusal.sent === "change-tag") {
-		return `The If-Match you sent is a change tag (from a folder listing, a HEAD, a 428 or a history or conflict record). It tells that "${path}" changed, but proves nothing about what you read, so nothing was ${act}. ${read}.`;
+		return (
+			`The If-Match you sent is a change tag (from a folder listing, a HEAD, a 428 or a ` +
+			`history or conflict record). It tells that "${path}" changed, but proves nothing ` +
+			`about what you read, so nothing was ${act}. ${read}.`
+		);
 	}
 	if (refusal.sent === "part-token") {
-		return `The If-Match you sent came with part of "${path}" (a document map's version, a section read, or the answer to a write of part of it). It can PATCH that part, but not replace or delete the whole note, whose rest you have not read; nothing was ${act}. ${read}.`;
+		return (
+			`The If-Match you sent came with part of "${path}" (a document map's version, a section ` +
+			`read, or the answer to a write of part of it). It can PATCH that part, but not replace ` +
+			`or delete the whole note, whose rest you have not read; nothing was ${act}. ${read}.`
+		);
 	}
 	if (refusal.lastReadPart) {
-		return `You sent no If-Match, and your last read of "${path}" showed only part of it (a document map or a section), so it cannot stand for the whole note; nothing was ${act}. ${read}.`;
+		return (
+			`You sent no If-Match, and your last read of "${path}" showed only part of it (a ` +
+			`document map or a section), so it cannot stand for the whole note; nothing was ${act}. ${read}.`
+		);
 	}
 	if (refusal.wildcard)
 		return `If-Match: * proves nothing about which version of "${path}" you read, so nothing was ${act}. ${read}.`;
 	if (method === "DELETE") return `Deleting "${path}" needs the revision you read. ${read}.`;
-	return `"${path}" already exists and you have not read it (or your read was forgotten or too old), so nothing was written. GET the note first, ${retry.read} (ideally with If-Match set to its ETag).`;
+	return (
+		`"${path}" already exists and you have not read it (or your read was forgotten or ` +
+		`too old), so nothing was written. GET the note first, ${retry.read} (ideally with ` +
+		`If-Match set to its ETag).`
+	);
 }
 
 /** PATCH is computed here on the note now, so its retry is the same PATCH; DELETE's retry is a DELETE, not a PUT. */

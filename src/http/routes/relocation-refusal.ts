@@ -105,7 +105,10 @@ function nextSentence(method: string, report: RelocationReport): string {
 		case "read-then-retry":
 			return `GET "${report.path}" (the whole note), then send ${method} again with ${headerOf(report)} set to its ETag.`;
 		case "confirm-replace":
-			return "To replace it, GET it, then send the same request with Allow-Overwrite: true and Destination-If-Match set to its ETag; or choose another destination.";
+			return (
+				"To replace it, GET it, then send the same request with Allow-Overwrite: true and " +
+				"Destination-If-Match set to its ETag; or choose another destination."
+			);
 		case "choose-another-path":
 			return report.side === "source" ? "Choose another note." : "Choose another destination.";
 		case "retry-when-free":
@@ -134,9 +137,15 @@ function tokenRequired(
 			? `${method === "MOVE" ? "Moving" : "Copying"} "${path}" takes all of it`
 			: `Replacing "${path}" at the destination removes all of it`;
 	if (refusal.sent === "change-tag")
-		return `The ${header} you sent is a change tag (from a listing, a HEAD, a 428 or a history record): it proves nothing about what you read, so ${nothing}.`;
+		return (
+			`The ${header} you sent is a change tag (from a listing, a HEAD, a 428 or a history ` +
+			`record): it proves nothing about what you read, so ${nothing}.`
+		);
 	if (refusal.sent === "part-token")
-		return `The ${header} you sent came with part of "${path}" (a document map, a section): ${what}, which you have not read, so ${nothing}.`;
+		return (
+			`The ${header} you sent came with part of "${path}" (a document map, a section): ${what}, ` +
+			`which you have not read, so ${nothing}.`
+		);
 	if (refusal.lastReadPart)
 		return `You sent no ${header}, and this key's last read of "${path}" showed only part of it: ${what}, so ${nothing}.`;
 	if (refusal.wildcard) return `${header}: * proves nothing about which version of "${path}" you read, so ${nothing}.`;

@@ -16,7 +16,8 @@ export function revertMoveAnswer(undo: MoveUndo): ApiResponse {
 		const links =
 			left.length === 0
 				? ""
-				: ` ${left.length} note(s) whose links the move had rewritten changed since (or their text from before is no longer kept), so they were left as they are: check their links (${left.map((link) => `"${link.path}"`).join(", ")}).`;
+				: ` ${left.length} note(s) whose links the move had rewritten changed since (or their ` +
+					`text from before is no longer kept), so they were left as they are: check their links (${left.map((link) => `"${link.path}"`).join(", ")}).`;
 		const replaced =
 			undo.replaced === "exists"
 				? ` The note the move had replaced at "${undo.from}" was not brought back: a note is there now.`
@@ -40,14 +41,17 @@ export function revertMoveAnswer(undo: MoveUndo): ApiResponse {
 	if (outcome.kind === "refused" && outcome.refusal.reason === "destination-exists") {
 		return problem(
 			"destination-exists",
-			`The move cannot be undone: "${to}", where the note came from, is taken now (a note created there since is never replaced), so nothing was moved back. Move or rename that note first, or move "${from}" yourself.`,
+			`The move cannot be undone: "${to}", where the note came from, is taken now (a note ` +
+				`created there since is never replaced), so nothing was moved back. Move or rename ` +
+				`that note first, or move "${from}" yourself.`,
 			{ path: from, destination: to },
 		);
 	}
 	if (outcome.kind === "refused") {
 		return problem(
 			"history-stale",
-			`"${outcome.path}" changed while the move was being undone, so nothing was moved back. GET /vault/${from}, then retry with If-Match set to its ETag.`,
+			`"${outcome.path}" changed while the move was being undone, so nothing was moved ` +
+				`back. GET /vault/${from}, then retry with If-Match set to its ETag.`,
 			{
 				path: from,
 				...(outcome.currentRevision === null

@@ -29,7 +29,8 @@ export async function simpleSearch(context: RequestContext): Promise<ApiResponse
 	if (queries.length !== 1)
 		return searchProblem(
 			"invalid-search",
-			"A single ?query= parameter is required: the words to find (every one must occur in a note, in any case), e.g. POST /search/simple/?query=budget%20plan.",
+			"A single ?query= parameter is required: the words to find (every one must occur " +
+				"in a note, in any case), e.g. POST /search/simple/?query=budget%20plan.",
 		);
 	const page = pageRequest(context);
 	if ("problem" in page) return page.problem;
@@ -47,14 +48,16 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 	if (contentType === undefined)
 		return searchProblem(
 			"search-content-type",
-			`Send the query with a Content-Type: ${JSON_LOGIC_TYPE} (a JsonLogic query as JSON) or ${DQL_TYPE} (a Dataview TABLE query, in Obsidian with Dataview).`,
+			`Send the query with a Content-Type: ${JSON_LOGIC_TYPE} (a JsonLogic query as JSON) or ${DQL_TYPE} ` +
+				`(a Dataview TABLE query, in Obsidian with Dataview).`,
 			LRA_CASE.missingContentType,
 		);
 	const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
 	if (mediaType !== JSON_LOGIC_TYPE && mediaType !== DQL_TYPE)
 		return searchProblem(
 			"search-content-type",
-			`Content-Type ${JSON.stringify(contentType)} is not a search query type: send ${JSON_LOGIC_TYPE} (JsonLogic) or ${DQL_TYPE} (Dataview DQL).`,
+			`Content-Type ${JSON.stringify(contentType)} is not a search query type: send ${JSON_LOGIC_TYPE} ` +
+				`(JsonLogic) or ${DQL_TYPE} (Dataview DQL).`,
 		);
 	const page = pageRequest(context);
 	if ("problem" in page) return page.problem;
@@ -76,7 +79,8 @@ export async function querySearch(context: RequestContext): Promise<ApiResponse>
 	} catch (error) {
 		return searchProblem(
 			"invalid-search-query",
-			`The body is not JSON (${error instanceof Error ? error.message : "parse error"}): send a JsonLogic query such as {"in": ["work", {"var": "tags"}]}.`,
+			`The body is not JSON (${error instanceof Error ? error.message : "parse error"}): ` +
+				`send a JsonLogic query such as {"in": ["work", {"var": "tags"}]}.`,
 			LRA_CASE.unparsableBody,
 		);
 	}
@@ -118,7 +122,8 @@ function answered<T>(answer: SearchPage<T> | { kind: "bad-cursor" }): ApiRespons
 	if (answer.kind === "bad-cursor")
 		return searchProblem(
 			"invalid-search",
-			"The cursor is not one this search gave (it belongs to another query, or was changed): repeat the search without ?cursor=, then pass the Search-Next-Cursor it answers with.",
+			"The cursor is not one this search gave (it belongs to another query, or was changed): " +
+				"repeat the search without ?cursor=, then pass the Search-Next-Cursor it answers with.",
 		);
 	const headers: Record<string, string> = { "Cache-Control": "no-store", "Search-Total": String(answer.total) };
 	if (answer.nextCursor !== null) headers["Search-Next-Cursor"] = answer.nextCursor;
@@ -126,13 +131,20 @@ function answered<T>(answer: SearchPage<T> | { kind: "bad-cursor" }): ApiRespons
 }
 
 const DQL_SCOPED =
-	"This key may read only part of the vault, and a Dataview DQL column can show values of any note (a link list, an embed), so DQL is not run for it: nothing was searched. Send a JsonLogic query (Content-Type: application/vnd.olrapi.jsonlogic+json), which covers only the notes this key may see.";
+	"This key may read only part of the vault, and a Dataview DQL column can show values " +
+	"of any note (a link list, an embed), so DQL is not run for it: nothing was searched. " +
+	"Send a JsonLogic query (Content-Type: application/vnd.olrapi.jsonlogic+json), which " +
+	"covers only the notes this key may see.";
 
 function dataviewUnavailable(reason: "no-obsidian" | "no-dataview"): ApiResponse {
 	const detail =
 		reason === "no-obsidian"
-			? "Dataview DQL runs only inside Obsidian with the Dataview plugin, and this is the headless host (a plain folder): nothing was searched. Send a JsonLogic query instead (Content-Type: application/vnd.olrapi.jsonlogic+json)."
-			: "Dataview DQL needs the Dataview plugin, which is not installed or not enabled in this vault: nothing was searched. Enable Dataview in Obsidian (Settings → Community plugins), or send a JsonLogic query instead.";
+			? "Dataview DQL runs only inside Obsidian with the Dataview plugin, and this is the " +
+				"headless host (a plain folder): nothing was searched. Send a JsonLogic query instead " +
+				"(Content-Type: application/vnd.olrapi.jsonlogic+json)."
+			: "Dataview DQL needs the Dataview plugin, which is not installed or not enabled in " +
+				"this vault: nothing was searched. Enable Dataview in Obsidian (Settings → Community " +
+				"plugins), or send a JsonLogic query instead.";
 	return searchProblem("dataview-unavailable", detail);
 }
 

@@ -36,7 +36,8 @@ function relocation(context: RequestContext, verb: Verb) {
 	if (context.rest === "" || context.rest.endsWith("/")) {
 		return refuse(
 			"method-not-allowed",
-			`${context.method} moves or copies one note, and "${context.rest}" names a folder, so nothing was ${verb}. Move the notes in it one by one.`,
+			`${context.method} moves or copies one note, and "${context.rest}" names a folder, ` +
+				`so nothing was ${verb}. Move the notes in it one by one.`,
 			{},
 			{ Allow: "GET, HEAD" },
 		);
@@ -48,7 +49,8 @@ function relocation(context: RequestContext, verb: Verb) {
 	if (!destination.ok && destination.problem === "missing") {
 		refuse(
 			"destination-required",
-			`The Destination header is required for MOVE and COPY: the note's new path, relative to the vault (percent-encoded; ending in / to keep the note's name). Nothing was ${verb}.`,
+			`The Destination header is required for MOVE and COPY: the note's new path, relative ` +
+				`to the vault (percent-encoded; ending in / to keep the note's name). Nothing was ${verb}.`,
 		);
 	}
 	if (!destination.ok)

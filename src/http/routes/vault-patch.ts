@@ -32,7 +32,9 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 	if (headerTargeted && isInstructionBody(context)) {
 		refuse(
 			"conflicting-target",
-			"The body is a PATCH instruction (application/vnd.olrapi.patch-instruction+json), which names its own target, and so do the Target-Type/Target headers; send one of them. Nothing was written.",
+			"The body is a PATCH instruction (application/vnd.olrapi.patch-instruction+json), " +
+				"which names its own target, and so do the Target-Type/Target headers; send one of " +
+				"them. Nothing was written.",
 		);
 	}
 	if (version === 1) return servedAsFormat1(() => headerPatch(context, path));
@@ -42,7 +44,10 @@ export async function patchNote(context: RequestContext): Promise<ApiResponse> {
 		if (!explicit) {
 			refuse(
 				"patch-version-required",
-				"Target-Type/Target headers on a PATCH mean different things in the two formats, and this request names neither, so nothing was written. Add Markdown-Patch-Version: 1 for the header format (Target: A::B), or Markdown-Patch-Version: 2 for raw-content mode (a heading Target as percent-encoded JSON).",
+				"Target-Type/Target headers on a PATCH mean different things in the two formats, " +
+					"and this request names neither, so nothing was written. Add Markdown-Patch-Version: " +
+					"1 for the header format (Target: A::B), or Markdown-Patch-Version: 2 for raw-content " +
+					"mode (a heading Target as percent-encoded JSON).",
 			);
 		}
 		return rawPatch(context, path, headerTarget(context));
@@ -86,12 +91,17 @@ function headerInstruction(context: RequestContext): PatchInstruction {
 	const targetType = headersValue(context, "target-type")?.trim().toLowerCase();
 	const rawTarget = headersValue(context, "target");
 	const usage =
-		"PATCH needs Operation (append, prepend or replace), Target-Type (heading, block or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, default ::); nothing was written. Or send a JSON instruction body without these headers (Markdown-Patch-Version 2).";
+		"PATCH needs Operation (append, prepend or replace), Target-Type (heading, block " +
+		"or frontmatter) and Target (percent-encoded; nested headings joined by Target-Delimiter, " +
+		"default ::); nothing was written. Or send a JSON instruction body without these headers " +
+		"(Markdown-Patch-Version 2).";
 	if (targetType === undefined) return invalid(`Target-Type is missing. ${usage}`, LRA_CASE.missingTargetType);
 	if (targetType !== "heading" && targetType !== "frontmatter" && targetType !== "block") {
 		return refuse(
 			"patch-target-not-supported",
-			`Target-Type "${targetType.slice(0, 40)}" is not supported here; heading, block and frontmatter are. Nothing was written. To change anything else, GET the note and PUT it whole with If-Match.`,
+			`Target-Type "${targetType.slice(0, 40)}" is not supported here; heading, block and ` +
+				`frontmatter are. Nothing was written. To change anything else, GET the note and PUT ` +
+				`it whole with If-Match.`,
 		);
 	}
 	if (operation === undefined) return invalid(`Operation is missing. ${usage}`, LRA_CASE.missingOperation);

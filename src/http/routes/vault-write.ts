@@ -28,7 +28,9 @@ export async function appendNote(context: RequestContext): Promise<ApiResponse> 
 	if (type !== undefined && !TEXT_BODY.test(type)) {
 		refuse(
 			"text-body-required",
-			`POST appends text, and this body is ${type.slice(0, 80)}, so nothing was written. Send the text itself with Content-Type: text/markdown. To change a frontmatter value, PATCH /vault/{note}/frontmatter/{key} with a JSON body.`,
+			`POST appends text, and this body is ${type.slice(0, 80)}, so nothing was written. ` +
+				`Send the text itself with Content-Type: text/markdown. To change a frontmatter value, ` +
+				`PATCH /vault/{note}/frontmatter/{key} with a JSON body.`,
 		);
 	}
 	return bodyWrite(context, (body) => ({ kind: "append", body }));
@@ -44,7 +46,9 @@ export async function deleteNote(context: RequestContext): Promise<ApiResponse> 
 	if (headersValue(context, "target-type") !== undefined || headersValue(context, "target") !== undefined) {
 		return refuse(
 			"conflicting-target",
-			"DELETE deletes a whole note, but this request names a part of it (Target-Type/Target), so nothing was deleted. To delete a part, send PATCH with Operation: delete and the same Target-Type and Target; to delete the note, send DELETE without them.",
+			"DELETE deletes a whole note, but this request names a part of it (Target-Type/Target), " +
+				"so nothing was deleted. To delete a part, send PATCH with Operation: delete and the " +
+				"same Target-Type and Target; to delete the note, send DELETE without them.",
 		);
 	}
 	const held = heldRevision(context, path);

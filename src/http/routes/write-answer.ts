@@ -42,7 +42,9 @@ export function respond(
 						merged: true,
 						...(outcome.mergeRules ? { mergeRules: outcome.mergeRules } : {}),
 						detail:
-							"Your revision was stale, but your changes and the newer ones merged cleanly; the merge was written. Its ETag can patch the note; GET the note to see the merge (and for a revision that can replace it).",
+							"Your revision was stale, but your changes and the newer ones merged cleanly; the " +
+							"merge was written. Its ETag can patch the note; GET the note to see the merge (and " +
+							"for a revision that can replace it).",
 					},
 					{
 						...etag,
@@ -91,7 +93,11 @@ export function respond(
  */
 export function proposedResponse(outcome: Extract<WriteOutcome, { kind: "proposed" }>): ApiResponse {
 	const location = `/proposals/${encodeURIComponent(outcome.id)}`;
-	const detail = `Not written yet: this key may only propose changes to "${outcome.path}", so your change waits for the person, kept byte for byte in "${outcome.backupPath}". The note stays as it is until they decide. GET ${location}?wait=60 to wait for their decision: accepted as sent, accepted with their edits, or rejected with a note.`;
+	const detail =
+		`Not written yet: this key may only propose changes to "${outcome.path}", so your ` +
+		`change waits for the person, kept byte for byte in "${outcome.backupPath}". The note ` +
+		`stays as it is until they decide. GET ${location}?wait=60 to wait for their decision: ` +
+		`accepted as sent, accepted with their edits, or rejected with a note.`;
 	return json(
 		202,
 		{ proposalId: outcome.id, path: outcome.path, backupPath: outcome.backupPath, status: "pending", detail },

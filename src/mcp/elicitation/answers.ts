@@ -37,34 +37,44 @@ export function answerWithPersonOutcome(
 		case "merged":
 			// The agent has not seen the merge: it gets the change tag, and reads the note before writing again.
 			return answer(
-				`${refused}the person chose, in your client, to merge both versions: the merge is now the note, written as the person's. Do not write this change again; call read_note {"path":${quoted}} before your next change.`,
+				`${refused}the person chose, in your client, to merge both versions: the merge is ` +
+					`now the note, written as the person's. Do not write this change again; call read_note {"path":${quoted}} ` +
+					`before your next change.`,
 				{ person: "merge", changeTag: changeTagOf(person.revision) },
 			);
 		case "taken":
 			return answer(
-				`${refused}the person chose, in your client, to take your version: the note is now exactly what you sent (revision ${person.revision}). Do not write it again; pass revision ${JSON.stringify(person.revision)} with your next write of this note.`,
+				`${refused}the person chose, in your client, to take your version: the note is now ` +
+					`exactly what you sent (revision ${person.revision}). Do not write it again; pass revision ${JSON.stringify(person.revision)} ` +
+					`with your next write of this note.`,
 				{ person: "take", currentRevision: person.revision },
 			);
 		case "kept":
 			return answer(
-				`${refused}the person chose, in your client, to keep the note as it is, without your change. The conflict is dismissed; your content stays in ${JSON.stringify(conflict?.backupPath ?? "")}. Do not write this change again unless the person asks you to.`,
+				`${refused}the person chose, in your client, to keep the note as it is, without your ` +
+					`change. The conflict is dismissed; your content stays in ${JSON.stringify(conflict?.backupPath ?? "")}. ` +
+					`Do not write this change again unless the person asks you to.`,
 				{ person: "keep", ...currentFields(outcome) },
 			);
 		case "opened":
 			return answer(
-				`${refused}the person chose, in your client, to decide in Obsidian's merge view, which is open now. Wait for that: call conflict_status {"id":${JSON.stringify(conflict?.id ?? "")},"wait":50}; once it is resolved, call read_note {"path":${quoted}} before any further change.`,
+				`${refused}the person chose, in your client, to decide in Obsidian's merge view, ` +
+					`which is open now. Wait for that: call conflict_status {"id":${JSON.stringify(conflict?.id ?? "")},"wait":50}; ` +
+					`once it is resolved, call read_note {"path":${quoted}} before any further change.`,
 				{ person: "open", ...currentFields(outcome) },
 			);
 		case "settled":
 			return prefixed(
 				plain,
-				`The person was asked in your client what to do, but the conflict was settled meanwhile (${person.status}): check it with conflict_status before writing again. `,
+				`The person was asked in your client what to do, but the conflict was settled meanwhile (${person.status}): ` +
+					`check it with conflict_status before writing again. `,
 				{ person: "settled" },
 			);
 		case "moved-on":
 			return prefixed(
 				plain,
-				`The person chose, in your client, to ${person.choice === "merge" ? "merge both versions" : "take your version"}, but the note changed again meanwhile, so nothing was written. `,
+				`The person chose, in your client, to ${person.choice === "merge" ? "merge both versions" : "take your version"}, ` +
+					`but the note changed again meanwhile, so nothing was written. `,
 				{ person: `${person.choice}-not-written` },
 			);
 		case "no-answer":

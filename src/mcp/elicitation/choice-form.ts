@@ -37,7 +37,8 @@ export function choiceForm(facts: ChoiceFacts): ChoiceForm {
 			: []),
 	];
 	const message =
-		`${facts.agent} tried to change ${JSON.stringify(facts.path)}, but the note changed after ${facts.agent} read it, so nothing was written. ` +
+		`${facts.agent} tried to change ${JSON.stringify(facts.path)}, but the note changed after ${facts.agent} ` +
+		`read it, so nothing was written. ` +
 		"What should happen to the note?";
 	return {
 		params: {

@@ -32,9 +32,12 @@ export const LRA_TOOL_NAMES = [
 ] as const;
 
 export const LRA_INSTRUCTIONS =
-	"This server edits an Obsidian vault without ever silently overwriting what a person wrote, with the Local REST API's tool names. vault_read " +
-	"a note before you change it: vault_write, vault_delete and vault_patch (without ifMatch) are checked against your last read of that note in " +
-	"this session. If the note changed since, the write is refused, your content is kept as a .bak note, and the error says what changed and what " +
+	"This server edits an Obsidian vault without ever silently overwriting what a person " +
+	"wrote, with the Local REST API's tool names. vault_read " +
+	("a note before you change it: vault_write, vault_delete and vault_patch (without " +
+		"ifMatch) are checked against your last read of that note in ") +
+	("this session. If the note changed since, the write is refused, your content is kept " +
+		"as a .bak note, and the error says what changed and what ") +
 	"to call next. vault_append needs no read.";
 
 export function registerLraTools(server: McpServer, context: ToolContext): void {

@@ -62,10 +62,15 @@ export async function lraRefusal(
 	switch (refusal.reason) {
 		case "token-required":
 			text = refusal.lastReadPart
-				? `Refused: this session read only part of ${quoted} (a document map or a section), which may stand in for vault_patch but not for replacing or deleting the whole note, so nothing was ${done}. ${reread}`
+				? `Refused: this session read only part of ${quoted} (a document map or a section), ` +
+					`which may stand in for vault_patch but not for replacing or deleting the whole note, ` +
+					`so nothing was ${done}. ${reread}`
 				: tool === "vault_delete"
-					? `Refused: this session has not read ${quoted}, so nothing was deleted (a delete never removes text you have not seen). Call vault_read {"path":${quoted}}, check it is what you mean to delete, then call vault_delete again.`
-					: `Refused: ${quoted} already exists and this session has not read it, so nothing was ${done} (a write never replaces text you have not seen). ${reread}`;
+					? `Refused: this session has not read ${quoted}, so nothing was deleted (a delete never ` +
+						`removes text you have not seen). Call vault_read {"path":${quoted}}, check it is ` +
+						`what you mean to delete, then call vault_delete again.`
+					: `Refused: ${quoted} already exists and this session has not read it, so nothing was ${done} ` +
+						`(a write never replaces text you have not seen). ${reread}`;
 			break;
 		case "stale": {
 			const held = implicit ? "It was checked against your last vault_read in this session. " : "";
@@ -82,7 +87,9 @@ export async function lraRefusal(
 			text = `Refused: ${existsSentence(quoted)}${kept} ${reread}`;
 			break;
 		case "empty-body":
-			text = `Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} To empty a note on purpose, call write_note with allow_empty: true.`;
+			text =
+				`Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} To empty ` +
+				`a note on purpose, call write_note with allow_empty: true.`;
 			break;
 		case "backup-read-only":
 			text = `Refused: ${backupReadOnlySentence(quoted, done)} Write to the note it belongs to.`;

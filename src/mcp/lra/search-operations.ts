@@ -23,12 +23,16 @@ export async function lraSearchQuery(notes: AgentNotes, actor: AgentActor, query
 	if (answer.kind === "invalid-query")
 		return {
 			ok: false,
-			message: `The JsonLogic query cannot be evaluated: ${answer.reason} Nothing was searched. See https://jsonlogic.com/operations.html, plus glob and regexp.`,
+			message:
+				`The JsonLogic query cannot be evaluated: ${answer.reason} Nothing was searched. ` +
+				`See https://jsonlogic.com/operations.html, plus glob and regexp.`,
 		};
 	if (answer.kind === "too-costly")
 		return {
 			ok: false,
-			message: `${answer.reason} Narrow the query (match on path, tags or frontmatter before content), or simplify its patterns.`,
+			message:
+				`${answer.reason} Narrow the query (match on path, tags or frontmatter before content), ` +
+				`or simplify its patterns.`,
 		};
 	return paged(answer, 'call query_notes with this query as "logic" and');
 }
@@ -50,6 +54,8 @@ function paged<T>(answer: SearchPage<T> | { kind: "bad-cursor" }, howToContinue:
 	if (answer.kind === "bad-cursor")
 		return { ok: false, message: "The search could not be paged. Nothing was searched." };
 	if (answer.nextCursor === null) return { ok: true, value: answer.hits };
-	const more = `Showing ${answer.hits.length} of ${answer.total} results (an answer holds at most ${LRA_SEARCH_LIMIT}, and about ${LRA_SEARCH_BYTES / 1024} KB). For the rest, ${howToContinue} "cursor": ${JSON.stringify(answer.nextCursor)}.`;
+	const more =
+		`Showing ${answer.hits.length} of ${answer.total} results (an answer holds at most ${LRA_SEARCH_LIMIT}, and about ${LRA_SEARCH_BYTES / 1024} ` +
+		`KB). For the rest, ${howToContinue} "cursor": ${JSON.stringify(answer.nextCursor)}.`;
 	return { ok: true, value: answer.hits, note: more };
 }

@@ -21,15 +21,22 @@ const moveArgs = {
 };
 
 const SEARCH_QUERY_DESCRIPTION =
-	"Search vault notes with a JsonLogic query evaluated for each note over {path, content, tags, frontmatter, stat: {ctime, mtime, size}, links, " +
-	'backlinks, unresolvedLinks}, plus glob and regexp; returns [{filename, result}] for the notes whose result is truthy, in path order. Examples: {"in": ' +
-	'["myTag", {"var": "tags"}]}; {"==": [{"var": "frontmatter.status"}, "done"]}; {"glob": ["journal/*", {"var": "path"}]}. Hidden and config ' +
-	"folders and .bak notes are never searched. At most 1000 results per answer: when more follow, a second text says how to page on (query_notes " +
+	"Search vault notes with a JsonLogic query evaluated for each note over {path, content, " +
+	"tags, frontmatter, stat: {ctime, mtime, size}, links, " +
+	("backlinks, unresolvedLinks}, plus glob and regexp; returns [{filename, result}] " +
+		'for the notes whose result is truthy, in path order. Examples: {"in": ') +
+	('["myTag", {"var": "tags"}]}; {"==": [{"var": "frontmatter.status"}, "done"]}; {"glob": ' +
+		'["journal/*", {"var": "path"}]}. Hidden and config ') +
+	("folders and .bak notes are never searched. At most 1000 results per answer: when " +
+		"more follow, a second text says how to page on (query_notes ") +
 	"with its cursor). A result shows part of a note and no revision: vault_read a note before changing it.";
 const SEARCH_SIMPLE_DESCRIPTION =
-	"Search vault notes for text: every word of the query must occur in the note's name or content. Returns [{filename, score, matches: [{match: " +
-	"{start, end, source}, context}]}], best first; each match carries contextLength characters around it (default 100). At most 1000 results per " +
-	"answer: when more follow, a second text says how to page on (search_notes with its cursor). A result shows part of a note and no revision.";
+	"Search vault notes for text: every word of the query must occur in the note's name " +
+	"or content. Returns [{filename, score, matches: [{match: " +
+	("{start, end, source}, context}]}], best first; each match carries contextLength " +
+		"characters around it (default 100). At most 1000 results per ") +
+	("answer: when more follow, a second text says how to page on (search_notes with its " +
+		"cursor). A result shows part of a note and no revision.");
 
 export function registerLraServiceTools(server: McpServer, context: ToolContext): void {
 	const ops = serviceOperations(context.notes);
@@ -77,7 +84,8 @@ export function registerLraServiceTools(server: McpServer, context: ToolContext)
 		"vault_move",
 		{
 			description:
-				"Move (rename) a vault file, guarded: the source must be unchanged since this session read it, and an existing destination is never replaced unread.",
+				"Move (rename) a vault file, guarded: the source must be unchanged since this session " +
+				"read it, and an existing destination is never replaced unread.",
 			inputSchema: moveArgs,
 			annotations: REWRITES,
 		},

@@ -7,7 +7,9 @@ import type { PatchTargetType } from "../../core/patch";
 
 /** Why a bare string is refused for a heading: most often a client that flattens anyOf parameters. */
 export const HEADING_STRING_HINT =
-	'a heading target is an array of heading texts, outermost first (e.g. ["Plan", "Next steps"]), not a bare string; if you did pass an array, your MCP client may not support anyOf-typed tool parameters';
+	'a heading target is an array of heading texts, outermost first (e.g. ["Plan", "Next ' +
+	'steps"]), not a bare string; if you did pass an array, your MCP client may not support ' +
+	"anyOf-typed tool parameters";
 
 export type ResolvedTarget = { ok: true; target: string[] | string | null } | { ok: false; reason: string };
 

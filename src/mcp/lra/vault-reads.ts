@@ -22,7 +22,8 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 		"vault_list",
 		{
 			description:
-				"List files and subdirectories inside a vault directory. Returns {files: [...]}: names, directories ending with '/'. Omit path (or pass \"\") for the vault root.",
+				"List files and subdirectories inside a vault directory. Returns {files: [...]}: " +
+				"names, directories ending with '/'. Omit path (or pass \"\") for the vault root.",
 			inputSchema: { path: z.string().optional().describe("Directory path relative to vault root (default: root)") },
 			annotations: READS,
 		},
@@ -40,8 +41,12 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 		"vault_read",
 		{
 			description:
-				"Read a vault file: returns {path, content, tags, frontmatter, stat, revision}. With targetType and target, only that part: a heading's section or a block's text as markdown, a frontmatter value (a string as it is, anything else as JSON). " +
-				"Writes that take no revision (vault_write, vault_patch without ifMatch, vault_delete) are checked against your last read of the note in this session: if it changed since, they are refused and your content is kept.",
+				"Read a vault file: returns {path, content, tags, frontmatter, stat, revision}. With " +
+				"targetType and target, only that part: a heading's section or a block's text as markdown, " +
+				"a frontmatter value (a string as it is, anything else as JSON). " +
+				("Writes that take no revision (vault_write, vault_patch without ifMatch, vault_delete) " +
+					"are checked against your last read of the note in this session: if it changed since, " +
+					"they are refused and your content is kept."),
 			inputSchema: {
 				path: pathArg,
 				targetType: z
@@ -52,7 +57,8 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 					.union([z.array(z.string()), z.string()])
 					.optional()
 					.describe(
-						"A heading: the array of heading texts from the top level down (a bare string is refused). A block: its id without '^'. A frontmatter field: its key.",
+						"A heading: the array of heading texts from the top level down (a bare string is " +
+							"refused). A block: its id without '^'. A frontmatter field: its key.",
 					),
 				scope: z
 					.enum(["content", "marker", "markerAndContent"])
@@ -103,7 +109,8 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 						return lraText(part.value ?? null);
 					default:
 						return stop(
-							`${part.detail} Call vault_get_document_map {"path":${JSON.stringify(notePath)}} to see the note's headings, blocks and frontmatter keys.`,
+							`${part.detail} Call vault_get_document_map {"path":${JSON.stringify(notePath)}} ` +
+								`to see the note's headings, blocks and frontmatter keys.`,
 						);
 				}
 			}),
@@ -113,7 +120,13 @@ export function registerLraReads(server: McpServer, context: ToolContext): void 
 		"vault_get_document_map",
 		{
 			description:
-				"Return the structure of a vault file: {headings (a nested object of heading texts), blocks (block ids), frontmatterFields, version}. Use a path of heading keys as a vault_read or vault_patch heading target; pass version as vault_patch's ifMatch. A heading repeated under one parent, or a block id used twice, has its own key at each occurrence (the first plain, later ones with a non-printable suffix): copy keys verbatim, never retype them. The map is a read of part of the note: it lets vault_patch through, not vault_write or vault_delete.",
+				"Return the structure of a vault file: {headings (a nested object of heading texts), " +
+				"blocks (block ids), frontmatterFields, version}. Use a path of heading keys as a " +
+				"vault_read or vault_patch heading target; pass version as vault_patch's ifMatch. " +
+				"A heading repeated under one parent, or a block id used twice, has its own key at " +
+				"each occurrence (the first plain, later ones with a non-printable suffix): copy keys " +
+				"verbatim, never retype them. The map is a read of part of the note: it lets vault_patch " +
+				"through, not vault_write or vault_delete.",
 			inputSchema: { path: pathArg },
 			annotations: READS,
 		},

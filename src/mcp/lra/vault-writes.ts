@@ -21,7 +21,11 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 		"vault_write",
 		{
 			description:
-				"Create or overwrite a vault file with the given content (missing parent folders are created). Overwriting is guarded: it lands only if the note is unchanged since this session last read it (vault_read); if it changed, nothing is written, your content is kept as a .bak note, and the error shows what changed. A note this session never read is not overwritten: read it first.",
+				"Create or overwrite a vault file with the given content (missing parent folders " +
+				"are created). Overwriting is guarded: it lands only if the note is unchanged since " +
+				"this session last read it (vault_read); if it changed, nothing is written, your content " +
+				"is kept as a .bak note, and the error shows what changed. A note this session never " +
+				"read is not overwritten: read it first.",
 			inputSchema: { path: pathArg, content: z.string().describe("Full file content (markdown text)") },
 			annotations: REWRITES,
 		},
@@ -46,7 +50,8 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 		"vault_append",
 		{
 			description:
-				"Append content to the end of a vault file, creating it if it does not exist. Appending overwrites nothing, so it needs no earlier read.",
+				"Append content to the end of a vault file, creating it if it does not exist. Appending " +
+				"overwrites nothing, so it needs no earlier read.",
 			inputSchema: { path: pathArg, content: z.string().describe("Content to append") },
 			annotations: APPENDS,
 		},
@@ -70,22 +75,30 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 		"vault_patch",
 		{
 			description:
-				"Edit a vault file with one structured instruction: an operation ('replace', 'prepend', 'append' or 'delete') on a heading's section (target: the array of heading texts), a block (target: its id) or a frontmatter field (target: its key). The payload is 'content' (markdown) or 'value' (any JSON, frontmatter only). " +
-				"Pass ifMatch (vault_get_document_map's version) to make it conditional; without it, your last read of the note in this session is used. A stale patch is refused, the patched note kept as a .bak. scope 'marker' renames a heading or block id, 'markerAndContent' rewrites it whole, 'parent' with destination moves a section.",
+				"Edit a vault file with one structured instruction: an operation ('replace', 'prepend', " +
+				"'append' or 'delete') on a heading's section (target: the array of heading texts), " +
+				"a block (target: its id) or a frontmatter field (target: its key). The payload is " +
+				"'content' (markdown) or 'value' (any JSON, frontmatter only). " +
+				("Pass ifMatch (vault_get_document_map's version) to make it conditional; without " +
+					"it, your last read of the note in this session is used. A stale patch is refused, " +
+					"the patched note kept as a .bak. scope 'marker' renames a heading or block id, 'markerAndContent' " +
+					"rewrites it whole, 'parent' with destination moves a section."),
 			inputSchema: {
 				path: pathArg,
 				targetType: z.enum(["heading", "block", "frontmatter"]).describe("What target names."),
 				target: z
 					.union([z.array(z.string()), z.string(), z.null()])
 					.describe(
-						"A heading: the array of heading texts from the top level down. A block: its id without '^'. A frontmatter field: its key.",
+						"A heading: the array of heading texts from the top level down. A block: its id without " +
+							"'^'. A frontmatter field: its key.",
 					),
 				operation: z.enum(["replace", "prepend", "append", "delete"]),
 				scope: z
 					.enum(["content", "marker", "markerAndContent", "parent"])
 					.optional()
 					.describe(
-						"'content' (the default): the part's body; 'marker': the heading line or block id; 'markerAndContent': both; 'parent': move the section to destination.",
+						"'content' (the default): the part's body; 'marker': the heading line or block id; " +
+							"'markerAndContent': both; 'parent': move the section to destination.",
 					),
 				content: z.string().optional().describe("Markdown text to put in place or add."),
 				value: z.unknown().optional().describe("A JSON value (frontmatter only)."),
@@ -93,14 +106,16 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 					.unknown()
 					.optional()
 					.describe(
-						'Where scope "parent" moves a section: {"parent": ["Heading"] or null, "place": "first" | "last" | {"before": [...]} | {"after": [...]}}.',
+						'Where scope "parent" moves a section: {"parent": ["Heading"] or null, "place": "first" ' +
+							'| "last" | {"before": [...]} | {"after": [...]}}.',
 					),
 				within: z
 					.number()
 					.int()
 					.optional()
 					.describe(
-						"The index of a block in the section's own body (0 the first, -1 the last) to act on instead of the whole section.",
+						"The index of a block in the section's own body (0 the first, -1 the last) to act " +
+							"on instead of the whole section.",
 					),
 				ifMatch: z
 					.string()
@@ -140,7 +155,8 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 						return lraOk();
 					case "inapplicable":
 						return lraError(
-							`${outcome.detail} Nothing was written to ${JSON.stringify(notePath)}. Call vault_get_document_map to see its headings, blocks and frontmatter keys (or set createTargetIfMissing).`,
+							`${outcome.detail} Nothing was written to ${JSON.stringify(notePath)}. Call vault_get_document_map ` +
+								`to see its headings, blocks and frontmatter keys (or set createTargetIfMissing).`,
 							{ error: outcome.reason, path: notePath },
 						);
 					case "refused":
@@ -161,7 +177,9 @@ export function registerLraWrites(server: McpServer, context: ToolContext): void
 		"vault_delete",
 		{
 			description:
-				"Delete a file from the vault: it is moved to the trash (Obsidian's Deleted files setting; never deleted permanently here). Guarded: it lands only if the note is unchanged since this session last read it.",
+				"Delete a file from the vault: it is moved to the trash (Obsidian's Deleted files " +
+				"setting; never deleted permanently here). Guarded: it lands only if the note is unchanged " +
+				"since this session last read it.",
 			inputSchema: {
 				path: pathArg,
 				permanent: z

@@ -17,7 +17,8 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		"active_file_get_path",
 		{
 			description:
-				"Return {path}: the vault-relative path of the file open in Obsidian's active editor. Errors when none is (always, on the headless host).",
+				"Return {path}: the vault-relative path of the file open in Obsidian's active editor. " +
+				"Errors when none is (always, on the headless host).",
 			inputSchema: {},
 			annotations: READS,
 		},
@@ -26,7 +27,8 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 				const path = await context.notes.activeNote(context.actor());
 				if (path === null || !validateVaultPath(path, context.notes.pathPolicy(), "note").ok)
 					stop(
-						"No active file: no note this server serves is open in an active editor (the headless host never has one). Use a path with vault_read instead.",
+						"No active file: no note this server serves is open in an active editor (the headless " +
+							"host never has one). Use a path with vault_read instead.",
 					);
 				return lraText({ path });
 			}),
@@ -36,7 +38,8 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		"command_list",
 		{
 			description:
-				"Return {commands: [{id, name}]}: every Obsidian command. Running one (command_execute) needs a key the person allowed.",
+				"Return {commands: [{id, name}]}: every Obsidian command. Running one (command_execute) " +
+				"needs a key the person allowed.",
 			inputSchema: {},
 			annotations: READS,
 		},
@@ -52,7 +55,9 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		"command_execute",
 		{
 			description:
-				'Execute an Obsidian command by its id (from command_list). Only for a key the person allowed to run commands; every note the command changes is credited to the key and can be undone. Answers {message: "OK", changed: [...]}.',
+				"Execute an Obsidian command by its id (from command_list). Only for a key the person " +
+				"allowed to run commands; every note the command changes is credited to the key and " +
+				'can be undone. Answers {message: "OK", changed: [...]}.',
 			inputSchema: { commandId: z.string().describe("The command id to execute (e.g. 'editor:toggle-bold')") },
 			annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 		},
@@ -85,7 +90,8 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 				if (opened === "unavailable") stop(WORKSPACE_HEADLESS);
 				if (opened === "missing")
 					stop(
-						`File not found: ${notePath}; nothing was opened (opening never creates a note). Create it with vault_write first.`,
+						`File not found: ${notePath}; nothing was opened (opening never creates a note). ` +
+							`Create it with vault_write first.`,
 					);
 				return lraOk();
 			}),
@@ -95,7 +101,9 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 		"periodic_note_get_path",
 		{
 			description:
-				"Return {path} of the current periodic note for a period (daily, weekly, monthly, quarterly or yearly), creating it from its template when it does not exist (as this key's guarded write). Use the path with vault_read, vault_append, vault_patch.",
+				"Return {path} of the current periodic note for a period (daily, weekly, monthly, " +
+				"quarterly or yearly), creating it from its template when it does not exist (as this " +
+				"key's guarded write). Use the path with vault_read, vault_append, vault_patch.",
 			inputSchema: { period: z.enum(PERIODS).describe("Periodic note period") },
 			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 		},
@@ -106,7 +114,8 @@ export function registerLraWorkspace(server: McpServer, context: ToolContext): v
 				const ensured = await context.notes.periodic.ensure(context.actor(), resolved);
 				if (ensured.kind === "refused")
 					stop(
-						`Could not create the ${period} note ${JSON.stringify(resolved.path)}: the write was refused (${ensured.outcome.kind === "refused" ? ensured.outcome.refusal.reason : ensured.outcome.kind}). Nothing was written.`,
+						`Could not create the ${period} note ${JSON.stringify(resolved.path)}: the write was refused (${ensured.outcome.kind === "refused" ? ensured.outcome.refusal.reason : ensured.outcome.kind}). ` +
+							`Nothing was written.`,
 					);
 				return lraText({ path: resolved.path });
 			}),

@@ -172,7 +172,8 @@ export class PersonQuestions {
 
 const UNSEALED = {
 	unverified:
-		"requestState failed verification: it was changed, or it was not issued by this server (a restart forgets every state it issued)",
+		"requestState failed verification: it was changed, or it was not issued by this server " +
+		"(a restart forgets every state it issued)",
 	expired: "requestState has expired: the person was asked too long ago",
 	"other-caller": "requestState was issued to another key",
 	"other-call":
@@ -182,7 +183,9 @@ const UNSEALED = {
 function refused(why: string): RetryAnswer {
 	return {
 		kind: "refused",
-		message: `Invalid params: ${why}. Nothing was written. To write again, call the tool without requestState and inputResponses.`,
+		message:
+			`Invalid params: ${why}. Nothing was written. To write again, call the tool without ` +
+			`requestState and inputResponses.`,
 	};
 }
 
@@ -225,7 +228,9 @@ function answered(person: PersonOutcome, state: SealedState, record: ConflictRec
 		JSON.stringify,
 		record ? `conflict ${record.id}; follow it with conflict_status` : "",
 	);
-	const prose = `Refused: ${staleSentence(quoted, "written")}${kept} Next: read the note again, re-apply your change to what it returns, then call ${state.tool} again with the revision that read returns.`;
+	const prose =
+		`Refused: ${staleSentence(quoted, "written")}${kept} Next: read the note again, re-apply ` +
+		`your change to what it returns, then call ${state.tool} again with the revision that read returns.`;
 	const facts = {
 		error: "stale-revision" satisfies RefusalCode,
 		path: state.path,

@@ -69,7 +69,8 @@ export class ModernListens {
 				429,
 				request.id,
 				TOO_MANY,
-				`Too many listens: this key already holds ${held} subscriptions/listen streams, the most it may. Close one (or follow several notes on one stream), then retry.`,
+				`Too many listens: this key already holds ${held} subscriptions/listen streams, the ` +
+					`most it may. Close one (or follow several notes on one stream), then retry.`,
 				{ "Retry-After": "5" },
 			);
 		if (this.streams.size >= this.caps.inAll)
@@ -77,7 +78,8 @@ export class ModernListens {
 				503,
 				request.id,
 				TOO_MANY,
-				`Too many listens: the server holds ${this.streams.size} subscriptions/listen streams, the most it may. Retry later.`,
+				`Too many listens: the server holds ${this.streams.size} subscriptions/listen streams, ` +
+					`the most it may. Retry later.`,
 				{ "Retry-After": "5" },
 			);
 		this.byKey.set(asking.owner, held + 1);

@@ -138,7 +138,8 @@ export class ModernRequests {
 				error: {
 					code: INVALID_PARAMS,
 					message:
-						"Invalid params: inputResponses without requestState; nothing was written. Send inputResponses only with the requestState of the InputRequiredResult they answer.",
+						"Invalid params: inputResponses without requestState; nothing was written. Send inputResponses " +
+						"only with the requestState of the InputRequiredResult they answer.",
 				},
 			});
 		}

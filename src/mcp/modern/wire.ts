@@ -113,7 +113,8 @@ export function checkModern(headers: Headers, body: unknown): ModernCheck {
 		return refuse(
 			400,
 			INVALID_PARAMS,
-			`Invalid params: every 2026-07-28 request carries ${missing.join(" and ")} in params._meta (the ${missing.length === 1 ? "field is" : "fields are"} missing or not of the right type).`,
+			`Invalid params: every 2026-07-28 request carries ${missing.join(" and ")} in params._meta (the ${missing.length === 1 ? "field is" : "fields are"} ` +
+				`missing or not of the right type).`,
 			id,
 			{ missing },
 		);

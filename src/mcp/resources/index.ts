@@ -75,7 +75,8 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 			if (!(await subscriptions.add(path))) {
 				throw new McpError(
 					ErrorCode.InvalidParams,
-					`Not subscribed: this session already follows ${subscriptions.size} notes, the most it may. Unsubscribe from one first.`,
+					`Not subscribed: this session already follows ${subscriptions.size} notes, the most ` +
+						`it may. Unsubscribe from one first.`,
 				);
 			}
 			return {};
@@ -102,7 +103,8 @@ export function subscribable(notes: AgentNotes, uri: string): string {
 	if (target.kind !== "note") {
 		throw new McpError(
 			ErrorCode.InvalidParams,
-			"Only notes (revision-guard://note/<path>) can be subscribed to. To wait for a conflict's outcome, call conflict_status with wait.",
+			"Only notes (revision-guard://note/<path>) can be subscribed to. To wait for a conflict's " +
+				"outcome, call conflict_status with wait.",
 			{ uri },
 		);
 	}

@@ -58,7 +58,8 @@ function parseCursor(cursor: string): string {
 	if (!decoded.startsWith(CURSOR_PREFIX) || cursorAfter(decoded.slice(CURSOR_PREFIX.length)) !== cursor) {
 		throw new McpError(
 			ErrorCode.InvalidParams,
-			"Invalid cursor: pass nextCursor exactly as the previous resources/list returned it, or omit it to start from the first note.",
+			"Invalid cursor: pass nextCursor exactly as the previous resources/list returned " +
+				"it, or omit it to start from the first note.",
 		);
 	}
 	return decoded.slice(CURSOR_PREFIX.length);

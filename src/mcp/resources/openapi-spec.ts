@@ -14,7 +14,8 @@ export const OPENAPI_SPEC_RESOURCE: Resource = {
 	name: "openapi-spec",
 	mimeType: MIME_TYPE,
 	description:
-		"The OpenAPI specification of this server's REST API (GET /openapi.yaml): every route, its parameters, answers and refusals.",
+		"The OpenAPI specification of this server's REST API (GET /openapi.yaml): every route, " +
+		"its parameters, answers and refusals.",
 };
 
 export function readOpenApiSpec(): ReadResourceResult {

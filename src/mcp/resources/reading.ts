@@ -22,7 +22,8 @@ export async function readResource(notes: AgentNotes, actor: AgentActor, uri: st
 		case "unknown":
 			throw notFound(
 				uri,
-				`Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path>, revision-guard://conflict/<id> and ${OPENAPI_SPEC_URI}. Call resources/list for the notes.`,
+				`Unknown resource ${JSON.stringify(uri)}: this server serves revision-guard://note/<path>, ` +
+					`revision-guard://conflict/<id> and ${OPENAPI_SPEC_URI}. Call resources/list for the notes.`,
 			);
 	}
 }

@@ -9,9 +9,12 @@ import { refusalResult } from "./refusal";
 import { tokenFor } from "../../core/revision-tokens";
 
 export const APPEND_NOTE_DESCRIPTION =
-	"Append text to the end of a note, creating the note if it is missing. Appending overwrites nothing, so no revision is needed " +
-	"(add your own leading newline if the note may not end in one). Returns the note's new revision: if you had read the note's " +
-	"latest revision before appending, it is the revision itself; otherwise you have not seen the whole note, and it is a part token " +
+	"Append text to the end of a note, creating the note if it is missing. Appending " +
+	"overwrites nothing, so no revision is needed " +
+	("(add your own leading newline if the note may not end in one). Returns the note's " +
+		"new revision: if you had read the note's ") +
+	("latest revision before appending, it is the revision itself; otherwise you have " +
+		"not seen the whole note, and it is a part token ") +
 	"(part.…) that patch_note and edit_note accept but write_note and delete_note do not (call read_note first).";
 
 export function registerAppendNote(server: McpServer, context: ToolContext): void {
@@ -30,7 +33,8 @@ export function registerAppendNote(server: McpServer, context: ToolContext): voi
 					.string()
 					.optional()
 					.describe(
-						"The note's revision after the append (a part token, part.…, unless you had read the note whole just before). Absent when the append waits for the person as a proposal (proposalId).",
+						"The note's revision after the append (a part token, part.…, unless you had read " +
+							"the note whole just before). Absent when the append waits for the person as a proposal (proposalId).",
 					),
 				...PROPOSAL_OUTPUT,
 			},

@@ -11,8 +11,10 @@ import { toolError, guarded, ok } from "./context";
 export const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
 
 export const CONFLICT_STATUS_DESCRIPTION =
-	"Look up a conflict: the record a refused write created (its id is in the refusal as conflictId). `status` is open, resolved or dismissed; " +
-	`once resolved, resolvedRevision and agentTaken say what the person kept. With wait (seconds, up to ${MAX_WAIT_SECONDS}), the call returns as ` +
+	"Look up a conflict: the record a refused write created (its id is in the refusal " +
+	"as conflictId). `status` is open, resolved or dismissed; " +
+	(`once resolved, resolvedRevision and agentTaken say what the person kept. With wait ` +
+		`(seconds, up to ${MAX_WAIT_SECONDS}), the call returns as `) +
 	"soon as the status changes, or when the time is up; keep wait below your client's request timeout.";
 
 const nullableString = z.string().nullable();
@@ -65,7 +67,9 @@ export function registerConflictStatus(server: McpServer, context: ToolContext):
 				const outcome = await context.notes.awaitConflictStatus(record, (wait ?? 0) * 1000, context.key, extra.signal);
 				if (outcome.kind === "too-many") {
 					return toolError(
-						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`,
+						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} ` +
+							`as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} ` +
+							`s, or call without wait.`,
 						{ error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds },
 					);
 				}

@@ -92,7 +92,8 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 			});
 		context.onError?.(error);
 		return toolError(
-			"The server hit an unexpected error while handling this call. Nothing was written by the failed step; retry, and report it if it repeats.",
+			"The server hit an unexpected error while handling this call. Nothing was written " +
+				"by the failed step; retry, and report it if it repeats.",
 		);
 	}
 }

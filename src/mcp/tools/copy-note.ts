@@ -9,9 +9,12 @@ import { checkDestination, relocationRefusalResult } from "./relocation";
 import { notFoundSentence } from "../../core/refusal-wording";
 
 export const COPY_NOTE_DESCRIPTION =
-	"Copy a note to a new path, with its text as it is now. No revision is needed (nothing is overwritten); pass `revision` to copy only " +
-	'exactly the revision you read. `destination` is the new path; ending it in "/" keeps the note\'s name in that folder. A note already at ' +
-	"the destination is never replaced unless you pass overwrite: true and its revision as destination_revision. The copy's revision comes back " +
+	"Copy a note to a new path, with its text as it is now. No revision is needed (nothing " +
+	"is overwritten); pass `revision` to copy only " +
+	('exactly the revision you read. `destination` is the new path; ending it in "/" keeps ' +
+		"the note's name in that folder. A note already at ") +
+	("the destination is never replaced unless you pass overwrite: true and its revision " +
+		"as destination_revision. The copy's revision comes back ") +
 	"only if you had read the note whole; otherwise a change tag (call read_note on the copy before writing it).";
 
 export function registerCopyNote(server: McpServer, context: ToolContext): void {

@@ -7,7 +7,9 @@ import { checkPath, guarded, heldAt, ifMatchOf, ok } from "./context";
 import { refusalResult } from "./refusal";
 
 export const DELETE_NOTE_DESCRIPTION =
-	"Move a note to the trash. Needs the revision from your last read_note of it, as `revision` (a client without a session, as every MCP 2026-07-28 client is, must pass it): if the note changed since, nothing is deleted " +
+	"Move a note to the trash. Needs the revision from your last read_note of it, as " +
+	"`revision` (a client without a session, as every MCP 2026-07-28 client is, must pass " +
+	"it): if the note changed since, nothing is deleted " +
 	"and the error gives the current revision and what changed.";
 
 export function registerDeleteNote(server: McpServer, context: ToolContext): void {

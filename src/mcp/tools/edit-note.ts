@@ -12,12 +12,18 @@ import { checkPath, guarded, ifMatchOf } from "./context";
 import { inPlaceChangeResult } from "./inapplicable";
 
 export const EDIT_NOTE_DESCRIPTION =
-	"Change part of a note by exact text replacement: the best tool for most changes to an existing note. Each edit's old_string must occur " +
-	"exactly once in the note (copy it from read_note, whitespace and line breaks included; add surrounding text to make it unique), or set " +
-	"replace_all to change every occurrence. new_string is taken literally: $& and $$ are plain text, not patterns. Several edits apply in order, " +
-	"each on the result of the one before, all or nothing. No revision is needed: the edits are applied to the note as it is when they are " +
-	"written and change nothing they did not match, so two edits to different parts of a note both land. Pass `revision` to apply them only if " +
-	"the note has not changed since that read. To replace a whole note, use write_note; to add to a heading's section or set a frontmatter field, patch_note.";
+	"Change part of a note by exact text replacement: the best tool for most changes " +
+	"to an existing note. Each edit's old_string must occur " +
+	("exactly once in the note (copy it from read_note, whitespace and line breaks included; " +
+		"add surrounding text to make it unique), or set ") +
+	("replace_all to change every occurrence. new_string is taken literally: $& and $$ " +
+		"are plain text, not patterns. Several edits apply in order, ") +
+	("each on the result of the one before, all or nothing. No revision is needed: the " +
+		"edits are applied to the note as it is when they are ") +
+	("written and change nothing they did not match, so two edits to different parts of " +
+		"a note both land. Pass `revision` to apply them only if ") +
+	("the note has not changed since that read. To replace a whole note, use write_note; " +
+		"to add to a heading's section or set a frontmatter field, patch_note.");
 
 const edit = z.object({
 	old_string: z.string().describe("The exact text to replace, as it is in the note (not empty)."),

@@ -45,7 +45,8 @@ function nextStep(
 				: `${reread} with a target it has, or with create_target_if_missing: true to add the heading or key`;
 		case "ambiguous-target":
 			return tool === "edit_note"
-				? `include more of the surrounding text in old_string so it occurs once, or set replace_all: true on that edit to change every occurrence`
+				? `include more of the surrounding text in old_string so it occurs once, or set replace_all: ` +
+						`true on that edit to change every occurrence`
 				: `${reread}, naming the enclosing headings too`;
 		case "invalid-target":
 		case "invalid-value":
@@ -56,7 +57,10 @@ function nextStep(
 		case "key-collision":
 			return `${reread} with a name the note does not use yet`;
 		case "invalid-frontmatter":
-			return `call read_note {"path":${quoted}}, then write the whole note, frontmatter fixed, with write_note and the revision it returns`;
+			return (
+				`call read_note {"path":${quoted}}, then write the whole note, frontmatter fixed, ` +
+				`with write_note and the revision it returns`
+			);
 	}
 }
 
@@ -78,7 +82,8 @@ export async function inPlaceChangeResult(
 		case "refused":
 			if (outcome.refusal.reason === "not-found") {
 				return toolError(
-					`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so nothing was written. To create it, call write_note without a revision.`,
+					`There is no note at ${JSON.stringify(path)}; ${tool} changes an existing note, so ` +
+						`nothing was written. To create it, call write_note without a revision.`,
 					{ error: outcome.report.code, path },
 				);
 			}

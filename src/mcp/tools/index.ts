@@ -49,12 +49,18 @@ export const TOOL_NAMES = [
 ] as const;
 
 export const INSTRUCTIONS =
-	"This server edits an Obsidian vault without ever silently overwriting what a person wrote. read_note returns a note's content and its " +
-	"revision. To change part of a note, use edit_note (exact old → new text; it needs no revision, because it changes only what it matches) " +
-	"or patch_note (a heading's section, a frontmatter field or a block; note_outline lists what it can target); to replace a whole note, write_note; to add at its end, append_note. " +
-	"Replacing, patching or deleting an existing note needs the revision from your last read (as `revision`). If the note changed since, the " +
-	"write is refused, your content is kept as a .bak note, and the error says what changed and which call to make next. move_note needs the " +
-	"revision too; move_note and copy_note never replace a note at their destination unless you ask, with that note's revision. To find notes, " +
+	"This server edits an Obsidian vault without ever silently overwriting what a person " +
+	"wrote. read_note returns a note's content and its " +
+	("revision. To change part of a note, use edit_note (exact old → new text; it needs " +
+		"no revision, because it changes only what it matches) ") +
+	("or patch_note (a heading's section, a frontmatter field or a block; note_outline " +
+		"lists what it can target); to replace a whole note, write_note; to add at its end, append_note. ") +
+	("Replacing, patching or deleting an existing note needs the revision from your last " +
+		"read (as `revision`). If the note changed since, the ") +
+	("write is refused, your content is kept as a .bak note, and the error says what changed " +
+		"and which call to make next. move_note needs the ") +
+	("revision too; move_note and copy_note never replace a note at their destination " +
+		"unless you ask, with that note's revision. To find notes, ") +
 	"search_notes (words) or query_notes (tags, frontmatter, paths, links).";
 
 /** `toolSet`: which set the client sees listed (tool-visibility.ts), which decides what the instructions speak of. */

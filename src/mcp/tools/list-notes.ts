@@ -7,9 +7,12 @@ import { checkPath, toolError, guarded, ok } from "./context";
 import { changeTagOf } from "../../core/revision-tokens";
 
 export const LIST_NOTES_DESCRIPTION =
-	"List the notes directly inside a folder (the vault root when `folder` is omitted). Not recursive: sub-folders are listed in `folders`; " +
-	"call list_notes again with one of them to look inside. Each note comes with its change tag (it changes whenever the note does), " +
-	"size (bytes) and modification time (epoch ms). A change tag is not a revision: listing does not count as reading, so call read_note " +
+	"List the notes directly inside a folder (the vault root when `folder` is omitted). " +
+	"Not recursive: sub-folders are listed in `folders`; " +
+	("call list_notes again with one of them to look inside. Each note comes with its " +
+		"change tag (it changes whenever the note does), ") +
+	("size (bytes) and modification time (epoch ms). A change tag is not a revision: listing " +
+		"does not count as reading, so call read_note ") +
 	"for the revision before you write a note.";
 
 export function registerListNotes(server: McpServer, context: ToolContext): void {

@@ -16,8 +16,10 @@ const MAX_LIMIT = 2000;
 const PAGE_CHARS = 64 * 1024;
 
 export const LIST_TAGS_DESCRIPTION =
-	"List the tags used across the vault, each with its count, sorted by name, without '#'. Frontmatter `tags` and inline #tags outside code " +
-	"count; a nested tag counts for each parent too (`work/tasks` also counts for `work`). When `next` is present, call list_tags again with " +
+	"List the tags used across the vault, each with its count, sorted by name, without " +
+	"'#'. Frontmatter `tags` and inline #tags outside code " +
+	("count; a nested tag counts for each parent too (`work/tasks` also counts for `work`). " +
+		"When `next` is present, call list_tags again with ") +
 	"`after` set to it for the next page. To add or remove a note's tags, patch its frontmatter `tags` with patch_note.";
 
 export function registerListTags(server: McpServer, context: ToolContext): void {

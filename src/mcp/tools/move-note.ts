@@ -9,11 +9,17 @@ import { checkDestination, relocationRefusalResult } from "./relocation";
 import { notFoundSentence } from "../../core/refusal-wording";
 
 export const MOVE_NOTE_DESCRIPTION =
-	"Move or rename a note. Needs the revision from your last read_note of it, as `revision` (with an MCP session, the session's last read of " +
-	"the whole note is used when you omit it; a client without a session, as every MCP 2026-07-28 client is, must pass it): a move takes the whole note away from its path. `destination` is the new path relative to the " +
-	'vault; ending it in "/" keeps the note\'s name in that folder. Inside Obsidian, links to the note in other notes are updated (as the ' +
-	"person's settings say); those changes are yours, listed in `rewritten`, and undone with the move. A note already at the destination is " +
-	"never replaced unless you pass overwrite: true and its revision as destination_revision. If the note changed since your read, nothing is moved.";
+	"Move or rename a note. Needs the revision from your last read_note of it, as `revision` " +
+	"(with an MCP session, the session's last read of " +
+	("the whole note is used when you omit it; a client without a session, as every MCP " +
+		"2026-07-28 client is, must pass it): a move takes the whole note away from its path. " +
+		"`destination` is the new path relative to the ") +
+	('vault; ending it in "/" keeps the note\'s name in that folder. Inside Obsidian, ' +
+		"links to the note in other notes are updated (as the ") +
+	("person's settings say); those changes are yours, listed in `rewritten`, and undone " +
+		"with the move. A note already at the destination is ") +
+	("never replaced unless you pass overwrite: true and its revision as destination_revision. " +
+		"If the note changed since your read, nothing is moved.");
 
 export function registerMoveNote(server: McpServer, context: ToolContext): void {
 	server.registerTool(
@@ -37,7 +43,8 @@ export function registerMoveNote(server: McpServer, context: ToolContext): void 
 					.boolean()
 					.optional()
 					.describe(
-						"true: replace a note at the destination (needs destination_revision, or this session's read of it). It goes to the trash, undoably.",
+						"true: replace a note at the destination (needs destination_revision, or this session's " +
+							"read of it). It goes to the trash, undoably.",
 					),
 				destination_revision: z
 					.string()
@@ -56,7 +63,8 @@ export function registerMoveNote(server: McpServer, context: ToolContext): void 
 					.string()
 					.optional()
 					.describe(
-						"Instead of revision, when the move changed the note (Obsidian rewrote its own links) or you had not read it whole: call read_note before writing it.",
+						"Instead of revision, when the move changed the note (Obsidian rewrote its own links) " +
+							"or you had not read it whole: call read_note before writing it.",
 					),
 				rewritten: z
 					.array(z.string())

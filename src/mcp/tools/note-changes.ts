@@ -7,10 +7,14 @@ import { revisionField, tokenFor } from "../../core/revision-tokens";
 import { unquoted, checkPath, toolError, guarded, ok } from "./context";
 
 export const NOTE_CHANGES_DESCRIPTION =
-	"Show what changed in a note since a revision you saw: a unified diff from that revision to the note now. When the answer is the whole " +
-	"diff from a revision you had, it also gives the note's current revision (you then know all of it); a paged diff gives a changeTag instead. " +
-	"Useful after a refused write. To rewrite the note without the whole diff, call read_note and pass its revision to write_note. " +
-	"A long diff comes in pages: when `truncated` is true, call again with `offset` set to `nextOffset` (and `to` set to the `to` it returned).";
+	"Show what changed in a note since a revision you saw: a unified diff from that revision " +
+	"to the note now. When the answer is the whole " +
+	("diff from a revision you had, it also gives the note's current revision (you then " +
+		"know all of it); a paged diff gives a changeTag instead. ") +
+	("Useful after a refused write. To rewrite the note without the whole diff, call read_note " +
+		"and pass its revision to write_note. ") +
+	("A long diff comes in pages: when `truncated` is true, call again with `offset` set " +
+		"to `nextOffset` (and `to` set to the `to` it returned).");
 
 export function registerNoteChanges(server: McpServer, context: ToolContext): void {
 	server.registerTool(
@@ -40,19 +44,22 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 					.string()
 					.optional()
 					.describe(
-						"The note's current revision, given only when this answer is the whole diff to it from a revision you had (pass it to your next write); otherwise changeTag.",
+						"The note's current revision, given only when this answer is the whole diff to it " +
+							"from a revision you had (pass it to your next write); otherwise changeTag.",
 					),
 				changeTag: z
 					.string()
 					.optional()
 					.describe(
-						"Instead of revision when this page is not the whole diff: it tells that the note changed; call read_note for a revision.",
+						"Instead of revision when this page is not the whole diff: it tells that the note " +
+							"changed; call read_note for a revision.",
 					),
 				changed: z.boolean(),
 				to: z
 					.string()
 					.describe(
-						"The revision the diff ends at (a change tag unless this is the whole diff to the note now); pass it back as `to` for the next page.",
+						"The revision the diff ends at (a change tag unless this is the whole diff to the " +
+							"note now); pass it back as `to` for the next page.",
 					),
 				diff: z
 					.string()
@@ -82,7 +89,8 @@ export function registerNoteChanges(server: McpServer, context: ToolContext): vo
 				if (answer.kind === "missing") return toolError(`There is no note at ${JSON.stringify(notePath)}.`);
 				if (answer.kind === "not-retained")
 					return toolError(
-						`Revision ${answer.revision} of ${JSON.stringify(notePath)} is not retained (or never existed), so no diff can be made. Call read_note to start from its current content.`,
+						`Revision ${answer.revision} of ${JSON.stringify(notePath)} is not retained (or never ` +
+							`existed), so no diff can be made. Call read_note to start from its current content.`,
 					);
 				const { page, sight } = answer;
 				const more = {

@@ -16,10 +16,14 @@ const MAX_ITEMS = 2000;
 const MAX_TARGET_CHARS = 64 * 1024;
 
 export const NOTE_OUTLINE_DESCRIPTION =
-	"Outline a note for patch_note: its headings (each with the `target` that names it: nested headings joined by '::', outermost first), " +
-	"its block ids and its frontmatter keys, plus a `revision` that patch_note accepts (it stands for this view of the note's structure, so it " +
-	"cannot replace or delete the note: read_note for that). A heading repeated under the same parent, or a block id used twice, has a target " +
-	"of its own at each occurrence (later ones end in non-printable characters): copy targets verbatim, never retype them.";
+	"Outline a note for patch_note: its headings (each with the `target` that names it: " +
+	"nested headings joined by '::', outermost first), " +
+	("its block ids and its frontmatter keys, plus a `revision` that patch_note accepts " +
+		"(it stands for this view of the note's structure, so it ") +
+	("cannot replace or delete the note: read_note for that). A heading repeated under " +
+		"the same parent, or a block id used twice, has a target ") +
+	("of its own at each occurrence (later ones end in non-printable characters): copy " +
+		"targets verbatim, never retype them.");
 
 export function registerNoteOutline(server: McpServer, context: ToolContext): void {
 	server.registerTool(

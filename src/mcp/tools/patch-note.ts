@@ -25,15 +25,25 @@ const TARGET_TYPES = ["heading", "frontmatter", "block"] as const satisfies read
 const OPERATIONS = ["append", "prepend", "replace", "delete"] as const satisfies readonly PatchOperation[];
 
 export const PATCH_NOTE_DESCRIPTION =
-	"Change one part of a note by its structure, without sending the whole note: append to, prepend to, replace or delete the section under a " +
-	'heading (target_type "heading", target the heading path outermost first, e.g. "Plan::Tasks"), a frontmatter field (target_type "frontmatter", ' +
-	'target the key; with json: true, content is a JSON value such as a list) or a block (target_type "block", target its id, e.g. "abc123" for ' +
-	'^abc123; with json: true on a table block, content is rows as JSON, e.g. [["Chicago", "16"]]). scope "marker" acts on the label alone (replace renames ' +
-	'a heading, keeping its level and body; a block id; a frontmatter key), "markerAndContent" on the whole heading section, block or frontmatter entry ' +
-	'(append/prepend add a sibling), "parent" with destination moves a heading section. within picks one block of a section\'s own body (0 first, -1 last) ' +
-	"and splices content into it literally. reject_if_content_preexists refuses an append/prepend whose text is already there (a safe retry). " +
-	"Needs the revision from your last read (as `revision`; with an MCP session, the session's last read is used when you omit it; a client without a session, as every MCP 2026-07-28 client is, must pass it): if " +
-	"the note changed since, nothing is written, the patched note is kept as a .bak note and the error says what changed. For exact text changes " +
+	"Change one part of a note by its structure, without sending the whole note: append " +
+	"to, prepend to, replace or delete the section under a " +
+	('heading (target_type "heading", target the heading path outermost first, e.g. "Plan::Tasks"), ' +
+		'a frontmatter field (target_type "frontmatter", ') +
+	("target the key; with json: true, content is a JSON value such as a list) or a block " +
+		'(target_type "block", target its id, e.g. "abc123" for ') +
+	('^abc123; with json: true on a table block, content is rows as JSON, e.g. [["Chicago", ' +
+		'"16"]]). scope "marker" acts on the label alone (replace renames ') +
+	('a heading, keeping its level and body; a block id; a frontmatter key), "markerAndContent" ' +
+		"on the whole heading section, block or frontmatter entry ") +
+	('(append/prepend add a sibling), "parent" with destination moves a heading section. ' +
+		"within picks one block of a section's own body (0 first, -1 last) ") +
+	("and splices content into it literally. reject_if_content_preexists refuses an append/prepend " +
+		"whose text is already there (a safe retry). ") +
+	("Needs the revision from your last read (as `revision`; with an MCP session, the " +
+		"session's last read is used when you omit it; a client without a session, as every " +
+		"MCP 2026-07-28 client is, must pass it): if ") +
+	("the note changed since, nothing is written, the patched note is kept as a .bak note " +
+		"and the error says what changed. For exact text changes ") +
 	"anywhere, edit_note needs no revision; to replace the whole note, use write_note.";
 
 export function registerPatchNote(server: McpServer, context: ToolContext): void {
@@ -55,7 +65,8 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 				operation: z
 					.enum(OPERATIONS)
 					.describe(
-						"Add at the end of the target (a section, a list or text field, a block), at its start, replace it, or delete it.",
+						"Add at the end of the target (a section, a list or text field, a block), at its " +
+							"start, replace it, or delete it.",
 					),
 				content: z
 					.string()
@@ -68,32 +79,42 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 					.min(1)
 					.optional()
 					.describe(
-						"The revision from your last read_note of this note (with an MCP session, the session's last read is used when omitted).",
+						"The revision from your last read_note of this note (with an MCP session, the session's " +
+							"last read is used when omitted).",
 					),
 				json: z
 					.boolean()
 					.optional()
 					.describe(
-						'true reads content as JSON: a frontmatter value (lists, numbers, booleans), whole frontmatter entries ({"key": value}, scope markerAndContent), or a table block\'s rows ([["a", "b"]]). Otherwise content is text.',
+						"true reads content as JSON: a frontmatter value (lists, numbers, booleans), whole " +
+							'frontmatter entries ({"key": value}, scope markerAndContent), or a table block\'s ' +
+							'rows ([["a", "b"]]). Otherwise content is text.',
 					),
 				create_target_if_missing: z
 					.boolean()
 					.optional()
 					.describe(
-						"true: add the heading (at the end of its parent) or the key when it is missing, instead of failing (scope content only).",
+						"true: add the heading (at the end of its parent) or the key when it is missing, " +
+							"instead of failing (scope content only).",
 					),
 				scope: z
 					.enum(PATCH_SCOPES as [string, ...string[]])
 					.optional()
 					.describe(
-						'What part of the target: "content" (default: a section\'s body, a block\'s text, a value), "marker" (replace renames the heading/block id/key, given in content; delete removes just the heading line or id), "markerAndContent" (the whole section/block/entry), "parent" (a heading\'s place: operation replace with destination, a move).',
+						"What part of the target: \"content\" (default: a section's body, a block's text, " +
+							'a value), "marker" (replace renames the heading/block id/key, given in content; delete ' +
+							'removes just the heading line or id), "markerAndContent" (the whole section/block/entry), ' +
+							'"parent" (a heading\'s place: operation replace with destination, a move).',
 					),
 				within: z
 					.number()
 					.int()
 					.optional()
 					.describe(
-						'Heading targets: act on one top-level block of the section\'s own body (0 the first, -1 the last). With scope content the content is spliced in literally (append "\\n- item" continues a list); with markerAndContent a new block is added beside it; delete removes the block.',
+						"Heading targets: act on one top-level block of the section's own body (0 the first, " +
+							'-1 the last). With scope content the content is spliced in literally (append "\\n- ' +
+							'item" continues a list); with markerAndContent a new block is added beside it; delete ' +
+							"removes the block.",
 					),
 				destination: z
 					.object({
@@ -117,7 +138,8 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 					.boolean()
 					.optional()
 					.describe(
-						"true: refuse an append or prepend whose text (trimmed) is already in the target, so a retry never adds it twice.",
+						"true: refuse an append or prepend whose text (trimmed) is already in the target, " +
+							"so a retry never adds it twice.",
 					),
 			},
 			outputSchema: {
@@ -126,7 +148,8 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 					.string()
 					.optional()
 					.describe(
-						"The note's new revision: pass it to your next write of this note. Absent when the patch waits for the person as a proposal (proposalId).",
+						"The note's new revision: pass it to your next write of this note. Absent when the " +
+							"patch waits for the person as a proposal (proposalId).",
 					),
 				...PROPOSAL_OUTPUT,
 				warnings: z
@@ -155,7 +178,8 @@ export function registerPatchNote(server: McpServer, context: ToolContext): void
 				const move = scope === "parent";
 				if (content === undefined && operation !== "delete" && !move)
 					return toolError(
-						`patch_note with operation "${operation}" needs content: the text to ${operation === "replace" ? "put in place" : "add"}. Nothing was written.`,
+						`patch_note with operation "${operation}" needs content: the text to ${operation === "replace" ? "put in place" : "add"}. ` +
+							`Nothing was written.`,
 					);
 				const body = content ?? "";
 				const moveTo = destination === undefined ? undefined : parseDestination(destination);

@@ -14,9 +14,12 @@ import { scopeFacts, scopeNextStep, scopeRuleSentence } from "../../core/scope-r
 import { proposedResult } from "./proposed";
 
 export const PERIODIC_NOTE_DESCRIPTION =
-	"Find a periodic note: today's daily note (or this week's, month's, quarter's, year's), or, with `date`, the one holding that day, named as the " +
-	"person's daily/periodic notes settings name it. Returns its path and whether it exists. With create: true, a missing note is created from " +
-	"its template (empty without one). Then use read_note, append_note, edit_note or patch_note with the path (a note just created from a " +
+	"Find a periodic note: today's daily note (or this week's, month's, quarter's, year's), " +
+	"or, with `date`, the one holding that day, named as the " +
+	("person's daily/periodic notes settings name it. Returns its path and whether it " +
+		"exists. With create: true, a missing note is created from ") +
+	("its template (empty without one). Then use read_note, append_note, edit_note or " +
+		"patch_note with the path (a note just created from a ") +
 	"template counts as read in part: patch_note may stand on it; read_note before replacing it).";
 
 export function registerPeriodicNote(server: McpServer, context: ToolContext): void {

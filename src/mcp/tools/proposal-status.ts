@@ -14,9 +14,12 @@ import { toolError, guarded, ok } from "./context";
 const MAX_WAIT_SECONDS = MAX_WAIT_MS / 1000;
 
 export const PROPOSAL_STATUS_DESCRIPTION =
-	"Look up a proposal: a change to a note your key may only propose to waits for the person instead of being written (its id is the proposalId your write was answered with). " +
-	"`status` is pending, accepted (written as you sent it), accepted-with-edits (the person changed it first) or rejected (nothing written); `note` is the person's note to you. " +
-	`With wait (seconds, up to ${MAX_WAIT_SECONDS}), the call returns as soon as the person decides, or when the time is up; keep wait below your client's request timeout. ` +
+	"Look up a proposal: a change to a note your key may only propose to waits for the " +
+	"person instead of being written (its id is the proposalId your write was answered with). " +
+	("`status` is pending, accepted (written as you sent it), accepted-with-edits (the " +
+		"person changed it first) or rejected (nothing written); `note` is the person's note to you. ") +
+	(`With wait (seconds, up to ${MAX_WAIT_SECONDS}), the call returns as soon as the ` +
+		`person decides, or when the time is up; keep wait below your client's request timeout. `) +
 	"Read the note again before changing it further.";
 
 const statuses = PROPOSAL_STATUSES as unknown as readonly [string, ...string[]];
@@ -57,7 +60,8 @@ export function registerProposalStatus(server: McpServer, context: ToolContext):
 				const record = context.notes.proposals.getFor(context.actor(), id);
 				if (!record)
 					return toolError(
-						`Your key has no proposal ${JSON.stringify(id.slice(0, 100))}. Its id is the proposalId your write was answered with; another key's proposals are not shown.`,
+						`Your key has no proposal ${JSON.stringify(id.slice(0, 100))}. Its id is the proposalId ` +
+							`your write was answered with; another key's proposals are not shown.`,
 						{ error: "proposal-not-found" },
 					);
 				// Counted per key, across its sessions, together with its waits on conflicts.
@@ -69,7 +73,9 @@ export function registerProposalStatus(server: McpServer, context: ToolContext):
 				);
 				if (outcome.kind === "too-many") {
 					return toolError(
-						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} s, or call without wait.`,
+						`Not waited: ${outcome.who === "caller" ? "this key already has" : "the server already has"} ` +
+							`as many long-polls under way as it allows. Retry in ${outcome.retryAfterSeconds} ` +
+							`s, or call without wait.`,
 						{ error: "too-many-waits", retryAfterSeconds: outcome.retryAfterSeconds },
 					);
 				}

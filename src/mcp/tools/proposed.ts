@@ -35,9 +35,12 @@ export function proposalFacts(outcome: Proposed): {
 /** The words every tool set uses for a proposal (our tools' and the Local REST API's). */
 export function proposalSentence(outcome: Proposed): string {
 	return (
-		`Not written yet: this key may only propose changes to ${JSON.stringify(outcome.path)}, so your change waits for the person as proposal ${outcome.id}, ` +
-		`kept byte for byte in ${JSON.stringify(outcome.backupPath)}. The note stays as it is until they decide. Call proposal_status {"id":${JSON.stringify(outcome.id)}} ` +
-		"(with wait, in seconds, to wait for the decision) to learn whether they accepted it as sent, accepted it with their own edits, or rejected it, with their note."
+		`Not written yet: this key may only propose changes to ${JSON.stringify(outcome.path)}, ` +
+		`so your change waits for the person as proposal ${outcome.id}, ` +
+		(`kept byte for byte in ${JSON.stringify(outcome.backupPath)}. The note stays as it ` +
+			`is until they decide. Call proposal_status {"id":${JSON.stringify(outcome.id)}} `) +
+		("(with wait, in seconds, to wait for the decision) to learn whether they accepted " +
+			"it as sent, accepted it with their own edits, or rejected it, with their note.")
 	);
 }
 

@@ -8,11 +8,15 @@ import { pageInputs, pageOutputs, pageRequest, pageResult } from "./search-page"
 
 export const QUERY_NOTES_DESCRIPTION =
 	"Find notes by their metadata with a JsonLogic query (`logic`), evaluated for each note over " +
-	"{path, content, tags, frontmatter: {...}, stat: {ctime, mtime, size}, links, backlinks, unresolvedLinks}; every note whose result is not " +
-	'false, null, 0, "", [] or {} is returned with its result, in path order. Operators: jsonlogic.com\'s (var, ==, !=, <, in, and, or, !, if, ' +
+	("{path, content, tags, frontmatter: {...}, stat: {ctime, mtime, size}, links, backlinks, " +
+		"unresolvedLinks}; every note whose result is not ") +
+	('false, null, 0, "", [] or {} is returned with its result, in path order. Operators: ' +
+		"jsonlogic.com's (var, ==, !=, <, in, and, or, !, if, ") +
 	'map, filter, some, all, cat, …) plus glob and regexp. Examples: {"in": ["work", {"var": "tags"}]}; ' +
-	'{"==": [{"var": "frontmatter.status"}, "done"]}; {"glob": ["journal/*", {"var": "path"}]}; {">": [{"var": "stat.mtime"}, 1767225600000]}. ' +
-	"Inside Obsidian with the Dataview plugin, `dql` takes a Dataview TABLE query instead. A result shows part of a note and no revision: " +
+	('{"==": [{"var": "frontmatter.status"}, "done"]}; {"glob": ["journal/*", {"var": ' +
+		'"path"}]}; {">": [{"var": "stat.mtime"}, 1767225600000]}. ') +
+	("Inside Obsidian with the Dataview plugin, `dql` takes a Dataview TABLE query instead. " +
+		"A result shows part of a note and no revision: ") +
 	"call read_note before you change a note. Long answers come in pages: pass `nextCursor` back as `cursor`.";
 
 export function registerQueryNotes(server: McpServer, context: ToolContext): void {
@@ -63,7 +67,9 @@ export function registerQueryNotes(server: McpServer, context: ToolContext): voi
 					);
 				if (answer.kind === "scoped")
 					return toolError(
-						"This key may read only part of the vault, and a DQL column can show values of any note, so `dql` is not run for it. Use `logic` (JsonLogic), which covers only the notes this key may see. Nothing was searched.",
+						"This key may read only part of the vault, and a DQL column can show values of any " +
+							"note, so `dql` is not run for it. Use `logic` (JsonLogic), which covers only the " +
+							"notes this key may see. Nothing was searched.",
 						{ error: "scope-forbidden" },
 					);
 				if (answer.kind === "unavailable") {

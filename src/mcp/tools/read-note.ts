@@ -6,9 +6,12 @@ import type { ToolContext } from "./context";
 import { checkPath, toolError, guarded, ok } from "./context";
 
 export const READ_NOTE_DESCRIPTION =
-	"Read a note: returns its content and its revision token. Replacing, patching or deleting the note needs the revision from your last read: " +
-	"pass it as `revision` to write_note, patch_note or delete_note (with an MCP session, write_note and patch_note fall back to the session's " +
-	"last read when you omit it). edit_note needs none. If the note changes after your read, a write based on it is refused and nothing is overwritten.";
+	"Read a note: returns its content and its revision token. Replacing, patching or " +
+	"deleting the note needs the revision from your last read: " +
+	("pass it as `revision` to write_note, patch_note or delete_note (with an MCP session, " +
+		"write_note and patch_note fall back to the session's ") +
+	("last read when you omit it). edit_note needs none. If the note changes after your " +
+		"read, a write based on it is refused and nothing is overwritten.");
 
 export function registerReadNote(server: McpServer, context: ToolContext): void {
 	server.registerTool(

@@ -87,20 +87,28 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessio
 		case "token-required": {
 			const why =
 				refusal.sent === "change-tag"
-					? `the revision you passed is a change tag (from list_notes, a conflict record or a change notice): it proves nothing about what you read, so nothing was ${done}.`
+					? `the revision you passed is a change tag (from list_notes, a conflict record or a ` +
+						`change notice): it proves nothing about what you read, so nothing was ${done}.`
 					: refusal.sent === "part-token"
-						? `the revision you passed came with part of ${quoted} (a patch's or append's answer, or a section): it can patch that part, but not replace or delete the whole note, so nothing was ${done}.`
+						? `the revision you passed came with part of ${quoted} (a patch's or append's answer, ` +
+							`or a section): it can patch that part, but not replace or delete the whole note, ` +
+							`so nothing was ${done}.`
 						: refusal.lastReadPart
-							? `you passed no revision, and this session's last read of ${quoted} showed only part of it, so nothing was ${done}.`
+							? `you passed no revision, and this session's last read of ${quoted} showed only part ` +
+								`of it, so nothing was ${done}.`
 							: tool === "delete_note"
 								? `deleting ${quoted} needs the revision you read. Nothing was deleted.`
 								: sessionless
-									? `${quoted} already exists and you passed no revision; a client without a session (every MCP 2026-07-28 client is one) has no remembered read to stand in for it, so nothing was written.`
-									: `${quoted} already exists and you passed no revision (and this session, if any, has not read it), so nothing was written.`;
+									? `${quoted} already exists and you passed no revision; a client without a session ` +
+										`(every MCP 2026-07-28 client is one) has no remembered read to stand in for it, so ` +
+										`nothing was written.`
+									: `${quoted} already exists and you passed no revision (and this session, if any, has ` +
+										`not read it), so nothing was written.`;
 			const then =
 				tool === "delete_note"
 					? `Call read_note {"path":${quoted}} first, then delete_note with its revision.`
-					: `Read first: call read_note {"path":${quoted}}, re-apply your change to the content it returns, then call ${tool} with the revision it returned.${tool === "write_note" ? " (To change only part of it, edit_note needs no revision.)" : ""}`;
+					: `Read first: call read_note {"path":${quoted}}, re-apply your change to the content ` +
+						`it returns, then call ${tool} with the revision it returned.${tool === "write_note" ? " (To change only part of it, edit_note needs no revision.)" : ""}`;
 			return toolError(`Refused: ${why} ${then}`, facts);
 		}
 		case "stale": {
@@ -110,7 +118,8 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessio
 			}
 			const merge =
 				mergePreview !== null
-					? "Your changes and the newer ones overlap, so they could not be merged automatically (mergePreview below shows the attempt with conflict markers). "
+					? "Your changes and the newer ones overlap, so they could not be merged automatically " +
+						"(mergePreview below shows the attempt with conflict markers). "
 					: "";
 			const pages = report.changesNext;
 			const more = pages
@@ -121,7 +130,8 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessio
 				: "";
 			const then =
 				tool === "delete_note"
-					? `call read_note {"path":${quoted}}, check it is still what you mean to delete, then call delete_note with ${withRevision}`
+					? `call read_note {"path":${quoted}}, check it is still what you mean to delete, then ` +
+						`call delete_note with ${withRevision}`
 					: reread;
 			return toolError(
 				`${heldTo}${merge}Refused: ${staleSentence(quoted, done)}${kept} Next: ${then}.${tool === "write_note" && mergePreview === null ? ' (Or pass merge: "auto" with the revision you read, to merge when the changes do not overlap.)' : ""}${diff}`,
@@ -134,7 +144,8 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessio
 			return toolError(`Refused: ${existsSentence(quoted)}${kept} Next: ${reread}.`, facts);
 		case "empty-body":
 			return toolError(
-				`Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} If you mean to empty the note, call ${tool} again with allow_empty: true.`,
+				`Refused: ${emptyBodySentence(quoted, "content", refusal.currentLength)} If you mean ` +
+					`to empty the note, call ${tool} again with allow_empty: true.`,
 				facts,
 			);
 		case "note-in-use":
@@ -146,7 +157,8 @@ function refusalProse(path: string, outcome: Refused, tool: RefusingTool, sessio
 			);
 		case "content-loss":
 			return toolError(
-				`Refused: ${contentLossSentence(quoted, refusal.currentLength, refusal.newLength)}${kept} If you mean to replace the note, ${reread}.`,
+				`Refused: ${contentLossSentence(quoted, refusal.currentLength, refusal.newLength)}${kept} ` +
+					`If you mean to replace the note, ${reread}.`,
 				facts,
 			);
 		case "not-found":

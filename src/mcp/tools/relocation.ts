@@ -100,9 +100,15 @@ function nextSentence(report: RelocationReport, tool: RelocatingTool): string {
 	const quoted = JSON.stringify(report.path);
 	switch (report.next.kind) {
 		case "read-then-retry":
-			return `Next: call read_note {"path":${quoted}}, then call ${tool} again with ${argumentOf(report)} set to the revision it returns.`;
+			return (
+				`Next: call read_note {"path":${quoted}}, then call ${tool} again with ${argumentOf(report)} ` +
+				`set to the revision it returns.`
+			);
 		case "confirm-replace":
-			return `To replace it, call read_note {"path":${quoted}}, then ${tool} again with overwrite: true and destination_revision set to the revision it returns; or choose another destination.`;
+			return (
+				`To replace it, call read_note {"path":${quoted}}, then ${tool} again with overwrite: ` +
+				`true and destination_revision set to the revision it returns; or choose another destination.`
+			);
 		case "choose-another-path":
 			return report.side === "source" ? "Choose another note." : "Choose another destination.";
 		case "retry-when-free":
@@ -121,7 +127,10 @@ function tokenRequired(report: RelocationReport, refusal: Extract<Refusal, { rea
 	const quoted = JSON.stringify(report.path);
 	const argument = argumentOf(report);
 	if (refusal.sent === "change-tag")
-		return `the ${argument} you passed is a change tag (from list_notes or a record): it proves nothing about what you read`;
+		return (
+			`the ${argument} you passed is a change tag (from list_notes or a record): it proves ` +
+			`nothing about what you read`
+		);
 	if (refusal.sent === "part-token") return `the ${argument} you passed came with part of ${quoted} only`;
 	if (refusal.lastReadPart) return `this session's last read of ${quoted} showed only part of it`;
 	return report.side === "source"

@@ -8,9 +8,12 @@ import { guarded } from "./context";
 import { pageInputs, pageOutputs, pageRequest, pageResult } from "./search-page";
 
 export const SEARCH_NOTES_DESCRIPTION =
-	"Find notes by words: every word of `query` (space-separated, any case) must occur in the note's name or content. Results come best " +
-	"first, each with where the words occur (in the name, or in the content with `context` characters around). Hidden and config folders " +
-	"are never searched. A result shows part of a note and no revision: call read_note before you change a note. Long answers come in " +
+	"Find notes by words: every word of `query` (space-separated, any case) must occur " +
+	"in the note's name or content. Results come best " +
+	("first, each with where the words occur (in the name, or in the content with `context` " +
+		"characters around). Hidden and config folders ") +
+	("are never searched. A result shows part of a note and no revision: call read_note " +
+		"before you change a note. Long answers come in ") +
 	"pages: pass `nextCursor` back as `cursor`. For metadata (tags, frontmatter, paths, dates, links), use query_notes.";
 
 const match = z.object({

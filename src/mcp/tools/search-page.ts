@@ -52,7 +52,8 @@ export function pageResult<T>(
 ): CallToolResult {
 	if (answer.kind === "bad-cursor")
 		return toolError(
-			"The cursor does not belong to this search (other arguments, or changed). Call again without `cursor` for the first page, then pass the `nextCursor` it gives.",
+			"The cursor does not belong to this search (other arguments, or changed). Call again " +
+				"without `cursor` for the first page, then pass the `nextCursor` it gives.",
 		);
 	return ok({
 		results: answer.hits.map(shape),

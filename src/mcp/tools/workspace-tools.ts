@@ -41,7 +41,8 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 		{
 			title: "Open a note in Obsidian",
 			description:
-				"Show a note to the person in Obsidian (new_tab: in a new tab). Not a write: a missing note is an error, never created.",
+				"Show a note to the person in Obsidian (new_tab: in a new tab). Not a write: a missing " +
+				"note is an error, never created.",
 			inputSchema: {
 				path: z.string().describe('Vault-relative note path, e.g. "Projects/Plan.md".'),
 				new_tab: z.boolean().optional(),
@@ -85,7 +86,10 @@ export function registerWorkspaceTools(server: McpServer, context: ToolContext):
 		{
 			title: "Run an Obsidian command",
 			description:
-				"Run an Obsidian command by id (from list_commands), as the command palette would. Only keys the person allowed may. The person's unsaved typing is saved first; every note the command changes is credited to you in history and can be undone. Returns the changed notes (change tags: read a note before writing it).",
+				"Run an Obsidian command by id (from list_commands), as the command palette would. " +
+				"Only keys the person allowed may. The person's unsaved typing is saved first; every " +
+				"note the command changes is credited to you in history and can be undone. Returns " +
+				"the changed notes (change tags: read a note before writing it).",
 			inputSchema: { id: z.string().describe("A command id from list_commands.") },
 			outputSchema: {
 				id: z.string(),

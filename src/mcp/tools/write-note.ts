@@ -9,13 +9,20 @@ import { refusalResult } from "./refusal";
 import { tokenFor } from "../../core/revision-tokens";
 
 export const WRITE_NOTE_DESCRIPTION =
-	"Create a note, or replace a whole note. Creating a new note needs no revision. Replacing an existing note needs the revision from your last " +
-	"read: pass the `revision` read_note returned (with an MCP session, if you omit it, the revision this session last read or wrote of that note " +
-	"is used; without a session, as every MCP 2026-07-28 client is, or if the session never read it, the call is refused: call read_note first). If the note changed since that " +
-	"revision, nothing is written: your content is kept as a .bak note and the error gives the current revision and what changed; call read_note, " +
-	're-apply your change, and call write_note again with the new revision. With merge: "auto" (like REST\'s Prefer: merge=auto), a stale write ' +
-	"whose changes do not overlap the newer ones is merged and written instead of refused (the result says merged: true). To change only part " +
-	"of a note, prefer edit_note (exact text, no revision needed) or patch_note (a heading's section, a frontmatter field or a block): they leave " +
+	"Create a note, or replace a whole note. Creating a new note needs no revision. Replacing " +
+	"an existing note needs the revision from your last " +
+	("read: pass the `revision` read_note returned (with an MCP session, if you omit it, " +
+		"the revision this session last read or wrote of that note ") +
+	("is used; without a session, as every MCP 2026-07-28 client is, or if the session " +
+		"never read it, the call is refused: call read_note first). If the note changed since that ") +
+	("revision, nothing is written: your content is kept as a .bak note and the error " +
+		"gives the current revision and what changed; call read_note, ") +
+	("re-apply your change, and call write_note again with the new revision. With merge: " +
+		'"auto" (like REST\'s Prefer: merge=auto), a stale write ') +
+	("whose changes do not overlap the newer ones is merged and written instead of refused " +
+		"(the result says merged: true). To change only part ") +
+	("of a note, prefer edit_note (exact text, no revision needed) or patch_note (a heading's " +
+		"section, a frontmatter field or a block): they leave ") +
 	"the rest of the note as it is now.";
 
 export function registerWriteNote(server: McpServer, context: ToolContext): void {
@@ -32,7 +39,8 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 					.min(1)
 					.optional()
 					.describe(
-						"The revision from your last read_note of this note. Required to replace an existing note (with an MCP session, the session's last read is used when omitted).",
+						"The revision from your last read_note of this note. Required to replace an existing " +
+							"note (with an MCP session, the session's last read is used when omitted).",
 					),
 				merge: z
 					.enum(["auto"])
@@ -44,7 +52,8 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 					.boolean()
 					.optional()
 					.describe(
-						"true: you mean to replace a non-empty note with empty content (refused otherwise, since empty content is usually a mistake).",
+						"true: you mean to replace a non-empty note with empty content (refused otherwise, " +
+							"since empty content is usually a mistake).",
 					),
 			},
 			outputSchema: {
@@ -53,7 +62,10 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 					.string()
 					.optional()
 					.describe(
-						"The note's new revision: pass it to your next write of this note. After merged: true it is a part token (part.…), which patch_note accepts; call read_note to see the merge before replacing the note. Absent when the write waits for the person as a proposal (proposalId).",
+						"The note's new revision: pass it to your next write of this note. After merged: " +
+							"true it is a part token (part.…), which patch_note accepts; call read_note to see " +
+							"the merge before replacing the note. Absent when the write waits for the person as " +
+							"a proposal (proposalId).",
 					),
 				created: z.boolean().optional().describe("Whether the write created the note (absent with proposalId)."),
 				...PROPOSAL_OUTPUT,
@@ -65,7 +77,8 @@ export function registerWriteNote(server: McpServer, context: ToolContext): void
 					.array(z.enum(["frontmatter", "tags", "list"]))
 					.optional()
 					.describe(
-						"With merged: the markdown rules that merged parts of it where a line merge would have conflicted; check those parts.",
+						"With merged: the markdown rules that merged parts of it where a line merge would " +
+							"have conflicted; check those parts.",
 					),
 			},
 			annotations: REWRITES,

@@ -48,7 +48,11 @@ export class StartupReadiness {
 	describe(): string {
 		const { done, total } = this.progress;
 		const where = total > 0 ? ` (${done} of ${total} notes checked)` : "";
-		return `The host is starting: it is checking which notes changed while it was not running${where}, and answers requests about notes once it knows every note's revision. Nothing was read or written. Retry after ${RETRY_AFTER_SECONDS} s.`;
+		return (
+			`The host is starting: it is checking which notes changed while it was not running${where}, ` +
+			`and answers requests about notes once it knows every note's revision. Nothing was ` +
+			`read or written. Retry after ${RETRY_AFTER_SECONDS} s.`
+		);
 	}
 }
 

@@ -21,7 +21,8 @@ export const CLEAR_CHOICE = { label: "Clear choice", title: "Make this conflict 
 export const UNDECIDED_PLACEHOLDER = "Undecided: choose a version above, or type the text you want here.";
 
 export const NO_BASE_NOTICE =
-	"What the agent read is no longer kept, so nobody can tell which side changed what: every difference between your note and the agent's version is shown as a conflict.";
+	"What the agent read is no longer kept, so nobody can tell which side changed what: " +
+	"every difference between your note and the agent's version is shown as a conflict.";
 
 /** "2 conflicts · 1 left to decide": the total matches "Conflict 1 of 2", the rest says what is still open. */
 export function counterText(conflicts: number, unresolved: number): string {
@@ -32,8 +33,10 @@ export function counterText(conflicts: number, unresolved: number): string {
 
 export function unresolvedSaveQuestion(unresolved: number): string {
 	return unresolved === 1
-		? "1 conflict is undecided. It will be saved into the note with both versions between conflict markers (<<<<<<< and >>>>>>>). Save anyway?"
-		: `${unresolved} conflicts are undecided. They will be saved into the note with both versions between conflict markers (<<<<<<< and >>>>>>>). Save anyway?`;
+		? "1 conflict is undecided. It will be saved into the note with both versions between " +
+				"conflict markers (<<<<<<< and >>>>>>>). Save anyway?"
+		: `${unresolved} conflicts are undecided. They will be saved into the note with both ` +
+				`versions between conflict markers (<<<<<<< and >>>>>>>). Save anyway?`;
 }
 
 /** Review mode (a proposal): what Accept is about to write. */
@@ -51,8 +54,11 @@ export const REJECT_NOTE_PLACEHOLDER = "Note to the agent (optional): why, or wh
 /** Review mode's first line: what the person is looking at. */
 export function reviewIntro(agentName: string, changedSince: boolean): string {
 	return changedSince
-		? `The note changed since ${agentName} proposed this, so nothing is written over your changes: this is a three-way merge of the note then, your note now and the proposal. Accept writes the result.`
-		: `${agentName} proposes this change; nothing was written. The result column is what Accept writes: untick a change to leave it out, or edit it.`;
+		? `The note changed since ${agentName} proposed this, so nothing is written over your ` +
+				`changes: this is a three-way merge of the note then, your note now and the proposal. ` +
+				`Accept writes the result.`
+		: `${agentName} proposes this change; nothing was written. The result column is what ` +
+				`Accept writes: untick a change to leave it out, or edit it.`;
 }
 
 export const EDIT_HINT = "Edit the result column, then accept. Untick a change to leave it out.";
@@ -112,7 +118,10 @@ export function originLabel(origin: "mine" | "theirs" | "both"): string {
 export function keepChangeTitle(origin: "mine" | "theirs" | "both", rule: RuleMark | null): string {
 	const whose = origin === "mine" ? "your change" : origin === "theirs" ? "the agent's change" : "this change";
 	const made = rule === null ? "" : ` ${ruleText(rule)}`;
-	return `Untick to undo ${whose} here: the result goes back to the base, the text before either of you changed it.${made}`;
+	return (
+		`Untick to undo ${whose} here: the result goes back to the base, the text before ` +
+		`either of you changed it.${made}`
+	);
 }
 
 export function undoneLabel(origin: "mine" | "theirs" | "both"): string {
