@@ -46,6 +46,7 @@ describe("the production build", () => {
 	it("gives byte-identical files when run twice", () => {
 		expect(filesIn(first)).toEqual([
 			"dist/bench-server.js",
+			"dist/bench-start.js",
 			"dist/bench.js",
 			"dist/cli.js",
 			"dist/merge.js",
