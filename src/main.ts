@@ -115,7 +115,7 @@ export default class RevisionGuardPlugin extends Plugin {
 		return keysKeptElsewhere(this.storedKeys, this.secrets()).map((key) => key.name);
 	}
 
-	/** The settings tab's count of what a key may do (service/scope-summary.ts); null until the vault is open. */
+	/** The settings tab's count of what a key may do (service/scopes/scope-summary.ts); null until the vault is open. */
 	async scopeSummary(key: AgentKey): Promise<ScopeSummary | null> {
 		return (await this.guard?.notes.scopeSummary(key)) ?? null;
 	}

@@ -31,7 +31,7 @@ export type RefusalCode =
 	| "invalid-frontmatter"
 	/** An exact-text edit whose old text is not in the note (or is there more than once). */
 	| "edit-not-applied"
-	/** Refusals of a path or of a note's bytes (service/vault-refusals.ts). */
+	/** Refusals of a path or of a note's bytes (service/refusals/vault-refusals.ts). */
 	| "note-not-utf8"
 	| "name-clash"
 	| "note-not-ready"

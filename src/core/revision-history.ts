@@ -7,7 +7,7 @@
 /**
  * Who produced a revision, as the history stores it (and has since its first saved state, so the stored shape stays):
  * an agent's write, the person (in Obsidian), or a program we do not know. Requests are made by an `Actor`
- * (service/actor.ts); `historySource` turns one into this.
+ * (service/notes/actor.ts); `historySource` turns one into this.
  */
 export type RevisionSource = { kind: "agent"; agent: string } | { kind: "user" } | { kind: "external" };
 

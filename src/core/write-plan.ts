@@ -1,7 +1,7 @@
 /**
  * The write step as a plan: given the note as the atomic step saw it (its text and revision, hashed once), what the
  * client asked for and any merge already computed, say what to write and why. Pure: the guarded writer runs it inside
- * the gateway's read-check-write and carries it out (service/guarded-writer.ts); the plan carries every revision the
+ * the gateway's read-check-write and carries it out (service/write/guarded-writer.ts); the plan carries every revision the
  * writer records afterwards, so nothing after it hashes the same text again.
  */
 import {

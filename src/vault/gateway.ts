@@ -91,7 +91,7 @@ export type VaultChange =
 /**
  * Another program's save that landed on a note while its open editor held unsaved typing that the save overlaps, so
  * the two cannot be folded together: the editor keeps the typing (its autosave writes it), and the program's text
- * must be kept elsewhere (vault/obsidian-editor-fold.ts finds these; service/outside-over-typing.ts keeps them).
+ * must be kept elsewhere (vault/obsidian-editor-fold.ts finds these; service/revisions/outside-over-typing.ts keeps them).
  */
 export interface OutsideOverTyping {
 	path: string;

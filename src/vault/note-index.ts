@@ -1,7 +1,7 @@
 /**
  * What a host knows about its notes beyond their bytes: which tags they use, where their links lead, and how a note
  * looks rendered. Inside Obsidian it is Obsidian's own (its metadata cache, link resolution and markdown renderer,
- * vault/obsidian-note-index.ts); a plain folder parses the notes itself (service/parsed-note-index.ts).
+ * vault/obsidian-note-index.ts); a plain folder parses the notes itself (service/search/parsed-note-index.ts).
  */
 
 /** Where a note's links lead (the Local REST API's note JSON fields). */

@@ -1,6 +1,6 @@
 /**
  * The Obsidian CLI and key scopes: the CLI has no keys, but `agent=` naming a key holds the call to that key's scope
- * (service/agent-notes.ts `scopeOfName`), with the same refusals as REST and MCP; a name that is no key's is not held.
+ * (service/notes/agent-notes.ts `scopeOfName`), with the same refusals as REST and MCP; a name that is no key's is not held.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentKey } from "../../src/settings";

@@ -80,7 +80,7 @@ function findRecord(context: RequestContext): ConflictRecord {
 	return record;
 }
 
-/** Revisions in a record are change tags: it shows no content (service/conflict-view.ts). */
+/** Revisions in a record are change tags: it shows no content (service/conflicts/conflict-view.ts). */
 function toJson(record: ConflictRecord): JsonValue {
 	return { ...conflictForAgents(record) };
 }

@@ -44,7 +44,7 @@ function findRecord(context: RequestContext): ProposalRecord {
 	return record;
 }
 
-/** Revisions in a record are change tags: it shows no content (service/proposal-view.ts). */
+/** Revisions in a record are change tags: it shows no content (service/proposals/proposal-view.ts). */
 function toJson(record: ProposalRecord): JsonValue {
 	return { ...proposalForAgents(record) };
 }

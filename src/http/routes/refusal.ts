@@ -1,5 +1,5 @@
 /**
- * Renders a refusal report (service/refusal-report.ts) as the problem response that tells the agent exactly what
+ * Renders a refusal report (service/refusals/refusal-report.ts) as the problem response that tells the agent exactly what
  * happened and what to do next, in REST's verbs (GET, PUT, If-Match).
  */
 import type { Refusal } from "../../core/guard";

@@ -1,5 +1,5 @@
 /**
- * A refusal report (service/refusal-report.ts) of a Local REST API tool, rendered in that tool set's words: what happened, where the content was kept, and
+ * A refusal report (service/refusals/refusal-report.ts) of a Local REST API tool, rendered in that tool set's words: what happened, where the content was kept, and
  * the calls to make next (vault_read, then the same tool; vault_write has no revision argument, so it is held to the
  * session's last vault_read). The facts, resource links and the question to the person are those of our own tools.
  */

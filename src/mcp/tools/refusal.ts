@@ -1,5 +1,5 @@
 /**
- * Renders a refusal report (service/refusal-report.ts) as a tool error that tells the agent what happened, where its content is, and what to call
+ * Renders a refusal report (service/refusals/refusal-report.ts) as a tool error that tells the agent what happened, where its content is, and what to call
  * next, with resource links to the .bak, the conflict and the note (readable through resources/read). When the
  * session's client can ask the person, a stale write is put to the person first (elicitation/).
  */

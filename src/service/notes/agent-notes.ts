@@ -172,7 +172,7 @@ export class AgentNotes {
 	readonly mergeModal = new MergeModalHook();
 	/** Tags, links and rendering: what agents may learn about notes besides their text (of the notes they may see). */
 	readonly facts: ScopedFacts;
-	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/note-search.ts), in the caller's scope. */
+	/** Simple, JsonLogic and Dataview search: parts of notes, never a revision (service/search/note-search.ts), in the caller's scope. */
 	readonly search: ScopedSearch;
 	/** Periodic notes (/periodic/{period}/): which note a period names for a day, and creating it from its template. */
 	readonly periodic: PeriodicNotes;
@@ -180,7 +180,7 @@ export class AgentNotes {
 	readonly commands: CommandRuns;
 	/** Proposals: an agent's own, and its wait for the decision; the person's review, accept and reject. */
 	readonly proposals: NoteProposals;
-	/** What each key may see, change and propose (service/scope-gate.ts): asked before anything reaches the vault. */
+	/** What each key may see, change and propose (service/scopes/scope-gate.ts): asked before anything reaches the vault. */
 	private readonly scopes: ScopeGate;
 	private readonly keyScopes: KeyScopes;
 

@@ -67,7 +67,7 @@ export type WriteOutcome =
 	| { kind: "deleted" }
 	/**
 	 * The key may only propose changes to the note: nothing was written, the change waits for the person as a proposal
-	 * (kept byte for byte at `backupPath`), followed by its id (service/proposal-sink.ts).
+	 * (kept byte for byte at `backupPath`), followed by its id (service/proposals/proposal-sink.ts).
 	 */
 	| { kind: "proposed"; id: string; path: string; backupPath: string }
 	/** A patch whose token was current but which does not apply to the note; nothing was written. */

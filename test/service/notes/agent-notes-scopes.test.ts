@@ -1,5 +1,5 @@
 /**
- * Key scopes in the application service (service/scope-gate.ts through AgentNotes): a note outside a key's read list
+ * Key scopes in the application service (service/scopes/scope-gate.ts through AgentNotes): a note outside a key's read list
  * does not exist for it, in every answer the service gives; a read-only note is never changed; a note the key may
  * only propose to goes to the proposal sink (the note untouched), or is refused without one. The surfaces are walked
  * in test/http/scope-walk.test.ts; this is the service's own promise, on the in-memory gateway.

@@ -1,4 +1,4 @@
-/** The one refusal report (service/refusal-report.ts): its code, what was kept and the next step, as data. */
+/** The one refusal report (service/refusals/refusal-report.ts): its code, what was kept and the next step, as data. */
 import { describe, expect, it } from "vitest";
 import { revisionOf } from "../../../src/core/revision";
 import { changeTagOf } from "../../../src/core/revision-tokens";

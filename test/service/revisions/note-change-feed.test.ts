@@ -1,5 +1,5 @@
 /**
- * AgentNotes.onNoteChanged (service/note-change-feed.ts): every change to a wanted note, with the revision it left
+ * AgentNotes.onNoteChanged (service/revisions/note-change-feed.ts): every change to a wanted note, with the revision it left
  * and the agent whose write through the service made it, even when the gateway announces the change inside the
  * write (as the in-memory gateway does) or long after it (as a folder watcher does). A change may be told more than
  * once (the vault's event, the write itself, a follow-up read); what matters is which revisions, by whom, in order.

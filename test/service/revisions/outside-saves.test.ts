@@ -1,5 +1,5 @@
 /**
- * The net under programs that save the vault's files directly (service/outside-saves.ts), over both gateways: what a
+ * The net under programs that save the vault's files directly (service/revisions/outside-saves.ts), over both gateways: what a
  * save replaced is kept and restorable; a save made from an older copy keeps the dropped text as a .bak with an
  * `outside-save` conflict (merged at once with the opt-in setting); a save that kept the edit, an undo, equal bytes
  * and our own writes are never flagged.

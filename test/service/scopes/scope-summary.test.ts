@@ -1,4 +1,4 @@
-/** What a key's lists mean in a vault (service/scope-summary.ts, AgentNotes.scopeSummary), counted in slices. */
+/** What a key's lists mean in a vault (service/scopes/scope-summary.ts, AgentNotes.scopeSummary), counted in slices. */
 import { describe, expect, it } from "vitest";
 import { nodeTimers } from "../../../src/headless/node-timers";
 import type { Access } from "../../../src/core/key-scope";

@@ -1,4 +1,4 @@
-/** The keeping, capping and journaling that conflict and proposal records share (core/record-log.ts). */
+/** The keeping, capping and journaling that conflict and proposal records share (service/stores/record-log.ts). */
 import { describe, expect, it } from "vitest";
 import { RecordLog, type RecordChange } from "../../../src/service/stores/record-log";
 

@@ -1,5 +1,5 @@
 /**
- * Keeping a refused body (service/refused-body.ts): a failure to save the conflict record or to keep the body as a
+ * Keeping a refused body (service/write/refused-body.ts): a failure to save the conflict record or to keep the body as a
  * merge base is never swallowed: the body is still kept as a .bak, the record is still made, and the failure is
  * reported (the host logs it) and returned, so the caller knows the record may not outlive a crash.
  */
