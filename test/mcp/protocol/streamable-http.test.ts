@@ -152,6 +152,29 @@ describe("a POST", () => {
 	});
 });
 
+describe("a cancelled call", () => {
+	it("gets no answer: its POST ends with 202 (the SDK's transport left it open)", async () => {
+		const { port, server } = await serve();
+		let started: () => void = () => undefined;
+		const running = new Promise<void>((resolve) => (started = resolve));
+		server.registerTool("wait", { description: "Waits.", inputSchema: {} }, (_args, extra) => {
+			started();
+			return new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve({ content: [] })));
+		});
+		const call = post(port, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "wait" } });
+		await running;
+		const cancel = await post(port, {
+			jsonrpc: "2.0",
+			method: "notifications/cancelled",
+			params: { requestId: 5, reason: "changed my mind" },
+		});
+		expect(cancel.status).toBe(202);
+		const answered = await call;
+		expect(answered.status).toBe(202);
+		expect(answered.text).toBe("");
+	});
+});
+
 describe("a session's event stream and its end", () => {
 	it("carries what the server sends unasked, one stream at a time, and DELETE ends the session", async () => {
 		const { port, server } = await serve("s");
