@@ -8,7 +8,7 @@
 // checkout is and whichever Node version runs it (the community directory rebuilds main.js to compare).
 import esbuild from "esbuild";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 
 const mode = process.argv[2] ?? "production";
 const quiet = process.argv.includes("--quiet");
@@ -23,20 +23,6 @@ if (!outDir) {
 }
 const manifest = JSON.parse(readFileSync("manifest.json", "utf8"));
 const production = mode === "production";
-
-/**
- * The MCP SDK validates elicitation answers with ajv unless given a validator; our server always gives its own
- * (src/mcp/elicitation/form-validator.ts), so main.js takes a stub in place of the SDK's ajv provider and leaves ajv,
- * ajv-formats and their dependencies (about 120 KB minified) out.
- */
-const withoutAjv = {
-	name: "without-ajv",
-	setup(build) {
-		build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
-			args.importer.includes("@modelcontextprotocol") ? { path: resolve("scripts/ajv-provider-stub.mjs") } : undefined,
-		);
-	},
-};
 
 const shared = {
 	bundle: true,
@@ -60,13 +46,11 @@ const builds = [
 		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
 		// Obsidian loads main.js as it is; minifying keeps the bundled MCP SDK and yaml small. Sources are in src/.
 		minify: production,
-		plugins: [withoutAjv],
 	},
 	{
 		...shared,
 		entryPoints: ["src/headless/cli.ts"],
 		outfile: join(outDir, "dist/cli.js"),
-		plugins: [withoutAjv],
 		banner: { js: "#!/usr/bin/env node" },
 	},
 	// The merge program (package.json's bin revision-guard-merge): the merge engine only, so it starts like a small tool.

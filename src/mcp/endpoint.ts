@@ -1,11 +1,10 @@
 /**
  * The HTTP glue of MCP (Streamable HTTP, POST/GET/DELETE /mcp). The API server calls it after its Host, Origin and
  * key checks; here the body is read under the same cap as REST, the request is matched to its session (which must
- * belong to the same key), and the SDK's transport answers it. A POST without a session id that is not an
+ * belong to the same key), and its transport (protocol/streamable-http.ts) answers it. A POST without a session id that is not an
  * initialize is answered statelessly (stateless.ts), as the 2026 drafts of the specification, which drop sessions, ask.
  */
 import type { IncomingMessage, ServerResponse } from "http";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { jsonRefusal } from "../core/nesting";
 import { bodyTextOrRefuse } from "../http/body";
 import { problem, Problem } from "../http/problems";
@@ -15,6 +14,7 @@ import { agentActor } from "../service/notes/actor";
 import type { AgentNotes } from "../service/notes/agent-notes";
 import type { AgentKey } from "../settings";
 import { ModernRequests } from "./modern/requests";
+import { isInitializeRequest } from "./protocol/messages";
 import { isModern } from "./modern/wire";
 import { McpSessions, type McpSession, type SessionOptions } from "./sessions";
 import { StatelessRequests } from "./stateless";
@@ -125,7 +125,7 @@ export class McpEndpoint {
 			current.held.capture(body, this.notes.pathPolicy(), (path) =>
 				this.notes.holdRevision(agentActor(current.agent, current.client, owner), path),
 			);
-		await current.transport.handleRequest(request, response, body);
+		await current.transport.handle(request, response, body);
 		// An initialize the transport refused (a wrong Accept, say) leaves a session nobody can name: drop it now.
 		if (id === undefined && current.transport.sessionId === undefined) await this.sessions.end(current.id);
 		return null;
@@ -150,7 +150,7 @@ export class McpEndpoint {
 	}
 }
 
-/** A JSON-RPC error, as MCP clients expect for protocol-level refusals (the SDK's own transport answers the same way). */
+/** A JSON-RPC error, as MCP clients expect for protocol-level refusals (the session transport answers the same way). */
 function jsonRpcError(
 	status: number,
 	code: number,

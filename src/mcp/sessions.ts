@@ -5,15 +5,15 @@
  */
 import { randomBytes } from "crypto";
 import type { ServerResponse } from "http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { McpServer } from "./protocol/server";
+import { StreamableHttpTransport } from "./protocol/streamable-http";
 import { agentActor } from "../service/notes/actor";
 import type { AgentNotes } from "../service/notes/agent-notes";
 import { PersonAsker } from "./elicitation/ask-person";
 import { attachResources } from "./resources";
 import { HeldAtArrival } from "./held-at-arrival";
 import { createMcpServer } from "./tools";
-import { listedTools, listOnly, refuseUnknownTools, type ToolSet } from "./tool-visibility";
+import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
 import { scopeOfOwner } from "./session-scope";
 
 export interface McpSession {
@@ -24,7 +24,7 @@ export interface McpSession {
 	readonly client: string;
 	/** The key's name, refreshed on every request so a renamed key is credited under its new name. */
 	agent: string;
-	readonly transport: StreamableHTTPServerTransport;
+	readonly transport: StreamableHttpTransport;
 	readonly server: McpServer;
 	/** What this session's tokenless writes were held to when their requests arrived. */
 	readonly held: HeldAtArrival;
@@ -72,13 +72,6 @@ export class McpSessions {
 		if (own.length >= this.maxPerKey) this.evictOldest(own);
 		// 256 random bits: the id is a bearer of nothing by itself (the key is checked too), but it must not be guessable.
 		const id = randomBytes(32).toString("base64url");
-		const transport = new StreamableHTTPServerTransport({
-			sessionIdGenerator: () => id,
-			// One JSON answer per call: tools do not stream, and plain JSON is the simplest thing to proxy or debug. What the
-			// server sends unasked (resource updates, a question to the person) goes on the session's GET stream.
-			enableJsonResponse: true,
-			onsessionclosed: () => void this.end(id),
-		});
 		const { onError } = this.options;
 		const actor = () =>
 			agentActor(session.agent, session.client, owner, scopeOfOwner(this.notes, owner, session.agent));
@@ -92,6 +85,20 @@ export class McpSessions {
 			onError,
 		});
 		const held = new HeldAtArrival();
+		const server = createMcpServer(
+			{
+				notes: this.notes,
+				actor,
+				key: owner,
+				onError,
+				askPerson: (path, refused) => asker.ask(path, refused),
+				heldAtArrival: (requestId, path) => held.take(requestId, path),
+			},
+			toolSet,
+		);
+		// One JSON answer per call: tools do not stream, and plain JSON is the simplest thing to proxy or debug. What the
+		// server sends unasked (resource updates, a question to the person) goes on the session's GET stream.
+		const transport = new StreamableHttpTransport(server, { sessionId: id, onDelete: () => void this.end(id) });
 		const session: McpSession = {
 			id,
 			held,
@@ -99,17 +106,7 @@ export class McpSessions {
 			client: `${owner}:${id}`,
 			agent,
 			transport,
-			server: createMcpServer(
-				{
-					notes: this.notes,
-					actor,
-					key: owner,
-					onError,
-					askPerson: (path, refused) => asker.ask(path, refused),
-					heldAtArrival: (requestId, path) => held.take(requestId, path),
-				},
-				toolSet,
-			),
+			server,
 			active: 0,
 			listening: 0,
 			lastUsed: this.notes.now(),
@@ -121,12 +118,8 @@ export class McpSessions {
 			subscriptions: { max: this.options.maxSubscriptionsPerSession },
 			onError,
 		});
-		// The server wraps the transport's callbacks when it connects, so ours is set first. The transport's onerror is
-		// left alone: it reports the client's mistakes (a wrong Accept, a bad message), which it already answers.
-		transport.onclose = () => void this.end(id);
-		listOnly(transport, listedTools(toolSet, this.notes, actor));
-		await session.server.connect(transport);
-		refuseUnknownTools(transport);
+		server.onClose(() => void this.end(id));
+		listOnly(server, listedTools(toolSet, this.notes, actor));
 		this.sessions.set(id, session);
 		this.arm(session);
 		return session;
@@ -168,7 +161,12 @@ export class McpSessions {
 		this.notes.timers.cancel(session.timer);
 		session.timer = null;
 		this.notes.forgetClient(session.client);
-		return session.server.close().catch((error: unknown) => this.options.onError?.(error));
+		try {
+			session.transport.close();
+		} catch (error) {
+			this.options.onError?.(error);
+		}
+		return Promise.resolve();
 	}
 
 	async closeAll(): Promise<void> {

@@ -6,13 +6,13 @@
  * session state; a session's remembered reads are only a convenience on top.
  */
 import type { IncomingMessage, ServerResponse } from "http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { McpServer } from "./protocol/server";
+import { StreamableHttpTransport } from "./protocol/streamable-http";
 import { agentActor } from "../service/notes/actor";
 import type { AgentNotes } from "../service/notes/agent-notes";
 import { attachResources } from "./resources";
 import { createMcpServer } from "./tools";
-import { listedTools, listOnly, refuseUnknownTools, type ToolSet } from "./tool-visibility";
+import { listedTools, listOnly, type ToolSet } from "./tool-visibility";
 import { scopeOfOwner } from "./session-scope";
 
 export class StatelessRequests {
@@ -33,32 +33,30 @@ export class StatelessRequests {
 		agent: string,
 		toolSet: ToolSet = "revision-guard",
 	): Promise<void> {
-		// No session id generator: the SDK's stateless mode, which validates no session and announces none.
-		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 		// No client id in the actor: reads are not remembered, and a tokenless replace is refused (428's rule), never held to
 		// an old read. Its writes still move its key's REST reads along, as a session's do.
 		const actor = () => agentActor(agent, undefined, owner, scopeOfOwner(this.notes, owner, agent));
 		// No elicitation and no subscriptions: both need a session whose client listens for what the server sends later.
 		const server = createMcpServer({ notes: this.notes, actor, key: owner, onError: this.onError }, toolSet);
-		listOnly(transport, listedTools(toolSet, this.notes, actor));
+		listOnly(server, listedTools(toolSet, this.notes, actor));
 		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
+		// No session id: the transport validates no session and announces none.
+		const transport = new StreamableHttpTransport(server);
 		this.live.add(server);
-		response.once("close", () => void this.close(server));
-		await server.connect(transport);
-		refuseUnknownTools(transport);
-		await transport.handleRequest(request, response, body);
+		response.once("close", () => this.close(server));
+		await transport.handle(request, response, body);
 	}
 
-	async closeAll(): Promise<void> {
-		await Promise.all([...this.live].map((server) => this.close(server)));
+	closeAll(): Promise<void> {
+		for (const server of [...this.live]) this.close(server);
+		return Promise.resolve();
 	}
 
 	get size(): number {
 		return this.live.size;
 	}
 
-	private async close(server: McpServer): Promise<void> {
-		if (!this.live.delete(server)) return;
-		await server.close().catch((error: unknown) => this.onError?.(error));
+	private close(server: McpServer): void {
+		if (this.live.delete(server)) server.close();
 	}
 }

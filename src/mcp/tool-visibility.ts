@@ -5,8 +5,7 @@
  * tool twice. Our own Obsidian-only tools are listed only inside Obsidian, and the command tools only for a key the
  * person allowed to run commands.
  */
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServer } from "./protocol/server";
 import type { AgentActor } from "../service/notes/actor";
 import type { AgentNotes } from "../service/notes/agent-notes";
 import { LRA_TOOL_NAMES } from "./lra";
@@ -35,8 +34,8 @@ export function listedTools(toolSet: ToolSet, notes: AgentNotes, actor: () => Ag
 
 /**
  * Every tool a server of ours registers (tools/index.ts registers all of them, listed or not). A call naming any
- * other is a protocol error, as the MCP specification says (-32602 "Unknown tool"), not a tool result: the SDK
- * would answer it as a failed tool run, which a client may hand its model to retry.
+ * other is a protocol error, as the MCP specification says (-32602 "Unknown tool"), not a tool result, which a
+ * client may hand its model to retry (protocol/server.ts answers it).
  */
 export const CALLABLE_TOOLS: ReadonlySet<string> = new Set<string>([
 	...TOOL_NAMES,
@@ -45,43 +44,7 @@ export const CALLABLE_TOOLS: ReadonlySet<string> = new Set<string>([
 	...LRA_TOOL_NAMES,
 ]);
 
-/** Answers a tools/call naming no tool of ours with -32602 before the server sees it (call after connecting). */
-export function refuseUnknownTools(transport: Transport): void {
-	const deliver = transport.onmessage;
-	transport.onmessage = (message, extra) => {
-		const unknown = unknownToolCall(message);
-		if (unknown === null) return deliver?.(message, extra);
-		void transport
-			.send({
-				jsonrpc: "2.0",
-				id: unknown.id,
-				error: { code: -32602, message: `Unknown tool: ${unknown.name.slice(0, 200)}` },
-			})
-			.catch(() => undefined);
-	};
-}
-
-function unknownToolCall(message: JSONRPCMessage): { id: string | number; name: string } | null {
-	if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return null;
-	const name = (message.params as { name?: unknown } | undefined)?.name;
-	return typeof name === "string" && !CALLABLE_TOOLS.has(name) ? { id: message.id, name } : null;
-}
-
-/** Shows only the `listed` tools in every tools/list answer sent through `transport` (call before connecting). */
-export function listOnly(transport: Transport, listed: (name: string) => boolean): void {
-	const send = transport.send.bind(transport);
-	transport.send = (message, options) => send(withListedTools(message, listed), options);
-}
-
-function withListedTools(message: JSONRPCMessage, listed: (name: string) => boolean): JSONRPCMessage {
-	if (!("result" in message)) return message;
-	const tools = (message.result as { tools?: unknown }).tools;
-	if (!Array.isArray(tools)) return message;
-	return {
-		...message,
-		result: {
-			...message.result,
-			tools: tools.filter((tool: { name?: unknown }) => typeof tool.name === "string" && listed(tool.name)),
-		},
-	};
+/** Shows only the `listed` tools in every tools/list answer of `server`. */
+export function listOnly(server: McpServer, listed: (name: string) => boolean): void {
+	server.listed = listed;
 }

@@ -3,7 +3,7 @@
  * sent did not land), but the prose leads with what the person decided and what to do next; the resource links of
  * the plain refusal are kept. When nobody chose, the plain refusal is sent, saying why nobody chose.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import type { PersonOutcome, RefusedWrite } from "./ask-person";
 import type { RefusalCode } from "../../core/refusal-codes";
 import { changeTagOf } from "../../core/revision-tokens";

@@ -5,10 +5,11 @@
  * person was asked about: a note that moved on meanwhile is never overwritten. Asked only when the client declared
  * form elicitation and listens for server requests; one question per session at a time; never waits forever.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "../protocol/server";
+import { ErrorCode, McpError } from "../protocol/types";
 import type { AgentNotes, ConflictMerge } from "../../service/notes/agent-notes";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
+import { formProblem } from "./form-validator";
 import { choiceForm, type ChoiceForm, type PersonChoice } from "./choice-form";
 import type { AgentActor } from "../../service/notes/actor";
 import type { ConflictRecord } from "../../core/conflicts";
@@ -26,7 +27,7 @@ export type PersonOutcome =
 	| { kind: "moved-on"; choice: "merge" | "take" }
 	| { kind: "settled"; status: string };
 
-/** The agent's client waits for the tool result meanwhile: stay under the SDK's default request timeout (60 s). */
+/** The agent's client waits for the tool result meanwhile: stay under the MCP SDK client's default request timeout (60 s). */
 export const DEFAULT_ASK_TIMEOUT_MS = 50_000;
 
 export interface AskPersonDeps {
@@ -52,7 +53,7 @@ export class PersonAsker {
 		const server = this.deps.server();
 		if (
 			!askable(outcome) ||
-			!server.server.getClientCapabilities()?.elicitation?.form ||
+			!server.getClientCapabilities()?.elicitation?.form ||
 			!this.deps.listening() ||
 			this.asking
 		)
@@ -75,9 +76,12 @@ export class PersonAsker {
 
 	private async question(server: McpServer, form: ChoiceForm): Promise<PersonChoice | PersonOutcome> {
 		try {
-			const answer = await server.server.elicitInput(
+			const answer = await server.elicitInput(
 				{ mode: "form", ...form.params },
-				{ timeout: this.deps.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS },
+				{
+					timeout: this.deps.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+					validate: (content) => formProblem(form.params.requestedSchema, content),
+				},
 			);
 			if (answer.action === "decline") return { kind: "no-answer", why: "declined" };
 			if (answer.action === "cancel") return { kind: "no-answer", why: "cancelled" };

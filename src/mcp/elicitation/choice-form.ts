@@ -2,7 +2,7 @@
  * The question put to the person: one required single choice (MCP 2025-11-25's titled single-select enum, the
  * restricted form schema every form-mode client renders), offering only what can be done here and now.
  */
-import type { ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequestFormParams } from "../protocol/types";
 
 export type PersonChoice = "merge" | "keep" | "take" | "open";
 

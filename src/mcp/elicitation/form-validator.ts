@@ -1,15 +1,9 @@
 /**
- * Checks a person's elicitation answer against the form that asked for it, in place of the SDK's default (ajv, about
- * an eighth of main.js). An MCP form is a flat object of primitive fields (the spec's restricted schema): strings
+ * Checks a person's elicitation answer against the form that asked for it (a general JSON Schema validator such as
+ * ajv would be about an eighth of main.js). An MCP form is a flat object of primitive fields (the spec's restricted schema): strings
  * (with `enum` or titled `oneOf`/`anyOf` choices and lengths), numbers, integers, booleans and multi-select arrays.
  * Anything else in a schema is refused as unsupported rather than waved through; we only ever ask choice-form.ts.
  */
-import type {
-	JsonSchemaType,
-	JsonSchemaValidator,
-	jsonSchemaValidator,
-} from "@modelcontextprotocol/sdk/validation/types.js";
-
 type Schema = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Schema =>
@@ -56,7 +50,9 @@ function fieldProblem(name: string, field: unknown, value: unknown): string | nu
 	}
 }
 
-function formProblem(schema: Schema, input: unknown): string | null {
+/** Why `input` does not answer the form `schema`, or null when it does (anything but an object form is refused). */
+export function formProblem(schema: unknown, input: unknown): string | null {
+	if (!isRecord(schema) || schema.type !== "object") return "not a form";
 	if (!isRecord(input)) return "the answer must be an object";
 	const properties = isRecord(schema.properties) ? schema.properties : {};
 	const required = Array.isArray(schema.required) ? schema.required : [];
@@ -70,14 +66,17 @@ function formProblem(schema: Schema, input: unknown): string | null {
 	return null;
 }
 
-export const formValidator: jsonSchemaValidator = {
-	getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+/** The same check in the shape of a JSON Schema validator (what our tests, and the SDK, call it through). */
+export const formValidator = {
+	getValidator<T>(schema: unknown): (input: unknown) => FormCheck<T> {
 		return (input: unknown) => {
-			const problem = isRecord(schema) && schema.type === "object" ? formProblem(schema, input) : "not a form";
-			// The SDK's interface is generic; the form's fields were checked just above.
+			const problem = formProblem(schema, input);
 			return problem === null
 				? { valid: true, data: input as T, errorMessage: undefined }
 				: { valid: false, data: undefined, errorMessage: problem };
 		};
 	},
 };
+
+export type FormCheck<T> =
+	{ valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };

@@ -3,7 +3,7 @@
  * indented JSON), no structured content; an error is a text item with `isError`. Our tools' answers are richer; these
  * keep the shape scripts written for that server parse.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import { ToolFailure } from "../tools/context";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { proposalFacts, proposalSentence } from "../tools/proposed";

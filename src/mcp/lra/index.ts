@@ -4,7 +4,7 @@
  * listed at /mcp/lra; at /mcp they can be called but are not listed, so an agent sees one set of tools by default
  * (tool-visibility.ts).
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "../protocol/server";
 import type { ToolContext } from "../tools/context";
 import { registerLraServiceTools } from "./service-tools";
 import { registerLraReads } from "./vault-reads";

@@ -3,7 +3,7 @@
  * the calls to make next (vault_read, then the same tool; vault_write has no revision argument, so it is held to the
  * session's last vault_read). The facts, resource links and the question to the person are those of our own tools.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
 import {
 	backupReadOnlySentence,

@@ -2,8 +2,8 @@
  * search_query, search_simple, tag_list, vault_move and vault_copy, with the Local REST API 5.1's names and arguments,
  * over the services wired in service-operations.ts.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { READS, REWRITES } from "../tools/annotations";
 import { guarded, type ToolContext } from "../tools/context";
 import { lraError, lraText } from "./answers";

@@ -3,8 +3,8 @@
  * read counts as this session's read exactly as read_note does (a section or a document map as a read of part of the
  * note), so vault_write, vault_patch and vault_delete, which take no revision, are held to it.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { documentMap } from "../../core/markdown/document-map";
 import { readFrontmatter } from "../../core/markdown/frontmatter";
 import { readTarget } from "../../core/read-target";

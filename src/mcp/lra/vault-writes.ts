@@ -4,8 +4,8 @@
  * session last read of the note (implicit tokens): unchanged since, they land; changed, they are refused and the
  * content is kept as a .bak; never read, refused until it is. vault_patch's optional ifMatch is checked when sent.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { applyPatch } from "../../core/patch";
 import { parsePatchInstruction } from "../../core/patch-instruction";
 import { APPENDS, DELETES, REWRITES } from "../tools/annotations";

@@ -3,8 +3,8 @@
  * Local REST API's names and answers, through the same service as REST's /active/, /commands/, /open/ and /periodic/.
  * A command runs only for a key the person allowed; what it changes is credited to the key.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { PERIODS } from "../../core/periodic/periods";
 import { validateVaultPath } from "../../core/path";
 import { READS } from "../tools/annotations";

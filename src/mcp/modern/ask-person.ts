@@ -5,7 +5,7 @@
  * the person's answer in inputResponses, is carried out as the 2025 path carries it out: through the guarded writer,
  * as the person, replacing only the revision the person was asked about. Nothing is held between the two requests.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import type { ConflictRecord } from "../../core/conflicts";
 import type { RefusalCode } from "../../core/refusal-codes";
 import { keptSentence, staleSentence } from "../../core/refusal-wording";

@@ -7,7 +7,7 @@
  * Streams are capped per key and in all, like long-polls, and refused past the cap rather than left to pile up.
  */
 import type { ServerResponse } from "http";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { McpError } from "../protocol/types";
 import type { ApiResponse } from "../../http/response";
 import { json } from "../../http/response";
 import type { NoteChange } from "../../service/notes/agent-notes";

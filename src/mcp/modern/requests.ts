@@ -5,8 +5,7 @@
  * caller has no session and so no implicit read: replacing, patching, deleting or moving a note needs `revision`.
  */
 import type { ServerResponse } from "http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Answer, McpServer } from "../protocol/server";
 import { json, type ApiResponse, type JsonValue } from "../../http/response";
 import { agentActor } from "../../service/notes/actor";
 import type { AgentNotes } from "../../service/notes/agent-notes";
@@ -14,10 +13,9 @@ import { attachResources } from "../resources";
 import { scopeOfOwner } from "../session-scope";
 import { createMcpServer, INSTRUCTIONS, VERSION } from "../tools";
 import { LRA_INSTRUCTIONS } from "../lra";
-import { listedTools, listOnly, refuseUnknownTools, type ToolSet } from "../tool-visibility";
+import { listedTools, listOnly, type ToolSet } from "../tool-visibility";
 import { CACHE_HINTS } from "./cache-hints";
 import { elicitsForms, PersonQuestions, QuestionCatcher, type Asking } from "./ask-person";
-import { OneRequestTransport } from "./in-process";
 import { ModernListens } from "./listen";
 import { RequestStates } from "./request-state";
 import {
@@ -100,9 +98,10 @@ export class ModernRequests {
 		return complete(request, (answer as { result: Record<string, unknown> }).result);
 	}
 
-	async closeAll(): Promise<void> {
+	closeAll(): Promise<void> {
 		this.listens.closeAll();
-		await Promise.all([...this.live].map((server) => this.close(server)));
+		for (const server of [...this.live]) this.close(server);
+		return Promise.resolve();
 	}
 
 	get size(): number {
@@ -156,7 +155,7 @@ export class ModernRequests {
 		caller: Caller,
 		asking: Asking,
 		catcher: QuestionCatcher | null,
-	): Promise<JSONRPCMessage> {
+	): Promise<Answer> {
 		const { owner, toolSet } = caller;
 		const actor = asking.actor;
 		const server = createMcpServer(
@@ -170,27 +169,23 @@ export class ModernRequests {
 			toolSet,
 		);
 		attachResources(server, { notes: this.notes, actor, subscriptions: null, onError: this.onError });
-		const transport = new OneRequestTransport();
-		listOnly(transport, listedTools(toolSet, this.notes, actor));
+		listOnly(server, listedTools(toolSet, this.notes, actor));
 		this.live.add(server);
-		response.once("close", () => void this.close(server));
+		response.once("close", () => this.close(server));
+		const id = request.id ?? 0;
 		try {
-			await server.connect(transport);
-			refuseUnknownTools(transport);
-			return await transport.exchange({
-				jsonrpc: "2.0",
-				id: request.id ?? 0,
-				method: request.method,
-				params: request.params,
-			});
+			const answer = await server.answer({ jsonrpc: "2.0", id, method: request.method, params: request.params });
+			// Cancelled only by the client going away (closing the server): an answer nobody reads.
+			return (
+				answer ?? { jsonrpc: "2.0", id, error: { code: -32603, message: "The request ended before it was answered." } }
+			);
 		} finally {
-			await this.close(server);
+			this.close(server);
 		}
 	}
 
-	private async close(server: McpServer): Promise<void> {
-		if (!this.live.delete(server)) return;
-		await server.close().catch((error: unknown) => this.onError?.(error));
+	private close(server: McpServer): void {
+		if (this.live.delete(server)) server.close();
 	}
 }
 

@@ -1,18 +1,9 @@
 /**
  * Notes and conflict records as MCP resources, on one MCP server: resources/list (paged), resources/templates/list,
- * resources/read, and, for a session, resources/subscribe and unsubscribe. Registered on the protocol server
- * directly (not McpServer.registerResource), because the SDK's own resource list has no paging.
+ * resources/read, and, for a session, resources/subscribe and unsubscribe, each a request handler of the server.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-	ErrorCode,
-	ListResourcesRequestSchema,
-	ListResourceTemplatesRequestSchema,
-	McpError,
-	ReadResourceRequestSchema,
-	SubscribeRequestSchema,
-	UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "../protocol/server";
+import { ErrorCode, McpError } from "../protocol/types";
 import { validateVaultPath } from "../../core/path";
 import type { AgentActor } from "../../service/notes/actor";
 import type { AgentNotes } from "../../service/notes/agent-notes";
@@ -34,13 +25,13 @@ export interface ResourceOptions {
 /** Call before the server connects (capabilities are fixed then). */
 export function attachResources(server: McpServer, options: ResourceOptions): void {
 	const { notes, actor } = options;
-	const protocol = server.server;
+	const protocol = server;
 	protocol.registerCapabilities({ resources: { subscribe: options.subscriptions !== null, listChanged: false } });
 	const answer = <T>(run: () => Promise<T>) => answered(run, options.onError);
-	protocol.setRequestHandler(ListResourcesRequestSchema, (request) =>
-		answer(() => listNoteResources(notes, actor(), request.params?.cursor)),
+	protocol.setRequestHandler("resources/list", (params) =>
+		answer(() => listNoteResources(notes, actor(), params.cursor as string | undefined)),
 	);
-	protocol.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+	protocol.setRequestHandler("resources/templates/list", () =>
 		Promise.resolve({
 			resourceTemplates: [
 				{
@@ -59,8 +50,8 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 			],
 		}),
 	);
-	protocol.setRequestHandler(ReadResourceRequestSchema, (request) =>
-		answer(() => readResource(notes, actor(), request.params.uri)),
+	protocol.setRequestHandler("resources/read", (params) =>
+		answer(() => readResource(notes, actor(), params.uri as string)),
 	);
 	if (options.subscriptions === null) return;
 	const subscriptions = new NoteSubscriptions({
@@ -69,9 +60,9 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 		max: options.subscriptions.max,
 		send: (uri) => protocol.sendResourceUpdated({ uri }),
 	});
-	protocol.setRequestHandler(SubscribeRequestSchema, (request) =>
+	protocol.setRequestHandler("resources/subscribe", (params) =>
 		answer(async () => {
-			const path = subscribable(notes, request.params.uri);
+			const path = subscribable(notes, params.uri as string);
 			if (!(await subscriptions.add(path))) {
 				throw new McpError(
 					ErrorCode.InvalidParams,
@@ -82,19 +73,15 @@ export function attachResources(server: McpServer, options: ResourceOptions): vo
 			return {};
 		}),
 	);
-	protocol.setRequestHandler(UnsubscribeRequestSchema, (request) =>
+	protocol.setRequestHandler("resources/unsubscribe", (params) =>
 		answer(() => {
-			const target = parseResourceUri(request.params.uri);
+			const target = parseResourceUri(params.uri as string);
 			if (target.kind === "note") subscriptions.remove(target.path);
 			return Promise.resolve({});
 		}),
 	);
 	// Subscriptions end with the session: whatever closes its server.
-	const previous = protocol.onclose;
-	protocol.onclose = () => {
-		subscriptions.close();
-		previous?.();
-	};
+	protocol.onClose(() => subscriptions.close());
 }
 
 /** The note a URI names, when it may be subscribed to (an McpError, InvalidParams, saying why not). */

@@ -2,7 +2,7 @@
  * The resource links a refused write's tool result carries (at most three): the .bak with the agent's content, the
  * conflict record, and the note as it is now. Each is readable through resources/read.
  */
-import type { ResourceLink } from "@modelcontextprotocol/sdk/types.js";
+import type { ResourceLink } from "../protocol/types";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { conflictUri, noteMimeType, noteUri } from "./uris";
 

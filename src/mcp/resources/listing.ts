@@ -4,7 +4,7 @@
  * between pages neither repeat nor shift what follows. Listing is not reading. The first page also lists the OpenAPI
  * document (openapi-spec.ts), first.
  */
-import { ErrorCode, McpError, type ListResourcesResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type ListResourcesResult, type Resource } from "../protocol/types";
 import { isBackupPath } from "../../core/conflicts";
 import type { AgentNotes } from "../../service/notes/agent-notes";
 import type { AgentActor } from "../../service/notes/actor";

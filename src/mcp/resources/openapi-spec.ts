@@ -3,7 +3,7 @@
  * (obsidian://local-rest-api/openapi.yaml): this server's OpenAPI document as YAML, the same as GET /openapi.yaml.
  * Listed first on the first page of resources/list.
  */
-import type { ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult, Resource } from "../protocol/types";
 import { openApiYamlText } from "../../http/routes/openapi-yaml";
 
 export const OPENAPI_SPEC_URI = "obsidian://local-rest-api/openapi.yaml";

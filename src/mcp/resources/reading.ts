@@ -4,7 +4,7 @@
  * a conflict record as JSON, with links to the note and the .bak.
  */
 import { conflictForAgents } from "../../service/conflicts/conflict-view";
-import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type ReadResourceResult } from "../protocol/types";
 import { validateVaultPath } from "../../core/path";
 import type { AgentActor } from "../../service/notes/actor";
 import type { AgentNotes } from "../../service/notes/agent-notes";

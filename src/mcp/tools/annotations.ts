@@ -7,7 +7,7 @@
  *   a person wrote (a refused write removes nothing, but a client cannot know in advance which calls will be refused).
  * - `idempotentHint`: repeating the call with the same arguments has no additional effect.
  */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "../protocol/types";
 
 /** read_note, list_notes, note_changes, conflict_status. (destructive and idempotent mean nothing for these, per the spec.) */
 export const READS: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };

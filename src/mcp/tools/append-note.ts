@@ -1,6 +1,6 @@
 /** append_note: add text at the end of a note (creating it if missing); appending overwrites nothing, so no revision. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { PROPOSAL_OUTPUT, proposedResult } from "./proposed";
 import { APPENDS } from "./annotations";
 import type { ToolContext } from "./context";

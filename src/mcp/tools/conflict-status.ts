@@ -1,6 +1,6 @@
 /** conflict_status: one conflict record, optionally waiting (long-poll, up to 60 s) until its status changes. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { CONFLICT_REASONS, type ConflictReason } from "../../core/conflicts";
 import { MAX_WAIT_MS } from "../../service/conflicts/conflict-waits";
 import { READS } from "./annotations";

@@ -1,5 +1,5 @@
 /** What every MCP tool is given (the guard, who is calling) and the small helpers they share: paths, results, errors. */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import { validateVaultPath } from "../../core/path";
 import type { HeldRead } from "../../service/stores/read-ledger";
 import { parseEntityTagCondition, type EntityTagCondition } from "../../core/revision";

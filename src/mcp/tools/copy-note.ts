@@ -1,6 +1,6 @@
 /** copy_note: a new note with another note's text as it is now; a destination is replaced only on request, with its revision. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { revisionField } from "../../core/revision-tokens";
 import { COPIES } from "./annotations";
 import type { ToolContext } from "./context";

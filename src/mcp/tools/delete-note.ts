@@ -1,6 +1,6 @@
 /** delete_note: move a note to the trash, only when the revision the agent read is still the note's. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { DELETES } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, guarded, heldAt, ifMatchOf, ok } from "./context";

@@ -2,8 +2,8 @@
  * edit_note: exact old → new text replacements (the writer's `edit` operation), applied inside the atomic write step
  * on the note as it is then. It needs no revision, because it cannot change what it did not match.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { PROPOSAL_OUTPUT } from "./proposed";
 import { MAX_EDITS } from "../../core/edit";
 import { REWRITES } from "./annotations";

@@ -2,7 +2,7 @@
  * Edits and patches that do not apply to the note as it is (the old text is not there, a heading is missing): a tool
  * error with the writer's reason, what to call next, and the current revision. Nothing was written, nothing is kept.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { toolError, ok, type ToolContext } from "./context";
 import { refusalResult } from "./refusal";

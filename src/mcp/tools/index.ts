@@ -2,7 +2,7 @@
  * The MCP server of one session (or of one stateless request): its instructions, our tools and the Local REST API's,
  * each bound to its context (which of them tools/list shows: tool-visibility.ts).
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "../protocol/server";
 import { registerAppendNote } from "./append-note";
 import { registerConflictStatus } from "./conflict-status";
 import { registerProposalStatus } from "./proposal-status";
@@ -23,7 +23,6 @@ import { registerWriteNote } from "./write-note";
 import { LRA_INSTRUCTIONS, registerLraTools } from "../lra";
 import { registerPeriodicNote } from "./periodic-note";
 import { registerWorkspaceTools } from "./workspace-tools";
-import { formValidator } from "../elicitation/form-validator";
 
 declare const __VERSION__: string | undefined;
 export const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
@@ -66,11 +65,7 @@ export const INSTRUCTIONS =
 /** `toolSet`: which set the client sees listed (tool-visibility.ts), which decides what the instructions speak of. */
 export function createMcpServer(context: ToolContext, toolSet: "revision-guard" | "lra" = "revision-guard"): McpServer {
 	const instructions = toolSet === "lra" ? LRA_INSTRUCTIONS : INSTRUCTIONS;
-	const server = new McpServer(
-		{ name: "revision-guard", version: VERSION },
-		// Our own check of elicitation answers (form-validator.ts): the SDK's default would bundle ajv.
-		{ capabilities: { tools: {} }, instructions, jsonSchemaValidator: formValidator },
-	);
+	const server = new McpServer({ name: "revision-guard", version: VERSION }, context.notes.timers, instructions);
 	registerReadNote(server, context);
 	registerNoteOutline(server, context);
 	registerEditNote(server, context);

@@ -1,6 +1,6 @@
 /** list_notes: the notes directly inside one folder, each with its change tag (never a revision), plus its sub-folders. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, toolError, guarded, ok } from "./context";

@@ -2,8 +2,8 @@
  * list_tags: the vault's tags with how often each is used, as the Local REST API's tag_list counts them, a page at a
  * time. A tag list names no note, so it carries no revision or change tag.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { tagPage } from "../../core/tags";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";

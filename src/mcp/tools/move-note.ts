@@ -1,6 +1,6 @@
 /** move_note: move or rename a note, guarded like REST's MOVE (the note's revision; a destination replaced only on request, with its own). */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { revisionField } from "../../core/revision-tokens";
 import { MOVES } from "./annotations";
 import type { ToolContext } from "./context";

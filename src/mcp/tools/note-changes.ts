@@ -1,6 +1,6 @@
 /** note_changes: a unified diff from a revision the agent saw to the note now, as REST's GET /changes/{path}. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { revisionField, tokenFor } from "../../core/revision-tokens";

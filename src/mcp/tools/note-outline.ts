@@ -3,8 +3,8 @@
  * target, each block id, each frontmatter key, and a part token. The outline shows the note's structure, not its text,
  * so its token can stand behind patch_note, never behind write_note or delete_note.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { noteOutline } from "../../core/markdown/document-map";
 import { partTokenOf } from "../../core/revision-tokens";
 import { READS } from "./annotations";

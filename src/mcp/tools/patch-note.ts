@@ -3,8 +3,8 @@
  * guarded writer, computed inside its atomic step on the note as it is then, and checked like a whole-note write:
  * against the revision sent or, in a session, the session's last read. Stale: refused, the patched note kept as .bak.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { PROPOSAL_OUTPUT } from "./proposed";
 import {
 	applyPatch,

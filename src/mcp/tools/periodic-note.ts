@@ -3,8 +3,8 @@
  * holding a given day, and whether it exists; `create: true` makes a missing one from its template, as this key's
  * guarded write. The agent then reads and writes it by path with the other tools.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { PERIODS } from "../../core/periodic/periods";
 import type { ToolContext } from "./context";
 import { toolError, guarded, ok } from "./context";

@@ -2,8 +2,8 @@
  * proposal_status: one of the key's own proposals (a change to a note it may only propose to), optionally waiting
  * (long-poll, up to 60 s) until the person decides. Another key's proposal is as unknown as one that never existed.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { PROPOSAL_STATUSES } from "../../core/proposals";
 import { MAX_WAIT_MS } from "../../service/conflicts/conflict-waits";
 import { proposalForAgents } from "../../service/proposals/proposal-view";

@@ -2,8 +2,8 @@
  * A change that waits for the person (the key may only propose changes to the note): not an error, since nothing
  * went wrong, but not a write either. The answer says so first, then how to follow it with proposal_status.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { CallToolResult } from "../protocol/types";
+import { z } from "../schema";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
 
 type Proposed = Extract<WriteOutcome, { kind: "proposed" }>;

@@ -1,6 +1,6 @@
 /** query_notes: notes chosen by a JsonLogic query over their metadata, or a Dataview TABLE query (REST's POST /search/). */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { toolError, guarded } from "./context";

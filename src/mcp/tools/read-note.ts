@@ -1,6 +1,6 @@
 /** read_note: a note with its revision; marks it served and records the read for this session, as REST GET does. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";
 import { checkPath, toolError, guarded, ok } from "./context";

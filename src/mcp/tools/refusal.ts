@@ -3,7 +3,7 @@
  * next, with resource links to the .bak, the conflict and the note (readable through resources/read). When the
  * session's client can ask the person, a stale write is put to the person first (elicitation/).
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import type { WriteOutcome } from "../../service/write/guarded-writer";
 import { answerWithPersonOutcome } from "../elicitation/answers";
 import { refusalLinks } from "../resources/links";

@@ -2,7 +2,7 @@
  * What move_note and copy_note share: where the note goes (resolved as REST's Destination is), and their refusals: the
  * report the service built (service/refusals/relocation-report.ts), in these tools' words and calls.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../protocol/types";
 import { resolveDestination } from "../../core/destination";
 import type { Refusal } from "../../core/guard";
 import {

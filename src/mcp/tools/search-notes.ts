@@ -1,6 +1,6 @@
 /** search_notes: notes whose name or content holds every word, best first, with where each word occurs (REST's /search/simple/). */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { DEFAULT_CONTEXT_LENGTH, MAX_CONTEXT_LENGTH } from "../../core/search/simple-hits";
 import { READS } from "./annotations";
 import type { ToolContext } from "./context";

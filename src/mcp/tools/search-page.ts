@@ -1,6 +1,6 @@
 /** What the two search tools share: how big a page is, and how a service answer becomes a tool result. */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { CallToolResult } from "../protocol/types";
+import { z } from "../schema";
 import type { SearchPage } from "../../service/search/note-search";
 import { toolError, ok } from "./context";
 

@@ -3,8 +3,8 @@
  * commands (list_commands, run_command), which run only for a key the person allowed, every note they change
  * credited to the key. Listed only where they can work (tool-visibility.ts).
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { validateVaultPath } from "../../core/path";
 import { changeTagOf } from "../../core/revision-tokens";
 import { READS } from "./annotations";

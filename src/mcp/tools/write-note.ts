@@ -1,6 +1,6 @@
 /** write_note: create or replace a whole note through the guarded writer, with the session's implicit token (if any) and merge: "auto". */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { McpServer } from "../protocol/server";
+import { z } from "../schema";
 import { PROPOSAL_OUTPUT, proposedResult } from "./proposed";
 import { REWRITES } from "./annotations";
 import type { ToolContext } from "./context";
