@@ -37,8 +37,11 @@ export interface RequestExtra {
 
 export type RequestHandler = (params: Record<string, unknown>, extra: RequestExtra) => Promise<Record<string, unknown>>;
 
-/** Where the server's own messages go (a session's GET stream); they are dropped when nobody listens. */
-export type Outbox = (message: JsonRpcMessage) => void;
+/**
+ * Where the server's own messages go (a session's GET stream); they are dropped when nobody listens. It returns false
+ * when it dropped the message (anything else counts as sent), so a question nobody can receive is not waited for.
+ */
+export type Outbox = (message: JsonRpcMessage) => unknown;
 
 interface Pending {
 	resolve: (result: Record<string, unknown>) => void;
@@ -223,7 +226,12 @@ export class McpServer {
 				reject(error);
 			}, timeout);
 			this.pending.set(id, { resolve, reject, timer });
-			this.outbox({ jsonrpc: "2.0", id, method, params });
+			// Sent to nobody (the stream closed after the caller checked): no answer can come, so none is waited for.
+			if (this.outbox({ jsonrpc: "2.0", id, method, params }) === false) {
+				this.pending.delete(id);
+				this.timers.cancel(timer);
+				reject(new McpError(ErrorCode.ConnectionClosed, "Connection closed: no stream to send the request on"));
+			}
 		});
 	}
 

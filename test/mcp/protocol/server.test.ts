@@ -227,4 +227,37 @@ describe("asking the person through the client", () => {
 		const { server: plain } = await initialized({});
 		await expect(plain.elicitInput(form, { timeout: 10, validate: () => null })).rejects.toThrow(/does not support/);
 	});
+
+	it("fails a question its outbox could not send at once, leaving no timer and nothing pending", async () => {
+		const scheduled = new Set<number>();
+		let next = 0;
+		const timers = {
+			schedule: () => {
+				scheduled.add(++next);
+				return next;
+			},
+			cancel: (handle: unknown) => void scheduled.delete(handle as number),
+		};
+		const server = new McpServer({ name: "test", version: "1" }, timers);
+		await server.answer(
+			request(1, "initialize", {
+				protocolVersion: "2025-11-25",
+				capabilities: { elicitation: { form: {} } },
+				clientInfo: { name: "c", version: "1" },
+			}),
+		);
+		server.outbox = () => false;
+		const asked = server.elicitInput(form, { timeout: 50_000, validate: () => null });
+		const settled = await Promise.race([
+			asked.then(
+				() => "answered",
+				(error: unknown) => error,
+			),
+			new Promise((resolve) => setImmediate(() => resolve("still waiting"))),
+		]);
+		expect(settled).toMatchObject({ code: -32000 });
+		expect(scheduled.size).toBe(0);
+		// An answer the client sends anyway for that id finds nothing to settle.
+		expect(() => server.receive({ jsonrpc: "2.0", id: 0, result: { action: "accept" } })).not.toThrow();
+	});
 });
