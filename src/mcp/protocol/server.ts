@@ -54,7 +54,8 @@ export type Answer = JsonRpcResult | JsonRpcError;
 export class McpServer {
 	private readonly tools = new ToolRegistry();
 	private readonly handlers = new Map<string, RequestHandler>();
-	private readonly running = new Map<RequestId, AbortController>();
+	/** Calls under way by id: a set, since a client may reuse an id, and closing must stop every call, not the last. */
+	private readonly running = new Map<RequestId, Set<AbortController>>();
 	private readonly pending = new Map<number, Pending>();
 	private readonly closeListeners: (() => void)[] = [];
 	private capabilities: Record<string, unknown> = { tools: { listChanged: true } };
@@ -97,7 +98,7 @@ export class McpServer {
 		if ("method" in message && !("id" in message)) {
 			if (message.method === "notifications/cancelled") {
 				const requestId = message.params?.requestId;
-				if (typeof requestId === "string" || typeof requestId === "number") this.running.get(requestId)?.abort();
+				if (typeof requestId === "string" || typeof requestId === "number") this.abortAll(this.running.get(requestId));
 			}
 			return;
 		}
@@ -107,7 +108,8 @@ export class McpServer {
 	/** The answer to a request, or null when it was cancelled (or the server closed) first: then none is sent. */
 	async answer(request: JsonRpcRequest): Promise<Answer | null> {
 		const controller = new AbortController();
-		this.running.set(request.id, controller);
+		const sameId = this.running.get(request.id) ?? new Set<AbortController>();
+		this.running.set(request.id, sameId.add(controller));
 		try {
 			const result = await this.run(request, { signal: controller.signal, requestId: request.id });
 			return controller.signal.aborted ? null : { result, jsonrpc: "2.0", id: request.id };
@@ -128,7 +130,8 @@ export class McpServer {
 				},
 			};
 		} finally {
-			if (this.running.get(request.id) === controller) this.running.delete(request.id);
+			sameId.delete(controller);
+			if (sameId.size === 0 && this.running.get(request.id) === sameId) this.running.delete(request.id);
 		}
 	}
 
@@ -166,8 +169,9 @@ export class McpServer {
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
-		for (const controller of this.running.values()) controller.abort();
+		const running = [...this.running.values()];
 		this.running.clear();
+		for (const calls of running) this.abortAll(calls);
 		const pending = [...this.pending.values()];
 		this.pending.clear();
 		for (const listener of this.closeListeners) listener();
@@ -175,6 +179,10 @@ export class McpServer {
 			this.timers.cancel(timer);
 			reject(new McpError(ErrorCode.ConnectionClosed, "Connection closed"));
 		}
+	}
+
+	private abortAll(calls: Set<AbortController> | undefined): void {
+		for (const controller of [...(calls ?? [])]) controller.abort();
 	}
 
 	private async run(request: JsonRpcRequest, extra: RequestExtra): Promise<Record<string, unknown>> {

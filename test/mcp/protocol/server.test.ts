@@ -151,6 +151,34 @@ describe("answering requests", () => {
 		expect(aborted).toBe(true);
 	});
 
+	it("stops every call under way when it closes, and cancels every call of an id, even when a client reuses the id", async () => {
+		const server = new McpServer({ name: "test", version: "1" }, nodeTimers);
+		let stopped = 0;
+		server.registerTool("wait", { description: "Waits.", inputSchema: {} }, (_args, extra) => {
+			return new Promise((resolve) =>
+				extra.signal.addEventListener("abort", () => {
+					stopped++;
+					resolve({ content: [] });
+				}),
+			);
+		});
+		const cancelled = [
+			server.answer(request(3, "tools/call", { name: "wait" })),
+			server.answer(request(3, "tools/call", { name: "wait" })),
+		];
+		const other = server.answer({ jsonrpc: "2.0", id: "3", method: "tools/call", params: { name: "wait" } });
+		server.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } });
+		expect(await Promise.all(cancelled)).toEqual([null, null]);
+		expect(stopped).toBe(2);
+		const closed = [
+			server.answer(request(4, "tools/call", { name: "wait" })),
+			server.answer(request(4, "tools/call", { name: "wait" })),
+		];
+		server.close();
+		expect(await Promise.all([...closed, other])).toEqual([null, null, null]);
+		expect(stopped).toBe(5);
+	});
+
 	it("turns whatever a handler throws into an error answer, never a crash", async () => {
 		const server = new McpServer({ name: "test", version: "1" }, nodeTimers);
 		server.setRequestHandler("resources/list", () => Promise.reject(new Error("boom")));
