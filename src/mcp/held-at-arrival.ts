@@ -13,25 +13,51 @@ const HELD_TOOLS: ReadonlySet<string> = new Set(["write_note", "patch_note", "de
 const MAX_PENDING = 256;
 
 export class HeldAtArrival {
-	private readonly byRequest = new Map<string, { path: string; held: HeldRead | null }>();
+	/**
+	 * By request id, kept apart by type (JSON-RPC's 1 and "1" are two ids); a list, because a client may reuse an id
+	 * (in one batch, or while an earlier call of that id still runs), and each call must find its own capture.
+	 */
+	private readonly byRequest = new Map<string, { path: string; held: HeldRead | null }[]>();
+	private size = 0;
 
 	/** Notes, for every tools/call in this POST body that may be held, what it is held to now. */
 	capture(body: unknown, policy: PathPolicy, hold: (path: string) => HeldRead | null): void {
 		for (const message of Array.isArray(body) ? body : [body]) {
 			const call = heldCall(message, policy);
 			if (!call) continue;
-			if (this.byRequest.size >= MAX_PENDING) this.byRequest.delete(this.byRequest.keys().next().value!);
-			this.byRequest.set(call.id, { path: call.path, held: hold(call.path) });
+			if (this.size >= MAX_PENDING) this.dropOldest();
+			const entries = this.byRequest.get(call.id);
+			const entry = { path: call.path, held: hold(call.path) };
+			if (entries) entries.push(entry);
+			else this.byRequest.set(call.id, [entry]);
+			this.size++;
 		}
 	}
 
 	/** What the call was held to on arrival (once), or undefined when nothing was captured for it and this path. */
 	take(requestId: string | number, path: string): HeldRead | null | undefined {
-		const key = String(requestId);
-		const entry = this.byRequest.get(key);
-		this.byRequest.delete(key);
-		return entry && entry.path === path ? entry.held : undefined;
+		const key = keyOf(requestId);
+		const entries = this.byRequest.get(key);
+		if (!entries) return undefined;
+		const index = entries.findIndex((entry) => entry.path === path);
+		if (index === -1) return undefined;
+		const [entry] = entries.splice(index, 1);
+		this.size--;
+		if (entries.length === 0) this.byRequest.delete(key);
+		return entry!.held;
 	}
+
+	private dropOldest(): void {
+		const [key, entries] = this.byRequest.entries().next().value!;
+		entries.shift();
+		this.size--;
+		if (entries.length === 0) this.byRequest.delete(key);
+	}
+}
+
+/** A request id as a map key that keeps a number apart from the string of its digits. */
+function keyOf(id: string | number): string {
+	return typeof id === "number" ? `n:${id}` : `s:${id}`;
 }
 
 function heldCall(message: unknown, policy: PathPolicy): { id: string; path: string } | null {
@@ -45,5 +71,5 @@ function heldCall(message: unknown, policy: PathPolicy): { id: string; path: str
 	if (typeof params?.name !== "string" || !HELD_TOOLS.has(params.name) || typeof params.arguments?.path !== "string")
 		return null;
 	const checked = validateVaultPath(params.arguments.path, policy, "note");
-	return checked.ok ? { id: String(id), path: checked.path } : null;
+	return checked.ok ? { id: keyOf(id), path: checked.path } : null;
 }

@@ -202,7 +202,7 @@ function answerWith(request: ModernRequest, result: Record<string, unknown>): Ap
 function complete(request: ModernRequest, result: Record<string, unknown>): ApiResponse {
 	const meta =
 		typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
-	const hints = CACHE_HINTS[request.method] ?? {};
+	const hints = Object.hasOwn(CACHE_HINTS, request.method) ? CACHE_HINTS[request.method] : {};
 	const body = { ...result, resultType: "complete", ...hints, _meta: { ...meta, [META_SERVER_INFO]: SERVER_INFO } };
 	return json(200, { jsonrpc: "2.0", id: request.id, result: body });
 }

@@ -145,7 +145,8 @@ function headerMismatch(
 	if (sentMethod === undefined) return "the Mcp-Method header is missing.";
 	if (sentMethod !== method)
 		return `Mcp-Method ${JSON.stringify(sentMethod)} does not match the body's method ${JSON.stringify(method)}.`;
-	const field = NAMED_BY[method];
+	// Own keys only: a method named "constructor" or "toString" names nothing (Object's prototype is not a table of ours).
+	const field = Object.hasOwn(NAMED_BY, method) ? NAMED_BY[method] : undefined;
 	if (field === undefined) return null;
 	const sentName = headerOf(headers, "mcp-name");
 	if (sentName === undefined) return `the Mcp-Name header is missing (${method} needs it, mirroring params.${field}).`;

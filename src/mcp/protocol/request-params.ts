@@ -53,8 +53,9 @@ interface ParamIssue {
 
 /** What is wrong with a request's params, as the SDK's error message said it; null when nothing is. */
 export function paramsProblem(method: string, params: unknown): string | null {
-	const fields = PARAMS[method];
-	if (!fields) return null;
+	// Own keys only: "constructor" or "__proto__" is a method we do not check, not Object's prototype.
+	if (!Object.hasOwn(PARAMS, method)) return null;
+	const fields = PARAMS[method]!;
 	const issues: ParamIssue[] = [];
 	const required = fields.some((field) => !field.optional);
 	check({ key: "params", expected: "object", optional: !required, fields }, params, [], issues);

@@ -37,8 +37,11 @@ export interface RequestExtra {
 
 export type RequestHandler = (params: Record<string, unknown>, extra: RequestExtra) => Promise<Record<string, unknown>>;
 
-/** Where the server's own messages go (a session's GET stream); they are dropped when nobody listens. */
-export type Outbox = (message: JsonRpcMessage) => void;
+/**
+ * Where the server's own messages go (a session's GET stream); they are dropped when nobody listens. It returns false
+ * when it dropped the message (anything else counts as sent), so a question nobody can receive is not waited for.
+ */
+export type Outbox = (message: JsonRpcMessage) => unknown;
 
 interface Pending {
 	resolve: (result: Record<string, unknown>) => void;
@@ -51,7 +54,8 @@ export type Answer = JsonRpcResult | JsonRpcError;
 export class McpServer {
 	private readonly tools = new ToolRegistry();
 	private readonly handlers = new Map<string, RequestHandler>();
-	private readonly running = new Map<RequestId, AbortController>();
+	/** Calls under way by id: a set, since a client may reuse an id, and closing must stop every call, not the last. */
+	private readonly running = new Map<RequestId, Set<AbortController>>();
 	private readonly pending = new Map<number, Pending>();
 	private readonly closeListeners: (() => void)[] = [];
 	private capabilities: Record<string, unknown> = { tools: { listChanged: true } };
@@ -94,7 +98,7 @@ export class McpServer {
 		if ("method" in message && !("id" in message)) {
 			if (message.method === "notifications/cancelled") {
 				const requestId = message.params?.requestId;
-				if (typeof requestId === "string" || typeof requestId === "number") this.running.get(requestId)?.abort();
+				if (typeof requestId === "string" || typeof requestId === "number") this.abortAll(this.running.get(requestId));
 			}
 			return;
 		}
@@ -104,7 +108,8 @@ export class McpServer {
 	/** The answer to a request, or null when it was cancelled (or the server closed) first: then none is sent. */
 	async answer(request: JsonRpcRequest): Promise<Answer | null> {
 		const controller = new AbortController();
-		this.running.set(request.id, controller);
+		const sameId = this.running.get(request.id) ?? new Set<AbortController>();
+		this.running.set(request.id, sameId.add(controller));
 		try {
 			const result = await this.run(request, { signal: controller.signal, requestId: request.id });
 			return controller.signal.aborted ? null : { result, jsonrpc: "2.0", id: request.id };
@@ -125,7 +130,8 @@ export class McpServer {
 				},
 			};
 		} finally {
-			if (this.running.get(request.id) === controller) this.running.delete(request.id);
+			sameId.delete(controller);
+			if (sameId.size === 0 && this.running.get(request.id) === sameId) this.running.delete(request.id);
 		}
 	}
 
@@ -163,8 +169,9 @@ export class McpServer {
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
-		for (const controller of this.running.values()) controller.abort();
+		const running = [...this.running.values()];
 		this.running.clear();
+		for (const calls of running) this.abortAll(calls);
 		const pending = [...this.pending.values()];
 		this.pending.clear();
 		for (const listener of this.closeListeners) listener();
@@ -172,6 +179,10 @@ export class McpServer {
 			this.timers.cancel(timer);
 			reject(new McpError(ErrorCode.ConnectionClosed, "Connection closed"));
 		}
+	}
+
+	private abortAll(calls: Set<AbortController> | undefined): void {
+		for (const controller of [...(calls ?? [])]) controller.abort();
 	}
 
 	private async run(request: JsonRpcRequest, extra: RequestExtra): Promise<Record<string, unknown>> {
@@ -223,7 +234,12 @@ export class McpServer {
 				reject(error);
 			}, timeout);
 			this.pending.set(id, { resolve, reject, timer });
-			this.outbox({ jsonrpc: "2.0", id, method, params });
+			// Sent to nobody (the stream closed after the caller checked): no answer can come, so none is waited for.
+			if (this.outbox({ jsonrpc: "2.0", id, method, params }) === false) {
+				this.pending.delete(id);
+				this.timers.cancel(timer);
+				reject(new McpError(ErrorCode.ConnectionClosed, "Connection closed: no stream to send the request on"));
+			}
 		});
 	}
 

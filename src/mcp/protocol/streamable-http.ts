@@ -153,11 +153,12 @@ export class StreamableHttpTransport {
 		return true;
 	}
 
-	/** A message the server sends unasked: on the event stream when one is open, else dropped (as the SDK did). */
-	private push(message: JsonRpcMessage): void {
+	/** A message the server sends unasked: on the event stream when one is open, else dropped (false), as the SDK did. */
+	private push(message: JsonRpcMessage): boolean {
 		const stream = this.stream;
-		if (stream === null || stream.writableEnded || stream.destroyed) return;
+		if (stream === null || stream.writableEnded || stream.destroyed) return false;
 		stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+		return true;
 	}
 
 	private endStream(): void {

@@ -34,6 +34,13 @@ describe("which era a request speaks", () => {
 });
 
 describe("checking a modern request", () => {
+	it("takes a method named like an Object property (constructor, toString, __proto__) as a method, not a named one", () => {
+		for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+			const checked = checkModern({ ...headers, "mcp-method": method }, { ...request(), method });
+			expect(checked, method).toMatchObject({ ok: true, request: { method } });
+		}
+	});
+
 	it("accepts a conforming request and hands on its capabilities", () => {
 		const checked = checkModern(headers, request());
 		expect(checked).toMatchObject({

@@ -61,6 +61,11 @@ describe("the params of a request", () => {
 		expect(paramsProblem("ping", "anything")).toBeNull();
 	});
 
+	it("take a method named like an Object property for one they do not check, and never throw", () => {
+		for (const method of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+			expect(paramsProblem(method, { any: 1 }), method).toBeNull();
+	});
+
 	it("say what is wrong in the SDK's words (zod 4's issues, as JSON)", () => {
 		expect(JSON.parse(paramsProblem("initialize", { protocolVersion: 5, clientInfo: { name: 1 } })!)).toEqual([
 			{

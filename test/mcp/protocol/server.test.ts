@@ -151,6 +151,34 @@ describe("answering requests", () => {
 		expect(aborted).toBe(true);
 	});
 
+	it("stops every call under way when it closes, and cancels every call of an id, even when a client reuses the id", async () => {
+		const server = new McpServer({ name: "test", version: "1" }, nodeTimers);
+		let stopped = 0;
+		server.registerTool("wait", { description: "Waits.", inputSchema: {} }, (_args, extra) => {
+			return new Promise((resolve) =>
+				extra.signal.addEventListener("abort", () => {
+					stopped++;
+					resolve({ content: [] });
+				}),
+			);
+		});
+		const cancelled = [
+			server.answer(request(3, "tools/call", { name: "wait" })),
+			server.answer(request(3, "tools/call", { name: "wait" })),
+		];
+		const other = server.answer({ jsonrpc: "2.0", id: "3", method: "tools/call", params: { name: "wait" } });
+		server.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } });
+		expect(await Promise.all(cancelled)).toEqual([null, null]);
+		expect(stopped).toBe(2);
+		const closed = [
+			server.answer(request(4, "tools/call", { name: "wait" })),
+			server.answer(request(4, "tools/call", { name: "wait" })),
+		];
+		server.close();
+		expect(await Promise.all([...closed, other])).toEqual([null, null, null]);
+		expect(stopped).toBe(5);
+	});
+
 	it("turns whatever a handler throws into an error answer, never a crash", async () => {
 		const server = new McpServer({ name: "test", version: "1" }, nodeTimers);
 		server.setRequestHandler("resources/list", () => Promise.reject(new Error("boom")));
@@ -226,5 +254,38 @@ describe("asking the person through the client", () => {
 		await expect(pending).rejects.toMatchObject({ code: -32000 });
 		const { server: plain } = await initialized({});
 		await expect(plain.elicitInput(form, { timeout: 10, validate: () => null })).rejects.toThrow(/does not support/);
+	});
+
+	it("fails a question its outbox could not send at once, leaving no timer and nothing pending", async () => {
+		const scheduled = new Set<number>();
+		let next = 0;
+		const timers = {
+			schedule: () => {
+				scheduled.add(++next);
+				return next;
+			},
+			cancel: (handle: unknown) => void scheduled.delete(handle as number),
+		};
+		const server = new McpServer({ name: "test", version: "1" }, timers);
+		await server.answer(
+			request(1, "initialize", {
+				protocolVersion: "2025-11-25",
+				capabilities: { elicitation: { form: {} } },
+				clientInfo: { name: "c", version: "1" },
+			}),
+		);
+		server.outbox = () => false;
+		const asked = server.elicitInput(form, { timeout: 50_000, validate: () => null });
+		const settled = await Promise.race([
+			asked.then(
+				() => "answered",
+				(error: unknown) => error,
+			),
+			new Promise((resolve) => setImmediate(() => resolve("still waiting"))),
+		]);
+		expect(settled).toMatchObject({ code: -32000 });
+		expect(scheduled.size).toBe(0);
+		// An answer the client sends anyway for that id finds nothing to settle.
+		expect(() => server.receive({ jsonrpc: "2.0", id: 0, result: { action: "accept" } })).not.toThrow();
 	});
 });
