@@ -64,12 +64,17 @@ export interface WriteOptions {
 
 /** Writes a new file and returns its stat, taken from the written file itself before it is moved anywhere. */
 function writeNew(path: string, content: string | Uint8Array, durable: boolean, mode: number): Promise<Stats> {
-	// Opening and the fsync go through the thread pool (they may wait on the disk). Writing a small file into the
-	// page cache, its fstat and its close are a few microseconds each and run at once, which costs the main thread
-	// less than a round trip through the pool each. A large file is written on the pool, never holding up others.
+	// Opening and making durable go through the thread pool (they wait on the disk); the fstat and the close of a file
+	// just written are a few microseconds each and run at once. A small durable file is opened with O_DSYNC and
+	// written in one call on the pool, which returns only once the bytes and what it takes to read them back (size,
+	// blocks) are on disk, as write + fdatasync would: the same disk work as a write then an fsync, without the write
+	// on the main thread (on a disk file system, writing a new file took the main thread about 3× as long as in RAM).
+	// Elsewhere (no O_DSYNC, an empty file that has no write to carry the sync, a large file written in pieces on the
+	// pool, or a file that need not be durable) it is written, then fsynced if it must be durable.
 	const bytes = typeof content === "string" ? Buffer.from(content) : content;
+	const synced = durable && SYNCED_WRITE !== undefined && bytes.length > 0 && bytes.length <= SMALL_WRITE_BYTES;
 	return new Promise((resolve, reject) => {
-		fs.open(path, "wx", mode, (openError, fd) => {
+		fs.open(path, synced ? SYNCED_CREATE : "wx", mode, (openError, fd) => {
 			if (openError) return reject(openError);
 			const finish = (error: Error | null) => {
 				let stats: Stats | undefined;
@@ -91,6 +96,8 @@ function writeNew(path: string, content: string | Uint8Array, durable: boolean, 
 				if (writeError || !durable) return finish(writeError);
 				fs.fsync(fd, finish);
 			};
+			// Each write returns once durable (a rare short write is followed by another, durable in turn).
+			if (synced) return writeAll(fd, bytes, 0, finish);
 			if (bytes.length > SMALL_WRITE_BYTES) return writeAll(fd, bytes, 0, written);
 			try {
 				for (let offset = 0; offset < bytes.length;)
@@ -102,6 +109,11 @@ function writeNew(path: string, content: string | Uint8Array, durable: boolean, 
 		});
 	});
 }
+
+/** Writes that return once durable (Linux, macOS); undefined where the platform has no such flag (Windows). */
+const SYNCED_WRITE = fs.constants.O_DSYNC as number | undefined;
+/** What "wx" opens with, and O_DSYNC. */
+const SYNCED_CREATE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (SYNCED_WRITE ?? 0);
 
 /** Files up to this size are written with synchronous calls once open (see writeNew). */
 const SMALL_WRITE_BYTES = 256 * 1024;
