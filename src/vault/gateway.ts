@@ -181,6 +181,8 @@ export interface VaultGateway {
 	 * once), or, when the method is absent, every note is.
 	 */
 	scanNow?(path: string, recorded: string | undefined): NoteScan | undefined;
+	/** A run of scanNow calls is over: what it held open (a folder, scan-folder.ts) is let go. */
+	endScan?(): void;
 
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;

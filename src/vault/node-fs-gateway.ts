@@ -40,6 +40,7 @@ import { revisionOf } from "../core/revision";
 import { moveToTrash } from "./trash";
 import { moveDurable, moveNoReplace } from "./node-move";
 import { caseInsensitiveFolder } from "./case-probe";
+import { NO_FOLLOW, ScanFolders } from "./scan-folder";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
@@ -51,6 +52,8 @@ export class NodeFsGateway implements VaultGateway {
 	 */
 	private readonly readCache = new NoteReadCache();
 	private listeners = 0;
+	/** The folder the start-up scan reads notes through (scanNow). */
+	private readonly scanFolders: ScanFolders;
 	private stopForgetting: (() => void) | null = null;
 
 	private constructor(
@@ -62,6 +65,7 @@ export class NodeFsGateway implements VaultGateway {
 	) {
 		this.paths = new FolderPaths(root);
 		this.watcher = new FolderWatcher(root);
+		this.scanFolders = new ScanFolders(root, (path, real) => this.paths.assertInside(path, real));
 	}
 
 	/**
@@ -229,12 +233,20 @@ export class NodeFsGateway implements VaultGateway {
 		let unnamed = false;
 		let read;
 		try {
-			read = readSmallFileNow(absolute, (real) => {
-				if (real !== null) this.paths.assertInside(path, real);
-				else unnamed = true;
-			});
+			// Through its folder, checked once for all its notes (scan-folder.ts); else the opened file is checked.
+			const throughFolder = this.scanFolders.pathFor(path);
+			read =
+				throughFolder !== null
+					? readSmallFileNow(throughFolder, null, NO_FOLLOW)
+					: readSmallFileNow(absolute, (real) => {
+							if (real !== null) this.paths.assertInside(path, real);
+							else unnamed = true;
+						});
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { kind: "missing" };
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ENOTDIR") return { kind: "missing" };
+			// A note that is a symbolic link (not followed through its folder): the ordinary read follows it and checks it.
+			if (code === "ELOOP") return undefined;
 			throwUnlessMissing(path, error);
 			return { kind: "missing" };
 		}
@@ -290,7 +302,12 @@ export class NodeFsGateway implements VaultGateway {
 		return null;
 	}
 
+	endScan(): void {
+		this.scanFolders.release();
+	}
+
 	close(): Promise<void> {
+		this.scanFolders.release();
 		return this.watcher.close();
 	}
 

@@ -106,15 +106,18 @@ function readThrough(
 /**
  * The same read as readFileWithStat, done at once with synchronous calls (a start-up reading thousands of notes in a
  * row; a round trip through the thread pool to close each cost more than reading it). Null when the path is not a
- * regular file; undefined when the file is larger than a small note (read it with readFileWithStat then).
+ * regular file; undefined when the file is larger than a small note (read it with readFileWithStat then). `check`
+ * null: the caller has shown where the file is already (a note opened through its checked folder, scan-folder.ts,
+ * with `flags` O_NOFOLLOW), so the opened file's own path is not looked up.
  */
 export function readSmallFileNow(
 	absolute: string,
-	check: (realPath: string | null) => void,
+	check: ((realPath: string | null) => void) | null,
+	flags = 0,
 ): FileRead<BigIntStats> | null | undefined {
-	const fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+	const fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | flags);
 	try {
-		check(CAN_CHECK_OPENED_FILE ? realPathOf(fd) : null);
+		check?.(CAN_CHECK_OPENED_FILE ? realPathOf(fd) : null);
 		const stats = fstatSync(fd, { bigint: true });
 		if (!stats.isFile()) return null;
 		if (stats.size > BigInt(SMALL_FILE_BYTES)) return undefined;

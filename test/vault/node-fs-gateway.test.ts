@@ -348,4 +348,26 @@ describe("NodeFsGateway.scanNow", () => {
 		await writeFile(join(root, "big.md"), "x".repeat(300 * 1024));
 		expect(gateway.scanNow("big.md", undefined)).toBeUndefined();
 	});
+
+	it("leaves a note that is a symbolic link to read, which follows it inside the vault and refuses it outside", async () => {
+		await writeFile(join(root, "real.md"), "real\n");
+		await symlink(join(root, "real.md"), join(root, "alias.md"));
+		expect(gateway.scanNow("alias.md", undefined)).toBeUndefined();
+		expect((await gateway.read("alias.md"))?.content).toBe("real\n");
+		await writeFile(join(outside, "secret.md"), "secret\n");
+		await symlink(join(outside, "secret.md"), join(root, "leak.md"));
+		expect(gateway.scanNow("leak.md", undefined)).toBeUndefined();
+		await expect(gateway.read("leak.md")).rejects.toThrow(VaultPathError);
+	});
+
+	it("checks a folder afresh once a scan is over: one swapped for a link outside the vault is refused", async () => {
+		await mkdir(join(root, "a"));
+		await writeFile(join(root, "a/n.md"), "inside\n");
+		expect(gateway.scanNow("a/n.md", undefined)?.kind).toBe("read");
+		gateway.endScan();
+		await rm(join(root, "a"), { recursive: true });
+		await writeFile(join(outside, "n.md"), "outside\n");
+		await symlink(outside, join(root, "a"));
+		expect(() => gateway.scanNow("a/n.md", undefined)).toThrow(VaultPathError);
+	});
 });

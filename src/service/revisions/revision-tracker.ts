@@ -215,6 +215,7 @@ export class RevisionTracker {
 		try {
 			await Promise.all(Array.from({ length: RECONCILE_CONCURRENCY }, worker));
 		} finally {
+			gateway.endScan?.();
 			this.batch = null;
 			if (batch.dirty) this.options.onDirty();
 		}
