@@ -70,6 +70,11 @@ export class KnownTree {
 		return true;
 	}
 
+	/** addFile for a `name` directly inside `folder`, which the caller knows is known (a folder's listing). */
+	addFileIn(folder: string, name: string): void {
+		this.folders.get(folder)?.children.set(name, "file");
+	}
+
 	addFolder(path: string, identity: string): boolean {
 		const parent = this.folders.get(parentOf(path));
 		if (!parent) return false;

@@ -25,6 +25,10 @@ describe("KnownTree (what the folder watcher knows to exist)", () => {
 
 	it("adds nothing under a folder it does not know", () => {
 		const known = tree();
+		known.addFileIn("gone", "x.md");
+		expect(known.kindOf("gone/x.md")).toBeUndefined();
+		known.addFileIn("a/b", "three.md");
+		expect(known.kindOf("a/b/three.md")).toBe("file");
 		expect(known.addFile("gone/x.md")).toBe(false);
 		expect(known.addFolder("gone/y", "3")).toBe(false);
 		expect(known.kindOf("gone/x.md")).toBeUndefined();
