@@ -23,7 +23,8 @@ export interface NoteSnapshot {
 
 /**
  * A note read at once (VaultGateway.scanNow): what `read` gives, with the revision of exactly the bytes read and its
- * text decoded only when asked for (most notes a start-up reads are only hashed).
+ * text decoded only when asked for (most notes a start-up reads are only hashed), before the next scanNow call: the
+ * gateway may read the next note into the same memory (asked later, `text` throws).
  */
 export interface ScannedNote extends Omit<NoteSnapshot, "content"> {
 	revision: string;

@@ -35,7 +35,7 @@ import {
 } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
 import { listFolderAt, listNotesUnder } from "./node-folder-listing";
-import { CAN_CHECK_OPENED_FILE, readFileWithStat, readSmallFileNow } from "./read-file";
+import { CAN_CHECK_OPENED_FILE, readFileWithStat, readSmallFileNow, ScratchBuffer } from "./read-file";
 import { revisionOf } from "../core/revision";
 import { moveToTrash } from "./trash";
 import { moveDurable, moveNoReplace } from "./node-move";
@@ -54,6 +54,9 @@ export class NodeFsGateway implements VaultGateway {
 	private listeners = 0;
 	/** The folder the start-up scan reads notes through (scanNow). */
 	private readonly scanFolders: ScanFolders;
+	/** What the start-up scan reads notes into, one after another, and how many it has read (scanNow). */
+	private readonly scanScratch = new ScratchBuffer();
+	private scans = 0;
 	private stopForgetting: (() => void) | null = null;
 
 	private constructor(
@@ -230,6 +233,9 @@ export class NodeFsGateway implements VaultGateway {
 			if (stats?.isFile() && identityKeyOf(stats) === recorded) return { kind: "unchanged" };
 		}
 		const readAtNs = BigInt(Date.now()) * 1_000_000n;
+		// The bytes are read into the scan's scratch buffer, over the last scan's: a text asked of an earlier scan after
+		// this one is refused, never decoded from another note's bytes.
+		const scan = ++this.scans;
 		let unnamed = false;
 		let read;
 		try {
@@ -237,7 +243,7 @@ export class NodeFsGateway implements VaultGateway {
 			const throughFolder = this.scanFolders.pathFor(path);
 			read =
 				throughFolder !== null
-					? readSmallFileNow(throughFolder, null, NO_FOLLOW)
+					? readSmallFileNow(throughFolder, null, NO_FOLLOW, this.scanScratch)
 					: readSmallFileNow(absolute, (real) => {
 							if (real !== null) this.paths.assertInside(path, real);
 							else unnamed = true;
@@ -263,7 +269,10 @@ export class NodeFsGateway implements VaultGateway {
 			...(settled ? { identity: identityKeyOf(read.stats) } : {}),
 			// Hashed from the bytes themselves: the text decoded from them is these bytes exactly (strict UTF-8, BOM kept).
 			revision: revisionOf(bytes),
-			text: () => decodeNote(path, bytes),
+			text: () => {
+				if (scan !== this.scans) throw new Error(`the scan of ${path} is over: its text is no longer at hand`);
+				return decodeNote(path, bytes);
+			},
 		};
 	}
 

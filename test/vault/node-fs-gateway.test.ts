@@ -349,6 +349,19 @@ describe("NodeFsGateway.scanNow", () => {
 		expect(gateway.scanNow("big.md", undefined)).toBeUndefined();
 	});
 
+	it("gives a scanned note's text only until the next scan, which may read into the same memory", async () => {
+		await writeFile(join(root, "one.md"), "one\n");
+		await writeFile(join(root, "two.md"), "two\n");
+		const one = gateway.scanNow("one.md", undefined);
+		if (one?.kind !== "read") throw new Error("one.md was not read");
+		expect(one.text()).toBe("one\n");
+		const two = gateway.scanNow("two.md", undefined);
+		if (two?.kind !== "read") throw new Error("two.md was not read");
+		expect(() => one.text()).toThrow(/no longer at hand/);
+		expect(two.text()).toBe("two\n");
+		expect(one.revision).toBe(revisionOf("one\n"));
+	});
+
 	it("leaves a note that is a symbolic link to read, which follows it inside the vault and refuses it outside", async () => {
 		await writeFile(join(root, "real.md"), "real\n");
 		await symlink(join(root, "real.md"), join(root, "alias.md"));
