@@ -86,6 +86,15 @@ export class WatchSession implements WatchEvents {
 		return this.own.expect(path);
 	}
 
+	/**
+	 * Every regular file of the vault as listed by this session (and kept up to date by its events since), once its
+	 * first listing is done; null when the vault folder could not be watched.
+	 */
+	async regularFiles(): Promise<string[] | null> {
+		await this.ready;
+		return this.closed || this.tree === null ? null : this.tree.regularFiles();
+	}
+
 	changed(path: string): void {
 		if (!this.own.take(path)) this.look(path);
 	}
@@ -173,9 +182,13 @@ export class WatchSession implements WatchEvents {
 			return;
 		}
 		// Symlinks are not followed: a link is reported as an entry of its own, like a file.
-		if (known === "file") return this.emit({ type: "modify", path });
+		const kind = stats.isFile() ? "file" : "other";
+		if (known === "file" || known === "other") {
+			if (known !== kind) tree.addFile(path, kind);
+			return this.emit({ type: "modify", path });
+		}
 		if (known === "folder") this.forget(path);
-		tree.addFile(path);
+		tree.addFile(path, kind);
 		this.emit({ type: "create", path });
 	}
 
@@ -233,7 +246,7 @@ export class WatchSession implements WatchEvents {
 			if (this.options.skip(path)) continue;
 			if (entry.isDirectory()) subfolders.push(path);
 			else if (folderKnown) {
-				tree.addFileIn(folder, name);
+				tree.addFileIn(folder, name, entry.isFile() ? "file" : "other");
 				if (report) this.emit({ type: "create", path });
 			}
 		}

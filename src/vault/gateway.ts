@@ -141,8 +141,13 @@ export interface VaultGateway {
 	/** Immediate children of a folder ("" is the vault root), hidden entries excluded. */
 	list(folder: string): Promise<FolderEntry[] | null>;
 
-	/** Every note path in the vault with one of the given extensions, hidden folders excluded. */
-	listNotes(extensions: readonly string[]): Promise<string[]>;
+	/**
+	 * Every note path in the vault with one of the given extensions, hidden folders excluded. `watched`: the listing
+	 * the gateway's running watcher made when it started, kept current by its events, is good enough (a start-up's
+	 * reconcile, once tracking began: a note changed since is told by its own event), so the vault is not listed twice.
+	 * Never for answering a request, which must see a change the moment it is made.
+	 */
+	listNotes(extensions: readonly string[], options?: { watched?: boolean }): Promise<string[]>;
 
 	stat(path: string): Promise<NoteStat | null>;
 

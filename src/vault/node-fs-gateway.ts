@@ -34,7 +34,7 @@ import {
 	type SeenFile,
 } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
-import { listFolderAt, listNotesUnder } from "./node-folder-listing";
+import { hasExtension, listFolderAt, listNotesUnder } from "./node-folder-listing";
 import { CAN_CHECK_OPENED_FILE, readFileWithStat, readSmallFileNow, ScratchBuffer } from "./read-file";
 import { revisionOf } from "../core/revision";
 import { moveToTrash } from "./trash";
@@ -212,8 +212,18 @@ export class NodeFsGateway implements VaultGateway {
 		return absolute === null ? null : listFolderAt(absolute, folder);
 	}
 
-	listNotes(extensions: readonly string[]): Promise<string[]> {
-		return listNotesUnder(this.root, extensions);
+	async listNotes(extensions: readonly string[], options: { watched?: boolean } = {}): Promise<string[]> {
+		const known = options.watched ? await this.knownNotes(extensions) : null;
+		return known ?? listNotesUnder(this.root, extensions);
+	}
+
+	/**
+	 * The notes the running watcher listed as it started (its tree, kept current by its events); null while no watcher
+	 * runs. A start-up's reconcile asks just after the watcher started: the vault is not listed twice.
+	 */
+	async knownNotes(extensions: readonly string[]): Promise<string[] | null> {
+		const files = this.listeners > 0 ? await this.watcher.regularFiles() : null;
+		return files === null ? null : files.filter((path) => hasExtension(path, extensions));
 	}
 
 	async identity(path: string): Promise<string | null> {

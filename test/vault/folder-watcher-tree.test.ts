@@ -23,6 +23,16 @@ describe("KnownTree (what the folder watcher knows to exist)", () => {
 		expect(known.remove("a")).toEqual({ files: [], folders: [] });
 	});
 
+	it("lists its regular files, a folder's own before those of its folders, and no other kind of entry", () => {
+		const known = tree();
+		known.addFile("a/link.md", "other");
+		known.addFileIn("a", "fifo.md", "other");
+		known.addFile("zz.md");
+		expect(known.regularFiles()).toEqual(["top.md", "zz.md", "a/one.md", "a/b/two.md"]);
+		// A link is still an entry the watcher reports, like a file: forgotten with its folder.
+		expect(known.remove("a").files.sort()).toEqual(["a/b/two.md", "a/fifo.md", "a/link.md", "a/one.md"]);
+	});
+
 	it("adds nothing under a folder it does not know", () => {
 		const known = tree();
 		known.addFileIn("gone", "x.md");

@@ -3,7 +3,7 @@
  * a note that is a symbolic link is still reconciled (through the ordinary read, which follows it inside the vault
  * and refuses it outside), and the folder the scan held is let go once the reconcile is done.
  */
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -46,5 +46,31 @@ describe("the start-up reconcile over a plain folder", () => {
 			await guard.close();
 			await folder.gateway.close();
 		}
+	});
+
+	it("takes its list from the watcher once tracking runs: notes deleted and added while down are both found", async () => {
+		await writeFile(join(dir, "kept.md"), "kept\n");
+		await writeFile(join(dir, "gone.md"), "gone\n");
+		const settings = structuredClone(DEFAULT_SETTINGS);
+		const start = async () => {
+			const folder = await openFolder(dir);
+			const guard = await openFolderGuard(folder, () => settings, { persistDebounceMs: 1 });
+			const known = vi.spyOn(folder.gateway, "knownNotes");
+			guard.tracker.start();
+			const report = await guard.tracker.reconcile();
+			const listed = (await known.mock.results[0]?.value) as string[] | null | undefined;
+			const latest = (path: string) => guard.history.latest(path)?.revision;
+			const seen = { report, listed, kept: latest("kept.md"), gone: latest("gone.md"), added: latest("added.md") };
+			await guard.close();
+			await folder.gateway.close();
+			return seen;
+		};
+		expect((await start()).report).toMatchObject({ checked: 2, added: 2, removed: 0 });
+		await unlink(join(dir, "gone.md"));
+		await writeFile(join(dir, "added.md"), "added\n");
+		const again = await start();
+		expect(again.listed?.sort()).toEqual(["added.md", "kept.md"]);
+		expect(again.report).toMatchObject({ checked: 2, added: 1, removed: 1 });
+		expect(again).toMatchObject({ kept: revisionOf("kept\n"), gone: undefined, added: revisionOf("added\n") });
 	});
 });
