@@ -206,6 +206,11 @@ export interface StateStorage {
 	/** `durable: false`: the file was written with `durable: false` (a cache), so there is no saved copy to look for. */
 	read(name: string, options?: { durable?: boolean }): Promise<string | null>;
 	/**
+	 * Reads the file line by line (lines end with "\n"), handing each to `line`, which returns false to stop. False
+	 * when there is no such file; rejects when a line is too long to hand over. Absent: only `read`.
+	 */
+	readLines?(name: string, line: (text: string) => boolean): Promise<boolean>;
+	/**
 	 * Replaces the file as a whole. `durable: false` skips fsync (and may write in place), for caches whose readers
 	 * verify what they read (the content-addressed bases); everything else is made durable before the promise resolves.
 	 */
