@@ -86,6 +86,15 @@ export class WatchSession implements WatchEvents {
 		return this.own.expect(path);
 	}
 
+	/**
+	 * Every regular file of the vault as listed by this session (and kept up to date by its events since), once its
+	 * first listing is done; null when the vault folder could not be watched.
+	 */
+	async regularFiles(): Promise<string[] | null> {
+		await this.ready;
+		return this.closed || this.tree === null ? null : this.tree.regularFiles();
+	}
+
 	changed(path: string): void {
 		if (!this.own.take(path)) this.look(path);
 	}
@@ -173,9 +182,13 @@ export class WatchSession implements WatchEvents {
 			return;
 		}
 		// Symlinks are not followed: a link is reported as an entry of its own, like a file.
-		if (known === "file") return this.emit({ type: "modify", path });
+		const kind = stats.isFile() ? "file" : "other";
+		if (known === "file" || known === "other") {
+			if (known !== kind) tree.addFile(path, kind);
+			return this.emit({ type: "modify", path });
+		}
 		if (known === "folder") this.forget(path);
-		tree.addFile(path);
+		tree.addFile(path, kind);
 		this.emit({ type: "create", path });
 	}
 
@@ -216,14 +229,26 @@ export class WatchSession implements WatchEvents {
 			return;
 		}
 		const subfolders: string[] = [];
-		const names = new Set(entries.map((entry) => entry.name));
-		for (const name of this.tree!.childrenOf(folder).keys())
-			if (!names.has(name) && !touched.has(name)) this.check(childPath(folder, name));
+		const tree = this.tree!;
+		// Looked up once for the whole listing: a start lists tens of thousands of notes here.
+		const known = tree.childrenOf(folder);
+		const folderKnown = tree.hasFolder(folder);
+		// Only a folder listed before can have lost a name since (its first listing, at start, has nothing to compare).
+		if (known.size > 0) {
+			const names = new Set(entries.map((entry) => entry.name));
+			for (const name of known.keys()) if (!names.has(name) && !touched.has(name)) this.check(childPath(folder, name));
+		}
 		for (const entry of entries) {
-			const path = childPath(folder, entry.name);
-			if (this.ignored(path) || touched.has(entry.name) || this.tree!.kindOf(path) !== undefined) continue;
+			const name = entry.name;
+			// A hidden name (the folder listed is never hidden: see ignored), or one an event or the tree speaks for.
+			if (name.startsWith(".") || touched.has(name) || known.has(name)) continue;
+			const path = childPath(folder, name);
+			if (this.options.skip(path)) continue;
 			if (entry.isDirectory()) subfolders.push(path);
-			else if (this.tree!.addFile(path) && report) this.emit({ type: "create", path });
+			else if (folderKnown) {
+				tree.addFileIn(folder, name, entry.isFile() ? "file" : "other");
+				if (report) this.emit({ type: "create", path });
+			}
 		}
 		const found = await Promise.all(
 			subfolders.map((path) => fs.lstat(absolutePath(this.root, path)).catch(() => null)),

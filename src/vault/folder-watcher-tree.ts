@@ -3,7 +3,8 @@
  * without asking the disk (it is already gone when we hear of it). Paths are vault-relative with "/"; "" is the root.
  */
 
-export type EntryKind = "file" | "folder";
+/** "file": a regular file; "other": any other entry that is not a folder (a symbolic link, a FIFO), reported like a file. */
+export type EntryKind = "file" | "other" | "folder";
 
 interface KnownFolder {
 	/** Tells a folder from another one made at the same path after it was removed (device and inode). */
@@ -63,11 +64,32 @@ export class KnownTree {
 	}
 
 	/** False when the parent folder is not known (it was removed meanwhile): nothing is added then. */
-	addFile(path: string): boolean {
+	addFile(path: string, kind: "file" | "other" = "file"): boolean {
 		const parent = this.folders.get(parentOf(path));
 		if (!parent) return false;
-		parent.children.set(nameOf(path), "file");
+		parent.children.set(nameOf(path), kind);
 		return true;
+	}
+
+	/** addFile for a `name` directly inside `folder` (a folder's listing); nothing when `folder` is not known. */
+	addFileIn(folder: string, name: string, kind: "file" | "other" = "file"): void {
+		this.folders.get(folder)?.children.set(name, kind);
+	}
+
+	/**
+	 * Every regular file known, as vault-relative paths, a folder's files together (before those of its folders):
+	 * what a listing of the whole vault would find, without listing it again.
+	 */
+	regularFiles(): string[] {
+		const found: string[] = [];
+		const visit = (folder: string) => {
+			const children = this.folders.get(folder)?.children;
+			if (!children) return;
+			for (const [name, kind] of children) if (kind === "file") found.push(childPath(folder, name));
+			for (const [name, kind] of children) if (kind === "folder") visit(childPath(folder, name));
+		};
+		visit("");
+		return found;
 	}
 
 	addFolder(path: string, identity: string): boolean {
@@ -84,7 +106,7 @@ export class KnownTree {
 		const kind = this.kindOf(path);
 		if (kind === undefined) return forgotten;
 		this.folders.get(parentOf(path))?.children.delete(nameOf(path));
-		if (kind === "file") forgotten.files.push(path);
+		if (kind !== "folder") forgotten.files.push(path);
 		else this.forgetFolder(path, forgotten);
 		return forgotten;
 	}
@@ -95,7 +117,7 @@ export class KnownTree {
 		forgotten.folders.push(folder);
 		for (const [name, kind] of known?.children ?? []) {
 			const path = childPath(folder, name);
-			if (kind === "file") forgotten.files.push(path);
+			if (kind !== "folder") forgotten.files.push(path);
 			else this.forgetFolder(path, forgotten);
 		}
 	}

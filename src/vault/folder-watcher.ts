@@ -47,6 +47,15 @@ export class FolderWatcher {
 	}
 
 	/**
+	 * Every regular file of the vault (not hidden, not skipped) as the running watcher knows it once its first listing
+	 * is done: a listing of the whole vault without listing it again. Null when no watcher runs or the vault folder
+	 * could not be watched.
+	 */
+	async regularFiles(): Promise<string[] | null> {
+		return this.listeners.size === 0 || this.session === null ? null : this.session.regularFiles();
+	}
+
+	/**
 	 * Announces our own next change to `path` (see WatchSession.expectOwnChange): it is not reported as another
 	 * program's. Returns the function that withdraws it when the change did not happen.
 	 */

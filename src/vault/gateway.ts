@@ -23,7 +23,8 @@ export interface NoteSnapshot {
 
 /**
  * A note read at once (VaultGateway.scanNow): what `read` gives, with the revision of exactly the bytes read and its
- * text decoded only when asked for (most notes a start-up reads are only hashed).
+ * text decoded only when asked for (most notes a start-up reads are only hashed), before the next scanNow call: the
+ * gateway may read the next note into the same memory (asked later, `text` throws).
  */
 export interface ScannedNote extends Omit<NoteSnapshot, "content"> {
 	revision: string;
@@ -140,8 +141,13 @@ export interface VaultGateway {
 	/** Immediate children of a folder ("" is the vault root), hidden entries excluded. */
 	list(folder: string): Promise<FolderEntry[] | null>;
 
-	/** Every note path in the vault with one of the given extensions, hidden folders excluded. */
-	listNotes(extensions: readonly string[]): Promise<string[]>;
+	/**
+	 * Every note path in the vault with one of the given extensions, hidden folders excluded. `watched`: the listing
+	 * the gateway's running watcher made when it started, kept current by its events, is good enough (a start-up's
+	 * reconcile, once tracking began: a note changed since is told by its own event), so the vault is not listed twice.
+	 * Never for answering a request, which must see a change the moment it is made.
+	 */
+	listNotes(extensions: readonly string[], options?: { watched?: boolean }): Promise<string[]>;
 
 	stat(path: string): Promise<NoteStat | null>;
 
@@ -181,6 +187,8 @@ export interface VaultGateway {
 	 * once), or, when the method is absent, every note is.
 	 */
 	scanNow?(path: string, recorded: string | undefined): NoteScan | undefined;
+	/** A run of scanNow calls is over: what it held open (a folder, scan-folder.ts) is let go. */
+	endScan?(): void;
 
 	/** Obsidian's search and metadata (vault/search-host.ts); absent for a plain folder, which search parses itself. */
 	readonly search?: SearchHost;
@@ -197,6 +205,11 @@ export interface VaultGateway {
 export interface StateStorage {
 	/** `durable: false`: the file was written with `durable: false` (a cache), so there is no saved copy to look for. */
 	read(name: string, options?: { durable?: boolean }): Promise<string | null>;
+	/**
+	 * Reads the file line by line (lines end with "\n"), handing each to `line`, which returns false to stop. False
+	 * when there is no such file; rejects when a line is too long to hand over. Absent: only `read`.
+	 */
+	readLines?(name: string, line: (text: string) => boolean): Promise<boolean>;
 	/**
 	 * Replaces the file as a whole. `durable: false` skips fsync (and may write in place), for caches whose readers
 	 * verify what they read (the content-addressed bases); everything else is made durable before the promise resolves.

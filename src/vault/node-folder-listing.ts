@@ -44,7 +44,7 @@ export async function listNotesUnder(root: string, extensions: readonly string[]
 	return found;
 }
 
-function hasExtension(name: string, extensions: readonly string[]): boolean {
+export function hasExtension(name: string, extensions: readonly string[]): boolean {
 	const lower = name.toLowerCase();
 	return extensions.some((ext) => lower.endsWith("." + ext.toLowerCase()));
 }

@@ -34,12 +34,13 @@ import {
 	type SeenFile,
 } from "./note-file";
 import { NoteReadCache } from "./note-read-cache";
-import { listFolderAt, listNotesUnder } from "./node-folder-listing";
-import { CAN_CHECK_OPENED_FILE, readFileWithStat, readSmallFileNow } from "./read-file";
+import { hasExtension, listFolderAt, listNotesUnder } from "./node-folder-listing";
+import { CAN_CHECK_OPENED_FILE, readFileWithStat, readSmallFileNow, ScratchBuffer } from "./read-file";
 import { revisionOf } from "../core/revision";
 import { moveToTrash } from "./trash";
 import { moveDurable, moveNoReplace } from "./node-move";
 import { caseInsensitiveFolder } from "./case-probe";
+import { NO_FOLLOW, ScanFolders } from "./scan-folder";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
@@ -51,6 +52,11 @@ export class NodeFsGateway implements VaultGateway {
 	 */
 	private readonly readCache = new NoteReadCache();
 	private listeners = 0;
+	/** The folder the start-up scan reads notes through (scanNow). */
+	private readonly scanFolders: ScanFolders;
+	/** What the start-up scan reads notes into, one after another, and how many it has read (scanNow). */
+	private readonly scanScratch = new ScratchBuffer();
+	private scans = 0;
 	private stopForgetting: (() => void) | null = null;
 
 	private constructor(
@@ -62,6 +68,7 @@ export class NodeFsGateway implements VaultGateway {
 	) {
 		this.paths = new FolderPaths(root);
 		this.watcher = new FolderWatcher(root);
+		this.scanFolders = new ScanFolders(root, (path, real) => this.paths.assertInside(path, real));
 	}
 
 	/**
@@ -205,8 +212,18 @@ export class NodeFsGateway implements VaultGateway {
 		return absolute === null ? null : listFolderAt(absolute, folder);
 	}
 
-	listNotes(extensions: readonly string[]): Promise<string[]> {
-		return listNotesUnder(this.root, extensions);
+	async listNotes(extensions: readonly string[], options: { watched?: boolean } = {}): Promise<string[]> {
+		const known = options.watched ? await this.knownNotes(extensions) : null;
+		return known ?? listNotesUnder(this.root, extensions);
+	}
+
+	/**
+	 * The notes the running watcher listed as it started (its tree, kept current by its events); null while no watcher
+	 * runs. A start-up's reconcile asks just after the watcher started: the vault is not listed twice.
+	 */
+	async knownNotes(extensions: readonly string[]): Promise<string[] | null> {
+		const files = this.listeners > 0 ? await this.watcher.regularFiles() : null;
+		return files === null ? null : files.filter((path) => hasExtension(path, extensions));
 	}
 
 	async identity(path: string): Promise<string | null> {
@@ -226,15 +243,26 @@ export class NodeFsGateway implements VaultGateway {
 			if (stats?.isFile() && identityKeyOf(stats) === recorded) return { kind: "unchanged" };
 		}
 		const readAtNs = BigInt(Date.now()) * 1_000_000n;
+		// The bytes are read into the scan's scratch buffer, over the last scan's: a text asked of an earlier scan after
+		// this one is refused, never decoded from another note's bytes.
+		const scan = ++this.scans;
 		let unnamed = false;
 		let read;
 		try {
-			read = readSmallFileNow(absolute, (real) => {
-				if (real !== null) this.paths.assertInside(path, real);
-				else unnamed = true;
-			});
+			// Through its folder, checked once for all its notes (scan-folder.ts); else the opened file is checked.
+			const throughFolder = this.scanFolders.pathFor(path);
+			read =
+				throughFolder !== null
+					? readSmallFileNow(throughFolder, null, NO_FOLLOW, this.scanScratch)
+					: readSmallFileNow(absolute, (real) => {
+							if (real !== null) this.paths.assertInside(path, real);
+							else unnamed = true;
+						});
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { kind: "missing" };
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ENOTDIR") return { kind: "missing" };
+			// A note that is a symbolic link (not followed through its folder): the ordinary read follows it and checks it.
+			if (code === "ELOOP") return undefined;
 			throwUnlessMissing(path, error);
 			return { kind: "missing" };
 		}
@@ -251,7 +279,10 @@ export class NodeFsGateway implements VaultGateway {
 			...(settled ? { identity: identityKeyOf(read.stats) } : {}),
 			// Hashed from the bytes themselves: the text decoded from them is these bytes exactly (strict UTF-8, BOM kept).
 			revision: revisionOf(bytes),
-			text: () => decodeNote(path, bytes),
+			text: () => {
+				if (scan !== this.scans) throw new Error(`the scan of ${path} is over: its text is no longer at hand`);
+				return decodeNote(path, bytes);
+			},
 		};
 	}
 
@@ -290,7 +321,12 @@ export class NodeFsGateway implements VaultGateway {
 		return null;
 	}
 
+	endScan(): void {
+		this.scanFolders.release();
+	}
+
 	close(): Promise<void> {
+		this.scanFolders.release();
 		return this.watcher.close();
 	}
 

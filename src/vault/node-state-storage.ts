@@ -2,7 +2,16 @@
  * StateStorage in a folder on disk (the headless host's `.revision-guard/`), with atomic replaces. Everything in it
  * is private to this user (the settings hold the API keys; history and conflicts name every note).
  */
-import { promises as fs, writeFile as writeFileLater, writeFileSync } from "fs";
+import {
+	closeSync,
+	promises as fs,
+	openSync,
+	readFileSync,
+	readSync,
+	writeFile as writeFileLater,
+	writeFileSync,
+} from "fs";
+import { StringDecoder } from "string_decoder";
 import { dirname, join } from "path";
 import { fsyncFolder, writeFileAtomic } from "./atomic-file";
 import type { StateStorage } from "./gateway";
@@ -17,10 +26,50 @@ export class NodeStateStorage implements StateStorage {
 
 	async read(name: string): Promise<string | null> {
 		try {
-			return await fs.readFile(join(this.folder, name), "utf8");
+			// At once: the state is read whole when the host starts, before it answers anything, and the promise API's
+			// read holds the file in a buffer of its own besides the text (about 7 MB more peak memory on 50,000 notes).
+			return readFileSync(join(this.folder, name), "utf8");
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 			throw error;
+		}
+	}
+
+	/**
+	 * Read at once in small pieces, as `read` is, so a large state file is never held whole (history-file.ts). A line
+	 * longer than MAX_LINE_CHARS rejects: the file is not one to read by line.
+	 */
+	async readLines(name: string, line: (text: string) => boolean): Promise<boolean> {
+		let fd: number;
+		try {
+			fd = openSync(join(this.folder, name), "r");
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+			throw error;
+		}
+		try {
+			const chunk = Buffer.allocUnsafe(LINE_CHUNK_BYTES);
+			// A character split between two pieces is decoded whole, with the second.
+			const decoder = new StringDecoder("utf8");
+			let rest = "";
+			for (;;) {
+				const read = readSync(fd, chunk, 0, chunk.length, null);
+				const text = rest + (read === 0 ? decoder.end() : decoder.write(chunk.subarray(0, read)));
+				let start = 0;
+				for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+					if (!line(text.slice(start, end))) return true;
+					start = end + 1;
+				}
+				rest = text.slice(start);
+				// Not a file of lines (a state file in one line, from an older version): the caller reads it whole.
+				if (rest.length > MAX_LINE_CHARS)
+					throw new Error(`${name} has a line longer than ${MAX_LINE_CHARS} characters`);
+				if (read === 0) break;
+			}
+			if (rest !== "") line(rest);
+			return true;
+		} finally {
+			closeSync(fd);
 		}
 	}
 
@@ -87,3 +136,8 @@ function writeInPlace(target: string, content: string): Promise<void> {
 		writeFileLater(target, content, { mode: 0o600 }, (error) => (error ? reject(error) : resolve())),
 	);
 }
+
+/** How much of a state file readLines holds at once: small enough for V8 to keep the text out of its large objects. */
+const LINE_CHUNK_BYTES = 64 * 1024;
+/** The longest line readLines hands over. */
+const MAX_LINE_CHARS = 1024 * 1024;

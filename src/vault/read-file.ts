@@ -106,19 +106,23 @@ function readThrough(
 /**
  * The same read as readFileWithStat, done at once with synchronous calls (a start-up reading thousands of notes in a
  * row; a round trip through the thread pool to close each cost more than reading it). Null when the path is not a
- * regular file; undefined when the file is larger than a small note (read it with readFileWithStat then).
+ * regular file; undefined when the file is larger than a small note (read it with readFileWithStat then). `check`
+ * null: the caller has shown where the file is already (a note opened through its checked folder, scan-folder.ts,
+ * with `flags` O_NOFOLLOW), so the opened file's own path is not looked up.
  */
 export function readSmallFileNow(
 	absolute: string,
-	check: (realPath: string | null) => void,
+	check: ((realPath: string | null) => void) | null,
+	flags = 0,
+	scratch?: ScratchBuffer,
 ): FileRead<BigIntStats> | null | undefined {
-	const fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+	const fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | flags);
 	try {
-		check(CAN_CHECK_OPENED_FILE ? realPathOf(fd) : null);
+		check?.(CAN_CHECK_OPENED_FILE ? realPathOf(fd) : null);
 		const stats = fstatSync(fd, { bigint: true });
 		if (!stats.isFile()) return null;
 		if (stats.size > BigInt(SMALL_FILE_BYTES)) return undefined;
-		return { bytes: readAllNow(fd, Number(stats.size)), stats };
+		return { bytes: readAllNow(fd, Number(stats.size), scratch), stats };
 	} finally {
 		closeSync(fd);
 	}
@@ -136,8 +140,23 @@ function realPathOf(fd: number): string | null {
 /** Files up to this size are read with synchronous calls once open (see readThrough). */
 const SMALL_FILE_BYTES = 256 * 1024;
 
-function readAllNow(fd: number, sizeHint: number): Buffer {
-	let buffer = Buffer.allocUnsafe(sizeHint + 1);
+/**
+ * One buffer that a run of reads (a start-up's) reads every note into in turn, instead of a buffer of its own per
+ * note: tens of thousands of notes each a little over the size Node pools small buffers to. What a read gives is a
+ * view of it, valid only until the next read into it.
+ */
+export class ScratchBuffer {
+	private buffer = Buffer.allocUnsafe(0);
+
+	/** At least `size` bytes, the same buffer as last time when it is large enough. */
+	take(size: number): Buffer {
+		if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, this.buffer.length * 2, 16 * 1024));
+		return this.buffer;
+	}
+}
+
+function readAllNow(fd: number, sizeHint: number, scratch?: ScratchBuffer): Buffer {
+	let buffer = scratch?.take(sizeHint + 1) ?? Buffer.allocUnsafe(sizeHint + 1);
 	let length = 0;
 	for (;;) {
 		if (length === buffer.length) {

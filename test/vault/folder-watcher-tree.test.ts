@@ -23,8 +23,22 @@ describe("KnownTree (what the folder watcher knows to exist)", () => {
 		expect(known.remove("a")).toEqual({ files: [], folders: [] });
 	});
 
+	it("lists its regular files, a folder's own before those of its folders, and no other kind of entry", () => {
+		const known = tree();
+		known.addFile("a/link.md", "other");
+		known.addFileIn("a", "fifo.md", "other");
+		known.addFile("zz.md");
+		expect(known.regularFiles()).toEqual(["top.md", "zz.md", "a/one.md", "a/b/two.md"]);
+		// A link is still an entry the watcher reports, like a file: forgotten with its folder.
+		expect(known.remove("a").files.sort()).toEqual(["a/b/two.md", "a/fifo.md", "a/link.md", "a/one.md"]);
+	});
+
 	it("adds nothing under a folder it does not know", () => {
 		const known = tree();
+		known.addFileIn("gone", "x.md");
+		expect(known.kindOf("gone/x.md")).toBeUndefined();
+		known.addFileIn("a/b", "three.md");
+		expect(known.kindOf("a/b/three.md")).toBe("file");
 		expect(known.addFile("gone/x.md")).toBe(false);
 		expect(known.addFolder("gone/y", "3")).toBe(false);
 		expect(known.kindOf("gone/x.md")).toBeUndefined();

@@ -315,6 +315,46 @@ describe("NodeFsGateway with a temp folder of its own (the headless host's)", ()
 	});
 });
 
+/** The notes the running watcher listed (knownNotes), so a start-up's reconcile does not list the vault again. */
+describe("NodeFsGateway.knownNotes (listNotes, watched)", () => {
+	it("has no listing until the watcher runs, then the regular notes listNotes finds, kept current by events", async () => {
+		await mkdir(join(root, "sub/deeper"), { recursive: true });
+		await writeFile(join(root, "a.md"), "a\n");
+		await writeFile(join(root, "sub/b.md"), "b\n");
+		await writeFile(join(root, "sub/deeper/c.MD"), "c\n");
+		await writeFile(join(root, "sub/image.png"), "png");
+		await mkdir(join(root, ".hidden"));
+		await writeFile(join(root, ".hidden/h.md"), "hidden\n");
+		await symlink(join(root, "a.md"), join(root, "link.md"));
+		await writeFile(join(outside, "o.md"), "outside\n");
+		await symlink(outside, join(root, "linked-folder"));
+		expect(await gateway.knownNotes(["md"])).toBeNull();
+		const changes: string[] = [];
+		const stop = gateway.onChange((change) => changes.push(`${change.type} ${change.path}`));
+		try {
+			const known = await gateway.knownNotes(["md"]);
+			expect(known?.sort()).toEqual((await gateway.listNotes(["md"])).sort());
+			expect(known?.sort()).toEqual(["a.md", "sub/b.md", "sub/deeper/c.MD"]);
+			expect((await gateway.listNotes(["md"], { watched: true })).sort()).toEqual(known?.sort());
+			await writeFile(join(root, "sub/new.md"), "new\n");
+			// A request's listing is made now, whatever the watcher has heard of yet.
+			expect(await gateway.listNotes(["md"])).toContain("sub/new.md");
+			await rm(join(root, "a.md"));
+			await vi.waitFor(() => expect(changes).toEqual(expect.arrayContaining(["create sub/new.md", "delete a.md"])));
+			expect((await gateway.knownNotes(["md"]))?.sort()).toEqual(["sub/b.md", "sub/deeper/c.MD", "sub/new.md"]);
+			// A note replaced by a link under its name is no longer a regular note (listNotes does not list links either).
+			changes.length = 0;
+			await rm(join(root, "sub/b.md"));
+			await symlink(join(root, "sub/new.md"), join(root, "sub/b.md"));
+			await vi.waitFor(async () => expect(await gateway.knownNotes(["md"])).toEqual(["sub/new.md", "sub/deeper/c.MD"]));
+			expect(await gateway.listNotes(["md"])).toEqual(expect.not.arrayContaining(["sub/b.md"]));
+		} finally {
+			stop();
+		}
+		expect(await gateway.knownNotes(["md"])).toBeNull();
+	});
+});
+
 /** The start-up reconcile's look at a note (scanNow): as `read` sees it, at once. */
 describe("NodeFsGateway.scanNow", () => {
 	it("gives the note as read gives it, with the revision of its bytes, its text decoded only when asked", async () => {
@@ -347,5 +387,40 @@ describe("NodeFsGateway.scanNow", () => {
 		expect(() => gateway.scanNow("dir/secret.md", undefined)).toThrow(VaultPathError);
 		await writeFile(join(root, "big.md"), "x".repeat(300 * 1024));
 		expect(gateway.scanNow("big.md", undefined)).toBeUndefined();
+	});
+
+	it("gives a scanned note's text only until the next scan, which may read into the same memory", async () => {
+		await writeFile(join(root, "one.md"), "one\n");
+		await writeFile(join(root, "two.md"), "two\n");
+		const one = gateway.scanNow("one.md", undefined);
+		if (one?.kind !== "read") throw new Error("one.md was not read");
+		expect(one.text()).toBe("one\n");
+		const two = gateway.scanNow("two.md", undefined);
+		if (two?.kind !== "read") throw new Error("two.md was not read");
+		expect(() => one.text()).toThrow(/no longer at hand/);
+		expect(two.text()).toBe("two\n");
+		expect(one.revision).toBe(revisionOf("one\n"));
+	});
+
+	it("leaves a note that is a symbolic link to read, which follows it inside the vault and refuses it outside", async () => {
+		await writeFile(join(root, "real.md"), "real\n");
+		await symlink(join(root, "real.md"), join(root, "alias.md"));
+		expect(gateway.scanNow("alias.md", undefined)).toBeUndefined();
+		expect((await gateway.read("alias.md"))?.content).toBe("real\n");
+		await writeFile(join(outside, "secret.md"), "secret\n");
+		await symlink(join(outside, "secret.md"), join(root, "leak.md"));
+		expect(gateway.scanNow("leak.md", undefined)).toBeUndefined();
+		await expect(gateway.read("leak.md")).rejects.toThrow(VaultPathError);
+	});
+
+	it("checks a folder afresh once a scan is over: one swapped for a link outside the vault is refused", async () => {
+		await mkdir(join(root, "a"));
+		await writeFile(join(root, "a/n.md"), "inside\n");
+		expect(gateway.scanNow("a/n.md", undefined)?.kind).toBe("read");
+		gateway.endScan();
+		await rm(join(root, "a"), { recursive: true });
+		await writeFile(join(outside, "n.md"), "outside\n");
+		await symlink(outside, join(root, "a"));
+		expect(() => gateway.scanNow("a/n.md", undefined)).toThrow(VaultPathError);
 	});
 });

@@ -32,3 +32,32 @@ describe("NodeStateStorage.append", () => {
 		expect(await new NodeStateStorage(dir).read("log")).toBe("first\nsecond\n");
 	});
 });
+
+describe("NodeStateStorage.readLines", () => {
+	it("hands over each line whole, however the file's pieces fall (characters of several bytes included)", async () => {
+		const storage = new NodeStateStorage(dir);
+		// Lines longer than a piece, and a character of four bytes astride every boundary a piece could have.
+		const lines = Array.from({ length: 40 }, (_, i) => `${i} ${"é😀x".repeat(i * 997)}`);
+		await storage.write("lines", lines.join("\n"));
+		const seen: string[] = [];
+		expect(await storage.readLines("lines", (line) => seen.push(line) > 0)).toBe(true);
+		expect(seen).toEqual(lines);
+	});
+
+	it("stops when told, and says false for a file that is not there", async () => {
+		const storage = new NodeStateStorage(dir);
+		await storage.write("lines", "a\nb\nc\n");
+		const seen: string[] = [];
+		expect(await storage.readLines("lines", (line) => seen.push(line) < 2)).toBe(true);
+		expect(seen).toEqual(["a", "b"]);
+		expect(await storage.readLines("missing", () => true)).toBe(false);
+	});
+
+	it("rejects a file whose line is too long to hand over (a state file of one line, from an older version)", async () => {
+		const storage = new NodeStateStorage(dir);
+		await storage.write("one-line", `[${'"x",'.repeat(600_000)}"x"]`);
+		const seen: string[] = [];
+		await expect(storage.readLines("one-line", (line) => seen.push(line) > 0)).rejects.toThrow(/line longer/);
+		expect(seen).toEqual([]);
+	});
+});

@@ -7,6 +7,7 @@ import type { BlobStorage } from "../stores/base-store";
 import type { ConflictChange } from "../stores/conflict-log";
 import type { Timers } from "../../core/timers";
 import type { StateStorage } from "../../vault/gateway";
+import { historyFileText, readHistoryFileByLine } from "./history-file";
 import { ConflictJournal, loadConflicts, type JournalFiles, type SavedConflicts } from "../conflicts/conflict-journal";
 
 const HISTORY_FILE = "history.json";
@@ -25,7 +26,7 @@ export interface PersistedState {
 export async function loadState(storage: StateStorage): Promise<PersistedState> {
 	const parse = (name: string, text: string) => parseOrKeep(storage, name, text);
 	const [history, conflicts, proposals] = await Promise.all([
-		readJson(storage, HISTORY_FILE),
+		readHistoryFileByLine(storage, HISTORY_FILE).then((file) => file ?? readJson(storage, HISTORY_FILE)),
 		loadConflicts(storage, parse),
 		loadConflicts(storage, parse, PROPOSAL_FILES),
 	]);
@@ -92,7 +93,7 @@ export class StatePersistence {
 	}
 
 	private saveHistory(): Promise<void> {
-		return this.chain(() => this.storage.write(HISTORY_FILE, JSON.stringify(this.snapshot())));
+		return this.chain(() => this.storage.write(HISTORY_FILE, historyFileText(this.snapshot())));
 	}
 
 	/** Saves run one at a time so an older snapshot can never land after a newer one. */

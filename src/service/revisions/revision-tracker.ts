@@ -177,7 +177,9 @@ export class RevisionTracker {
 		// Notes with history before the listing: those it does not hold were deleted while we were down (one made since,
 		// and recorded meanwhile, may not be listed but is not gone). None on a first start.
 		const trackedBefore = history.trackedPaths();
-		const paths = await gateway.listNotes(this.options.noteExtensions());
+		// What the watcher listed as it started will do (tracking starts before the reconcile): a note changed since is
+		// told by its own event.
+		const paths = await gateway.listNotes(this.options.noteExtensions(), { watched: true });
 		const counts = { changed: 0, added: 0, recent: 0, recentSince: this.options.now() - RECENT_MS };
 		let done = 0;
 		let next = 0;
@@ -215,6 +217,7 @@ export class RevisionTracker {
 		try {
 			await Promise.all(Array.from({ length: RECONCILE_CONCURRENCY }, worker));
 		} finally {
+			gateway.endScan?.();
 			this.batch = null;
 			if (batch.dirty) this.options.onDirty();
 		}

@@ -246,7 +246,10 @@ export class RevisionHistory {
 		// The snapshot is taken over, not copied (it was just parsed from the state file): tens of thousands of notes
 		// would otherwise be held twice while the guard opens.
 		for (const note of snapshot.notes) {
-			note.entries = note.entries.filter(isEntry).map(withValidSource);
+			// Checked in place: a sound note (nearly every one) costs no new array.
+			const entries: unknown[] = note.entries;
+			if (entries.every(isEntry)) entries.forEach(keepValidSource);
+			else note.entries = note.entries.filter(isEntry).map(withValidSource);
 			if (note.identity !== undefined && typeof note.identity !== "string") delete note.identity;
 			history.notes.set(note.path, note);
 			if (note.deletedAt !== undefined) history.deletedCount++;
@@ -298,6 +301,12 @@ function withValidSource(entry: RevisionEntry): RevisionEntry {
 	if (badMove) delete checked.movedFrom;
 	if (badChange) delete checked.change;
 	return checked;
+}
+
+/** withValidSource, in place in `entries`. */
+function keepValidSource(entry: RevisionEntry, index: number, entries: RevisionEntry[]): void {
+	const checked = withValidSource(entry);
+	if (checked !== entry) entries[index] = checked;
 }
 
 const USER: RevisionSource = { kind: "user" };

@@ -252,6 +252,22 @@ describe("RevisionHistory snapshots", () => {
 		expect(restored.toSnapshot().version).toBe(1);
 	});
 
+	it("takes a sound snapshot over as it is (no note's entries copied), and checks a damaged note's entries", () => {
+		const sound = [{ revision: "A", time: 1, size: 1, source: { kind: "external" } }];
+		const damaged = [{ revision: "B", time: 2, size: 1, source: { kind: "user" } }, null];
+		const restored = RevisionHistory.fromSnapshot({
+			version: 1,
+			notes: [
+				{ path: "a.md", entries: sound },
+				{ path: "b.md", entries: damaged },
+			],
+		});
+		expect(restored.entries("a.md")).toBe(sound);
+		expect(restored.entries("a.md")[0]!.source).toEqual(external);
+		expect(restored.entries("b.md")).not.toBe(damaged);
+		expect(restored.entries("b.md").map((entry) => entry.revision)).toEqual(["B"]);
+	});
+
 	it("applies the entry cap to a restored history on the next observation", () => {
 		const history = new RevisionHistory(10);
 		for (let i = 0; i < 10; i++) history.observe("a.md", `r${i}`, 1, user, i);
