@@ -72,5 +72,13 @@ function vaultRefusal(error: unknown): CliError | null {
 				"Use the path of a note inside the vault.",
 				{ path: refused.path },
 			);
+		case "not-durable":
+			return failure(
+				"not-durable",
+				refused.message,
+				"Read the note back to see what it holds, and ask the person to check the disk (free space, errors) " +
+					"before relying on it.",
+				{ path: refused.path, diskError: refused.diskError ?? null, revision: refused.revision ?? null },
+			);
 	}
 }

@@ -39,7 +39,12 @@ export type RefusalCode =
 	/** The key's scope does not let it make this change (core/scope-refusal.ts names the rule). */
 	| "scope-forbidden"
 	/** A move or copy found a note (or a folder) at its destination, and was not asked to replace it. */
-	| "destination-exists";
+	| "destination-exists"
+	/**
+	 * Not a refusal: the change is in place, but the disk reported an error (EIO, ENOSPC...) while making it durable,
+	 * so it is not acknowledged as a success (service/refusals/not-durable.ts).
+	 */
+	| "not-durable";
 
 /** The code of a write the guard refused. */
 export function refusalCode(refusal: Refusal): RefusalCode {

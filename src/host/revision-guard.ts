@@ -147,6 +147,7 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		options.timers,
 		options.persistDebounceMs,
 		loaded.conflicts,
+		options.onError,
 	);
 	// A log left by the last run is folded into the snapshot now (a failure leaves it to the first commit).
 	if (loaded.conflicts.logged) await persistence.compactConflicts().catch((error: unknown) => options.onError?.(error));

@@ -1,6 +1,7 @@
 /**
  * The one place where what went wrong inside a request becomes its answer: a thrown Problem (a bad path, body or
- * id), or a gateway's refusal of a path or of a note's bytes. Anything else is left to the server's 500.
+ * id), a gateway's refusal of a path or of a note's bytes, or a change the disk failed to make durable. Anything
+ * else is left to the server's 500.
  */
 import { vaultRefusalOf } from "../service/refusals/vault-refusals";
 import { problem, Problem } from "./problems";
@@ -48,5 +49,12 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 			);
 		case "invalid-path":
 			return problem("invalid-path", `${refused.message} Nothing was read or written.`);
+		case "not-durable":
+			return problem(
+				"not-durable",
+				`${refused.message} GET it to read back what it holds, and ask the person to check the disk ` +
+					`(free space, errors) before relying on it.`,
+				{ path: refused.path, diskError: refused.diskError ?? null, revision: refused.revision ?? null },
+			);
 	}
 }

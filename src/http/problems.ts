@@ -486,6 +486,14 @@ export const PROBLEM_TYPES = {
 			"Obsidian can run this command only in some situations (many need a note open in " +
 			"the active editor). Open the right note first (POST /open/{path}), then run it again.",
 	},
+	"not-durable": {
+		status: 500,
+		title: "Written, but the disk did not make it durable",
+		howToFix:
+			"The change is in place, but the disk reported an error (EIO, ENOSPC...) while making it durable, so a " +
+			"crash or power loss could still undo it. Read the note back (GET) to see what it holds, and ask the " +
+			"person to check the disk (free space, errors) before relying on it; write it again once the disk is sound.",
+	},
 	"internal-error": {
 		status: 500,
 		title: "Internal error",

@@ -125,25 +125,51 @@ function writeAll(fd: number, bytes: Uint8Array, offset: number, done: (error: E
 	);
 }
 
+/**
+ * What fsync of a folder answers where the platform cannot fsync a directory at all (not a failure of this disk):
+ * EINVAL (Linux: the file "does not support synchronization"), EISDIR and EBADF (platforms that refuse a directory
+ * descriptor, or one opened read-only, for fsync), EPERM (some network and FUSE file systems, and Windows, which
+ * denies it), ENOTSUP and EOPNOTSUPP (file systems without the call). There the rename itself is as durable as the
+ * platform makes renames, and the write is acknowledged. Anything else (EIO, ENOSPC, EDQUOT, and EROFS: the file
+ * system just turned read-only under us, after it took the rename) means the disk failed to make the rename durable.
+ */
+const CANNOT_FSYNC_FOLDERS = new Set(["EINVAL", "EISDIR", "EBADF", "EPERM", "ENOTSUP", "EOPNOTSUPP"]);
+
+/**
+ * Makes `folder`'s entries (a rename, a link, a removal in it) durable. Rejects when the disk reports a failure
+ * doing so: what was renamed into it may not survive a crash, so it must not be acknowledged as durable. Resolves
+ * where the platform cannot open or fsync a folder at all (see CANNOT_FSYNC_FOLDERS).
+ */
 export function fsyncFolder(folder: string): Promise<void> {
 	// Opening and closing a folder touch no data (microseconds, done at once); the fsync waits on the disk, on the pool.
-	// Some platforms cannot fsync a directory (it fails there); the rename itself is still atomic on them.
 	let fd: number;
 	try {
 		fd = fs.openSync(folder, "r");
 	} catch {
+		// Not a folder this platform opens (Windows): nothing to fsync it with.
 		return Promise.resolve();
 	}
-	return new Promise((resolve) =>
-		fs.fsync(fd, () => {
+	return new Promise((resolve, reject) =>
+		fs.fsync(fd, (error) => {
 			try {
 				fs.closeSync(fd);
 			} catch {
-				// Nothing to do: the folder's entries are as durable as this platform makes them.
+				// Closing a folder's descriptor releases nothing the disk holds: only the fsync's answer matters.
 			}
-			resolve();
+			if (error && !CANNOT_FSYNC_FOLDERS.has(error.code ?? "")) reject(error);
+			else resolve();
 		}),
 	);
+}
+
+/**
+ * The folder fsync of a change already in place, awaited later by its caller (after other steps): marked handled at
+ * once so a failure meanwhile is not reported as an unhandled rejection. The caller's await still sees the failure.
+ */
+export function fsyncFolderLater(folder: string): Promise<void> {
+	const durable = fsyncFolder(folder);
+	durable.catch(() => undefined);
+	return durable;
 }
 
 /**
@@ -167,8 +193,9 @@ export async function writeFileAtomic(
 export interface Replaced {
 	stats: Stats;
 	/**
-	 * Resolves (never rejects) once the rename itself is on disk. Until then a crash may still bring back the old
-	 * content: the write must not be acknowledged before. Another write may go ahead meanwhile: it reads what is in
+	 * Resolves once the rename itself is on disk; rejects when the disk reported a failure making it durable (the new
+	 * content is in place all the same). Until it resolves a crash may still bring back the old content: the write must
+	 * not be acknowledged before, nor as durable at all if it rejects. Another write may go ahead meanwhile: it reads what is in
 	 * place now, and its own folder fsync makes both renames durable.
 	 */
 	durable: Promise<void>;
@@ -198,7 +225,7 @@ export async function replaceFileAtomic(
 			return replaceFileAtomic(target, content, options);
 		throw error;
 	}
-	return { stats, durable: durable ? fsyncFolder(dirname(target)) : Promise.resolve() };
+	return { stats, durable: durable ? fsyncFolderLater(dirname(target)) : Promise.resolve() };
 }
 
 /** The rename in the same synchronous step as the check before it; `announce` as in WriteOptions. */
@@ -225,6 +252,8 @@ async function renameLater(temp: string, target: string, announce: WriteOptions[
 /**
  * Creates `target` with its full content, or returns false if anything is already there. The content is made
  * durable under a temp name first and then hard-linked into place, which fails atomically when the name is taken.
+ * Rejects when the disk reports a failure making the new name durable, even though the file may be in place: it must
+ * not be relied on (a kept copy that a crash could take away is not kept).
  */
 export async function createFileExclusive(
 	target: string,

@@ -51,7 +51,8 @@ export interface MutationOutcome<T> {
 	stat: NoteStat | null;
 	/**
 	 * Present when the change is in place but its last step toward the disk is still under way (the headless host's
-	 * folder fsync after the rename). Resolves, never rejects, once a crash can no longer undo the change. The caller
+	 * folder fsync after the rename). Resolves once a crash can no longer undo the change; rejects when the disk
+	 * reported a failure making it durable (the change is in place all the same: never acknowledged as durable). The caller
 	 * releases the note's lock first, so the next write of the note need not wait on the disk for this one, and
 	 * acknowledges the write only after this.
 	 */

@@ -45,10 +45,15 @@ export async function moveNoReplace(
 	return "moved";
 }
 
-/** Once moved: both folders' entries made durable (the new name, and the old one gone). */
+/**
+ * Once moved: both folders' entries made durable (the new name, and the old one gone). Rejects when the disk reported
+ * a failure doing so (the note is moved all the same); awaited later by the writer, so marked handled at once.
+ */
 export function moveDurable(source: string, target: string): Promise<void> {
 	const folders = [...new Set([dirname(source), dirname(target)])];
-	return Promise.all(folders.map(fsyncFolder)).then(() => undefined);
+	const durable = Promise.all(folders.map(fsyncFolder)).then(() => undefined);
+	durable.catch(() => undefined);
+	return durable;
 }
 
 async function copyThenUnlink(

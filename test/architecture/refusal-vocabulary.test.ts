@@ -13,7 +13,7 @@ import { writeAnswer, type WriteAction } from "../../src/cli/outcome";
 import type { Refusal } from "../../src/core/guard";
 import { revisionOf } from "../../src/core/revision";
 import type { ScopeForbidden } from "../../src/core/scope-refusal";
-import { lraFields, PROBLEM_TYPES } from "../../src/http/problems";
+import { lraFields, PROBLEM_TYPES, type ProblemName } from "../../src/http/problems";
 import type { RequestContext } from "../../src/http/router";
 import { refusalResponse } from "../../src/http/routes/refusal";
 import { relocationRefusal } from "../../src/http/routes/relocation-refusal";
@@ -27,6 +27,14 @@ import { refusedWithout } from "../../src/service/refusals/refusal";
 import type { NextStep } from "../../src/service/refusals/refusal-report";
 import { relocationRefused } from "../../src/service/refusals/relocation-report";
 import type { WriteOutcome } from "../../src/service/write/write-request";
+import { vaultRefusalOf, type VaultRefusal } from "../../src/service/refusals/vault-refusals";
+import { NotDurableError } from "../../src/service/refusals/not-durable";
+import { NoteEncodingError, VaultPathError } from "../../src/vault/errors";
+import { gatewayRefusal } from "../../src/http/answer-problems";
+import { guarded } from "../../src/mcp/tools/context";
+import { runCliCommand } from "../../src/cli/run";
+import type { CliCommand } from "../../src/cli/command";
+import type { AgentNotes } from "../../src/service/notes/agent-notes";
 
 const SCOPE: ScopeForbidden = {
 	reason: "scope-forbidden",
@@ -197,6 +205,51 @@ describe("every surface gives a refused move or copy the code and the next step 
 		expect([...codes]).toEqual([code]);
 		expect([...steps]).toEqual([next.kind]);
 	});
+});
+
+/**
+ * The answers the service throws rather than returns (vault-refusals.ts): a gateway's refusal of a path or of a note's
+ * bytes, and a change the disk failed to make durable. Each kind, by the record below (exhaustive over the type), is
+ * rendered by REST, our MCP tools and the CLI with its one code.
+ */
+const THROWN: Record<VaultRefusal["kind"], unknown[]> = {
+	"note-not-utf8": [new NoteEncodingError("a.md")],
+	"name-clash": [new VaultPathError("a.md", "name-variant", "á.md"), new VaultPathError("a.md", "case-variant")],
+	"note-not-ready": [new VaultPathError("a.md", "not-indexed"), new VaultPathError("a.md", "index-behind")],
+	"invalid-path": [new VaultPathError("a.md", "outside-vault"), new VaultPathError("a.md", "symbolic-link")],
+	"not-durable": [
+		new NotDurableError("a.md", { kind: "written", revision: revisionOf("now\n") }, "EIO"),
+		new NotDurableError("a.md", { kind: "unchanged", revision: revisionOf("now\n") }, "ENOSPC"),
+		new NotDurableError("a.md", { kind: "deleted" }, null),
+		new NotDurableError("a.md", { kind: "moved", to: "b.md" }, "EIO"),
+	],
+};
+
+describe("every surface gives a thrown answer (a vault refusal, not-durable) its one code", () => {
+	it.each(Object.entries(THROWN).flatMap(([kind, errors]) => errors.map((error) => [kind, error] as const)))(
+		"%s (%o)",
+		async (kind, error) => {
+			expect(vaultRefusalOf(error)?.kind).toBe(kind);
+			expect(Object.keys(PROBLEM_TYPES)).toContain(kind);
+			const rest = gatewayRefusal(error);
+			expect(rest && problemCode(rest.body).code).toBe(kind);
+			expect(rest && problemCode(rest.body).errorCode).toBe(lraFields(kind as ProblemName, "").errorCode);
+			const fail = (): Promise<never> => {
+				throw error;
+			};
+			const tool = await guarded({} as unknown as ToolContext, fail);
+			expect(tool.isError).toBe(true);
+			expect(toolCode(tool)).toBe(kind);
+			const command = { action: "write", flags: {}, run: fail } as unknown as CliCommand;
+			const cli = JSON.parse(await runCliCommand(command, {}, {} as AgentNotes)) as { ok: boolean; error: string };
+			expect(cli).toMatchObject({ ok: false, error: kind });
+			// Something was written: no surface says that nothing was.
+			if (kind === "not-durable") {
+				const said = [(rest!.body as { detail: string }).detail, toolText(tool), JSON.stringify(cli)];
+				for (const words of said) expect(words).not.toMatch(/nothing was (read or )?written/i);
+			}
+		},
+	);
 });
 
 describe("only the service decides a refusal's code", () => {

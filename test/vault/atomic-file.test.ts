@@ -8,7 +8,8 @@ import { syncBuiltinESMExports } from "module";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { replaceFileAtomic, writeFileAtomic } from "../../src/vault/atomic-file";
+import { createFileExclusive, fsyncFolder, replaceFileAtomic, writeFileAtomic } from "../../src/vault/atomic-file";
+import { failFolderFsync } from "../helpers/failing-disk";
 
 let folder: string;
 beforeEach(async () => {
@@ -157,5 +158,56 @@ describe("the files that are fsynced instead", () => {
 		expect(steps.find((step) => step.step === "open")!.flags).toBe("wx");
 		expect(tempSteps(steps, tempFds)).toEqual(["open", "rename"]);
 		expect(steps.some((step) => step.step === "fsync")).toBe(false);
+	});
+});
+
+/**
+ * A folder fsync that fails with an I/O error means the rename may not survive a crash: the write must not be
+ * acknowledged as durable. A platform that cannot fsync a folder at all is no such failure: the rename is as durable
+ * as it makes renames.
+ */
+describe("a folder fsync that fails", () => {
+	it.each(["EIO", "ENOSPC", "EDQUOT", "EROFS"])(
+		"with %s: fsyncFolder rejects, and so does a durable write",
+		async (code) => {
+			const disk = failFolderFsync(code);
+			await expect(fsyncFolder(folder)).rejects.toMatchObject({ code });
+			const target = join(folder, "a.md");
+			await expect(writeFileAtomic(target, "text\n")).rejects.toMatchObject({ code });
+			// The new content is in place (the rename happened): only its durability is in doubt.
+			expect(await readFile(target, "utf8")).toBe("text\n");
+			expect(disk.failed()).toBe(2);
+		},
+	);
+
+	it("with EIO: a replace resolves once in place, and its `durable` rejects (handled: no unhandled rejection)", async () => {
+		failFolderFsync("EIO");
+		const target = join(folder, "a.md");
+		const replaced = await replaceFileAtomic(target, "text\n");
+		expect(replaced).not.toBeNull();
+		// Left alone for a while, as a writer's bookkeeping leaves it before it awaits it.
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		await expect(replaced!.durable).rejects.toMatchObject({ code: "EIO" });
+		expect(await readFile(target, "utf8")).toBe("text\n");
+	});
+
+	it("with EIO: a file created exclusively is in place, and the creation rejects", async () => {
+		failFolderFsync("EIO");
+		const target = join(folder, "a.md.bak");
+		await expect(createFileExclusive(target, "kept\n")).rejects.toMatchObject({ code: "EIO" });
+		expect(await readFile(target, "utf8")).toBe("kept\n");
+	});
+
+	it.each(["EINVAL", "EISDIR", "EPERM", "EBADF", "ENOTSUP", "EOPNOTSUPP"])(
+		"with %s (the platform cannot fsync a folder): fsyncFolder resolves, and the write is answered",
+		async (code) => {
+			failFolderFsync(code);
+			await expect(fsyncFolder(folder)).resolves.toBeUndefined();
+			await expect(writeFileAtomic(join(folder, "a.md"), "text\n")).resolves.not.toBeNull();
+		},
+	);
+
+	it("a folder that cannot be opened: fsyncFolder resolves", async () => {
+		await expect(fsyncFolder(join(folder, "missing"))).resolves.toBeUndefined();
 	});
 });

@@ -83,6 +83,18 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 	} catch (error) {
 		if (error instanceof ToolFailure) return error.result;
 		const refused = vaultRefusalOf(error);
+		// Something was written: the caller must read it back, not take "nothing was written".
+		if (refused?.kind === "not-durable")
+			return toolError(
+				`${refused.message} Call read_note {"path":${JSON.stringify(refused.path)}} to see what it holds, and ` +
+					`ask the person to check the disk (free space, errors) before relying on it.`,
+				{
+					error: refused.kind,
+					path: refused.path,
+					diskError: refused.diskError ?? null,
+					revision: refused.revision ?? null,
+				},
+			);
 		if (refused)
 			return toolError(`${refused.message} Nothing was read or written.`, {
 				error: refused.kind,

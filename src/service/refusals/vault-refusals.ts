@@ -1,25 +1,39 @@
 /**
- * A gateway's refusal of a path or of a note's bytes (vault/errors.ts), as the service hands it to REST, MCP and
- * the CLI: which kind of answer it is, and the facts each of them words in its own way. The adapters never see the
- * gateway's error classes, so they stay in front of the service.
+ * A gateway's refusal of a path or of a note's bytes (vault/errors.ts), or the writer's answer to a change the disk
+ * failed to make durable (not-durable.ts), as the service hands it to REST, MCP and the CLI: which kind of answer it
+ * is, and the facts each of them words in its own way. The adapters never see the error classes, so they stay in
+ * front of the service.
  */
 import type { RefusalCode } from "../../core/refusal-codes";
 import { NoteEncodingError, VaultPathError } from "../../vault/errors";
+import { NotDurableError } from "./not-durable";
 
 export interface VaultRefusal {
 	/** The answer's kind: its refusal code, the same in every adapter. */
-	kind: Extract<RefusalCode, "note-not-utf8" | "name-clash" | "note-not-ready" | "invalid-path">;
-	/** The gateway's sentence: what was refused and why. */
+	kind: Extract<RefusalCode, "note-not-utf8" | "name-clash" | "note-not-ready" | "invalid-path" | "not-durable">;
+	/** The sentence: what was refused (or, not-durable, what was done and what the disk said) and why. */
 	message: string;
 	path: string;
 	/** The gateway's own reason (a path refusal's finer kind, for MCP's `error` field); "note-not-utf8" for bytes. */
-	reason: VaultPathError["reason"] | "note-not-utf8";
+	reason: VaultPathError["reason"] | "note-not-utf8" | "not-durable";
 	/** For a name clash: the existing note's path. */
 	existing?: string;
+	/** For not-durable: the disk's error code (EIO, ENOSPC...), or null; and the revision now in place, if known. */
+	diskError?: string | null;
+	revision?: string;
 }
 
 /** The refusal `error` stands for, or null when it is not one (then it is a real failure). */
 export function vaultRefusalOf(error: unknown): VaultRefusal | null {
+	if (error instanceof NotDurableError)
+		return {
+			kind: "not-durable",
+			message: error.message,
+			path: error.path,
+			reason: "not-durable",
+			diskError: error.diskError,
+			...("revision" in error.change ? { revision: error.change.revision } : {}),
+		};
 	if (error instanceof NoteEncodingError)
 		return { kind: "note-not-utf8", message: error.message, path: error.path, reason: "note-not-utf8" };
 	if (!(error instanceof VaultPathError)) return null;

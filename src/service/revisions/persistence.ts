@@ -56,6 +56,8 @@ export class StatePersistence {
 		private readonly timers: Timers,
 		private readonly debounceMs = 1000,
 		savedConflicts?: Pick<SavedConflicts, "logged" | "snapshotBytes" | "lastSeq">,
+		/** A scheduled save that failed (the disk refused it): reported, and the next save writes it all again. */
+		private readonly onError?: (error: unknown) => void,
 	) {
 		this.conflicts = new ConflictJournal(storage, conflictSnapshot, savedConflicts);
 	}
@@ -65,7 +67,7 @@ export class StatePersistence {
 		if (this.timer) return;
 		this.timer = this.timers.schedule(() => {
 			this.timer = null;
-			void this.saveHistory();
+			this.saveHistory().catch((error: unknown) => this.onError?.(error));
 		}, this.debounceMs);
 	}
 

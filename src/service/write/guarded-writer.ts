@@ -27,6 +27,7 @@ import { copyNote } from "../moves/guarded-copy";
 import { clientOf, historySource, type Actor } from "../notes/actor";
 import { BackupNames } from "./backup-names";
 import { PendingDurability, type AwaitingDisk } from "./pending-durability";
+import { notDurable } from "../refusals/not-durable";
 import { autoMergeInSlices, mergeBaseOf } from "./auto-merge";
 import type { DiffPages } from "../history/diff-pages";
 import { basisSight, heldRevision, readExpired, sightAfterWrite, withHeldRevision } from "./implicit-tokens";
@@ -172,13 +173,30 @@ export class GuardedWriter {
 			// A client that deleted the note has no read of it left: creating it again needs no token.
 			if (client !== undefined && settled.kind === "deleted") this.deps.reads.forget(client, request.path);
 			if (locked.kind === "awaiting-disk") this.onDisk.pending(request.path, locked.durable);
+			else if (locked.kind === "written") this.onDisk.durableNow(request.path);
 			// Nothing of its own to make durable: it stands on what an earlier write put in place, maybe not on disk yet.
 			else if (locked.kind === "unchanged" || locked.kind === "deleted") earlierOnDisk = this.onDisk.of(request.path);
 			return locked;
 		});
-		// Acknowledged only once durable, but without holding up the next writer of the note meanwhile.
-		if (outcome.kind === "awaiting-disk") return outcome.durable.then(() => outcome.written);
-		if (earlierOnDisk !== undefined) await earlierOnDisk;
+		// Acknowledged only once durable, but without holding up the next writer of the note meanwhile. A change the disk
+		// failed to make durable is answered as such (in place, but not durable), never as a success.
+		if (outcome.kind === "awaiting-disk")
+			return outcome.durable.then(
+				() => outcome.written,
+				(error: unknown) => {
+					this.deps.onError?.(error);
+					throw notDurable(request.path, { kind: "written", revision: outcome.written.revision }, error);
+				},
+			);
+		// The earlier write's own request reports its failure to the host; this one is answered with it.
+		if (earlierOnDisk !== undefined)
+			await earlierOnDisk.catch((error: unknown) => {
+				throw notDurable(
+					request.path,
+					outcome.kind === "unchanged" ? { kind: "unchanged", revision: outcome.revision } : { kind: "deleted" },
+					error,
+				);
+			});
 		if (outcome.kind !== "refusing") return outcome;
 		return this.answerUnlocked(outcome, { implicit, lastReadPart });
 	}
@@ -223,7 +241,13 @@ export class GuardedWriter {
 			else earlierOnDisk = this.onDisk.of(request.from);
 			return step;
 		});
-		await (locked.durable ?? earlierOnDisk);
+		if (locked.durable !== undefined)
+			await locked.durable.catch((error: unknown) => {
+				this.deps.onError?.(error);
+				throw notDurable(request.from, { kind: "moved", to: request.to }, error);
+			});
+		// Nothing moved: the answer (a refusal, a missing note) stands; an earlier write's failure is its own answer.
+		else await earlierOnDisk?.catch(() => undefined);
 		return locked.outcome;
 	}
 

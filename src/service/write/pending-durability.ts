@@ -18,12 +18,25 @@ export class PendingDurability {
 	/** Remembers `durable` as the latest pending step of `path` (call inside the note's lock). */
 	pending(path: string, durable: Promise<void>): void {
 		this.pendingByPath.set(path, durable);
-		void durable.then(() => {
-			if (this.pendingByPath.get(path) === durable) this.pendingByPath.delete(path);
-		});
+		// Forgotten once durable. A step the disk failed is kept until the next write of the note replaces it: until then
+		// what is in place is not known to be on disk, so a later write that stands on it is not acknowledged either.
+		durable.then(
+			() => {
+				if (this.pendingByPath.get(path) === durable) this.pendingByPath.delete(path);
+			},
+			() => undefined,
+		);
 	}
 
-	/** What must be on disk before a write of `path` that adds nothing of its own is acknowledged (call inside the lock). */
+	/** A write of `path` that is durable as it lands (no step left): what was pending before it no longer matters. */
+	durableNow(path: string): void {
+		this.pendingByPath.delete(path);
+	}
+
+	/**
+	 * What must be on disk before a write of `path` that adds nothing of its own is acknowledged (call inside the lock).
+	 * Rejects when the disk failed to make it durable: the later write is then not acknowledged as durable either.
+	 */
 	of(path: string): Promise<void> | undefined {
 		return this.pendingByPath.get(path);
 	}

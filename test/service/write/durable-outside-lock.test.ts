@@ -14,6 +14,7 @@ import type { MutationOutcome, MutationPlan } from "../../../src/vault/gateway";
 import { MemoryGateway, MemoryStorage } from "../../helpers/memory-gateway";
 import { deferred, settle } from "../../helpers/deferred";
 import { writeRequest } from "../../helpers/write-request";
+import { NotDurableError } from "../../../src/service/refusals/not-durable";
 
 /** A gateway whose next write is in place at once but durable only when the test says so. */
 class SlowDiskGateway extends MemoryGateway {
@@ -30,7 +31,7 @@ class SlowDiskGateway extends MemoryGateway {
 	}
 }
 
-async function open(initial: Record<string, string>) {
+async function open(initial: Record<string, string>, errors: unknown[] = []) {
 	const gateway = new SlowDiskGateway(initial);
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const guard = await openRevisionGuard({
@@ -40,6 +41,7 @@ async function open(initial: Record<string, string>) {
 		configDir: ".obsidian",
 		timers: nodeTimers,
 		now: () => Date.UTC(2026, 10, 26, 10, 0, 0),
+		onError: (error) => errors.push(error),
 	});
 	return { gateway, guard };
 }
@@ -114,5 +116,65 @@ describe("a write not yet durable and the note's lock", () => {
 		expect(gateway.notes.get("a.md")).toBe("first\n");
 		disk.release();
 		expect((await first).kind).toBe("written");
+	});
+
+	it("answers a write whose durability step failed as not-durable (in place, not a success), and keeps writing", async () => {
+		const errors: unknown[] = [];
+		const { gateway, guard } = await open({ "a.md": "now\n" }, errors);
+		const disk = deferred();
+		gateway.holdNextDurable = disk.promise;
+		const first = guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" }));
+		for (let i = 0; i < 5; i++) await settle();
+		// Queued behind it: the same text again (nothing of its own to make durable), then a delete of it.
+		const retry = guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n", actor: agentActor("other") }));
+		for (let i = 0; i < 5; i++) await settle();
+		const eio = Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+		disk.fail(eio);
+
+		const failed = await first.then(
+			() => null,
+			(error: unknown) => error,
+		);
+		expect(failed).toBeInstanceOf(NotDurableError);
+		expect(failed).toMatchObject({
+			path: "a.md",
+			change: { kind: "written", revision: revisionOf("first\n") },
+			diskError: "EIO",
+		});
+		expect((failed as Error).message).toContain("was written, but the disk reported an error (EIO)");
+		// What the answer says: the new text is in place.
+		expect(gateway.notes.get("a.md")).toBe("first\n");
+		await expect(retry).rejects.toMatchObject({
+			change: { kind: "unchanged", revision: revisionOf("first\n") },
+			diskError: "EIO",
+		});
+		// The host learns of the disk's failure once (from the write that failed), not once per waiter.
+		expect(errors).toEqual([eio]);
+
+		// The note is served and written as before: a next write makes its own folder durable.
+		const next = await guard.writer.write(writeRequest("a.md", "next\n", { basedOn: "first\n" }));
+		expect(next.kind).toBe("written");
+		const deleted = await guard.writer.write({
+			...writeRequest("a.md", "", { basedOn: "next\n" }),
+			operation: { kind: "delete" as const },
+		});
+		expect(deleted.kind).toBe("deleted");
+	});
+
+	it("answers a delete queued behind a write the disk failed to make durable as not-durable (moved to the trash)", async () => {
+		const { gateway, guard } = await open({ "a.md": "now\n" });
+		const disk = deferred();
+		gateway.holdNextDurable = disk.promise;
+		const first = guard.writer.write(writeRequest("a.md", "first\n", { basedOn: "now\n" }));
+		for (let i = 0; i < 5; i++) await settle();
+		const deleting = guard.writer.write({
+			...writeRequest("a.md", "", { basedOn: "first\n" }),
+			operation: { kind: "delete" as const },
+		});
+		for (let i = 0; i < 5; i++) await settle();
+		disk.fail(Object.assign(new Error("ENOSPC"), { code: "ENOSPC" }));
+		await expect(first).rejects.toMatchObject({ change: { kind: "written" }, diskError: "ENOSPC" });
+		await expect(deleting).rejects.toMatchObject({ change: { kind: "deleted" }, diskError: "ENOSPC" });
+		expect(gateway.notes.has("a.md")).toBe(false);
 	});
 });
