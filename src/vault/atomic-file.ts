@@ -163,11 +163,12 @@ export function fsyncFolder(folder: string): Promise<void> {
 }
 
 /**
- * The folder fsync of a change already in place, awaited later by its caller (after other steps): marked handled at
- * once so a failure meanwhile is not reported as an unhandled rejection. The caller's await still sees the failure.
+ * The folder fsyncs of a change already in place (each folder once), awaited later by the caller (after other
+ * steps): marked handled at once so a failure meanwhile is not reported as an unhandled rejection. The caller's
+ * await still sees the failure.
  */
-export function fsyncFolderLater(folder: string): Promise<void> {
-	const durable = fsyncFolder(folder);
+export function fsyncFoldersLater(...folders: string[]): Promise<void> {
+	const durable = Promise.all([...new Set(folders)].map(fsyncFolder)).then(() => undefined);
 	durable.catch(() => undefined);
 	return durable;
 }
@@ -225,7 +226,7 @@ export async function replaceFileAtomic(
 			return replaceFileAtomic(target, content, options);
 		throw error;
 	}
-	return { stats, durable: durable ? fsyncFolderLater(dirname(target)) : Promise.resolve() };
+	return { stats, durable: durable ? fsyncFoldersLater(dirname(target)) : Promise.resolve() };
 }
 
 /** The rename in the same synchronous step as the check before it; `announce` as in WriteOptions. */

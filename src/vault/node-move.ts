@@ -9,7 +9,7 @@
 // The fs object itself (not its named exports), so a test can act exactly at a step of the move.
 import fs from "fs";
 import { dirname } from "path";
-import { fsyncFolder } from "./atomic-file";
+import { fsyncFoldersLater } from "./atomic-file";
 
 export type MoveStep = "moved" | "changed" | "taken";
 
@@ -50,10 +50,7 @@ export async function moveNoReplace(
  * a failure doing so (the note is moved all the same); awaited later by the writer, so marked handled at once.
  */
 export function moveDurable(source: string, target: string): Promise<void> {
-	const folders = [...new Set([dirname(source), dirname(target)])];
-	const durable = Promise.all(folders.map(fsyncFolder)).then(() => undefined);
-	durable.catch(() => undefined);
-	return durable;
+	return fsyncFoldersLater(dirname(source), dirname(target));
 }
 
 async function copyThenUnlink(
