@@ -77,6 +77,11 @@ export function backupRelocationSentence(quoted: string, side: "source" | "desti
 	);
 }
 
+/** The next step of a move or copy refused for its path itself (a .bak, say): another path on the same side. */
+export function chooseAnotherSentence(side: "source" | "destination"): string {
+	return side === "source" ? "Choose another note." : "Choose another destination.";
+}
+
 /** What a refused move or copy kept: nothing, because it carried nothing of the caller's. */
 export function nothingLostSentence(done: "moved" | "copied"): string {
 	return (

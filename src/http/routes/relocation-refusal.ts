@@ -6,6 +6,7 @@
  */
 import type { Refusal } from "../../core/guard";
 import {
+	chooseAnotherSentence,
 	backupRelocationSentence,
 	capitalized,
 	destinationTakenSentence,
@@ -110,7 +111,7 @@ function nextSentence(method: string, report: RelocationReport): string {
 				"Destination-If-Match set to its ETag; or choose another destination."
 			);
 		case "choose-another-path":
-			return report.side === "source" ? "Choose another note." : "Choose another destination.";
+			return chooseAnotherSentence(report.side);
 		case "retry-when-free":
 			return "Retry once they have finished there.";
 		case "resend-revision-as-received":

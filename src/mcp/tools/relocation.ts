@@ -6,6 +6,7 @@ import type { CallToolResult } from "../protocol/types";
 import { resolveDestination } from "../../core/destination";
 import type { Refusal } from "../../core/guard";
 import {
+	chooseAnotherSentence,
 	backupRelocationSentence,
 	destinationTakenSentence,
 	destinationTrashedSentence,
@@ -110,7 +111,7 @@ function nextSentence(report: RelocationReport, tool: RelocatingTool): string {
 				`true and destination_revision set to the revision it returns; or choose another destination.`
 			);
 		case "choose-another-path":
-			return report.side === "source" ? "Choose another note." : "Choose another destination.";
+			return chooseAnotherSentence(report.side);
 		case "retry-when-free":
 			return "Retry later.";
 		case "resend-revision-as-received":
