@@ -1,6 +1,5 @@
 /** Revision Guard for Obsidian: wiring only. The behaviour lives in core/, service/, http/, vault/ and ui/. */
-import { apiVersion, Notice, normalizePath, Plugin } from "obsidian";
-import { yieldVia } from "./core/steps";
+import { Notice, normalizePath, Plugin } from "obsidian";
 import type { Timers } from "./core/timers";
 import type { RevisionGuard } from "./host/revision-guard";
 import { NEW_INSTALL_BACKUP_FOLDER, withDefaults, type AgentKey, type RevisionGuardSettings } from "./settings";
@@ -150,8 +149,7 @@ export default class RevisionGuardPlugin extends Plugin {
 		const { app } = this;
 		// Evaluated now, not when Obsidian loaded main.js (plugin-start-up.ts).
 		const startUp = await import("./host/plugin-start-up");
-		const { startHost, openRevisionGuard, ConflictUi, StateTurn, historyViews, proposalViews } = startUp;
-		const { ObsidianGateway, ObsidianNoteIndex, ObsidianStateStorage, ObsidianWorkspace } = startUp;
+		const { startHost, openObsidianGuard, ConflictUi, historyViews, proposalViews } = startUp;
 		const pluginFolder = this.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${this.manifest.id}`);
 		const marker = new PluginMarker(app.vault.adapter, pluginFolder);
 		this.marker = marker;
@@ -165,31 +163,15 @@ export default class RevisionGuardPlugin extends Plugin {
 			settings: () => this.settings,
 			saveSettings: () => this.saveSettings(),
 			otherKeyNames: elsewhere,
-			openGuard: async () => {
-				// A disabled instance may still be saving (Obsidian does not wait for onunload): read the state after it.
-				const warn = (message: string) => console.warn(message);
-				const turn = await StateTurn.take({
-					adapter: app.vault.adapter,
-					folder: pluginFolder,
+			openGuard: () =>
+				openObsidianGuard({
+					app,
+					pluginFolder,
+					settings: () => this.settings,
 					timers: this.timers,
 					stopped: () => this.unloaded,
-					warn,
-				});
-				if (!turn) return null;
-				return openRevisionGuard({
-					gateway: new ObsidianGateway(app, (cleanup) => this.register(cleanup), yieldVia(this.timers)),
-					noteIndex: new ObsidianNoteIndex(app, yieldVia(this.timers)),
-					storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder, turn),
-					settings: () => this.settings,
-					configDir: app.vault.configDir,
-					vaultName: app.vault.getName(),
-					appVersion: apiVersion,
-					changeSource: { kind: "user" },
-					workspace: new ObsidianWorkspace(app),
-					timers: this.timers,
-					onError: (error) => console.error("Revision Guard:", error),
-				});
-			},
+					register: (cleanup) => this.register(cleanup),
+				}),
 			opened: (guard) => {
 				this.guard = guard;
 				if (!this.statusBar) return;

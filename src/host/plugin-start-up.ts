@@ -3,13 +3,8 @@
  * routes, the merge engine, search, yaml), and the person's modals. main.ts loads this module with `import()` when it starts the host, so
  * esbuild evaluates it then, not while Obsidian loads main.js. It stays one file (no code splitting).
  */
-export { openRevisionGuard } from "./revision-guard";
 export { ConflictUi } from "../ui/conflict-ui";
 export { historyViews } from "../ui/history-views";
 export { proposalViews } from "../ui/proposal-views";
-export { ObsidianGateway } from "../vault/obsidian-gateway";
-export { ObsidianNoteIndex } from "../vault/obsidian-note-index";
-export { ObsidianStateStorage } from "../vault/obsidian-state-storage";
-export { ObsidianWorkspace } from "../vault/obsidian-workspace";
-export { StateTurn } from "../vault/obsidian-state-turn";
+export { openObsidianGuard } from "./obsidian-guard";
 export { startHost } from "./start-host";
