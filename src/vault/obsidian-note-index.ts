@@ -3,7 +3,7 @@
  * so the counts are those of Obsidian's tag pane, of the notes as last indexed), links resolved by Obsidian itself
  * (getFirstLinkpathDest: its shortest-path rules, aliases of case and extension included), backlinks from its
  * resolved-links table, and notes rendered by its markdown renderer. The rendered element is written out through
- * core/html/safe-html.ts (never innerHTML), so nothing in a note can run where the HTML is shown.
+ * core/html/safe-html.ts (never set as raw HTML), so nothing in a note can run where the HTML is shown.
  */
 import { Component, getAllTags, MarkdownRenderer, type App } from "obsidian";
 import { safeHtml } from "../core/html/safe-html";
