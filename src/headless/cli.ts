@@ -2,7 +2,8 @@
 import { parseArgs, USAGE } from "./args";
 import { parseConflictsArgs, runConflicts } from "./conflicts-command";
 import { parseKeysArgs, runKeys } from "./keys-command";
-import { parseProposalsArgs, runProposals } from "./proposals-command";
+import { parseProposalsArgs } from "./proposals-args";
+import { runProposals } from "./proposals-command";
 import { runMerge } from "./merge-command";
 import { serve } from "./serve";
 

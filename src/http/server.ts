@@ -1,6 +1,7 @@
 /**
- * The agent API server: Node `http` on 127.0.0.1. Each request passes Host → Origin → route → key → handler; any
- * failure is a problem+json answer, and an unexpected error is a bare 500 that reveals nothing and keeps serving.
+ * The agent API server: Node `http` on 127.0.0.1. It keeps the connections and dispatches: each request passes Host →
+ * Origin → route → key → handler, the checks made by the request gate (request-gate.ts); any failure is a
+ * problem+json answer, and an unexpected error is a bare 500 that reveals nothing and keeps serving.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo, Socket } from "net";
@@ -10,23 +11,14 @@ import { answerProblems } from "./answer-problems";
 import type { Mount } from "./mount";
 import { ConnectionGuard, DEFAULT_LIMITS, type ConnectionLimits } from "./connections";
 import { problem } from "./problems";
-import { keyNotServed } from "./key-not-served";
+import { RequestGate } from "./request-gate";
 import { requestContext } from "./request-context";
 import type { ApiResponse } from "./response";
 import { allowedMethods, findRoute, type Method, type Route } from "./router";
 import { ROUTES } from "./routes";
-import { authenticate, AuthThrottle, isAllowedHost, isAllowedOrigin } from "./security";
-import { answerAndClose, corsHeaders, hostLines, preflight, send, withHeaders } from "./wire";
+import { answerAndClose, preflight, send, withHeaders } from "./wire";
 
 const METHODS: readonly Method[] = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH", "OPTIONS", "MOVE", "COPY"];
-
-/** Where a person finds a key, on each host: the one the 401 points to. */
-const KEY_SOURCE = {
-	obsidian: "a key from Obsidian: Settings → Revision Guard → Agent keys",
-	folder:
-		"the key the headless host printed when it started (or a new one from `npm start " +
-		"--silent -- keys add NAME --vault DIR`)",
-} as const;
 
 export const LOOPBACK = "127.0.0.1";
 
@@ -44,7 +36,7 @@ export interface ApiServerOptions {
 
 export class ApiServer {
 	private readonly server: Server;
-	private readonly throttle: AuthThrottle;
+	private readonly gate: RequestGate;
 	private port = 0;
 	private host = LOOPBACK;
 	/** The response each connection is answering right now, if any. */
@@ -53,7 +45,7 @@ export class ApiServer {
 	readonly connections: ConnectionGuard;
 
 	constructor(private readonly options: ApiServerOptions) {
-		this.throttle = new AuthThrottle(options.notes.now);
+		this.gate = new RequestGate(options.notes);
 		this.routes = [...(options.routes ?? ROUTES), ...(options.mounts ?? []).map((mount) => mount.route)];
 		// A local API receives even a 16 MB body in well under a second; short limits, checked every second, stop a
 		// slow client (slow-loris, or a Content-Length it never fills) from pinning sockets: 10 s for the headers,
@@ -190,32 +182,9 @@ export class ApiServer {
 	/** The answer to send, or null when the MCP endpoint has answered on `response` itself. */
 	private async route(request: IncomingMessage, response: ServerResponse): Promise<ApiResponse | null> {
 		const { notes } = this.options;
-		const settings = notes.settings();
-		// RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and drops the rest silently).
-		if (hostLines(request.rawHeaders) > 1) {
-			return problem(
-				"bad-request",
-				"The request has more than one Host header, so it was refused (RFC 9112 §3.2). Send " +
-					"exactly one: Host: 127.0.0.1:PORT.",
-				{},
-				{ Connection: "close" },
-			);
-		}
-		if (!isAllowedHost(request.headers.host, this.port, this.host)) {
-			return problem(
-				"misdirected-request",
-				`This API only answers to Host 127.0.0.1:${this.port}, localhost:${this.port} or [::1]:${this.port}.`,
-			);
-		}
-		const origin = request.headers.origin;
-		if (!isAllowedOrigin(origin, settings.allowedOrigins, this.port)) {
-			return problem(
-				"forbidden-origin",
-				"This request came from a web page whose origin is not allowed, so it was refused. " +
-					"Call the API from a local program instead.",
-			);
-		}
-		const cors = origin ? corsHeaders(origin) : {};
+		const admission = this.gate.admit(request, this.port, this.host);
+		if (!admission.admitted) return admission.refusal;
+		const { cors } = admission;
 		const rawUrl = request.url ?? "/";
 		const queryAt = rawUrl.indexOf("?");
 		const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
@@ -226,39 +195,11 @@ export class ApiServer {
 		const found = findRoute(this.routes, !known || method === "OPTIONS" ? "GET" : method, rawPath);
 		if (method === "OPTIONS") return preflight(found.kind === "found" ? allowedMethods(found.route) : null, cors);
 
-		// The key is checked before anything else about the route is revealed: without one, only GET / answers.
-		const agent = authenticate(request.headers.authorization, settings.keys);
-		if (agent) this.connections.authenticated(request.socket);
-		// A key whose lists in settings do not compile is not served: never with a default scope in their place.
-		const scoped = agent ? notes.keyScope(agent) : null;
-		if (scoped !== null && !scoped.ok && !(found.kind === "found" && found.route.public))
-			return withHeaders(keyNotServed(scoped.problem), cors);
-		if (!agent && !(found.kind === "found" && found.route.public)) {
-			// Asked only here: the peer's address is a system call.
-			const client = request.socket.remoteAddress ?? "unknown";
-			const wait = this.throttle.retryAfter(client);
-			if (wait > 0) {
-				return withHeaders(
-					problem(
-						"too-many-attempts",
-						`Too many failed authentication attempts; retry in ${Math.ceil(wait / 1000)} s with a valid key.`,
-						{},
-						{ "Retry-After": String(Math.ceil(wait / 1000)) },
-					),
-					cors,
-				);
-			}
-			this.throttle.fail(client);
-			return withHeaders(
-				problem(
-					"unauthorized",
-					`Send Authorization: Bearer <key> with ${KEY_SOURCE[this.options.notes.hostName]}.`,
-					{},
-					{ "WWW-Authenticate": 'Bearer realm="revision-guard"' },
-				),
-				cors,
-			);
-		}
+		// The key is checked before anything else about the route is revealed: without one, only a public route answers.
+		const key = this.gate.checkKey(request, found.kind === "found" && found.route.public === true);
+		if (key.agent) this.connections.authenticated(request.socket);
+		if (key.refusal) return withHeaders(key.refusal, cors);
+		const { agent, scoped } = key;
 
 		if (found.kind === "not-found")
 			return withHeaders(problem("route-not-found", `There is no route ${rawPath}. See GET /openapi.json.`), cors);

@@ -1,7 +1,7 @@
 /** The merge view: a plain-DOM component (hosted by a modal) to merge an agent's refused proposal into a note. */
 import { renderRow, type RowContext, type RowHandle } from "./block-row";
 import { MergeState } from "./merge-state";
-import { unresolvedFrom } from "./navigation";
+import { ConflictCursor } from "./navigation";
 import { Orientation } from "./orientation";
 import { renderOverview } from "./overview";
 import { CLS, paneLabels, paneTitles, renderColumnHeadings } from "./panes";
@@ -27,8 +27,7 @@ export class MergeView {
 	private rows: (RowHandle | null)[] = [];
 	private readonly orientation: Orientation;
 	private readonly keys: SaveKeys;
-	/** The conflict navigation continues from (the last one focused), -1 before any. */
-	private current = -1;
+	private readonly cursor: ConflictCursor;
 	private undoOffered = false;
 	private destroyed = false;
 	/** Review mode: the note changed since the proposal (the view is a three-way merge). */
@@ -81,7 +80,7 @@ export class MergeView {
 			paneTitles(input.agentName, review, outside),
 		);
 		this.body = scroller.createDiv({ cls: `${CLS}-body` });
-		const overview = renderOverview(main, this.state, (index) => this.jumpTo(index));
+		const overview = renderOverview(main, this.state, (index) => this.cursor.jumpTo(index));
 		this.orientation = new Orientation(this.state, overview, () => this.rows);
 		const footing = {
 			state: this.state,
@@ -98,14 +97,19 @@ export class MergeView {
 				})
 			: renderFooter(this.root, footing);
 		this.agentName = input.agentName;
+		this.cursor = new ConflictCursor(
+			this.state,
+			() => this.rows,
+			() => this.footer.focusSave(),
+		);
 		this.rowContext = {
 			state: this.state,
 			onChange: (index) => this.changed(index),
 			onExpand: (index) => this.expand(index),
-			onFocusConflict: (id) => (this.current = id),
+			onFocusConflict: (id) => this.cursor.visited(id),
 		};
 		this.renderRows();
-		this.focusFirst();
+		this.cursor.focusFirst();
 	}
 
 	/** Re-merges against a newer note (it changed while the view was open), keeping choices and typing that still apply; shows `message`. */
@@ -116,7 +120,7 @@ export class MergeView {
 		this.intro?.setText(reviewIntro(this.agentName, true));
 		this.renderRows();
 		this.toolbar.setMessage(message + droppedNotice(report.dropped));
-		this.focusFirst();
+		this.cursor.focusFirst();
 	}
 
 	resultText(): string {
@@ -129,11 +133,11 @@ export class MergeView {
 
 	/** For the host's keyboard scope and tests; the view's own buttons and Alt+Arrow keys do the same. */
 	nextConflict(): void {
-		this.step(1);
+		this.cursor.step(1);
 	}
 
 	previousConflict(): void {
-		this.step(-1);
+		this.cursor.step(-1);
 	}
 
 	destroy(): void {
@@ -182,15 +186,6 @@ export class MergeView {
 		this.orientation.changed(null);
 	}
 
-	/** From the overview: a conflict is focused as navigation does; a change, its text box. */
-	private jumpTo(index: number): void {
-		const block = this.state.blockList[index];
-		if (block?.kind === "conflict") return this.focusConflict(block.id);
-		const row = this.rows[index];
-		row?.element.scrollIntoView({ block: "center" });
-		row?.focusTarget.focus({ preventScroll: true });
-	}
-
 	private expand(index: number): void {
 		const old = this.rows[index];
 		if (!old) return;
@@ -202,22 +197,6 @@ export class MergeView {
 		scratch.remove();
 		this.rows[index] = row;
 		row.focusTarget.focus();
-	}
-
-	private step(direction: 1 | -1): void {
-		const target = unresolvedFrom(this.state, this.current, direction);
-		if (target !== null) this.focusConflict(target);
-	}
-
-	private focusFirst(): void {
-		const first = unresolvedFrom(this.state, -1, 1);
-		if (first === null) this.footer.focusSave();
-		else this.focusConflict(first);
-	}
-
-	private focusConflict(id: number): void {
-		this.current = id;
-		this.rows[this.state.conflictIndex(id)]?.focusTarget.focus();
 	}
 
 	private acceptAll(side: "mine" | "theirs"): void {

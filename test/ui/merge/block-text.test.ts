@@ -1,4 +1,4 @@
-/** The merge view's pure helpers: block text rules, pane highlighting and conflict navigation. */
+/** The merge view's pure helpers: block text rules and pane highlighting (conflict navigation: navigation.test.ts). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mergeThreeWay, renderMerge } from "../../../src/core/merge";
@@ -12,7 +12,6 @@ import {
 } from "../../../src/ui/merge/block-text";
 import { changes, paneTexts } from "../../../src/ui/merge/highlight";
 import { MergeState } from "../../../src/ui/merge/merge-state";
-import { unresolvedFrom } from "../../../src/ui/merge/navigation";
 
 describe("block text", () => {
 	it("cuts lines, a last line without terminator included", () => {
@@ -104,22 +103,6 @@ describe("pane highlighting", () => {
 	it("shows huge texts unmarked rather than stall", () => {
 		const big = "word ".repeat(50_000);
 		expect(changes(big, big + "more")).toEqual([{ kind: "same", text: big + "more" }]);
-	});
-});
-
-describe("conflict navigation", () => {
-	it("goes to the nearest unresolved conflict either way, wrapping around", () => {
-		const base = "a\n\nb\n\nc\n\nd\n";
-		const state = new MergeState(base, "A1\n\nB1\n\nC1\n\nd\n", "A2\n\nB2\n\nC2\n\nd\n");
-		expect(state.conflictCount).toBe(3);
-		state.choose(state.conflictIndex(1), "mine");
-		expect(unresolvedFrom(state, -1, 1)).toBe(0);
-		expect(unresolvedFrom(state, 0, 1)).toBe(2);
-		expect(unresolvedFrom(state, 2, 1)).toBe(0);
-		expect(unresolvedFrom(state, 0, -1)).toBe(2);
-		expect(unresolvedFrom(state, 2, -1)).toBe(0);
-		state.acceptAll("theirs");
-		expect(unresolvedFrom(state, 0, 1)).toBeNull();
 	});
 });
 
