@@ -125,9 +125,10 @@ export class NodeFsGateway implements VaultGateway {
 				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null))
 					return { result: plan.result, stat: null };
 				if (plan.kind === "trash") {
-					if (await moveToTrash(join(this.root, this.trashFolder), path, target, new Date(), unchanged)) {
+					const trashed = await moveToTrash(this.root, this.trashFolder, path, target, new Date(), unchanged);
+					if (trashed) {
 						this.readCache.forget(path);
-						return { result: plan.result, stat: null };
+						return { result: plan.result, stat: null, durable: trashed.durable, trashedTo: trashed.trashedTo };
 					}
 				} else {
 					const written = await this.replace(path, target, seen, plan.content, unchanged);
