@@ -214,3 +214,53 @@ describe("a delete the disk fails to make durable", () => {
 		}
 	});
 });
+
+/**
+ * A note created in folders that did not exist: each new folder is an entry of its parent, and a crash that takes the
+ * folder away takes the note with it. A create (and a move) into new folders is acknowledged only once the parents
+ * of every folder it made are fsynced; a failure there is answered not-durable.
+ */
+describe("a note created or moved into new folders", () => {
+	let h: Harness;
+	beforeEach(async () => {
+		h = await startHeadless();
+		await writeVaultFile(h.dir, "Plan.md", NOTE);
+	});
+	afterEach(async () => {
+		vi.restoreAllMocks();
+		await h.close();
+	});
+
+	it("REST: a PUT that creates New/Deep/Note.md is answered once the vault, New and New/Deep are fsynced", async () => {
+		const root = await realpath(h.dir);
+		const disk = recordFolderFsyncs();
+		const res = await h.api("/vault/New/Deep/Note.md", {
+			method: "PUT",
+			body: "new\n",
+			headers: { "If-None-Match": "*" },
+		});
+		expect(res.status, res.text).toBe(204);
+		const synced = disk.folders();
+		for (const folder of ["", "New", "New/Deep"]) expect(synced).toContain(join(root, folder));
+	});
+
+	it("REST: a MOVE into new folders is answered once their parents are fsynced", async () => {
+		const root = await realpath(h.dir);
+		const token = (await h.api("/vault/Plan.md")).headers.etag as string;
+		const disk = recordFolderFsyncs();
+		const res = await h.api("/vault/Plan.md", {
+			method: "MOVE",
+			headers: { Destination: "Archive/2026/Plan.md", "If-Match": token },
+		});
+		expect(res.status, res.text).toBeLessThan(300);
+		const synced = disk.folders();
+		for (const folder of ["", "Archive", "Archive/2026"]) expect(synced).toContain(join(root, folder));
+	});
+
+	it("REST: a PUT into a new folder whose parent's fsync fails (EIO) is answered not-durable", async () => {
+		failFolderFsync("EIO");
+		const res = await h.api("/vault/New/Note.md", { method: "PUT", body: "new\n", headers: { "If-None-Match": "*" } });
+		expect(res.status, res.text).toBe(500);
+		expect(res.json()).toMatchObject({ type: "/problems/not-durable", path: "New/Note.md", diskError: "EIO" });
+	});
+});
