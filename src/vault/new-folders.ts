@@ -50,6 +50,16 @@ export class NewFolders {
 	}
 }
 
+/**
+ * `root` and every folder under it down to `folder` (inside it): each holds the entry of the next. For a change that
+ * fsyncs the whole way, not only the folders it made (the trash, start-up recovery: rare, and never in a hurry).
+ */
+export function foldersDownTo(root: string, folder: string): string[] {
+	const folders = onTheWay(folder);
+	const end = folders.indexOf(root);
+	return end === -1 ? [folder] : folders.slice(0, end + 1);
+}
+
 /** `folder` and every folder above it. */
 function onTheWay(folder: string): string[] {
 	const folders = [folder];

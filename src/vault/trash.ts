@@ -8,6 +8,7 @@ import { promises as fs, renameSync } from "fs";
 import { dirname, join } from "path";
 import { compactUtc } from "../core/conflicts";
 import { fsyncFoldersLater } from "./atomic-file";
+import { foldersDownTo } from "./new-folders";
 
 const ATTEMPTS = 100;
 
@@ -48,19 +49,11 @@ export async function moveToTrash(
 			if (!isNameClash(error)) throw error;
 			continue;
 		}
-		return { trashedTo, durable: fsyncFoldersLater(dirname(absolute), ...foldersDownTo(root, trashedTo)) };
+		// The whole way down, not only the folders made here: one another delete made a moment ago may not be on disk
+		// yet, and a note whose old name is gone must not hang on a trash folder a crash could take away.
+		return { trashedTo, durable: fsyncFoldersLater(dirname(absolute), ...foldersDownTo(root, dirname(target))) };
 	}
 	throw new Error(`no free name for "${path}" in the trash after ${ATTEMPTS} attempts`);
-}
-
-/**
- * The vault folder and every folder under it on the way to `file`'s: each holds the entry of the next (or, the last,
- * the file's). All of them, not only those this delete created: one another delete created a moment ago may not be
- * on disk yet, and a note whose old name is gone must not hang on a trash folder a crash could take away.
- */
-function foldersDownTo(root: string, file: string): string[] {
-	const names = file.split("/").slice(0, -1);
-	return [root, ...names.map((_, i) => join(root, ...names.slice(0, i + 1)))];
 }
 
 /** Creates a folder and its parents; false when a file stands where one of them must go. */
