@@ -1,5 +1,5 @@
 import { execFileSync } from "child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import fs from "fs";
@@ -9,7 +9,7 @@ import { revisionOf } from "../../src/core/revision";
 import { NoteEncodingError, NoteKeptChangingError, VaultPathError } from "../../src/vault/errors";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { allFiles } from "../helpers/vault-files";
-import { failFolderFsync } from "../helpers/failing-disk";
+import { failFolderFsync, recordFolderFsyncs } from "../helpers/failing-disk";
 
 let root: string;
 let outside: string;
@@ -113,6 +113,17 @@ describe("NodeFsGateway", () => {
 		expect(places[0]).toBe(".trash/sub/n.md");
 		expect(places[1]).toMatch(/^\.trash\/\d{8}-\d{6}\/sub\/n\.md$/);
 		for (const [i, place] of places.entries()) expect(await readFile(join(root, place!), "utf8")).toBe(`v${i}`);
+	});
+
+	it("creates a note (a .bak) exclusively in new folders only once their parents are fsynced", async () => {
+		const real = await realpath(root);
+		const disk = recordFolderFsyncs();
+		try {
+			expect(await gateway.createExclusive("Backups/2026/a.md.bak", "kept\n")).toBe(true);
+			for (const folder of ["", "Backups", "Backups/2026"]) expect(disk.folders()).toContain(join(real, folder));
+		} finally {
+			vi.restoreAllMocks();
+		}
 	});
 
 	it("a delete whose folder fsync fails (EIO): the note is in the trash, and its `durable` rejects", async () => {
