@@ -76,9 +76,17 @@ function vaultRefusal(error: unknown): CliError | null {
 			return failure(
 				"not-durable",
 				refused.message,
-				"Read the note back to see what it holds, and ask the person to check the disk (free space, errors) " +
-					"before relying on it.",
-				{ path: refused.path, diskError: refused.diskError ?? null, revision: refused.revision ?? null },
+				refused.change === "deleted"
+					? "Ask the person to check the disk (free space, errors) before relying on the delete; if the note " +
+							"is back after a crash, delete it again once the disk is sound."
+					: "Read the note back to see what it holds, and ask the person to check the disk (free space, errors) " +
+							"before relying on it.",
+				{
+					path: refused.path,
+					diskError: refused.diskError ?? null,
+					revision: refused.revision ?? null,
+					trashedTo: refused.trashedTo ?? null,
+				},
 			);
 	}
 }

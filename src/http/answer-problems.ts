@@ -52,9 +52,17 @@ export function gatewayRefusal(error: unknown): ApiResponse | null {
 		case "not-durable":
 			return problem(
 				"not-durable",
-				`${refused.message} GET it to read back what it holds, and ask the person to check the disk ` +
-					`(free space, errors) before relying on it.`,
-				{ path: refused.path, diskError: refused.diskError ?? null, revision: refused.revision ?? null },
+				refused.change === "deleted"
+					? `${refused.message} Ask the person to check the disk (free space, errors) before relying on the ` +
+							`delete; if the note is back after a crash, DELETE it again once the disk is sound.`
+					: `${refused.message} GET it to read back what it holds, and ask the person to check the disk ` +
+							`(free space, errors) before relying on it.`,
+				{
+					path: refused.path,
+					diskError: refused.diskError ?? null,
+					revision: refused.revision ?? null,
+					trashedTo: refused.trashedTo ?? null,
+				},
 			);
 	}
 }

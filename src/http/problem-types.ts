@@ -489,7 +489,8 @@ export const PROBLEM_TYPES = {
 		howToFix:
 			"The change is in place, but the disk reported an error (EIO, ENOSPC...) while making it durable, so a " +
 			"crash or power loss could still undo it. Read the note back (GET) to see what it holds, and ask the " +
-			"person to check the disk (free space, errors) before relying on it; write it again once the disk is sound.",
+			"person to check the disk (free space, errors) before relying on it; write it again once the disk is sound. " +
+			"After a DELETE the note is in the trash (at `trashedTo`): if a crash brings it back, DELETE it again then.",
 	},
 	"internal-error": {
 		status: 500,

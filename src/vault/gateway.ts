@@ -54,9 +54,13 @@ export interface MutationOutcome<T> {
 	 * folder fsync after the rename). Resolves once a crash can no longer undo the change; rejects when the disk
 	 * reported a failure making it durable (the change is in place all the same: never acknowledged as durable). The caller
 	 * releases the note's lock first, so the next write of the note need not wait on the disk for this one, and
-	 * acknowledges the write only after this.
+	 * acknowledges the write only after this. A note moved to the trash has one too on the headless host (its old folder
+	 * and the trash's, fsynced); inside Obsidian a delete goes through Obsidian's own trash, as durable as Obsidian
+	 * makes it, and has none.
 	 */
 	durable?: Promise<void>;
+	/** Where the trash put the note (vault-relative), when the gateway chose the place (the headless host). */
+	trashedTo?: string;
 }
 
 /** What a move's decide callback wants done with the note it was shown. */

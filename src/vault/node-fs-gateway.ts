@@ -41,6 +41,7 @@ import { moveToTrash } from "./trash";
 import { moveDurable, moveNoReplace } from "./node-move";
 import { caseInsensitiveFolder } from "./case-probe";
 import { NO_FOLLOW, ScanFolders } from "./scan-folder";
+import { NewFolders, withFolders } from "./new-folders";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
@@ -58,6 +59,8 @@ export class NodeFsGateway implements VaultGateway {
 	private readonly scanScratch = new ScratchBuffer();
 	private scans = 0;
 	private stopForgetting: (() => void) | null = null;
+	/** The folders writes, creates and moves make, fsynced into their parents before the change is acknowledged. */
+	private readonly newFolders = new NewFolders();
 
 	private constructor(
 		/** The vault folder, as its real path. */
@@ -125,9 +128,10 @@ export class NodeFsGateway implements VaultGateway {
 				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null))
 					return { result: plan.result, stat: null };
 				if (plan.kind === "trash") {
-					if (await moveToTrash(join(this.root, this.trashFolder), path, target, new Date(), unchanged)) {
+					const trashed = await moveToTrash(this.root, this.trashFolder, path, target, new Date(), unchanged);
+					if (trashed) {
 						this.readCache.forget(path);
-						return { result: plan.result, stat: null };
+						return { result: plan.result, stat: null, durable: trashed.durable, trashedTo: trashed.trashedTo };
 					}
 				} else {
 					const written = await this.replace(path, target, seen, plan.content, unchanged);
@@ -152,10 +156,14 @@ export class NodeFsGateway implements VaultGateway {
 		unchanged: () => boolean,
 	): Promise<Replaced | null> {
 		// A note that is there has its folder (one that vanished since is a failed write step, decided again).
-		if (seen.content === null) await mkdirFor(path, target);
+		const folders = seen.content === null ? await this.mkdirFor(path, target) : null;
 		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
 		const announce = target === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined;
-		return replaceFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).catch(
+		return replaceFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).then(
+			(replaced) =>
+				replaced !== null && folders !== null
+					? { ...replaced, durable: withFolders(replaced.durable, folders.durable) }
+					: replaced,
 			(error: NodeJS.ErrnoException) => {
 				if (error.code === "ENOENT" && seen.content !== null) return null;
 				throw error;
@@ -178,14 +186,15 @@ export class NodeFsGateway implements VaultGateway {
 				const plan = decide(seen.content);
 				if (plan.kind === "keep" || seen.content === null || seen.bytes === null)
 					return { kind: "kept", result: plan.result };
-				await mkdirFor(to, target);
+				const folders = await this.mkdirFor(to, target);
 				await this.refuseNameVariant(to, target);
 				const step = await moveNoReplace(source, target, seen.bytes, () => stillAsSeen(source, seen));
 				if (step === "taken") return { kind: "destination-taken", result: plan.result };
 				if (step === "moved") {
 					this.readCache.forget(from);
 					this.readCache.forget(to);
-					return { kind: "moved", result: plan.result, rewritten: [], durable: moveDurable(source, target) };
+					const durable = withFolders(moveDurable(source, target), folders.durable);
+					return { kind: "moved", result: plan.result, rewritten: [], durable };
 				}
 			} finally {
 				releaseSeen(seen);
@@ -196,15 +205,18 @@ export class NodeFsGateway implements VaultGateway {
 
 	async createExclusive(path: string, content: string): Promise<boolean> {
 		const absolute = await this.paths.resolveForWrite(path);
-		await mkdirFor(path, absolute);
+		const folders = await this.mkdirFor(path, absolute);
 		// Our own .bak notes are not reported back to us as another program's (see FolderWatcher.expectOwnChange),
 		// where the event will name `path` (no symlink in the way).
-		return createFileExclusive(
+		const created = await createFileExclusive(
 			absolute,
 			content,
 			absolute === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined,
 			this.tempFolder,
 		);
+		// As for the file's own name: a kept copy whose folder a crash could take away is not kept.
+		if (created) await folders.durable;
+		return created;
 	}
 
 	async list(folder: string): Promise<FolderEntry[] | null> {
@@ -365,6 +377,17 @@ export class NodeFsGateway implements VaultGateway {
 		return snapshot;
 	}
 
+	/** Makes the folder of `absolute` (the note at `path`); resolves with its new folders' durability (NewFolders). */
+	private async mkdirFor(path: string, absolute: string): Promise<{ durable: Promise<void> }> {
+		try {
+			return await this.newFolders.make(dirname(absolute));
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ENOTDIR" || code === "EEXIST") throw new VaultPathError(path, "file-in-the-way");
+			throw error;
+		}
+	}
+
 	/** A new note may not stand beside one whose name differs only in Unicode normalization (NFC against NFD). */
 	private async refuseNameVariant(path: string, absolute: string): Promise<void> {
 		const name = basename(absolute);
@@ -378,13 +401,3 @@ export class NodeFsGateway implements VaultGateway {
 
 /** How often a write is decided again because another program kept changing the note under it. */
 const DECIDE_ATTEMPTS = 20;
-
-async function mkdirFor(path: string, absolute: string): Promise<void> {
-	try {
-		await fs.mkdir(dirname(absolute), { recursive: true });
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOTDIR" || code === "EEXIST") throw new VaultPathError(path, "file-in-the-way");
-		throw error;
-	}
-}

@@ -15,12 +15,14 @@ import { StringDecoder } from "string_decoder";
 import { dirname, join } from "path";
 import { fsyncFolder, writeFileAtomic } from "./atomic-file";
 import type { StateStorage } from "./gateway";
+import { NewFolders } from "./new-folders";
 
 export class NodeStateStorage implements StateStorage {
 	/** Folders already created, so hot paths skip a mkdir syscall. */
 	private readonly madeFolders = new Set<string>();
 	/** Files this process appended to since they were last removed: their folder entry is durable already. */
 	private readonly appended = new Set<string>();
+	private readonly newFolders = new NewFolders();
 
 	constructor(private readonly folder: string) {}
 
@@ -114,7 +116,10 @@ export class NodeStateStorage implements StateStorage {
 
 	private async makeFolder(folder: string): Promise<void> {
 		if (this.madeFolders.has(folder)) return;
-		await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+		// A folder made here is fsynced into its parent: else a crash could take it away, with the files written in it.
+		await (
+			await this.newFolders.make(folder, 0o700)
+		).durable;
 		this.madeFolders.add(folder);
 	}
 }

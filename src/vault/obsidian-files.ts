@@ -26,7 +26,8 @@ export async function refuseIfOnDisk(app: App, normalized: string): Promise<void
 /**
  * Deletes follow the person's trash choice (`trashFile`), but an agent's delete is never permanent: when
  * "permanently delete" is chosen (or the choice cannot be read), the note is moved into the vault's `.trash`
- * instead. A move, not a copy and a delete, so whatever the file holds at that moment is what is kept.
+ * instead. A move, not a copy and a delete, so whatever the file holds at that moment is what is kept. Its
+ * durability is Obsidian's (its adapter, or the system trash): we have no folder to fsync there, and invent none.
  */
 export async function trashRecoverably(app: App, file: TFile): Promise<void> {
 	const option = (app.vault as { getConfig?: (key: string) => unknown }).getConfig?.("trashOption");

@@ -5,12 +5,17 @@
 import { promises as fs } from "fs";
 import { dirname, join, relative } from "path";
 import { compactUtc } from "../core/conflicts";
-import { TEMP_MARKER } from "./atomic-file";
+import { fsyncFoldersLater, TEMP_MARKER } from "./atomic-file";
+import { foldersDownTo } from "./new-folders";
 
 /** A temp file this fresh may belong to a write in progress (another host on the same folder): left alone. */
 const MIN_AGE_MS = 60_000;
 
-/** Moves every leftover temp file under `root` into `recoveryFolder/<UTC time>/`, keeping its relative path. */
+/**
+ * Moves every leftover temp file under `root` into `recoveryFolder/<UTC time>/`, keeping its relative path. Resolves
+ * once the moves are on disk (each file's old folder, and the recovery folders the whole way down); rejects when the
+ * disk reported a failure doing so (the files are moved all the same).
+ */
 export async function recoverTempFiles(root: string, recoveryFolder: string, now = new Date()): Promise<string[]> {
 	const found: string[] = [];
 	const walk = async (folder: string): Promise<void> => {
@@ -27,6 +32,7 @@ export async function recoverTempFiles(root: string, recoveryFolder: string, now
 	};
 	await walk(root);
 	const recovered: string[] = [];
+	const changed = new Set<string>();
 	const batch = join(recoveryFolder, compactUtc(now));
 	for (const path of found) {
 		const rel = relative(root, path);
@@ -34,6 +40,8 @@ export async function recoverTempFiles(root: string, recoveryFolder: string, now
 		await fs.mkdir(dirname(target), { recursive: true });
 		await fs.rename(path, target);
 		recovered.push(relative(root, target));
+		for (const folder of [dirname(path), ...foldersDownTo(root, dirname(target))]) changed.add(folder);
 	}
+	await fsyncFoldersLater(...changed);
 	return recovered;
 }

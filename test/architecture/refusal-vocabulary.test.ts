@@ -220,7 +220,8 @@ const THROWN: Record<VaultRefusal["kind"], unknown[]> = {
 	"not-durable": [
 		new NotDurableError("a.md", { kind: "written", revision: revisionOf("now\n") }, "EIO"),
 		new NotDurableError("a.md", { kind: "unchanged", revision: revisionOf("now\n") }, "ENOSPC"),
-		new NotDurableError("a.md", { kind: "deleted" }, null),
+		new NotDurableError("a.md", { kind: "deleted", trashedTo: null, failed: "earlier-write" }, null),
+		new NotDurableError("a.md", { kind: "deleted", trashedTo: ".trash/a.md", failed: "delete" }, "EIO"),
 		new NotDurableError("a.md", { kind: "moved", to: "b.md" }, "EIO"),
 	],
 };

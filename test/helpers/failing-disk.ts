@@ -27,3 +27,25 @@ export function failFolderFsync(code: string): { failed: () => number } {
 	});
 	return { failed: () => failed };
 }
+
+/**
+ * A sound disk whose folder fsyncs are written down as they complete (each folder's real path, read from the
+ * descriptor), so a test can say which folders were made durable before an answer. Undone by vi.restoreAllMocks.
+ */
+export function recordFolderFsyncs(): { folders: () => string[] } {
+	const folders: string[] = [];
+	const fsync = fs.fsync.bind(fs);
+	vi.spyOn(fs, "fsync").mockImplementation((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+		let folder: string | null = null;
+		try {
+			if (fs.fstatSync(fd).isDirectory()) folder = fs.readlinkSync(`/proc/self/fd/${fd}`);
+		} catch {
+			// Not a folder (or not named on this platform): not written down.
+		}
+		fsync(fd, (error) => {
+			if (folder !== null && !error) folders.push(folder);
+			callback(error);
+		});
+	});
+	return { folders: () => [...folders] };
+}

@@ -65,7 +65,7 @@ export class CheckOutsideTheAtomicStep implements VaultGateway {
  */
 export function withoutWriterLock(writer: GuardedWriter): (request: WriteRequest) => Promise<WriteOutcome> {
 	type Refusing = { kind: "refusing" };
-	type AwaitingDisk = { kind: "awaiting-disk"; written: WriteOutcome; durable: Promise<void> };
+	type AwaitingDisk = { kind: "awaiting-disk"; answer: WriteOutcome; durable: Promise<void> };
 	type Basis = { sent: WriteRequest["ifMatch"]; held: null; implicit: false };
 	const unlocked = writer as unknown as {
 		writeLocked(request: WriteRequest, basis: Basis): Promise<WriteOutcome | Refusing | AwaitingDisk>;
@@ -74,7 +74,7 @@ export function withoutWriterLock(writer: GuardedWriter): (request: WriteRequest
 	return async (request) => {
 		// The requests here always send If-Match: nothing stands in for one.
 		const step = await unlocked.writeLocked(request, { sent: request.ifMatch, held: null, implicit: false });
-		if (step.kind === "awaiting-disk") return step.durable.then(() => step.written);
+		if (step.kind === "awaiting-disk") return step.durable.then(() => step.answer);
 		return step.kind === "refusing" ? unlocked.answerUnlocked(step) : step;
 	};
 }

@@ -170,7 +170,10 @@ export function runGatewayContract(name: string, factory: GatewayFactory): void 
 					return { kind: "trash", result: "trashed" };
 				});
 				expect(seen).toEqual(["bye\n"]);
-				expect(outcome).toEqual({ result: "trashed", stat: null });
+				expect({ result: outcome.result, stat: outcome.stat }).toEqual({ result: "trashed", stat: null });
+				// Where the gateway chose the place in the trash, it says where; a durability step is awaited as a writer does.
+				if (outcome.trashedTo !== undefined) expect(outcome.trashedTo).toBe(".trash/sub/t.md");
+				await outcome.durable;
 				expect(await gateway.read("sub/t.md")).toBeNull();
 				expect(await gateway.stat("sub/t.md")).toBeNull();
 				expect(await gateway.list("sub")).toEqual([]);

@@ -1,5 +1,5 @@
 import { execFileSync } from "child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import fs from "fs";
@@ -9,6 +9,7 @@ import { revisionOf } from "../../src/core/revision";
 import { NoteEncodingError, NoteKeptChangingError, VaultPathError } from "../../src/vault/errors";
 import { NodeFsGateway } from "../../src/vault/node-fs-gateway";
 import { allFiles } from "../helpers/vault-files";
+import { failFolderFsync, recordFolderFsyncs } from "../helpers/failing-disk";
 
 let root: string;
 let outside: string;
@@ -98,6 +99,46 @@ describe("NodeFsGateway", () => {
 		expect(trashed.filter((path) => /^\d{8}-\d{6}(-\d+)?\/n\.md$/.test(path))).toHaveLength(2);
 		const contents = await Promise.all(trashed.map((path) => readFile(join(root, ".trash", path), "utf8")));
 		expect(contents.sort()).toEqual(["v0", "v1", "v2"]);
+	});
+
+	it("says where in the trash each note went (a dated folder too), and hands back the delete's durability", async () => {
+		const places: (string | undefined)[] = [];
+		for (let i = 0; i < 2; i++) {
+			await mkdir(join(root, "sub"), { recursive: true });
+			await writeFile(join(root, "sub/n.md"), `v${i}`);
+			const outcome = await gateway.mutate("sub/n.md", () => ({ kind: "trash", result: null }));
+			await expect(outcome.durable).resolves.toBeUndefined();
+			places.push(outcome.trashedTo);
+		}
+		expect(places[0]).toBe(".trash/sub/n.md");
+		expect(places[1]).toMatch(/^\.trash\/\d{8}-\d{6}\/sub\/n\.md$/);
+		for (const [i, place] of places.entries()) expect(await readFile(join(root, place!), "utf8")).toBe(`v${i}`);
+	});
+
+	it("creates a note (a .bak) exclusively in new folders only once their parents are fsynced", async () => {
+		const real = await realpath(root);
+		const disk = recordFolderFsyncs();
+		try {
+			expect(await gateway.createExclusive("Backups/2026/a.md.bak", "kept\n")).toBe(true);
+			for (const folder of ["", "Backups", "Backups/2026"]) expect(disk.folders()).toContain(join(real, folder));
+		} finally {
+			vi.restoreAllMocks();
+		}
+	});
+
+	it("a delete whose folder fsync fails (EIO): the note is in the trash, and its `durable` rejects", async () => {
+		await writeFile(join(root, "n.md"), "gone\n");
+		failFolderFsync("EIO");
+		try {
+			const outcome = await gateway.mutate("n.md", () => ({ kind: "trash", result: null }));
+			// Left alone for a while, as the writer leaves it until its lock is released: no unhandled rejection.
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			await expect(outcome.durable).rejects.toMatchObject({ code: "EIO" });
+			expect(await readFile(join(root, ".trash/n.md"), "utf8")).toBe("gone\n");
+			expect(await gateway.read("n.md")).toBeNull();
+		} finally {
+			vi.restoreAllMocks();
+		}
 	});
 
 	it("trashes a note whose path clashes with a file already in the trash (a note once named like its folder)", async () => {

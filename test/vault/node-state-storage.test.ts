@@ -1,16 +1,36 @@
 /** The headless host's state folder: durable appends (the conflict log) beside atomic replaces. */
-import { mkdtemp, readFile, rm, stat } from "fs/promises";
+import { mkdtemp, readFile, realpath, rm, stat } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NodeStateStorage } from "../../src/vault/node-state-storage";
+import { failFolderFsync, recordFolderFsyncs } from "../helpers/failing-disk";
 
 let dir: string;
 beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "rg-node-state-"));
 });
 afterEach(async () => {
+	vi.restoreAllMocks();
 	await rm(dir, { recursive: true, force: true });
+});
+
+describe("NodeStateStorage's folders", () => {
+	it("fsyncs a folder it makes into its parent (the state folder too) before a write or an append resolves", async () => {
+		const real = await realpath(dir);
+		const disk = recordFolderFsyncs();
+		const storage = new NodeStateStorage(join(real, "state"));
+		await storage.write("history/a.json", "{}");
+		expect(disk.folders()).toEqual(expect.arrayContaining([real, join(real, "state"), join(real, "state/history")]));
+		await storage.append("logs/conflicts.log", "one\n");
+		expect(disk.folders()).toEqual(expect.arrayContaining([join(real, "state/logs")]));
+	});
+
+	it("a write into a folder whose making the disk failed to make durable (EIO) rejects", async () => {
+		const storage = new NodeStateStorage(join(dir, "state"));
+		failFolderFsync("EIO");
+		await expect(storage.write("history/a.json", "{}")).rejects.toMatchObject({ code: "EIO" });
+	});
 });
 
 describe("NodeStateStorage.append", () => {

@@ -1,15 +1,17 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { compactUtc } from "../../src/core/conflicts";
 import { recoverTempFiles } from "../../src/vault/temp-recovery";
+import { failFolderFsync, recordFolderFsyncs } from "../helpers/failing-disk";
 
 let root: string;
 beforeEach(async () => {
 	root = await mkdtemp(join(tmpdir(), "rg-recover-"));
 });
 afterEach(async () => {
+	vi.restoreAllMocks();
 	await rm(root, { recursive: true, force: true });
 });
 
@@ -37,6 +39,31 @@ describe("recoverTempFiles", () => {
 			),
 		).toBe("half a note");
 		expect(await readdir(join(root, "notes"))).toEqual(["Plan.md"]);
+	});
+
+	it("resolves once the moves are on disk: each file's old folder and the recovery folders the whole way down", async () => {
+		root = await realpath(root);
+		await mkdir(join(root, "notes"), { recursive: true });
+		await writeFile(join(root, "notes/.Plan.md.rg-tmp-abc123"), "half a note");
+		const later = new Date(Date.now() + 120_000);
+		const stamp = compactUtc(later);
+		const disk = recordFolderFsyncs();
+		await recoverTempFiles(root, join(root, ".revision-guard/recovered"), later);
+		const recovered = `.revision-guard/recovered/${stamp}`;
+		for (const folder of ["notes", "", ".revision-guard", ".revision-guard/recovered", recovered, `${recovered}/notes`])
+			expect(disk.folders()).toContain(join(root, folder));
+	});
+
+	it("rejects when the disk fails to make the moves durable (EIO); the files are moved all the same", async () => {
+		await writeFile(join(root, ".a.md.rg-tmp-1"), "x");
+		const later = new Date(Date.now() + 120_000);
+		failFolderFsync("EIO");
+		await expect(recoverTempFiles(root, join(root, ".revision-guard/recovered"), later)).rejects.toMatchObject({
+			code: "EIO",
+		});
+		expect(await readFile(join(root, `.revision-guard/recovered/${compactUtc(later)}/.a.md.rg-tmp-1`), "utf8")).toBe(
+			"x",
+		);
 	});
 
 	it("recovers what a crash left in the headless host's temp folder too", async () => {

@@ -86,13 +86,17 @@ export async function guarded(context: ToolContext, run: () => Promise<CallToolR
 		// Something was written: the caller must read it back, not take "nothing was written".
 		if (refused?.kind === "not-durable")
 			return toolError(
-				`${refused.message} Call read_note {"path":${JSON.stringify(refused.path)}} to see what it holds, and ` +
-					`ask the person to check the disk (free space, errors) before relying on it.`,
+				refused.change === "deleted"
+					? `${refused.message} Ask the person to check the disk (free space, errors) before relying on the ` +
+							`delete; if the note is back after a crash, call delete_note again once the disk is sound.`
+					: `${refused.message} Call read_note {"path":${JSON.stringify(refused.path)}} to see what it holds, ` +
+							`and ask the person to check the disk (free space, errors) before relying on it.`,
 				{
 					error: refused.kind,
 					path: refused.path,
 					diskError: refused.diskError ?? null,
 					revision: refused.revision ?? null,
+					trashedTo: refused.trashedTo ?? null,
 				},
 			);
 		if (refused)

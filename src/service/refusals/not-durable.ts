@@ -1,6 +1,6 @@
 /**
  * A change that is in place but that the disk failed to make durable: the folder fsync after its rename (or after a
- * move's link) reported an I/O error (EIO, ENOSPC, EDQUOT...). It is not a refusal (something was written) and not a
+ * move's link, or a delete's move into the trash) reported an I/O error (EIO, ENOSPC, EDQUOT...). It is not a refusal (something was written) and not a
  * success (a crash or power loss could still undo it): the writer answers it with this, and REST, MCP and the CLI
  * render it as "not-durable" (vault-refusals.ts), telling the caller to read the note back and the person to check
  * the disk. Never acknowledged as durable: the promise is never to acknowledge what the disk refused.
@@ -12,8 +12,12 @@ export type NotDurableChange =
 	| { kind: "written"; revision: string }
 	/** The note already held this request's text, put there by an earlier write the disk failed to make durable. */
 	| { kind: "unchanged"; revision: string }
-	/** The note was moved to the trash, after an earlier write of it the disk failed to make durable. */
-	| { kind: "deleted" }
+	/**
+	 * The note was moved to the trash (at `trashedTo`, vault-relative, when the host chose the place), and the disk
+	 * failed to make durable the delete itself (`failed: "delete"`: a crash could bring the note back) or an earlier
+	 * write of the note it stood on (`failed: "earlier-write"`).
+	 */
+	| { kind: "deleted"; trashedTo: string | null; failed: "delete" | "earlier-write" }
 	/** The note is at its new path (`to`), the old one gone, or an earlier write there was not made durable. */
 	| { kind: "moved"; to: string };
 
@@ -42,8 +46,12 @@ function describeNotDurable(path: string, change: NotDurableChange, diskError: s
 			return `"${path}" was written, but ${reported} while making the change durable: a crash or power loss could still undo it.`;
 		case "unchanged":
 			return `"${path}" already holds this text, but ${reported} while making the earlier write that put it there durable: a crash or power loss could still undo it.`;
-		case "deleted":
-			return `"${path}" was moved to the trash, but ${reported} while making an earlier write of it durable: a crash or power loss could still undo that write.`;
+		case "deleted": {
+			const trashed = `"${path}" was moved to the trash${change.trashedTo === null ? "" : `, at "${change.trashedTo}"`}`;
+			return change.failed === "delete"
+				? `${trashed}, but ${reported} while making the delete durable: a crash or power loss could still bring the note back.`
+				: `${trashed}, but ${reported} while making an earlier write of it durable: a crash or power loss could still undo that write.`;
+		}
 		case "moved":
 			return `"${path}" was moved to "${change.to}", but ${reported} while making the move durable: a crash or power loss could still undo it.`;
 	}

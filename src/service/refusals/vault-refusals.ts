@@ -6,7 +6,7 @@
  */
 import type { RefusalCode } from "../../core/refusal-codes";
 import { NoteEncodingError, VaultPathError } from "../../vault/errors";
-import { NotDurableError } from "./not-durable";
+import { NotDurableError, type NotDurableChange } from "./not-durable";
 
 export interface VaultRefusal {
 	/** The answer's kind: its refusal code, the same in every adapter. */
@@ -18,9 +18,15 @@ export interface VaultRefusal {
 	reason: VaultPathError["reason"] | "note-not-utf8" | "not-durable";
 	/** For a name clash: the existing note's path. */
 	existing?: string;
-	/** For not-durable: the disk's error code (EIO, ENOSPC...), or null; and the revision now in place, if known. */
+	/**
+	 * For not-durable: what is in place (each surface words its next step by it: a deleted note is not read back), the
+	 * disk's error code (EIO, ENOSPC...) or null, the revision now in place if known, and for a delete where the note is
+	 * in the trash, if the host chose the place.
+	 */
+	change?: NotDurableChange["kind"];
 	diskError?: string | null;
 	revision?: string;
+	trashedTo?: string | null;
 }
 
 /** The refusal `error` stands for, or null when it is not one (then it is a real failure). */
@@ -31,8 +37,10 @@ export function vaultRefusalOf(error: unknown): VaultRefusal | null {
 			message: error.message,
 			path: error.path,
 			reason: "not-durable",
+			change: error.change.kind,
 			diskError: error.diskError,
 			...("revision" in error.change ? { revision: error.change.revision } : {}),
+			...("trashedTo" in error.change ? { trashedTo: error.change.trashedTo } : {}),
 		};
 	if (error instanceof NoteEncodingError)
 		return { kind: "note-not-utf8", message: error.message, path: error.path, reason: "note-not-utf8" };

@@ -17,7 +17,7 @@ import { planWrite, type MergeOption, type WritePlan } from "../../core/write-pl
 import type { RevisionHistory } from "../stores/revision-history";
 import type { YieldToHost } from "../../core/steps";
 import type { RevisionGuardSettings } from "../../settings";
-import type { MutationOutcome, MutationPlan, NoteStat, VaultGateway } from "../../vault/gateway";
+import type { MutationOutcome, MutationPlan, VaultGateway } from "../../vault/gateway";
 import { NoteBusyError, NoteKeptChangingError } from "../../vault/errors";
 import type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
 import type { CopyOutcome, CopyRequest, MoveOutcome, MoveRequest } from "../moves/move-request";
@@ -27,7 +27,7 @@ import { copyNote } from "../moves/guarded-copy";
 import { clientOf, historySource, type Actor } from "../notes/actor";
 import { BackupNames } from "./backup-names";
 import { PendingDurability, type AwaitingDisk } from "./pending-durability";
-import { notDurable } from "../refusals/not-durable";
+import { notDurable, type NotDurableChange } from "../refusals/not-durable";
 import { autoMergeInSlices, mergeBaseOf } from "./auto-merge";
 import type { DiffPages } from "../history/diff-pages";
 import { basisSight, heldRevision, readExpired, sightAfterWrite, withHeldRevision } from "./implicit-tokens";
@@ -164,7 +164,7 @@ export class GuardedWriter {
 		let earlierOnDisk: Promise<void> | undefined;
 		const outcome = await this.locks.run(request.path, async () => {
 			const locked = await this.writeLocked(checked, { sent: request.ifMatch, held, implicit });
-			const settled = locked.kind === "awaiting-disk" ? locked.written : locked;
+			const settled = locked.kind === "awaiting-disk" ? locked.answer : locked;
 			if (client !== undefined && (settled.kind === "written" || settled.kind === "unchanged")) {
 				// The writer knows what it just wrote (all of it, or the part it wrote): its next tokenless write is held to that.
 				if (settled.sight !== "none")
@@ -172,33 +172,28 @@ export class GuardedWriter {
 			}
 			// A client that deleted the note has no read of it left: creating it again needs no token.
 			if (client !== undefined && settled.kind === "deleted") this.deps.reads.forget(client, request.path);
+			// A delete (or a write with nothing of its own to make durable) stands on what an earlier write put in place,
+			// maybe not on disk yet. Asked before a delete's own step becomes the note's pending one.
+			if (settled.kind === "unchanged" || settled.kind === "deleted") earlierOnDisk = this.onDisk.of(request.path);
 			if (locked.kind === "awaiting-disk") this.onDisk.pending(request.path, locked.durable);
 			else if (locked.kind === "written") this.onDisk.durableNow(request.path);
-			// Nothing of its own to make durable: it stands on what an earlier write put in place, maybe not on disk yet.
-			else if (locked.kind === "unchanged" || locked.kind === "deleted") earlierOnDisk = this.onDisk.of(request.path);
 			return locked;
 		});
 		// Acknowledged only once durable, but without holding up the next writer of the note meanwhile. A change the disk
 		// failed to make durable is answered as such (in place, but not durable), never as a success.
 		if (outcome.kind === "awaiting-disk")
-			return outcome.durable.then(
-				() => outcome.written,
-				(error: unknown) => {
-					this.deps.onError?.(error);
-					throw notDurable(request.path, { kind: "written", revision: outcome.written.revision }, error);
-				},
-			);
+			await outcome.durable.catch((error: unknown) => {
+				this.deps.onError?.(error);
+				throw notDurable(request.path, outcome.inPlace, error);
+			});
+		const settled = outcome.kind === "awaiting-disk" ? outcome.answer : outcome;
 		// The earlier write's own request reports its failure to the host; this one is answered with it.
 		if (earlierOnDisk !== undefined)
 			await earlierOnDisk.catch((error: unknown) => {
-				throw notDurable(
-					request.path,
-					outcome.kind === "unchanged" ? { kind: "unchanged", revision: outcome.revision } : { kind: "deleted" },
-					error,
-				);
+				throw notDurable(request.path, standingOnEarlier(settled, outcome), error);
 			});
-		if (outcome.kind !== "refusing") return outcome;
-		return this.answerUnlocked(outcome, { implicit, lastReadPart });
+		if (settled.kind !== "refusing") return settled;
+		return this.answerUnlocked(settled, { implicit, lastReadPart });
 	}
 
 	/**
@@ -304,14 +299,10 @@ export class GuardedWriter {
 		for (let attempt = 1; ; attempt++) {
 			const merge: MergeOption | null =
 				mergeBase === null ? null : { base: mergeBase, mayMerge: attempt <= MERGE_ATTEMPTS, done: merged };
-			const {
-				result: plan,
-				stat,
-				durable,
-			} = await this.mutate(path, request, (content) => {
+			const step = await this.mutate(path, request, (content) => {
 				// The note is hashed here, once: the plan carries its revision to everything after the step.
 				const current = noteStateOf(content);
-				const step = planWrite({
+				const decided = planWrite({
 					current,
 					sawNote,
 					request: this.guardRequest(request, basis, current, config),
@@ -319,9 +310,10 @@ export class GuardedWriter {
 					merge,
 				});
 				sawNote ||= current !== null;
-				if (step.kind === "write") this.deps.tracker.expect(path, step.revision, historySource(request.actor));
-				return mutationOf(step);
+				if (decided.kind === "write") this.deps.tracker.expect(path, decided.revision, historySource(request.actor));
+				return mutationOf(decided);
 			});
+			const plan = step.result;
 			if (plan.kind === "merge") {
 				const result = await autoMergeInSlices(
 					plan.base,
@@ -333,7 +325,7 @@ export class GuardedWriter {
 				merged = { against: plan.current.revision, result };
 				continue;
 			}
-			return this.carryOut(request, basis, plan, stat, durable);
+			return this.carryOut(request, basis, plan, step);
 		}
 	}
 
@@ -363,10 +355,10 @@ export class GuardedWriter {
 		request: WriteRequest,
 		basis: Basis,
 		plan: Exclude<WritePlan, { kind: "merge" }>,
-		stat: NoteStat | null,
-		durable: Promise<void> | undefined,
+		step: Omit<MutationOutcome<WritePlan>, "result">,
 	): Promise<WriteOutcome | Refusing | AwaitingDisk> {
 		const { path, actor, operation } = request;
+		const { stat, durable } = step;
 		switch (plan.kind) {
 			case "write": {
 				const { replaced, revision } = plan;
@@ -388,7 +380,9 @@ export class GuardedWriter {
 					merged: plan.merge !== null,
 					...(plan.merge !== null && plan.merge.rules.length > 0 ? { mergeRules: plan.merge.rules } : {}),
 				} as const;
-				return durable === undefined ? written : { kind: "awaiting-disk", written, durable };
+				return durable === undefined
+					? written
+					: { kind: "awaiting-disk", answer: written, inPlace: { kind: "written", revision }, durable };
 			}
 			case "unchanged": {
 				const { revision } = plan.current;
@@ -401,9 +395,18 @@ export class GuardedWriter {
 				});
 				return { kind: "unchanged", revision, sight };
 			}
-			case "delete":
+			case "delete": {
 				await this.after.afterDelete(path, plan.removed, actor);
-				return { kind: "deleted" };
+				const trashedTo = step.trashedTo ?? null;
+				return durable === undefined
+					? { kind: "deleted" }
+					: {
+							kind: "awaiting-disk",
+							answer: { kind: "deleted" },
+							inPlace: { kind: "deleted", trashedTo, failed: "delete" },
+							durable,
+						};
+			}
 			case "inapplicable": {
 				const currentRevision = plan.current.revision;
 				return {
@@ -467,4 +470,15 @@ function mutationOf(plan: WritePlan): MutationPlan<WritePlan> {
 
 function refusedStep(refusal: Refusal, lastSeen: string | null): MutationOutcome<WritePlan> {
 	return { result: { kind: "refuse", refusal, current: noteStateOf(lastSeen), conflicted: null }, stat: null };
+}
+
+/** What a write that stood on an earlier, not durable write answers: what is in place, with that write's failure. */
+function standingOnEarlier(
+	settled: WriteOutcome | Refusing,
+	outcome: WriteOutcome | Refusing | AwaitingDisk,
+): NotDurableChange {
+	if (settled.kind === "unchanged") return { kind: "unchanged", revision: settled.revision };
+	const trashedTo =
+		outcome.kind === "awaiting-disk" && outcome.inPlace.kind === "deleted" ? outcome.inPlace.trashedTo : null;
+	return { kind: "deleted", trashedTo, failed: "earlier-write" };
 }

@@ -1,14 +1,20 @@
 /**
  * Writes in place whose last disk step (the folder fsync after the rename) is still under way, per note. A later
- * write of the note that makes nothing durable of its own (its text was already there, or it moved the note to the
- * trash) is acknowledged only once the one before it is on disk: else a crash could undo what it was told stands.
+ * write of the note that makes nothing durable of its own (its text was already there), or that stands on the one
+ * before it (a delete moves the note that write put in place), is acknowledged only once the one before it is on
+ * disk: else a crash could undo what it was told stands.
  */
+import type { NotDurableChange } from "../refusals/not-durable";
 import type { WriteOutcome } from "./write-request";
 
-/** A write in place whose last disk step is awaited once the lock is released (MutationOutcome.durable). */
+/**
+ * A write, or a delete, in place whose last disk step is awaited once the lock is released (MutationOutcome.durable):
+ * answered `answer` once durable, and not-durable with `inPlace` if the disk fails it.
+ */
 export interface AwaitingDisk {
 	kind: "awaiting-disk";
-	written: Extract<WriteOutcome, { kind: "written" }>;
+	answer: Extract<WriteOutcome, { kind: "written" | "deleted" }>;
+	inPlace: NotDurableChange;
 	durable: Promise<void>;
 }
 

@@ -1,0 +1,82 @@
+/**
+ * Folders a write, a create or a move makes on its way to a new note. A new folder is an entry of its parent: until
+ * that parent is fsynced a crash can take the folder away, and every note in it with it, however durable the note's
+ * own rename. So the parents of every folder made are fsynced before the change is acknowledged. A folder another
+ * change made a moment ago (its fsync still under way) is awaited too: this change's note hangs on it as well.
+ */
+import { promises as fs } from "fs";
+import { dirname } from "path";
+import { fsyncFoldersLater } from "./atomic-file";
+
+export class NewFolders {
+	/** Folders made whose entries are not yet known to be on disk, with the fsync that makes them so. */
+	private readonly pending = new Map<string, Promise<void>>();
+	/** Folders made whose entries the disk failed to make durable: fsynced again by the next change that goes into one. */
+	private readonly unsure = new Set<string>();
+
+	/**
+	 * Makes `folder` and its missing parents (rejecting as mkdir does; `mode` as mkdir's). Resolves, once made, with `durable`: every
+	 * folder entry on the way not yet known to be on disk, made so; resolved at once where there is none, as for
+	 * folders that were there all along (the common case: no fsync at all). The caller fsyncs `folder` itself, with its
+	 * note's entry. `durable` rejects when the disk fails to make an entry durable; it is marked handled, and the caller
+	 * awaits it before acknowledging. (Wrapped: a promise resolved with a promise would wait for it.)
+	 */
+	async make(folder: string, mode?: number): Promise<{ durable: Promise<void> }> {
+		const first = await fs.mkdir(folder, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+		const made = first === undefined ? [] : downFrom(first, folder);
+		if (this.unsure.size > 0) for (const at of onTheWay(folder)) if (this.unsure.has(at)) made.push(at);
+		if (made.length > 0) this.fsyncParents(made);
+		return { durable: this.pending.size === 0 ? Promise.resolve() : this.awaitedOnTheWay(folder) };
+	}
+
+	private fsyncParents(made: string[]): void {
+		for (const at of made) this.unsure.delete(at);
+		const durable = fsyncFoldersLater(...made.map((at) => dirname(at)));
+		for (const at of made) this.pending.set(at, durable);
+		const forget = () => {
+			for (const at of made) if (this.pending.get(at) === durable) this.pending.delete(at);
+		};
+		durable.then(forget, () => {
+			forget();
+			for (const at of made) this.unsure.add(at);
+		});
+	}
+
+	private awaitedOnTheWay(folder: string): Promise<void> {
+		const waits = onTheWay(folder).flatMap((at) => this.pending.get(at) ?? []);
+		const all = Promise.all(waits).then(() => undefined);
+		all.catch(() => undefined);
+		return all;
+	}
+}
+
+/**
+ * `root` and every folder under it down to `folder` (inside it): each holds the entry of the next. For a change that
+ * fsyncs the whole way, not only the folders it made (the trash, start-up recovery: rare, and never in a hurry).
+ */
+export function foldersDownTo(root: string, folder: string): string[] {
+	const folders = onTheWay(folder);
+	const end = folders.indexOf(root);
+	return end === -1 ? [folder] : folders.slice(0, end + 1);
+}
+
+/** `folder` and every folder above it. */
+function onTheWay(folder: string): string[] {
+	const folders = [folder];
+	for (let at = folder; dirname(at) !== at; at = dirname(at)) folders.push(dirname(at));
+	return folders;
+}
+
+/** `folder` and the folders above it up to `first` (mkdir's first folder made), `first` included. */
+function downFrom(first: string, folder: string): string[] {
+	const folders = onTheWay(folder);
+	const end = folders.indexOf(first);
+	return end === -1 ? [first] : folders.slice(0, end + 1);
+}
+
+/** A change's own durability together with its new folders': rejects when either does (marked handled, as both are). */
+export function withFolders(durable: Promise<void>, folders: Promise<void>): Promise<void> {
+	const both = Promise.all([durable, folders]).then(() => undefined);
+	both.catch(() => undefined);
+	return both;
+}
