@@ -5,18 +5,20 @@ import {
 	type NoteHistory,
 	type RevisionEntry,
 	type RevisionSource,
+	StoredNote,
 } from "../../core/revision-history";
 import { changeTagOf, partTokenOf, tokenKind } from "../../core/revision-tokens";
 
 export class RevisionHistory {
-	private readonly notes = new Map<string, NoteHistory>();
+	/** A note read from the saved state stays a StoredNote (its JSON text) until it is first asked for more. */
+	private readonly notes = new Map<string, NoteHistory | StoredNote>();
 	private deletedCount = 0;
 
 	constructor(private readonly maxEntriesPerNote = 20) {}
 
 	/** Records that `path` now holds `revision`. Returns false when that is already its latest revision (a no-op save). */
 	observe(path: string, revision: string, size: number, source: RevisionSource, time: number): boolean {
-		let note = this.notes.get(path);
+		const note = this.note(path);
 		if (!note) {
 			// Made with its one entry: an empty array pushed to would reserve room for many (a large vault's first start
 			// records tens of thousands of notes with one entry each).
@@ -34,7 +36,7 @@ export class RevisionHistory {
 		return true;
 	}
 
-	/** The identity recorded for the note's latest revision (see NoteHistory.identity). */
+	/** The identity recorded for the note's latest revision (see NoteHistory.identity). A stored note stays unparsed. */
 	identityOf(path: string): string | undefined {
 		const note = this.notes.get(path);
 		return note?.deletedAt === undefined ? note?.identity : undefined;
@@ -42,7 +44,7 @@ export class RevisionHistory {
 
 	/** Records (or, undefined, forgets) the file identity `revision` was read with, if it is the latest. Returns whether it changed. */
 	setIdentity(path: string, revision: string, identity: string | undefined): boolean {
-		const note = this.notes.get(path);
+		const note = this.note(path);
 		if (
 			!note ||
 			note.deletedAt !== undefined ||
@@ -56,18 +58,18 @@ export class RevisionHistory {
 	}
 
 	latest(path: string): RevisionEntry | undefined {
-		const note = this.notes.get(path);
+		const note = this.note(path);
 		if (!note || note.deletedAt !== undefined) return undefined;
 		return note.entries[note.entries.length - 1];
 	}
 
 	entries(path: string): readonly RevisionEntry[] {
-		return this.notes.get(path)?.entries ?? [];
+		return this.note(path)?.entries ?? [];
 	}
 
 	/** The most recent entry of `path` that produced this revision (not a delete of it), if it is still in the window. */
 	find(path: string, revision: string): RevisionEntry | undefined {
-		const entries = this.notes.get(path)?.entries ?? [];
+		const entries = this.note(path)?.entries ?? [];
 		for (let i = entries.length - 1; i >= 0; i--)
 			if (entries[i]!.revision === revision && !entries[i]!.deleted) return entries[i];
 		return undefined;
@@ -81,7 +83,7 @@ export class RevisionHistory {
 		const kind = tokenKind(token);
 		if (kind === "whole") return token;
 		const formOf = kind === "part" ? partTokenOf : changeTagOf;
-		const entries = this.notes.get(path)?.entries ?? [];
+		const entries = this.note(path)?.entries ?? [];
 		for (let i = entries.length - 1; i >= 0; i--)
 			if (formOf(entries[i]!.revision) === token) return entries[i]!.revision;
 		return undefined;
@@ -89,7 +91,7 @@ export class RevisionHistory {
 
 	/** Records who deleted `path` (through the guarded writer) and which revision it removed (`change`: see RevisionEntry). */
 	recordDeletion(path: string, revision: string, source: RevisionSource, time: number, change?: string): void {
-		let note = this.notes.get(path);
+		let note = this.note(path);
 		if (!note) {
 			note = { path, entries: [] };
 			this.notes.set(path, note);
@@ -123,7 +125,8 @@ export class RevisionHistory {
 
 	/** Every note's history (deleted ones too), for views across the vault such as recent agent activity. */
 	allNotes(): IterableIterator<Readonly<NoteHistory>> {
-		return this.notes.values();
+		for (const note of this.notes.values()) if (note instanceof StoredNote) this.parsed(note);
+		return this.notes.values() as IterableIterator<NoteHistory>;
 	}
 
 	markServed(path: string, revision: string, time: number): void {
@@ -151,10 +154,10 @@ export class RevisionHistory {
 	 * move replaced) is not dropped: it stays first, and the moved note's revisions follow it.
 	 */
 	rename(from: string, to: string): void {
-		const note = this.notes.get(from);
+		const note = this.note(from);
 		if (!note || from === to) return;
 		this.notes.delete(from);
-		const earlier = this.notes.get(to);
+		const earlier = this.note(to);
 		if (earlier) {
 			if (earlier.deletedAt !== undefined) this.deletedCount--;
 			note.entries = [...earlier.entries, ...note.entries];
@@ -176,7 +179,7 @@ export class RevisionHistory {
 		move: { revision: string; size: number; source: RevisionSource; time: number; change?: string },
 	): void {
 		this.rename(from, to);
-		let note = this.notes.get(to);
+		let note = this.note(to);
 		if (!note) {
 			note = { path: to, entries: [] };
 			this.notes.set(to, note);
@@ -202,7 +205,7 @@ export class RevisionHistory {
 	}
 
 	markDeleted(path: string, time: number): void {
-		const note = this.notes.get(path);
+		const note = this.note(path);
 		if (!note) return;
 		if (note.deletedAt === undefined) this.deletedCount++;
 		note.deletedAt = time;
@@ -234,8 +237,23 @@ export class RevisionHistory {
 		return this.notes.size;
 	}
 
+	/** Notes never parsed since they were read are in it as they were read (StoredNote), to be saved as they were. */
 	toSnapshot(): HistorySnapshot {
 		return { version: 1, notes: [...this.notes.values()] };
+	}
+
+	/** The note's history, parsed first if it is still as the saved state held it. */
+	private note(path: string): NoteHistory | undefined {
+		const note = this.notes.get(path);
+		return note instanceof StoredNote ? this.parsed(note) : note;
+	}
+
+	/** Parses a stored note, checked as a loaded one is (fromSnapshot), and keeps it in its place. */
+	private parsed(stored: StoredNote): NoteHistory {
+		// The line was checked to be a note's JSON (path, entries) when it was read (history-file.ts).
+		const note = checkedNote(JSON.parse(stored.json) as NoteHistory);
+		this.notes.set(stored.path, note);
+		return note;
 	}
 
 	/** Builds the history a snapshot describes, taking the snapshot over (it is changed and kept, not copied). */
@@ -246,16 +264,22 @@ export class RevisionHistory {
 		// The snapshot is taken over, not copied (it was just parsed from the state file): tens of thousands of notes
 		// would otherwise be held twice while the guard opens.
 		for (const note of snapshot.notes) {
-			// Checked in place: a sound note (nearly every one) costs no new array.
-			const entries: unknown[] = note.entries;
-			if (entries.every(isEntry)) entries.forEach(keepValidSource);
-			else note.entries = note.entries.filter(isEntry).map(withValidSource);
-			if (note.identity !== undefined && typeof note.identity !== "string") delete note.identity;
-			history.notes.set(note.path, note);
+			// A stored note is checked when it is parsed.
+			history.notes.set(note.path, note instanceof StoredNote ? note : checkedNote(note));
 			if (note.deletedAt !== undefined) history.deletedCount++;
 		}
 		return history;
 	}
+}
+
+/** A loaded note's entries and identity checked, in place. */
+function checkedNote(note: NoteHistory): NoteHistory {
+	// Checked in place: a sound note (nearly every one) costs no new array.
+	const entries: unknown[] = note.entries;
+	if (entries.every(isEntry)) entries.forEach(keepValidSource);
+	else note.entries = note.entries.filter(isEntry).map(withValidSource);
+	if (note.identity !== undefined && typeof note.identity !== "string") delete note.identity;
+	return note;
 }
 
 /**
@@ -318,6 +342,8 @@ function isSnapshot(value: unknown): value is HistorySnapshot {
 	return (
 		candidate.version === 1 &&
 		Array.isArray(candidate.notes) &&
-		candidate.notes.every((note) => typeof note?.path === "string" && Array.isArray(note.entries))
+		candidate.notes.every(
+			(note) => note instanceof StoredNote || (typeof note?.path === "string" && Array.isArray(note.entries)),
+		)
 	);
 }
