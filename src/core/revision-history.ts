@@ -52,20 +52,7 @@ export interface NoteHistory {
 	identity?: string;
 }
 
-/**
- * A note's history as a line of the saved state holds it (its JSON text, checked to be a note's when read), with the
- * fields a start-up asks of every note taken from it: the rest is parsed only when the note is first asked for more.
- * Saved again as it was read while nothing changed it. A class, so no parsed JSON can pass for one.
- */
-export class StoredNote {
-	constructor(
-		readonly path: string,
-		/** The note's JSON text: an object with `path` and `entries`, as NoteHistory is saved. */
-		readonly json: string,
-		readonly identity: string | undefined,
-		readonly deletedAt: number | undefined,
-	) {}
-}
+import type { StoredNote } from "./stored-note";
 
 export interface HistorySnapshot {
 	version: 1;

@@ -4,7 +4,7 @@
  * file line by line (the headless host's) parses it one note at a time, so the whole text of tens of thousands of
  * notes is never held at once: about 17 MB less peak memory when the host starts on 50,000 notes.
  */
-import { StoredNote } from "../../core/revision-history";
+import { StoredNote, storedNote } from "../../core/stored-note";
 import type { StateStorage } from "../../vault/gateway";
 
 /** The first line of a file in this layout: what comes before the first note. */
@@ -62,46 +62,4 @@ export async function readHistoryFileByLine(storage: StateStorage, name: string)
 		.catch(() => false);
 	if (!found || state !== "done") return null;
 	return { history: { version: 1, notes }, bases };
-}
-
-/*
- * A note's line as this layout writes it (JSON.stringify of a NoteHistory): path, entries, then deletedAt and identity
- * when it has them; each entry an object whose values are strings, numbers, true, false, null or objects of those
- * (its source). A line of this shape is valid JSON, so it is kept as it is, not parsed, and the few fields a start-up
- * needs are taken from it; any other line is parsed (and a line that is not JSON makes the file be read whole).
- */
-const STRING = String.raw`"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
-const SCALAR = `(?:${STRING}|${NUMBER}|true|false|null)`;
-const KEY = `"[A-Za-z]+"`;
-const FLAT_OBJECT = String.raw`\{(?:${KEY}:${SCALAR}(?:,${KEY}:${SCALAR})*)?\}`;
-const VALUE = `(?:${SCALAR}|${FLAT_OBJECT})`;
-const ENTRY = String.raw`\{(?:${KEY}:${VALUE}(?:,${KEY}:${VALUE})*)?\}`;
-const NOTE_LINE = new RegExp(
-	String.raw`^\{"path":${STRING},"entries":\[(?:${ENTRY}(?:,${ENTRY})*)?\](?:,"deletedAt":${NUMBER})?(?:,"identity":${STRING})?\}$`,
-);
-
-/** A note's JSON text kept unparsed, when it has the shape this layout writes; undefined otherwise. */
-export function storedNote(json: string): StoredNote | undefined {
-	if (!NOTE_LINE.test(json)) return undefined;
-	// Within a JSON string every quote is escaped, so the first `","entries":[` closes the path, the last
-	// `,"identity":"` opens the note's identity (present when the line ends in a string), and `],"deletedAt":` follows
-	// the entries (whose values hold no array).
-	const path = stringAt(json, 8, json.indexOf('","entries":[', 8) + 1);
-	const identityAt = json.endsWith('"}') ? json.lastIndexOf(',"identity":"') : -1;
-	const identity = identityAt < 0 ? undefined : stringAt(json, identityAt + 12, json.length - 1);
-	const deletedAt = json.indexOf('],"deletedAt":');
-	const deletedEnd = identityAt < 0 ? json.length - 1 : identityAt;
-	return new StoredNote(
-		path,
-		json,
-		identity,
-		deletedAt < 0 ? undefined : Number(json.slice(deletedAt + 14, deletedEnd)),
-	);
-}
-
-/** The JSON string literal json[start, end) (quotes included), decoded. */
-function stringAt(json: string, start: number, end: number): string {
-	const literal = json.slice(start, end);
-	return literal.includes("\\") ? (JSON.parse(literal) as string) : literal.slice(1, -1);
 }

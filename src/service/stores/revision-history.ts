@@ -5,13 +5,16 @@ import {
 	type NoteHistory,
 	type RevisionEntry,
 	type RevisionSource,
-	StoredNote,
 } from "../../core/revision-history";
+import { StoredNote, storedIdentity } from "../../core/stored-note";
 import { changeTagOf, partTokenOf, tokenKind } from "../../core/revision-tokens";
 
 export class RevisionHistory {
-	/** A note read from the saved state stays a StoredNote (its JSON text) until it is first asked for more. */
-	private readonly notes = new Map<string, NoteHistory | StoredNote>();
+	/**
+	 * A live note read from the saved state stays its JSON text (see core/stored-note.ts) until it is first asked for
+	 * more than whether it is there and its identity: one string per note rather than several objects.
+	 */
+	private readonly notes = new Map<string, NoteHistory | string>();
 	private deletedCount = 0;
 
 	constructor(private readonly maxEntriesPerNote = 20) {}
@@ -39,6 +42,7 @@ export class RevisionHistory {
 	/** The identity recorded for the note's latest revision (see NoteHistory.identity). A stored note stays unparsed. */
 	identityOf(path: string): string | undefined {
 		const note = this.notes.get(path);
+		if (typeof note === "string") return storedIdentity(note);
 		return note?.deletedAt === undefined ? note?.identity : undefined;
 	}
 
@@ -125,7 +129,9 @@ export class RevisionHistory {
 
 	/** Every note's history (deleted ones too), for views across the vault such as recent agent activity. */
 	allNotes(): IterableIterator<Readonly<NoteHistory>> {
-		for (const note of this.notes.values()) if (note instanceof StoredNote) this.parsed(note);
+		this.notes.forEach((note, path) => {
+			if (typeof note === "string") this.parsed(path, note);
+		});
 		return this.notes.values() as IterableIterator<NoteHistory>;
 	}
 
@@ -218,7 +224,7 @@ export class RevisionHistory {
 	 */
 	private forgetOldestDeleted(): void {
 		const deleted = [...this.notes.values()]
-			.filter((note) => note.deletedAt !== undefined)
+			.filter((note): note is NoteHistory => typeof note !== "string" && note.deletedAt !== undefined)
 			.sort((a, b) => (a.deletedAt ?? 0) - (b.deletedAt ?? 0));
 		const keep = Math.floor(MAX_DELETED_NOTES * 0.9);
 		for (const note of deleted.slice(0, deleted.length - keep)) this.notes.delete(note.path);
@@ -229,7 +235,9 @@ export class RevisionHistory {
 	trackedPaths(): string[] {
 		// One pass, one array: a large vault's start-up asks this of tens of thousands of notes.
 		const paths: string[] = [];
-		for (const note of this.notes.values()) if (note.deletedAt === undefined) paths.push(note.path);
+		this.notes.forEach((note, path) => {
+			if (typeof note === "string" || note.deletedAt === undefined) paths.push(path);
+		});
 		return paths;
 	}
 
@@ -239,20 +247,22 @@ export class RevisionHistory {
 
 	/** Notes never parsed since they were read are in it as they were read (StoredNote), to be saved as they were. */
 	toSnapshot(): HistorySnapshot {
-		return { version: 1, notes: [...this.notes.values()] };
+		const notes: (NoteHistory | StoredNote)[] = [];
+		this.notes.forEach((note, path) => notes.push(typeof note === "string" ? new StoredNote(path, note) : note));
+		return { version: 1, notes };
 	}
 
 	/** The note's history, parsed first if it is still as the saved state held it. */
 	private note(path: string): NoteHistory | undefined {
 		const note = this.notes.get(path);
-		return note instanceof StoredNote ? this.parsed(note) : note;
+		return typeof note === "string" ? this.parsed(path, note) : note;
 	}
 
 	/** Parses a stored note, checked as a loaded one is (fromSnapshot), and keeps it in its place. */
-	private parsed(stored: StoredNote): NoteHistory {
-		// The line was checked to be a note's JSON (path, entries) when it was read (history-file.ts).
-		const note = checkedNote(JSON.parse(stored.json) as NoteHistory);
-		this.notes.set(stored.path, note);
+	private parsed(path: string, json: string): NoteHistory {
+		// Checked to be a live note's JSON (path, entries) when it was read (core/stored-note.ts).
+		const note = checkedNote(JSON.parse(json) as NoteHistory);
+		this.notes.set(path, note);
 		return note;
 	}
 
@@ -264,8 +274,12 @@ export class RevisionHistory {
 		// The snapshot is taken over, not copied (it was just parsed from the state file): tens of thousands of notes
 		// would otherwise be held twice while the guard opens.
 		for (const note of snapshot.notes) {
-			// A stored note is checked when it is parsed.
-			history.notes.set(note.path, note instanceof StoredNote ? note : checkedNote(note));
+			// A stored note is kept as its text, and checked when it is parsed; it is never a deleted note's.
+			if (note instanceof StoredNote) {
+				history.notes.set(note.path, note.json);
+				continue;
+			}
+			history.notes.set(note.path, checkedNote(note));
 			if (note.deletedAt !== undefined) history.deletedCount++;
 		}
 		return history;
