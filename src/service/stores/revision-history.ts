@@ -16,6 +16,8 @@ export class RevisionHistory {
 	 */
 	private readonly notes = new Map<string, NoteHistory | string>();
 	private deletedCount = 0;
+	/** How many times a note became live or stopped being live (liveChanges). */
+	private livenessChanges = 0;
 
 	constructor(private readonly maxEntriesPerNote = 20) {}
 
@@ -26,11 +28,14 @@ export class RevisionHistory {
 			// Made with its one entry: an empty array pushed to would reserve room for many (a large vault's first start
 			// records tens of thousands of notes with one entry each).
 			this.notes.set(path, { path, entries: [{ revision, time, size, source }] });
+			this.livenessChanges++;
 			return true;
 		}
 		const latest = note.entries[note.entries.length - 1];
 		if (latest && latest.revision === revision && note.deletedAt === undefined) return false;
 		if (note.deletedAt !== undefined) this.deletedCount--;
+		// A new revision may make a note live again, or give a live one its first entry: counted either way.
+		this.livenessChanges++;
 		delete note.deletedAt;
 		// Whatever file identity was recorded was the old revision's.
 		delete note.identity;
@@ -95,6 +100,7 @@ export class RevisionHistory {
 
 	/** Records who deleted `path` (through the guarded writer) and which revision it removed (`change`: see RevisionEntry). */
 	recordDeletion(path: string, revision: string, source: RevisionSource, time: number, change?: string): void {
+		this.livenessChanges++;
 		let note = this.note(path);
 		if (!note) {
 			note = { path, entries: [] };
@@ -162,6 +168,7 @@ export class RevisionHistory {
 	rename(from: string, to: string): void {
 		const note = this.note(from);
 		if (!note || from === to) return;
+		this.livenessChanges++;
 		this.notes.delete(from);
 		const earlier = this.note(to);
 		if (earlier) {
@@ -185,6 +192,7 @@ export class RevisionHistory {
 		move: { revision: string; size: number; source: RevisionSource; time: number; change?: string },
 	): void {
 		this.rename(from, to);
+		this.livenessChanges++;
 		let note = this.note(to);
 		if (!note) {
 			note = { path: to, entries: [] };
@@ -213,6 +221,7 @@ export class RevisionHistory {
 	markDeleted(path: string, time: number): void {
 		const note = this.note(path);
 		if (!note) return;
+		this.livenessChanges++;
 		if (note.deletedAt === undefined) this.deletedCount++;
 		note.deletedAt = time;
 		if (this.deletedCount > MAX_DELETED_NOTES) this.forgetOldestDeleted();
@@ -228,6 +237,7 @@ export class RevisionHistory {
 			.sort((a, b) => (a.deletedAt ?? 0) - (b.deletedAt ?? 0));
 		const keep = Math.floor(MAX_DELETED_NOTES * 0.9);
 		for (const note of deleted.slice(0, deleted.length - keep)) this.notes.delete(note.path);
+		this.livenessChanges++;
 		this.deletedCount = Math.min(deleted.length, keep);
 	}
 
@@ -243,6 +253,14 @@ export class RevisionHistory {
 
 	get size(): number {
 		return this.notes.size;
+	}
+
+	/**
+	 * Grows whenever a note may have become live or stopped being live (a new note, a revision, a delete, a move): a
+	 * reader that saw it unchanged over a span knows no note's liveness changed meanwhile.
+	 */
+	get liveChanges(): number {
+		return this.livenessChanges;
 	}
 
 	/** Notes never parsed since they were read are in it as they were read (StoredNote), to be saved as they were. */
