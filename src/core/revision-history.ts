@@ -52,9 +52,11 @@ export interface NoteHistory {
 	identity?: string;
 }
 
+import type { StoredNote } from "./stored-note";
+
 export interface HistorySnapshot {
 	version: 1;
-	notes: NoteHistory[];
+	notes: (NoteHistory | StoredNote)[];
 }
 
 /** How many deleted notes keep their history. */

@@ -85,7 +85,10 @@ export class KnownTree {
 		const visit = (folder: string) => {
 			const children = this.folders.get(folder)?.children;
 			if (!children) return;
-			for (const [name, kind] of children) if (kind === "file") found.push(childPath(folder, name));
+			// Joined rather than concatenated: each path is made flat at once, not as a pair of strings flattened later,
+			// when the start-up looks it up (tens of thousands of them).
+			for (const [name, kind] of children)
+				if (kind === "file") found.push(folder === "" ? name : [folder, name].join("/"));
 			for (const [name, kind] of children) if (kind === "folder") visit(childPath(folder, name));
 		};
 		visit("");

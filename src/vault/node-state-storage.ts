@@ -142,7 +142,11 @@ function writeInPlace(target: string, content: string): Promise<void> {
 	);
 }
 
-/** How much of a state file readLines holds at once: small enough for V8 to keep the text out of its large objects. */
-const LINE_CHUNK_BYTES = 64 * 1024;
+/**
+ * How much of a state file readLines holds at once. Large enough for V8 to keep each piece's text among its large
+ * objects, which its young-generation collector never copies: the lines handed over are slices of that text, and
+ * the history keeps them (core/stored-note.ts), so smaller pieces were copied twice as they aged.
+ */
+const LINE_CHUNK_BYTES = 1024 * 1024;
 /** The longest line readLines hands over. */
 const MAX_LINE_CHARS = 1024 * 1024;

@@ -7,6 +7,7 @@ import type { BlobStorage } from "../stores/base-store";
 import type { ConflictChange } from "../stores/conflict-log";
 import type { Timers } from "../../core/timers";
 import type { StateStorage } from "../../vault/gateway";
+import { revisionOf } from "../../core/revision";
 import { historyFileText, readHistoryFileByLine } from "./history-file";
 import { ConflictJournal, loadConflicts, type JournalFiles, type SavedConflicts } from "../conflicts/conflict-journal";
 
@@ -47,6 +48,8 @@ export function blobStorage(storage: StateStorage): BlobStorage {
 export class StatePersistence {
 	private timer: unknown = null;
 	private saving: Promise<void> = Promise.resolve();
+	/** A hash of the history file as this run last wrote it; null before its first write. */
+	private writtenHistory: string | null = null;
 	private readonly conflicts: ConflictJournal;
 
 	constructor(
@@ -94,8 +97,24 @@ export class StatePersistence {
 		await this.conflicts.compact();
 	}
 
+	/**
+	 * Writes the history unless the file already holds exactly this text: a start and a close that changed nothing
+	 * leave it untouched. Whether it does is found from the text itself, so no change can be missed by a caller that
+	 * forgot to say it changed something: compared with the file itself before this run's first write, and with a hash
+	 * of what this run last wrote after it.
+	 */
 	private saveHistory(): Promise<void> {
-		return this.chain(() => this.storage.write(HISTORY_FILE, historyFileText(this.snapshot())));
+		return this.chain(async () => {
+			const text = historyFileText(this.snapshot());
+			if (this.writtenHistory === null) {
+				const stored = await this.storage.read(HISTORY_FILE).catch(() => null);
+				if (stored === text) return;
+			} else if (revisionOf(text) === this.writtenHistory) return;
+			// Forgotten first: a write that fails may have changed the file or not.
+			this.writtenHistory = null;
+			await this.storage.write(HISTORY_FILE, text);
+			this.writtenHistory = revisionOf(text);
+		});
 	}
 
 	/** Saves run one at a time so an older snapshot can never land after a newer one. */

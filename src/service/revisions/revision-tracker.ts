@@ -177,10 +177,18 @@ export class RevisionTracker {
 		// Notes with history before the listing: those it does not hold were deleted while we were down (one made since,
 		// and recorded meanwhile, may not be listed but is not gone). None on a first start.
 		const trackedBefore = history.trackedPaths();
+		const liveChangesBefore = history.liveChanges;
 		// What the watcher listed as it started will do (tracking starts before the reconcile): a note changed since is
 		// told by its own event.
 		const paths = await gateway.listNotes(this.options.noteExtensions(), { watched: true });
-		const counts = { changed: 0, added: 0, recent: 0, recentSince: this.options.now() - RECENT_MS };
+		const counts: ReconcileCounts = {
+			changed: 0,
+			added: 0,
+			known: 0,
+			ownLiveChanges: 0,
+			recent: 0,
+			recentSince: this.options.now() - RECENT_MS,
+		};
 		let done = 0;
 		let next = 0;
 		const batch = { dirty: false };
@@ -211,6 +219,8 @@ export class RevisionTracker {
 				const scan = this.scanNow(path);
 				if (scan === undefined) await this.reconcileRead(path, counts);
 				else if (scan.kind === "read") this.reconciled(scan, counts);
+				// An identity is recorded only beside a live note's latest revision.
+				else if (scan.kind === "unchanged") counts.known++;
 				onProgress?.(++done, paths.length);
 			}
 		};
@@ -222,8 +232,13 @@ export class RevisionTracker {
 			if (batch.dirty) this.options.onDirty();
 		}
 		let removed = 0;
-		const present = new Set(trackedBefore.length > 0 ? paths : []);
-		for (const path of trackedBefore) {
+		// Every note tracked before was listed when as many listed notes were tracked as were tracked before: known
+		// exactly while nothing but this reconcile changed which notes are live (each listed note was looked at before
+		// this reconcile recorded it, and a listing names a note once). Otherwise the lists are compared.
+		const othersChangedLiveness = history.liveChanges - liveChangesBefore !== counts.ownLiveChanges;
+		const compare = othersChangedLiveness || counts.known !== trackedBefore.length;
+		const present = new Set(compare ? paths : []);
+		for (const path of compare ? trackedBefore : []) {
 			// Still recorded as there (its delete event may have come meanwhile), and not listed.
 			if (!present.has(path) && history.latest(path) !== undefined) {
 				history.markDeleted(path, this.options.now());
@@ -252,7 +267,10 @@ export class RevisionTracker {
 	private async reconcileRead(path: string, counts: ReconcileCounts): Promise<void> {
 		// Unchanged since its latest revision was read (a stat says so): trusted without reading. Its text, if it
 		// changed recently, was handed to the outside-save net when it was read then.
-		if (await this.unchangedSinceRead(path)) return;
+		if (await this.unchangedSinceRead(path)) {
+			counts.known++;
+			return;
+		}
 		const snapshot = await this.options.gateway.read(path).catch(() => null);
 		if (snapshot !== null) this.reconciled(seenOf(snapshot), counts);
 	}
@@ -273,7 +291,10 @@ export class RevisionTracker {
 	private reconciled(snapshot: ScannedNote, counts: ReconcileCounts): void {
 		const { history } = this.options;
 		const known = history.latest(snapshot.path) !== undefined;
+		if (known) counts.known++;
 		const isNew = this.observe(snapshot, this.changeSource, true);
+		// Recording a new revision is one change (RevisionHistory.liveChanges); anything else it set off is another's.
+		if (isNew) counts.ownLiveChanges++;
 		if (isNew && known) counts.changed++;
 		else if (isNew) counts.added++;
 		// A known note that changed while we were down is judged as a save (onObserved); any other recent one is kept.
@@ -392,6 +413,9 @@ function seenOf(snapshot: NoteSnapshot): ScannedNote {
 interface ReconcileCounts {
 	changed: number;
 	added: number;
+	/** Listed notes that were live in history when they were looked at, and how often this reconcile changed liveness. */
+	known: number;
+	ownLiveChanges: number;
 	/** Recent notes handed to the outside-save net so far, and since when a note counts as recent. */
 	recent: number;
 	recentSince: number;

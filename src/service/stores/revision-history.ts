@@ -6,26 +6,36 @@ import {
 	type RevisionEntry,
 	type RevisionSource,
 } from "../../core/revision-history";
+import { StoredNote, storedIdentity } from "../../core/stored-note";
 import { changeTagOf, partTokenOf, tokenKind } from "../../core/revision-tokens";
 
 export class RevisionHistory {
-	private readonly notes = new Map<string, NoteHistory>();
+	/**
+	 * A live note read from the saved state stays its JSON text (see core/stored-note.ts) until it is first asked for
+	 * more than whether it is there and its identity: one string per note rather than several objects.
+	 */
+	private readonly notes = new Map<string, NoteHistory | string>();
 	private deletedCount = 0;
+	/** How many times a note became live or stopped being live (liveChanges). */
+	private livenessChanges = 0;
 
 	constructor(private readonly maxEntriesPerNote = 20) {}
 
 	/** Records that `path` now holds `revision`. Returns false when that is already its latest revision (a no-op save). */
 	observe(path: string, revision: string, size: number, source: RevisionSource, time: number): boolean {
-		let note = this.notes.get(path);
+		const note = this.note(path);
 		if (!note) {
 			// Made with its one entry: an empty array pushed to would reserve room for many (a large vault's first start
 			// records tens of thousands of notes with one entry each).
 			this.notes.set(path, { path, entries: [{ revision, time, size, source }] });
+			this.livenessChanges++;
 			return true;
 		}
 		const latest = note.entries[note.entries.length - 1];
 		if (latest && latest.revision === revision && note.deletedAt === undefined) return false;
 		if (note.deletedAt !== undefined) this.deletedCount--;
+		// A new revision may make a note live again, or give a live one its first entry: counted either way.
+		this.livenessChanges++;
 		delete note.deletedAt;
 		// Whatever file identity was recorded was the old revision's.
 		delete note.identity;
@@ -34,15 +44,16 @@ export class RevisionHistory {
 		return true;
 	}
 
-	/** The identity recorded for the note's latest revision (see NoteHistory.identity). */
+	/** The identity recorded for the note's latest revision (see NoteHistory.identity). A stored note stays unparsed. */
 	identityOf(path: string): string | undefined {
 		const note = this.notes.get(path);
+		if (typeof note === "string") return storedIdentity(note);
 		return note?.deletedAt === undefined ? note?.identity : undefined;
 	}
 
 	/** Records (or, undefined, forgets) the file identity `revision` was read with, if it is the latest. Returns whether it changed. */
 	setIdentity(path: string, revision: string, identity: string | undefined): boolean {
-		const note = this.notes.get(path);
+		const note = this.note(path);
 		if (
 			!note ||
 			note.deletedAt !== undefined ||
@@ -56,18 +67,18 @@ export class RevisionHistory {
 	}
 
 	latest(path: string): RevisionEntry | undefined {
-		const note = this.notes.get(path);
+		const note = this.note(path);
 		if (!note || note.deletedAt !== undefined) return undefined;
 		return note.entries[note.entries.length - 1];
 	}
 
 	entries(path: string): readonly RevisionEntry[] {
-		return this.notes.get(path)?.entries ?? [];
+		return this.note(path)?.entries ?? [];
 	}
 
 	/** The most recent entry of `path` that produced this revision (not a delete of it), if it is still in the window. */
 	find(path: string, revision: string): RevisionEntry | undefined {
-		const entries = this.notes.get(path)?.entries ?? [];
+		const entries = this.note(path)?.entries ?? [];
 		for (let i = entries.length - 1; i >= 0; i--)
 			if (entries[i]!.revision === revision && !entries[i]!.deleted) return entries[i];
 		return undefined;
@@ -81,7 +92,7 @@ export class RevisionHistory {
 		const kind = tokenKind(token);
 		if (kind === "whole") return token;
 		const formOf = kind === "part" ? partTokenOf : changeTagOf;
-		const entries = this.notes.get(path)?.entries ?? [];
+		const entries = this.note(path)?.entries ?? [];
 		for (let i = entries.length - 1; i >= 0; i--)
 			if (formOf(entries[i]!.revision) === token) return entries[i]!.revision;
 		return undefined;
@@ -89,7 +100,8 @@ export class RevisionHistory {
 
 	/** Records who deleted `path` (through the guarded writer) and which revision it removed (`change`: see RevisionEntry). */
 	recordDeletion(path: string, revision: string, source: RevisionSource, time: number, change?: string): void {
-		let note = this.notes.get(path);
+		this.livenessChanges++;
+		let note = this.note(path);
 		if (!note) {
 			note = { path, entries: [] };
 			this.notes.set(path, note);
@@ -123,7 +135,10 @@ export class RevisionHistory {
 
 	/** Every note's history (deleted ones too), for views across the vault such as recent agent activity. */
 	allNotes(): IterableIterator<Readonly<NoteHistory>> {
-		return this.notes.values();
+		this.notes.forEach((note, path) => {
+			if (typeof note === "string") this.parsed(path, note);
+		});
+		return this.notes.values() as IterableIterator<NoteHistory>;
 	}
 
 	markServed(path: string, revision: string, time: number): void {
@@ -151,10 +166,11 @@ export class RevisionHistory {
 	 * move replaced) is not dropped: it stays first, and the moved note's revisions follow it.
 	 */
 	rename(from: string, to: string): void {
-		const note = this.notes.get(from);
+		const note = this.note(from);
 		if (!note || from === to) return;
+		this.livenessChanges++;
 		this.notes.delete(from);
-		const earlier = this.notes.get(to);
+		const earlier = this.note(to);
 		if (earlier) {
 			if (earlier.deletedAt !== undefined) this.deletedCount--;
 			note.entries = [...earlier.entries, ...note.entries];
@@ -176,7 +192,8 @@ export class RevisionHistory {
 		move: { revision: string; size: number; source: RevisionSource; time: number; change?: string },
 	): void {
 		this.rename(from, to);
-		let note = this.notes.get(to);
+		this.livenessChanges++;
+		let note = this.note(to);
 		if (!note) {
 			note = { path: to, entries: [] };
 			this.notes.set(to, note);
@@ -202,8 +219,9 @@ export class RevisionHistory {
 	}
 
 	markDeleted(path: string, time: number): void {
-		const note = this.notes.get(path);
+		const note = this.note(path);
 		if (!note) return;
+		this.livenessChanges++;
 		if (note.deletedAt === undefined) this.deletedCount++;
 		note.deletedAt = time;
 		if (this.deletedCount > MAX_DELETED_NOTES) this.forgetOldestDeleted();
@@ -215,10 +233,11 @@ export class RevisionHistory {
 	 */
 	private forgetOldestDeleted(): void {
 		const deleted = [...this.notes.values()]
-			.filter((note) => note.deletedAt !== undefined)
+			.filter((note): note is NoteHistory => typeof note !== "string" && note.deletedAt !== undefined)
 			.sort((a, b) => (a.deletedAt ?? 0) - (b.deletedAt ?? 0));
 		const keep = Math.floor(MAX_DELETED_NOTES * 0.9);
 		for (const note of deleted.slice(0, deleted.length - keep)) this.notes.delete(note.path);
+		this.livenessChanges++;
 		this.deletedCount = Math.min(deleted.length, keep);
 	}
 
@@ -226,7 +245,9 @@ export class RevisionHistory {
 	trackedPaths(): string[] {
 		// One pass, one array: a large vault's start-up asks this of tens of thousands of notes.
 		const paths: string[] = [];
-		for (const note of this.notes.values()) if (note.deletedAt === undefined) paths.push(note.path);
+		this.notes.forEach((note, path) => {
+			if (typeof note === "string" || note.deletedAt === undefined) paths.push(path);
+		});
 		return paths;
 	}
 
@@ -234,8 +255,33 @@ export class RevisionHistory {
 		return this.notes.size;
 	}
 
+	/**
+	 * Grows whenever a note may have become live or stopped being live (a new note, a revision, a delete, a move): a
+	 * reader that saw it unchanged over a span knows no note's liveness changed meanwhile.
+	 */
+	get liveChanges(): number {
+		return this.livenessChanges;
+	}
+
+	/** Notes never parsed since they were read are in it as they were read (StoredNote), to be saved as they were. */
 	toSnapshot(): HistorySnapshot {
-		return { version: 1, notes: [...this.notes.values()] };
+		const notes: (NoteHistory | StoredNote)[] = [];
+		this.notes.forEach((note, path) => notes.push(typeof note === "string" ? new StoredNote(path, note) : note));
+		return { version: 1, notes };
+	}
+
+	/** The note's history, parsed first if it is still as the saved state held it. */
+	private note(path: string): NoteHistory | undefined {
+		const note = this.notes.get(path);
+		return typeof note === "string" ? this.parsed(path, note) : note;
+	}
+
+	/** Parses a stored note, checked as a loaded one is (fromSnapshot), and keeps it in its place. */
+	private parsed(path: string, json: string): NoteHistory {
+		// Checked to be a live note's JSON (path, entries) when it was read (core/stored-note.ts).
+		const note = checkedNote(JSON.parse(json) as NoteHistory);
+		this.notes.set(path, note);
+		return note;
 	}
 
 	/** Builds the history a snapshot describes, taking the snapshot over (it is changed and kept, not copied). */
@@ -246,16 +292,26 @@ export class RevisionHistory {
 		// The snapshot is taken over, not copied (it was just parsed from the state file): tens of thousands of notes
 		// would otherwise be held twice while the guard opens.
 		for (const note of snapshot.notes) {
-			// Checked in place: a sound note (nearly every one) costs no new array.
-			const entries: unknown[] = note.entries;
-			if (entries.every(isEntry)) entries.forEach(keepValidSource);
-			else note.entries = note.entries.filter(isEntry).map(withValidSource);
-			if (note.identity !== undefined && typeof note.identity !== "string") delete note.identity;
-			history.notes.set(note.path, note);
+			// A stored note is kept as its text, and checked when it is parsed; it is never a deleted note's.
+			if (note instanceof StoredNote) {
+				history.notes.set(note.path, note.json);
+				continue;
+			}
+			history.notes.set(note.path, checkedNote(note));
 			if (note.deletedAt !== undefined) history.deletedCount++;
 		}
 		return history;
 	}
+}
+
+/** A loaded note's entries and identity checked, in place. */
+function checkedNote(note: NoteHistory): NoteHistory {
+	// Checked in place: a sound note (nearly every one) costs no new array.
+	const entries: unknown[] = note.entries;
+	if (entries.every(isEntry)) entries.forEach(keepValidSource);
+	else note.entries = note.entries.filter(isEntry).map(withValidSource);
+	if (note.identity !== undefined && typeof note.identity !== "string") delete note.identity;
+	return note;
 }
 
 /**
@@ -318,6 +374,8 @@ function isSnapshot(value: unknown): value is HistorySnapshot {
 	return (
 		candidate.version === 1 &&
 		Array.isArray(candidate.notes) &&
-		candidate.notes.every((note) => typeof note?.path === "string" && Array.isArray(note.entries))
+		candidate.notes.every(
+			(note) => note instanceof StoredNote || (typeof note?.path === "string" && Array.isArray(note.entries)),
+		)
 	);
 }

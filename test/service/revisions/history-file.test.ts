@@ -7,8 +7,10 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { nodeTimers } from "../../../src/headless/node-timers";
+import { StoredNote } from "../../../src/core/stored-note";
 import { historyFileText, readHistoryFileByLine } from "../../../src/service/revisions/history-file";
 import { loadState, StatePersistence } from "../../../src/service/revisions/persistence";
+import { RevisionHistory } from "../../../src/service/stores/revision-history";
 import { NodeStateStorage } from "../../../src/vault/node-state-storage";
 import { MemoryStorage } from "../../helpers/memory-gateway";
 
@@ -30,6 +32,9 @@ const state = {
 	history: { version: 1, notes: [note("a.md"), note("b/ünïcode ✓.md", 'quote " and \n newline'), note("c.md")] },
 	bases: { entries: [["k", 1]] },
 };
+
+/** A loaded history as RevisionHistory holds it once every note is parsed. */
+const parsed = (history: unknown) => ({ version: 1, notes: [...RevisionHistory.fromSnapshot(history).allNotes()] });
 
 describe("the saved history's layout", () => {
 	it("is the same JSON document, with one note per line", () => {
@@ -55,7 +60,10 @@ describe("the saved history's layout", () => {
 		const whole = vi.spyOn(storage, "read");
 		const loaded = await loadState(storage);
 		expect(whole.mock.calls.map(([name]) => name)).not.toContain("history.json");
-		expect({ history: loaded.history, bases: loaded.bases }).toEqual(state);
+		// Read by line, each note is kept as its text until it is asked for: parsed, it is the note that was saved.
+		const notes = (loaded.history as { notes: unknown[] }).notes;
+		expect(notes.every((note) => note instanceof StoredNote)).toBe(true);
+		expect({ history: parsed(loaded.history), bases: loaded.bases }).toEqual(state);
 		const memory = new MemoryStorage();
 		await memory.write("history.json", await readFile(join(dir, "history.json"), "utf8"));
 		const fromMemory = await loadState(memory);
@@ -84,5 +92,25 @@ describe("the saved history's layout", () => {
 		expect(await readHistoryFileByLine(storage, "history.json")).toBeNull();
 		expect((await loadState(storage)).history).toBeUndefined();
 		expect((await readdir(dir)).some((name) => name.startsWith("history.json.damaged-"))).toBe(true);
+	});
+
+	it("saves a history read from it as it was read, and a note changed since as it is now", async () => {
+		const storage = new NodeStateStorage(dir);
+		// A deleted note's line is parsed as it is read; it is saved as it was all the same.
+		const gone = { ...note("gone.md"), deletedAt: 9 };
+		const withDeleted = { ...state, history: { version: 1, notes: [...state.history.notes, gone] } };
+		await writeFile(join(dir, "history.json"), historyFileText(withDeleted));
+		const loaded = await loadState(storage);
+		const history = RevisionHistory.fromSnapshot(loaded.history);
+		expect(historyFileText({ history: history.toSnapshot(), bases: loaded.bases })).toBe(historyFileText(withDeleted));
+		expect(history.trackedPaths()).toEqual(state.history.notes.map((saved) => saved.path));
+		expect(history.identityOf("gone.md")).toBeUndefined();
+		expect(history.identityOf("c.md")).toBe("1:2:3:4:x");
+		expect(history.identityOf("b/ünïcode ✓.md")).toBe('1:2:3:4:quote " and \n newline');
+		history.observe("c.md", "r2", 2, { kind: "user" }, 5);
+		const saved = JSON.parse(historyFileText({ history: history.toSnapshot(), bases: loaded.bases })) as typeof state;
+		expect(saved.history.notes[2]!.entries.map((entry) => entry.revision)).toEqual(["r-c.md", "r2"]);
+		expect(saved.history.notes[2]).not.toHaveProperty("identity");
+		expect(saved.history.notes.slice(0, 2)).toEqual(state.history.notes.slice(0, 2));
 	});
 });

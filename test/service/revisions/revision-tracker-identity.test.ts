@@ -81,6 +81,27 @@ describe("start-up over an unchanged folder", () => {
 		expect(again.report).toEqual({ checked: 5, changed: 0, added: 0, removed: 0 });
 	});
 
+	it("leaves the saved history untouched when nothing changed, and saves it after a change", async () => {
+		for (let i = 0; i < 3; i++) await writeFile(join(dir, `n${i}.md`), `note ${i}\n`);
+		await settle(join(dir, "n0.md"));
+		await start();
+		const file = join(dir, ".revision-guard", "history.json");
+		const identity = async () => {
+			const { ino, mtimeNs, ctimeNs } = await stat(file, { bigint: true });
+			return [ino, mtimeNs, ctimeNs];
+		};
+		const before = await identity();
+		const text = await readFile(file, "utf8");
+		expect((await start()).reads).toBe(0);
+		expect(await identity()).toEqual(before);
+		await writeFile(join(dir, "n1.md"), "edited while the host was down\n");
+		expect((await start()).report.changed).toBe(1);
+		expect(await identity()).not.toEqual(before);
+		const saved = await readFile(file, "utf8");
+		expect(saved).not.toBe(text);
+		expect(saved).toContain(revisionOf("edited while the host was down\n"));
+	});
+
 	it("reads again a note edited while the host was down, even with its size and modification time put back", async () => {
 		const note = join(dir, "n.md");
 		await writeFile(note, "aaaa\n");

@@ -48,6 +48,29 @@ describe("RevisionTracker", () => {
 		await second.close();
 	});
 
+	it("finds a note deleted while it was not running even when another note is recorded during the start-up check", async () => {
+		const gateway = new MemoryGateway({ "a.md": "one\n", "gone.md": "bye\n" });
+		const storage = new MemoryStorage();
+		const first = await open(gateway, storage);
+		await first.tracker.reconcile();
+		await first.close();
+		gateway.notes.delete("gone.md");
+		gateway.notes.set("new.md", "fresh\n");
+		const second = await open(gateway, storage);
+		// new.md is recorded (an agent's write, say) while the check runs, before the check gets to it: as many listed
+		// notes are then tracked (a.md, new.md) as were tracked before (a.md, gone.md), yet gone.md is gone.
+		const read = gateway.read.bind(gateway);
+		gateway.read = async (path) => {
+			if (path === "a.md") second.tracker.record("new.md", "fresh\n", revisionOf("fresh\n"), { kind: "user" });
+			return read(path);
+		};
+		const report = await second.tracker.reconcile();
+		expect(report.removed).toBe(1);
+		expect(second.history.latest("gone.md")).toBeUndefined();
+		expect(second.history.latest("new.md")?.revision).toBe(revisionOf("fresh\n"));
+		await second.close();
+	});
+
 	it("does not copy the whole vault into the base store on a first start-up", async () => {
 		const gateway = new MemoryGateway({ "a.md": "one\n", "b.md": "two\n" });
 		const guard = await open(gateway);
