@@ -168,7 +168,11 @@ export function fsyncFolder(folder: string): Promise<void> {
  * await still sees the failure.
  */
 export function fsyncFoldersLater(...folders: string[]): Promise<void> {
-	const durable = Promise.all([...new Set(folders)].map(fsyncFolder)).then(() => undefined);
+	// One folder (every write's case) needs no set, array or Promise.all around its one fsync.
+	const durable =
+		folders.length === 1
+			? fsyncFolder(folders[0]!)
+			: Promise.all([...new Set(folders)].map(fsyncFolder)).then(() => undefined);
 	durable.catch(() => undefined);
 	return durable;
 }

@@ -134,7 +134,7 @@ export class NodeFsGateway implements VaultGateway {
 						return { result: plan.result, stat: null, durable: trashed.durable, trashedTo: trashed.trashedTo };
 					}
 				} else {
-					const written = await this.replace(path, target, seen, plan.content, unchanged);
+					const written = await this.replace(path, target, target === joined, seen, plan.content, unchanged);
 					if (written) {
 						this.readCache.forget(path);
 						return { result: plan.result, stat: toStat(written.stats), durable: written.durable };
@@ -151,14 +151,16 @@ export class NodeFsGateway implements VaultGateway {
 	private async replace(
 		path: string,
 		target: string,
+		targetIsPath: boolean,
 		seen: SeenFile,
 		content: string,
 		unchanged: () => boolean,
 	): Promise<Replaced | null> {
 		// A note that is there has its folder (one that vanished since is a failed write step, decided again).
 		const folders = seen.content === null ? await this.mkdirFor(path, target) : null;
-		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way).
-		const announce = target === join(this.root, path) ? () => this.watcher.expectOwnChange(path) : undefined;
+		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way):
+		// `targetIsPath` says the target is the vault's root joined with `path`.
+		const announce = targetIsPath ? () => this.watcher.expectOwnChange(path) : undefined;
 		return replaceFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).then(
 			(replaced) =>
 				replaced !== null && folders !== null

@@ -78,13 +78,14 @@ export async function readForDecision(
 			throw new VaultPathError(path, "folder-in-the-way");
 		throw new VaultPathError(path, "not-a-file");
 	}
-	const seen = { content: null, bytes: read.bytes, stats: read.stats, readAtNs, realPath, fd: read.fd ?? null };
+	let content: string;
 	try {
-		return { ...seen, content: decodeNote(path, read.bytes) };
+		content = decodeNote(path, read.bytes);
 	} catch (error) {
-		releaseSeen(seen);
+		releaseSeen({ content: null, bytes: read.bytes, stats: read.stats, readAtNs, fd: read.fd ?? null });
 		throw error;
 	}
+	return { content, bytes: read.bytes, stats: read.stats, readAtNs, realPath, fd: read.fd ?? null };
 }
 
 /**

@@ -68,7 +68,7 @@ function readThrough(
 		const finish = (error: Error | null, result: FileRead<Stats | BigIntStats> | null) => {
 			if (error || result === null || !hold) close(fd, () => undefined);
 			if (error) reject(error);
-			else resolve(result && hold ? { ...result, fd } : result);
+			else resolve(result && hold ? { bytes: result.bytes, stats: result.stats, fd } : result);
 		};
 		// A small note takes a few microseconds of system calls: those run here, at once, which costs the main thread
 		// far less than a round trip through the thread pool each. A large note is read on the thread pool, so it

@@ -86,5 +86,6 @@ function write(
 
 /** `Prefer: merge=auto` (RFC 7240 syntax; other preferences may stand beside it). */
 export function prefersAutoMerge(prefer: string | undefined): boolean {
-	return (prefer ?? "").split(",").some((preference) => /^\s*merge\s*=\s*"?auto"?\s*(;|$)/i.test(preference));
+	if (prefer === undefined) return false;
+	return prefer.split(",").some((preference) => /^\s*merge\s*=\s*"?auto"?\s*(;|$)/i.test(preference));
 }
