@@ -3,12 +3,13 @@
  * host on it, Obsidian's plugin on it, a busy port) is checked before anything is created, so a start that fails
  * leaves the folder as it was; then the folder's lock is taken, and only then is its state opened.
  */
-import { mkdir, stat } from "fs/promises";
+import { stat } from "fs/promises";
 import { join, resolve } from "path";
 import type { ConflictReason } from "../core/conflicts";
 import { holderRecord } from "../host/running-marker";
 import { startHost } from "../host/start-host";
 import type { RevisionGuard } from "../host/revision-guard";
+import { makeFolderDurably } from "../vault/new-folders";
 import { NodeStateStorage } from "../vault/node-state-storage";
 import { recoverTempFiles } from "../vault/temp-recovery";
 import type { ServeArgs } from "./args";
@@ -47,7 +48,8 @@ export async function serve(args: ServeArgs): Promise<void> {
 async function serveHeld(args: ServeArgs, folder: string, exists: boolean, port: HeldPort): Promise<void> {
 	if (args.demo && (await ensureDemoVault(folder))) say(`Created a demo vault in ${folder}`);
 	else if (!exists) {
-		await mkdir(folder, { recursive: true });
+		// Durably: the notes agents write into it hang on its entry in its parent.
+		await makeFolderDurably(folder);
 		say(`Created ${folder}`);
 	}
 	const locked = await takeLock(lockPath(folder), holderRecord("headless", port.port));

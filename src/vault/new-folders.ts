@@ -51,6 +51,16 @@ export class NewFolders {
 }
 
 /**
+ * Makes `folder` and its missing parents, and resolves once each is on disk (its parent fsynced); rejects when the
+ * disk fails that. For a folder a host is about to serve: every note later written into it hangs on its entry.
+ */
+export async function makeFolderDurably(folder: string): Promise<void> {
+	await (
+		await new NewFolders().make(folder)
+	).durable;
+}
+
+/**
  * `root` and every folder under it down to `folder` (inside it): each holds the entry of the next. For a change that
  * fsyncs the whole way, not only the folders it made (the trash, start-up recovery: rare, and never in a hurry).
  */

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, realpath, rm } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NewFolders } from "../../src/vault/new-folders";
+import { makeFolderDurably, NewFolders } from "../../src/vault/new-folders";
 import { failFolderFsync, recordFolderFsyncs } from "../helpers/failing-disk";
 import { settle } from "../helpers/deferred";
 
@@ -74,5 +74,18 @@ describe("NewFolders", () => {
 			await folders.make(join(root, "new/deep"))
 		).durable;
 		expect(after.folders()).toEqual([]);
+	});
+});
+
+describe("makeFolderDurably (a vault folder the headless host creates)", () => {
+	it("resolves once every folder it made is fsynced into its parent", async () => {
+		const disk = recordFolderFsyncs();
+		await makeFolderDurably(join(root, "new/vault"));
+		expect(disk.folders().sort()).toEqual([root, join(root, "new")]);
+	});
+
+	it("rejects with the disk's error when that fsync fails", async () => {
+		failFolderFsync("EIO");
+		await expect(makeFolderDurably(join(root, "vault"))).rejects.toMatchObject({ code: "EIO" });
 	});
 });
