@@ -40,7 +40,7 @@ export async function openObsidianGuard(options: ObsidianGuardOptions): Promise<
 	return openRevisionGuard({
 		gateway: new ObsidianGateway(app, options.register, yieldVia(timers)),
 		noteIndex: new ObsidianNoteIndex(app, yieldVia(timers)),
-		storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder, turn),
+		storage: new ObsidianStateStorage(app.vault.adapter, pluginFolder, turn, yieldVia(timers)),
 		settings: options.settings,
 		configDir: app.vault.configDir,
 		vaultName: app.vault.getName(),

@@ -9,6 +9,7 @@
  * obsidian-state-turn.ts), and the next save of their file removes them.
  */
 import { normalizePath, type DataAdapter } from "obsidian";
+import { SLICE_MS, type YieldToHost } from "../core/steps";
 import type { StateStorage } from "./gateway";
 import type { StateTurn } from "./obsidian-state-turn";
 
@@ -32,6 +33,8 @@ export class ObsidianStateStorage implements StateStorage {
 		private readonly folder: string,
 		/** This instance's turn at the folder, handed on at close (see obsidian-state-turn.ts). */
 		private readonly turn?: StateTurn,
+		/** Gives Obsidian a turn while a large state file is handed over line by line (readLines). */
+		private readonly yieldToHost?: YieldToHost,
 	) {}
 
 	async read(name: string, options: { durable?: boolean } = {}): Promise<string | null> {
@@ -51,6 +54,28 @@ export class ObsidianStateStorage implements StateStorage {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * The file read as `read` reads it (the adapter reads files whole), then handed over a line at a time, with a turn
+	 * for Obsidian every few milliseconds: a large vault's history is tens of megabytes, which one JSON.parse would
+	 * hold Obsidian's window for a noticeable moment to read. No line is too long to hand over: the text is held already.
+	 */
+	async readLines(name: string, line: (text: string) => boolean): Promise<boolean> {
+		const text = await this.read(name);
+		if (text === null) return false;
+		let sliceStart = performance.now();
+		for (let start = 0; start < text.length;) {
+			const newline = text.indexOf("\n", start);
+			const end = newline === -1 ? text.length : newline;
+			if (!line(text.slice(start, end))) return true;
+			start = end + 1;
+			if (this.yieldToHost && performance.now() - sliceStart >= SLICE_MS) {
+				await this.yieldToHost();
+				sliceStart = performance.now();
+			}
+		}
+		return true;
 	}
 
 	async write(name: string, content: string, options: { durable?: boolean } = {}): Promise<void> {

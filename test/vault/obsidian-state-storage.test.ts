@@ -138,3 +138,45 @@ describe("ObsidianStateStorage", () => {
 		expect(await storage.read("conflicts.jsonl")).toBe("one\ntwo\nthree\n");
 	});
 });
+
+describe("ObsidianStateStorage.readLines", () => {
+	it("hands over each line, stops when told, and says false for a file that is not there", async () => {
+		await storage.write("history.json", "a\n\nb\nc\n");
+		const seen: string[] = [];
+		expect(await storage.readLines("history.json", (line) => seen.push(line) > 0)).toBe(true);
+		expect(seen).toEqual(["a", "", "b", "c"]);
+		const some: string[] = [];
+		expect(await storage.readLines("history.json", (line) => some.push(line) < 2)).toBe(true);
+		expect(some).toEqual(["a", ""]);
+		expect(await storage.readLines("missing.json", () => true)).toBe(false);
+	});
+
+	it("reads what read reads: the newest complete copy a crash left beside the file", async () => {
+		await storage.write("history.json", '{"saved":"old"}');
+		await adapter.write(`${FOLDER}/history.json.zz000000-1.tmp`, '{"saved":"new"}');
+		const fresh = new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER);
+		const seen: string[] = [];
+		await fresh.readLines("history.json", (line) => seen.push(line) > 0);
+		expect(seen).toEqual([await fresh.read("history.json")]);
+		expect(seen).toEqual(['{"saved":"new"}']);
+	});
+
+	it("gives Obsidian a turn while a long file is handed over, and hands over every line all the same", async () => {
+		const lines = Array.from({ length: 40 }, (_, i) => `line ${i}`);
+		await storage.write("history.json", lines.join("\n"));
+		let turns = 0;
+		const paced = new ObsidianStateStorage(adapter as unknown as ObsidianAdapter, FOLDER, undefined, async () => {
+			turns++;
+			await new Promise((resolve) => setTimeout(resolve, 0));
+		});
+		const seen: string[] = [];
+		await paced.readLines("history.json", (line) => {
+			// Each line takes a millisecond to take in, as a large note's history might.
+			const until = performance.now() + 1;
+			while (performance.now() < until);
+			return seen.push(line) > 0;
+		});
+		expect(seen).toEqual(lines);
+		expect(turns).toBeGreaterThan(0);
+	});
+});
