@@ -13,6 +13,11 @@ export class NewFolders {
 	private readonly pending = new Map<string, Promise<void>>();
 	/** Folders made whose entries the disk failed to make durable: fsynced again by the next change that goes into one. */
 	private readonly unsure = new Set<string>();
+	/**
+	 * Makes whose mkdir is under way, each resolved once it has said what it made (its fsyncs pending): mkdir finds a
+	 * folder another make just made already there, before that make can say so.
+	 */
+	private readonly making = new Set<Promise<void>>();
 
 	/**
 	 * Makes `folder` and its missing parents (rejecting as mkdir does; `mode` as mkdir's). Resolves, once made, with `durable`: every
@@ -22,11 +27,34 @@ export class NewFolders {
 	 * awaits it before acknowledging. (Wrapped: a promise resolved with a promise would wait for it.)
 	 */
 	async make(folder: string, mode?: number): Promise<{ durable: Promise<void> }> {
-		const first = await fs.mkdir(folder, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
-		const made = first === undefined ? [] : downFrom(first, folder);
-		if (this.unsure.size > 0) for (const at of onTheWay(folder)) if (this.unsure.has(at)) made.push(at);
-		if (made.length > 0) this.fsyncParents(made);
-		return { durable: this.pending.size === 0 ? Promise.resolve() : this.awaitedOnTheWay(folder) };
+		let registered!: () => void;
+		const registering = new Promise<void>((resolve) => (registered = resolve));
+		this.making.add(registering);
+		try {
+			const first = await fs.mkdir(folder, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+			if (first !== undefined) this.fsyncParents(downFrom(first, folder));
+		} finally {
+			this.making.delete(registering);
+			registered();
+		}
+		const now = this.durableOnTheWay(folder);
+		if (this.making.size === 0) return { durable: now };
+		// A make still under way may have made a folder on our way (our mkdir found it there) without its fsync pending
+		// yet: it is looked for again once each has said what it made (at once after its mkdir answers).
+		const later = Promise.all(this.making).then(() => this.durableOnTheWay(folder));
+		return { durable: withFolders(now, later) };
+	}
+
+	/**
+	 * Every folder entry on the way to `folder` not yet known to be on disk, made so: pending fsyncs awaited, and the
+	 * entries the disk failed before fsynced again.
+	 */
+	private durableOnTheWay(folder: string): Promise<void> {
+		if (this.unsure.size > 0) {
+			const again = onTheWay(folder).filter((at) => this.unsure.has(at));
+			if (again.length > 0) this.fsyncParents(again);
+		}
+		return this.pending.size === 0 ? Promise.resolve() : this.awaitedOnTheWay(folder);
 	}
 
 	private fsyncParents(made: string[]): void {
