@@ -2,7 +2,8 @@
  * Folders a write, a create or a move makes on its way to a new note. A new folder is an entry of its parent: until
  * that parent is fsynced a crash can take the folder away, and every note in it with it, however durable the note's
  * own rename. So the parents of every folder made are fsynced before the change is acknowledged. A folder another
- * change made a moment ago (its fsync still under way) is awaited too: this change's note hangs on it as well.
+ * change made a moment ago (its fsync still under way) is awaited too, by any change into it (a write of a note
+ * already there included): this change's note hangs on it as well.
  */
 import { promises as fs } from "fs";
 import { dirname } from "path";
@@ -37,12 +38,22 @@ export class NewFolders {
 			this.making.delete(registering);
 			registered();
 		}
+		return { durable: this.durableFor(folder) ?? Promise.resolve() };
+	}
+
+	/**
+	 * For a change into `folder` that makes no folder (a write of a note that is there): the folder entries on its way
+	 * not yet known to be on disk, made so, as `make`'s `durable`; null when there is none (the common case: no
+	 * promise at all). A note written into a folder another change just made hangs on that folder's entry too.
+	 */
+	durableFor(folder: string): Promise<void> | null {
+		if (this.pending.size === 0 && this.unsure.size === 0 && this.making.size === 0) return null;
 		const now = this.durableOnTheWay(folder);
-		if (this.making.size === 0) return { durable: now };
-		// A make still under way may have made a folder on our way (our mkdir found it there) without its fsync pending
-		// yet: it is looked for again once each has said what it made (at once after its mkdir answers).
+		if (this.making.size === 0) return now;
+		// A make still under way may have made a folder on our way (mkdir found it there) without its fsync pending yet:
+		// looked for again once each has said what it made (at once after its mkdir answers).
 		const later = Promise.all(this.making).then(() => this.durableOnTheWay(folder));
-		return { durable: withFolders(now, later) };
+		return withFolders(now, later);
 	}
 
 	/**
