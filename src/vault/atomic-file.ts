@@ -135,6 +135,9 @@ function writeAll(fd: number, bytes: Uint8Array, offset: number, done: (error: E
  */
 const CANNOT_FSYNC_FOLDERS = new Set(["EINVAL", "EISDIR", "EBADF", "EPERM", "ENOTSUP", "EOPNOTSUPP"]);
 
+/** Why opening a folder to fsync it can fail while the folder is there to fsync: answered as a failed fsync. */
+const OPEN_FAILED_NOT_TRIED = new Set(["EMFILE", "ENFILE", "ENOMEM", "EIO"]);
+
 /**
  * Makes `folder`'s entries (a rename, a link, a removal in it) durable. Rejects when the disk reports a failure
  * doing so: what was renamed into it may not survive a crash, so it must not be acknowledged as durable. Resolves
@@ -145,8 +148,11 @@ export function fsyncFolder(folder: string): Promise<void> {
 	let fd: number;
 	try {
 		fd = fs.openSync(folder, "r");
-	} catch {
-		// Not a folder this platform opens (Windows): nothing to fsync it with.
+	} catch (error) {
+		// Out of descriptors or memory, or the disk failing: the fsync was never tried, so nothing is known durable.
+		const failure = error as NodeJS.ErrnoException;
+		if (OPEN_FAILED_NOT_TRIED.has(failure.code ?? "")) return Promise.reject(failure);
+		// Not a folder this platform opens (Windows), or gone: nothing to fsync it with.
 		return Promise.resolve();
 	}
 	return new Promise((resolve, reject) =>

@@ -2,7 +2,8 @@
  * Folders a write, a create or a move makes on its way to a new note. A new folder is an entry of its parent: until
  * that parent is fsynced a crash can take the folder away, and every note in it with it, however durable the note's
  * own rename. So the parents of every folder made are fsynced before the change is acknowledged. A folder another
- * change made a moment ago (its fsync still under way) is awaited too: this change's note hangs on it as well.
+ * change made a moment ago (its fsync still under way) is awaited too, by any change into it (a write of a note
+ * already there included): this change's note hangs on it as well.
  */
 import { promises as fs } from "fs";
 import { dirname } from "path";
@@ -13,6 +14,11 @@ export class NewFolders {
 	private readonly pending = new Map<string, Promise<void>>();
 	/** Folders made whose entries the disk failed to make durable: fsynced again by the next change that goes into one. */
 	private readonly unsure = new Set<string>();
+	/**
+	 * Makes whose mkdir is under way, each resolved once it has said what it made (its fsyncs pending): mkdir finds a
+	 * folder another make just made already there, before that make can say so.
+	 */
+	private readonly making = new Set<Promise<void>>();
 
 	/**
 	 * Makes `folder` and its missing parents (rejecting as mkdir does; `mode` as mkdir's). Resolves, once made, with `durable`: every
@@ -22,11 +28,44 @@ export class NewFolders {
 	 * awaits it before acknowledging. (Wrapped: a promise resolved with a promise would wait for it.)
 	 */
 	async make(folder: string, mode?: number): Promise<{ durable: Promise<void> }> {
-		const first = await fs.mkdir(folder, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
-		const made = first === undefined ? [] : downFrom(first, folder);
-		if (this.unsure.size > 0) for (const at of onTheWay(folder)) if (this.unsure.has(at)) made.push(at);
-		if (made.length > 0) this.fsyncParents(made);
-		return { durable: this.pending.size === 0 ? Promise.resolve() : this.awaitedOnTheWay(folder) };
+		let registered!: () => void;
+		const registering = new Promise<void>((resolve) => (registered = resolve));
+		this.making.add(registering);
+		try {
+			const first = await fs.mkdir(folder, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+			if (first !== undefined) this.fsyncParents(downFrom(first, folder));
+		} finally {
+			this.making.delete(registering);
+			registered();
+		}
+		return { durable: this.durableFor(folder) ?? Promise.resolve() };
+	}
+
+	/**
+	 * For a change into `folder` that makes no folder (a write of a note that is there): the folder entries on its way
+	 * not yet known to be on disk, made so, as `make`'s `durable`; null when there is none (the common case: no
+	 * promise at all). A note written into a folder another change just made hangs on that folder's entry too.
+	 */
+	durableFor(folder: string): Promise<void> | null {
+		if (this.pending.size === 0 && this.unsure.size === 0 && this.making.size === 0) return null;
+		const now = this.durableOnTheWay(folder);
+		if (this.making.size === 0) return now;
+		// A make still under way may have made a folder on our way (mkdir found it there) without its fsync pending yet:
+		// looked for again once each has said what it made (at once after its mkdir answers).
+		const later = Promise.all(this.making).then(() => this.durableOnTheWay(folder));
+		return withFolders(now, later);
+	}
+
+	/**
+	 * Every folder entry on the way to `folder` not yet known to be on disk, made so: pending fsyncs awaited, and the
+	 * entries the disk failed before fsynced again.
+	 */
+	private durableOnTheWay(folder: string): Promise<void> {
+		if (this.unsure.size > 0) {
+			const again = onTheWay(folder).filter((at) => this.unsure.has(at));
+			if (again.length > 0) this.fsyncParents(again);
+		}
+		return this.pending.size === 0 ? Promise.resolve() : this.awaitedOnTheWay(folder);
 	}
 
 	private fsyncParents(made: string[]): void {

@@ -156,15 +156,17 @@ export class NodeFsGateway implements VaultGateway {
 		content: string,
 		unchanged: () => boolean,
 	): Promise<Replaced | null> {
-		// A note that is there has its folder (one that vanished since is a failed write step, decided again).
-		const folders = seen.content === null ? await this.mkdirFor(path, target) : null;
+		// A note that is there has its folder (one that vanished since is a failed write step, decided again); it may
+		// hang on a folder another change just made, or one the disk failed to make durable (NewFolders.durableFor).
+		const folders =
+			seen.content === null ? (await this.mkdirFor(path, target)).durable : this.newFolders.durableFor(dirname(target));
 		// Our own rename is announced to the watcher only where its event will name `path` (no symlink in the way):
 		// `targetIsPath` says the target is the vault's root joined with `path`.
 		const announce = targetIsPath ? () => this.watcher.expectOwnChange(path) : undefined;
 		return replaceFileAtomic(target, content, { stillCurrent: unchanged, announce, tempFolder: this.tempFolder }).then(
 			(replaced) =>
 				replaced !== null && folders !== null
-					? { ...replaced, durable: withFolders(replaced.durable, folders.durable) }
+					? { ...replaced, durable: withFolders(replaced.durable, folders) }
 					: replaced,
 			(error: NodeJS.ErrnoException) => {
 				if (error.code === "ENOENT" && seen.content !== null) return null;

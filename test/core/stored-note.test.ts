@@ -60,4 +60,31 @@ describe("a stored note", () => {
 		);
 		expect(kept).toBeGreaterThan(100);
 	});
+
+	it("gives what parsing it gives for text written by hand: escapes, surrogates, repeated fields in an entry", () => {
+		for (const json of [
+			'{"path":"x\\u0041\\/\\\\y.md","entries":[{"revision":"a","revision":"b"}],"identity":"\\ud800\\u0022"}',
+			'{"path":"\\\\","entries":[],"identity":"\\\\"}',
+			'{"path":"a\\",\\"entries\\":[","entries":[{"identity":"no"}]}',
+		]) {
+			const stored = storedNote(json);
+			expect(stored, json).toBeInstanceOf(StoredNote);
+			const parsed = JSON.parse(json) as { path: string; identity?: string };
+			expect(stored?.path).toBe(parsed.path);
+			expect(storedIdentity(json)).toBe(parsed.identity);
+		}
+		// A key the parser would treat apart is not a key of the shape (letters only): parsed instead.
+		expect(storedNote('{"path":"a.md","entries":[{"__proto__":{"deletedAt":1}}]}')).toBeUndefined();
+	});
+
+	it("is judged on lines as long as the history file allows (1 MB) without failing", () => {
+		const long = "a".repeat(1024 * 1024 - 64);
+		for (const json of [
+			`{"path":"${long}","entries":[]}`,
+			`{"path":"${long}","entries":[]`,
+			`{"path":"a","entries":[{"n":1${"1".repeat(1024 * 1024 - 64)}x}]}`,
+			`{"path":"a","entries":[${Array(200_000).fill("{}").join(",")}]`,
+		])
+			expect(() => storedNote(json)).not.toThrow();
+	});
 });

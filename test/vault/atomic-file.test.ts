@@ -207,7 +207,21 @@ describe("a folder fsync that fails", () => {
 		},
 	);
 
-	it("a folder that cannot be opened: fsyncFolder resolves", async () => {
+	it.each(["EMFILE", "ENFILE", "ENOMEM", "EIO"])(
+		"a folder not opened for want of descriptors or memory, or an I/O error (%s): fsyncFolder rejects",
+		async (code) => {
+			const openSync = fs.openSync.bind(fs);
+			vi.spyOn(fs, "openSync").mockImplementation((path, ...rest) => {
+				if (path === folder) throw Object.assign(new Error(`${code}: open of a folder failed`), { code });
+				return openSync(path, ...(rest as [fs.OpenMode]));
+			});
+			// Nothing was fsynced: the rename is not known to be durable, so it is not acknowledged as such.
+			await expect(fsyncFolder(folder)).rejects.toMatchObject({ code });
+			await expect(writeFileAtomic(join(folder, "a.md"), "text\n")).rejects.toMatchObject({ code });
+		},
+	);
+
+	it("a folder that cannot be opened (gone, or not one this platform opens): fsyncFolder resolves", async () => {
 		await expect(fsyncFolder(join(folder, "missing"))).resolves.toBeUndefined();
 	});
 });

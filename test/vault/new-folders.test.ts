@@ -10,7 +10,7 @@ import { join } from "path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeFolderDurably, NewFolders } from "../../src/vault/new-folders";
 import { failFolderFsync, recordFolderFsyncs } from "../helpers/failing-disk";
-import { settle } from "../helpers/deferred";
+import { deferred, settle } from "../helpers/deferred";
 
 let root: string;
 beforeEach(async () => {
@@ -54,6 +54,34 @@ describe("NewFolders", () => {
 		await first;
 		await second;
 		expect(secondDone).toBe(true);
+	});
+
+	it("a change that finds a folder another change is still making waits for that folder's fsync", async () => {
+		// Two makes at once: the first makes "shared" (its mkdir done, its answer not yet back), the second finds
+		// "shared" there and makes only "shared/second". The second's note hangs on "shared"'s entry in the root all the
+		// same, so it is not durable before the root is fsynced.
+		const folders = new NewFolders();
+		const mkdir = fs.promises.mkdir.bind(fs.promises);
+		const answerFirst = deferred();
+		const spy = vi.spyOn(fs.promises, "mkdir").mockImplementationOnce(async (path, options) => {
+			const made = await mkdir(path, options);
+			await answerFirst.promise;
+			return made;
+		});
+		const first = folders.make(join(root, "shared/first"));
+		await vi.waitFor(() => expect(fs.existsSync(join(root, "shared/first"))).toBe(true));
+		spy.mockRestore();
+		const disk = recordFolderFsyncs();
+		const second = (await folders.make(join(root, "shared/second"))).durable;
+		// The folders on disk when the second change is told it is durable.
+		const onDiskWhenDone = second.then(() => disk.folders());
+		await vi.waitFor(() => expect(disk.folders()).toContain(join(root, "shared")));
+		await settle();
+		answerFirst.release();
+		await (
+			await first
+		).durable;
+		expect(await onDiskWhenDone).toContain(root);
 	});
 
 	it("a folder the disk failed to make durable: rejects, and the next change into it fsyncs its parent again", async () => {

@@ -126,6 +126,29 @@ describe("NodeFsGateway", () => {
 		}
 	});
 
+	it("a write of a note in a folder whose entry the disk failed to make durable fsyncs that folder's parent again", async () => {
+		const real = await realpath(root);
+		const write = (content: string) =>
+			gateway.mutate("New/n.md", () => ({ kind: "write", content, result: null }) as const);
+		failFolderFsync("EIO");
+		try {
+			// The note's new folder is not durable: the write that made it is not either.
+			await expect((await write("first\n")).durable).rejects.toMatchObject({ code: "EIO" });
+		} finally {
+			vi.restoreAllMocks();
+		}
+		const disk = recordFolderFsyncs();
+		try {
+			// The note is there now, so this write makes no folder; it still hangs on "New"'s entry in the vault folder.
+			await (
+				await write("second\n")
+			).durable;
+			expect(disk.folders()).toContain(real);
+		} finally {
+			vi.restoreAllMocks();
+		}
+	});
+
 	it("a delete whose folder fsync fails (EIO): the note is in the trash, and its `durable` rejects", async () => {
 		await writeFile(join(root, "n.md"), "gone\n");
 		failFolderFsync("EIO");

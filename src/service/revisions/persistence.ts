@@ -50,6 +50,11 @@ export class StatePersistence {
 	private saving: Promise<void> = Promise.resolve();
 	/** A hash of the history file as this run last wrote it; null before its first write. */
 	private writtenHistory: string | null = null;
+	/**
+	 * The last history write failed: it may have left its text in the file without making it durable (a rename whose
+	 * folder fsync failed), so the next save writes whatever the file holds.
+	 */
+	private historyInDoubt = false;
 	private readonly conflicts: ConflictJournal;
 
 	constructor(
@@ -106,15 +111,21 @@ export class StatePersistence {
 	private saveHistory(): Promise<void> {
 		return this.chain(async () => {
 			const text = historyFileText(this.snapshot());
-			if (this.writtenHistory === null) {
-				const stored = await this.storage.read(HISTORY_FILE).catch(() => null);
-				if (stored === text) return;
-			} else if (revisionOf(text) === this.writtenHistory) return;
+			// After a failed write, written again whatever the file holds: that write may have put this very text there.
+			if (!this.historyInDoubt && (await this.historyHolds(text))) return;
 			// Forgotten first: a write that fails may have changed the file or not.
 			this.writtenHistory = null;
+			this.historyInDoubt = true;
 			await this.storage.write(HISTORY_FILE, text);
+			this.historyInDoubt = false;
 			this.writtenHistory = revisionOf(text);
 		});
+	}
+
+	/** Whether the history file holds `text`: the file itself before this run's first write, a hash after it. */
+	private async historyHolds(text: string): Promise<boolean> {
+		if (this.writtenHistory !== null) return revisionOf(text) === this.writtenHistory;
+		return (await this.storage.read(HISTORY_FILE).catch(() => null)) === text;
 	}
 
 	/** Saves run one at a time so an older snapshot can never land after a newer one. */
