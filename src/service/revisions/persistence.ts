@@ -140,6 +140,11 @@ export class StatePersistence {
 		return this.conflicts.compact();
 	}
 
+	/** Saves what changed now, as a scheduled save does (tests). */
+	save(): Promise<void> {
+		return this.saveHistory();
+	}
+
 	/** Writes everything pending now (shutdown, tests). */
 	async flush(): Promise<void> {
 		if (this.timer !== null) this.timers.cancel(this.timer);
