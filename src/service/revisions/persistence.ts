@@ -37,6 +37,8 @@ export interface SavedJournal {
 	lastSeq: number;
 	/** history.json's size in characters (the journal is folded when it grows past a fraction of it). */
 	historyChars: number;
+	/** Whether there was a history.json (when there was none, the first save writes one, changed or not). */
+	found: boolean;
 }
 
 /** Reads the saved state; a damaged file is kept aside as evidence and read as nothing. */
@@ -61,6 +63,7 @@ export async function loadState(storage: StateStorage): Promise<PersistedState> 
 			present: journal.present,
 			lastSeq: journal.lastSeq,
 			historyChars: historyFile.chars ?? 0,
+			found: history !== null && history !== undefined,
 		},
 	};
 }
@@ -103,6 +106,7 @@ export class StatePersistence {
 		this.appendable = (savedJournal?.named ?? false) && !(savedJournal?.present ?? false);
 		this.journalPresent = savedJournal?.present ?? false;
 		this.historyChars = savedJournal?.historyChars ?? 0;
+		this.unsaved = savedJournal?.found === false;
 	}
 
 	/** The last journal sequence number used (appended, or attempted): history.json folds in every line up to it. */
@@ -113,8 +117,11 @@ export class StatePersistence {
 	private journalPresent: boolean;
 	private journalChars = 0;
 	private historyChars: number;
-	/** Changes were taken from the history but not durably saved (a save failed): only a whole write saves them now. */
-	private unsaved = false;
+	/**
+	 * Changes were taken from the history but not durably saved (a save failed), or there is no history.json yet: only
+	 * a whole write saves them now.
+	 */
+	private unsaved: boolean;
 
 	/** Schedules a history save. */
 	markDirty(): void {
