@@ -148,6 +148,9 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		options.persistDebounceMs,
 		loaded.conflicts,
 		options.onError,
+		// A save appends only what changed since the last one (history-journal.ts).
+		() => ({ ...history.takeChanges(), bases: bases.takeIndexChanges() }),
+		loaded.journal,
 	);
 	// A log left by the last run is folded into the snapshot now (a failure leaves it to the first commit).
 	if (loaded.conflicts.logged) await persistence.compactConflicts().catch((error: unknown) => options.onError?.(error));

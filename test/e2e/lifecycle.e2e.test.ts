@@ -4,7 +4,7 @@
  * a failed start-up shown instead of "Starting…" forever, a port change during start-up that never listens twice,
  * two vaults on one port told apart, and unloading that detaches every listener.
  */
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from "fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -238,3 +238,44 @@ describe("the built plugin's lifecycle", () => {
 		expect(app.workspace.listenerCount()).toBe(0);
 	});
 });
+
+describe("the built plugin's history journal", () => {
+	it("appends a save to history.jsonl through Obsidian's storage, and a start after a crash replays it", async () => {
+		const { plugin, dir } = await enable();
+		const port = await listeningPort(plugin);
+		const auth = { Authorization: `Bearer ${KEY}` };
+		const state = (name: string) => readFile(join(dir, STATE, name), "utf8").catch(() => "");
+		const read = await call(port, "/vault/Plan.md", { headers: auth });
+		// The first save writes history.json whole (there was none); the saves after it go to the journal.
+		await eventually(async () => (await state("history.json")).includes("Plan.md"), "the first save");
+		const written = await call(port, "/vault/Plan.md", {
+			method: "PUT",
+			headers: { ...auth, "If-Match": read.headers.etag as string },
+			body: "# Plan\n\nwritten by the agent\n",
+		});
+		expect(written.status).toBeLessThan(300);
+		await eventually(async () => (await state("history.jsonl")).includes("e2e-agent"), "the save to reach the journal");
+		expect(await state("history.json")).not.toContain("e2e-agent");
+		// A crash now: the vault and its state, as they are on disk, opened by another instance.
+		const copy = await mkdtemp(join(tmpdir(), "rg-life-crash-"));
+		await cp(dir, copy, { recursive: true });
+		// Without the running instance's owner file: how a start waits out one a crash left is tested elsewhere.
+		await rm(join(copy, STATE, "owners"), { recursive: true, force: true });
+		const restarted = await enable({
+			dir: copy,
+			before: () => writeFile(join(copy, "Plan.md"), "# Plan\n\nwritten by the agent\n"),
+		});
+		const history = await call(await listeningPort(restarted.plugin), "/history/Plan.md", { headers: auth });
+		expect(history.status).toBe(200);
+		expect(history.text).toContain("e2e-agent");
+	});
+});
+
+/** Polls `probe` until it holds (a bound on waiting, not on how fast: the test fails only if it never holds). */
+async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
+	for (let i = 0; i < 400; i++) {
+		if (await probe()) return;
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+	throw new Error(`timed out waiting for ${what}`);
+}

@@ -13,6 +13,8 @@ const HEAD = '{"history":{"version":1,"notes":[';
 export interface HistoryFile {
 	history: unknown;
 	bases: unknown;
+	/** The last line of the history's journal this file holds (history-journal.ts); absent when it holds none. */
+	journalSeq?: number;
 }
 
 /** The file's text: one note per line when the history is a version 1 snapshot; plain JSON otherwise. */
@@ -28,7 +30,8 @@ export function historyFileText(state: HistoryFile): string {
 		const note = notes[index];
 		lines.push((note instanceof StoredNote ? note.json : JSON.stringify(note)) + (index < notes.length - 1 ? "," : ""));
 	}
-	lines.push(`]}${state.bases === undefined ? "" : `,"bases":${JSON.stringify(state.bases)}`}}`);
+	const journalSeq = state.journalSeq === undefined ? "" : `,"journalSeq":${state.journalSeq}`;
+	lines.push(`]}${state.bases === undefined ? "" : `,"bases":${JSON.stringify(state.bases)}`}${journalSeq}}`);
 	return lines.join("\n");
 }
 
@@ -37,19 +40,24 @@ export function historyFileText(state: HistoryFile): string {
  * or when the file is not in this layout or is damaged (the caller then reads it whole, which keeps a damaged file
  * as evidence).
  */
-export async function readHistoryFileByLine(storage: StateStorage, name: string): Promise<HistoryFile | null> {
+export async function readHistoryFileByLine(
+	storage: StateStorage,
+	name: string,
+): Promise<(HistoryFile & { chars: number }) | null> {
 	if (!storage.readLines) return null;
 	const notes: unknown[] = [];
+	let chars = 0;
 	// Declared by a cast, so the callback's changes to it are not narrowed away.
 	let state = "head" as "head" | "notes" | "done" | "wrong";
-	let bases: unknown;
+	let tail: { bases?: unknown; journalSeq?: unknown } = {};
 	const found = await storage
 		.readLines(name, (line) => {
+			chars += line.length + 1;
 			if (state === "head") state = line === HEAD ? "notes" : "wrong";
 			else if (state === "notes") {
 				if (line.startsWith("]")) {
 					// The tail closes the notes and the history, then names the bases: parsed as the end of a document.
-					bases = (JSON.parse(`{"history":{"notes":[${line}`) as { bases?: unknown }).bases;
+					tail = JSON.parse(`{"history":{"notes":[${line}`) as typeof tail;
 					state = "done";
 				} else {
 					const json = line.endsWith(",") ? line.slice(0, -1) : line;
@@ -61,5 +69,11 @@ export async function readHistoryFileByLine(storage: StateStorage, name: string)
 		})
 		.catch(() => false);
 	if (!found || state !== "done") return null;
-	return { history: { version: 1, notes }, bases };
+	return { history: { version: 1, notes }, bases: tail.bases, journalSeq: journalSeqOf(tail), chars };
+}
+
+/** The file's journalSeq, when it names one. */
+export function journalSeqOf(file: { journalSeq?: unknown } | null | undefined): number | undefined {
+	const seq = file?.journalSeq;
+	return typeof seq === "number" && Number.isSafeInteger(seq) && seq > 0 ? seq : undefined;
 }

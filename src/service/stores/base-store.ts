@@ -24,6 +24,15 @@ export interface BaseIndexSnapshot {
 	entries: [string, number][];
 }
 
+/**
+ * One change to the index, in order: [revision, size] is that revision made the most recently used (added or touched),
+ * a revision alone is that revision forgotten. Replayed over a snapshot, they give the index as it now is.
+ */
+export type BaseIndexChange = [string, number] | string;
+
+/** Past this many changes untaken, the list is dropped and takeIndexChanges says to save the whole index instead. */
+const MAX_UNTAKEN_CHANGES = 100_000;
+
 const SETTLED = Promise.resolve();
 
 export class BaseStore {
@@ -36,6 +45,8 @@ export class BaseStore {
 	private isPinned: (revision: string) => boolean = () => false;
 	/** Blob writes still in flight, so a read or removal of the same key waits for its write. */
 	private readonly pending = new Map<string, Promise<void>>();
+	/** The index's changes since the last takeIndexChanges; null once too many went untaken. */
+	private changes: BaseIndexChange[] | null = [];
 
 	constructor(
 		private readonly storage: BlobStorage,
@@ -58,6 +69,7 @@ export class BaseStore {
 		const size = utf8Length(content);
 		// Indexed before any await, so a concurrent retain of the same revision counts it once.
 		this.index.set(revision, size);
+		this.changed([revision, size]);
 		this.totalBytes += size;
 		this.remember(revision, content, size);
 		const done = () => {
@@ -116,6 +128,13 @@ export class BaseStore {
 		return { entries: this.index.entries() };
 	}
 
+	/** The index's changes since the last call, in order; null when they were too many to keep (save it whole). */
+	takeIndexChanges(): BaseIndexChange[] | null {
+		const changes = this.changes;
+		this.changes = [];
+		return changes;
+	}
+
 	load(snapshot: unknown): void {
 		if (typeof snapshot !== "object" || snapshot === null || !Array.isArray((snapshot as BaseIndexSnapshot).entries))
 			return;
@@ -128,7 +147,15 @@ export class BaseStore {
 	}
 
 	private touch(revision: string): void {
-		this.index.touch(revision);
+		const size = this.index.get(revision);
+		if (size === undefined || !this.index.touch(revision)) return;
+		this.changed([revision, size]);
+	}
+
+	private changed(change: BaseIndexChange): void {
+		if (this.changes === null) return;
+		if (this.changes.length >= MAX_UNTAKEN_CHANGES) this.changes = null;
+		else this.changes.push(change);
 	}
 
 	/**
@@ -157,6 +184,7 @@ export class BaseStore {
 	private forget(revision: string): void {
 		const size = this.index.delete(revision);
 		if (size === undefined) return;
+		this.changed(revision);
 		this.totalBytes -= size;
 		const cached = this.cache.delete(revision);
 		if (cached !== undefined) this.cacheBytes -= cached.length;

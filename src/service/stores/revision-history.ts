@@ -18,6 +18,8 @@ export class RevisionHistory {
 	private deletedCount = 0;
 	/** How many times a note became live or stopped being live (liveChanges). */
 	private livenessChanges = 0;
+	/** Notes changed (or gone) since the last takeChanges: what a save of the history's journal writes. */
+	private readonly changed = new Set<string>();
 
 	constructor(private readonly maxEntriesPerNote = 20) {}
 
@@ -29,6 +31,7 @@ export class RevisionHistory {
 			// records tens of thousands of notes with one entry each).
 			this.notes.set(path, { path, entries: [{ revision, time, size, source }] });
 			this.livenessChanges++;
+			this.changed.add(path);
 			return true;
 		}
 		const latest = note.entries[note.entries.length - 1];
@@ -41,6 +44,7 @@ export class RevisionHistory {
 		delete note.identity;
 		note.entries.push({ revision, time, size, source });
 		trimEntries(note.entries, this.maxEntriesPerNote);
+		this.changed.add(path);
 		return true;
 	}
 
@@ -63,6 +67,7 @@ export class RevisionHistory {
 			return false;
 		if (identity === undefined) delete note.identity;
 		else note.identity = identity;
+		this.changed.add(path);
 		return true;
 	}
 
@@ -116,6 +121,7 @@ export class RevisionHistory {
 			...(change === undefined ? {} : { change }),
 		});
 		trimEntries(note.entries, this.maxEntriesPerNote);
+		this.changed.add(path);
 		this.markDeleted(path, time);
 	}
 
@@ -124,13 +130,16 @@ export class RevisionHistory {
 		const entry = this.find(path, revision);
 		if (!entry || entry.replaced === replaced) return false;
 		entry.replaced = replaced;
+		this.changed.add(path);
 		return true;
 	}
 
 	/** Notes that a write created the note, so only such a write's undo deletes it. */
 	markCreated(path: string, revision: string): void {
 		const entry = this.find(path, revision);
-		if (entry) entry.created = true;
+		if (!entry) return;
+		entry.created = true;
+		this.changed.add(path);
 	}
 
 	/** Every note's history (deleted ones too), for views across the vault such as recent agent activity. */
@@ -143,7 +152,9 @@ export class RevisionHistory {
 
 	markServed(path: string, revision: string, time: number): void {
 		const entry = this.find(path, revision);
-		if (entry) entry.servedAt = time;
+		if (!entry) return;
+		entry.servedAt = time;
+		this.changed.add(path);
 	}
 
 	/**
@@ -152,13 +163,17 @@ export class RevisionHistory {
 	 */
 	creditLatest(path: string, revision: string, source: RevisionSource): void {
 		const latest = this.latest(path);
-		if (latest?.revision === revision) latest.source = source;
+		if (latest?.revision !== revision) return;
+		latest.source = source;
+		this.changed.add(path);
 	}
 
 	/** Marks the entry that produced `revision` of `path` as part of one agent change (see RevisionEntry.change). */
 	markChange(path: string, revision: string, change: string): void {
 		const entry = this.find(path, revision);
-		if (entry) entry.change = change;
+		if (!entry) return;
+		entry.change = change;
+		this.changed.add(path);
 	}
 
 	/**
@@ -178,6 +193,7 @@ export class RevisionHistory {
 		}
 		note.path = to;
 		this.notes.set(to, note);
+		this.changed.add(from).add(to);
 	}
 
 	/**
@@ -216,6 +232,7 @@ export class RevisionHistory {
 			...(servedAt === undefined ? {} : { servedAt }),
 		});
 		trimEntries(note.entries, this.maxEntriesPerNote);
+		this.changed.add(to);
 	}
 
 	markDeleted(path: string, time: number): void {
@@ -224,6 +241,7 @@ export class RevisionHistory {
 		this.livenessChanges++;
 		if (note.deletedAt === undefined) this.deletedCount++;
 		note.deletedAt = time;
+		this.changed.add(path);
 		if (this.deletedCount > MAX_DELETED_NOTES) this.forgetOldestDeleted();
 	}
 
@@ -236,7 +254,10 @@ export class RevisionHistory {
 			.filter((note): note is NoteHistory => typeof note !== "string" && note.deletedAt !== undefined)
 			.sort((a, b) => (a.deletedAt ?? 0) - (b.deletedAt ?? 0));
 		const keep = Math.floor(MAX_DELETED_NOTES * 0.9);
-		for (const note of deleted.slice(0, deleted.length - keep)) this.notes.delete(note.path);
+		for (const note of deleted.slice(0, deleted.length - keep)) {
+			this.notes.delete(note.path);
+			this.changed.add(note.path);
+		}
 		this.livenessChanges++;
 		this.deletedCount = Math.min(deleted.length, keep);
 	}
@@ -268,6 +289,22 @@ export class RevisionHistory {
 		const notes: (NoteHistory | StoredNote)[] = [];
 		this.notes.forEach((note, path) => notes.push(typeof note === "string" ? new StoredNote(path, note) : note));
 		return { version: 1, notes };
+	}
+
+	/**
+	 * What changed since the last call, as the history's journal saves it (history-journal.ts): each changed note's JSON
+	 * as a snapshot would hold it, and the paths of notes no longer held (moved away, or forgotten).
+	 */
+	takeChanges(): { notes: string[]; gone: string[] } {
+		const notes: string[] = [];
+		const gone: string[] = [];
+		this.changed.forEach((path) => {
+			const note = this.notes.get(path);
+			if (note === undefined) gone.push(path);
+			else notes.push(typeof note === "string" ? note : JSON.stringify(note));
+		});
+		this.changed.clear();
+		return { notes, gone };
 	}
 
 	/** The note's history, parsed first if it is still as the saved state held it. */

@@ -377,3 +377,28 @@ describe("BaseStore snapshots", () => {
 		expect(store.stats()).toMatchObject({ entries: 1, bytes: 4 });
 	});
 });
+
+describe("BaseStore.takeIndexChanges", () => {
+	it("lists the index's changes in order: added or used again (with size), forgotten", async () => {
+		const store = new BaseStore(new MemoryBlobs(), 8);
+		const a = await retainText(store, "aaaa");
+		const b = await retainText(store, "bbbb");
+		await store.get(a);
+		const c = await retainText(store, "cc");
+		expect(store.takeIndexChanges()).toEqual([[a, 4], [b, 4], [a, 4], [c, 2], b]);
+		expect(store.takeIndexChanges()).toEqual([]);
+		// Loading a saved index is no change.
+		store.load({ entries: [["x", 1]] });
+		expect(store.takeIndexChanges()).toEqual([]);
+	});
+
+	it("drops a list too long to keep, and says so (the index is then saved whole)", async () => {
+		const store = new BaseStore(new MemoryBlobs(), 1e9);
+		const a = await retainText(store, "aaaa");
+		const b = await retainText(store, "bbbb");
+		for (let i = 0; i < 100_000; i++) await store.get(i % 2 ? a : b);
+		expect(store.takeIndexChanges()).toBeNull();
+		await store.get(a);
+		expect(store.takeIndexChanges()).toEqual([[a, 4]]);
+	});
+});

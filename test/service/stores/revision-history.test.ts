@@ -444,3 +444,34 @@ describe("RevisionHistory.recordMove / markChange", () => {
 		expect(RevisionHistory.fromSnapshot(history.toSnapshot()).latest("a.md")?.change).toBe("c1");
 	});
 });
+
+describe("RevisionHistory.takeChanges", () => {
+	it("names each note changed since the last call once, as its JSON, and the notes no longer held", () => {
+		const history = new RevisionHistory();
+		history.observe("a.md", "r1", 1, user, 1);
+		history.observe("b.md", "r2", 1, user, 1);
+		history.observe("a.md", "r3", 1, agent, 2);
+		expect(history.takeChanges()).toEqual({
+			notes: [JSON.stringify(history.allNotes().next().value), expect.stringContaining('"path":"b.md"')],
+			gone: [],
+		});
+		expect(history.takeChanges()).toEqual({ notes: [], gone: [] });
+		// Reads change nothing; an entry served, or a move, does.
+		history.latest("a.md");
+		history.find("b.md", "r2");
+		expect(history.takeChanges()).toEqual({ notes: [], gone: [] });
+		history.markServed("a.md", "r3", 5);
+		history.rename("b.md", "c.md");
+		const changes = history.takeChanges();
+		expect(changes.gone).toEqual(["b.md"]);
+		expect(changes.notes.map((json) => (JSON.parse(json) as { path: string }).path)).toEqual(["a.md", "c.md"]);
+		expect(JSON.parse(changes.notes[0]!)).toMatchObject({ entries: [{}, { servedAt: 5 }] });
+	});
+
+	it("keeps a note read from the saved state as that text", () => {
+		const json = JSON.stringify({ path: "a.md", entries: [{ revision: "r1", time: 1, size: 1, source: user }] });
+		const history = RevisionHistory.fromSnapshot({ version: 1, notes: [JSON.parse(json)] });
+		history.setIdentity("a.md", "r1", "id");
+		expect(history.takeChanges().notes).toEqual([JSON.stringify({ ...JSON.parse(json), identity: "id" })]);
+	});
+});
