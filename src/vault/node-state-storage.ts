@@ -24,7 +24,11 @@ export class NodeStateStorage implements StateStorage {
 	private readonly appended = new Set<string>();
 	private readonly newFolders = new NewFolders();
 
-	constructor(private readonly folder: string) {}
+	constructor(
+		private readonly folder: string,
+		/** The longest line readLines hands over (smaller in tests). */
+		private readonly maxLineChars = MAX_LINE_CHARS,
+	) {}
 
 	async read(name: string): Promise<string | null> {
 		try {
@@ -38,8 +42,8 @@ export class NodeStateStorage implements StateStorage {
 	}
 
 	/**
-	 * Read at once in small pieces, as `read` is, so a large state file is never held whole (history-file.ts). A line
-	 * longer than MAX_LINE_CHARS rejects: the file is not one to read by line.
+	 * Read at once in pieces, as `read` is, so a large state file is never held whole (history-file.ts). A line longer
+	 * than `maxLineChars` rejects: the file is not one to read by line.
 	 */
 	async readLines(name: string, line: (text: string) => boolean): Promise<boolean> {
 		let fd: number;
@@ -53,22 +57,32 @@ export class NodeStateStorage implements StateStorage {
 			const chunk = Buffer.allocUnsafe(LINE_CHUNK_BYTES);
 			// A character split between two pieces is decoded whole, with the second.
 			const decoder = new StringDecoder("utf8");
-			let rest = "";
+			// A line longer than a piece (the merge-base index's) is gathered piece by piece and joined once: searching
+			// the whole of it again at each piece would cost its length squared.
+			const started: string[] = [];
+			let startedChars = 0;
 			for (;;) {
 				const read = readSync(fd, chunk, 0, chunk.length, null);
-				const text = rest + (read === 0 ? decoder.end() : decoder.write(chunk.subarray(0, read)));
+				const piece = read === 0 ? decoder.end() : decoder.write(chunk.subarray(0, read));
 				let start = 0;
-				for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-					if (!line(text.slice(start, end))) return true;
+				for (let end = piece.indexOf("\n"); end !== -1; end = piece.indexOf("\n", start)) {
+					const text = piece.slice(start, end);
+					const whole = started.length === 0 ? text : started.join("") + text;
+					started.length = 0;
+					startedChars = 0;
+					if (!line(whole)) return true;
 					start = end + 1;
 				}
-				rest = text.slice(start);
-				// Not a file of lines (a state file in one line, from an older version): the caller reads it whole.
-				if (rest.length > MAX_LINE_CHARS)
-					throw new Error(`${name} has a line longer than ${MAX_LINE_CHARS} characters`);
+				if (start < piece.length) {
+					started.push(piece.slice(start));
+					startedChars += piece.length - start;
+				}
+				// Not a file of lines after all: the caller reads it whole.
+				if (startedChars > this.maxLineChars)
+					throw new Error(`${name} has a line longer than ${this.maxLineChars} characters`);
 				if (read === 0) break;
 			}
-			if (rest !== "") line(rest);
+			if (started.length > 0) line(started.join(""));
 			return true;
 		} finally {
 			closeSync(fd);
@@ -148,5 +162,8 @@ function writeInPlace(target: string, content: string): Promise<void> {
  * the history keeps them (core/stored-note.ts), so smaller pieces were copied twice as they aged.
  */
 const LINE_CHUNK_BYTES = 1024 * 1024;
-/** The longest line readLines hands over. */
-const MAX_LINE_CHARS = 1024 * 1024;
+/**
+ * The longest line readLines hands over: far above any note's line, and above the merge-base index's (one line of
+ * history.json, about 50 bytes per base kept: 1.5 MB for 28,000), which a line limit of 1 MB sent to the whole read.
+ */
+const MAX_LINE_CHARS = 64 * 1024 * 1024;

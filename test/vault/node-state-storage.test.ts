@@ -73,8 +73,17 @@ describe("NodeStateStorage.readLines", () => {
 		expect(await storage.readLines("missing", () => true)).toBe(false);
 	});
 
-	it("rejects a file whose line is too long to hand over (a state file of one line, from an older version)", async () => {
+	it("hands over a line of many pieces whole (history.json's merge-base index can pass a megabyte)", async () => {
 		const storage = new NodeStateStorage(dir);
+		const lines = ["head", `[${'"base",'.repeat(500_000)}"x"]`, "tail"];
+		await storage.write("long-line", lines.join("\n"));
+		const seen: string[] = [];
+		expect(await storage.readLines("long-line", (line) => seen.push(line) > 0)).toBe(true);
+		expect(seen).toEqual(lines);
+	});
+
+	it("rejects a file whose line is too long to hand over (a state file of one line, from an older version)", async () => {
+		const storage = new NodeStateStorage(dir, 1024 * 1024);
 		await storage.write("one-line", `[${'"x",'.repeat(600_000)}"x"]`);
 		const seen: string[] = [];
 		await expect(storage.readLines("one-line", (line) => seen.push(line) > 0)).rejects.toThrow(/line longer/);

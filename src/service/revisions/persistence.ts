@@ -166,10 +166,9 @@ export class StatePersistence {
 	}
 
 	/**
-	 * Writes the history unless the file already holds exactly this text: a start and a close that changed nothing
-	 * leave it untouched. Whether it does is found from the text itself, so no change can be missed by a caller that
-	 * forgot to say it changed something: compared with the file itself before this run's first write, and with a hash
-	 * of what this run last wrote after it.
+	 * Saves what changed: appended to the journal when the history tracks its changes (saveChanges), else history.json
+	 * written whole unless it already holds exactly that text (writeWhole). A start and a close that changed nothing
+	 * write nothing either way.
 	 */
 	private saveHistory(closing = false): Promise<void> {
 		return this.chain(() => (this.changes ? this.saveChanges(this.changes, closing) : this.writeWhole()));
@@ -221,7 +220,12 @@ export class StatePersistence {
 		this.appendable = true;
 	}
 
-	/** Writes history.json whole, unless it already holds exactly this text (without a journal: see the constructor). */
+	/**
+	 * Writes history.json whole unless the file already holds exactly this text (without a journal: see the
+	 * constructor). Whether it does is found from the text itself, so no change can be missed by a caller that forgot
+	 * to say it changed something: compared with the file itself before this run's first write, and with a hash of what
+	 * this run last wrote after it.
+	 */
 	private writeWhole(): Promise<void> {
 		return (async () => {
 			const text = historyFileText(this.snapshot());
