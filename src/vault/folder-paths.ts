@@ -3,7 +3,7 @@
  * refused, and nothing is written through a symlink.
  */
 import { promises as fs } from "fs";
-import { dirname, join, relative, sep } from "path";
+import { basename, dirname, join, relative, sep } from "path";
 import { VaultPathError } from "./errors";
 import { throwUnlessMissing } from "./note-file";
 
@@ -49,6 +49,16 @@ export class FolderPaths {
 			}
 			ancestor = dirname(ancestor);
 		}
+	}
+
+	/**
+	 * The entry named `path` itself, with its folder resolved but not a symbolic link it may be: what a delete of
+	 * `path` removes. Its folder must resolve inside the root.
+	 */
+	async resolveEntry(path: string): Promise<string> {
+		const folder = await fs.realpath(dirname(join(this.root, path)));
+		this.assertInside(path, folder);
+		return join(folder, basename(path));
 	}
 
 	assertInside(path: string, real: string): void {

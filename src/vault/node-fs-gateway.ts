@@ -25,6 +25,7 @@ import { NoteEncodingError, NoteKeptChangingError, VaultPathError } from "./erro
 import {
 	decodeNote,
 	identityKeyOf,
+	linksTo,
 	readForDecision,
 	releaseSeen,
 	settledBefore,
@@ -128,7 +129,12 @@ export class NodeFsGateway implements VaultGateway {
 				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null))
 					return { result: plan.result, stat: null };
 				if (plan.kind === "trash") {
-					const trashed = await moveToTrash(this.root, this.trashFolder, path, target, new Date(), unchanged);
+					// A delete removes the name `path`: a note that is a symbolic link goes to the trash as the link, for
+					// moving what it points to would take another name's note away. The content read through the link is
+					// still checked, and so is that the name is still the link to it, in the same step as the move.
+					const entry = target === joined ? joined : await this.paths.resolveEntry(path);
+					const stillCurrent = entry === target ? unchanged : () => unchanged() && linksTo(entry, target);
+					const trashed = await moveToTrash(this.root, this.trashFolder, path, entry, new Date(), stillCurrent);
 					if (trashed) {
 						this.readCache.forget(path);
 						return { result: plan.result, stat: null, durable: trashed.durable, trashedTo: trashed.trashedTo };

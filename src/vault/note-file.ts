@@ -143,6 +143,15 @@ export function stillAsSeen(absolute: string, seen: SeenFile): boolean {
 	}
 }
 
+/** Whether `entry` is (still) a symbolic link leading to `real` (a real path), checked now. */
+export function linksTo(entry: string, real: string): boolean {
+	try {
+		return fs.lstatSync(entry).isSymbolicLink() && fs.realpathSync(entry) === real;
+	} catch {
+		return false;
+	}
+}
+
 /**
  * The file's bytes now: through the held descriptor when there is one (the stat showed it is the same file), else
  * by name.

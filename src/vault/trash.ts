@@ -25,8 +25,9 @@ export interface Trashed {
 }
 
 /**
- * Moves `absolute` (the note at vault path `path`) into the vault's trash folder (`trash`, vault-relative). `stillCurrent`
- * is checked in the same synchronous step as the move: when it says no, nothing moves and this resolves null.
+ * Moves `absolute` (the entry named by vault path `path`: a symbolic link itself, never what it points to) into the
+ * vault's trash folder (`trash`, vault-relative). `stillCurrent` is checked in the same synchronous step as the move:
+ * when it says no, nothing moves and this resolves null.
  */
 export async function moveToTrash(
 	root: string,

@@ -539,3 +539,18 @@ describe("isAllowedHost with a chosen listen address", () => {
 		expect(isAllowedHost("192.168.1.5:27125", 27125, "127.0.0.1")).toBe(false);
 	});
 });
+
+describe("a note that is a symbolic link to another note inside the vault", () => {
+	it("is deleted as a name: DELETE puts the link in the trash and leaves the note it points to", async () => {
+		await writeVaultFile(h.dir, "real.md", "real\n");
+		await symlink(join(h.dir, "real.md"), join(h.dir, "link.md"));
+		const etag = (await h.api("/vault/link.md")).headers.etag as string;
+		const res = await h.api("/vault/link.md", { method: "DELETE", headers: { "If-Match": etag } });
+		expect(res.status, res.text).toBe(204);
+		expect(await readFile(join(h.dir, "real.md"), "utf8")).toBe("real\n");
+		expect((await h.api("/vault/real.md")).text).toBe("real\n");
+		expect((await h.api("/vault/link.md")).status).toBe(404);
+		expect((await lstat(join(h.dir, ".trash/link.md"))).isSymbolicLink()).toBe(true);
+		expect(await visibleFiles(h.dir)).toEqual(["real.md"]);
+	});
+});

@@ -164,6 +164,50 @@ describe("NodeFsGateway", () => {
 		}
 	});
 
+	it("deletes a note that is a symbolic link as a name: the link goes to the trash, the note it points to stays", async () => {
+		const real = await realpath(root);
+		await mkdir(join(root, "notes"));
+		await mkdir(join(root, "real"));
+		await writeFile(join(root, "real/real.md"), "real\n");
+		await symlink(join(root, "real/real.md"), join(root, "notes/link.md"));
+		const disk = recordFolderFsyncs();
+		try {
+			const outcome = await gateway.mutate("notes/link.md", (current) => ({ kind: "trash", result: current }));
+			// The decision was made on the content read through the link.
+			expect(outcome.result).toBe("real\n");
+			await expect(outcome.durable).resolves.toBeUndefined();
+			expect(outcome.trashedTo).toBe(".trash/notes/link.md");
+			expect((await fs.promises.lstat(join(root, outcome.trashedTo!))).isSymbolicLink()).toBe(true);
+			expect(disk.folders()).toEqual(expect.arrayContaining([join(real, "notes"), join(real, ".trash/notes")]));
+		} finally {
+			vi.restoreAllMocks();
+		}
+		expect(await readFile(join(root, "real/real.md"), "utf8")).toBe("real\n");
+		expect(await readdir(join(root, "notes"))).toEqual([]);
+		expect((await gateway.read("real/real.md"))?.content).toBe("real\n");
+		expect(await gateway.read("notes/link.md")).toBeNull();
+	});
+
+	it("deletes nothing through a link whose note changed since it was read, and a link swapped for a file is not the link", async () => {
+		await writeFile(join(root, "real.md"), "real\n");
+		await symlink(join(root, "real.md"), join(root, "link.md"));
+		// The name is a plain file by the time of the move: what the caller decided on (the link's note) is not there.
+		let swapped = false;
+		const outcome = await gateway.mutate("link.md", (current) => {
+			if (!swapped) {
+				swapped = true;
+				fs.rmSync(join(root, "link.md"));
+				fs.writeFileSync(join(root, "link.md"), "a file now\n");
+				return { kind: "trash", result: current };
+			}
+			return { kind: "keep", result: current };
+		});
+		expect(outcome.result).toBe("a file now\n");
+		expect(await readFile(join(root, "link.md"), "utf8")).toBe("a file now\n");
+		expect(await readFile(join(root, "real.md"), "utf8")).toBe("real\n");
+		expect(fs.existsSync(join(root, ".trash/link.md"))).toBe(false);
+	});
+
 	it("trashes a note whose path clashes with a file already in the trash (a note once named like its folder)", async () => {
 		await writeFile(join(root, "a.md"), "was a note");
 		await gateway.mutate("a.md", () => ({ kind: "trash", result: null }));
