@@ -145,12 +145,12 @@ async function assemble(options: RevisionGuardOptions): Promise<RevisionGuard> {
 		() => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }),
 		() => conflicts.toSnapshot(),
 		options.timers,
-		options.persistDebounceMs,
-		loaded.conflicts,
-		options.onError,
 		// A save appends only what changed since the last one (history-journal.ts).
 		() => ({ ...history.takeChanges(), bases: bases.takeIndexChanges() }),
 		loaded.journal,
+		options.persistDebounceMs,
+		loaded.conflicts,
+		options.onError,
 	);
 	// A log left by the last run is folded into the snapshot now (a failure leaves it to the first commit).
 	if (loaded.conflicts.logged) await persistence.compactConflicts().catch((error: unknown) => options.onError?.(error));

@@ -7,7 +7,6 @@ import type { BlobStorage } from "../stores/base-store";
 import type { ConflictChange } from "../stores/conflict-log";
 import type { Timers } from "../../core/timers";
 import type { StateStorage } from "../../vault/gateway";
-import { revisionOf } from "../../core/revision";
 import { historyFileText, journalSeqOf, readHistoryFileByLine, type HistoryFile } from "./history-file";
 import { HISTORY_JOURNAL_FILE, journalLine, loadJournal, replayJournal, type HistoryChanges } from "./history-journal";
 import { ConflictJournal, loadConflicts, type JournalFiles, type SavedConflicts } from "../conflicts/conflict-journal";
@@ -81,13 +80,6 @@ export function blobStorage(storage: StateStorage): BlobStorage {
 export class StatePersistence {
 	private timer: unknown = null;
 	private saving: Promise<void> = Promise.resolve();
-	/** A hash of the history file as this run last wrote it; null before its first write. */
-	private writtenHistory: string | null = null;
-	/**
-	 * The last history write failed: it may have left its text in the file without making it durable (a rename whose
-	 * folder fsync failed), so the next save writes whatever the file holds.
-	 */
-	private historyInDoubt = false;
 	private readonly conflicts: ConflictJournal;
 
 	constructor(
@@ -95,23 +87,20 @@ export class StatePersistence {
 		private readonly snapshot: () => { history: unknown; bases: unknown },
 		conflictSnapshot: () => unknown,
 		private readonly timers: Timers,
+		/** What changed since the last save (the history's and the base index's changes): what a save appends. */
+		private readonly changes: () => HistoryChanges,
+		savedJournal: SavedJournal,
 		private readonly debounceMs = 1000,
 		savedConflicts?: Pick<SavedConflicts, "logged" | "snapshotBytes" | "lastSeq">,
 		/** A scheduled save that failed (the disk refused it): reported, and the next save writes it all again. */
 		private readonly onError?: (error: unknown) => void,
-		/**
-		 * What changed since the last save (the history's and the base index's changes). Given, a save appends only
-		 * that to the history's journal; absent, every save writes history.json whole.
-		 */
-		private readonly changes?: () => HistoryChanges,
-		savedJournal?: SavedJournal,
 	) {
 		this.conflicts = new ConflictJournal(storage, conflictSnapshot, savedConflicts);
-		this.seq = savedJournal?.lastSeq ?? 0;
-		this.appendable = (savedJournal?.named ?? false) && !(savedJournal?.present ?? false);
-		this.journalPresent = savedJournal?.present ?? false;
-		this.historyChars = savedJournal?.historyChars ?? 0;
-		this.unsaved = savedJournal?.found === false;
+		this.seq = savedJournal.lastSeq;
+		this.appendable = savedJournal.named && !savedJournal.present;
+		this.journalPresent = savedJournal.present;
+		this.historyChars = savedJournal.historyChars;
+		this.unsaved = !savedJournal.found;
 	}
 
 	/** The last journal sequence number used (appended, or attempted): history.json folds in every line up to it. */
@@ -165,13 +154,9 @@ export class StatePersistence {
 		await this.conflicts.compact();
 	}
 
-	/**
-	 * Saves what changed: appended to the journal when the history tracks its changes (saveChanges), else history.json
-	 * written whole unless it already holds exactly that text (writeWhole). A start and a close that changed nothing
-	 * write nothing either way.
-	 */
+	/** Saves what changed (saveChanges); a start and a close that changed nothing write nothing. */
 	private saveHistory(closing = false): Promise<void> {
-		return this.chain(() => (this.changes ? this.saveChanges(this.changes, closing) : this.writeWhole()));
+		return this.chain(() => this.saveChanges(this.changes, closing));
 	}
 
 	/**
@@ -218,32 +203,6 @@ export class StatePersistence {
 		this.journalPresent = false;
 		this.journalChars = 0;
 		this.appendable = true;
-	}
-
-	/**
-	 * Writes history.json whole unless the file already holds exactly this text (without a journal: see the
-	 * constructor). Whether it does is found from the text itself, so no change can be missed by a caller that forgot
-	 * to say it changed something: compared with the file itself before this run's first write, and with a hash of what
-	 * this run last wrote after it.
-	 */
-	private writeWhole(): Promise<void> {
-		return (async () => {
-			const text = historyFileText(this.snapshot());
-			// After a failed write, written again whatever the file holds: that write may have put this very text there.
-			if (!this.historyInDoubt && (await this.historyHolds(text))) return;
-			// Forgotten first: a write that fails may have changed the file or not.
-			this.writtenHistory = null;
-			this.historyInDoubt = true;
-			await this.storage.write(HISTORY_FILE, text);
-			this.historyInDoubt = false;
-			this.writtenHistory = revisionOf(text);
-		})();
-	}
-
-	/** Whether the history file holds `text`: the file itself before this run's first write, a hash after it. */
-	private async historyHolds(text: string): Promise<boolean> {
-		if (this.writtenHistory !== null) return revisionOf(text) === this.writtenHistory;
-		return (await this.storage.read(HISTORY_FILE).catch(() => null)) === text;
 	}
 
 	/** Saves run one at a time so an older snapshot can never land after a newer one. */

@@ -50,11 +50,14 @@ describe("the saved history's layout", () => {
 
 	it("is read one note at a time on a storage that reads lines, and whole elsewhere, to the same state", async () => {
 		const storage = new NodeStateStorage(dir);
+		// A first save (no history.json yet) writes the file whole, whatever changed.
 		const persistence = new StatePersistence(
 			storage,
 			() => state,
 			() => ({}),
 			nodeTimers,
+			() => ({ notes: [], gone: [], bases: [] }),
+			(await loadState(storage)).journal,
 		);
 		await persistence.flush();
 		const whole = vi.spyOn(storage, "read");

@@ -34,11 +34,10 @@ async function open(storage: StateStorage) {
 		() => ({ history: history.toSnapshot(), bases: bases.toSnapshot() }),
 		() => ({}),
 		noTimers,
-		1000,
-		loaded.conflicts,
-		undefined,
 		() => ({ ...history.takeChanges(), bases: bases.takeIndexChanges() }),
 		loaded.journal,
+		1000,
+		loaded.conflicts,
 	);
 	/** What a restart must find: every note's history (in any order: none is meant), and the base index in its order. */
 	const state = () => ({
