@@ -33,7 +33,8 @@ export class NewFolders {
 		this.making.add(registering);
 		try {
 			const first = await fs.mkdir(folder, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
-			if (first !== undefined) this.fsyncParents(downFrom(first, folder));
+			// From the first folder mkdir made down to `folder`.
+			if (first !== undefined) this.fsyncParents(chainBetween(first, folder) ?? [first]);
 		} finally {
 			this.making.delete(registering);
 			registered();
@@ -104,9 +105,14 @@ export async function makeFolderDurably(folder: string): Promise<void> {
  * fsyncs the whole way, not only the folders it made (the trash, start-up recovery: rare, and never in a hurry).
  */
 export function foldersDownTo(root: string, folder: string): string[] {
+	return chainBetween(root, folder) ?? [folder];
+}
+
+/** `folder` and the folders above it up to `top`, `top` included; null when `top` is not one of them. */
+function chainBetween(top: string, folder: string): string[] | null {
 	const folders = onTheWay(folder);
-	const end = folders.indexOf(root);
-	return end === -1 ? [folder] : folders.slice(0, end + 1);
+	const end = folders.indexOf(top);
+	return end === -1 ? null : folders.slice(0, end + 1);
 }
 
 /** `folder` and every folder above it. */
@@ -114,13 +120,6 @@ function onTheWay(folder: string): string[] {
 	const folders = [folder];
 	for (let at = folder; dirname(at) !== at; at = dirname(at)) folders.push(dirname(at));
 	return folders;
-}
-
-/** `folder` and the folders above it up to `first` (mkdir's first folder made), `first` included. */
-function downFrom(first: string, folder: string): string[] {
-	const folders = onTheWay(folder);
-	const end = folders.indexOf(first);
-	return end === -1 ? [first] : folders.slice(0, end + 1);
 }
 
 /** A change's own durability together with its new folders': rejects when either does (marked handled, as both are). */
