@@ -14,7 +14,7 @@ export interface AgentActor {
 	/**
 	 * For an MCP caller: the client of its key's plain REST calls. A key is one agent, so what this caller writes over
 	 * the revision those calls last read moves their read along (their own agent's change, never anyone else's); see
-	 * GuardedWriter.carryKeyReads.
+	 * carryKeyReads in service/write/carry-out.ts.
 	 */
 	keyClient?: string;
 	/**

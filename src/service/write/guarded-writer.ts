@@ -11,7 +11,6 @@ import { type ConflictLog } from "../stores/conflict-log";
 import { noteStateOf, type GuardRequest, type NoteState, type Refusal } from "../../core/guard";
 import { KeyedMutex } from "../stores/keyed-mutex";
 import type { HeldRead, ReadLedger } from "../stores/read-ledger";
-import { sentTokenKind } from "../../core/revision-tokens";
 import { revisionInSlices, revisionOf, sentRevisions, SLICE_CHARS } from "../../core/revision";
 import { planWrite, type MergeOption, type WritePlan } from "../../core/write-plan";
 import type { RevisionHistory } from "../stores/revision-history";
@@ -30,9 +29,10 @@ import { PendingDurability, type AwaitingDisk } from "./pending-durability";
 import { notDurable, type NotDurableChange } from "../refusals/not-durable";
 import { autoMergeInSlices, mergeBaseOf } from "./auto-merge";
 import type { DiffPages } from "../history/diff-pages";
-import { basisSight, heldRevision, readExpired, sightAfterWrite, withHeldRevision } from "./implicit-tokens";
+import { heldRevision, readExpired, withHeldRevision } from "./implicit-tokens";
 import { WriteBookkeeping } from "./write-bookkeeping";
-import { answerRefusal, type RefusalBasis, refusedWithout, seeRefusal, type SeenRefusal } from "../refusals/refusal";
+import { carryOut, type Basis, type Refusing } from "./carry-out";
+import { answerRefusal, type RefusalBasis, refusedWithout } from "../refusals/refusal";
 import type { RevisionTracker } from "../revisions/revision-tracker";
 
 export type { CompletedDelete, CompletedWrite, WriteOutcome, WriteRequest } from "./write-request";
@@ -61,21 +61,6 @@ export interface GuardedWriterDeps {
 	onError?: (error: unknown) => void;
 	/** .bak names being created right now, shared with whatever else keeps .bak notes (proposals); its own by default. */
 	backupNames?: BackupNames;
-}
-
-/** What the client showed it had seen before this write: its own If-Match, or the read it is held to. */
-interface Basis {
-	sent: WriteRequest["ifMatch"];
-	held: HeldRead | null;
-	/** The held read stands in for the If-Match the client did not send. */
-	implicit: boolean;
-}
-
-/** A refusal decided inside the lock, answered once the lock is released. */
-interface Refusing {
-	kind: "refusing";
-	seen: SeenRefusal;
-	landed: ReturnType<WriteBookkeeping["watchLanded"]>;
 }
 
 export class GuardedWriter {
@@ -137,20 +122,6 @@ export class GuardedWriter {
 	/** The read a tokenless write from `client` would be held to now (its last read), or null. */
 	heldRevision(client: string | undefined, path: string): HeldRead | null {
 		return heldRevision(this.deps, client, path);
-	}
-
-	/**
-	 * A key is one agent: what it changes through one door moves the reads its other doors hold of exactly the revision
-	 * replaced (an MCP caller's write moves its key's REST read; a REST write moves the key's sessions' reads). One
-	 * session's write never moves another session's read: two windows of one agent that share a key stay apart.
-	 */
-	private carryKeyReads(actor: Actor, path: string, replaced: string, revision: string): void {
-		if (actor.kind !== "agent") return;
-		const now = this.deps.now();
-		if (actor.keyClient !== undefined) this.deps.reads.carry(actor.keyClient, path, replaced, revision, now);
-		else if (actor.client !== undefined)
-			for (const session of this.deps.reads.clientsOf(path, `${actor.client}:`))
-				this.deps.reads.carry(session, path, replaced, revision, now);
 	}
 
 	async write(request: WriteRequest): Promise<WriteOutcome> {
@@ -325,7 +296,7 @@ export class GuardedWriter {
 				merged = { against: plan.current.revision, result };
 				continue;
 			}
-			return this.carryOut(request, basis, plan, step);
+			return carryOut({ ...this.deps, after: this.after }, request, basis, plan, step);
 		}
 	}
 
@@ -348,94 +319,6 @@ export class GuardedWriter {
 			allowEmpty: request.allowEmpty === true || request.actor.kind === "person",
 			implicit: basis.implicit,
 		};
-	}
-
-	/** Carries out a plan once its step ran: bookkeeping and the answer (a refusal's is finished outside the lock). */
-	private async carryOut(
-		request: WriteRequest,
-		basis: Basis,
-		plan: Exclude<WritePlan, { kind: "merge" }>,
-		step: Omit<MutationOutcome<WritePlan>, "result">,
-	): Promise<WriteOutcome | Refusing | AwaitingDisk> {
-		const { path, actor, operation } = request;
-		const { stat, durable } = step;
-		switch (plan.kind) {
-			case "write": {
-				const { replaced, revision } = plan;
-				if (replaced !== null) this.carryKeyReads(actor, path, replaced.revision, revision);
-				await this.after.afterWrite(path, replaced, plan.content, revision, actor);
-				const sight = sightAfterWrite({
-					operation: operation.kind,
-					merged: plan.merge !== null,
-					unseenBody: request.unseenBody,
-					replaced: replaced?.revision ?? null,
-					...basis,
-				});
-				const written = {
-					kind: "written",
-					revision,
-					sight,
-					created: plan.created,
-					stat,
-					merged: plan.merge !== null,
-					...(plan.merge !== null && plan.merge.rules.length > 0 ? { mergeRules: plan.merge.rules } : {}),
-				} as const;
-				return durable === undefined
-					? written
-					: { kind: "awaiting-disk", answer: written, inPlace: { kind: "written", revision }, durable };
-			}
-			case "unchanged": {
-				const { revision } = plan.current;
-				const sight = sightAfterWrite({
-					operation: operation.kind,
-					merged: false,
-					unseenBody: request.unseenBody,
-					replaced: revision,
-					...basis,
-				});
-				return { kind: "unchanged", revision, sight };
-			}
-			case "delete": {
-				await this.after.afterDelete(path, plan.removed, actor);
-				const trashedTo = step.trashedTo ?? null;
-				return durable === undefined
-					? { kind: "deleted" }
-					: {
-							kind: "awaiting-disk",
-							answer: { kind: "deleted" },
-							inPlace: { kind: "deleted", trashedTo, failed: "delete" },
-							durable,
-						};
-			}
-			case "inapplicable": {
-				const currentRevision = plan.current.revision;
-				return {
-					kind: "inapplicable",
-					...plan.failure,
-					currentRevision,
-					currentSight: basisSight(currentRevision, basis.sent, basis.held),
-				};
-			}
-			case "refuse": {
-				// Only this needs the lock; keeping the body and the rest of the answer wait until it is released.
-				// What the client knew of the revision it sent decides what a complete diff from it lets it know of the note now.
-				const sentSight = basis.implicit
-					? (basis.held?.sight ?? "whole")
-					: sentTokenKind(basis.sent) === "part"
-						? "part"
-						: "whole";
-				const seen = seeRefusal(
-					this.deps,
-					request,
-					plan.refusal,
-					plan.current,
-					plan.conflicted?.preview ?? null,
-					plan.conflicted?.rules ?? [],
-					sentSight,
-				);
-				return { kind: "refusing", seen, landed: this.after.watchLanded(path) };
-			}
-		}
 	}
 
 	/**
