@@ -31,7 +31,8 @@ export function patchFrontmatter(
 	if (doc.errors.length > 0)
 		return failure(
 			"invalid-frontmatter",
-			"The note's frontmatter is not valid YAML, so it was not edited; nothing was changed. " +
+			// The answer's title already says the YAML is not valid: the detail adds where the parser stopped.
+			`Nothing was changed: the YAML parser stopped with "${firstLineOf(doc.errors[0]!.message)}" (lines counted from the first line after ---). ` +
 				"Fix it (or replace the whole note with PUT).",
 		);
 	// Empty (or comment-only) frontmatter has no contents yet; `set` below creates the map.
@@ -124,6 +125,11 @@ export function patchFrontmatter(
 	// No frontmatter yet: it goes first, after a byte-order mark if the note starts with one.
 	const bom = content.startsWith("\ufeff") ? "\ufeff" : "";
 	return { ok: true, content: `${bom}---${eol}${yaml}---${eol}${content.slice(bom.length)}` };
+}
+
+/** The parser's message without the excerpt it appends (after a colon, on the lines below). */
+function firstLineOf(message: string): string {
+	return message.split("\n")[0]!.replace(/:\s*$/, "");
 }
 
 function failure(reason: Extract<PatchResult, { ok: false }>["reason"], detail: string): PatchResult {

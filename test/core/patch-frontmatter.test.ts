@@ -93,9 +93,11 @@ describe("applyPatch on a frontmatter key", () => {
 	});
 
 	it("never rewrites frontmatter that is not valid YAML, or not a map", () => {
-		expect(applyPatch("---\ntitle: [unclosed\n---\nx\n", key("replace", "a"), "b")).toMatchObject({
-			ok: false,
-			reason: "invalid-frontmatter",
+		const unclosed = applyPatch("---\ntitle: [unclosed\n---\nx\n", key("replace", "a"), "b");
+		expect(unclosed).toMatchObject({ ok: false, reason: "invalid-frontmatter" });
+		// Where the parser stopped, in one line, so the agent can fix that spot.
+		expect(unclosed).toMatchObject({
+			detail: expect.stringMatching(/^Nothing was changed: the YAML parser stopped with "[^\n]+[^:]" \(lines counted/),
 		});
 		expect(applyPatch("---\n- a list\n---\nx\n", key("replace", "a"), "b")).toMatchObject({
 			ok: false,

@@ -12,9 +12,11 @@ import { actorOf, type RequestContext } from "../router";
 import { headersValue } from "./headers";
 import { resolvePath } from "./note-path";
 
+// The problem's title and howToFix already say this host has no Obsidian (LRA clients read all three as one
+// `message`), so the detail says only what happened and where to go.
 const HEADLESS =
-	"This host serves a plain folder: there is no Obsidian here to run commands in or " +
-	"open notes in, so nothing was done. Read and write notes with /vault/{path}.";
+	"Nothing was done: commands and opening notes need the plugin inside Obsidian. " +
+	"Read and write notes with /vault/{path}.";
 
 /** `/commands/{id}/`, the slash may be left out: the raw id. */
 export function matchCommand(raw: string): string | null {

@@ -55,7 +55,10 @@ describe("commands and panes headless", () => {
 	});
 
 	it("answers 501 obsidian-only to listing, running and opening, and changes nothing", async () => {
-		expect(expectProblem(await s.api("/commands/"), 501, "obsidian-only").detail).toContain("plain folder");
+		const listed = expectProblem(await s.api("/commands/"), 501, "obsidian-only");
+		expect(listed.detail).toContain("plugin inside Obsidian");
+		// LRA clients show `message` (title, the first step, the detail): it says "plain folder" once.
+		expect(String((listed as { message?: unknown }).message).split("plain folder")).toHaveLength(2);
 		expectProblem(await s.api("/commands"), 501, "obsidian-only");
 		expectProblem(await s.api("/commands/editor:save-file/", { method: "POST" }), 501, "obsidian-only");
 		expectProblem(await s.api("/open/Notes/Plan.md", { method: "POST" }), 501, "obsidian-only");
