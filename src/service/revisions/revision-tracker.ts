@@ -10,8 +10,11 @@ import { utf8Length } from "../../core/utf8";
 import type { RevisionSource } from "../../core/revision-history";
 import type { RevisionHistory } from "../stores/revision-history";
 import type { ConflictLog } from "../stores/conflict-log";
-import type { NoteScan, NoteSnapshot, ScannedNote, VaultChange, VaultGateway } from "../../vault/gateway";
-import { SLICE_MS, yieldVia, type YieldToHost } from "../../core/steps";
+import type { NoteSnapshot, ScannedNote, VaultChange, VaultGateway } from "../../vault/gateway";
+import type { YieldToHost } from "../../core/steps";
+import { reconcileVault, seenOf, type ReconcileReport } from "./start-up-reconcile";
+
+export { RECENT_MS, type ReconcileReport } from "./start-up-reconcile";
 
 export interface TrackerOptions {
 	gateway: VaultGateway;
@@ -53,15 +56,6 @@ export interface ObservedRevision {
 	source: RevisionSource;
 	/** Seen by the start-up reconcile: it was made while we were not running. */
 	atStartUp: boolean;
-}
-
-export interface ReconcileReport {
-	checked: number;
-	/** Notes whose content differs from their last recorded revision (edited while we were not running). */
-	changed: number;
-	/** Notes seen for the first time. */
-	added: number;
-	removed: number;
 }
 
 export class RevisionTracker {
@@ -170,136 +164,25 @@ export class RevisionTracker {
 
 	/**
 	 * Compares every note with the stored history; run once the vault is ready. History is saved once, when it is
-	 * done, not again and again as each note is recorded.
+	 * done, not again and again as each note is recorded (start-up-reconcile.ts).
 	 */
 	async reconcile(onProgress?: (done: number, total: number) => void): Promise<ReconcileReport> {
-		const { gateway, history } = this.options;
-		// Notes with history before the listing: those it does not hold were deleted while we were down (one made since,
-		// and recorded meanwhile, may not be listed but is not gone). None on a first start.
-		const trackedBefore = history.trackedPaths();
-		const liveChangesBefore = history.liveChanges;
-		// What the watcher listed as it started will do (tracking starts before the reconcile): a note changed since is
-		// told by its own event.
-		const paths = await gateway.listNotes(this.options.noteExtensions(), { watched: true });
-		const counts: ReconcileCounts = {
-			changed: 0,
-			added: 0,
-			known: 0,
-			ownLiveChanges: 0,
-			recent: 0,
-			recentSince: this.options.now() - RECENT_MS,
-		};
-		let done = 0;
-		let next = 0;
 		const batch = { dirty: false };
 		this.batch = batch;
-		const yieldToHost = this.options.yieldToHost ?? yieldVia(this.options.timers);
-		let sliceStart = performance.now();
-		// One turn for every worker: each awaiting a turn of its own, they would all resume in the same turn of the
-		// host's loop, one slice after another, and block it for as many slices as there are workers.
-		let turn: Promise<void> | null = null;
-		const pace = (): Promise<void> | undefined => {
-			if (performance.now() - sliceStart < SLICE_MS) return undefined;
-			turn ??= yieldToHost().then(() => {
-				sliceStart = performance.now();
-				turn = null;
-			});
-			return turn;
-		};
-		// A few reads in flight keep the disk busy without flooding memory on a large vault. A gateway that can look at
-		// a note at once (scanNow) is not waited on per note: the host gets a turn every slice instead.
-		const worker = async () => {
-			while (next < paths.length) {
-				const slice = pace();
-				if (slice) {
-					await slice;
-					continue;
-				}
-				const path = paths[next++]!;
-				const scan = this.scanNow(path);
-				if (scan === undefined) await this.reconcileRead(path, counts);
-				else if (scan.kind === "read") this.reconciled(scan, counts);
-				// An identity is recorded only beside a live note's latest revision.
-				else if (scan.kind === "unchanged") counts.known++;
-				onProgress?.(++done, paths.length);
-			}
-		};
 		try {
-			await Promise.all(Array.from({ length: RECONCILE_CONCURRENCY }, worker));
+			return await reconcileVault(
+				{
+					...this.options,
+					observe: (snapshot) => this.observe(snapshot, this.changeSource, true),
+					endBatch: () => {
+						this.batch = null;
+						if (batch.dirty) this.options.onDirty();
+					},
+				},
+				onProgress,
+			);
 		} finally {
-			gateway.endScan?.();
-			this.batch = null;
-			if (batch.dirty) this.options.onDirty();
-		}
-		let removed = 0;
-		// Every note tracked before was listed when as many listed notes were tracked as were tracked before: known
-		// exactly while nothing but this reconcile changed which notes are live (each listed note was looked at before
-		// this reconcile recorded it, and a listing names a note once). Otherwise the lists are compared.
-		const othersChangedLiveness = history.liveChanges - liveChangesBefore !== counts.ownLiveChanges;
-		const compare = othersChangedLiveness || counts.known !== trackedBefore.length;
-		const present = new Set(compare ? paths : []);
-		for (const path of compare ? trackedBefore : []) {
-			// Still recorded as there (its delete event may have come meanwhile), and not listed.
-			if (!present.has(path) && history.latest(path) !== undefined) {
-				history.markDeleted(path, this.options.now());
-				removed++;
-			}
-		}
-		const { changed, added } = counts;
-		if (changed + added + removed > 0) this.options.onDirty();
-		return { checked: paths.length, changed, added, removed };
-	}
-
-	/** The gateway's immediate look at a note (see VaultGateway.scanNow); a failed one is a note that could not be read. */
-	private scanNow(path: string): NoteScan | undefined {
-		const { gateway, history } = this.options;
-		if (!gateway.scanNow) return undefined;
-		// Recorded only beside the latest revision of a note that is there (RevisionHistory.setIdentity).
-		const recorded = history.identityOf(path);
-		try {
-			return gateway.scanNow(path, recorded);
-		} catch {
-			return { kind: "missing" };
-		}
-	}
-
-	/** One note of the reconcile through the gateway's ordinary read. */
-	private async reconcileRead(path: string, counts: ReconcileCounts): Promise<void> {
-		// Unchanged since its latest revision was read (a stat says so): trusted without reading. Its text, if it
-		// changed recently, was handed to the outside-save net when it was read then.
-		if (await this.unchangedSinceRead(path)) {
-			counts.known++;
-			return;
-		}
-		const snapshot = await this.options.gateway.read(path).catch(() => null);
-		if (snapshot !== null) this.reconciled(seenOf(snapshot), counts);
-	}
-
-	/**
-	 * Whether a stat shows the very file the note's latest revision was read from (its recorded identity, recorded
-	 * only for a file that had settled when read: see NoteHistory.identity).
-	 */
-	private async unchangedSinceRead(path: string): Promise<boolean> {
-		const { gateway, history } = this.options;
-		const recorded = history.identityOf(path);
-		if (recorded === undefined || history.latest(path) === undefined || !gateway.identity) return false;
-		const now = await gateway.identity(path).catch(() => null);
-		return now === recorded;
-	}
-
-	/** Records a note the reconcile read. */
-	private reconciled(snapshot: ScannedNote, counts: ReconcileCounts): void {
-		const { history } = this.options;
-		const known = history.latest(snapshot.path) !== undefined;
-		if (known) counts.known++;
-		const isNew = this.observe(snapshot, this.changeSource, true);
-		// Recording a new revision is one change (RevisionHistory.liveChanges); anything else it set off is another's.
-		if (isNew) counts.ownLiveChanges++;
-		if (isNew && known) counts.changed++;
-		else if (isNew) counts.added++;
-		// A known note that changed while we were down is judged as a save (onObserved); any other recent one is kept.
-		if (!(isNew && known) && snapshot.stat.mtime >= counts.recentSince && counts.recent++ < MAX_RECENT_AT_START) {
-			this.options.onRecent?.(snapshot.path, history.latest(snapshot.path)!.revision, snapshot.text());
+			if (this.batch === batch) this.batch = null;
 		}
 	}
 
@@ -403,27 +286,4 @@ export class RevisionTracker {
 	}
 }
 
-/** A note read the ordinary way, seen as a scanned one (hashed here). */
-function seenOf(snapshot: NoteSnapshot): ScannedNote {
-	const { content, ...rest } = snapshot;
-	return { ...rest, revision: revisionOf(content), text: () => content };
-}
-
-/** The reconcile's running tally. */
-interface ReconcileCounts {
-	changed: number;
-	added: number;
-	/** Listed notes that were live in history when they were looked at, and how often this reconcile changed liveness. */
-	known: number;
-	ownLiveChanges: number;
-	/** Recent notes handed to the outside-save net so far, and since when a note counts as recent. */
-	recent: number;
-	recentSince: number;
-}
-
-const RECONCILE_CONCURRENCY = 8;
-/** "Recently changed", for the notes whose text the reconcile hands the outside-save net: the last day. */
-export const RECENT_MS = 24 * 60 * 60 * 1000;
-/** At most this many of them per start (a vault copied in today is not kept whole). */
-const MAX_RECENT_AT_START = 2000;
 const FOLLOW_UP_MS = 300;
