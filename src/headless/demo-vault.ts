@@ -1,6 +1,8 @@
 /** The demo vault `npm start` serves when no folder is given: a few notes to read, edit and conflict on. */
 import { promises as fs } from "fs";
 import { dirname, join } from "path";
+import { createFileExclusive } from "../vault/atomic-file";
+import { makeFolderDurably } from "../vault/new-folders";
 
 const DEMO_NOTES: Record<string, string> = {
 	"Welcome.md": `---
@@ -29,14 +31,17 @@ Agents append here.
 `,
 };
 
-/** Creates the demo vault if the folder is missing or empty; leaves an existing vault alone. */
+/**
+ * Creates the demo vault if the folder is missing or empty; leaves an existing vault alone. Durably, as any note: each
+ * file and every folder entry on its way are on disk before the host serves them, and a name taken meanwhile is kept.
+ */
 export async function ensureDemoVault(folder: string): Promise<boolean> {
 	const existing = await fs.readdir(folder).catch(() => null);
 	if (existing && existing.some((name) => !name.startsWith("."))) return false;
 	for (const [path, content] of Object.entries(DEMO_NOTES)) {
 		const target = join(folder, path);
-		await fs.mkdir(dirname(target), { recursive: true });
-		await fs.writeFile(target, content, { flag: "wx" }).catch(() => undefined);
+		await makeFolderDurably(dirname(target));
+		await createFileExclusive(target, content);
 	}
 	return true;
 }

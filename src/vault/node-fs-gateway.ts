@@ -125,16 +125,24 @@ export class NodeFsGateway implements VaultGateway {
 				// the check runs again on what the note holds now (writers in this process are kept out by the guarded
 				// writer's per-note lock).
 				const unchanged = () => stillAsSeen(target, seen);
-				// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
-				if (plan.kind === "keep" || (plan.kind === "trash" && seen.content === null))
-					return { result: plan.result, stat: null };
+				if (plan.kind === "keep") return { result: plan.result, stat: null };
 				if (plan.kind === "trash") {
+					// Nothing to trash when the note is not there (the contract: as for the other gateways, a no-op).
+					if (seen.bytes === null) return { result: plan.result, stat: null };
 					// A delete removes the name `path`: a note that is a symbolic link goes to the trash as the link, for
 					// moving what it points to would take another name's note away. The content read through the link is
 					// still checked, and so is that the name is still the link to it, in the same step as the move.
 					const entry = target === joined ? joined : await this.paths.resolveEntry(path);
 					const stillCurrent = entry === target ? unchanged : () => unchanged() && linksTo(entry, target);
-					const trashed = await moveToTrash(this.root, this.trashFolder, path, entry, new Date(), stillCurrent);
+					const trashed = await moveToTrash(
+						this.root,
+						this.trashFolder,
+						path,
+						entry,
+						seen.bytes,
+						new Date(),
+						stillCurrent,
+					);
 					if (trashed) {
 						this.readCache.forget(path);
 						return { result: plan.result, stat: null, durable: trashed.durable, trashedTo: trashed.trashedTo };

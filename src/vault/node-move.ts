@@ -5,6 +5,7 @@
  * the disk has no hard links (FAT, some network and FUSE mounts, another file system mounted inside the vault), the
  * note is copied to a file created exclusively under the new name, and the old name removed in the same step as the
  * check; a copy whose source changed meanwhile is taken back and the move decided again. Never is anything replaced.
+ * A symbolic link moves as the link itself, never what it points to (the trash moves a deleted link so).
  */
 // The fs object itself (not its named exports), so a test can act exactly at a step of the move.
 import fs from "fs";
@@ -17,8 +18,9 @@ export type MoveStep = "moved" | "changed" | "taken";
 const NO_HARD_LINKS = new Set(["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"]);
 
 /**
- * Moves the file at `source` (a real path) to `target` if `stillCurrent()` says it is still the note decided on, in
- * the same synchronous step. "taken": something is at `target` (nothing moved); "changed": the note changed first.
+ * Moves the entry at `source` (a file, or a symbolic link: the link itself) to `target` if `stillCurrent()` says it is
+ * still the note decided on, in the same synchronous step. "taken": something is at `target` (nothing moved);
+ * "changed": the note changed first. `bytes`: the file's content, for a disk without hard links.
  */
 export async function moveNoReplace(
 	source: string,
@@ -27,6 +29,7 @@ export async function moveNoReplace(
 	stillCurrent: () => boolean,
 ): Promise<MoveStep> {
 	if (!stillCurrent()) return "changed";
+	if (fs.lstatSync(source).isSymbolicLink()) return relinkThenUnlink(source, target);
 	try {
 		fs.linkSync(source, target);
 	} catch (error) {
@@ -51,6 +54,23 @@ export async function moveNoReplace(
  */
 export function moveDurable(source: string, target: string): Promise<void> {
 	return fsyncFoldersLater(dirname(source), dirname(target));
+}
+
+/**
+ * A symbolic link made anew under `target` with the same text, then the old one removed (the caller's check just
+ * before, in this same step). Not a hard link: macOS's link() may follow the link and name what it points to, and
+ * symlink() fails atomically with EEXIST when the name is taken on every platform, needing no hard links. A disk that
+ * cannot make links (FAT) throws: the delete fails, nothing is lost.
+ */
+function relinkThenUnlink(source: string, target: string): MoveStep {
+	try {
+		fs.symlinkSync(fs.readlinkSync(source), target);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "EEXIST") return "taken";
+		throw error;
+	}
+	fs.unlinkSync(source);
+	return "moved";
 }
 
 async function copyThenUnlink(

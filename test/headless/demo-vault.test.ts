@@ -1,9 +1,11 @@
 /** The demo vault `npm start` creates when no folder is given. */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "fs/promises";
+import fs from "fs";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ensureDemoVault } from "../../src/headless/demo-vault";
+import { recordFolderFsyncs } from "../helpers/failing-disk";
 import { allFiles } from "../helpers/vault-files";
 
 const DEMO_NOTES = ["Daily/2026-11-21.md", "Projects/Plan.md", "Welcome.md"];
@@ -13,6 +15,7 @@ beforeEach(async () => {
 	parent = await mkdtemp(join(tmpdir(), "rg-demo-"));
 });
 afterEach(async () => {
+	vi.restoreAllMocks();
 	await rm(parent, { recursive: true, force: true });
 });
 
@@ -29,6 +32,28 @@ describe("ensureDemoVault", () => {
 		expect(await ensureDemoVault(folder)).toBe(true);
 		expect(await allFiles(folder)).toEqual(DEMO_NOTES);
 		await expectDemoNotes(folder);
+	});
+
+	it("writes durably: every folder entry on the way to each demo note is fsynced before it returns", async () => {
+		const real = await realpath(parent);
+		const disk = recordFolderFsyncs();
+		expect(await ensureDemoVault(join(parent, "nested", "demo-vault"))).toBe(true);
+		const vault = join(real, "nested", "demo-vault");
+		expect(disk.folders()).toEqual(
+			expect.arrayContaining([real, join(real, "nested"), vault, join(vault, "Projects"), join(vault, "Daily")]),
+		);
+	});
+
+	it("never replaces a file another program puts at a demo note's name while the vault is being made", async () => {
+		const mkdirNow = fs.promises.mkdir.bind(fs.promises);
+		vi.spyOn(fs.promises, "mkdir").mockImplementation(async (...args: Parameters<typeof fs.promises.mkdir>) => {
+			const made = await mkdirNow(...args);
+			if (String(args[0]).endsWith("Projects")) fs.writeFileSync(join(parent, "Projects/Plan.md"), "theirs\n");
+			return made;
+		});
+		expect(await ensureDemoVault(parent)).toBe(true);
+		expect(await readFile(join(parent, "Projects/Plan.md"), "utf8")).toBe("theirs\n");
+		expect(await allFiles(parent)).toEqual(DEMO_NOTES);
 	});
 
 	it("fills an empty folder", async () => {

@@ -101,6 +101,26 @@ describe("NodeFsGateway", () => {
 		expect(contents.sort()).toEqual(["v0", "v1", "v2"]);
 	});
 
+	it("trashes a note on a disk without hard links: the bytes decided on are copied exclusively, never over another file", async () => {
+		const bytes = "\uFEFFcrlf\r\nno final newline";
+		await writeFile(join(root, "n.md"), bytes);
+		await mkdir(join(root, ".trash"));
+		await writeFile(join(root, ".trash/n.md"), "already in the trash\n");
+		vi.spyOn(fs, "linkSync").mockImplementation(() => {
+			throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" });
+		});
+		try {
+			const outcome = await gateway.mutate("n.md", (current) => ({ kind: "trash", result: current }));
+			await outcome.durable;
+			expect(outcome.trashedTo).toMatch(/^\.trash\/\d{8}-\d{6}\/n\.md$/);
+			expect(await readFile(join(root, outcome.trashedTo!), "utf8")).toBe(bytes);
+			expect(await readFile(join(root, ".trash/n.md"), "utf8")).toBe("already in the trash\n");
+			expect(fs.existsSync(join(root, "n.md"))).toBe(false);
+		} finally {
+			vi.restoreAllMocks();
+		}
+	});
+
 	it("says where in the trash each note went (a dated folder too), and hands back the delete's durability", async () => {
 		const places: (string | undefined)[] = [];
 		for (let i = 0; i < 2; i++) {
