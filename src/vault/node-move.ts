@@ -36,7 +36,7 @@ export async function moveNoReplace(
 		const code = (error as NodeJS.ErrnoException).code ?? "";
 		// The same file under a spelling the disk takes as equal (a change of case on macOS or Windows): a rename
 		// replaces nothing there. (The check above is still this step's.)
-		if (code === "EEXIST" && sameFile(source, target)) {
+		if (code === "EEXIST" && sameSpelling(source, target) && sameFile(source, target)) {
 			fs.renameSync(source, target);
 			return "moved";
 		}
@@ -102,6 +102,16 @@ async function copyThenUnlink(
 	}
 	fs.unlinkSync(source);
 	return "moved";
+}
+
+/**
+ * Whether two paths could be one name to a disk that ignores case (and Unicode normalization, as macOS's does). Only
+ * then is "the same file at the target" the note itself: otherwise it is a second hard link another program made,
+ * which a rename would leave in place (a rename between two links of one file does nothing) while reporting success.
+ */
+function sameSpelling(a: string, b: string): boolean {
+	const fold = (path: string) => path.normalize("NFC").toLowerCase();
+	return fold(a) === fold(b);
 }
 
 function sameFile(a: string, b: string): boolean {

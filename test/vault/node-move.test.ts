@@ -61,6 +61,21 @@ describe("moving a note headless", () => {
 		expect(await text("b.md")).toBe("theirs\n");
 	});
 
+	it("takes a second hard link of the note at the destination for a taken name, not for the note's own other spelling", async () => {
+		await writeFile(join(root, "a.md"), "mine\n");
+		const link = fs.linkSync.bind(fs);
+		// Another program links the note under the destination's name just before ours: the same file, another name.
+		vi.spyOn(fs, "linkSync").mockImplementation((source, target) => {
+			link(source, target);
+			link(source, target);
+		});
+		// Taken as a change of case, the rename over the same file would do nothing and the move be reported done
+		// while the note stayed where it was.
+		expect((await gateway.rename("a.md", "b.md", move)).kind).toBe("destination-taken");
+		expect(await text("a.md")).toBe("mine\n");
+		expect(await text("b.md")).toBe("mine\n");
+	});
+
 	it("moves on a disk without hard links by an exclusive copy and the old name's removal, byte for byte", async () => {
 		noHardLinks();
 		const bytes = "\uFEFFcrlf\r\nno final newline";
