@@ -31,7 +31,7 @@ import { autoMergeInSlices, mergeBaseOf } from "./auto-merge";
 import type { DiffPages } from "../history/diff-pages";
 import { heldRevision, readExpired, withHeldRevision } from "./implicit-tokens";
 import { WriteBookkeeping } from "./write-bookkeeping";
-import { carryOut, type Basis, type Refusing } from "./carry-out";
+import { carryOut, type Basis, type CarryOutDeps, type Refusing } from "./carry-out";
 import { answerRefusal, type RefusalBasis, refusedWithout } from "../refusals/refusal";
 import type { RevisionTracker } from "../revisions/revision-tracker";
 
@@ -69,10 +69,13 @@ export class GuardedWriter {
 	private readonly onDisk = new PendingDurability();
 	private readonly after: WriteBookkeeping;
 	private readonly moves: GuardedMove;
+	private readonly carryOutDeps: CarryOutDeps;
 
 	constructor(private readonly deps: GuardedWriterDeps) {
 		this.backupNames = deps.backupNames ?? new BackupNames();
 		this.after = new WriteBookkeeping(deps);
+		// Made once: every write hands it on.
+		this.carryOutDeps = { ...deps, after: this.after };
 		this.moves = new GuardedMove(deps, this.after);
 	}
 
@@ -296,7 +299,7 @@ export class GuardedWriter {
 				merged = { against: plan.current.revision, result };
 				continue;
 			}
-			return carryOut({ ...this.deps, after: this.after }, request, basis, plan, step);
+			return carryOut(this.carryOutDeps, request, basis, plan, step);
 		}
 	}
 
