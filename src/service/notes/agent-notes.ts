@@ -52,6 +52,7 @@ import { NoteProposals } from "../proposals/note-proposals";
 import { ProposalNotMade, type ProposalStore } from "../proposals/proposal-store";
 import type { AgentKey } from "../../settings";
 import type { CompiledScope } from "../../core/key-scope";
+import type { ScopeForbidden } from "../../core/scope-refusal";
 import { KeyScopes } from "../scopes/key-scopes";
 import { ScopeGate } from "../scopes/scope-gate";
 import { summarizeScope, type ScopeSummary } from "../scopes/scope-summary";
@@ -424,25 +425,23 @@ export class AgentNotes {
 	 * without that note's revision (guarded-move.ts). Followed like a write: the note's old and new paths and the notes
 	 * Obsidian rewrote links in are credited to the mover.
 	 */
-	move(request: MoveRequest): Promise<MoveOutcome> {
+	async move(request: MoveRequest): Promise<MoveOutcome> {
 		// A note the key may not see is not there to move; both notes must be ones it may change (a proposal carries no move).
-		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
+		if (!this.scopes.visible(request.actor, request.from)) return { kind: "missing" };
+		const refused = (side: "source" | "destination", path: string, refusal: ScopeForbidden) =>
+			relocationRefused({ kind: "refused", side, path, refusal, currentRevision: null, implicit: false });
 		for (const [side, path] of [
 			["source", request.from],
 			["destination", request.to],
 		] as const) {
 			const gate = this.scopes.change(request.actor, path, "other");
-			if (gate.kind !== "write")
-				return Promise.resolve(
-					relocationRefused({
-						kind: "refused",
-						side,
-						path,
-						refusal: gate.refusal,
-						currentRevision: null,
-						implicit: false,
-					}),
-				);
+			if (gate.kind !== "write") return refused(side, path, gate.refusal);
+		}
+		// Inside Obsidian the move rewrites the links of the notes that link to it: each must be one the key may change.
+		if (this.deps.host === "obsidian" && this.scopes.scopeOf(request.actor) !== null) {
+			const { backlinks } = await this.deps.index.links(request.from, [], () => true);
+			const refusal = this.scopes.relinkRefusal(request.actor, request.from, backlinks);
+			if (refusal !== null) return refused("source", request.from, refusal);
 		}
 		return this.changeFeed.trackMany(
 			[request.from, request.to],

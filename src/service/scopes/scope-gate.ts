@@ -92,6 +92,20 @@ export class ScopeGate {
 		return scope !== null && this.accessIn(scope, path) === "hidden" ? forbidden(scope, path, "outside-read") : null;
 	}
 
+	/**
+	 * Whether the caller may move `path` when the move rewrites the links of `linking` (the notes that link to it,
+	 * inside Obsidian): each must be one it may change, and no .bak (agents never change those). The refusal names
+	 * only the moved note, never which of them it may not change nor whether it may see it.
+	 */
+	relinkRefusal(actor: Actor, path: string, linking: readonly string[]): ScopeForbidden | null {
+		const scope = this.scopeOf(actor);
+		if (scope === null) return null;
+		const changeable = (note: string) =>
+			note === path || (!this.isBackup(note) && this.change(actor, note, "other").kind === "write");
+		if (linking.every(changeable)) return null;
+		return { reason: "scope-forbidden", why: "links-outside-write", key: scope.key, path, lists: scope.lists };
+	}
+
 	/** Commands can change any note, with no revision: only a caller that may change every note may run them. */
 	commandRefusal(actor: Actor): ScopeForbidden | null {
 		const scope = this.scopeOf(actor);
