@@ -78,6 +78,29 @@ for (const [name, start] of Object.entries(STACKS)) {
 			expect(await s.file("Secret/s.md")).toBe("secret links [[a]]\n");
 		});
 
+		it("never undoes another key's move when that would change a note it may not change, nor names that note", async () => {
+			await open({ "Secret/s.md": "secret links [[a]]\n" });
+			// A key without lists moves the note (inside Obsidian, rewriting the hidden note's link).
+			const moved = await s.api("/vault/Public/Inbox/a.md", {
+				method: "MOVE",
+				headers: { Destination: "Public/Inbox/b.md", "If-Match": `"${revisionOf(MOVED)}"` },
+			});
+			expect(moved.status, moved.text).toBe(204);
+			const rewrittenSecret = await s.file("Secret/s.md");
+			const undone = await s.api("/history/Public/Inbox/b.md/revert", {
+				method: "POST",
+				headers: { ...auth, "If-Match": `"${revisionOf(MOVED)}"` },
+			});
+			expect(undone.text).not.toContain("Secret");
+			expect(await s.file("Secret/s.md")).toBe(rewrittenSecret);
+			if (s.app === null) expect(undone.status, undone.text).toBe(200);
+			else {
+				expect(undone.status, undone.text).toBe(403);
+				expect(undone.json()).toMatchObject({ type: "/problems/scope-forbidden", scope: "links-outside-write" });
+				expect(await s.file("Public/Inbox/b.md")).toBe(MOVED);
+			}
+		});
+
 		it("moves a note only notes the key may change link to, and rewrites their links", async () => {
 			await open({ "Public/Inbox/c.md": "links [[a]]\n" });
 			const moved = await move();

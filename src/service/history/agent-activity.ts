@@ -14,7 +14,7 @@ import type { YieldToHost } from "../../core/steps";
 import type { Actor } from "../notes/actor";
 import type { WriteOutcome } from "../write/guarded-writer";
 import { recentAgentWrites, type NoteHistoryService } from "./note-history";
-import { undoMove, type MoveUndo } from "../moves/undo-move";
+import { rewrittenByMove, undoMove, type MoveUndo } from "../moves/undo-move";
 import type { Refusal } from "../../core/guard";
 import { refusedWithout } from "../refusals/refusal";
 import { MAX_ACTIVITY } from "./activity-limit";
@@ -120,6 +120,8 @@ export class AgentActivity {
 		ifMatch: EntityTagCondition,
 		ifNoneMatch: EntityTagCondition = { kind: "absent" },
 		mayChange: (path: string) => Refusal | null = () => null,
+		/** Whether the caller may undo a move of the note at `path` whose links rewrote `rewritten` (key scopes). */
+		mayRelink: (path: string, rewritten: readonly string[]) => Promise<Refusal | null> = async () => null,
 	): Promise<RevertOutcome> {
 		const { history, bases, gateway } = this.history.deps;
 		// Before the history is looked at, so a refusal says nothing of what the history holds.
@@ -143,6 +145,9 @@ export class AgentActivity {
 			ifNoneMatch.kind === "any" ||
 			(ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision));
 		if (stale) return { kind: "stale", currentRevision: mineRevision };
+		// Moving back rewrites links again, and puts back the text of the notes the move rewrote: the caller's to change.
+		const relink = entry.movedFrom === undefined ? null : await mayRelink(path, rewrittenByMove(history, path, entry));
+		if (relink !== null) return { kind: "write", outcome: refusedWithout(relink, null), merged: false };
 		if (entry.movedFrom !== undefined)
 			return {
 				kind: "move",

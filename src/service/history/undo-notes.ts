@@ -15,6 +15,7 @@ import type { NoteChangeFeed } from "../revisions/note-change-feed";
 import type { HistoryPage, NoteHistoryService, RestoreOutcome, RevisionDetail } from "./note-history";
 import { refusedWithout } from "../refusals/refusal";
 import type { ScopeGate } from "../scopes/scope-gate";
+import type { ScopeForbidden } from "../../core/scope-refusal";
 
 export interface UndoNotesDeps {
 	history: RevisionHistory;
@@ -26,6 +27,11 @@ export interface UndoNotesDeps {
 	 * like any other (one a proposal cannot carry, so a note the key may only propose to is not undone either).
 	 */
 	scopes: ScopeGate;
+	/**
+	 * Why the caller may not move the note at `path` when the move rewrites the links of notes that link to it (and
+	 * of `rewritten`, the notes an undone move had rewritten), or null: AgentNotes.relinkRefusal.
+	 */
+	relinkRefusal: (actor: Actor, path: string, rewritten: readonly string[]) => Promise<ScopeForbidden | null>;
 }
 
 export class UndoNotes {
@@ -83,6 +89,7 @@ export class UndoNotes {
 			ifMatch,
 			ifNoneMatch,
 			mayChange,
+			(moved, rewritten) => this.deps.relinkRefusal(actor, moved, rewritten),
 		);
 		return this.followUndo(path, actor, work, (outcome) => {
 			if (outcome.kind === "move")

@@ -203,6 +203,7 @@ export class AgentNotes {
 			activity: deps.activity,
 			changeFeed: this.changeFeed,
 			scopes: this.scopes,
+			relinkRefusal: (actor, path, rewritten) => this.relinkRefusal(actor, path, rewritten),
 		});
 		this.facts = new ScopedFacts(
 			new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings }),
@@ -437,12 +438,8 @@ export class AgentNotes {
 			const gate = this.scopes.change(request.actor, path, "other");
 			if (gate.kind !== "write") return refused(side, path, gate.refusal);
 		}
-		// Inside Obsidian the move rewrites the links of the notes that link to it: each must be one the key may change.
-		if (this.deps.host === "obsidian" && this.scopes.scopeOf(request.actor) !== null) {
-			const { backlinks } = await this.deps.index.links(request.from, [], () => true);
-			const refusal = this.scopes.relinkRefusal(request.actor, request.from, backlinks);
-			if (refusal !== null) return refused("source", request.from, refusal);
-		}
+		const relink = await this.relinkRefusal(request.actor, request.from);
+		if (relink !== null) return refused("source", request.from, relink);
 		return this.changeFeed.trackMany(
 			[request.from, request.to],
 			request.actor,
@@ -558,6 +555,20 @@ export class AgentNotes {
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */
 	forgetClient(client: string): void {
 		this.deps.reads.forgetClient(client);
+	}
+
+	/**
+	 * Inside Obsidian a move rewrites the links of the notes that link to the note: each of them (and each of
+	 * `rewritten`, the notes an undone move had rewritten) must be one the caller may change.
+	 */
+	private async relinkRefusal(
+		actor: Actor,
+		path: string,
+		rewritten: readonly string[] = [],
+	): Promise<ScopeForbidden | null> {
+		if (this.scopes.scopeOf(actor) === null) return null;
+		const linking = this.deps.host === "obsidian" ? (await this.deps.index.links(path, [], () => true)).backlinks : [];
+		return this.scopes.relinkRefusal(actor, path, [...linking, ...rewritten]);
 	}
 
 	private recordRead(actor: AgentActor, path: string, revision: string, sight: "whole" | "part"): void {
