@@ -13,7 +13,7 @@ import { parseEntityTagCondition, revisionOf, strongMatch, type EntityTagConditi
 import type { YieldToHost } from "../../core/steps";
 import type { Actor } from "../notes/actor";
 import type { WriteOutcome } from "../write/guarded-writer";
-import { recentAgentWrites, type NoteHistoryService } from "./note-history";
+import { recentAgentWrites, sinceArrival, type NoteHistoryService } from "./note-history";
 import { rewrittenByMove, undoMove, type MoveUndo } from "../moves/undo-move";
 import type { Refusal } from "../../core/guard";
 import { refusedWithout } from "../refusals/refusal";
@@ -72,6 +72,17 @@ export type RevertOutcome =
 	| { kind: "move"; undo: MoveUndo }
 	| { kind: "write"; outcome: WriteOutcome; merged: boolean };
 
+/** What a caller's key scope allows a revert (service/scopes): by default, everything. */
+export interface RevertScope {
+	mayChange: (path: string) => Refusal | null;
+	/** Whether the caller may undo a move of the note at `path` that rewrote the links of `rewritten`. */
+	mayRelink: (path: string, rewritten: readonly string[]) => Promise<Refusal | null>;
+	/** The paths the caller may see: a write from before the note came from one it may not see is not its to undo. */
+	visible: (path: string) => boolean;
+}
+
+const UNSCOPED: RevertScope = { mayChange: () => null, mayRelink: async () => null, visible: () => true };
+
 export class AgentActivity {
 	constructor(
 		private readonly history: NoteHistoryService,
@@ -119,15 +130,14 @@ export class AgentActivity {
 		actor: Actor,
 		ifMatch: EntityTagCondition,
 		ifNoneMatch: EntityTagCondition = { kind: "absent" },
-		mayChange: (path: string) => Refusal | null = () => null,
-		/** Whether the caller may undo a move of the note at `path` whose links rewrote `rewritten` (key scopes). */
-		mayRelink: (path: string, rewritten: readonly string[]) => Promise<Refusal | null> = async () => null,
+		scope: RevertScope = UNSCOPED,
 	): Promise<RevertOutcome> {
+		const { mayChange, mayRelink, visible } = scope;
 		const { history, bases, gateway } = this.history.deps;
 		// Before the history is looked at, so a refusal says nothing of what the history holds.
 		const refused = mayChange(path);
 		if (refused !== null) return { kind: "write", outcome: refusedWithout(refused, null), merged: false };
-		const entry = [...history.entries(path)]
+		const entry = [...sinceArrival(history.entries(path), visible)]
 			.reverse()
 			.find(
 				(candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision),

@@ -40,13 +40,13 @@ export class UndoNotes {
 	/** A page of a note's revisions, newest first (who, when, restorable); null when the note is unknown (to the caller). */
 	async history(actor: Actor, path: string, offset: number, limit: number): Promise<HistoryPage | null> {
 		if (!this.deps.scopes.visible(actor, path)) return null;
-		return this.deps.noteHistory.page(path, offset, limit);
+		return this.deps.noteHistory.page(path, offset, limit, this.deps.scopes.visibility(actor));
 	}
 
 	/** One revision of a note: its text if kept, and a page of the diff from the revision before it. */
 	async historyRevision(actor: Actor, path: string, revision: string, offset: number): Promise<RevisionDetail> {
 		if (!this.deps.scopes.visible(actor, path)) return { kind: "unknown" };
-		return this.deps.noteHistory.detail(path, this.named(path, revision), offset);
+		return this.deps.noteHistory.detail(path, this.named(path, revision), offset, this.deps.scopes.visibility(actor));
 	}
 
 	/** Writes an earlier revision back, guarded like any write (it must replace exactly the revision in `ifMatch`). */
@@ -59,7 +59,14 @@ export class UndoNotes {
 	): Promise<RestoreOutcome> {
 		const gate = this.deps.scopes.change(actor, path, "other");
 		if (gate.kind !== "write") return refusedWithout(gate.refusal, null);
-		const work = this.deps.noteHistory.restore(path, this.named(path, revision), actor, ifMatch, ifNoneMatch);
+		const work = this.deps.noteHistory.restore(
+			path,
+			this.named(path, revision),
+			actor,
+			ifMatch,
+			ifNoneMatch,
+			this.deps.scopes.visibility(actor),
+		);
 		return this.followUndo(path, actor, work, (outcome) =>
 			outcome.kind === "written" ? [{ path, revision: outcome.revision }] : [],
 		);
@@ -88,8 +95,11 @@ export class UndoNotes {
 			actor,
 			ifMatch,
 			ifNoneMatch,
-			mayChange,
-			(moved, rewritten) => this.deps.relinkRefusal(actor, moved, rewritten),
+			{
+				mayChange,
+				mayRelink: (moved, rewritten) => this.deps.relinkRefusal(actor, moved, rewritten),
+				visible: this.deps.scopes.visibility(actor),
+			},
 		);
 		return this.followUndo(path, actor, work, (outcome) => {
 			if (outcome.kind === "move")

@@ -129,6 +129,50 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect(told).not.toContain("Private/diary.md");
 	});
 
+	it("shows a note moved in from a hidden path only from its arrival: no hidden name, no text from before", async () => {
+		const { notes } = await open();
+		const writer = agentActor("writer", "key:writer");
+		const diary = VAULT["Private/diary.md"];
+		const hiddenEra = "# Diary\nPASSWORD 1234\n";
+		await notes.write(writeRequest("Private/diary.md", hiddenEra, { basedOn: diary, actor: writer }));
+		await notes.write(writeRequest("Private/diary.md", diary, { basedOn: hiddenEra, actor: writer }));
+		const tag = (text: string) => ({ kind: "tags" as const, tags: [{ weak: false, opaque: revisionOf(text) }] });
+		const moved = await notes.move({
+			from: "Private/diary.md",
+			to: "Projects/diary.md",
+			actor: writer,
+			ifMatch: tag(diary),
+			overwrite: false,
+			destinationIfMatch: { kind: "absent" },
+		});
+		expect(moved.kind).toBe("moved");
+		expect((await notes.undo.history(writer, "Projects/diary.md", 0, 50))!.total).toBe(3);
+		// A key that may read and change Projects/ (so restore and revert get past the write check).
+		const READER = agentActor(
+			"mover",
+			"key:mover",
+			undefined,
+			scopeOf({ read: ["Projects/**"], write: ["Projects/**"] }),
+		);
+		const page = await notes.undo.history(READER, "Projects/diary.md", 0, 50);
+		expect(JSON.stringify(page)).not.toContain("Private");
+		for (const revision of [revisionOf(hiddenEra), revisionOf(VAULT["Private/diary.md"])]) {
+			const detail = await notes.undo.historyRevision(READER, "Projects/diary.md", revision, 0);
+			expect(JSON.stringify(detail)).not.toContain("PASSWORD");
+		}
+		expect(await notes.undo.historyRevision(READER, "Projects/diary.md", revisionOf(hiddenEra), 0)).toEqual({
+			kind: "unknown",
+		});
+		const restored = await notes.undo.restore(READER, "Projects/diary.md", revisionOf(hiddenEra), tag(diary), {
+			kind: "absent",
+		});
+		expect(restored).toEqual({ kind: "unknown" });
+		// Undoing the move would name the hidden path: for this key there is no such write.
+		const reverted = await notes.undo.revert(READER, "Projects/diary.md", undefined, tag(diary));
+		expect(JSON.stringify(reverted)).not.toContain("Private");
+		expect(reverted).toEqual({ kind: "unknown" });
+	});
+
 	it("lists no conflict or activity of a hidden note", async () => {
 		const { notes } = await open();
 		const writer = agentActor("writer", "key:writer");
