@@ -21,6 +21,8 @@ export type ScopeWhy =
 	 * one of them (which one, or whether the key may see it, is not said).
 	 */
 	| "links-outside-write"
+	/** The path goes through a symbolic link (headless): its name need not say where the note is, so it is not there. */
+	| "through-link"
 	/** The key's lists in settings are malformed, so the key is not served at all. */
 	| "key-not-served";
 
@@ -71,6 +73,11 @@ export function scopeRuleSentence(refusal: ScopeForbidden): string {
 				`${key} may not move ${note}: notes link to it that this key may not change, and moving it inside ` +
 				`Obsidian would rewrite their links.`
 			);
+		case "through-link":
+			return (
+				`${key} may not reach ${note}: the path goes through a symbolic link, and a key with lists reaches ` +
+				`notes only by their own path (a link may lead outside them).`
+			);
 		case "key-not-served":
 			return `${key} is not served: ${refusal.problem ?? "its settings are malformed"}`;
 	}
@@ -82,6 +89,7 @@ export function scopeNextStep(refusal: ScopeForbidden): string {
 		case "outside-read":
 		case "read-only":
 		case "commands-need-whole-vault":
+		case "through-link":
 			return (
 				"Only the person can change what a key may do (in the plugin's settings, or the key's " +
 				"lists in the headless host's settings.json); ask them, or work on notes this key may change."

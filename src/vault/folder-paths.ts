@@ -61,6 +61,18 @@ export class FolderPaths {
 		return join(folder, basename(path));
 	}
 
+	/** Whether a part of `path` that exists is a symbolic link (past the first missing part, nothing exists). */
+	async throughLink(path: string): Promise<boolean> {
+		let at = this.root;
+		for (const segment of path.replace(/\/+$/, "").split("/")) {
+			at = join(at, segment);
+			const entry = await fs.lstat(at).catch(() => null);
+			if (entry === null) return false;
+			if (entry.isSymbolicLink()) return true;
+		}
+		return false;
+	}
+
 	assertInside(path: string, real: string): void {
 		if (real !== this.root && !real.startsWith(this.root + sep)) throw new VaultPathError(path, "outside-vault");
 	}

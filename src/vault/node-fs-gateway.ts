@@ -338,6 +338,10 @@ export class NodeFsGateway implements VaultGateway {
 		return caseInsensitiveFolder(this.root);
 	}
 
+	throughLink(path: string): Promise<boolean> {
+		return this.paths.throughLink(path);
+	}
+
 	/** A plain folder has no editor, so no note is ever active. */
 	async activeNote(): Promise<string | null> {
 		return null;

@@ -32,6 +32,8 @@ export interface UndoNotesDeps {
 	 * of `rewritten`, the notes an undone move had rewritten), or null: AgentNotes.relinkRefusal.
 	 */
 	relinkRefusal: (actor: Actor, path: string, rewritten: readonly string[]) => Promise<ScopeForbidden | null>;
+	/** Why `path` is not there for the caller: it goes through a symbolic link (AgentNotes.throughLink). */
+	throughLink: (actor: Actor, path: string) => Promise<ScopeForbidden | null>;
 }
 
 export class UndoNotes {
@@ -39,13 +41,14 @@ export class UndoNotes {
 
 	/** A page of a note's revisions, newest first (who, when, restorable); null when the note is unknown (to the caller). */
 	async history(actor: Actor, path: string, offset: number, limit: number): Promise<HistoryPage | null> {
-		if (!this.deps.scopes.visible(actor, path)) return null;
+		if (!this.deps.scopes.visible(actor, path) || (await this.deps.throughLink(actor, path)) !== null) return null;
 		return this.deps.noteHistory.page(path, offset, limit, this.deps.scopes.visibility(actor));
 	}
 
 	/** One revision of a note: its text if kept, and a page of the diff from the revision before it. */
 	async historyRevision(actor: Actor, path: string, revision: string, offset: number): Promise<RevisionDetail> {
-		if (!this.deps.scopes.visible(actor, path)) return { kind: "unknown" };
+		if (!this.deps.scopes.visible(actor, path) || (await this.deps.throughLink(actor, path)) !== null)
+			return { kind: "unknown" };
 		return this.deps.noteHistory.detail(path, this.named(path, revision), offset, this.deps.scopes.visibility(actor));
 	}
 
@@ -59,6 +62,8 @@ export class UndoNotes {
 	): Promise<RestoreOutcome> {
 		const gate = this.deps.scopes.change(actor, path, "other");
 		if (gate.kind !== "write") return refusedWithout(gate.refusal, null);
+		const linked = await this.deps.throughLink(actor, path);
+		if (linked !== null) return refusedWithout(linked, null);
 		const work = this.deps.noteHistory.restore(
 			path,
 			this.named(path, revision),
@@ -78,13 +83,17 @@ export class UndoNotes {
 	}
 
 	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
-	revert(
+	async revert(
 		actor: Actor,
 		path: string,
 		revision: string | undefined,
 		ifMatch: EntityTagCondition,
 		ifNoneMatch?: EntityTagCondition,
 	): Promise<RevertOutcome> {
+		// After the scope's own check (a hidden note's 403 says nothing of links), before the history is looked at.
+		const linked =
+			this.deps.scopes.change(actor, path, "other").kind === "write" ? await this.deps.throughLink(actor, path) : null;
+		if (linked !== null) return { kind: "write", outcome: refusedWithout(linked, null), merged: false };
 		const mayChange = (changed: string) => {
 			const gate = this.deps.scopes.change(actor, changed, "other");
 			return gate.kind === "write" ? null : gate.refusal;

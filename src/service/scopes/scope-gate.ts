@@ -106,6 +106,23 @@ export class ScopeGate {
 		return { reason: "scope-forbidden", why: "links-outside-write", key: scope.key, path, lists: scope.lists };
 	}
 
+	/**
+	 * The refusal for a path that goes through a symbolic link, for a caller with lists (null for one without, which
+	 * follows links): its globs match the link's name, which need not say where the note is.
+	 */
+	linkRefusal(actor: Actor, path: string): ScopeForbidden | null {
+		const scope = this.scopeOf(actor);
+		if (scope === null) return null;
+		return {
+			reason: "scope-forbidden",
+			why: "through-link",
+			key: scope.key,
+			path,
+			access: "hidden",
+			lists: scope.lists,
+		};
+	}
+
 	/** Commands can change any note, with no revision: only a caller that may change every note may run them. */
 	commandRefusal(actor: Actor): ScopeForbidden | null {
 		const scope = this.scopeOf(actor);
