@@ -46,6 +46,8 @@ import { NewFolders, withFolders } from "./new-folders";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
+	/** How throughLink compares names, as key scopes do: asked of the disk once. */
+	private folding: Promise<(name: string) => string> | null = null;
 	private readonly watcher: FolderWatcher;
 	/**
 	 * Makes reads faster only: no write decision ever looks at it (see note-read-cache.ts). Used only while the
@@ -338,8 +340,12 @@ export class NodeFsGateway implements VaultGateway {
 		return caseInsensitiveFolder(this.root);
 	}
 
-	throughLink(path: string): Promise<boolean> {
-		return this.paths.throughLink(path);
+	async throughLink(path: string): Promise<boolean> {
+		this.folding ??= this.caseInsensitive().then(
+			(ignoresCase) => (name: string) => (ignoresCase ? name.normalize("NFC").toLowerCase() : name.normalize("NFC")),
+			() => (name: string) => name.normalize("NFC"),
+		);
+		return this.paths.throughLink(path, await this.folding);
 	}
 
 	/** A plain folder has no editor, so no note is ever active. */
