@@ -52,8 +52,8 @@ export class ScopeGate {
 	folderVisible(actor: Actor, folder: string): boolean {
 		const scope = this.scopeOf(actor);
 		if (scope === null) return true;
-		const backups = this.settings().backupFolder.replace(/^\/+|\/+$/g, "");
 		const bare = folder.replace(/\/+$/, "");
+		const backups = this.backupFolderFor(scope, bare);
 		if (backups !== "" && bare.toLowerCase() === backups.toLowerCase()) return scope.read.length > 0;
 		if (backups !== "" && bare.toLowerCase().startsWith(backups.toLowerCase() + "/"))
 			return folderVisible(scope, bare.slice(backups.length + 1));
@@ -137,9 +137,21 @@ export class ScopeGate {
 	}
 
 	private accessIn(scope: KeyScope, path: string): Access {
-		if (!this.isBackup(path)) return ruleOf(scope, path).access;
-		const notes = notesOfBackup(path, this.settings().backupFolder, this.settings().noteExtensions);
+		const backups = this.backupFolderFor(scope, path);
+		if (!isBackupPath(path, backups)) return ruleOf(scope, path).access;
+		const notes = notesOfBackup(path, backups, this.settings().noteExtensions);
 		return notes.every((note) => ruleOf(scope, note).access !== "hidden") ? "read" : "hidden";
+	}
+
+	/**
+	 * The backup folder as it holds for `path`: on a disk that tells case apart, a folder spelled like it in another
+	 * case is a folder of its own (none, for `path`), whose notes are held to the globs by their own paths.
+	 */
+	private backupFolderFor(scope: KeyScope, path: string): string {
+		const folder = this.settings().backupFolder.replace(/^\/+|\/+$/g, "");
+		if (scope.caseInsensitive || folder === "" || path === folder || path.startsWith(folder + "/")) return folder;
+		const lower = path.toLowerCase();
+		return lower === folder.toLowerCase() || lower.startsWith(folder.toLowerCase() + "/") ? "" : folder;
 	}
 
 	private isBackup(path: string): boolean {

@@ -84,6 +84,21 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect((await notes.read(READER, "Projects/plan.20260101-101500.bak.md")).kind).toBe("read");
 	});
 
+	it("holds a folder named like the backup folder in another case to the globs, where the disk tells case apart", async () => {
+		const gateway = new MemoryGateway({ ...VAULT, "backups/Projects/mine.md": "a person's note\n" });
+		const settings = { ...structuredClone(DEFAULT_SETTINGS), backupFolder: "Backups" };
+		const guard = await openRevisionGuard({
+			gateway,
+			storage: new MemoryStorage(),
+			settings: () => settings,
+			configDir: ".obsidian",
+			timers: nodeTimers,
+		});
+		expect(await guard.notes.read(READER, "backups/Projects/mine.md")).toEqual({ kind: "missing" });
+		expect((await guard.notes.listFolder(READER, ""))!.map((entry) => entry.path)).not.toContain("backups/");
+		expect(await guard.notes.listFolder(READER, "backups/Projects")).toBeNull();
+	});
+
 	it("leaves hidden notes and folders out of listings and note pages", async () => {
 		const { notes } = await open();
 		const root = (await notes.listFolder(READER, ""))!.map((entry) => entry.path);
