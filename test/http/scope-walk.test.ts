@@ -148,6 +148,11 @@ const ROUTE_ROWS: Record<string, Record<string, Row>> = {
 			expect(root.status).toBe(200);
 			expect(root.text).not.toContain("Secret");
 			expect((await w.rest("GET", "/vault/Public/")).status).toBe(200);
+			// Its link to the hidden note leads nowhere, as a link to a note that is not there does.
+			const noteJson = await w.rest("GET", "/vault/Public/open.md", {
+				headers: { Accept: "application/vnd.olrapi.note+json" },
+			});
+			expect(noteJson.json()).toMatchObject({ links: [], unresolvedLinks: ["hidden"] });
 			// A visible note that links to a hidden one is not rendered (the renderer would follow the link).
 			const html = await w.rest("GET", "/vault/Public/open.md", { headers: { Accept: "text/html" } });
 			expect(html.status, html.text).toBe(406);

@@ -129,6 +129,15 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect(links.backlinks).toEqual([]);
 	});
 
+	it("shows a link to a hidden note as leading nowhere, as a link to a note that is not there", async () => {
+		const { notes } = await open();
+		const links = await notes.facts.links(READER, "Projects/plan.md", "[[diary]] [[nowhere]] [[old]]\n");
+		expect(links.links).toEqual(["Projects/old.md"]);
+		expect([...links.unresolvedLinks].sort()).toEqual(["diary", "nowhere"]);
+		// A key without lists sees where it leads.
+		expect((await notes.facts.links(PERSON, "Projects/plan.md", "[[diary]]\n")).links).toEqual(["Private/diary.md"]);
+	});
+
 	it("never tells a change feed about a hidden note", async () => {
 		const { gateway, notes } = await open();
 		const told: string[] = [];
