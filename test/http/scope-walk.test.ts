@@ -307,6 +307,13 @@ const ROUTE_ROWS: Record<string, Record<string, Row>> = {
 				body: JSON.stringify({ in: ["secrettag", { var: "tags" }] }),
 			};
 			expect((await w.rest("POST", "/search/", tagged)).json()).toEqual([]);
+			// The visible note's link to the hidden one reads as unresolved, as a link to a note that is not there.
+			const unresolved = {
+				headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" },
+				body: JSON.stringify({ in: ["hidden", { var: "unresolvedLinks" }] }),
+			};
+			const hits = (await w.rest("POST", "/search/", unresolved)).json() as unknown as { filename: string }[];
+			expect(hits.map((hit) => hit.filename)).toEqual(["Public/open.md"]);
 		},
 	},
 	"/search/simple/": {

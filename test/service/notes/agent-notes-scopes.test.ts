@@ -134,6 +134,9 @@ describe("a note outside the key's read list does not exist for it", () => {
 		const links = await notes.facts.links(READER, "Projects/plan.md", "[[diary]] [[nowhere]] [[old]]\n");
 		expect(links.links).toEqual(["Projects/old.md"]);
 		expect([...links.unresolvedLinks].sort()).toEqual(["diary", "nowhere"]);
+		const page = { limit: 100, maxBytes: 1 << 20, includeBackups: false };
+		const hits = await notes.search.logic(READER, { in: ["diary", { var: "unresolvedLinks" }] }, page);
+		expect(hits.kind === "page" && hits.hits.map((hit) => hit.filename)).toEqual(["Projects/plan.md"]);
 		// A key without lists sees where it leads.
 		expect((await notes.facts.links(PERSON, "Projects/plan.md", "[[diary]]\n")).links).toEqual(["Private/diary.md"]);
 	});
