@@ -16,6 +16,13 @@ export type ScopeWhy =
 	| "not-proposable"
 	/** Obsidian commands can change any note: only a key that may write the whole vault may run them. */
 	| "commands-need-whole-vault"
+	/**
+	 * Moving the note inside Obsidian would rewrite the links of notes that link to it, and the key may not change
+	 * one of them (which one, or whether the key may see it, is not said).
+	 */
+	| "links-outside-write"
+	/** The path goes through a symbolic link (headless): its name need not say where the note is, so it is not there. */
+	| "through-link"
 	/** The key's lists in settings are malformed, so the key is not served at all. */
 	| "key-not-served";
 
@@ -61,6 +68,16 @@ export function scopeRuleSentence(refusal: ScopeForbidden): string {
 				`${key} may not run Obsidian commands: a command can change any note, and this key ` +
 				`may not change every note (read ${JSON.stringify(refusal.lists?.read ?? [])}, write ${JSON.stringify(refusal.lists?.write ?? [])}, propose ${JSON.stringify(refusal.lists?.propose ?? [])}).`
 			);
+		case "links-outside-write":
+			return (
+				`${key} may not move ${note}: notes link to it that this key may not change, and moving it inside ` +
+				`Obsidian would rewrite their links.`
+			);
+		case "through-link":
+			return (
+				`${key} may not reach ${note}: the path goes through a symbolic link, and a key with lists reaches ` +
+				`notes only by their own path (a link may lead outside them).`
+			);
 		case "key-not-served":
 			return `${key} is not served: ${refusal.problem ?? "its settings are malformed"}`;
 	}
@@ -72,6 +89,7 @@ export function scopeNextStep(refusal: ScopeForbidden): string {
 		case "outside-read":
 		case "read-only":
 		case "commands-need-whole-vault":
+		case "through-link":
 			return (
 				"Only the person can change what a key may do (in the plugin's settings, or the key's " +
 				"lists in the headless host's settings.json); ask them, or work on notes this key may change."
@@ -80,6 +98,8 @@ export function scopeNextStep(refusal: ScopeForbidden): string {
 			return "Ask the person to change it, or to let this key write it.";
 		case "not-proposable":
 			return "Propose new content with a write instead, or ask the person.";
+		case "links-outside-write":
+			return "Ask the person to move it, or copy it to its new path instead.";
 		case "key-not-served":
 			return "Ask the person to fix the key's lists in settings.";
 	}

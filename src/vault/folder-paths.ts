@@ -61,6 +61,21 @@ export class FolderPaths {
 		return join(folder, basename(path));
 	}
 
+	/**
+	 * Whether a part of `path` that exists is a symbolic link: the real path of its longest existing part is not that
+	 * part, compared as `fold` does (NFC, and lower case where the disk ignores case: key scopes match names so, so a
+	 * name that differs only so is the same name to them). One realpath for a path that exists.
+	 */
+	async throughLink(path: string, fold: (name: string) => string): Promise<boolean> {
+		let at = join(this.root, path.replace(/\/+$/, ""));
+		for (;;) {
+			const real = await fs.realpath(at).catch(() => null);
+			if (real !== null) return real !== at && fold(real) !== fold(at);
+			if (at === this.root || dirname(at) === at) return false;
+			at = dirname(at);
+		}
+	}
+
 	assertInside(path: string, real: string): void {
 		if (real !== this.root && !real.startsWith(this.root + sep)) throw new VaultPathError(path, "outside-vault");
 	}

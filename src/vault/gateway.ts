@@ -174,6 +174,12 @@ export interface VaultGateway {
 	 * without regard to case there). Absent: case-sensitive.
 	 */
 	caseInsensitive?(): Promise<boolean>;
+
+	/**
+	 * Whether `path` reaches its file or folder through a symbolic link (one of its parts that exists is a link), so
+	 * the name does not say where the bytes are: key scopes match names. Absent: no path does.
+	 */
+	throughLink?(path: string): Promise<boolean>;
 	/**
 	 * The note is open where the person types (Obsidian's editors): a change to it may be their own save, so it is not
 	 * taken for another program's unless it dropped someone's edit (outside-saves.ts). Absent: nobody types here.

@@ -46,6 +46,8 @@ import { NewFolders, withFolders } from "./new-folders";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
+	/** How throughLink compares names, as key scopes do: asked of the disk once. */
+	private folding: Promise<(name: string) => string> | null = null;
 	private readonly watcher: FolderWatcher;
 	/**
 	 * Makes reads faster only: no write decision ever looks at it (see note-read-cache.ts). Used only while the
@@ -344,6 +346,14 @@ export class NodeFsGateway implements VaultGateway {
 
 	caseInsensitive(): Promise<boolean> {
 		return caseInsensitiveFolder(this.root);
+	}
+
+	async throughLink(path: string): Promise<boolean> {
+		this.folding ??= this.caseInsensitive().then(
+			(ignoresCase) => (name: string) => (ignoresCase ? name.normalize("NFC").toLowerCase() : name.normalize("NFC")),
+			() => (name: string) => name.normalize("NFC"),
+		);
+		return this.paths.throughLink(path, await this.folding);
 	}
 
 	/** A plain folder has no editor, so no note is ever active. */

@@ -23,9 +23,15 @@ export interface NoteIndex {
 
 	/**
 	 * Where each of `linkpaths` (the links of the note at `path`, as written) leads, and which notes link to it;
-	 * `include` admits the notes that count as linking.
+	 * `include` admits the notes that count as linking. A link whose target `resolvable` refuses (one the caller may
+	 * not see) is unresolved, as a link to a note that is not there is.
 	 */
-	links(path: string, linkpaths: readonly string[], include: (path: string) => boolean): Promise<NoteLinks>;
+	links(
+		path: string,
+		linkpaths: readonly string[],
+		include: (path: string) => boolean,
+		resolvable?: (target: string) => boolean,
+	): Promise<NoteLinks>;
 
 	/**
 	 * Every file a link may lead to (attachments too), for work that resolves many notes' links at once (search) by

@@ -29,14 +29,19 @@ export class ObsidianNoteIndex implements NoteIndex {
 		return uses;
 	}
 
-	async links(path: string, linkpaths: readonly string[], include: (path: string) => boolean): Promise<NoteLinks> {
+	async links(
+		path: string,
+		linkpaths: readonly string[],
+		include: (path: string) => boolean,
+		resolvable: (target: string) => boolean = () => true,
+	): Promise<NoteLinks> {
 		const { metadataCache } = this.app;
 		const links = new Set<string>();
 		const unresolvedLinks = new Set<string>();
 		const pace = this.pacer();
 		for (const linkpath of linkpaths) {
 			const target = metadataCache.getFirstLinkpathDest(linkpath, path);
-			if (target) links.add(target.path);
+			if (target && resolvable(target.path)) links.add(target.path);
 			else unresolvedLinks.add(linkpath);
 			await pace();
 		}

@@ -148,6 +148,11 @@ const ROUTE_ROWS: Record<string, Record<string, Row>> = {
 			expect(root.status).toBe(200);
 			expect(root.text).not.toContain("Secret");
 			expect((await w.rest("GET", "/vault/Public/")).status).toBe(200);
+			// Its link to the hidden note leads nowhere, as a link to a note that is not there does.
+			const noteJson = await w.rest("GET", "/vault/Public/open.md", {
+				headers: { Accept: "application/vnd.olrapi.note+json" },
+			});
+			expect(noteJson.json()).toMatchObject({ links: [], unresolvedLinks: ["hidden"] });
 			// A visible note that links to a hidden one is not rendered (the renderer would follow the link).
 			const html = await w.rest("GET", "/vault/Public/open.md", { headers: { Accept: "text/html" } });
 			expect(html.status, html.text).toBe(406);
@@ -302,6 +307,13 @@ const ROUTE_ROWS: Record<string, Record<string, Row>> = {
 				body: JSON.stringify({ in: ["secrettag", { var: "tags" }] }),
 			};
 			expect((await w.rest("POST", "/search/", tagged)).json()).toEqual([]);
+			// The visible note's link to the hidden one reads as unresolved, as a link to a note that is not there.
+			const unresolved = {
+				headers: { "Content-Type": "application/vnd.olrapi.jsonlogic+json" },
+				body: JSON.stringify({ in: ["hidden", { var: "unresolvedLinks" }] }),
+			};
+			const hits = (await w.rest("POST", "/search/", unresolved)).json() as unknown as { filename: string }[];
+			expect(hits.map((hit) => hit.filename)).toEqual(["Public/open.md"]);
 		},
 	},
 	"/search/simple/": {

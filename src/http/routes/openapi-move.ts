@@ -63,7 +63,8 @@ export function moveOperations({ problemResponse, pathParam, etagHeader, common 
 			"backup-read-only: agents may read .bak notes but not move them, replace them or " +
 				"create one; scope-forbidden (40300): this key may not change the note or its destination " +
 				"(read-only to it, outside its read list, or one it may only propose to: a proposal " +
-				"carries content, never a move).",
+				"carries content, never a move), or, inside Obsidian, a note it may not change links to " +
+				"the note, whose links the move would rewrite (`scope`: links-outside-write).",
 		),
 		"404": problemResponse("note-not-found: no note at the path."),
 		"405": problemResponse(

@@ -13,8 +13,8 @@ import { parseEntityTagCondition, revisionOf, strongMatch, type EntityTagConditi
 import type { YieldToHost } from "../../core/steps";
 import type { Actor } from "../notes/actor";
 import type { WriteOutcome } from "../write/guarded-writer";
-import { recentAgentWrites, type NoteHistoryService } from "./note-history";
-import { undoMove, type MoveUndo } from "../moves/undo-move";
+import { recentAgentWrites, sinceArrival, type NoteHistoryService } from "./note-history";
+import { rewrittenByMove, undoMove, type MoveUndo } from "../moves/undo-move";
 import type { Refusal } from "../../core/guard";
 import { refusedWithout } from "../refusals/refusal";
 import { MAX_ACTIVITY } from "./activity-limit";
@@ -72,6 +72,17 @@ export type RevertOutcome =
 	| { kind: "move"; undo: MoveUndo }
 	| { kind: "write"; outcome: WriteOutcome; merged: boolean };
 
+/** What a caller's key scope allows a revert (service/scopes): by default, everything. */
+export interface RevertScope {
+	mayChange: (path: string) => Refusal | null;
+	/** Whether the caller may undo a move of the note at `path` that rewrote the links of `rewritten`. */
+	mayRelink: (path: string, rewritten: readonly string[]) => Promise<Refusal | null>;
+	/** The paths the caller may see: a write from before the note came from one it may not see is not its to undo. */
+	visible: (path: string) => boolean;
+}
+
+const UNSCOPED: RevertScope = { mayChange: () => null, mayRelink: async () => null, visible: () => true };
+
 export class AgentActivity {
 	constructor(
 		private readonly history: NoteHistoryService,
@@ -119,13 +130,14 @@ export class AgentActivity {
 		actor: Actor,
 		ifMatch: EntityTagCondition,
 		ifNoneMatch: EntityTagCondition = { kind: "absent" },
-		mayChange: (path: string) => Refusal | null = () => null,
+		scope: RevertScope = UNSCOPED,
 	): Promise<RevertOutcome> {
+		const { mayChange, mayRelink, visible } = scope;
 		const { history, bases, gateway } = this.history.deps;
 		// Before the history is looked at, so a refusal says nothing of what the history holds.
 		const refused = mayChange(path);
 		if (refused !== null) return { kind: "write", outcome: refusedWithout(refused, null), merged: false };
-		const entry = [...history.entries(path)]
+		const entry = [...sinceArrival(history.entries(path), visible)]
 			.reverse()
 			.find(
 				(candidate) => candidate.source.kind === "agent" && (revision === undefined || candidate.revision === revision),
@@ -143,6 +155,9 @@ export class AgentActivity {
 			ifNoneMatch.kind === "any" ||
 			(ifMatch.kind !== "absent" && ifMatch.kind !== "any" && !strongMatch(ifMatch, mineRevision));
 		if (stale) return { kind: "stale", currentRevision: mineRevision };
+		// Moving back rewrites links again, and puts back the text of the notes the move rewrote: the caller's to change.
+		const relink = entry.movedFrom === undefined ? null : await mayRelink(path, rewrittenByMove(history, path, entry));
+		if (relink !== null) return { kind: "write", outcome: refusedWithout(relink, null), merged: false };
 		if (entry.movedFrom !== undefined)
 			return {
 				kind: "move",

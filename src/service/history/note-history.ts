@@ -112,9 +112,12 @@ export class NoteHistoryService {
 		return this.conflictPins.has(revision) || this.agentPins.has(revision);
 	}
 
-	/** A page of the note's revisions, newest first; null when we know nothing of the note. */
-	async page(path: string, offset: number, limit: number): Promise<HistoryPage | null> {
-		const entries = this.deps.history.entries(path);
+	/**
+	 * A page of the note's revisions, newest first; null when we know nothing of the note. `visible`: the paths the
+	 * caller may see (its key's scope); a note that came from one it may not has no history for it before it came.
+	 */
+	async page(path: string, offset: number, limit: number, visible: Visible = ALL): Promise<HistoryPage | null> {
+		const entries = sinceArrival(this.deps.history.entries(path), visible);
 		const note = await this.deps.gateway.read(path);
 		if (entries.length === 0 && !note) return null;
 		const currentRevision = note ? revisionOf(note.content) : null;
@@ -124,8 +127,8 @@ export class NoteHistoryService {
 	}
 
 	/** One revision: its text when kept, and a page of the diff from the revision before it. */
-	async detail(path: string, revision: string, offset: number): Promise<RevisionDetail> {
-		const entries = this.deps.history.entries(path);
+	async detail(path: string, revision: string, offset: number, visible: Visible = ALL): Promise<RevisionDetail> {
+		const entries = sinceArrival(this.deps.history.entries(path), visible);
 		const index = lastIndexOf(entries, revision);
 		if (index < 0) return { kind: "unknown" };
 		const note = await this.deps.gateway.read(path);
@@ -162,8 +165,9 @@ export class NoteHistoryService {
 		actor: Actor,
 		ifMatch: EntityTagCondition,
 		ifNoneMatch: EntityTagCondition,
+		visible: Visible = ALL,
 	): Promise<RestoreOutcome> {
-		if (!this.knows(path, revision)) return { kind: "unknown" };
+		if (!this.knows(path, revision, visible)) return { kind: "unknown" };
 		const content = await this.deps.bases.get(revision);
 		if (content === null) return { kind: "not-retained", revision };
 		const note = await this.deps.gateway.read(path);
@@ -184,8 +188,10 @@ export class NoteHistoryService {
 	}
 
 	/** A revision of this note, or what one of its writes replaced. */
-	knows(path: string, revision: string): boolean {
-		return this.deps.history.entries(path).some((entry) => entry.revision === revision || entry.replaced === revision);
+	knows(path: string, revision: string, visible: Visible = ALL): boolean {
+		return sinceArrival(this.deps.history.entries(path), visible).some(
+			(entry) => entry.revision === revision || entry.replaced === revision,
+		);
 	}
 
 	private view(entry: RevisionEntry, before: RevisionEntry | undefined, currentRevision: string | null): RevisionView {
@@ -211,6 +217,22 @@ export class NoteHistoryService {
 		}
 		return pins;
 	}
+}
+
+type Visible = (path: string) => boolean;
+const ALL: Visible = () => true;
+
+/**
+ * A note's entries as a caller that sees only `visible` paths may know them: those after it last came from a path
+ * the caller may not see (that move names the path, and what came before it was never the caller's to see).
+ */
+export function sinceArrival(entries: readonly RevisionEntry[], visible: Visible): readonly RevisionEntry[] {
+	if (visible === ALL) return entries;
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const from = entries[i]!.movedFrom;
+		if (from !== undefined && !visible(from)) return entries.slice(i + 1);
+	}
+	return entries;
 }
 
 export interface AgentWrite {

@@ -15,6 +15,7 @@ import type { NoteChangeFeed } from "../revisions/note-change-feed";
 import type { HistoryPage, NoteHistoryService, RestoreOutcome, RevisionDetail } from "./note-history";
 import { refusedWithout } from "../refusals/refusal";
 import type { ScopeGate } from "../scopes/scope-gate";
+import type { ScopeForbidden } from "../../core/scope-refusal";
 
 export interface UndoNotesDeps {
 	history: RevisionHistory;
@@ -26,6 +27,13 @@ export interface UndoNotesDeps {
 	 * like any other (one a proposal cannot carry, so a note the key may only propose to is not undone either).
 	 */
 	scopes: ScopeGate;
+	/**
+	 * Why the caller may not move the note at `path` when the move rewrites the links of notes that link to it (and
+	 * of `rewritten`, the notes an undone move had rewritten), or null: AgentNotes.relinkRefusal.
+	 */
+	relinkRefusal: (actor: Actor, path: string, rewritten: readonly string[]) => Promise<ScopeForbidden | null>;
+	/** Why `path` is not there for the caller: it goes through a symbolic link (AgentNotes.throughLink). */
+	throughLink: (actor: Actor, path: string) => Promise<ScopeForbidden | null>;
 }
 
 export class UndoNotes {
@@ -33,14 +41,15 @@ export class UndoNotes {
 
 	/** A page of a note's revisions, newest first (who, when, restorable); null when the note is unknown (to the caller). */
 	async history(actor: Actor, path: string, offset: number, limit: number): Promise<HistoryPage | null> {
-		if (!this.deps.scopes.visible(actor, path)) return null;
-		return this.deps.noteHistory.page(path, offset, limit);
+		if (!this.deps.scopes.visible(actor, path) || (await this.deps.throughLink(actor, path)) !== null) return null;
+		return this.deps.noteHistory.page(path, offset, limit, this.deps.scopes.visibility(actor));
 	}
 
 	/** One revision of a note: its text if kept, and a page of the diff from the revision before it. */
 	async historyRevision(actor: Actor, path: string, revision: string, offset: number): Promise<RevisionDetail> {
-		if (!this.deps.scopes.visible(actor, path)) return { kind: "unknown" };
-		return this.deps.noteHistory.detail(path, this.named(path, revision), offset);
+		if (!this.deps.scopes.visible(actor, path) || (await this.deps.throughLink(actor, path)) !== null)
+			return { kind: "unknown" };
+		return this.deps.noteHistory.detail(path, this.named(path, revision), offset, this.deps.scopes.visibility(actor));
 	}
 
 	/** Writes an earlier revision back, guarded like any write (it must replace exactly the revision in `ifMatch`). */
@@ -53,7 +62,16 @@ export class UndoNotes {
 	): Promise<RestoreOutcome> {
 		const gate = this.deps.scopes.change(actor, path, "other");
 		if (gate.kind !== "write") return refusedWithout(gate.refusal, null);
-		const work = this.deps.noteHistory.restore(path, this.named(path, revision), actor, ifMatch, ifNoneMatch);
+		const linked = await this.deps.throughLink(actor, path);
+		if (linked !== null) return refusedWithout(linked, null);
+		const work = this.deps.noteHistory.restore(
+			path,
+			this.named(path, revision),
+			actor,
+			ifMatch,
+			ifNoneMatch,
+			this.deps.scopes.visibility(actor),
+		);
 		return this.followUndo(path, actor, work, (outcome) =>
 			outcome.kind === "written" ? [{ path, revision: outcome.revision }] : [],
 		);
@@ -65,13 +83,17 @@ export class UndoNotes {
 	}
 
 	/** Undoes an agent's write (directly, or by a clean three-way revert); a revert that conflicts is handed back. */
-	revert(
+	async revert(
 		actor: Actor,
 		path: string,
 		revision: string | undefined,
 		ifMatch: EntityTagCondition,
 		ifNoneMatch?: EntityTagCondition,
 	): Promise<RevertOutcome> {
+		// After the scope's own check (a hidden note's 403 says nothing of links), before the history is looked at.
+		const linked =
+			this.deps.scopes.change(actor, path, "other").kind === "write" ? await this.deps.throughLink(actor, path) : null;
+		if (linked !== null) return { kind: "write", outcome: refusedWithout(linked, null), merged: false };
 		const mayChange = (changed: string) => {
 			const gate = this.deps.scopes.change(actor, changed, "other");
 			return gate.kind === "write" ? null : gate.refusal;
@@ -82,7 +104,11 @@ export class UndoNotes {
 			actor,
 			ifMatch,
 			ifNoneMatch,
-			mayChange,
+			{
+				mayChange,
+				mayRelink: (moved, rewritten) => this.deps.relinkRefusal(actor, moved, rewritten),
+				visible: this.deps.scopes.visibility(actor),
+			},
 		);
 		return this.followUndo(path, actor, work, (outcome) => {
 			if (outcome.kind === "move")

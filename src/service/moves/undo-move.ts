@@ -84,6 +84,14 @@ export async function undoMove(
 	return { kind: "moved-back", from: path, to: movedFrom, revision: moved.revision, links, replaced };
 }
 
+/** The notes (by their paths now) whose links the move recorded as `entry` of the note at `path` rewrote. */
+export function rewrittenByMove(history: RevisionHistory, path: string, entry: RevisionEntry): string[] {
+	if (entry.change === undefined) return [];
+	return changeGroup(history, entry.change, entry)
+		.filter((member) => !member.entry.deleted && member.path !== path)
+		.map((member) => member.path);
+}
+
 /** The other entries of one change, with the path each is under now. */
 function changeGroup(
 	history: RevisionHistory,

@@ -52,8 +52,9 @@ import { NoteProposals } from "../proposals/note-proposals";
 import { ProposalNotMade, type ProposalStore } from "../proposals/proposal-store";
 import type { AgentKey } from "../../settings";
 import type { CompiledScope } from "../../core/key-scope";
+import type { ScopeForbidden } from "../../core/scope-refusal";
 import { KeyScopes } from "../scopes/key-scopes";
-import { ScopeGate } from "../scopes/scope-gate";
+import { ScopeGate, type ChangeGate } from "../scopes/scope-gate";
 import { summarizeScope, type ScopeSummary } from "../scopes/scope-summary";
 import type { ProposalSink } from "../proposals/proposal-sink";
 import { refusedWithout } from "../refusals/refusal";
@@ -202,6 +203,8 @@ export class AgentNotes {
 			activity: deps.activity,
 			changeFeed: this.changeFeed,
 			scopes: this.scopes,
+			relinkRefusal: (actor, path, rewritten) => this.relinkRefusal(actor, path, rewritten),
+			throughLink: (actor, path) => this.throughLink(actor, path),
 		});
 		this.facts = new ScopedFacts(
 			new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings }),
@@ -305,7 +308,7 @@ export class AgentNotes {
 	 */
 	async read(actor: AgentActor, path: string, options: ReadOptions = {}): Promise<NoteRead> {
 		// Outside the key's read list a note does not exist for it: nothing is read, so nothing of it can show.
-		if (!this.scopes.visible(actor, path)) return { kind: "missing" };
+		if (!this.scopes.visible(actor, path) || (await this.throughLink(actor, path)) !== null) return { kind: "missing" };
 		const snapshot = await this.deps.gateway.read(path);
 		if (!snapshot) {
 			// Whatever this client read of the note is gone with it: creating it again needs no token.
@@ -338,7 +341,7 @@ export class AgentNotes {
 	 * no glob of its key's read list reaches into is not there for it (null), and is left out of its parent's listing.
 	 */
 	async listFolder(actor: Actor, folder: string): Promise<ListedEntry[] | null> {
-		if (!this.scopes.folderVisible(actor, folder)) return null;
+		if (!this.scopes.folderVisible(actor, folder) || (await this.throughLink(actor, folder)) !== null) return null;
 		const listed = await listFolder(this.deps.gateway, this.pathPolicy(), folder);
 		const visible = this.scopes.visibility(actor);
 		return (
@@ -350,7 +353,7 @@ export class AgentNotes {
 
 	/** What changed since a revision the agent saw: a page of the diff to the note now (or to `to`). */
 	async changes(actor: Actor, path: string, query: ChangesQuery): Promise<ChangesAnswer> {
-		if (!this.scopes.visible(actor, path)) return { kind: "missing" };
+		if (!this.scopes.visible(actor, path) || (await this.throughLink(actor, path)) !== null) return { kind: "missing" };
 		const { gateway, bases, tracker, diffs, history } = this.deps;
 		const snapshot = await gateway.read(path);
 		if (!snapshot) return { kind: "missing" };
@@ -406,6 +409,15 @@ export class AgentNotes {
 			request.operation.kind === "delete" ? "other" : "content",
 		);
 		if (gate.kind === "refuse") return Promise.resolve(refusedWithout(gate.refusal, null));
+		// Only a key with lists, on a host with links, waits for the look: every other write goes straight on.
+		if (this.linksMatter(request.actor))
+			return this.throughLink(request.actor, request.path).then((linked) =>
+				linked === null ? this.gatedWrite(request, gate) : refusedWithout(linked, null),
+			);
+		return this.gatedWrite(request, gate);
+	}
+
+	private gatedWrite(request: WriteRequest, gate: Exclude<ChangeGate, { kind: "refuse" }>): Promise<WriteOutcome> {
 		if (gate.kind === "propose")
 			return this.deps.proposals
 				? proposeOrAnswer(this.deps.proposals, request)
@@ -424,26 +436,23 @@ export class AgentNotes {
 	 * without that note's revision (guarded-move.ts). Followed like a write: the note's old and new paths and the notes
 	 * Obsidian rewrote links in are credited to the mover.
 	 */
-	move(request: MoveRequest): Promise<MoveOutcome> {
+	async move(request: MoveRequest): Promise<MoveOutcome> {
 		// A note the key may not see is not there to move; both notes must be ones it may change (a proposal carries no move).
-		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
+		if (!this.scopes.visible(request.actor, request.from)) return { kind: "missing" };
+		if ((await this.throughLink(request.actor, request.from)) !== null) return { kind: "missing" };
+		const refused = (side: "source" | "destination", path: string, refusal: ScopeForbidden) =>
+			relocationRefused({ kind: "refused", side, path, refusal, currentRevision: null, implicit: false });
 		for (const [side, path] of [
 			["source", request.from],
 			["destination", request.to],
 		] as const) {
 			const gate = this.scopes.change(request.actor, path, "other");
-			if (gate.kind !== "write")
-				return Promise.resolve(
-					relocationRefused({
-						kind: "refused",
-						side,
-						path,
-						refusal: gate.refusal,
-						currentRevision: null,
-						implicit: false,
-					}),
-				);
+			if (gate.kind !== "write") return refused(side, path, gate.refusal);
 		}
+		const linked = await this.throughLink(request.actor, request.to);
+		if (linked !== null) return refused("destination", request.to, linked);
+		const relink = await this.relinkRefusal(request.actor, request.from);
+		if (relink !== null) return refused("source", request.from, relink);
 		return this.changeFeed.trackMany(
 			[request.from, request.to],
 			request.actor,
@@ -460,21 +469,21 @@ export class AgentNotes {
 	}
 
 	/** Copies a note to a new path (guarded-copy.ts), followed like a write of the destination. */
-	copy(request: CopyRequest): Promise<CopyOutcome> {
+	async copy(request: CopyRequest): Promise<CopyOutcome> {
 		// Copying reads the source (it must be one the key may see) and writes the destination (one it may change).
-		if (!this.scopes.visible(request.actor, request.from)) return Promise.resolve({ kind: "missing" });
+		if (!this.scopes.visible(request.actor, request.from)) return { kind: "missing" };
+		if ((await this.throughLink(request.actor, request.from)) !== null) return { kind: "missing" };
 		const gate = this.scopes.change(request.actor, request.to, "other");
-		if (gate.kind !== "write")
-			return Promise.resolve(
-				relocationRefused({
-					kind: "refused",
-					side: "destination",
-					path: request.to,
-					refusal: gate.refusal,
-					currentRevision: null,
-					implicit: false,
-				}),
-			);
+		const refusal = gate.kind === "write" ? await this.throughLink(request.actor, request.to) : gate.refusal;
+		if (refusal !== null)
+			return relocationRefused({
+				kind: "refused",
+				side: "destination",
+				path: request.to,
+				refusal,
+				currentRevision: null,
+				implicit: false,
+			});
 		return this.changeFeed.trackMany([request.to], request.actor, this.deps.writer.copy(request), (outcome) =>
 			outcome.kind === "copied" ? [{ path: outcome.to, revision: outcome.revision }] : [],
 		);
@@ -559,6 +568,35 @@ export class AgentNotes {
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */
 	forgetClient(client: string): void {
 		this.deps.reads.forgetClient(client);
+	}
+
+	/** Whether a path may go through a symbolic link that matters to the caller: it has lists, and the host links. */
+	private linksMatter(actor: Actor): boolean {
+		return this.deps.gateway.throughLink !== undefined && this.scopes.scopeOf(actor) !== null;
+	}
+
+	/**
+	 * Why `path` is not there for the caller when it goes through a symbolic link (the headless host follows those
+	 * inside the folder): a key's globs match the link's name, which need not say where the note is. Null when it
+	 * does not, or the caller has no lists.
+	 */
+	private async throughLink(actor: Actor, path: string): Promise<ScopeForbidden | null> {
+		if (!this.linksMatter(actor)) return null;
+		return (await this.deps.gateway.throughLink!(path)) ? this.scopes.linkRefusal(actor, path) : null;
+	}
+
+	/**
+	 * Inside Obsidian a move rewrites the links of the notes that link to the note: each of them (and each of
+	 * `rewritten`, the notes an undone move had rewritten) must be one the caller may change.
+	 */
+	private async relinkRefusal(
+		actor: Actor,
+		path: string,
+		rewritten: readonly string[] = [],
+	): Promise<ScopeForbidden | null> {
+		if (this.scopes.scopeOf(actor) === null) return null;
+		const linking = this.deps.host === "obsidian" ? (await this.deps.index.links(path, [], () => true)).backlinks : [];
+		return this.scopes.relinkRefusal(actor, path, [...linking, ...rewritten]);
 	}
 
 	private recordRead(actor: AgentActor, path: string, revision: string, sight: "whole" | "part"): void {

@@ -38,7 +38,8 @@ export class NoteFacts {
 
 	/** Where the links in `content` (the note at `path`, as the answer shows it) lead, and which notes the caller may see link to it. */
 	async links(visible: (path: string) => boolean, path: string, content: string): Promise<NoteLinks> {
-		const found = await this.deps.index.links(path, noteLinkpaths(content), this.counts(visible));
+		// A link to a note the caller may not see leads nowhere, as one to a note that is not there: no telling them apart.
+		const found = await this.deps.index.links(path, noteLinkpaths(content), this.counts(visible), visible);
 		const policy = this.deps.pathPolicy();
 		// A link into a folder that is never served, or to a note the caller may not see, is not shown as leading anywhere
 		// (that would reveal what is there).

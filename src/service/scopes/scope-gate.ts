@@ -52,8 +52,8 @@ export class ScopeGate {
 	folderVisible(actor: Actor, folder: string): boolean {
 		const scope = this.scopeOf(actor);
 		if (scope === null) return true;
-		const backups = this.settings().backupFolder.replace(/^\/+|\/+$/g, "");
 		const bare = folder.replace(/\/+$/, "");
+		const backups = this.backupFolderFor(scope, bare);
 		if (backups !== "" && bare.toLowerCase() === backups.toLowerCase()) return scope.read.length > 0;
 		if (backups !== "" && bare.toLowerCase().startsWith(backups.toLowerCase() + "/"))
 			return folderVisible(scope, bare.slice(backups.length + 1));
@@ -92,6 +92,37 @@ export class ScopeGate {
 		return scope !== null && this.accessIn(scope, path) === "hidden" ? forbidden(scope, path, "outside-read") : null;
 	}
 
+	/**
+	 * Whether the caller may move `path` when the move rewrites the links of `linking` (the notes that link to it,
+	 * inside Obsidian): each must be one it may change, and no .bak (agents never change those). The refusal names
+	 * only the moved note, never which of them it may not change nor whether it may see it.
+	 */
+	relinkRefusal(actor: Actor, path: string, linking: readonly string[]): ScopeForbidden | null {
+		const scope = this.scopeOf(actor);
+		if (scope === null) return null;
+		const changeable = (note: string) =>
+			note === path || (!this.isBackup(note) && this.change(actor, note, "other").kind === "write");
+		if (linking.every(changeable)) return null;
+		return { reason: "scope-forbidden", why: "links-outside-write", key: scope.key, path, lists: scope.lists };
+	}
+
+	/**
+	 * The refusal for a path that goes through a symbolic link, for a caller with lists (null for one without, which
+	 * follows links): its globs match the link's name, which need not say where the note is.
+	 */
+	linkRefusal(actor: Actor, path: string): ScopeForbidden | null {
+		const scope = this.scopeOf(actor);
+		if (scope === null) return null;
+		return {
+			reason: "scope-forbidden",
+			why: "through-link",
+			key: scope.key,
+			path,
+			access: "hidden",
+			lists: scope.lists,
+		};
+	}
+
 	/** Commands can change any note, with no revision: only a caller that may change every note may run them. */
 	commandRefusal(actor: Actor): ScopeForbidden | null {
 		const scope = this.scopeOf(actor);
@@ -106,9 +137,21 @@ export class ScopeGate {
 	}
 
 	private accessIn(scope: KeyScope, path: string): Access {
-		if (!this.isBackup(path)) return ruleOf(scope, path).access;
-		const notes = notesOfBackup(path, this.settings().backupFolder, this.settings().noteExtensions);
+		const backups = this.backupFolderFor(scope, path);
+		if (!isBackupPath(path, backups)) return ruleOf(scope, path).access;
+		const notes = notesOfBackup(path, backups, this.settings().noteExtensions);
 		return notes.every((note) => ruleOf(scope, note).access !== "hidden") ? "read" : "hidden";
+	}
+
+	/**
+	 * The backup folder as it holds for `path`: on a disk that tells case apart, a folder spelled like it in another
+	 * case is a folder of its own (none, for `path`), whose notes are held to the globs by their own paths.
+	 */
+	private backupFolderFor(scope: KeyScope, path: string): string {
+		const folder = this.settings().backupFolder.replace(/^\/+|\/+$/g, "");
+		if (scope.caseInsensitive || folder === "" || path === folder || path.startsWith(folder + "/")) return folder;
+		const lower = path.toLowerCase();
+		return lower === folder.toLowerCase() || lower.startsWith(folder.toLowerCase() + "/") ? "" : folder;
 	}
 
 	private isBackup(path: string): boolean {

@@ -59,14 +59,19 @@ export class ParsedNoteIndex implements NoteIndex {
 		return [...notes.values()].map((note) => note.tags);
 	}
 
-	async links(path: string, linkpaths: readonly string[], include: (path: string) => boolean): Promise<NoteLinks> {
+	async links(
+		path: string,
+		linkpaths: readonly string[],
+		include: (path: string) => boolean,
+		resolvable: (target: string) => boolean = () => true,
+	): Promise<NoteLinks> {
 		const { files, notes } = await this.scan(include);
 		const targets = new LinkTargets(files);
 		const links = new Set<string>();
 		const unresolvedLinks = new Set<string>();
 		for (const linkpath of linkpaths) {
 			const target = targets.resolve(linkpath, path);
-			if (target === null) unresolvedLinks.add(linkpath);
+			if (target === null || !resolvable(target)) unresolvedLinks.add(linkpath);
 			else links.add(target);
 		}
 		const backlinks: string[] = [];

@@ -79,7 +79,12 @@ export class NoteDataBuilder {
 	async build(path: string): Promise<Record<string, unknown> | null> {
 		const { fields } = this;
 		const metadata = this.gateway.search?.metadata(path) ?? null;
-		const needsText = fields.has("content") || (metadata === null && PARSED.some((field) => fields.has(field)));
+		// The cache names a link's target, not the link as written: a note that links to one the caller may not see has
+		// its links resolved from its text, so that link reads as unresolved (as one to a note that is not there).
+		const relink =
+			metadata !== null && fields.has("unresolvedLinks") && metadata.links.some((target) => !this.visible(target));
+		const parse = metadata === null || relink;
+		const needsText = fields.has("content") || (parse && PARSED.some((field) => fields.has(field)));
 		const content = needsText ? await this.text(path) : null;
 		if (needsText && content === null) return null;
 		const stat = metadata?.stat ?? (fields.has("stat") ? await this.gateway.stat(path) : null);
@@ -88,7 +93,7 @@ export class NoteDataBuilder {
 		if (fields.has("content")) data.content = content;
 		if (stat) data.stat = { ctime: stat.ctime, mtime: stat.mtime, size: stat.size };
 		if (metadata) this.fromCache(path, metadata, data);
-		else if (content !== null) this.parsed(path, content, data);
+		if (parse && content !== null) this.parsed(path, content, data, metadata === null);
 		if (fields.has("backlinks")) data.backlinks = this.backlinks?.get(path) ?? [];
 		return data;
 	}
@@ -104,11 +109,13 @@ export class NoteDataBuilder {
 	}
 
 	/** Headless (or a note Obsidian has not indexed yet): parsed here, each part only when the query can reach it. */
-	private parsed(path: string, content: string, data: Record<string, unknown>): void {
+	private parsed(path: string, content: string, data: Record<string, unknown>, metadataToo: boolean): void {
 		const { fields } = this;
-		const frontmatter = readFrontmatter(content).data;
-		if (fields.has("frontmatter")) data.frontmatter = jsonOf(frontmatter ?? {});
-		if (fields.has("tags")) data.tags = noteTags(content, frontmatter);
+		if (metadataToo) {
+			const frontmatter = readFrontmatter(content).data;
+			if (fields.has("frontmatter")) data.frontmatter = jsonOf(frontmatter ?? {});
+			if (fields.has("tags")) data.tags = noteTags(content, frontmatter);
+		}
 		if (fields.has("links") || fields.has("unresolvedLinks")) {
 			const { links, unresolvedLinks } = this.resolved(path, content);
 			if (fields.has("links")) data.links = links;
@@ -126,7 +133,8 @@ export class NoteDataBuilder {
 		const unresolvedLinks = new Set<string>();
 		for (const linkpath of noteLinkpaths(content)) {
 			const target = host ? host.resolveLink(linkpath, path) : (this.targets?.resolve(linkpath, path) ?? null);
-			if (target === null) unresolvedLinks.add(linkpath);
+			// A link to a note the caller may not see leads nowhere for it, as one to a note that is not there.
+			if (target === null || !this.visible(target)) unresolvedLinks.add(linkpath);
 			// A link into a folder that is never served is not named (as with the cache's links).
 			else if (this.served(target)) links.add(target);
 		}

@@ -84,6 +84,21 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect((await notes.read(READER, "Projects/plan.20260101-101500.bak.md")).kind).toBe("read");
 	});
 
+	it("holds a folder named like the backup folder in another case to the globs, where the disk tells case apart", async () => {
+		const gateway = new MemoryGateway({ ...VAULT, "backups/Projects/mine.md": "a person's note\n" });
+		const settings = { ...structuredClone(DEFAULT_SETTINGS), backupFolder: "Backups" };
+		const guard = await openRevisionGuard({
+			gateway,
+			storage: new MemoryStorage(),
+			settings: () => settings,
+			configDir: ".obsidian",
+			timers: nodeTimers,
+		});
+		expect(await guard.notes.read(READER, "backups/Projects/mine.md")).toEqual({ kind: "missing" });
+		expect((await guard.notes.listFolder(READER, ""))!.map((entry) => entry.path)).not.toContain("backups/");
+		expect(await guard.notes.listFolder(READER, "backups/Projects")).toBeNull();
+	});
+
 	it("leaves hidden notes and folders out of listings and note pages", async () => {
 		const { notes } = await open();
 		const root = (await notes.listFolder(READER, ""))!.map((entry) => entry.path);
@@ -114,6 +129,18 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect(links.backlinks).toEqual([]);
 	});
 
+	it("shows a link to a hidden note as leading nowhere, as a link to a note that is not there", async () => {
+		const { notes } = await open();
+		const links = await notes.facts.links(READER, "Projects/plan.md", "[[diary]] [[nowhere]] [[old]]\n");
+		expect(links.links).toEqual(["Projects/old.md"]);
+		expect([...links.unresolvedLinks].sort()).toEqual(["diary", "nowhere"]);
+		const page = { limit: 100, maxBytes: 1 << 20, includeBackups: false };
+		const hits = await notes.search.logic(READER, { in: ["diary", { var: "unresolvedLinks" }] }, page);
+		expect(hits.kind === "page" && hits.hits.map((hit) => hit.filename)).toEqual(["Projects/plan.md"]);
+		// A key without lists sees where it leads.
+		expect((await notes.facts.links(PERSON, "Projects/plan.md", "[[diary]]\n")).links).toEqual(["Private/diary.md"]);
+	});
+
 	it("never tells a change feed about a hidden note", async () => {
 		const { gateway, notes } = await open();
 		const told: string[] = [];
@@ -127,6 +154,50 @@ describe("a note outside the key's read list does not exist for it", () => {
 		stop();
 		expect(told).toContain("Projects/old.md");
 		expect(told).not.toContain("Private/diary.md");
+	});
+
+	it("shows a note moved in from a hidden path only from its arrival: no hidden name, no text from before", async () => {
+		const { notes } = await open();
+		const writer = agentActor("writer", "key:writer");
+		const diary = VAULT["Private/diary.md"];
+		const hiddenEra = "# Diary\nPASSWORD 1234\n";
+		await notes.write(writeRequest("Private/diary.md", hiddenEra, { basedOn: diary, actor: writer }));
+		await notes.write(writeRequest("Private/diary.md", diary, { basedOn: hiddenEra, actor: writer }));
+		const tag = (text: string) => ({ kind: "tags" as const, tags: [{ weak: false, opaque: revisionOf(text) }] });
+		const moved = await notes.move({
+			from: "Private/diary.md",
+			to: "Projects/diary.md",
+			actor: writer,
+			ifMatch: tag(diary),
+			overwrite: false,
+			destinationIfMatch: { kind: "absent" },
+		});
+		expect(moved.kind).toBe("moved");
+		expect((await notes.undo.history(writer, "Projects/diary.md", 0, 50))!.total).toBe(3);
+		// A key that may read and change Projects/ (so restore and revert get past the write check).
+		const READER = agentActor(
+			"mover",
+			"key:mover",
+			undefined,
+			scopeOf({ read: ["Projects/**"], write: ["Projects/**"] }),
+		);
+		const page = await notes.undo.history(READER, "Projects/diary.md", 0, 50);
+		expect(JSON.stringify(page)).not.toContain("Private");
+		for (const revision of [revisionOf(hiddenEra), revisionOf(VAULT["Private/diary.md"])]) {
+			const detail = await notes.undo.historyRevision(READER, "Projects/diary.md", revision, 0);
+			expect(JSON.stringify(detail)).not.toContain("PASSWORD");
+		}
+		expect(await notes.undo.historyRevision(READER, "Projects/diary.md", revisionOf(hiddenEra), 0)).toEqual({
+			kind: "unknown",
+		});
+		const restored = await notes.undo.restore(READER, "Projects/diary.md", revisionOf(hiddenEra), tag(diary), {
+			kind: "absent",
+		});
+		expect(restored).toEqual({ kind: "unknown" });
+		// Undoing the move would name the hidden path: for this key there is no such write.
+		const reverted = await notes.undo.revert(READER, "Projects/diary.md", undefined, tag(diary));
+		expect(JSON.stringify(reverted)).not.toContain("Private");
+		expect(reverted).toEqual({ kind: "unknown" });
 	});
 
 	it("lists no conflict or activity of a hidden note", async () => {
