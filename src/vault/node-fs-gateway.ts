@@ -46,8 +46,6 @@ import { NewFolders, withFolders } from "./new-folders";
 
 export class NodeFsGateway implements VaultGateway {
 	private readonly paths: FolderPaths;
-	/** How throughLink compares names, as key scopes do: asked of the disk once. */
-	private folding: Promise<(name: string) => string> | null = null;
 	private readonly watcher: FolderWatcher;
 	/**
 	 * Makes reads faster only: no write decision ever looks at it (see note-read-cache.ts). Used only while the
@@ -349,11 +347,7 @@ export class NodeFsGateway implements VaultGateway {
 	}
 
 	async throughLink(path: string): Promise<boolean> {
-		this.folding ??= this.caseInsensitive().then(
-			(ignoresCase) => (name: string) => (ignoresCase ? name.normalize("NFC").toLowerCase() : name.normalize("NFC")),
-			() => (name: string) => name.normalize("NFC"),
-		);
-		return this.paths.throughLink(path, await this.folding);
+		return this.paths.throughLink(path);
 	}
 
 	/** A plain folder has no editor, so no note is ever active. */
