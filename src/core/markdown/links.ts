@@ -26,36 +26,50 @@ const MAX_VALUE_DEPTH = 8;
 
 /** Every link's path, in order (a note that links twice to one place lists it twice). */
 export function noteLinkpaths(content: string): string[] {
-	const found = frontmatterLinkpaths(content);
+	return linkpathsOf(content, false);
+}
+
+/**
+ * The paths of the note's embeds alone (`![[Note]]`, `![text](Note.md)`), in order: what a renderer puts inside the
+ * rendered note (frontmatter links are never embeds).
+ */
+export function noteEmbedpaths(content: string): string[] {
+	return linkpathsOf(content, true);
+}
+
+function linkpathsOf(content: string, embedsOnly: boolean): string[] {
+	const found = embedsOnly ? [] : frontmatterLinkpaths(content);
 	const { lines, frontmatter, code } = parseMarkdown(content);
 	for (let index = frontmatter?.bodyLine ?? 0; index < lines.length && found.length < MAX_LINKS_PER_NOTE; index++) {
 		if (code.has(index)) continue;
 		const text = blankInlineCode(lines[index]!.text);
 		if (!text.includes("[")) continue;
-		for (const match of text.matchAll(WIKILINK)) pushPath(found, wikilinkPath(match[1]!));
+		for (const match of text.matchAll(WIKILINK))
+			if (!embedsOnly || match[0].startsWith("!")) pushPath(found, wikilinkPath(match[1]!));
 		// A wikilink's brackets are not a markdown link's text.
-		for (const destination of markdownLinkDestinations(text.replace(WIKILINK, (whole) => " ".repeat(whole.length))))
-			pushPath(found, markdownLinkPath(destination));
+		for (const link of markdownLinks(text.replace(WIKILINK, (whole) => " ".repeat(whole.length))))
+			if (!embedsOnly || link.embed) pushPath(found, markdownLinkPath(link.destination));
 	}
 	return found.slice(0, MAX_LINKS_PER_NOTE);
 }
 
 /**
  * The destinations of `[text](destination "title")` links in one line, read by hand in one pass (a regular expression
- * for them backtracks quadratically over a run of spaces). A destination is `<...>`, or text without spaces in which
- * parentheses balance; the title is optional.
+ * for them backtracks quadratically over a run of spaces), each marked when it is an embed (`![text](...)`). A
+ * destination is `<...>`, or text without spaces in which parentheses balance; the title is optional.
  */
-function markdownLinkDestinations(line: string): string[] {
-	const found: string[] = [];
+function markdownLinks(line: string): { destination: string; embed: boolean }[] {
+	const found: { destination: string; embed: boolean }[] = [];
 	let open = -1;
 	for (let at = 0; at < line.length; at++) {
 		const char = line[at];
 		if (char === "[") open = at;
 		else if (char === "]" && open !== -1 && line[at + 1] === "(") {
 			const link = readDestination(line, at + 2);
+			const embed = line[open - 1] === "!";
 			open = -1;
 			if (link) {
-				found.push(link.destination);
+				found.push({ destination: link.destination, embed });
 				at = link.end - 1;
 			}
 		}

@@ -209,6 +209,7 @@ export class AgentNotes {
 		this.facts = new ScopedFacts(
 			new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings }),
 			this.scopes,
+			async (path) => (await deps.gateway.read(path))?.content ?? null,
 		);
 		const search = new NoteSearch({
 			gateway: deps.gateway,

@@ -5,7 +5,7 @@
  * refused proposals (counting their tags and links would count an agent's refused text as the vault's).
  */
 import { isBackupPath } from "../../core/conflicts";
-import { noteLinkpaths } from "../../core/markdown/links";
+import { noteEmbedpaths, noteLinkpaths } from "../../core/markdown/links";
 import { validateVaultPath, type PathPolicy } from "../../core/path";
 import { countTags, type TagCount } from "../../core/tags";
 import type { RevisionGuardSettings } from "../../settings";
@@ -59,6 +59,13 @@ export class NoteFacts {
 	/** Where the links in `markdown` (the note at `path`) lead, every resolved target included (a renderer follows them all). */
 	async linkTargets(path: string, markdown: string): Promise<string[]> {
 		return (await this.deps.index.links(path, noteLinkpaths(markdown), () => false)).links;
+	}
+
+	/** The notes `markdown` (the note at `path`) embeds: a renderer shows each inside it, with whatever they link to. */
+	async embeddedNotes(path: string, markdown: string): Promise<string[]> {
+		const extensions = this.deps.settings().noteExtensions.map((extension) => `.${extension.toLowerCase()}`);
+		const targets = (await this.deps.index.links(path, noteEmbedpaths(markdown), () => false)).links;
+		return targets.filter((target) => extensions.some((extension) => target.toLowerCase().endsWith(extension)));
 	}
 
 	/** `path` was written, created or deleted through the guarded writer (see NoteIndex.changed). */

@@ -45,10 +45,15 @@ export class ScopedSearch {
 	}
 }
 
+/** How many embedded notes a render for a key with lists may look through; a note that embeds more is not rendered. */
+const MAX_EMBEDDED_NOTES = 64;
+
 export class ScopedFacts {
 	constructor(
 		private readonly facts: NoteFacts,
 		private readonly scopes: ScopeGate,
+		/** A note's text as it is now (null: not there), for the notes a render embeds. */
+		private readonly readNote: (path: string) => Promise<string | null>,
 	) {}
 
 	tags(actor: Actor): Promise<TagCount[]> {
@@ -61,15 +66,34 @@ export class ScopedFacts {
 
 	/**
 	 * `markdown` as HTML. A renderer follows links (Obsidian's embeds show the note they name, its links name where they
-	 * lead), so for a key with limits a note that links to one the key may not see is not rendered at all.
+	 * lead), so for a key with limits a note is not rendered at all when it, or a note it embeds (and so on, as the
+	 * renderer nests them), links to one the key may not see.
 	 */
 	async renderHtml(actor: Actor, path: string, markdown: string): Promise<RenderedHtml | { kind: "links-hidden" }> {
-		if (this.scopes.scopeOf(actor) !== null) {
-			const visible = this.scopes.visibility(actor);
-			if ((await this.facts.linkTargets(path, markdown)).some((target) => !visible(target)))
-				return { kind: "links-hidden" };
-		}
+		if (this.scopes.scopeOf(actor) !== null && !(await this.showsOnlyVisible(actor, path, markdown)))
+			return { kind: "links-hidden" };
 		return this.facts.renderHtml(path, markdown);
+	}
+
+	/** Whether every note the render of `markdown` would name or show, embeds within embeds included, is visible. */
+	private async showsOnlyVisible(actor: Actor, path: string, markdown: string): Promise<boolean> {
+		const visible = this.scopes.visibility(actor);
+		const looked = new Set([path]);
+		const pending = [{ path, markdown }];
+		for (let note = pending.pop(); note !== undefined; note = pending.pop()) {
+			if ((await this.facts.linkTargets(note.path, note.markdown)).some((target) => !visible(target))) return false;
+			for (const embedded of await this.facts.embeddedNotes(note.path, note.markdown)) {
+				if (looked.has(embedded)) continue;
+				looked.add(embedded);
+				// Nested past any real note's depth: not rendered, rather than rendered unchecked.
+				if (looked.size > MAX_EMBEDDED_NOTES) return false;
+				// A note that cannot be read now cannot be checked, though the renderer may show it: not rendered.
+				const text = await this.readNote(embedded).catch(() => undefined);
+				if (text === undefined) return false;
+				if (text !== null) pending.push({ path: embedded, markdown: text });
+			}
+		}
+		return true;
 	}
 
 	changed(path: string): void {

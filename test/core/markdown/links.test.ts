@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_LINKS_PER_NOTE, noteLinkpaths } from "../../../src/core/markdown/links";
+import { MAX_LINKS_PER_NOTE, noteEmbedpaths, noteLinkpaths } from "../../../src/core/markdown/links";
 
 describe("noteLinkpaths", () => {
 	it("reads wikilinks and embeds, without heading, block or alias", () => {
@@ -70,5 +70,21 @@ describe("noteLinkpaths", () => {
 		expect(noteLinkpaths(lines.join("\n"))).toEqual([]);
 		// A guard against catastrophic backtracking only (quadratic would take minutes), not a speed assertion.
 		expect(Date.now() - started).toBeLessThan(20_000);
+	});
+});
+
+describe("noteEmbedpaths", () => {
+	it("reads the embeds alone, wikilink and markdown, and never a frontmatter link", () => {
+		const note =
+			'---\nrelated: "[[Front]]"\n---\n' +
+			"See [[Plain]] and ![[Embedded#Part|shown]].\n" +
+			"A [link](Linked.md), an ![embed](Folder/Shown%20Too.md) and ![image](pic.png).\n" +
+			"`![[In code]]`\n";
+		expect(noteEmbedpaths(note)).toEqual(["Embedded", "Folder/Shown Too.md", "pic.png"]);
+		expect(noteLinkpaths(note)).toEqual(["Front", "Plain", "Embedded", "Linked.md", "Folder/Shown Too.md", "pic.png"]);
+	});
+
+	it("does not take a '!' before a link's text for an embed when a bracket comes between", () => {
+		expect(noteEmbedpaths("Wow![x] then [y](Note.md)\n")).toEqual([]);
 	});
 });

@@ -141,6 +141,24 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect((await notes.facts.links(PERSON, "Projects/plan.md", "[[diary]]\n")).links).toEqual(["Private/diary.md"]);
 	});
 
+	it("renders no note whose embeds, however nested, show or name a hidden note (a renderer fills each embed in)", async () => {
+		const { gateway, notes } = await open();
+		// Visible, and linking only to visible notes itself; the note it embeds links to the hidden diary.
+		gateway.notes.set("Projects/outer.md", "# Outer\n![[middle]]\n");
+		gateway.notes.set("Projects/middle.md", "# Middle\n![[inner]]\n");
+		gateway.notes.set("Projects/inner.md", "# Inner\n[[diary]]\n");
+		// Embeds that come round again, all of visible notes.
+		gateway.notes.set("Projects/loop-a.md", "![[loop-b]]\n[[old]]\n");
+		gateway.notes.set("Projects/loop-b.md", "![[loop-a]]\n");
+		const render = (path: string, actor: AgentActor = READER) =>
+			notes.facts.renderHtml(actor, path, gateway.notes.get(path)!);
+		expect(await render("Projects/outer.md")).toEqual({ kind: "links-hidden" });
+		expect(await render("Projects/middle.md")).toEqual({ kind: "links-hidden" });
+		expect(await render("Projects/loop-a.md")).not.toEqual({ kind: "links-hidden" });
+		// A key without lists has nothing hidden.
+		expect(await render("Projects/outer.md", agentActor("other"))).not.toEqual({ kind: "links-hidden" });
+	});
+
 	it("never tells a change feed about a hidden note", async () => {
 		const { gateway, notes } = await open();
 		const told: string[] = [];
