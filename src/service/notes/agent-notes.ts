@@ -37,7 +37,7 @@ import { NoteChangeFeed, type NoteChange } from "../revisions/note-change-feed";
 import { notePage, type NotePage } from "./note-pages";
 import type { AgentActivity } from "../history/agent-activity";
 import { MergeModalHook } from "../conflicts/merge-modal-hook";
-import type { NoteHistoryService } from "../history/note-history";
+import { sinceArrival, type NoteHistoryService } from "../history/note-history";
 import { UndoNotes } from "../history/undo-notes";
 import type { NoteIndex } from "../../vault/note-index";
 import { NoteFacts } from "./note-facts";
@@ -360,14 +360,15 @@ export class AgentNotes {
 		if (!snapshot) return { kind: "missing" };
 		// `since` and `to` may be any form a client was handed (a change tag from a listing, a page's `to`).
 		const since = history.revisionNamed(path, query.since) ?? query.since;
-		const base = await bases.get(since);
+		const known = this.revisionsKnownTo(actor, path);
+		const base = known(since) ? await bases.get(since) : null;
 		if (base === null) return { kind: "not-retained", revision: query.since };
 		// The answer may name the note's current revision, which the agent may write with: that counts as serving it.
 		const revision = await tracker.served(snapshot);
 		let to = { revision, content: snapshot.content };
 		const wantedTo = query.to === undefined ? undefined : (history.revisionNamed(path, query.to) ?? query.to);
 		if (wantedTo !== undefined && wantedTo !== revision) {
-			const content = await bases.get(wantedTo);
+			const content = known(wantedTo) ? await bases.get(wantedTo) : null;
 			if (content === null) return { kind: "not-retained", revision: query.to! };
 			to = { revision: wantedTo, content };
 		}
@@ -569,6 +570,18 @@ export class AgentNotes {
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */
 	forgetClient(client: string): void {
 		this.deps.reads.forgetClient(client);
+	}
+
+	/**
+	 * The revisions a diff of `path` may start or end at for the caller: any kept one for a caller without lists; for
+	 * a key with lists, only the note's own since it last came from a path the key may not see. The base store is
+	 * shared by every note, so a revision of a hidden note's text (a guess of it, say) must not be diffed against.
+	 */
+	private revisionsKnownTo(actor: Actor, path: string): (revision: string) => boolean {
+		if (this.scopes.scopeOf(actor) === null) return () => true;
+		const entries = sinceArrival(this.deps.history.entries(path), this.scopes.visibility(actor));
+		const revisions = new Set(entries.map((entry) => entry.revision));
+		return (revision) => revisions.has(revision);
 	}
 
 	/** Whether a path may go through a symbolic link that matters to the caller: it has lists, and the host links. */

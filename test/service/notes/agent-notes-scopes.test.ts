@@ -159,6 +159,26 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect(await render("Projects/outer.md", agentActor("other"))).not.toEqual({ kind: "links-hidden" });
 	});
 
+	it("diffs a visible note only from and to its own revisions, never from a hidden note's text kept as a base", async () => {
+		const { notes } = await open();
+		// Someone else reads the hidden note, so its text is kept as a merge base (the store is shared by all notes).
+		expect((await notes.read(agentActor("other"), "Private/diary.md")).kind).toBe("read");
+		const hidden = revisionOf(VAULT["Private/diary.md"]);
+		const query = { since: hidden, offset: 0 };
+		// Answered as for a revision that is not kept: nothing confirms a guess of the hidden text.
+		expect(await notes.changes(READER, "Projects/plan.md", query)).toEqual({ kind: "not-retained", revision: hidden });
+		// The key's own read keeps the note's text as a base.
+		expect((await notes.read(READER, "Projects/plan.md")).kind).toBe("read");
+		const own = revisionOf(VAULT["Projects/plan.md"]);
+		expect(await notes.changes(READER, "Projects/plan.md", { since: own, offset: 0, to: hidden })).toEqual({
+			kind: "not-retained",
+			revision: hidden,
+		});
+		// Its own revision it may diff from; a key without lists may diff from any kept revision.
+		expect((await notes.changes(READER, "Projects/plan.md", { since: own, offset: 0 })).kind).toBe("diff");
+		expect((await notes.changes(agentActor("other"), "Projects/plan.md", query)).kind).toBe("diff");
+	});
+
 	it("never tells a change feed about a hidden note", async () => {
 		const { gateway, notes } = await open();
 		const told: string[] = [];
