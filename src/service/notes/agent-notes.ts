@@ -37,7 +37,7 @@ import { NoteChangeFeed, type NoteChange } from "../revisions/note-change-feed";
 import { notePage, type NotePage } from "./note-pages";
 import type { AgentActivity } from "../history/agent-activity";
 import { MergeModalHook } from "../conflicts/merge-modal-hook";
-import { sinceArrival, type NoteHistoryService } from "../history/note-history";
+import type { NoteHistoryService } from "../history/note-history";
 import { UndoNotes } from "../history/undo-notes";
 import type { NoteIndex } from "../../vault/note-index";
 import { NoteFacts } from "./note-facts";
@@ -55,6 +55,7 @@ import type { CompiledScope } from "../../core/key-scope";
 import type { ScopeForbidden } from "../../core/scope-refusal";
 import { KeyScopes } from "../scopes/key-scopes";
 import { ScopeGate, type ChangeGate } from "../scopes/scope-gate";
+import { ScopeReach } from "../scopes/scope-reach";
 import { summarizeScope, type ScopeSummary } from "../scopes/scope-summary";
 import type { ProposalSink } from "../proposals/proposal-sink";
 import { refusedWithout } from "../refusals/refusal";
@@ -183,10 +184,13 @@ export class AgentNotes {
 	readonly proposals: NoteProposals;
 	/** What each key may see, change and propose (service/scopes/scope-gate.ts): asked before anything reaches the vault. */
 	private readonly scopes: ScopeGate;
+	/** Where a key with lists could reach past its globs (links, symbolic links, shared bases), and the rules against it. */
+	private readonly reach: ScopeReach;
 	private readonly keyScopes: KeyScopes;
 
 	constructor(private readonly deps: AgentNotesDeps) {
 		this.scopes = new ScopeGate(deps.settings);
+		this.reach = new ScopeReach(deps, this.scopes);
 		this.keyScopes = new KeyScopes(() => deps.caseInsensitive === true);
 		this.vaultName = deps.vaultName;
 		this.appVersion = deps.appVersion ?? null;
@@ -203,8 +207,8 @@ export class AgentNotes {
 			activity: deps.activity,
 			changeFeed: this.changeFeed,
 			scopes: this.scopes,
-			relinkRefusal: (actor, path, rewritten) => this.relinkRefusal(actor, path, rewritten),
-			throughLink: (actor, path) => this.throughLink(actor, path),
+			relinkRefusal: (actor, path, rewritten) => this.reach.relinkRefusal(actor, path, rewritten),
+			throughLink: (actor, path) => this.reach.throughLink(actor, path),
 		});
 		this.facts = new ScopedFacts(
 			new NoteFacts({ index: deps.index, pathPolicy: deps.pathPolicy, settings: deps.settings }),
@@ -309,7 +313,8 @@ export class AgentNotes {
 	 */
 	async read(actor: AgentActor, path: string, options: ReadOptions = {}): Promise<NoteRead> {
 		// Outside the key's read list a note does not exist for it: nothing is read, so nothing of it can show.
-		if (!this.scopes.visible(actor, path) || (await this.throughLink(actor, path)) !== null) return { kind: "missing" };
+		if (!this.scopes.visible(actor, path) || (await this.reach.throughLink(actor, path)) !== null)
+			return { kind: "missing" };
 		const snapshot = await this.deps.gateway.read(path);
 		if (!snapshot) {
 			// Whatever this client read of the note is gone with it: creating it again needs no token.
@@ -342,7 +347,8 @@ export class AgentNotes {
 	 * no glob of its key's read list reaches into is not there for it (null), and is left out of its parent's listing.
 	 */
 	async listFolder(actor: Actor, folder: string): Promise<ListedEntry[] | null> {
-		if (!this.scopes.folderVisible(actor, folder) || (await this.throughLink(actor, folder)) !== null) return null;
+		if (!this.scopes.folderVisible(actor, folder) || (await this.reach.throughLink(actor, folder)) !== null)
+			return null;
 		const listed = await listFolder(this.deps.gateway, this.pathPolicy(), folder);
 		const visible = this.scopes.visibility(actor);
 		return (
@@ -354,13 +360,14 @@ export class AgentNotes {
 
 	/** What changed since a revision the agent saw: a page of the diff to the note now (or to `to`). */
 	async changes(actor: Actor, path: string, query: ChangesQuery): Promise<ChangesAnswer> {
-		if (!this.scopes.visible(actor, path) || (await this.throughLink(actor, path)) !== null) return { kind: "missing" };
+		if (!this.scopes.visible(actor, path) || (await this.reach.throughLink(actor, path)) !== null)
+			return { kind: "missing" };
 		const { gateway, bases, tracker, diffs, history } = this.deps;
 		const snapshot = await gateway.read(path);
 		if (!snapshot) return { kind: "missing" };
 		// `since` and `to` may be any form a client was handed (a change tag from a listing, a page's `to`).
 		const since = history.revisionNamed(path, query.since) ?? query.since;
-		const known = this.revisionsKnownTo(actor, path);
+		const known = this.reach.revisionsKnownTo(actor, path);
 		const base = known(since) ? await bases.get(since) : null;
 		if (base === null) return { kind: "not-retained", revision: query.since };
 		// The answer may name the note's current revision, which the agent may write with: that counts as serving it.
@@ -412,10 +419,10 @@ export class AgentNotes {
 		);
 		if (gate.kind === "refuse") return Promise.resolve(refusedWithout(gate.refusal, null));
 		// Only a key with lists, on a host with links, waits for the look: every other write goes straight on.
-		if (this.linksMatter(request.actor))
-			return this.throughLink(request.actor, request.path).then((linked) =>
-				linked === null ? this.gatedWrite(request, gate) : refusedWithout(linked, null),
-			);
+		if (this.reach.linksMatter(request.actor))
+			return this.reach
+				.throughLink(request.actor, request.path)
+				.then((linked) => (linked === null ? this.gatedWrite(request, gate) : refusedWithout(linked, null)));
 		return this.gatedWrite(request, gate);
 	}
 
@@ -441,7 +448,7 @@ export class AgentNotes {
 	async move(request: MoveRequest): Promise<MoveOutcome> {
 		// A note the key may not see is not there to move; both notes must be ones it may change (a proposal carries no move).
 		if (!this.scopes.visible(request.actor, request.from)) return { kind: "missing" };
-		if ((await this.throughLink(request.actor, request.from)) !== null) return { kind: "missing" };
+		if ((await this.reach.throughLink(request.actor, request.from)) !== null) return { kind: "missing" };
 		const refused = (side: "source" | "destination", path: string, refusal: ScopeForbidden) =>
 			relocationRefused({ kind: "refused", side, path, refusal, currentRevision: null, implicit: false });
 		for (const [side, path] of [
@@ -451,9 +458,9 @@ export class AgentNotes {
 			const gate = this.scopes.change(request.actor, path, "other");
 			if (gate.kind !== "write") return refused(side, path, gate.refusal);
 		}
-		const linked = await this.throughLink(request.actor, request.to);
+		const linked = await this.reach.throughLink(request.actor, request.to);
 		if (linked !== null) return refused("destination", request.to, linked);
-		const relink = await this.relinkRefusal(request.actor, request.from);
+		const relink = await this.reach.relinkRefusal(request.actor, request.from);
 		if (relink !== null) return refused("source", request.from, relink);
 		return this.changeFeed.trackMany(
 			[request.from, request.to],
@@ -474,9 +481,9 @@ export class AgentNotes {
 	async copy(request: CopyRequest): Promise<CopyOutcome> {
 		// Copying reads the source (it must be one the key may see) and writes the destination (one it may change).
 		if (!this.scopes.visible(request.actor, request.from)) return { kind: "missing" };
-		if ((await this.throughLink(request.actor, request.from)) !== null) return { kind: "missing" };
+		if ((await this.reach.throughLink(request.actor, request.from)) !== null) return { kind: "missing" };
 		const gate = this.scopes.change(request.actor, request.to, "other");
-		const refusal = gate.kind === "write" ? await this.throughLink(request.actor, request.to) : gate.refusal;
+		const refusal = gate.kind === "write" ? await this.reach.throughLink(request.actor, request.to) : gate.refusal;
 		if (refusal !== null)
 			return relocationRefused({
 				kind: "refused",
@@ -570,47 +577,6 @@ export class AgentNotes {
 	/** A client that is gone (an ended MCP session) leaves no implicit tokens behind. */
 	forgetClient(client: string): void {
 		this.deps.reads.forgetClient(client);
-	}
-
-	/**
-	 * The revisions a diff of `path` may start or end at for the caller: any kept one for a caller without lists; for
-	 * a key with lists, only the note's own since it last came from a path the key may not see. The base store is
-	 * shared by every note, so a revision of a hidden note's text (a guess of it, say) must not be diffed against.
-	 */
-	private revisionsKnownTo(actor: Actor, path: string): (revision: string) => boolean {
-		if (this.scopes.scopeOf(actor) === null) return () => true;
-		const entries = sinceArrival(this.deps.history.entries(path), this.scopes.visibility(actor));
-		const revisions = new Set(entries.map((entry) => entry.revision));
-		return (revision) => revisions.has(revision);
-	}
-
-	/** Whether a path may go through a symbolic link that matters to the caller: it has lists, and the host links. */
-	private linksMatter(actor: Actor): boolean {
-		return this.deps.gateway.throughLink !== undefined && this.scopes.scopeOf(actor) !== null;
-	}
-
-	/**
-	 * Why `path` is not there for the caller when it goes through a symbolic link (the headless host follows those
-	 * inside the folder): a key's globs match the link's name, which need not say where the note is. Null when it
-	 * does not, or the caller has no lists.
-	 */
-	private async throughLink(actor: Actor, path: string): Promise<ScopeForbidden | null> {
-		if (!this.linksMatter(actor)) return null;
-		return (await this.deps.gateway.throughLink!(path)) ? this.scopes.linkRefusal(actor, path) : null;
-	}
-
-	/**
-	 * Inside Obsidian a move rewrites the links of the notes that link to the note: each of them (and each of
-	 * `rewritten`, the notes an undone move had rewritten) must be one the caller may change.
-	 */
-	private async relinkRefusal(
-		actor: Actor,
-		path: string,
-		rewritten: readonly string[] = [],
-	): Promise<ScopeForbidden | null> {
-		if (this.scopes.scopeOf(actor) === null) return null;
-		const linking = this.deps.host === "obsidian" ? (await this.deps.index.links(path, [], () => true)).backlinks : [];
-		return this.scopes.relinkRefusal(actor, path, [...linking, ...rewritten]);
 	}
 
 	private recordRead(actor: AgentActor, path: string, revision: string, sight: "whole" | "part"): void {
