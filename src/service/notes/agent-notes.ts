@@ -431,7 +431,7 @@ export class AgentNotes {
 			return this.deps.proposals
 				? proposeOrAnswer(this.deps.proposals, request)
 				: Promise.resolve(refusedWithout(gate.refusal, null));
-		const written = this.deps.writer.write(request);
+		const written = this.deps.writer.write(this.reach.holdToOwnBases(request));
 		// Before the answer: the next read of tags or links sees this write (a folder's watcher leaves ours out).
 		written.then(
 			() => this.facts.changed(request.path),

@@ -22,7 +22,7 @@ import { keepRefusedBody } from "../write/refused-body";
 import { refusalReport } from "./refusal-report";
 import type { BackupNames } from "../write/backup-names";
 import type { RevisionTracker } from "../revisions/revision-tracker";
-import type { WriteOutcome, WriteRequest } from "../write/write-request";
+import { baseFor, type WriteOutcome, type WriteRequest } from "../write/write-request";
 
 export interface RefusalDeps {
 	gateway: VaultGateway;
@@ -135,7 +135,7 @@ export async function answerRefusal(
 	// A patch or edit that no longer applies to the note now is kept as it applies to the revision the agent read.
 	const body =
 		bodyOf(request.operation, current) ??
-		(sentRevision === null ? null : await bodyOnBase(deps.bases, request.operation, sentRevision));
+		(sentRevision === null ? null : await bodyOnBase(deps.bases, request, sentRevision));
 	const keep =
 		KEEP_BODY.has(refusal.reason) &&
 		body !== null &&
@@ -164,7 +164,7 @@ export async function answerRefusal(
 		if ((await seen.served) && sentRevision !== null)
 			changes = await changesSince(
 				deps,
-				request.path,
+				request,
 				sentRevision,
 				{ revision: currentRevision!, content: current! },
 				budget,
@@ -201,13 +201,14 @@ function revisionOfToken(history: RevisionHistory, path: string, token: string):
 
 async function changesSince(
 	deps: RefusalDeps,
-	path: string,
+	request: WriteRequest,
 	sentRevision: string,
 	current: DiffSide,
 	maxBytes: number,
 ): Promise<Page | null> {
-	const base = await deps.bases.get(sentRevision);
+	const base = await baseFor(deps.bases, request, sentRevision);
 	if (base === null) return null;
+	const { path } = request;
 	return deps.diffs.page({ path, from: { revision: sentRevision, content: base }, to: current, offset: 0, maxBytes });
 }
 
@@ -230,9 +231,10 @@ function bodyOf(operation: WriteOperation, current: string | null): string | nul
 }
 
 /** A patch or edit applied to the retained revision it was meant for, or null (no base, or it does not apply there either). */
-async function bodyOnBase(bases: BaseStore, operation: WriteOperation, sentRevision: string): Promise<string | null> {
+async function bodyOnBase(bases: BaseStore, request: WriteRequest, sentRevision: string): Promise<string | null> {
+	const { operation } = request;
 	if (operation.kind !== "patch" && operation.kind !== "edit") return null;
-	const base = await bases.get(sentRevision).catch(() => null);
+	const base = await baseFor(bases, request, sentRevision);
 	return base === null ? null : bodyOf(operation, base);
 }
 

@@ -11,6 +11,7 @@ import { sinceArrival } from "../history/note-history";
 import type { Actor } from "../notes/actor";
 import type { RevisionHistory } from "../stores/revision-history";
 import type { ScopeGate } from "./scope-gate";
+import type { WriteRequest } from "../write/write-request";
 
 export interface ScopeReachDeps {
 	gateway: VaultGateway;
@@ -48,6 +49,16 @@ export class ScopeReach {
 		if (this.scopes.scopeOf(actor) === null) return null;
 		const linking = this.deps.host === "obsidian" ? (await this.deps.index.links(path, [], () => true)).backlinks : [];
 		return this.scopes.relinkRefusal(actor, path, [...linking, ...rewritten]);
+	}
+
+	/**
+	 * A write by a key with lists, held to its note's own revisions as bases (WriteRequest.mayUseBase): the If-Match
+	 * it sends picks the base a merge, a refusal's diff and a stale patch's kept body start from. Others as they are.
+	 */
+	holdToOwnBases(request: WriteRequest): WriteRequest {
+		if (this.scopes.scopeOf(request.actor) === null) return request;
+		const mayUseBase = this.revisionsKnownTo(request.actor, request.path);
+		return { ...request, mayUseBase };
 	}
 
 	/**

@@ -1,7 +1,8 @@
 /** `Prefer: merge=auto`: when an agent's token is stale, try the three-way merge against what it read. */
 import { mergedText, mergeThreeWayInSlices, renderMerge, rulesFired } from "../../core/merge";
 import type { BaseStore } from "../stores/base-store";
-import { sentRevisions, type EntityTagCondition } from "../../core/revision";
+import { sentRevisions } from "../../core/revision";
+import { baseFor, type WriteRequest } from "./write-request";
 import type { YieldToHost } from "../../core/steps";
 import type { AutoMerge } from "../../core/write-plan";
 
@@ -34,7 +35,10 @@ export async function autoMergeInSlices(
 }
 
 /** What the agent read, the merge's base; null (no merge, only the plain refusal that keeps the body) when it is not kept. */
-export async function mergeBaseOf(bases: BaseStore, ifMatch: EntityTagCondition): Promise<string | null> {
-	const sent = sentRevisions(ifMatch)[0];
-	return sent === undefined ? null : bases.get(sent).catch(() => null);
+export async function mergeBaseOf(
+	bases: BaseStore,
+	request: Pick<WriteRequest, "ifMatch" | "mayUseBase">,
+): Promise<string | null> {
+	const sent = sentRevisions(request.ifMatch)[0];
+	return sent === undefined ? null : baseFor(bases, request, sent);
 }

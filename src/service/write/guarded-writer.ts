@@ -257,7 +257,7 @@ export class GuardedWriter {
 		const config = this.deps.settings();
 		const mergeBase =
 			request.merge === "auto" && config.allowAutoMerge && operation.kind === "replace"
-				? await mergeBaseOf(this.deps.bases, request.ifMatch)
+				? await mergeBaseOf(this.deps.bases, request)
 				: null;
 		// A big replace's text is known before the atomic step: its revision is worked out now, a slice at a time, rather
 		// than all at once inside the step (a small one is hashed there, at once, as before).

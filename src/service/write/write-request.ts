@@ -45,6 +45,21 @@ export interface WriteRequest {
 	 * .bak and no conflict record.
 	 */
 	bodyKeptElsewhere?: true;
+	/**
+	 * Which kept revisions this caller's write may be merged, diffed or patched against (its If-Match names one):
+	 * merge bases are shared by every note, so a key with lists is held to its note's own (AgentNotes). Absent: any.
+	 */
+	mayUseBase?: (revision: string) => boolean;
+}
+
+/** The kept text of `revision`, when the request may use it as a base (see WriteRequest.mayUseBase); else null. */
+export function baseFor(
+	bases: { get(revision: string): Promise<string | null> },
+	request: Pick<WriteRequest, "mayUseBase">,
+	revision: string,
+): Promise<string | null> {
+	if (request.mayUseBase !== undefined && !request.mayUseBase(revision)) return Promise.resolve(null);
+	return bases.get(revision).catch(() => null);
 }
 
 /**

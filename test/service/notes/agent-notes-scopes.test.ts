@@ -179,6 +179,39 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect((await notes.changes(agentActor("other"), "Projects/plan.md", query)).kind).toBe("diff");
 	});
 
+	it("never merges, diffs or patches a key's stale write against a hidden note's text kept as a base", async () => {
+		const { gateway, notes } = await open();
+		expect((await notes.read(agentActor("other"), "Private/diary.md")).kind).toBe("read");
+		const hidden = revisionOf(VAULT["Private/diary.md"]);
+		const WRITER = agentActor("writer", "key:writer", undefined, scopeOf(LISTS, "writer"));
+		// A merge from that base would tell the key the text was there (and write it into the note).
+		const merged = await notes.write(
+			writeRequest("Projects/plan.md", "# Diary\n#secret\n[[plan]]\nmore\n", {
+				revision: hidden,
+				merge: "auto",
+				actor: WRITER,
+			}),
+		);
+		expect(merged).toMatchObject({ kind: "refused", refusal: { reason: "stale" }, changes: null });
+		expect(gateway.notes.get("Projects/plan.md")).toBe(VAULT["Projects/plan.md"]);
+		// A stale patch is kept as it applies to the note now, never to the hidden text.
+		const patched = await notes.write(
+			writeRequest(
+				"Projects/plan.md",
+				{
+					kind: "patch",
+					apply: (text: string) =>
+						text.startsWith("# Diary")
+							? { ok: true, content: `${text}LEAK\n` }
+							: { ok: false, reason: "target-not-found", detail: "" },
+				} as never,
+				{ revision: hidden, actor: WRITER },
+			),
+		);
+		expect(patched).toMatchObject({ kind: "refused", changes: null });
+		for (const [path, text] of gateway.notes) expect(`${path}: ${text}`).not.toContain("LEAK");
+	});
+
 	it("never tells a change feed about a hidden note", async () => {
 		const { gateway, notes } = await open();
 		const told: string[] = [];
