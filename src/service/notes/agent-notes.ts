@@ -313,7 +313,9 @@ export class AgentNotes {
 	 */
 	async read(actor: AgentActor, path: string, options: ReadOptions = {}): Promise<NoteRead> {
 		// Outside the key's read list a note does not exist for it: nothing is read, so nothing of it can show.
-		if (!this.scopes.visible(actor, path) || (await this.reach.throughLink(actor, path)) !== null)
+		if (!this.scopes.visible(actor, path)) return { kind: "missing" };
+		// Asked only of a key with lists: every other read goes straight on (reads are the hottest path).
+		if (this.reach.linksMatter(actor) && (await this.reach.throughLink(actor, path)) !== null)
 			return { kind: "missing" };
 		const snapshot = await this.deps.gateway.read(path);
 		if (!snapshot) {
