@@ -234,7 +234,7 @@ function bodyOf(operation: WriteOperation, current: string | null): string | nul
 async function bodyOnBase(bases: BaseStore, request: WriteRequest, sentRevision: string): Promise<string | null> {
 	const { operation } = request;
 	if (operation.kind !== "patch" && operation.kind !== "edit") return null;
-	const base = await baseFor(bases, request, sentRevision);
+	const base = await baseFor(bases, request, sentRevision).catch(() => null);
 	return base === null ? null : bodyOf(operation, base);
 }
 

@@ -40,5 +40,5 @@ export async function mergeBaseOf(
 	request: Pick<WriteRequest, "ifMatch" | "mayUseBase">,
 ): Promise<string | null> {
 	const sent = sentRevisions(request.ifMatch)[0];
-	return sent === undefined ? null : baseFor(bases, request, sent);
+	return sent === undefined ? null : baseFor(bases, request, sent).catch(() => null);
 }

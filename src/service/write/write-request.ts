@@ -52,14 +52,17 @@ export interface WriteRequest {
 	mayUseBase?: (revision: string) => boolean;
 }
 
-/** The kept text of `revision`, when the request may use it as a base (see WriteRequest.mayUseBase); else null. */
+/**
+ * The kept text of `revision`, when the request may use it as a base (see WriteRequest.mayUseBase); else null. A
+ * failure to read it is the caller's to report or pass over.
+ */
 export function baseFor(
 	bases: { get(revision: string): Promise<string | null> },
 	request: Pick<WriteRequest, "mayUseBase">,
 	revision: string,
 ): Promise<string | null> {
 	if (request.mayUseBase !== undefined && !request.mayUseBase(revision)) return Promise.resolve(null);
-	return bases.get(revision).catch(() => null);
+	return bases.get(revision);
 }
 
 /**
