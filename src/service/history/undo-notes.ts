@@ -29,10 +29,10 @@ export interface UndoNotesDeps {
 	scopes: ScopeGate;
 	/**
 	 * Why the caller may not move the note at `path` when the move rewrites the links of notes that link to it (and
-	 * of `rewritten`, the notes an undone move had rewritten), or null: AgentNotes.relinkRefusal.
+	 * of `rewritten`, the notes an undone move had rewritten), or null: ScopeReach.relinkRefusal.
 	 */
 	relinkRefusal: (actor: Actor, path: string, rewritten: readonly string[]) => Promise<ScopeForbidden | null>;
-	/** Why `path` is not there for the caller: it goes through a symbolic link (AgentNotes.throughLink). */
+	/** Why `path` is not there for the caller: it goes through a symbolic link (ScopeReach.throughLink). */
 	throughLink: (actor: Actor, path: string) => Promise<ScopeForbidden | null>;
 }
 

@@ -47,7 +47,7 @@ export interface WriteRequest {
 	bodyKeptElsewhere?: true;
 	/**
 	 * Which kept revisions this caller's write may be merged, diffed or patched against (its If-Match names one):
-	 * merge bases are shared by every note, so a key with lists is held to its note's own (AgentNotes). Absent: any.
+	 * merge bases are shared by every note, so a key with lists is held to its note's own (ScopeReach). Absent: any.
 	 */
 	mayUseBase?: (revision: string) => boolean;
 }
