@@ -57,7 +57,9 @@ export class ScopeReach {
 	 */
 	holdToOwnBases(request: WriteRequest): WriteRequest {
 		if (this.scopes.scopeOf(request.actor) === null) return request;
-		const mayUseBase = this.revisionsKnownTo(request.actor, request.path);
+		// Worked out only if asked: a write whose If-Match is current uses no base at all.
+		let known: ((revision: string) => boolean) | undefined;
+		const mayUseBase = (revision: string) => (known ??= this.revisionsKnownTo(request.actor, request.path))(revision);
 		return { ...request, mayUseBase };
 	}
 
