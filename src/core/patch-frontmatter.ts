@@ -32,7 +32,8 @@ export function patchFrontmatter(
 		return failure(
 			"invalid-frontmatter",
 			// The answer's title already says the YAML is not valid: the detail adds where the parser stopped.
-			`Nothing was changed: the YAML parser stopped with "${firstLineOf(doc.errors[0]!.message)}" (lines counted from the first line after ---). ` +
+			`Nothing was changed: the YAML parser stopped with "${firstLineOf(doc.errors[0]!.message)}" ` +
+				"(lines counted from the first line after ---). " +
 				"Fix it (or replace the whole note with PUT).",
 		);
 	// Empty (or comment-only) frontmatter has no contents yet; `set` below creates the map.

@@ -35,8 +35,9 @@ export function ok(structured: Record<string, unknown>): CallToolResult {
 }
 
 /**
- * A tool error, returned (throw a ToolFailure of it to end a tool from deeper down): prose that says what happened and what to call next, then (optionally) the facts as JSON. No
- * structuredContent, because clients check it against the tool's success schema.
+ * A tool error, returned (throw a ToolFailure of it to end a tool from deeper down): prose that says what happened
+ * and what to call next, then (optionally) the facts as JSON. No structuredContent, because clients check it against
+ * the tool's success schema.
  */
 export function toolError(text: string, details?: Record<string, unknown>): CallToolResult {
 	const content: CallToolResult["content"] = [{ type: "text", text }];

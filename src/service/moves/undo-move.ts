@@ -46,8 +46,8 @@ export interface UndoMoveDeps {
 }
 
 /**
- * Undoes the move recorded as `entry` (which came from `movedFrom`) of the note now at `path`. The caller checked that the note is still there
- * and is `mine` (the revision it saw).
+ * Undoes the move recorded as `entry` (which came from `movedFrom`) of the note now at `path`. The caller checked
+ * that the note is still there and is `mine` (the revision it saw).
  */
 export async function undoMove(
 	deps: UndoMoveDeps,

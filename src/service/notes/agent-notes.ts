@@ -514,7 +514,10 @@ export class AgentNotes {
 		return this.changeFeed.subscribe(listener, (path) => wants(path) && this.scopes.visible(watcher(), path));
 	}
 
-	/** A page of every note the tools would serve the caller (the path policy of list_notes and its key's scope), after `after`; not a read. */
+	/**
+	 * A page of every note the tools would serve the caller (the path policy of list_notes and its key's scope), after
+	 * `after`; not a read.
+	 */
 	notePage(actor: Actor, after: string | null, limit: number): Promise<NotePage> {
 		return notePage(this.deps.gateway, this.pathPolicy(), after, limit, this.scopes.visibility(actor));
 	}

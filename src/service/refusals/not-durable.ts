@@ -1,9 +1,9 @@
 /**
  * A change that is in place but that the disk failed to make durable: the folder fsync after its rename (or after a
- * move's link, or a delete's move into the trash) reported an I/O error (EIO, ENOSPC, EDQUOT...). It is not a refusal (something was written) and not a
- * success (a crash or power loss could still undo it): the writer answers it with this, and REST, MCP and the CLI
- * render it as "not-durable" (vault-refusals.ts), telling the caller to read the note back and the person to check
- * the disk. Never acknowledged as durable: the promise is never to acknowledge what the disk refused.
+ * move's link, or a delete's move into the trash) reported an I/O error (EIO, ENOSPC, EDQUOT...). It is not a
+ * refusal (something was written) and not a success (a crash or power loss could still undo it): the writer answers
+ * it with this, and REST, MCP and the CLI render it as "not-durable" (vault-refusals.ts), telling the caller to read
+ * the note back and the person to check the disk. Never acknowledged as durable: the promise is never to acknowledge what the disk refused.
  */
 
 /** What the request did before the disk failed to make it durable. */
@@ -41,11 +41,12 @@ export function notDurable(path: string, change: NotDurableChange, error: unknow
 
 function describeNotDurable(path: string, change: NotDurableChange, diskError: string | null): string {
 	const reported = `the disk reported an error${diskError === null ? "" : ` (${diskError})`}`;
+	const undone = "a crash or power loss could still undo it.";
 	switch (change.kind) {
 		case "written":
-			return `"${path}" was written, but ${reported} while making the change durable: a crash or power loss could still undo it.`;
+			return `"${path}" was written, but ${reported} while making the change durable: ${undone}`;
 		case "unchanged":
-			return `"${path}" already holds this text, but ${reported} while making the earlier write that put it there durable: a crash or power loss could still undo it.`;
+			return `"${path}" already holds this text, but ${reported} while making the earlier write that put it there durable: ${undone}`;
 		case "deleted": {
 			const trashed = `"${path}" was moved to the trash${change.trashedTo === null ? "" : `, at "${change.trashedTo}"`}`;
 			return change.failed === "delete"
@@ -53,6 +54,6 @@ function describeNotDurable(path: string, change: NotDurableChange, diskError: s
 				: `${trashed}, but ${reported} while making an earlier write of it durable: a crash or power loss could still undo that write.`;
 		}
 		case "moved":
-			return `"${path}" was moved to "${change.to}", but ${reported} while making the move durable: a crash or power loss could still undo it.`;
+			return `"${path}" was moved to "${change.to}", but ${reported} while making the move durable: ${undone}`;
 	}
 }

@@ -26,7 +26,9 @@ export interface HistoryChanges {
 
 /** One save's line (the notes' JSON is spliced in as it is, not parsed and written again). */
 export function journalLine(seq: number, changes: HistoryChanges): string {
-	return `{"seq":${seq},"notes":[${changes.notes.join(",")}],"gone":${JSON.stringify(changes.gone)},"bases":${JSON.stringify(changes.bases ?? [])}}\n`;
+	const gone = JSON.stringify(changes.gone);
+	const bases = JSON.stringify(changes.bases ?? []);
+	return `{"seq":${seq},"notes":[${changes.notes.join(",")}],"gone":${gone},"bases":${bases}}\n`;
 }
 
 export interface LoadedJournal {
