@@ -46,6 +46,12 @@ export interface NoteIndex {
 	renderHtml?(path: string, markdown: string, maxChars: number): Promise<string | null>;
 
 	/**
+	 * The renderer fills a note's embeds in with the notes they name, and theirs in turn (Obsidian's does; a plain
+	 * folder's leaves an embed as its text). Absent: it does not.
+	 */
+	readonly rendersEmbeds?: boolean;
+
+	/**
 	 * `path` was just written, created or deleted through this host's guarded writer, which a folder's watcher does not
 	 * report (Obsidian's index hears of it by itself, so its index has no need of this).
 	 */

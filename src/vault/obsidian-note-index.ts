@@ -12,6 +12,9 @@ import { MAX_TAG_USES_PER_NOTE } from "../core/tags";
 import type { NoteIndex, NoteLinks } from "./note-index";
 
 export class ObsidianNoteIndex implements NoteIndex {
+	/** Obsidian's renderer shows each embedded note inside the note that embeds it. */
+	readonly rendersEmbeds = true;
+
 	constructor(
 		private readonly app: App,
 		private readonly yieldToHost: YieldToHost,

@@ -61,6 +61,11 @@ export class NoteFacts {
 		return (await this.deps.index.links(path, noteLinkpaths(markdown), () => false)).links;
 	}
 
+	/** Whether the renderer shows embedded notes (and their embeds) inside a note: see NoteIndex.rendersEmbeds. */
+	get rendersEmbeds(): boolean {
+		return this.deps.index.rendersEmbeds === true;
+	}
+
 	/** The notes `markdown` (the note at `path`) embeds: a renderer shows each inside it, with whatever they link to. */
 	async embeddedNotes(path: string, markdown: string): Promise<string[]> {
 		const extensions = this.deps.settings().noteExtensions.map((extension) => `.${extension.toLowerCase()}`);

@@ -82,6 +82,8 @@ export class ScopedFacts {
 		const pending = [{ path, markdown }];
 		for (let note = pending.pop(); note !== undefined; note = pending.pop()) {
 			if ((await this.facts.linkTargets(note.path, note.markdown)).some((target) => !visible(target))) return false;
+			// A renderer that leaves embeds as text shows nothing of the notes they name.
+			if (!this.facts.rendersEmbeds) break;
 			for (const embedded of await this.facts.embeddedNotes(note.path, note.markdown)) {
 				if (looked.has(embedded)) continue;
 				looked.add(embedded);

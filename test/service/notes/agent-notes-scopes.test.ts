@@ -4,7 +4,7 @@
  * only propose to goes to the proposal sink (the note untouched), or is refused without one. The surfaces are walked
  * in test/http/scope-walk.test.ts; this is the service's own promise, on the in-memory gateway.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compileKeyScope, type KeyScope, type ScopeField } from "../../../src/core/key-scope";
 import { revisionOf } from "../../../src/core/revision";
 import { nodeTimers } from "../../../src/headless/node-timers";
@@ -14,6 +14,8 @@ import { openRevisionGuard } from "../../../src/host/revision-guard";
 import type { WriteRequest } from "../../../src/service/write/write-request";
 import { DEFAULT_SETTINGS } from "../../../src/settings";
 import { MemoryGateway, MemoryStorage } from "../../helpers/memory-gateway";
+import { ParsedNoteIndex } from "../../../src/service/search/parsed-note-index";
+import { yieldVia } from "../../../src/core/steps";
 import { writeRequest } from "../../helpers/write-request";
 
 const VAULT = {
@@ -48,8 +50,12 @@ class FakeSink implements ProposalSink {
 	}
 }
 
-async function open(proposals?: ProposalSink | null) {
+async function open(proposals?: ProposalSink | null, options: { rendersEmbeds?: boolean } = {}) {
 	const gateway = new MemoryGateway({ ...VAULT });
+	// The parsed index, as the headless host's; told to render embeds as Obsidian's does when a test asks.
+	const noteIndex = Object.assign(new ParsedNoteIndex({ gateway, yieldToHost: yieldVia(nodeTimers) }), {
+		rendersEmbeds: options.rendersEmbeds === true,
+	});
 	const settings = structuredClone(DEFAULT_SETTINGS);
 	const guard = await openRevisionGuard({
 		gateway,
@@ -57,6 +63,7 @@ async function open(proposals?: ProposalSink | null) {
 		settings: () => settings,
 		configDir: ".obsidian",
 		timers: nodeTimers,
+		noteIndex,
 		...(proposals !== undefined ? { proposals } : {}),
 	});
 	return { gateway, guard, notes: guard.notes };
@@ -142,7 +149,7 @@ describe("a note outside the key's read list does not exist for it", () => {
 	});
 
 	it("renders no note whose embeds, however nested, show or name a hidden note (a renderer fills each embed in)", async () => {
-		const { gateway, notes } = await open();
+		const { gateway, notes } = await open(undefined, { rendersEmbeds: true });
 		// Visible, and linking only to visible notes itself; the note it embeds links to the hidden diary.
 		gateway.notes.set("Projects/outer.md", "# Outer\n![[middle]]\n");
 		gateway.notes.set("Projects/middle.md", "# Middle\n![[inner]]\n");
@@ -157,6 +164,16 @@ describe("a note outside the key's read list does not exist for it", () => {
 		expect(await render("Projects/loop-a.md")).not.toEqual({ kind: "links-hidden" });
 		// A key without lists has nothing hidden.
 		expect(await render("Projects/outer.md", agentActor("other"))).not.toEqual({ kind: "links-hidden" });
+		// Where embeds stay text (a plain folder's renderer), only the note's own links count, and no embed is read.
+		const plain = await open();
+		plain.gateway.notes.set("Projects/outer.md", "# Outer\n![[middle]]\n");
+		plain.gateway.notes.set("Projects/middle.md", "# Middle\n[[diary]]\n");
+		const read = vi.spyOn(plain.gateway, "read");
+		const outer = plain.gateway.notes.get("Projects/outer.md")!;
+		expect(await plain.notes.facts.renderHtml(READER, "Projects/outer.md", outer)).not.toEqual({
+			kind: "links-hidden",
+		});
+		expect(read).not.toHaveBeenCalledWith("Projects/middle.md");
 	});
 
 	it("diffs a visible note only from and to its own revisions, never from a hidden note's text kept as a base", async () => {
