@@ -30,21 +30,22 @@ const request = (actor = agentActor("bot", "bot:s1", "bot")): WriteRequest => ({
 	ifNoneMatch: { kind: "absent" },
 	actor,
 });
+/** Writing `after` over `before`. */
+const WRITE_PLAN = {
+	kind: "write",
+	content: after,
+	revision: afterRevision,
+	created: false,
+	replaced: before,
+	merge: null,
+} as const;
 const basis: Basis = { sent: { kind: "absent" }, held: null, implicit: false };
 
 describe("carryOut", () => {
 	it("tells the bookkeeping of a write before answering, and answers awaiting-disk while the disk is not done", async () => {
 		const { deps, told } = harness();
 		const durable = new Promise<void>(() => undefined);
-		const plan = {
-			kind: "write",
-			content: after,
-			revision: afterRevision,
-			created: false,
-			replaced: before,
-			merge: null,
-		} as const;
-		const outcome = await carryOut(deps, request(), basis, plan, { stat: null, durable });
+		const outcome = await carryOut(deps, request(), basis, WRITE_PLAN, { stat: null, durable });
 		expect(told).toEqual(["write a.md"]);
 		expect(outcome).toMatchObject({
 			kind: "awaiting-disk",
@@ -56,15 +57,7 @@ describe("carryOut", () => {
 	it("moves the read a key's plain REST calls hold of the replaced revision to the one written", async () => {
 		const { deps, reads } = harness();
 		reads.record("bot", "a.md", before.revision, 500);
-		const plan = {
-			kind: "write",
-			content: after,
-			revision: afterRevision,
-			created: false,
-			replaced: before,
-			merge: null,
-		} as const;
-		await carryOut(deps, request(), basis, plan, { stat: null });
+		await carryOut(deps, request(), basis, WRITE_PLAN, { stat: null });
 		expect(reads.lastRead("bot", "a.md")?.revision).toBe(afterRevision);
 	});
 
